@@ -1,0 +1,39 @@
+// `npm run --silent admin -- <group> <command> [--flags]`: manages an instance's data directory,
+// also while the server runs (both use the same SQLite database in WAL mode, so a change is seen by
+// the server's next request). Prints exactly one JSON object on stdout; on bad input prints
+// {"error": "..."} and exits 1.
+
+import { loadConfig } from '../config.ts';
+import { openInstance } from '../instance.ts';
+import { parseArgs, UsageError } from './args.ts';
+import { userCommand } from './user-commands.ts';
+
+const BOOLEAN_FLAGS = new Set(['unverified', 'disabled', 'verified']);
+
+async function run(argv: string[]): Promise<object> {
+  // `--disabled` is a plain switch for `user create` but takes true/false for `user set`.
+  const isSet = argv[0] === 'user' && argv[1] === 'set';
+  const args = parseArgs(argv, isSet ? new Set() : BOOLEAN_FLAGS);
+  const [group, sub] = args.words;
+  const s = openInstance(loadConfig(process.env));
+  try {
+    switch (group) {
+      case 'user':
+        return await userCommand(s, sub, args);
+      default:
+        throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user`);
+    }
+  } finally {
+    await s.shutdown();
+    s.db.close();
+  }
+}
+
+try {
+  const out = await run(process.argv.slice(2));
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+} catch (e) {
+  const message = e instanceof UsageError ? e.message : `unexpected failure: ${(e as Error).message}`;
+  process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+  process.exit(1);
+}

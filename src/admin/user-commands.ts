@@ -1,0 +1,65 @@
+// `user create | rotate-key | set | list`: every command returns one JSON-able object.
+
+import type { Services } from '../service/services.ts';
+import type { UserAdminError } from '../service/users.ts';
+import type { Plan, UserRow } from '../store/users.ts';
+import { boolFlag, str, UsageError, type ParsedArgs } from './args.ts';
+
+const MESSAGES: Record<UserAdminError['kind'], string> = {
+  invalid_email: 'invalid email address',
+  email_taken: 'a user with this email already exists',
+  user_not_found: 'no user with this email',
+  invalid_plan: 'plan must be pro or free',
+};
+
+function presentUser(u: UserRow) {
+  return {
+    userId: u.id,
+    email: u.email,
+    plan: u.plan,
+    verified: u.verified,
+    disabled: u.disabled,
+    hasApiKey: u.hasApiKey,
+    createdAt: new Date(u.createdMs).toISOString(),
+  };
+}
+
+function plan(a: ParsedArgs): Plan | undefined {
+  const p = str(a, 'plan');
+  if (p !== undefined && p !== 'pro' && p !== 'free') throw new UsageError(MESSAGES.invalid_plan);
+  return p;
+}
+
+export async function userCommand(s: Services, sub: string | undefined, a: ParsedArgs): Promise<object> {
+  switch (sub) {
+    case 'create': {
+      const r = await s.users.create({
+        email: str(a, 'email', true),
+        plan: plan(a),
+        verified: a.flags.has('unverified') ? false : true,
+        disabled: a.flags.has('disabled') ? true : false,
+        password: str(a, 'password'),
+      });
+      if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
+      return { userId: r.value.user.id, email: r.value.user.email, apiKey: r.value.apiKey };
+    }
+    case 'rotate-key': {
+      const r = s.users.rotateKey(str(a, 'email', true));
+      if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
+      return { apiKey: r.value.apiKey };
+    }
+    case 'set': {
+      const r = s.users.set(str(a, 'email', true), {
+        plan: plan(a),
+        disabled: boolFlag(a, 'disabled'),
+        verified: boolFlag(a, 'verified'),
+      });
+      if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
+      return presentUser(r.value);
+    }
+    case 'list':
+      return { users: s.users.list().map(presentUser) };
+    default:
+      throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set or list`);
+  }
+}

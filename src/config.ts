@@ -1,0 +1,96 @@
+// Every limit and default of the service, unit-suffixed, in one place. Values the spec fixes are
+// marked (spec); the others are our decisions, recorded in docs/decisions.md.
+// Only `loadConfig` reads the environment, and only src/main.ts and the admin CLI call it.
+
+export const limits = Object.freeze({
+  tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
+  apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
+
+  // Login throttle: attempts (successful or not) per sliding window.
+  loginPerEmailMax: 10,
+  loginPerEmailWindowMs: 60_000,
+  loginPerAddressMax: 30,
+  loginPerAddressWindowMs: 60_000,
+
+  validatePerAccountMax: 60, // (spec) Auth/validate 60 calls per minute per account
+  validateWindowMs: 60_000,
+
+  contractSearchMax: 50, // (spec)
+
+  // History/retrieveBars (spec)
+  historyBarsPerRequestMax: 20_000,
+  historyRequestsPerWindowMax: 20,
+  historyWindowMs: 60_000,
+  historyBarsPerDayMax: 1_000_000,
+  historyCacheTtlMs: 5 * 60_000,
+  historyCacheEntriesMax: 256,
+  historyScanSecondMinuteDays: 30,
+  historyScanHourDays: 120,
+  historyScanDayDays: 365,
+  importRetryAfterS: 30,
+
+  // Replay (spec where marked)
+  replaySessionsPerAccountMax: 10, // (spec)
+  replayStartsPerWindowMax: 20, // (spec) per minute per account
+  replayStartWindowMs: 60_000,
+  replayStepsMax: 100, // (spec)
+  replayIdleMs: 3_600_000, // (spec) one hour
+  replaySpanDaysMax: 731, // (spec) endDate at most 2 years after startDate
+  replayHistoryBars: 500, // chart history pre-loaded before the start
+  replaySpeedMin: 1, // (spec)
+  replaySpeedMax: 50, // (spec)
+  orderSizeMax: 1000, // (spec)
+  orderSearchMax: 200, // (spec)
+  tradeSearchMax: 500, // (spec)
+  startingBalanceCents: 5_000_000, // (spec) 50,000 USD
+
+  requestBodyBytesMax: 1_048_576,
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Custom (non-preset) timeframes: off by default, as the spec's platform switch. */
+  customTimeframes: boolean;
+  /** First UTC day of the embedded synthetic history (YYYY-MM-DD). */
+  dataStartDate: string;
+  /** Last UTC day of the synthetic history; null = the last completed trading day at call time. */
+  dataEndDate: string | null;
+  /** Market-order slippage in ticks, adverse to the order. */
+  slippageTicks: number;
+  /** Use X-Forwarded-For as the client address (only behind a trusted proxy). */
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+function bool(v: string | undefined, dflt: boolean): boolean {
+  if (v === undefined || v === '') return dflt;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+function int(v: string | undefined, dflt: number, name: string): number {
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int(env.PORT, 8080, 'PORT'),
+    dataDir: env.DATA_DIR || './data',
+    customTimeframes: bool(env.CUSTOM_TIMEFRAMES, false),
+    dataStartDate: env.DATA_START_DATE || '2024-01-01',
+    dataEndDate: env.DATA_END_DATE || null,
+    slippageTicks: int(env.SLIPPAGE_TICKS, 0, 'SLIPPAGE_TICKS'),
+    trustProxy: bool(env.TRUST_PROXY, false),
+    logRequests: bool(env.LOG_REQUESTS, true),
+  };
+}
+
+/** Defaults for tests and embedded use. */
+export function defaultConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), logRequests: false, ...overrides };
+}

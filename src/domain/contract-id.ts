@@ -1,0 +1,142 @@
+// Contract IDs `CON.F.US.{exchangeSymbol}.{monthCode}{YY}` and the front-month rule of every symbol.
+//
+// The roll rules, in one place (dates are UTC calendar dates of the call; business days are
+// Monday–Friday, exchange holidays are not modelled):
+// - equity_index_quarterly (NQ, ES, MNQ, MES): months H M U Z; a contract expires on the third
+//   Friday of its month; the front month rolls to the next quarter eight calendar days before that
+//   expiry (the CME floor convention: the Thursday of the week before), i.e. on the roll date the
+//   next contract is already the front.
+// - gold_active_months (GC): active months G J M Q Z; first notice day is the last business day of
+//   the month before the contract month; the front rolls three business days before first notice.
+// - crude_monthly (LIGHTCMDUSD): every month; the contract stops trading three business days before
+//   the 25th calendar day of the month before its month (four if the 25th is not a business day);
+//   the front rolls five business days before that last trading day.
+// - spot_calendar_month (EURUSD): spot has no expiry; the month code is the current calendar month.
+// A received ID is matched on its symbol segment only: the month/year segment is ignored (spec).
+
+import { findInstrument, type Instrument } from './instrument.ts';
+
+export const MONTH_CODES = 'FGHJKMNQUVXZ';
+const DAY_MS = 86_400_000;
+
+export interface ContractMonth {
+  /** 1–12 */
+  month: number;
+  year: number;
+}
+
+function utcDay(y: number, m1: number, d: number): number {
+  return Date.UTC(y, m1 - 1, d) / DAY_MS;
+}
+
+function weekday(day: number): number {
+  return new Date(day * DAY_MS).getUTCDay(); // 0 Sunday … 6 Saturday
+}
+
+function isBusinessDay(day: number): boolean {
+  const w = weekday(day);
+  return w !== 0 && w !== 6;
+}
+
+function addBusinessDays(day: number, n: number): number {
+  let d = day;
+  let left = Math.abs(n);
+  const step = n < 0 ? -1 : 1;
+  while (left > 0) {
+    d += step;
+    if (isBusinessDay(d)) left--;
+  }
+  return d;
+}
+
+function nextMonth(c: ContractMonth): ContractMonth {
+  return c.month === 12 ? { month: 1, year: c.year + 1 } : { month: c.month + 1, year: c.year };
+}
+
+/** Third Friday of a month, as a UTC day number. */
+export function thirdFriday(year: number, month: number): number {
+  const first = utcDay(year, month, 1);
+  const offset = (5 - weekday(first) + 7) % 7;
+  return first + offset + 14;
+}
+
+/** The day on which the front month moves past contract `c` (the first day `c` is no longer front). */
+export function rollDay(rule: Instrument['rollRule'], c: ContractMonth): number {
+  switch (rule) {
+    case 'equity_index_quarterly':
+      return thirdFriday(c.year, c.month) - 8;
+    case 'gold_active_months': {
+      const firstNotice = lastBusinessDayOfMonthBefore(c);
+      return addBusinessDays(firstNotice, -3);
+    }
+    case 'crude_monthly': {
+      const prev = c.month === 1 ? { month: 12, year: c.year - 1 } : { month: c.month - 1, year: c.year };
+      const d25 = utcDay(prev.year, prev.month, 25);
+      const lastTrade = addBusinessDays(d25, isBusinessDay(d25) ? -3 : -4);
+      return addBusinessDays(lastTrade, -5);
+    }
+    case 'spot_calendar_month':
+      return utcDay(c.month === 12 ? c.year + 1 : c.year, c.month === 12 ? 1 : c.month + 1, 1);
+  }
+}
+
+function lastBusinessDayOfMonthBefore(c: ContractMonth): number {
+  let d = utcDay(c.year, c.month, 1) - 1;
+  while (!isBusinessDay(d)) d--;
+  return d;
+}
+
+function isListedMonth(rule: Instrument['rollRule'], month: number): boolean {
+  switch (rule) {
+    case 'equity_index_quarterly':
+      return month % 3 === 0;
+    case 'gold_active_months':
+      return month === 2 || month === 4 || month === 6 || month === 8 || month === 12;
+    case 'crude_monthly':
+    case 'spot_calendar_month':
+      return true;
+  }
+}
+
+/** The front contract month of `inst` on the UTC date of `nowMs`. */
+export function frontMonth(inst: Instrument, nowMs: number): ContractMonth {
+  const today = Math.floor(nowMs / DAY_MS);
+  const date = new Date(nowMs);
+  let c: ContractMonth = { month: date.getUTCMonth() + 1, year: date.getUTCFullYear() };
+  // At most 24 months ahead: every rule has a listed month within a year, so this always ends.
+  for (let i = 0; i < 24; i++, c = nextMonth(c)) {
+    if (!isListedMonth(inst.rollRule, c.month)) continue;
+    if (today < rollDay(inst.rollRule, c)) return c;
+  }
+  throw new Error(`no front month found for ${inst.symbol}`);
+}
+
+export function monthYearCode(c: ContractMonth): string {
+  return `${MONTH_CODES[c.month - 1]}${String(c.year % 100).padStart(2, '0')}`;
+}
+
+export function contractIdFor(inst: Instrument, nowMs: number): string {
+  return `CON.F.US.${inst.exchangeSymbol}.${monthYearCode(frontMonth(inst, nowMs))}`;
+}
+
+/** Display name as the gateway prints it: symbol, month code, one-digit year (`NQZ5`). */
+export function contractNameFor(inst: Instrument, nowMs: number): string {
+  const c = frontMonth(inst, nowMs);
+  return `${inst.symbol}${MONTH_CODES[c.month - 1]}${c.year % 10}`;
+}
+
+const CONTRACT_ID_RE = /^CON\.F\.US\.([A-Za-z0-9]+)(?:\.[A-Za-z0-9]*)?$/;
+
+/**
+ * The instrument a received contract ID names, matched on its symbol segment only. Also accepts a
+ * plain or exchange symbol (`NQ`, `ENQ`) and the gateway's symbol ID (`F.US.ENQ`), since bots send them.
+ */
+export function instrumentForContractId(id: unknown): Instrument | undefined {
+  if (typeof id !== 'string') return undefined;
+  const text = id.trim();
+  const m = CONTRACT_ID_RE.exec(text);
+  if (m) return findInstrument(m[1]);
+  const sym = /^F\.US\.([A-Za-z0-9]+)$/.exec(text);
+  if (sym) return findInstrument(sym[1]);
+  return findInstrument(text);
+}

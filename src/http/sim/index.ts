@@ -1,0 +1,18 @@
+// The current family (`/api/sim/`), also served under `/api/sim/api/` for clients that append
+// `/api/Group/op` to a bare base URL.
+
+import { Elysia } from 'elysia';
+import type { Services } from '../../service/services.ts';
+import { installBodyParser } from '../shared/route.ts';
+import { registerAccount } from './account.ts';
+import { registerAuth } from './auth.ts';
+import { registerContract } from './contract.ts';
+
+export function simFamily(s: Services, prefix: string) {
+  const app = new Elysia({ prefix });
+  installBodyParser(app);
+  registerAuth(app, s);
+  registerAccount(app, s);
+  registerContract(app, s);
+  return app;
+}

@@ -1,0 +1,52 @@
+// Opens an instance's data directory: the database, the JWT secret (generated on first start,
+// mode 0600) and the services over them. Shared by the server and the admin CLI so both see the
+// same state.
+
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { randomBytes } from 'node:crypto';
+import { createServices, type Services } from './service/services.ts';
+import { openDb } from './store/db.ts';
+
+export function dbPathOf(config: Config): string {
+  return join(config.dataDir, 'replaydesk.db');
+}
+
+function loadOrCreateSecret(dataDir: string): Uint8Array {
+  const path = join(dataDir, 'jwt-secret');
+  if (existsSync(path)) return new Uint8Array(readFileSync(path));
+  const secret = randomBytes(32);
+  // wx: never overwrite a secret another process has just written.
+  try {
+    writeFileSync(path, secret, { mode: 0o600, flag: 'wx' });
+  } catch {
+    return new Uint8Array(readFileSync(path));
+  }
+  chmodSync(path, 0o600);
+  return new Uint8Array(secret);
+}
+
+export function openInstance(config: Config, clock: Clock = systemClock): Services {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDb(dbPathOf(config));
+  return createServices({ config, clock, db, jwtSecret: loadOrCreateSecret(config.dataDir) });
+}
+
+export const DEMO_EMAIL = 'demo@replaydesk.local';
+
+/**
+ * On the first start (no users yet) creates the Pro demo user and writes its credentials to
+ * `demo-credentials.json` (mode 0600). Returns them when created, null otherwise.
+ */
+export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; path: string } | null> {
+  if (s.users.list().length > 0) return null;
+  const r = await s.users.create({ email: DEMO_EMAIL, plan: 'pro' });
+  if (!r.ok) return null;
+  const path = join(s.config.dataDir, 'demo-credentials.json');
+  const content = { userName: DEMO_EMAIL, apiKey: r.value.apiKey };
+  writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return { ...content, path };
+}

@@ -1,0 +1,55 @@
+// Entry point: the only reader of the environment. Opens the data directory, creates the demo user
+// on first start, serves HTTP on HOST:PORT, and shuts down cleanly on SIGTERM/SIGINT (stop
+// accepting, finish in-flight requests, stop background work, close the database).
+
+import { buildApp } from './app.ts';
+import { limits, loadConfig } from './config.ts';
+import { clientAddresses } from './http/shared/route.ts';
+import { ensureDemoUser, openInstance } from './instance.ts';
+import { consoleLogger } from './log.ts';
+
+const log = consoleLogger();
+const config = loadConfig(process.env);
+const s = openInstance(config);
+
+const demo = await ensureDemoUser(s);
+if (demo) {
+  log.info('demo user created (Pro plan); credentials also written to the data directory', {
+    userName: demo.userName,
+    apiKey: demo.apiKey,
+    file: demo.path,
+  });
+}
+
+const app = buildApp(s, log);
+const server = Bun.serve({
+  hostname: config.host,
+  port: config.port,
+  maxRequestBodySize: limits.requestBodyBytesMax,
+  async fetch(request, srv) {
+    const started = performance.now();
+    const ip = srv.requestIP(request);
+    clientAddresses.set(request, ip?.address ?? 'unknown');
+    const response = await app.handle(request);
+    if (config.logRequests) {
+      const path = new URL(request.url).pathname;
+      log.info('request', { method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    }
+    return response;
+  },
+});
+log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info('shutting down', { signal });
+  await server.stop(false); // stop accepting; resolves when in-flight requests are done
+  await s.shutdown();
+  s.db.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,104 @@
+// Login with an API key, token rotation and logout. Tokens are HS256 JWTs; only the SHA-256 of
+// their `jti` is stored, so a database leak yields no usable token, and revocation is a row update.
+//
+// Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
+// against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys.
+
+import { limits } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import { signJwt, verifyJwt } from '../lib/jwt.ts';
+import { err, ok, type Result } from '../lib/result.ts';
+import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
+import type { TokenStore } from '../store/tokens.ts';
+import type { UserRow, UserStore } from '../store/users.ts';
+import { SlidingWindowLimiter } from './rate-limit.ts';
+
+export type LoginError =
+  | { kind: 'missing_credentials' }
+  | { kind: 'invalid_credentials' }
+  | { kind: 'user_unverified' }
+  | { kind: 'user_disabled' }
+  | { kind: 'pro_required' }
+  | { kind: 'rate_limited'; retryAfterS: number };
+
+export type ValidateError = { kind: 'invalid_session' } | { kind: 'rate_limited'; retryAfterS: number };
+
+export interface Principal {
+  user: UserRow;
+  jtiHash: string;
+}
+
+// A hash no key can produce, compared against when the email is unknown, to keep timing equal.
+const DUMMY_HASH = sha256Hex('replaydesk-dummy-api-key-hash');
+
+export class AuthService {
+  private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
+  private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
+  private readonly validateByUser = new SlidingWindowLimiter(limits.validatePerAccountMax, limits.validateWindowMs);
+
+  constructor(
+    private readonly users: UserStore,
+    private readonly tokens: TokenStore,
+    private readonly jwtSecret: Uint8Array,
+    private readonly clock: Clock,
+  ) {}
+
+  login(userName: unknown, apiKey: unknown, clientAddress: string): Result<{ token: string; user: UserRow }, LoginError> {
+    const nowMs = this.clock.nowMs();
+    const addressGate = this.loginByAddress.take(clientAddress, nowMs);
+    if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
+    if (typeof userName !== 'string' || typeof apiKey !== 'string' || userName === '' || apiKey === '') {
+      return err({ kind: 'missing_credentials' });
+    }
+    const email = userName.trim().toLowerCase();
+    const emailGate = this.loginByEmail.take(email, nowMs);
+    if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
+
+    const found = this.users.apiKeyHashOf(email);
+    const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
+    if (!found || !matches) return err({ kind: 'invalid_credentials' });
+    if (found.user.disabled) return err({ kind: 'user_disabled' });
+    if (!found.user.verified) return err({ kind: 'user_unverified' });
+    if (found.user.plan !== 'pro') return err({ kind: 'pro_required' });
+    return ok({ token: this.issue(found.user.id, nowMs), user: found.user });
+  }
+
+  /** Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. */
+  authenticate(token: string | null): Principal | null {
+    if (!token) return null;
+    const nowMs = this.clock.nowMs();
+    const claims = verifyJwt(token, this.jwtSecret, Math.floor(nowMs / 1000));
+    if (!claims) return null;
+    const jtiHash = sha256Hex(claims.jti);
+    const row = this.tokens.get(jtiHash);
+    if (!row || row.revoked || row.expiresMs <= nowMs) return null;
+    const user = this.users.byId(row.userId);
+    // A user disabled after login loses access at once.
+    if (!user || user.disabled) return null;
+    return { user, jtiHash };
+  }
+
+  /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */
+  validate(token: string | null): Result<{ newToken: string }, ValidateError> {
+    const principal = this.authenticate(token);
+    if (!principal) return err({ kind: 'invalid_session' });
+    const nowMs = this.clock.nowMs();
+    const gate = this.validateByUser.take(String(principal.user.id), nowMs);
+    if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
+    const newToken = this.issue(principal.user.id, nowMs);
+    this.tokens.revoke(principal.jtiHash, nowMs);
+    return ok({ newToken });
+  }
+
+  logout(principal: Principal): void {
+    this.tokens.revoke(principal.jtiHash, this.clock.nowMs());
+  }
+
+  private issue(userId: number, nowMs: number): string {
+    const jti = randomSecret(16);
+    const iat = Math.floor(nowMs / 1000);
+    const exp = iat + limits.tokenTtlS;
+    this.tokens.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
+    return signJwt({ sub: String(userId), jti, iat, exp, iss: 'replaydesk' }, this.jwtSecret);
+  }
+}

@@ -1,0 +1,47 @@
+// Contract lookup over the instrument catalog, with the front month at call time.
+
+import { contractIdFor, contractNameFor, instrumentForContractId } from '../domain/contract-id.ts';
+import { INSTRUMENTS, type Instrument } from '../domain/instrument.ts';
+import { limits } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+
+export interface Contract {
+  instrument: Instrument;
+  id: string;
+  name: string;
+}
+
+export class ContractService {
+  constructor(private readonly clock: Clock) {}
+
+  contractFor(inst: Instrument): Contract {
+    const nowMs = this.clock.nowMs();
+    return { instrument: inst, id: contractIdFor(inst, nowMs), name: contractNameFor(inst, nowMs) };
+  }
+
+  /**
+   * Case-insensitive substring match on symbol, exchange symbol, contract name, description, the
+   * gateway symbol ID (`F.US.ENQ`) and the contract ID; null, empty or omitted text returns all.
+   */
+  search(searchText: string | null): Contract[] {
+    const all = INSTRUMENTS.map((i) => this.contractFor(i));
+    const text = searchText?.trim().toLowerCase() ?? '';
+    if (text === '') return all.slice(0, limits.contractSearchMax);
+    const byId = instrumentForContractId(searchText);
+    return all
+      .filter((c) => {
+        if (byId === c.instrument) return true;
+        const i = c.instrument;
+        const fields = [i.symbol, i.exchangeSymbol, c.name, i.description, `F.US.${i.exchangeSymbol}`, c.id];
+        return fields.some((f) => f.toLowerCase().includes(text));
+      })
+      .slice(0, limits.contractSearchMax);
+  }
+
+  /** The contract a received ID names (matched on its symbol); `id` echoes the ID sent. */
+  byId(contractId: unknown): Contract | undefined {
+    const inst = instrumentForContractId(contractId);
+    if (!inst) return undefined;
+    return { ...this.contractFor(inst), id: String(contractId) };
+  }
+}

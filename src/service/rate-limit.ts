@@ -1,0 +1,49 @@
+// Sliding-window rate limiter, in memory. Per process: with several server processes behind a
+// balancer each would count separately (docs/decisions.md, scale-out).
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterS: number };
+
+export class SlidingWindowLimiter {
+  private readonly hits = new Map<string, number[]>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly keysMax = 100_000,
+  ) {}
+
+  /** Counts one call for `key` at `nowMs` when allowed; a refused call is not counted. */
+  take(key: string, nowMs: number): RateDecision {
+    const cut = nowMs - this.windowMs;
+    let times = this.hits.get(key);
+    if (times) {
+      while (times.length > 0 && times[0] <= cut) times.shift();
+    } else {
+      if (this.hits.size >= this.keysMax) this.sweep(nowMs);
+      times = [];
+      this.hits.set(key, times);
+    }
+    if (times.length >= this.max) {
+      const retryAfterS = Math.max(1, Math.ceil((times[0] + this.windowMs - nowMs) / 1000));
+      return { allowed: false, retryAfterS };
+    }
+    times.push(nowMs);
+    return { allowed: true };
+  }
+
+  /** Whether a call would be allowed, without counting it. */
+  peek(key: string, nowMs: number): RateDecision {
+    const times = this.hits.get(key);
+    if (!times) return { allowed: true };
+    const live = times.filter((t) => t > nowMs - this.windowMs);
+    if (live.length < this.max) return { allowed: true };
+    return { allowed: false, retryAfterS: Math.max(1, Math.ceil((live[0] + this.windowMs - nowMs) / 1000)) };
+  }
+
+  private sweep(nowMs: number): void {
+    const cut = nowMs - this.windowMs;
+    for (const [k, times] of this.hits) {
+      if (times.length === 0 || times[times.length - 1] <= cut) this.hits.delete(k);
+    }
+  }
+}

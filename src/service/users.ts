@@ -1,0 +1,81 @@
+// User administration (the admin CLI and first-start demo user). API keys are shown once, when
+// created or rotated, and stored only as their SHA-256.
+
+import { limits } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import { err, ok, type Result } from '../lib/result.ts';
+import { randomSecret, sha256Hex } from '../lib/secrets.ts';
+import type { TokenStore } from '../store/tokens.ts';
+import type { Plan, UserRow, UserStore } from '../store/users.ts';
+
+export type UserAdminError =
+  | { kind: 'invalid_email' }
+  | { kind: 'email_taken' }
+  | { kind: 'user_not_found' }
+  | { kind: 'invalid_plan' };
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+
+/** API keys carry a recognisable prefix so that secret scanners and people can spot them. */
+export function newApiKey(): string {
+  return `rdk_${randomSecret(limits.apiKeyBytes)}`;
+}
+
+export class UserService {
+  constructor(
+    private readonly users: UserStore,
+    private readonly tokens: TokenStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: {
+    email: string;
+    plan?: Plan;
+    verified?: boolean;
+    disabled?: boolean;
+    password?: string;
+  }): Promise<Result<{ user: UserRow; apiKey: string }, UserAdminError>> {
+    const email = input.email.trim().toLowerCase();
+    if (!EMAIL_RE.test(email)) return err({ kind: 'invalid_email' });
+    if (input.plan !== undefined && input.plan !== 'pro' && input.plan !== 'free') return err({ kind: 'invalid_plan' });
+    if (this.users.byEmail(email)) return err({ kind: 'email_taken' });
+    const apiKey = newApiKey();
+    const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null;
+    const user = this.users.insert({
+      email,
+      plan: input.plan ?? 'pro',
+      verified: input.verified ?? true,
+      disabled: input.disabled ?? false,
+      passwordHash,
+      apiKeyHash: sha256Hex(apiKey),
+      nowMs: this.clock.nowMs(),
+    });
+    return ok({ user, apiKey });
+  }
+
+  /**
+   * Replaces the user's key: the old key no longer matches at once, and every token issued so far is
+   * revoked too, since a leaked key usually means leaked tokens (docs/decisions.md).
+   */
+  rotateKey(email: string): Result<{ apiKey: string }, UserAdminError> {
+    const user = this.users.byEmail(email.trim().toLowerCase());
+    if (!user) return err({ kind: 'user_not_found' });
+    const apiKey = newApiKey();
+    const nowMs = this.clock.nowMs();
+    this.users.setApiKeyHash(user.id, sha256Hex(apiKey), nowMs);
+    this.tokens.revokeAllForUser(user.id, nowMs);
+    return ok({ apiKey });
+  }
+
+  set(email: string, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Result<UserRow, UserAdminError> {
+    const user = this.users.byEmail(email.trim().toLowerCase());
+    if (!user) return err({ kind: 'user_not_found' });
+    if (patch.plan !== undefined && patch.plan !== 'pro' && patch.plan !== 'free') return err({ kind: 'invalid_plan' });
+    this.users.update(user.id, patch);
+    return ok(this.users.byId(user.id) as UserRow);
+  }
+
+  list(): UserRow[] {
+    return this.users.list();
+  }
+}

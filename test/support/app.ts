@@ -1,0 +1,68 @@
+// Builds an app on an in-memory database with a manual clock and a Pro demo user, for black-box
+// tests through app.handle(new Request(...)).
+
+import { buildApp } from '../../src/app.ts';
+import { defaultConfig, type Config } from '../../src/config.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { randomSecret } from '../../src/lib/secrets.ts';
+import { createServices, type Services } from '../../src/service/services.ts';
+import { openDb } from '../../src/store/db.ts';
+
+export const T0 = Date.UTC(2025, 2, 3, 14, 30, 0); // 2025-03-03T14:30:00Z, a Monday
+
+export interface TestApp {
+  app: ReturnType<typeof buildApp>;
+  s: Services;
+  clock: ManualClock;
+  email: string;
+  apiKey: string;
+  /** POST JSON to a current-family path (`Auth/loginKey`), returns status, headers and parsed body. */
+  post(path: string, body?: unknown, token?: string | null, headers?: Record<string, string>): Promise<Reply>;
+  login(): Promise<string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string; nowMs?: number } = {}): Promise<TestApp> {
+  const clock = new ManualClock(opts.nowMs ?? T0);
+  const db = openDb(opts.dbPath ?? ':memory:');
+  const s = createServices({ config: defaultConfig(opts.config), clock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  const app = buildApp(s);
+  const email = 'trader@example.com';
+  const created = await s.users.create({ email, plan: 'pro' });
+  if (!created.ok) throw new Error('cannot create test user');
+  const t: TestApp = {
+    app,
+    s,
+    clock,
+    email,
+    apiKey: created.value.apiKey,
+    async post(path, body = {}, token = null, headers = {}) {
+      const h: Record<string, string> = { 'content-type': 'application/json', ...headers };
+      if (token) h.authorization = `Bearer ${token}`;
+      const res = await app.handle(
+        new Request(`http://localhost/api/sim/${path}`, {
+          method: 'POST',
+          headers: h,
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      );
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    async login() {
+      const r = await t.post('Auth/loginKey', { userName: email, apiKey: t.apiKey });
+      if (!r.body.success) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+      return r.body.token as string;
+    },
+  };
+  return t;
+}
