@@ -4,9 +4,9 @@
 
 import { buildApp } from './app.ts';
 import { limits, loadConfig } from './config.ts';
-import { clientAddresses } from './http/shared/route.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
+import { createFetch } from './server.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
@@ -26,17 +26,7 @@ const server = Bun.serve({
   hostname: config.host,
   port: config.port,
   maxRequestBodySize: limits.requestBodyBytesMax,
-  async fetch(request, srv) {
-    const started = performance.now();
-    const ip = srv.requestIP(request);
-    clientAddresses.set(request, ip?.address ?? 'unknown');
-    const response = await app.handle(request);
-    if (config.logRequests) {
-      const path = new URL(request.url).pathname;
-      log.info('request', { method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
-    }
-    return response;
-  },
+  fetch: createFetch(app, log, config.logRequests),
 });
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 

@@ -21,7 +21,7 @@ async function run(argv: string[]): Promise<object> {
       case 'user':
         return await userCommand(s, sub, args);
       default:
-        throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user`);
+        throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user, challenge or data`);
     }
   } finally {
     await s.shutdown();

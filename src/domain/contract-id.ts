@@ -125,7 +125,7 @@ export function contractNameFor(inst: Instrument, nowMs: number): string {
   return `${inst.symbol}${MONTH_CODES[c.month - 1]}${c.year % 10}`;
 }
 
-const CONTRACT_ID_RE = /^CON\.F\.US\.([A-Za-z0-9]+)(?:\.[A-Za-z0-9]*)?$/;
+const CONTRACT_ID_RE = /^CON\.F\.US\.([A-Za-z0-9]+)(?:\.[A-Za-z0-9]*)?$/i;
 
 /**
  * The instrument a received contract ID names, matched on its symbol segment only. Also accepts a
@@ -136,7 +136,7 @@ export function instrumentForContractId(id: unknown): Instrument | undefined {
   const text = id.trim();
   const m = CONTRACT_ID_RE.exec(text);
   if (m) return findInstrument(m[1]);
-  const sym = /^F\.US\.([A-Za-z0-9]+)$/.exec(text);
+  const sym = /^F\.US\.([A-Za-z0-9]+)$/i.exec(text);
   if (sym) return findInstrument(sym[1]);
   return findInstrument(text);
 }

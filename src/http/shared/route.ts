@@ -66,7 +66,7 @@ export function bearerToken(request: Request): string | null {
 export type App = Elysia<any, any, any, any, any, any, any>;
 
 export function publicPost(app: App, s: Services, path: string, handler: Handler<Call>): void {
-  app.post(path, ({ body, request }: { body: unknown; request: Request }) => {
+  app.post(path, ({ body, request }: { [k: string]: any }) => {
     const b = (body ?? {}) as Body;
     if (b === BAD_JSON) return malformedJson();
     return handler({ body: b, request, clientAddress: clientAddress(request, s.config.trustProxy) });
@@ -74,7 +74,7 @@ export function publicPost(app: App, s: Services, path: string, handler: Handler
 }
 
 export function authedPost(app: App, s: Services, path: string, handler: Handler<AuthedCall>): void {
-  app.post(path, ({ body, request }: { body: unknown; request: Request }) => {
+  app.post(path, ({ body, request }: { [k: string]: any }) => {
     const principal = s.auth.authenticate(bearer(request));
     if (!principal) return unauthorized();
     const b = (body ?? {}) as Body;
