@@ -1,0 +1,225 @@
+// The matching loop: walks the instrument's stored-resolution bars and fills working orders.
+//
+// Fill rules (the model's assumptions; the spec leaves them to us, see domain-notes §2.4):
+// 1. Fills are decided on stored bars (1 s for NQ, 10 s for GC), whatever timeframe the session shows:
+//    a 5 m step on NQ walks 300 one-second bars.
+// 2. Intrabar path: open, then the nearer of high and low, then the other, then close; the price moves
+//    continuously between these points. When high and low are equally far from the open the path goes
+//    against the position first (low first for a long, high first for a short; high first when flat),
+//    so a bracket whose stop-loss and take-profit are both inside an ambiguous bar stops out first.
+// 3. Limits and stops trigger on touch: a buy limit when price ≤ limit, a sell limit when price ≥ limit,
+//    a buy stop when price ≥ stop, a sell stop when price ≤ stop. A touch on the path fills at the
+//    order's price. When the price already stands through the level (a bar opening beyond it, or a
+//    price on the other side at placement) the order fills at that price: for stops this is worse than
+//    the stop, for limits better than the limit. No slippage is added to stops or limits.
+// 4. Stop-limit: touching the stop price arms the order; from then on it is a limit at limitPrice
+//    (our reading of "becomes a limit at its stop price": triggered at the stop, resting at the limit).
+//    If the limit is marketable where it arms (buy: armed price ≤ limit) it fills there, on the same
+//    bar; otherwise it rests and fills when the path reaches the limit, on this bar or a later one.
+// 5. Market orders never reach this loop: they fill on placement at the last price (the close of the
+//    last processed stored bar) moved `slippageTicks` against the trader (engine.ts).
+// 6. Fills are all-or-nothing: no volume model, no partial fills, no queue position.
+// 7. Several orders firing at one price fire oldest first. After every fill the book is settled at the
+//    same price again, so bracket legs spawned by an entry can fill at once (a gap beyond a leg) or
+//    later on the remaining path of the same bar when the path reaches them.
+// 8. Bracket legs (spawned and maintained by engine.ts) are a sell stop / sell limit below / above a
+//    long entry (mirrored for shorts), one-cancels-other, and go away when the position is closed by
+//    any other means.
+//
+// Speed: bars that reach no trigger are skipped by `scanQuiet`, two compares per bar against the
+// book's reduced triggers folded with the StopRule's thresholds (order-book.ts, stop-rule.ts); the
+// rule's event time becomes a bar index by binary search, so time is not read per bar. Only bars that
+// reach something are walked along the path. The scan allocates nothing.
+
+import type { BarColumns } from '../data/bar-columns.ts';
+import type { OrderBook } from './order-book.ts';
+import type { EngineStateView, RuleThresholds, StopRule } from './stop-rule.ts';
+import { NO_EVENT_S, OrderType, type Order } from './types.ts';
+
+/** What the loop needs from the engine that owns the book, the position and the account. */
+export interface MatchingHost extends EngineStateView {
+  readonly book: OrderBook;
+  /** Sets the last price and time (the mark used for equity and for market orders). */
+  mark(priceTicks: number, timeS: number): void;
+  /** Executes a working order at a price: arms an unarmed stop-limit, fills anything else. */
+  fire(order: Order, priceTicks: number, timeS: number): void;
+}
+
+export interface ProcessResult {
+  /** Bars consumed, counted from `from`; a halting bar counts, a bar halted before by onTime does not. */
+  readonly processed: number;
+  readonly halted: boolean;
+  /** Index in the engine's fill log of the first fill made by this call. */
+  readonly fillsFrom: number;
+}
+
+/** First index in [from, to) whose bar reaches `upTicks` or `downTicks`; `to` if none. The hot loop. */
+export function scanQuiet(
+  high: Int32Array,
+  low: Int32Array,
+  from: number,
+  to: number,
+  upTicks: number,
+  downTicks: number,
+): number {
+  for (let i = from; i < to; i++) {
+    if (high[i] >= upTicks || low[i] <= downTicks) return i;
+  }
+  return to;
+}
+
+/** First index in [from, to) with time ≥ timeS; `to` if none. */
+export function firstAtOrAfter(time: Uint32Array, from: number, to: number, timeS: number): number {
+  if (timeS >= NO_EVENT_S) return to;
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (time[mid] < timeS) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Processes stored bars [from, to): fills what the bars reach and consults `rule`. Stops early only
+ * when the rule halts. Leaves the host's mark at the close of the last consumed bar (or where a halt
+ * happened inside a bar).
+ */
+export function processBars(
+  host: MatchingHost,
+  walker: BarWalker,
+  bars: BarColumns,
+  from: number,
+  to: number,
+  rule: StopRule | null,
+  scratch: RuleThresholds,
+): ProcessResult {
+  if (from < 0 || to > bars.length || from > to) throw new Error(`bad bar range [${from}, ${to}) of ${bars.length}`);
+  const fillsFrom = host.fillCount;
+  const time = bars.time;
+  const high = bars.high;
+  const low = bars.low;
+  const close = bars.close;
+  let i = from;
+  while (i < to) {
+    let up = host.book.upTriggerTicks;
+    let down = host.book.downTriggerTicks;
+    let eventIndex = to;
+    if (rule !== null) {
+      rule.thresholds(host, scratch);
+      if (scratch.upTicks < up) up = scratch.upTicks;
+      if (scratch.downTicks > down) down = scratch.downTicks;
+      eventIndex = firstAtOrAfter(time, i, to, scratch.eventS);
+    }
+    i = scanQuiet(high, low, i, eventIndex, up, down);
+    if (i === to) break;
+    if (i > from) host.mark(close[i - 1], time[i - 1]);
+    if (rule !== null && i === eventIndex && rule.onTime(i, time[i], host) === 'halt') {
+      return { processed: i - from, halted: true, fillsFrom };
+    }
+    if (!walker.walk(i, time[i], bars.open[i], high[i], low[i], close[i], rule)) {
+      return { processed: i - from + 1, halted: true, fillsFrom };
+    }
+    i++;
+  }
+  if (to > from) host.mark(close[to - 1], time[to - 1]);
+  return { processed: to - from, halted: false, fillsFrom };
+}
+
+/**
+ * The slow path: one bar along the intrabar path, or one price point at order placement. Holds the
+ * walk's state in fields so walking allocates nothing; one instance per engine.
+ */
+export class BarWalker {
+  private curTicks = 0;
+  private lowTicks = 0;
+  private highTicks = 0;
+  private barIndex = -1;
+  private timeS = 0;
+  private rule: StopRule | null = null;
+
+  constructor(private readonly host: MatchingHost) {}
+
+  /** Fires everything marketable at `priceTicks` (an order placement between bars). No rule. */
+  settleAt(priceTicks: number, timeS: number): void {
+    this.begin(-1, timeS, priceTicks, null);
+    this.settle(priceTicks);
+  }
+
+  /** Walks one bar; false when the rule halted inside it. */
+  walk(barIndex: number, timeS: number, o: number, h: number, l: number, c: number, rule: StopRule | null): boolean {
+    this.begin(barIndex, timeS, o, rule);
+    if (!this.settle(o)) return false;
+    const upDist = h - o;
+    const downDist = o - l;
+    const highFirst = upDist < downDist || (upDist === downDist && this.host.positionQty <= 0);
+    if (highFirst) {
+      if (!this.moveUp(h) || !this.moveDown(l)) return false;
+    } else if (!this.moveDown(l) || !this.moveUp(h)) return false;
+    if (!(c >= this.curTicks ? this.moveUp(c) : this.moveDown(c))) return false;
+    this.host.mark(c, timeS);
+    return rule === null || rule.onPrice(barIndex, timeS, this.host, this.lowTicks, this.highTicks, c) !== 'halt';
+  }
+
+  private begin(barIndex: number, timeS: number, priceTicks: number, rule: StopRule | null): void {
+    this.barIndex = barIndex;
+    this.timeS = timeS;
+    this.rule = rule;
+    this.curTicks = priceTicks;
+    this.lowTicks = priceTicks;
+    this.highTicks = priceTicks;
+  }
+
+  /** Rises to `target`, stopping at every up-trigger on the way (lowest first). */
+  private moveUp(target: number): boolean {
+    const book = this.host.book;
+    while (book.upTriggerTicks <= target) {
+      const p = book.upTriggerTicks;
+      this.curTicks = p;
+      if (p > this.highTicks) this.highTicks = p;
+      if (!this.settle(p)) return false;
+    }
+    this.curTicks = target;
+    if (target > this.highTicks) this.highTicks = target;
+    return true;
+  }
+
+  /** Falls to `target`, stopping at every down-trigger on the way (highest first). */
+  private moveDown(target: number): boolean {
+    const book = this.host.book;
+    while (book.downTriggerTicks >= target) {
+      const p = book.downTriggerTicks;
+      this.curTicks = p;
+      if (p < this.lowTicks) this.lowTicks = p;
+      if (!this.settle(p)) return false;
+    }
+    this.curTicks = target;
+    if (target < this.lowTicks) this.lowTicks = target;
+    return true;
+  }
+
+  /**
+   * Fires orders marketable at `p` until none is; the rule sees the path so far before every fill.
+   * Terminates: each fire removes an order or arms a stop-limit (once), and fills spawn at most two legs
+   * per entry, which spawn nothing.
+   */
+  private settle(p: number): boolean {
+    const host = this.host;
+    for (;;) {
+      const order = host.book.firstMarketableAt(p);
+      if (order === null) return true;
+      const arming = order.type === OrderType.StopLimit && !order.triggered;
+      if (!arming && this.rule !== null) {
+        host.mark(p, this.timeS);
+        const verdict = this.rule.onPrice(this.barIndex, this.timeS, host, this.lowTicks, this.highTicks, p);
+        if (verdict === 'halt') return false;
+      }
+      host.fire(order, p, this.timeS);
+      if (!arming) {
+        this.lowTicks = p;
+        this.highTicks = p;
+      }
+    }
+  }
+}

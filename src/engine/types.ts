@@ -1,0 +1,78 @@
+// The engine's vocabulary: order enums (numbers as the gateway schema writes them), the order and
+// fill records, and the sentinels the trigger scan uses. Prices are integer ticks, money integer
+// cents, times epoch seconds taken from bars or passed in by the caller (never a clock).
+
+/** Order types with the spec's wire numbers (spec "Order": 1 Limit, 2 Market, 3 StopLimit, 4 Stop). */
+export const OrderType = { Limit: 1, Market: 2, StopLimit: 3, Stop: 4 } as const;
+export type OrderType = (typeof OrderType)[keyof typeof OrderType];
+
+export const OrderSide = { Buy: 0, Sell: 1 } as const;
+export type OrderSide = (typeof OrderSide)[keyof typeof OrderSide];
+
+/**
+ * Order status with the wire numbers. The engine only produces Pending (6, a working order), Filled (2)
+ * and Canceled (3); Open (1) is the wire's name for a working order in Order/searchOpen (ProjectX
+ * "Open", domain-notes §1.6) and would mark a partial fill, which this engine never makes.
+ */
+export const OrderStatus = { Open: 1, Filled: 2, Canceled: 3, Pending: 6 } as const;
+export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
+
+export interface Order {
+  readonly id: number;
+  readonly type: OrderType;
+  readonly side: OrderSide;
+  /** Requested contracts. Bracket legs shrink to the position when it is reduced by other means. */
+  size: number;
+  readonly limitTicks: number | null;
+  readonly stopTicks: number | null;
+  status: OrderStatus;
+  /** 0 or size: fills are all-or-nothing. */
+  fillVolume: number;
+  /** Fill price; with all-or-nothing fills this is also the average fill price. */
+  filledPriceTicks: number | null;
+  readonly createdS: number;
+  /** Time of the last status change (fill or cancel); null while working. */
+  updatedS: number | null;
+  /** Bracket distances requested on an entry order, absolute ticks; the legs are spawned on its fill. */
+  readonly slTicks: number | null;
+  readonly tpTicks: number | null;
+  /** On a bracket leg: the entry order that spawned it. */
+  readonly parentId: number | null;
+  /** Legs of one bracket share an ocoId (the entry's id); a fill of one cancels the other. */
+  readonly ocoId: number | null;
+  /** Stop-limit only: the stop price has been touched and the order now rests as a limit. */
+  triggered: boolean;
+}
+
+export interface Fill {
+  readonly id: number;
+  readonly orderId: number;
+  readonly side: OrderSide;
+  readonly size: number;
+  readonly priceTicks: number;
+  readonly timeS: number;
+  /** feePerSideCents × size, deducted from the balance. */
+  readonly feeCents: number;
+  /** Gross P&L realized by the part of this fill that reduced the position (FIFO), before fees. */
+  readonly realizedPnlCents: number;
+}
+
+/** A price no Int32 bar high reaches: "no up-trigger". */
+export const NO_UP_TRIGGER_TICKS = 2_147_483_647;
+/** A price no Int32 bar low reaches: "no down-trigger". */
+export const NO_DOWN_TRIGGER_TICKS = -2_147_483_648;
+/** A bar time no stored bar reaches (bar times are Uint32 epoch seconds below 2^31 until 2038). */
+export const NO_EVENT_S = 4_294_967_296;
+
+export function isBuy(side: OrderSide): boolean {
+  return side === OrderSide.Buy;
+}
+
+/** +1 for buys, -1 for sells: the sign a fill adds to the net position. */
+export function sideSign(side: OrderSide): 1 | -1 {
+  return side === OrderSide.Buy ? 1 : -1;
+}
+
+export function oppositeSide(side: OrderSide): OrderSide {
+  return side === OrderSide.Buy ? OrderSide.Sell : OrderSide.Buy;
+}
