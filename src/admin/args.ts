@@ -5,7 +5,15 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-export class UsageError extends Error {}
+/** Bad input: printed as {"error": message, ...details} with exit code 1. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
 
 export function parseArgs(argv: string[], booleanFlags: ReadonlySet<string>): ParsedArgs {
   const words: string[] = [];

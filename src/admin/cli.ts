@@ -6,6 +6,7 @@
 import { loadConfig } from '../config.ts';
 import { openInstance } from '../instance.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { dataCommand } from './data-commands.ts';
 import { userCommand } from './user-commands.ts';
 
 const BOOLEAN_FLAGS = new Set(['unverified', 'disabled', 'verified']);
@@ -20,6 +21,8 @@ async function run(argv: string[]): Promise<object> {
     switch (group) {
       case 'user':
         return await userCommand(s, sub, args);
+      case 'data':
+        return await dataCommand(s, sub, args);
       default:
         throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user, challenge or data`);
     }
@@ -33,7 +36,7 @@ try {
   const out = await run(process.argv.slice(2));
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } catch (e) {
-  const message = e instanceof UsageError ? e.message : `unexpected failure: ${(e as Error).message}`;
-  process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+  const body = e instanceof UsageError ? { error: e.message, ...e.details } : { error: `unexpected failure: ${(e as Error).message}` };
+  process.stdout.write(`${JSON.stringify(body)}\n`);
   process.exit(1);
 }

@@ -25,6 +25,8 @@ export interface Instrument {
   readonly tickSize: number;
   /** Number of decimals in tickSize: used to print prices exactly. */
   readonly priceDecimals: number;
+  /** Ticks per 1.0 of price (4 for 0.25): every tick size is 1/k, so price = ticks / k exactly. */
+  readonly ticksPerPoint: number;
   readonly tickValueCents: number;
   /** Commission and exchange fees per contract per side. */
   readonly feePerSideCents: number;
@@ -42,11 +44,14 @@ export interface Instrument {
   readonly genDailyVol: number;
 }
 
-function inst(i: Omit<Instrument, 'priceDecimals'>): Instrument {
+function inst(i: Omit<Instrument, 'priceDecimals' | 'ticksPerPoint'>): Instrument {
   const text = String(i.tickSize);
   const dot = text.indexOf('.');
   const priceDecimals = text.includes('e-') ? Number(text.split('e-')[1]) : dot < 0 ? 0 : text.length - dot - 1;
-  return Object.freeze({ ...i, priceDecimals });
+  const ticksPerPoint = Math.round(1 / i.tickSize);
+  // Division by an integer is correctly rounded, so ticks / ticksPerPoint prints as the exact decimal.
+  if (Math.abs(ticksPerPoint * i.tickSize - 1) > 1e-12) throw new Error(`${i.symbol}: tick size must be 1/k`);
+  return Object.freeze({ ...i, priceDecimals, ticksPerPoint });
 }
 
 export const INSTRUMENTS: readonly Instrument[] = Object.freeze([
@@ -119,7 +124,7 @@ export function findInstrument(symbol: string): Instrument | undefined {
 /** Converts a client price to ticks; undefined when the price is not on the tick grid. */
 export function priceToTicks(inst: Instrument, price: number): number | undefined {
   if (!Number.isFinite(price)) return undefined;
-  const ticks = Math.round(price / inst.tickSize);
+  const ticks = Math.round(price * inst.ticksPerPoint);
   // Accept float noise from clients (4500.2500000001) but not a price between two ticks.
   if (Math.abs(ticks * inst.tickSize - price) > inst.tickSize * 1e-6) return undefined;
   return ticks;
@@ -127,12 +132,12 @@ export function priceToTicks(inst: Instrument, price: number): number | undefine
 
 /** Nearest tick, for clients' prices that may be off-grid where rounding is the documented rule. */
 export function priceToNearestTicks(inst: Instrument, price: number): number {
-  return Math.round(price / inst.tickSize);
+  return Math.round(price * inst.ticksPerPoint);
 }
 
-/** Exact decimal price for the wire: ticks × tickSize without float noise (4500.25, not 4500.250000001). */
+/** Exact decimal price for the wire: 2070.1, never 2070.1000000000004 (see ticksPerPoint). */
 export function ticksToPrice(inst: Instrument, ticks: number): number {
-  return Number((ticks * inst.tickSize).toFixed(inst.priceDecimals));
+  return ticks / inst.ticksPerPoint;
 }
 
 export function centsToUsd(cents: number): number {

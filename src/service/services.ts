@@ -4,12 +4,19 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
+import { BarSource } from '../data/bar-source.ts';
+import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
+import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
+import { BarChunkStore } from '../store/bar-chunks.ts';
+import { UsageStore } from '../store/usage.ts';
 import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ContractService } from './contracts.ts';
+import { HistoryService } from './history.ts';
+import { MarketDataService } from './market-data.ts';
 import { UserService } from './users.ts';
 
 export interface Services {
@@ -21,6 +28,10 @@ export interface Services {
   users: UserService;
   accounts: AccountService;
   contracts: ContractService;
+  chunks: BarChunkStore;
+  bars: BarSource;
+  history: HistoryService;
+  marketData: MarketDataService;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
 }
@@ -37,6 +48,8 @@ export function createServices(deps: ServiceDeps): Services {
   const userStore = new UserStore(db);
   const tokenStore = new TokenStore(db);
   const accountStore = new AccountStore(db);
+  const chunks = new BarChunkStore(db);
+  const bars = new BarSource(chunks, syntheticSpan(config, clock));
   return {
     config,
     clock,
@@ -46,6 +59,31 @@ export function createServices(deps: ServiceDeps): Services {
     users: new UserService(userStore, tokenStore, clock),
     accounts: new AccountService(accountStore),
     contracts: new ContractService(clock),
+    chunks,
+    bars,
+    history: new HistoryService({
+      source: bars,
+      usage: new UsageStore(db),
+      clock,
+      customTimeframes: config.customTimeframes,
+      isImporting: (symbol) => chunks.isImporting(symbol),
+    }),
+    marketData: new MarketDataService(db, chunks, bars, clock),
     async shutdown() {},
+  };
+}
+
+/**
+ * The synthetic history's days: DATA_START_DATE to DATA_END_DATE, or to the last completed
+ * trading day (futures session) at call time when no end is configured.
+ */
+export function syntheticSpan(config: Config, clock: Clock) {
+  const firstDay = parseDateDay(config.dataStartDate);
+  if (firstDay === undefined) throw new Error(`DATA_START_DATE must be YYYY-MM-DD, got ${config.dataStartDate}`);
+  const fixedEnd = config.dataEndDate === null ? null : parseDateDay(config.dataEndDate);
+  if (fixedEnd === undefined) throw new Error(`DATA_END_DATE must be YYYY-MM-DD, got ${config.dataEndDate}`);
+  return {
+    firstDay,
+    lastDay: () => fixedEnd ?? lastCompletedTradingDay('cme_globex', Math.floor(clock.nowMs() / 1000)),
   };
 }

@@ -38,4 +38,46 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX accounts_user ON accounts(user_id);
   `,
+  // 2: market data. One row per instrument per UTC day: the day's bars as one columnar BLOB
+  // (see src/data/bar-columns.ts). Imported files are remembered by hash, so a re-import is a no-op;
+  // an import lock row tells the server to answer 503 for that instrument meanwhile.
+  `
+  CREATE TABLE bar_chunks (
+    symbol    TEXT NOT NULL,
+    day       INTEGER NOT NULL,
+    source    TEXT NOT NULL,
+    bar_count INTEGER NOT NULL,
+    first_s   INTEGER NOT NULL,
+    last_s    INTEGER NOT NULL,
+    bars      BLOB NOT NULL,
+    PRIMARY KEY (symbol, day)
+  );
+  CREATE TABLE imports (
+    symbol      TEXT NOT NULL,
+    file_sha256 TEXT NOT NULL,
+    file_name   TEXT NOT NULL,
+    format      TEXT NOT NULL,
+    bar_count   INTEGER NOT NULL,
+    first_s     INTEGER NOT NULL,
+    last_s      INTEGER NOT NULL,
+    imported_ms INTEGER NOT NULL,
+    PRIMARY KEY (symbol, file_sha256)
+  );
+  CREATE TABLE import_locks (
+    symbol     TEXT PRIMARY KEY,
+    started_ms INTEGER NOT NULL,
+    pid        INTEGER NOT NULL
+  );
+  `,
+  // 3: per-user daily usage of History/retrieveBars (bars returned, source bars processed), kept
+  // across restarts so a restart does not reset a day's budget.
+  `
+  CREATE TABLE history_usage (
+    user_id     INTEGER NOT NULL,
+    day         INTEGER NOT NULL,
+    bars        INTEGER NOT NULL,
+    source_bars INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day)
+  );
+  `,
 ];

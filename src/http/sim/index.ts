@@ -7,6 +7,7 @@ import { installBodyParser } from '../shared/route.ts';
 import { registerAccount } from './account.ts';
 import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
+import { registerHistory } from './history.ts';
 
 export function simFamily(s: Services, prefix: string) {
   const app = new Elysia({ prefix });
@@ -14,5 +15,6 @@ export function simFamily(s: Services, prefix: string) {
   registerAuth(app, s);
   registerAccount(app, s);
   registerContract(app, s);
+  registerHistory(app, s);
   return app;
 }

@@ -1,0 +1,112 @@
+// Where bars come from: imported chunks in the store override the deterministic synthetic history,
+// day by day. Days are held in a bounded in-memory LRU; generated days are not written to the store
+// (regenerating one is a few milliseconds and they would bloat the database by ~2 MB a day).
+//
+// Imports run in another process (the admin CLI), so the cache checks a per-instrument data version
+// kept in the store before serving, and drops that instrument's days when it changed.
+
+import type { Instrument } from '../domain/instrument.ts';
+import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
+import { type BarColumns, EMPTY_BARS, lowerBound } from './bar-columns.ts';
+import { generateDay } from './generator.ts';
+
+export interface ChunkReader {
+  get(symbol: string, day: number): BarColumns | null;
+  daysStored(symbol: string, fromDay: number, toDay: number): Set<number>;
+  summary(symbol: string): { firstS: number; lastS: number; barCount: number; days: number } | null;
+  /** Changes whenever an import changes the instrument's stored days. */
+  dataVersion(symbol: string): number;
+}
+
+export interface SyntheticSpan {
+  firstDay: number;
+  /** The last UTC day of synthetic history, evaluated at call time (it grows as days complete). */
+  lastDay(): number;
+}
+
+export interface DayRange {
+  firstDay: number;
+  lastDay: number;
+}
+
+const DAY_S = 86_400;
+
+export class BarSource {
+  private readonly cache = new Map<string, BarColumns>();
+  private readonly versions = new Map<string, number>();
+
+  constructor(
+    private readonly reader: ChunkReader,
+    private readonly span: SyntheticSpan,
+    private readonly cacheDaysMax = 96,
+  ) {}
+
+  /** The stored-resolution bars of one UTC day (empty when the market was closed or no data exists). */
+  day(inst: Instrument, day: number): BarColumns {
+    this.checkVersion(inst.symbol);
+    const key = `${inst.symbol}:${day}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      // Refresh recency: Map keeps insertion order, so re-inserting moves the key to the end.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const bars = this.load(inst, day);
+    this.cache.set(key, bars);
+    if (this.cache.size > this.cacheDaysMax) this.cache.delete(this.cache.keys().next().value as string);
+    return bars;
+  }
+
+  /** Whether the day is already in memory (used to prefetch ahead of a replay cursor). */
+  isCached(inst: Instrument, day: number): boolean {
+    return this.cache.has(`${inst.symbol}:${day}`);
+  }
+
+  /** The UTC days for which the instrument has data: the synthetic span joined with imported days. */
+  range(inst: Instrument): DayRange {
+    const first = this.span.firstDay;
+    const last = this.span.lastDay();
+    const stored = this.reader.summary(inst.symbol);
+    if (!stored) return { firstDay: first, lastDay: last };
+    return {
+      firstDay: Math.min(first, Math.floor(stored.firstS / DAY_S)),
+      lastDay: Math.max(last, Math.floor(stored.lastS / DAY_S)),
+    };
+  }
+
+  /** Time of the first bar at or after `fromS`, scanning at most `daysMax` days; undefined if none. */
+  firstBarAtOrAfter(inst: Instrument, fromS: number, daysMax: number): number | undefined {
+    const { lastDay } = this.range(inst);
+    let day = Math.floor(fromS / DAY_S);
+    for (let n = 0; n < daysMax && day <= lastDay; n++, day++) {
+      const bars = this.day(inst, day);
+      const i = lowerBound(bars.time, bars.length, fromS);
+      if (i < bars.length) return bars.time[i];
+    }
+    return undefined;
+  }
+
+  /** Number of stored-resolution slots the synthetic market has open on a day (no generation). */
+  syntheticSlots(inst: Instrument, day: number): number {
+    let n = 0;
+    for (const [a, b] of openIntervalsForUtcDay(inst.session, day)) n += Math.floor((b - a) / inst.storedResolutionS);
+    return n;
+  }
+
+  private load(inst: Instrument, day: number): BarColumns {
+    const stored = this.reader.get(inst.symbol, day);
+    if (stored) return stored;
+    if (day < this.span.firstDay || day > this.span.lastDay()) return EMPTY_BARS;
+    return generateDay(inst, day);
+  }
+
+  private checkVersion(symbol: string): void {
+    const v = this.reader.dataVersion(symbol);
+    if (this.versions.get(symbol) === v) return;
+    if (this.versions.has(symbol)) {
+      for (const key of [...this.cache.keys()]) if (key.startsWith(`${symbol}:`)) this.cache.delete(key);
+    }
+    this.versions.set(symbol, v);
+  }
+}

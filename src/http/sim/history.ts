@@ -1,0 +1,23 @@
+// History/retrieveBars of the current family. `Accept: application/x-msgpack` gets the same
+// envelope in msgpack.
+
+import type { Services } from '../../service/services.ts';
+import { barsResponse } from '../shared/bars.ts';
+import { mapError } from '../shared/code-table.ts';
+import { authedPost, type App } from '../shared/route.ts';
+import * as codes from './codes.ts';
+
+export function registerHistory(app: App, s: Services): void {
+  authedPost(app, s, '/History/retrieveBars', ({ body, principal, request }) => {
+    const r = s.history.retrieve(principal.user.id, {
+      contractId: body.contractId,
+      unit: body.unit,
+      unitNumber: body.unitNumber,
+      startTime: body.startTime,
+      endTime: body.endTime,
+      limit: body.limit,
+    });
+    if (!r.ok) return mapError(codes.retrieveBars, r.error);
+    return barsResponse(request, r.value.instrument, r.value.bars);
+  });
+}
