@@ -39,6 +39,9 @@ export const limits = Object.freeze({
   replayHistoryBars: 500, // chart history pre-loaded before the start
   replaySpeedMin: 1, // (spec)
   replaySpeedMax: 50, // (spec)
+  // Replay/step streaming (spec names them, values are ours): bars returned per user.
+  streamBarsPerSecondMax: 1_000_000,
+  streamBarsPerDayMax: 50_000_000,
   orderSizeMax: 1000, // (spec)
   orderSearchMax: 200, // (spec)
   tradeSearchMax: 500, // (spec)

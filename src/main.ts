@@ -21,6 +21,7 @@ if (demo) {
   });
 }
 
+s.replay.startIdleSweeper();
 const app = buildApp(s, log);
 const server = Bun.serve({
   hostname: config.host,

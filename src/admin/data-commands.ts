@@ -2,14 +2,15 @@
 // Progress goes to stderr so that stdout stays one JSON object.
 
 import { IMPORT_FORMATS, type ImportFormat } from '../data/import/types.ts';
+import { INSTRUMENTS } from '../domain/instrument.ts';
 import type { ImportFileError } from '../service/market-data.ts';
 import type { Services } from '../service/services.ts';
 import { str, UsageError, type ParsedArgs } from './args.ts';
 
-function describe(e: ImportFileError, file: string): string {
+function describe(e: ImportFileError, file: string, symbol: string): string {
   switch (e.kind) {
     case 'instrument_not_found':
-      return 'unknown symbol';
+      return `unknown symbol ${JSON.stringify(symbol)}; expected one of ${INSTRUMENTS.map((i) => i.symbol).join(', ')}`;
     case 'import_running':
       return 'another import of this instrument is running';
     case 'file_unreadable':
@@ -34,7 +35,7 @@ export async function dataCommand(s: Services, sub: string | undefined, a: Parse
         const r = await s.marketData.importFile(symbol, format as ImportFormat, str(a, 'tz'), path, (done, total) =>
           process.stderr.write(`${path}: ${done}/${total} lines\n`),
         );
-        if (!r.ok) throw new UsageError(describe(r.error, path), { files: results });
+        if (!r.ok) throw new UsageError(describe(r.error, path, symbol), { files: results });
         results.push(r.value);
       }
       return { symbol: symbol.toUpperCase(), files: results };

@@ -75,6 +75,16 @@ export class BarSource {
     };
   }
 
+  /** The UTC days of synthetic history alone (imports may extend `range` beyond them). */
+  syntheticRange(): DayRange {
+    return { firstDay: this.span.firstDay, lastDay: this.span.lastDay() };
+  }
+
+  /** The instrument's stored-data version: changes whenever an import changes its days. */
+  dataVersion(inst: Instrument): number {
+    return this.reader.dataVersion(inst.symbol);
+  }
+
   /** Time of the first bar at or after `fromS`, scanning at most `daysMax` days; undefined if none. */
   firstBarAtOrAfter(inst: Instrument, fromS: number, daysMax: number): number | undefined {
     const { lastDay } = this.range(inst);
@@ -85,6 +95,17 @@ export class BarSource {
       if (i < bars.length) return bars.time[i];
     }
     return undefined;
+  }
+
+  /** Days in [fromDay, toDay] that hold imported bars (one query). */
+  storedDays(inst: Instrument, fromDay: number, toDay: number): Set<number> {
+    this.checkVersion(inst.symbol);
+    return this.reader.daysStored(inst.symbol, fromDay, toDay);
+  }
+
+  /** Whether a day without imported bars is served by the generator. */
+  inSyntheticSpan(day: number): boolean {
+    return day >= this.span.firstDay && day <= this.span.lastDay();
   }
 
   /** Number of stored-resolution slots the synthetic market has open on a day (no generation). */

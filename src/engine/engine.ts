@@ -248,6 +248,26 @@ export class SessionEngine implements MatchingHost {
     };
   }
 
+  /**
+   * The state without history: working orders only, no fills. The replay service keeps order and
+   * fill history in its store and persists only this after each call, so a call's cost does not
+   * grow with the session's history; `restore` accepts it as is.
+   */
+  coreState(): EngineState {
+    return {
+      version: 1,
+      balanceCents: this.balanceCents,
+      lastPriceTicks: this.priced ? this.lastPriceTicks : null,
+      lastTimeS: this.lastTimeS,
+      positionLots: this.position.lots.map((l) => [l.size, l.priceTicks] as const),
+      positionSign: Math.sign(this.position.qty) as 1 | -1 | 0,
+      orders: this.book.working.map((o) => ({ ...o })),
+      fills: [],
+      nextOrderId: this.nextOrderId,
+      nextFillId: this.nextFillId,
+    };
+  }
+
   static restore(inst: Instrument, cfg: EngineConfig, state: EngineState): SessionEngine {
     if (state.version !== 1) throw new Error(`unknown engine state version ${state.version}`);
     const e = new SessionEngine(inst, { ...cfg, startingBalanceCents: state.balanceCents });

@@ -95,7 +95,8 @@ export class HistoryService {
     if (this.d.isImporting(inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS, message: IMPORTING_MESSAGE });
 
     const nowMs = this.d.clock.nowMs();
-    const key = `${userId}|${inst.symbol}|${tf.value.text}|${range.fromS}|${range.toS}|${limit}`;
+    // The data version is part of the key: after an import the same request must see the new bars.
+    const key = `${userId}|${inst.symbol}|${this.d.source.dataVersion(inst)}|${tf.value.text}|${range.fromS}|${range.toS}|${limit}`;
     const cached = this.cache.get(key);
     if (cached && cached.expiresMs > nowMs) return ok(cached.result);
 

@@ -66,7 +66,10 @@ export class MarketDataService {
     if (this.chunks.wasImported(inst.symbol, sha256)) {
       return ok({ file, status: 'unchanged', bars: 0, days: 0, sourceResolutionS: 0, first: null, last: null });
     }
-    if (!this.chunks.lockImport(inst.symbol, this.clock.nowMs(), process.pid)) return err({ kind: 'import_running' });
+    // isImporting first clears a lock left behind by a crashed import, which would otherwise refuse every import.
+    if (this.chunks.isImporting(inst.symbol) || !this.chunks.lockImport(inst.symbol, this.clock.nowMs(), process.pid)) {
+      return err({ kind: 'import_running' });
+    }
     try {
       const parsed = parseBarFile(text, inst, { format, tz }, onProgress);
       if (!parsed.ok) return err({ kind: 'invalid_file', error: parsed.error });
@@ -114,25 +117,31 @@ export class MarketDataService {
         imported: imported
           ? { source: 'import', days: imported.days, bars: imported.barCount, first: isoFromEpochS(imported.firstS), last: isoFromEpochS(imported.lastS) }
           : null,
-        synthetic: { source: 'synthetic (deterministic generator)', ...this.syntheticSummary(inst, imported?.days ?? 0) },
+        synthetic: { source: 'synthetic (deterministic generator)', ...this.syntheticSummary(inst) },
       };
     });
   }
 
-  private syntheticSummary(inst: Instrument, importedDays: number) {
-    const range = this.source.range(inst);
+  /**
+   * Synthetic days and bars still served, and synthetic trading days replaced by imported ones.
+   * Only the synthetic span counts: imported days outside it extend `available` but replace nothing.
+   */
+  private syntheticSummary(inst: Instrument) {
+    const range = this.source.syntheticRange();
     const stored = this.chunks.daysStored(inst.symbol, range.firstDay, range.lastDay);
     let bars = 0;
     let days = 0;
+    let replacedByImport = 0;
     for (let d = range.firstDay; d <= range.lastDay; d++) {
-      if (stored.has(d)) continue;
       const n = this.source.syntheticSlots(inst, d);
-      if (n > 0) {
+      if (n === 0) continue;
+      if (stored.has(d)) replacedByImport++;
+      else {
         days++;
         bars += n;
       }
     }
-    return { days, bars, replacedByImport: importedDays };
+    return { days, bars, replacedByImport };
   }
 }
 

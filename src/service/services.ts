@@ -9,6 +9,7 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { ReplayStore } from '../store/replay.ts';
 import { UsageStore } from '../store/usage.ts';
 import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
@@ -17,6 +18,8 @@ import { AuthService } from './auth.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
+import { ReplayService } from './replay/service.ts';
+import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 
 export interface Services {
@@ -32,6 +35,8 @@ export interface Services {
   bars: BarSource;
   history: HistoryService;
   marketData: MarketDataService;
+  replay: ReplayService;
+  trading: TradingService;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
 }
@@ -50,6 +55,8 @@ export function createServices(deps: ServiceDeps): Services {
   const accountStore = new AccountStore(db);
   const chunks = new BarChunkStore(db);
   const bars = new BarSource(chunks, syntheticSpan(config, clock));
+  const replayStore = new ReplayStore(db);
+  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore });
   return {
     config,
     clock,
@@ -69,7 +76,11 @@ export function createServices(deps: ServiceDeps): Services {
       isImporting: (symbol) => chunks.isImporting(symbol),
     }),
     marketData: new MarketDataService(db, chunks, bars, clock),
-    async shutdown() {},
+    replay,
+    trading: new TradingService(replay, replayStore, accountStore),
+    async shutdown() {
+      replay.shutdown();
+    },
   };
 }
 

@@ -80,4 +80,62 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, day)
   );
   `,
+  // 4: replay sessions, their orders and fills. A session row holds the cursor and the engine's
+  // small core state (balance, open lots, id counters); orders and fills are rows of their own so
+  // that a call writes only what changed.
+  `
+  CREATE TABLE replay_sessions (
+    account_id        INTEGER PRIMARY KEY REFERENCES accounts(id),
+    session_id        TEXT NOT NULL UNIQUE,
+    user_id           INTEGER NOT NULL REFERENCES users(id),
+    symbol            TEXT NOT NULL,
+    timeframe         TEXT NOT NULL,
+    start_s           INTEGER NOT NULL,
+    end_s             INTEGER NOT NULL,
+    cursor_s          INTEGER NOT NULL,
+    current_index     INTEGER NOT NULL,
+    total_bars        INTEGER NOT NULL,
+    history_bars      INTEGER NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('active', 'ended')),
+    end_reason        TEXT,
+    challenge_id      INTEGER,
+    engine_core       TEXT NOT NULL,
+    created_ms        INTEGER NOT NULL,
+    last_activity_ms  INTEGER NOT NULL,
+    ended_ms          INTEGER
+  );
+  CREATE INDEX replay_sessions_user ON replay_sessions(user_id, status);
+  CREATE TABLE orders (
+    account_id         INTEGER NOT NULL REFERENCES accounts(id),
+    id                 INTEGER NOT NULL,
+    type               INTEGER NOT NULL,
+    side               INTEGER NOT NULL,
+    size               INTEGER NOT NULL,
+    limit_ticks        INTEGER,
+    stop_ticks         INTEGER,
+    status             INTEGER NOT NULL,
+    fill_volume        INTEGER NOT NULL,
+    filled_price_ticks REAL,
+    created_s          INTEGER NOT NULL,
+    updated_s          INTEGER,
+    sl_ticks           INTEGER,
+    tp_ticks           INTEGER,
+    parent_id          INTEGER,
+    oco_id             INTEGER,
+    triggered          INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE TABLE fills (
+    account_id    INTEGER NOT NULL REFERENCES accounts(id),
+    id            INTEGER NOT NULL,
+    order_id      INTEGER NOT NULL,
+    side          INTEGER NOT NULL,
+    size          INTEGER NOT NULL,
+    price_ticks   INTEGER NOT NULL,
+    time_s        INTEGER NOT NULL,
+    fee_cents     INTEGER NOT NULL,
+    realized_cents INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  `,
 ];

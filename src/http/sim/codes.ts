@@ -4,6 +4,9 @@
 import type { CodeTable } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
+import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
+import type { StartError } from '../../service/replay/setup.ts';
+import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 
 // Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
 export const loginKey = {
@@ -33,3 +36,75 @@ export const retrieveBars = {
   daily_processing_exhausted: 'rate_limited',
   importing: 'busy',
 } satisfies CodeTable<HistoryError>;
+
+export const replayStart = {
+  instrument_required: [1, 'instrumentSymbol or contractId required'],
+  instrument_not_found: [1, 'Instrument not found'],
+  start_date_required: [2, 'startDate required'],
+  custom_disabled: [2, 'Custom timeframes are currently disabled'],
+  invalid_timeframe: [2, 'Invalid timeframe'],
+  timeframe_out_of_range: [2, 'Timeframe out of range'],
+  incompatible_resolution: [2, 'Invalid timeframe for this instrument'],
+  setup_failed: [7, (e) => e.reason],
+  too_many_sessions: [4, 'Maximum of 10 live replay sessions reached; end one with Replay/end'],
+  challenge_not_found: [1, 'Account not found'],
+  challenge_busy: [7, 'This challenge account already has a live replay session; end it with Replay/end first'],
+  rate_limited: 'rate_limited',
+} satisfies CodeTable<StartError>;
+
+const sessionRows = {
+  account_not_found: [1, 'Account not found'],
+  session_ended: [1, 'No active replay session for this account'],
+} as const;
+
+export const replayAdvance = {
+  ...sessionRows,
+  invalid_steps: [2, 'steps must be a whole number from 1 to 100'],
+  invalid_target_time: [2, 'Invalid targetTime'],
+  busy: 'busy',
+  rate_limited: 'rate_limited',
+} satisfies CodeTable<AdvanceError>;
+
+export const replayPlay = {
+  ...sessionRows,
+  invalid_speed: [2, 'speed must be a number from 1 to 50'],
+} satisfies CodeTable<PlayError>;
+
+export const replaySession = sessionRows satisfies CodeTable<SessionError>;
+
+export const placeOrder = {
+  invalid_size: [7, 'Invalid order size'],
+  invalid_type_or_side: [7, 'Invalid order type or side'],
+  account_not_found: [1, 'Account not found'],
+  session_ended: [2, 'The replay session of this account has ended'],
+  rejected: [2, (e) => e.reason],
+  challenge_inactive: [4, 'Account violation'],
+} satisfies CodeTable<PlaceError>;
+
+export const cancelOrder = {
+  account_not_found: [1, 'Account not found'],
+  session_ended: [2, 'Order not found'],
+  order_not_found: [2, 'Order not found'],
+} satisfies CodeTable<CancelError>;
+
+export const searchOrders = {
+  account_not_found: [1, 'Account not found'],
+  invalid_timestamp: [2, 'startTimestamp and endTimestamp must be ISO 8601 times'],
+} satisfies CodeTable<SearchError>;
+
+export const closePosition = {
+  account_not_found: [1, 'Account not found'],
+  session_ended: [2, 'Position not found'],
+  position_not_found: [2, 'Position not found'],
+  challenge_inactive: [4, 'Account violation'],
+  rejected: [5, (e) => e.reason],
+} satisfies CodeTable<CloseError>;
+
+export const partialClosePosition = {
+  account_not_found: [1, 'Account not found'],
+  session_ended: [2, 'Position not found'],
+  position_not_found: [2, 'Position not found'],
+  challenge_inactive: [4, 'Account violation'],
+  invalid_close_size: [5, 'Invalid close size'],
+  rejected: [6, (e) => e.reason],
+} satisfies CodeTable<PartialCloseError>;

@@ -8,6 +8,9 @@ import { registerAccount } from './account.ts';
 import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
 import { registerHistory } from './history.ts';
+import { registerOrder } from './order.ts';
+import { registerPosition } from './position.ts';
+import { registerReplay } from './replay.ts';
 
 export function simFamily(s: Services, prefix: string) {
   const app = new Elysia({ prefix });
@@ -16,5 +19,8 @@ export function simFamily(s: Services, prefix: string) {
   registerAccount(app, s);
   registerContract(app, s);
   registerHistory(app, s);
+  registerReplay(app, s);
+  registerOrder(app, s);
+  registerPosition(app, s);
   return app;
 }

@@ -1,8 +1,12 @@
 // Domain → wire shapes of the current family. Wire names live here and in codes.ts only.
 
-import { centsToUsd } from '../../domain/instrument.ts';
+import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrument.ts';
+import type { SessionEngine } from '../../engine/engine.ts';
+import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { AccountView } from '../../service/accounts.ts';
 import type { Contract } from '../../service/contracts.ts';
+import type { OpenPosition } from '../../service/trading.ts';
 
 export function presentAccount(a: AccountView) {
   return {
@@ -25,5 +29,77 @@ export function presentContract(c: Contract) {
     tickValue: centsToUsd(i.tickValueCents),
     activeContract: true,
     symbolId: i.symbol,
+  };
+}
+
+// ---- replay, orders, positions, fills ----
+
+export function presentSnapshot(e: SessionEngine) {
+  const s = e.snapshot();
+  return {
+    balance: centsToUsd(s.balanceCents),
+    equity: centsToUsd(s.equityCents),
+    unrealizedPnl: centsToUsd(s.unrealizedPnlCents),
+    marginUsed: centsToUsd(s.marginUsedCents),
+    positions: s.openPositions,
+    pendingOrders: s.pendingOrders,
+  };
+}
+
+export function presentFilledOrders(inst: Instrument, fills: readonly Fill[]) {
+  return fills.map((f) => ({ orderId: f.orderId, fillPrice: ticksToPrice(inst, f.priceTicks), fillQty: f.size }));
+}
+
+const priceOrNull = (inst: Instrument, ticks: number | null) => (ticks === null ? null : ticksToPrice(inst, ticks));
+
+/** Order/search shape. `status` is the engine's; searchOpen passes `open` to report working orders as 1. */
+export function presentOrder(accountId: number, contract: Contract, o: Order, open = false) {
+  const inst = contract.instrument;
+  const filled = o.status === OrderStatus.Filled;
+  return {
+    id: o.id,
+    accountId,
+    contractId: contract.id,
+    symbolId: inst.symbol,
+    creationTimestamp: isoFromEpochS(o.createdS),
+    updateTimestamp: filled && o.updatedS !== null ? isoFromEpochS(o.updatedS) : null,
+    status: open ? OrderStatus.Open : o.status,
+    type: o.type,
+    side: o.side,
+    size: o.size,
+    limitPrice: priceOrNull(inst, o.limitTicks),
+    stopPrice: priceOrNull(inst, o.stopTicks),
+    fillVolume: open ? 0 : o.fillVolume,
+    filledPrice: filled ? priceOrNull(inst, o.filledPriceTicks) : null,
+    customTag: null,
+  };
+}
+
+export function presentPosition(accountId: number, contract: Contract, p: OpenPosition, index: number) {
+  return {
+    id: index + 1,
+    accountId,
+    contractId: contract.id,
+    contractDisplayName: contract.instrument.description,
+    creationTimestamp: isoFromEpochS(p.session.nowS),
+    type: p.qty > 0 ? 1 : 2,
+    size: Math.abs(p.qty),
+    averagePrice: p.avgPriceTicks / contract.instrument.ticksPerPoint,
+  };
+}
+
+export function presentTrade(accountId: number, contract: Contract, f: Fill, index: number) {
+  return {
+    id: index + 1,
+    accountId,
+    contractId: contract.id,
+    creationTimestamp: isoFromEpochS(f.timeS),
+    price: ticksToPrice(contract.instrument, f.priceTicks),
+    profitAndLoss: null,
+    fees: centsToUsd(f.feeCents),
+    side: f.side,
+    size: f.size,
+    voided: false,
+    orderId: f.orderId,
   };
 }

@@ -1,0 +1,90 @@
+// Replay/start, step, jumpTo, play, pause, end of the current family.
+
+import { EMPTY_BARS } from '../../data/bar-columns.ts';
+import type { SessionEngine } from '../../engine/engine.ts';
+import type { Fill } from '../../engine/types.ts';
+import type { AdvanceOutcome } from '../../service/replay/service.ts';
+import type { Services } from '../../service/services.ts';
+import { barsResponse } from '../shared/bars.ts';
+import { mapError } from '../shared/code-table.ts';
+import { success } from '../shared/envelope.ts';
+import { authedPost, type App } from '../shared/route.ts';
+import * as codes from './codes.ts';
+import { presentFilledOrders, presentSnapshot } from './present.ts';
+
+function progress(o: AdvanceOutcome) {
+  const s = o.session;
+  return {
+    barsProcessed: o.advance.played,
+    currentIndex: s.currentIndex,
+    totalBars: s.totalBars,
+    account: presentSnapshot(s.engine),
+    propFirm: null,
+    filledOrders: presentFilledOrders(s.inst, o.fills),
+    violations: [],
+  };
+}
+
+export function registerReplay(app: App, s: Services): void {
+  authedPost(app, s, '/Replay/start', ({ body, principal }) => {
+    const r = s.replay.start(principal.user.id, {
+      instrumentSymbol: body.instrumentSymbol,
+      contractId: body.contractId,
+      startDate: body.startDate,
+      endDate: body.endDate,
+      timeframe: body.timeframe,
+      accountId: body.accountId,
+    });
+    if (!r.ok) return mapError(codes.replayStart, r.error);
+    const session = r.value.session;
+    const contract = s.contracts.contractFor(session.inst);
+    return success({
+      accountId: session.accountId,
+      sessionId: session.sessionId,
+      totalBars: session.totalBars,
+      historyBars: session.historyBars,
+      instrument: {
+        name: contract.name,
+        contractId: contract.id,
+        tickSize: session.inst.tickSize,
+        tickValue: session.inst.tickValueCents / 100,
+      },
+    });
+  });
+
+  authedPost(app, s, '/Replay/step', async ({ body, principal, request }) => {
+    const r = await s.replay.step(principal.user.id, body.accountId, body.steps);
+    if (!r.ok) return mapError(codes.replayAdvance, r.error);
+    const bars = r.value.advance.bars;
+    return barsResponse(request, r.value.session.inst, bars ?? EMPTY_BARS, progress(r.value));
+  });
+
+  authedPost(app, s, '/Replay/jumpTo', async ({ body, principal }) => {
+    const r = await s.replay.jumpTo(principal.user.id, body.accountId, body.targetTime);
+    if (!r.ok) return mapError(codes.replayAdvance, r.error);
+    return success(progress(r.value));
+  });
+
+  authedPost(app, s, '/Replay/play', ({ body, principal }) => {
+    const r = s.replay.play(principal.user.id, body.accountId, body.speed);
+    if (!r.ok) return mapError(codes.replayPlay, r.error);
+    return success({ playing: true, speed: r.value.speed });
+  });
+
+  authedPost(app, s, '/Replay/pause', ({ body, principal }) => {
+    const r = s.replay.pause(principal.user.id, body.accountId);
+    if (!r.ok) return mapError(codes.replaySession, r.error);
+    return success({ paused: true, account: presentSnapshot(r.value.engine), propFirm: null });
+  });
+
+  authedPost(app, s, '/Replay/end', ({ body, principal }) => {
+    const r = s.replay.end(principal.user.id, body.accountId);
+    if (!r.ok) return mapError(codes.replaySession, r.error);
+    return success({ ended: true, account: endSnapshot(r.value.session.engine, r.value.fills) });
+  });
+}
+
+/** The final snapshot: flat after Replay/end, with the closing fills listed. */
+function endSnapshot(engine: SessionEngine, fills: readonly Fill[]) {
+  return { ...presentSnapshot(engine), filledOrders: presentFilledOrders(engine.inst, fills) };
+}

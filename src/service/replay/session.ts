@@ -1,0 +1,183 @@
+// One live replay session: its engine, its place in time, and the walk over stored bars.
+//
+// Time model:
+// - The session covers stored bars with time in [startS, endS). It plays bars of its timeframe
+//   (`tf`); `currentIndex` counts the timeframe bars played so far (the index of the next one) and
+//   `totalBars` counts them all.
+// - `cursorS`: every stored bar before it has been processed. It always sits on the end of the last
+//   bar played (or on startS), so the simulated "now" of an order placed between steps is cursorS.
+// - A step of n bars finds where the n-th next bar ends, then runs the engine over all stored bars up
+//   to there (fills are decided at the stored resolution whatever the timeframe), aggregating the
+//   same bars for the response. A jump runs the engine up to the start of the bar holding the
+//   target, without aggregating. If the engine halts (a challenge outcome), the walk stops at the
+//   deciding stored bar and the bar holding it is the last one played.
+
+import { countBuckets } from '../../data/bucket-count.ts';
+import { Aggregator } from '../../data/aggregate.ts';
+import { allocBars, type BarColumns, lowerBound } from '../../data/bar-columns.ts';
+import type { BarSource } from '../../data/bar-source.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timeframe.ts';
+import type { SessionEngine } from '../../engine/engine.ts';
+import type { StopRule } from '../../engine/stop-rule.ts';
+
+const DAY_S = 86_400;
+
+export interface AdvanceResult {
+  /** Timeframe bars played (0 at the end of data). */
+  played: number;
+  /** The bars played, when asked for (step), else null (jump). */
+  bars: BarColumns | null;
+  /** The engine halted on a challenge outcome. */
+  halted: boolean;
+  /** Index into engine.fills where this advance's fills begin. */
+  fillsFrom: number;
+}
+
+export interface SessionInit {
+  accountId: number;
+  sessionId: string;
+  userId: number;
+  inst: Instrument;
+  tf: Timeframe;
+  startS: number;
+  endS: number;
+  cursorS: number;
+  currentIndex: number;
+  totalBars: number;
+  historyBars: number;
+  challengeId: number | null;
+  createdMs: number;
+}
+
+export class LiveSession {
+  readonly accountId: number;
+  readonly sessionId: string;
+  readonly userId: number;
+  readonly inst: Instrument;
+  readonly tf: Timeframe;
+  readonly startS: number;
+  readonly endS: number;
+  readonly totalBars: number;
+  readonly historyBars: number;
+  readonly challengeId: number | null;
+  readonly createdMs: number;
+  cursorS: number;
+  currentIndex: number;
+  /** A step or jump is running (it yields to the event loop, so a concurrent one must be refused). */
+  busy = false;
+  /** Playback: bars per second and the timer driving it, or null when paused. */
+  playSpeed: number | null = null;
+  playTimer: ReturnType<typeof setInterval> | null = null;
+  lastActivityMs: number;
+  /** Set when a challenge outcome or Replay/end finalized the session. */
+  finalized = false;
+
+  constructor(
+    init: SessionInit,
+    readonly engine: SessionEngine,
+    private readonly source: BarSource,
+    public rule: StopRule | null,
+    nowMs: number,
+  ) {
+    this.accountId = init.accountId;
+    this.sessionId = init.sessionId;
+    this.userId = init.userId;
+    this.inst = init.inst;
+    this.tf = init.tf;
+    this.startS = init.startS;
+    this.endS = init.endS;
+    this.cursorS = init.cursorS;
+    this.currentIndex = init.currentIndex;
+    this.totalBars = init.totalBars;
+    this.historyBars = init.historyBars;
+    this.challengeId = init.challengeId;
+    this.createdMs = init.createdMs;
+    this.lastActivityMs = nowMs;
+  }
+
+  /** Simulated now: the end of the last bar played. */
+  get nowS(): number {
+    return this.cursorS;
+  }
+
+  get atEnd(): boolean {
+    return this.nextBarTime(this.cursorS) === undefined;
+  }
+
+  /** Plays up to `n` timeframe bars, returning them. */
+  step(n: number): AdvanceResult {
+    const cutS = this.endOfNextBars(n);
+    return this.advanceTo(cutS, true, n);
+  }
+
+  /** Plays every bar that ends at or before the bar holding `targetS`; returns no bars. */
+  jumpTo(targetS: number): AdvanceResult {
+    const fillsFrom = this.engine.fillCount;
+    if (targetS <= this.cursorS) return { played: 0, bars: null, halted: false, fillsFrom };
+    const cutS = Math.min(bucketStart(this.tf, Math.min(targetS, this.endS)), this.endS);
+    if (targetS >= this.endS) return this.advanceTo(this.endS, false, 0);
+    return this.advanceTo(Math.max(cutS, this.cursorS), false, 0);
+  }
+
+  /** Whether the days a step of `n` bars would read are all in memory. */
+  isDayCached(timeS: number): boolean {
+    return this.source.isCached(this.inst, Math.floor(timeS / DAY_S));
+  }
+
+  /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
+  prefetch(): void {
+    const day = Math.floor(this.cursorS / DAY_S) + 1;
+    if (day * DAY_S < this.endS) this.source.day(this.inst, day);
+  }
+
+  /** Time of the first stored bar at or after `t` and before endS. */
+  private nextBarTime(t: number): number | undefined {
+    if (t >= this.endS) return undefined;
+    const daysLeft = Math.ceil((this.endS - t) / DAY_S) + 1;
+    const bt = this.source.firstBarAtOrAfter(this.inst, t, daysLeft);
+    return bt !== undefined && bt < this.endS ? bt : undefined;
+  }
+
+  /** The end time of the n-th timeframe bar after the cursor (fewer if data ends first). */
+  private endOfNextBars(n: number): number {
+    let t = this.cursorS;
+    for (let k = 0; k < n; k++) {
+      const bt = this.nextBarTime(t);
+      if (bt === undefined) break;
+      t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, bt)), this.endS);
+    }
+    return t;
+  }
+
+  /**
+   * Runs the engine over stored bars in [cursorS, cutS), day by day; aggregates them when `withBars`.
+   * Moves the cursor and the index, stopping at the deciding bar when the engine halts.
+   */
+  private advanceTo(cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
+    const fillsFrom = this.engine.fillCount;
+    const fromS = this.cursorS;
+    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, fillsFrom };
+    const out = withBars ? allocBars(barsMax) : null;
+    const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
+    let haltS: number | undefined;
+    for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS; day++) {
+      const bars = this.source.day(this.inst, day);
+      const a = lowerBound(bars.time, bars.length, fromS);
+      const b = lowerBound(bars.time, bars.length, cutS);
+      if (a >= b) continue;
+      const r = this.engine.processBars(bars, a, b, this.rule);
+      agg?.push(bars, a, a + r.processed);
+      if (r.halted) {
+        haltS = bars.time[a + r.processed - 1];
+        break;
+      }
+    }
+    agg?.flush();
+    const endS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
+    const played = out ? out.length : countBuckets(this.source, this.inst, this.tf, fromS, endS);
+    this.cursorS = endS;
+    this.currentIndex += played;
+    return { played, bars: out, halted: haltS !== undefined, fillsFrom };
+  }
+}

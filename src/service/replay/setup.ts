@@ -1,0 +1,130 @@
+// Validation and planning of Replay/start: which instrument, timeframe and time span a session
+// gets, how many bars it has, and its chart history. Pure over the bar source; the service creates
+// and persists the session.
+//
+// Checks in the spec's table order: instrument given → instrument known → startDate given →
+// timeframe (custom switch, grammar, range, stored resolution) → dates → data present.
+
+import { countBuckets } from '../../data/bucket-count.ts';
+import { lowerBound } from '../../data/bar-columns.ts';
+import type { BarSource } from '../../data/bar-source.ts';
+import { instrumentForContractId } from '../../domain/contract-id.ts';
+import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { limits } from '../../config.ts';
+import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
+import { err, ok, type Result } from '../../lib/result.ts';
+
+const DAY_S = 86_400;
+
+export type StartError =
+  | { kind: 'instrument_required' }
+  | { kind: 'instrument_not_found' }
+  | { kind: 'start_date_required' }
+  | { kind: 'custom_disabled' }
+  | { kind: 'invalid_timeframe' }
+  | { kind: 'timeframe_out_of_range' }
+  | { kind: 'incompatible_resolution' }
+  | { kind: 'setup_failed'; reason: string }
+  | { kind: 'too_many_sessions' }
+  | { kind: 'challenge_not_found' }
+  | { kind: 'challenge_busy' }
+  | { kind: 'rate_limited'; retryAfterS: number };
+
+export interface StartRequest {
+  instrumentSymbol: unknown;
+  contractId: unknown;
+  startDate: unknown;
+  endDate: unknown;
+  timeframe: unknown;
+  accountId: unknown;
+}
+
+export interface SessionPlan {
+  inst: Instrument;
+  tf: Timeframe;
+  startS: number;
+  endS: number;
+  totalBars: number;
+  historyBars: number;
+  /** Close and time of the last stored bar before the start: the price of orders before the first step. */
+  lastPrice: { ticks: number; timeS: number } | null;
+}
+
+export function resolveInstrument(req: StartRequest): Result<Instrument, StartError> {
+  const sym = req.instrumentSymbol;
+  const cid = req.contractId;
+  const hasSym = typeof sym === 'string' && sym.trim() !== '';
+  const hasCid = typeof cid === 'string' && cid.trim() !== '';
+  if (!hasSym && !hasCid) return err({ kind: 'instrument_required' });
+  const inst = hasSym ? findInstrument(sym as string) : instrumentForContractId(cid);
+  return inst ? ok(inst) : err({ kind: 'instrument_not_found' });
+}
+
+export function parseSessionTimeframe(text: unknown, inst: Instrument, customEnabled: boolean): Result<Timeframe, StartError> {
+  const r = parseTimeframe(text ?? '1s', { customEnabled, storedResolutionS: inst.storedResolutionS });
+  if (r.ok) return r;
+  switch (r.error.kind) {
+    case 'custom_disabled':
+      return err({ kind: 'custom_disabled' });
+    case 'invalid_timeframe':
+      return err({ kind: 'invalid_timeframe' });
+    case 'out_of_range':
+      return err({ kind: 'timeframe_out_of_range' });
+    case 'incompatible_resolution':
+      return err({ kind: 'incompatible_resolution' });
+  }
+}
+
+/** The span of a session: [startDate 00:00 UTC, the day after endDate) or to the end of data. */
+export function planSession(
+  source: BarSource,
+  inst: Instrument,
+  tf: Timeframe,
+  startDate: unknown,
+  endDate: unknown,
+): Result<SessionPlan, StartError> {
+  const startDay = parseDateDay(startDate);
+  if (startDay === undefined) return err({ kind: 'setup_failed', reason: 'startDate must be a date in YYYY-MM-DD format' });
+  const maxDay = startDay + limits.replaySpanDaysMax;
+  let endDay: number;
+  if (endDate === undefined || endDate === null || endDate === '') {
+    endDay = Math.min(source.range(inst).lastDay, maxDay);
+  } else {
+    const d = parseDateDay(endDate);
+    if (d === undefined) return err({ kind: 'setup_failed', reason: 'endDate must be a date in YYYY-MM-DD format' });
+    if (d <= startDay) return err({ kind: 'setup_failed', reason: 'endDate must be after startDate' });
+    if (d > maxDay) return err({ kind: 'setup_failed', reason: 'endDate must be at most 2 years after startDate' });
+    endDay = d;
+  }
+  const startS = startDay * DAY_S;
+  const endS = Math.min(endDay + 1, source.range(inst).lastDay + 1) * DAY_S;
+  const totalBars = endS > startS ? countBuckets(source, inst, tf, startS, endS) : 0;
+  if (totalBars === 0) {
+    const span = endDate ? `between ${dayToDateString(startDay)} and ${dayToDateString(endDay)}` : `from ${dayToDateString(startDay)}`;
+    return err({ kind: 'setup_failed', reason: `No data available for ${inst.symbol} ${span}` });
+  }
+  return ok({ inst, tf, startS, endS, totalBars, historyBars: historyBarCount(source, inst, tf, startS), lastPrice: lastPriceBefore(source, inst, startS) });
+}
+
+/**
+ * Chart history: up to `replayHistoryBars` timeframe bars before the start, looked for within the
+ * 30 days before it (a year for calendar timeframes).
+ */
+function historyBarCount(source: BarSource, inst: Instrument, tf: Timeframe, startS: number): number {
+  const lookbackS = (tf.kind === 'calendar' ? 365 : 30) * DAY_S;
+  const firstS = Math.max(startS - lookbackS, source.range(inst).firstDay * DAY_S);
+  if (firstS >= startS) return 0;
+  return Math.min(limits.replayHistoryBars, countBuckets(source, inst, tf, firstS, startS));
+}
+
+/** The last stored bar before `startS`, searched for up to 10 days back (long weekends, holidays). */
+function lastPriceBefore(source: BarSource, inst: Instrument, startS: number): { ticks: number; timeS: number } | null {
+  const firstDay = source.range(inst).firstDay;
+  for (let day = Math.floor((startS - 1) / DAY_S), n = 0; n < 10 && day >= firstDay; day--, n++) {
+    const bars = source.day(inst, day);
+    const i = lowerBound(bars.time, bars.length, startS) - 1;
+    if (i >= 0) return { ticks: bars.close[i], timeS: bars.time[i] };
+  }
+  return null;
+}

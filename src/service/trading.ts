@@ -1,0 +1,199 @@
+// Orders, positions and fills of replay sessions (the gateway's Order/*, Position/*, Trade/*).
+// Every change is committed with the session before the call returns. Orders and fills carry the
+// session's simulated time.
+
+import { limits } from '../config.ts';
+import { instrumentForContractId } from '../domain/contract-id.ts';
+import { priceToTicks } from '../domain/instrument.ts';
+import type { PlaceOrderRequest } from '../engine/engine.ts';
+import { type Fill, type Order, OrderSide, OrderType } from '../engine/types.ts';
+import { assert } from '../lib/assert.ts';
+import { parseIsoMs } from '../lib/iso-time.ts';
+import { err, ok, type Result } from '../lib/result.ts';
+import type { AccountStore } from '../store/accounts.ts';
+import type { ReplayStore } from '../store/replay.ts';
+import type { LiveSession } from './replay/session.ts';
+import type { ReplayService, SessionError } from './replay/service.ts';
+
+export type PlaceError =
+  | { kind: 'invalid_size' }
+  | { kind: 'invalid_type_or_side' }
+  | SessionError
+  | { kind: 'challenge_inactive' }
+  | { kind: 'rejected'; reason: string };
+
+export type CancelError = SessionError | { kind: 'order_not_found' };
+export type CloseError = SessionError | { kind: 'position_not_found' } | { kind: 'challenge_inactive' } | { kind: 'rejected'; reason: string };
+export type PartialCloseError = CloseError | { kind: 'invalid_close_size' };
+export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_timestamp' };
+
+export interface PlaceInput {
+  accountId: unknown;
+  contractId: unknown;
+  type: unknown;
+  side: unknown;
+  size: unknown;
+  limitPrice: unknown;
+  stopPrice: unknown;
+  stopLossBracket: unknown;
+  takeProfitBracket: unknown;
+}
+
+export interface OpenPosition {
+  session: LiveSession;
+  qty: number;
+  avgPriceTicks: number;
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+export class TradingService {
+  constructor(
+    private readonly replay: ReplayService,
+    private readonly store: ReplayStore,
+    private readonly accounts: AccountStore,
+  ) {}
+
+  place(userId: number, input: PlaceInput): Result<{ order: Order }, PlaceError> {
+    if (!isInt(input.size) || input.size < 1 || input.size > limits.orderSizeMax) return err({ kind: 'invalid_size' });
+    const type = input.type;
+    const side = input.side;
+    if (!isInt(type) || type < OrderType.Limit || type > OrderType.Stop || (side !== OrderSide.Buy && side !== OrderSide.Sell)) {
+      return err({ kind: 'invalid_type_or_side' });
+    }
+    const found = this.replay.live(userId, input.accountId);
+    if (!found.ok) return found;
+    const s = found.value;
+    const req = this.orderRequest(s, input, type as OrderType, side as OrderSide, input.size);
+    if (!req.ok) return req;
+    const mark = this.replay.mark(s);
+    const placed = s.engine.placeOrder(req.value, s.nowS);
+    if (!placed.ok) return placed;
+    this.replay.commit(s, mark);
+    return ok({ order: placed.order });
+  }
+
+  /** Contract, prices and brackets of a new order, in ticks; a bad one is an engine-style rejection. */
+  private orderRequest(s: LiveSession, input: PlaceInput, type: OrderType, side: OrderSide, size: number): Result<PlaceOrderRequest, PlaceError> {
+    const inst = instrumentForContractId(input.contractId);
+    if (!inst) return err({ kind: 'rejected', reason: 'Contract not found' });
+    if (inst !== s.inst) return err({ kind: 'rejected', reason: `This session trades ${s.inst.symbol}; ${inst.symbol} cannot be traded in it` });
+    const price = (name: 'limitPrice' | 'stopPrice', needed: boolean): Result<number | null, PlaceError> => {
+      if (!needed) return ok(null);
+      const v = input[name];
+      if (typeof v !== 'number') return err({ kind: 'rejected', reason: `${name} is required for this order type` });
+      const ticks = priceToTicks(inst, v);
+      if (ticks === undefined) return err({ kind: 'rejected', reason: `${name} ${v} is not a multiple of the tick size ${inst.tickSize}` });
+      return ok(ticks);
+    };
+    const limit = price('limitPrice', type === OrderType.Limit || type === OrderType.StopLimit);
+    if (!limit.ok) return limit;
+    const stop = price('stopPrice', type === OrderType.Stop || type === OrderType.StopLimit);
+    if (!stop.ok) return stop;
+    const sl = bracketTicks(input.stopLossBracket, 'stopLossBracket');
+    if (!sl.ok) return sl;
+    const tp = bracketTicks(input.takeProfitBracket, 'takeProfitBracket');
+    if (!tp.ok) return tp;
+    return ok({ type, side, size, limitTicks: limit.value, stopTicks: stop.value, slTicks: sl.value, tpTicks: tp.value });
+  }
+
+  cancel(userId: number, accountId: unknown, orderId: unknown): Result<{ order: Order }, CancelError> {
+    const found = this.replay.live(userId, accountId);
+    if (!found.ok) return found;
+    const s = found.value;
+    if (!isInt(orderId)) return err({ kind: 'order_not_found' });
+    const mark = this.replay.mark(s);
+    const r = s.engine.cancelOrder(orderId, s.nowS);
+    if (!r.ok) return r;
+    this.replay.commit(s, mark);
+    return ok({ order: r.order });
+  }
+
+  /** Orders of an account the user owns, newest first, bounded by submission time (inclusive). */
+  search(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Order[], SearchError> {
+    const owned = this.ownedAccount(userId, accountId);
+    if (!owned) return err({ kind: 'account_not_found' });
+    const range = timeBounds(start, end);
+    if (!range) return err({ kind: 'invalid_timestamp' });
+    return ok(this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax));
+  }
+
+  /** Working orders of the live session; empty when the account has no live session. */
+  searchOpen(userId: number, accountId: unknown): Result<Order[], { kind: 'account_not_found' }> {
+    const owned = this.ownedAccount(userId, accountId);
+    if (!owned) return err({ kind: 'account_not_found' });
+    const found = this.replay.live(userId, owned);
+    return ok(found.ok ? [...found.value.engine.book.working].reverse() : []);
+  }
+
+  positions(userId: number, accountId: unknown): Result<OpenPosition[], { kind: 'account_not_found' }> {
+    const owned = this.ownedAccount(userId, accountId);
+    if (!owned) return err({ kind: 'account_not_found' });
+    const found = this.replay.live(userId, owned);
+    if (!found.ok || found.value.engine.positionQty === 0) return ok([]);
+    const snap = found.value.engine.snapshot();
+    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks }]);
+  }
+
+  close(userId: number, accountId: unknown, contractId: unknown): Result<{ order: Order }, CloseError> {
+    const r = this.closeSized(userId, accountId, contractId, null);
+    // A full close has no size to get wrong.
+    assert(r.ok || r.error.kind !== 'invalid_close_size', 'full close reported an invalid size');
+    return r as Result<{ order: Order }, CloseError>;
+  }
+
+  partialClose(userId: number, accountId: unknown, contractId: unknown, size: unknown): Result<{ order: Order }, PartialCloseError> {
+    const found = this.replay.live(userId, accountId);
+    if (!found.ok) return found;
+    if (!this.hasPosition(found.value, contractId)) return err({ kind: 'position_not_found' });
+    if (!isInt(size) || size < 1 || size > Math.abs(found.value.engine.positionQty)) return err({ kind: 'invalid_close_size' });
+    return this.closeSized(userId, accountId, contractId, size);
+  }
+
+  private closeSized(userId: number, accountId: unknown, contractId: unknown, size: number | null): Result<{ order: Order }, PartialCloseError> {
+    const found = this.replay.live(userId, accountId);
+    if (!found.ok) return found;
+    const s = found.value;
+    if (!this.hasPosition(s, contractId)) return err({ kind: 'position_not_found' });
+    const mark = this.replay.mark(s);
+    const r = s.engine.closePosition(size, s.nowS);
+    if (!r.ok) return r;
+    this.replay.commit(s, mark);
+    return ok({ order: r.order });
+  }
+
+  /** Fills of an account the user owns, newest first, bounded by fill time (inclusive). */
+  trades(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Fill[], SearchError> {
+    const owned = this.ownedAccount(userId, accountId);
+    if (!owned) return err({ kind: 'account_not_found' });
+    const range = timeBounds(start, end);
+    if (!range) return err({ kind: 'invalid_timestamp' });
+    return ok(this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax));
+  }
+
+  private hasPosition(s: LiveSession, contractId: unknown): boolean {
+    return instrumentForContractId(contractId) === s.inst && s.engine.positionQty !== 0;
+  }
+
+  private ownedAccount(userId: number, accountId: unknown): number | null {
+    if (!isInt(accountId)) return null;
+    const a = this.accounts.byId(accountId);
+    return a && a.userId === userId ? a.id : null;
+  }
+}
+
+/** Bracket distance from `{ticks: N}` (or the gateway's `{ticks, type}` with a signed N): |N|. */
+function bracketTicks(v: unknown, name: string): Result<number | null, PlaceError> {
+  if (v === undefined || v === null) return ok(null);
+  const ticks = typeof v === 'object' ? (v as { ticks?: unknown }).ticks : undefined;
+  if (!isInt(ticks) || ticks === 0) return err({ kind: 'rejected', reason: `${name}.ticks must be a non-zero whole number of ticks` });
+  return ok(Math.abs(ticks));
+}
+
+/** Inclusive [fromS, toS] from optional ISO bounds; null when one is unparseable. */
+function timeBounds(start: unknown, end: unknown): { fromS: number; toS: number } | null {
+  const fromMs = start === undefined || start === null ? 0 : parseIsoMs(start);
+  const toMs = end === undefined || end === null ? 8.64e15 : parseIsoMs(end);
+  if (fromMs === undefined || toMs === undefined) return null;
+  return { fromS: Math.ceil(fromMs / 1000), toS: Math.floor(toMs / 1000) };
+}

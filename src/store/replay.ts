@@ -1,0 +1,271 @@
+// Replay sessions, orders and fills. Callers group a call's writes in one transaction (see
+// service/replay), so a response never reports a change that is not on disk.
+
+import type { Fill, Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
+import type { Db } from './db.ts';
+
+export interface SessionRow {
+  accountId: number;
+  sessionId: string;
+  userId: number;
+  symbol: string;
+  timeframe: string;
+  startS: number;
+  endS: number;
+  cursorS: number;
+  currentIndex: number;
+  totalBars: number;
+  historyBars: number;
+  status: 'active' | 'ended';
+  endReason: string | null;
+  challengeId: number | null;
+  engineCore: string;
+  createdMs: number;
+  lastActivityMs: number;
+  endedMs: number | null;
+}
+
+interface RawSession {
+  account_id: number;
+  session_id: string;
+  user_id: number;
+  symbol: string;
+  timeframe: string;
+  start_s: number;
+  end_s: number;
+  cursor_s: number;
+  current_index: number;
+  total_bars: number;
+  history_bars: number;
+  status: 'active' | 'ended';
+  end_reason: string | null;
+  challenge_id: number | null;
+  engine_core: string;
+  created_ms: number;
+  last_activity_ms: number;
+  ended_ms: number | null;
+}
+
+function toSession(r: RawSession): SessionRow {
+  return {
+    accountId: r.account_id,
+    sessionId: r.session_id,
+    userId: r.user_id,
+    symbol: r.symbol,
+    timeframe: r.timeframe,
+    startS: r.start_s,
+    endS: r.end_s,
+    cursorS: r.cursor_s,
+    currentIndex: r.current_index,
+    totalBars: r.total_bars,
+    historyBars: r.history_bars,
+    status: r.status,
+    endReason: r.end_reason,
+    challengeId: r.challenge_id,
+    engineCore: r.engine_core,
+    createdMs: r.created_ms,
+    lastActivityMs: r.last_activity_ms,
+    endedMs: r.ended_ms,
+  };
+}
+
+interface RawOrder {
+  id: number;
+  type: number;
+  side: number;
+  size: number;
+  limit_ticks: number | null;
+  stop_ticks: number | null;
+  status: number;
+  fill_volume: number;
+  filled_price_ticks: number | null;
+  created_s: number;
+  updated_s: number | null;
+  sl_ticks: number | null;
+  tp_ticks: number | null;
+  parent_id: number | null;
+  oco_id: number | null;
+  triggered: number;
+}
+
+function toOrder(r: RawOrder): Order {
+  return {
+    id: r.id,
+    type: r.type as OrderType,
+    side: r.side as OrderSide,
+    size: r.size,
+    limitTicks: r.limit_ticks,
+    stopTicks: r.stop_ticks,
+    status: r.status as OrderStatus,
+    fillVolume: r.fill_volume,
+    filledPriceTicks: r.filled_price_ticks,
+    createdS: r.created_s,
+    updatedS: r.updated_s,
+    slTicks: r.sl_ticks,
+    tpTicks: r.tp_ticks,
+    parentId: r.parent_id,
+    ocoId: r.oco_id,
+    triggered: r.triggered === 1,
+  };
+}
+
+interface RawFill {
+  id: number;
+  order_id: number;
+  side: number;
+  size: number;
+  price_ticks: number;
+  time_s: number;
+  fee_cents: number;
+  realized_cents: number;
+}
+
+function toFill(r: RawFill): Fill {
+  return {
+    id: r.id,
+    orderId: r.order_id,
+    side: r.side as OrderSide,
+    size: r.size,
+    priceTicks: r.price_ticks,
+    timeS: r.time_s,
+    feeCents: r.fee_cents,
+    realizedPnlCents: r.realized_cents,
+  };
+}
+
+export class ReplayStore {
+  constructor(private readonly db: Db) {}
+
+  insertSession(s: SessionRow): void {
+    this.db
+      .query(
+        `INSERT INTO replay_sessions (account_id, session_id, user_id, symbol, timeframe, start_s, end_s, cursor_s,
+           current_index, total_bars, history_bars, status, end_reason, challenge_id, engine_core, created_ms,
+           last_activity_ms, ended_ms)
+         VALUES ($account_id, $session_id, $user_id, $symbol, $timeframe, $start_s, $end_s, $cursor_s, $current_index,
+           $total_bars, $history_bars, $status, $end_reason, $challenge_id, $engine_core, $created_ms, $last_activity_ms, $ended_ms)`,
+      )
+      .run({
+        account_id: s.accountId,
+        session_id: s.sessionId,
+        user_id: s.userId,
+        symbol: s.symbol,
+        timeframe: s.timeframe,
+        start_s: s.startS,
+        end_s: s.endS,
+        cursor_s: s.cursorS,
+        current_index: s.currentIndex,
+        total_bars: s.totalBars,
+        history_bars: s.historyBars,
+        status: s.status,
+        end_reason: s.endReason,
+        challenge_id: s.challengeId,
+        engine_core: s.engineCore,
+        created_ms: s.createdMs,
+        last_activity_ms: s.lastActivityMs,
+        ended_ms: s.endedMs,
+      });
+  }
+
+  /** Writes the moving parts of a session: cursor, engine core, status, activity. */
+  updateSession(s: Pick<SessionRow, 'accountId' | 'cursorS' | 'currentIndex' | 'engineCore' | 'status' | 'endReason' | 'lastActivityMs' | 'endedMs'>): void {
+    this.db
+      .query(
+        `UPDATE replay_sessions SET cursor_s = $cursor_s, current_index = $current_index, engine_core = $engine_core,
+           status = $status, end_reason = $end_reason, last_activity_ms = $last_activity_ms, ended_ms = $ended_ms
+         WHERE account_id = $account_id`,
+      )
+      .run({
+        account_id: s.accountId,
+        cursor_s: s.cursorS,
+        current_index: s.currentIndex,
+        engine_core: s.engineCore,
+        status: s.status,
+        end_reason: s.endReason,
+        last_activity_ms: s.lastActivityMs,
+        ended_ms: s.endedMs,
+      });
+  }
+
+  touch(accountId: number, nowMs: number): void {
+    this.db.query('UPDATE replay_sessions SET last_activity_ms = $now WHERE account_id = $id').run({ id: accountId, now: nowMs });
+  }
+
+  session(accountId: number): SessionRow | null {
+    const r = this.db.query('SELECT * FROM replay_sessions WHERE account_id = $id').get({ id: accountId }) as RawSession | null;
+    return r ? toSession(r) : null;
+  }
+
+  activeSessions(): SessionRow[] {
+    return (this.db.query(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`).all() as RawSession[]).map(toSession);
+  }
+
+  upsertOrders(accountId: number, orders: Iterable<Order>): void {
+    const q = this.db.query(
+      `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
+         created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered)
+       VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig)
+       ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, status = excluded.status,
+         fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
+         updated_s = excluded.updated_s, triggered = excluded.triggered`,
+    );
+    for (const o of orders) {
+      q.run({
+        a: accountId,
+        id: o.id,
+        type: o.type,
+        side: o.side,
+        size: o.size,
+        limit: o.limitTicks,
+        stop: o.stopTicks,
+        status: o.status,
+        fv: o.fillVolume,
+        fp: o.filledPriceTicks,
+        created: o.createdS,
+        updated: o.updatedS,
+        sl: o.slTicks,
+        tp: o.tpTicks,
+        parent: o.parentId,
+        oco: o.ocoId,
+        trig: o.triggered ? 1 : 0,
+      });
+    }
+  }
+
+  insertFills(accountId: number, fills: readonly Fill[]): void {
+    const q = this.db.query(
+      `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents)
+       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized)`,
+    );
+    for (const f of fills) {
+      q.run({ a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents, realized: f.realizedPnlCents });
+    }
+  }
+
+  /** Working orders of a session, for restoring its engine. */
+  workingOrders(accountId: number): Order[] {
+    return (this.db.query('SELECT * FROM orders WHERE account_id = $a AND status = 6 ORDER BY id').all({ a: accountId }) as RawOrder[]).map(toOrder);
+  }
+
+  /** Orders newest first, with inclusive bounds on submission time. */
+  searchOrders(accountId: number, fromS: number, toS: number, max: number): Order[] {
+    return (
+      this.db
+        .query('SELECT * FROM orders WHERE account_id = $a AND created_s BETWEEN $from AND $to ORDER BY created_s DESC, id DESC LIMIT $max')
+        .all({ a: accountId, from: fromS, to: toS, max }) as RawOrder[]
+    ).map(toOrder);
+  }
+
+  /** Fills newest first, with inclusive bounds on fill time. */
+  searchFills(accountId: number, fromS: number, toS: number, max: number): Fill[] {
+    return (
+      this.db
+        .query('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max')
+        .all({ a: accountId, from: fromS, to: toS, max }) as RawFill[]
+    ).map(toFill);
+  }
+
+  allFills(accountId: number): Fill[] {
+    return (this.db.query('SELECT * FROM fills WHERE account_id = $a ORDER BY id').all({ a: accountId }) as RawFill[]).map(toFill);
+  }
+}
