@@ -1,0 +1,89 @@
+// Reading stored day chunks back into typed columns: 30 weekdays of generated NQ 1 s bars
+// (82,800 a day Monday–Thursday, 79,200 on Fridays) are written to a temp-dir database with
+// BarChunkStore.put, then read with BarChunkStore.get after reopening the database, so nothing is
+// cached by our code (SQLite's page cache starts empty; the operating system's file cache is warm,
+// as on a running server). Each run reopens the database and reads every day once.
+// Targets (issue): one day ≤ 3 ms, 30 days ≤ 150 ms.
+//
+// Run: ./node_modules/.bin/bun bench/chunk-read.bench.ts
+
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDay } from '../src/data/generator.ts';
+import { findInstrument } from '../src/domain/instrument.ts';
+import { daysFromCivil } from '../src/domain/timeframe.ts';
+import { weekdayOf } from '../src/domain/trading-hours.ts';
+import { BarChunkStore } from '../src/store/bar-chunks.ts';
+import { inTransaction, openDb } from '../src/store/db.ts';
+
+const DAYS = 30;
+const RUNS = 9;
+
+function median(xs: number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+const NQ = findInstrument('NQ');
+if (!NQ) throw new Error('NQ missing from the catalog');
+const days: number[] = [];
+for (let d = daysFromCivil(2025, 3, 3); days.length < DAYS; d++) if (weekdayOf(d) % 6 !== 0) days.push(d);
+
+const dir = mkdtempSync(join(tmpdir(), 'rd-bench-chunks-'));
+const path = join(dir, 'replaydesk.db');
+{
+  const db = openDb(path);
+  const store = new BarChunkStore(db);
+  inTransaction(db, () => {
+    for (const d of days) store.put('NQ', d, 'import', generateDay(NQ, d));
+  });
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+// Checksum of what was read, so the reads cannot be optimised away and are known to be whole.
+let checksum = 0;
+let bars = 0;
+
+/** Reopens the database and reads every day once; returns each read's milliseconds and the total. */
+function readAll(): { perDay: number[]; totalMs: number } {
+  const db = openDb(path);
+  const store = new BarChunkStore(db);
+  const perDay: number[] = [];
+  bars = 0;
+  const start = Bun.nanoseconds();
+  for (const d of days) {
+    const t0 = Bun.nanoseconds();
+    const b = store.get('NQ', d);
+    perDay.push((Bun.nanoseconds() - t0) / 1e6);
+    if (!b) throw new Error(`day ${d} missing`);
+    bars += b.length;
+    checksum = (checksum + b.close[b.length - 1] + b.time[0]) | 0;
+  }
+  const totalMs = (Bun.nanoseconds() - start) / 1e6;
+  db.close();
+  return { perDay, totalMs };
+}
+
+readAll(); // warm-up: loads the code paths and the OS file cache
+const dayMs: number[] = [];
+const totalMs: number[] = [];
+for (let r = 0; r < RUNS; r++) {
+  const { perDay, totalMs: t } = readAll();
+  dayMs.push(...perDay);
+  totalMs.push(t);
+}
+
+const fileMb = statSync(path).size / 1e6;
+console.log(`NQ 1 s chunks: ${DAYS} days, ${bars.toLocaleString('en-US')} bars, database ${fileMb.toFixed(1)} MB (checksum ${checksum})`);
+console.log(
+  `one day (${(bars / DAYS).toLocaleString('en-US')} bars), first read after reopening: ` +
+    `median ${median(dayMs).toFixed(3)} ms, min ${Math.min(...dayMs).toFixed(3)} ms (n=${dayMs.length}; target ≤ 3 ms)`,
+);
+console.log(
+  `all ${DAYS} days after reopening: median ${median(totalMs).toFixed(2)} ms, min ${Math.min(...totalMs).toFixed(2)} ms ` +
+    `(n=${RUNS}; target ≤ 150 ms)`,
+);
+rmSync(dir, { recursive: true, force: true });
