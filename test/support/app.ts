@@ -33,14 +33,15 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
   const s = createServices({ config: defaultConfig(opts.config), clock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
   const app = buildApp(s);
   const email = 'trader@example.com';
+  // On a reopened database the user exists already: give it a fresh key instead.
   const created = await s.users.create({ email, plan: 'pro' });
-  if (!created.ok) throw new Error('cannot create test user');
+  const apiKey = created.ok ? created.value.apiKey : rotateOrThrow(s, email);
   const t: TestApp = {
     app,
     s,
     clock,
     email,
-    apiKey: created.value.apiKey,
+    apiKey,
     async post(path, body = {}, token = null, headers = {}) {
       const h: Record<string, string> = { 'content-type': 'application/json', ...headers };
       if (token) h.authorization = `Bearer ${token}`;
@@ -65,4 +66,10 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
     },
   };
   return t;
+}
+
+function rotateOrThrow(s: Services, email: string): string {
+  const r = s.users.rotateKey(email);
+  if (!r.ok) throw new Error('cannot create test user');
+  return r.value.apiKey;
 }
