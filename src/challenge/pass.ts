@@ -22,7 +22,8 @@ export function passShortfalls(state: ChallengeState, plan: ChallengePlan, posit
   const reasons: string[] = [];
   const targetCents = state.startingBalanceCents + plan.profitTargetCents;
   if (state.balanceCents < targetCents) {
-    reasons.push(`Balance ${formatUsd(state.balanceCents)} is below the profit target balance ${formatUsd(targetCents)}`);
+    const balance = formatUsd(state.balanceCents);
+    reasons.push(`Balance ${balance} is below the profit target balance ${formatUsd(targetCents)}`);
   }
   if (positionQty !== 0) reasons.push('The position must be closed to pass');
   if (state.days.length < plan.minTradingDays) {

@@ -150,7 +150,12 @@ export function endChallenge(state: ChallengeState): ChallengeState {
 }
 
 /** The trailing rule at a trade-date boundary: follows EOD − max loss up, never past the lock level. */
-export function trailedFloorCents(floorCents: number, eodCents: number, maxLossCents: number, lockCents: number): number {
+export function trailedFloorCents(
+  floorCents: number,
+  eodCents: number,
+  maxLossCents: number,
+  lockCents: number,
+): number {
   return Math.min(lockCents, Math.max(floorCents, eodCents - maxLossCents));
 }
 

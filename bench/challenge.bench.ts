@@ -1,0 +1,126 @@
+// Cost of the challenge rules in the matching loop, on 30 days of synthetic 1 s NQ bars (2,592,000).
+// Run: ./node_modules/.bin/bun bench/challenge.bench.ts
+//
+// Both cases: 10 working limit orders far outside the data's range and a 1-lot long position, so
+// nothing fills and the loop is the trigger scan. "engine" calls SessionEngine.processBars without a
+// rule; "engine + ChallengeRule" runs the same bars through ChallengeRule.run in the performance
+// phase with loss limits wide enough never to be reached: it pays for the rule's thresholds (the
+// floor prices folded into the scan), a trade-date rollover at every 17:00 CT and the bookkeeping
+// around the call. Issue target: the rule slows the loop by at most 20% (ratio ≤ 1.20).
+// The two cases alternate run by run, so drift in machine speed hits both alike. Prints medians and
+// the fastest run in M bars/s, then the ratio of the median times.
+
+import { ChallengeRule } from '../src/challenge/rules.ts';
+import { type ChallengePlan, planFor } from '../src/challenge/plans.ts';
+import { newChallenge } from '../src/challenge/state.ts';
+import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
+import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
+import { tradeDateString } from '../src/domain/trading-hours.ts';
+import { SessionEngine } from '../src/engine/engine.ts';
+import { OrderSide, OrderType } from '../src/engine/types.ts';
+
+const BAR_COUNT = 30 * 86_400;
+const RUNS = 15;
+const WARMUP_RUNS = 5;
+const START_S = 1_704_067_200; // 2024-01-01T00:00:00Z
+const NQ = findInstrument('NQ') as Instrument;
+const BALANCE_CENTS = 1_000_000_000;
+
+/** A plan at the bench's balance whose limits the synthetic walk never reaches. */
+const PLAN: ChallengePlan = {
+  ...planFor('150K'),
+  startingBalanceCents: BALANCE_CENTS,
+  maxLossLimitCents: 500_000_000,
+  dailyLossLimitCents: 400_000_000,
+};
+
+/** Deterministic random walk (xorshift32), ±2 ticks a second with a 0–1 tick wick each side. */
+function syntheticBars(n: number): BarColumns {
+  const b = allocBars(n);
+  let seed = 0x9e3779b9;
+  const next = (): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+  let price = NQ.genStartPriceTicks;
+  for (let i = 0; i < n; i++) {
+    const r = next();
+    const o = price;
+    const c = o + ((r >>> 8) % 5) - 2;
+    b.time[i] = START_S + i;
+    b.open[i] = o;
+    b.close[i] = c;
+    b.high[i] = Math.max(o, c) + ((r >>> 3) & 1);
+    b.low[i] = Math.min(o, c) - ((r >>> 4) & 1);
+    b.volume[i] = 1 + ((r >>> 5) & 15);
+    price = c;
+  }
+  b.length = n;
+  return b;
+}
+
+function range(b: BarColumns): [number, number] {
+  let lo = b.low[0];
+  let hi = b.high[0];
+  for (let i = 1; i < b.length; i++) {
+    if (b.low[i] < lo) lo = b.low[i];
+    if (b.high[i] > hi) hi = b.high[i];
+  }
+  return [lo, hi];
+}
+
+/** 10 far limit orders (never filled) and a 1-lot long bought at the first open. */
+function setup(b: BarColumns, lo: number, hi: number): SessionEngine {
+  const e = new SessionEngine(NQ, { startingBalanceCents: BALANCE_CENTS });
+  e.setLastPrice(b.open[0], b.time[0] - 1);
+  for (let k = 0; k < 10; k++) {
+    const buy = k % 2 === 0;
+    const limitTicks = buy ? lo - 1000 - k : hi + 1000 + k;
+    const side = buy ? OrderSide.Buy : OrderSide.Sell;
+    const r = e.placeOrder({ type: OrderType.Limit, side, size: 1, limitTicks }, 0);
+    if (!r.ok) throw new Error(r.error.reason);
+  }
+  const m = e.placeOrder({ type: OrderType.Market, side: OrderSide.Buy, size: 1 }, 0);
+  if (!m.ok) throw new Error(m.error.reason);
+  return e;
+}
+
+function timeMs(run: () => void): number {
+  const t0 = performance.now();
+  run();
+  return performance.now() - t0;
+}
+
+const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+
+const bars = syntheticBars(BAR_COUNT);
+const [lo, hi] = range(bars);
+console.log(
+  `${BAR_COUNT.toLocaleString('en-US')} synthetic 1 s NQ bars, 10 far orders + long 1, ${RUNS} runs each (alternating)`,
+);
+const plain: number[] = [];
+const ruled: number[] = [];
+let lastDate = '';
+for (let k = 0; k < WARMUP_RUNS + RUNS; k++) {
+  const e1 = setup(bars, lo, hi);
+  const a = timeMs(() => e1.processBars(bars, 0, bars.length));
+  const e2 = setup(bars, lo, hi);
+  const rule = new ChallengeRule(newChallenge(PLAN, 'performance'), PLAN, e2);
+  const b = timeMs(() => {
+    const r = rule.run(bars, 0, bars.length);
+    if (r.halted || r.processed !== bars.length) throw new Error('the rule halted the bench');
+  });
+  lastDate = tradeDateString(rule.state.currentTradeDate ?? 0);
+  if (k < WARMUP_RUNS) continue;
+  plain.push(a);
+  ruled.push(b);
+}
+const rate = (ms: number): string => (BAR_COUNT / ms / 1000).toFixed(1).padStart(6);
+for (const [name, xs] of [['engine', plain], ['engine + ChallengeRule', ruled]] as const) {
+  console.log(`${name.padEnd(24)} median ${rate(median(xs))} M bars/s   fastest run ${rate(Math.min(...xs))} M bars/s`);
+}
+const ratio = median(ruled) / median(plain);
+console.log(`ratio (median time with rule / without): ${ratio.toFixed(3)}  (target ≤ 1.20)`);
+console.log(`the rule rolled trade dates up to ${lastDate} and never halted`);
