@@ -45,6 +45,9 @@ export interface OpenPosition {
   avgPriceTicks: number;
 }
 
+/** The engine's price bound (engine.ts PRICE_TICKS_ABS_MAX): far beyond any real price. */
+const PRICE_TICKS_ABS_MAX = 1_000_000_000;
+
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 export class TradingService {
@@ -84,6 +87,8 @@ export class TradingService {
       if (typeof v !== 'number') return err({ kind: 'rejected', reason: `${name} is required for this order type` });
       const ticks = priceToTicks(inst, v);
       if (ticks === undefined) return err({ kind: 'rejected', reason: `${name} ${v} is not a multiple of the tick size ${inst.tickSize}` });
+      // The engine refuses such prices too, but would call the price missing.
+      if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'rejected', reason: `${name} ${v} is out of range` });
       return ok(ticks);
     };
     const limit = price('limitPrice', type === OrderType.Limit || type === OrderType.StopLimit);
