@@ -6,6 +6,7 @@
 import { loadConfig } from '../config.ts';
 import { openInstance } from '../instance.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { challengeCommand } from './challenge-commands.ts';
 import { dataCommand } from './data-commands.ts';
 import { userCommand } from './user-commands.ts';
 
@@ -23,6 +24,8 @@ async function run(argv: string[]): Promise<object> {
         return await userCommand(s, sub, args);
       case 'data':
         return await dataCommand(s, sub, args);
+      case 'challenge':
+        return challengeCommand(s, sub, args);
       default:
         throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user, challenge or data`);
     }

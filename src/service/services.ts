@@ -9,15 +9,18 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { ChallengeStore } from '../store/challenges.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { UsageStore } from '../store/usage.ts';
 import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
+import { ChallengeService } from './challenges.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
+import { PayoutService } from './payouts.ts';
 import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
@@ -36,6 +39,8 @@ export interface Services {
   history: HistoryService;
   marketData: MarketDataService;
   replay: ReplayService;
+  challenges: ChallengeService;
+  payouts: PayoutService;
   trading: TradingService;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
@@ -56,7 +61,9 @@ export function createServices(deps: ServiceDeps): Services {
   const chunks = new BarChunkStore(db);
   const bars = new BarSource(chunks, syntheticSpan(config, clock));
   const replayStore = new ReplayStore(db);
-  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore });
+  const challengeStore = new ChallengeStore(db);
+  const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
+  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges });
   return {
     config,
     clock,
@@ -77,6 +84,8 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     marketData: new MarketDataService(db, chunks, bars, clock),
     replay,
+    challenges,
+    payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     async shutdown() {
       replay.shutdown();

@@ -13,17 +13,17 @@ import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import type { ReplayStore } from '../store/replay.ts';
 import type { LiveSession } from './replay/session.ts';
-import type { ReplayService, SessionError } from './replay/service.ts';
+import { challengeTradeDate, orderRefusal } from '../challenge/state.ts';
+import type { ReplayService, SessionError, TradeSessionError } from './replay/service.ts';
 
 export type PlaceError =
   | { kind: 'invalid_size' }
   | { kind: 'invalid_type_or_side' }
-  | SessionError
-  | { kind: 'challenge_inactive' }
+  | TradeSessionError
   | { kind: 'rejected'; reason: string };
 
 export type CancelError = SessionError | { kind: 'order_not_found' };
-export type CloseError = SessionError | { kind: 'position_not_found' } | { kind: 'challenge_inactive' } | { kind: 'rejected'; reason: string };
+export type CloseError = TradeSessionError | { kind: 'position_not_found' } | { kind: 'rejected'; reason: string };
 export type PartialCloseError = CloseError | { kind: 'invalid_close_size' };
 export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_timestamp' };
 
@@ -64,15 +64,17 @@ export class TradingService {
     if (!isInt(type) || type < OrderType.Limit || type > OrderType.Stop || (side !== OrderSide.Buy && side !== OrderSide.Sell)) {
       return err({ kind: 'invalid_type_or_side' });
     }
-    const found = this.replay.live(userId, input.accountId);
+    const found = this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
     const s = found.value;
+    const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
+    if (refusal) return err(refusal);
     const req = this.orderRequest(s, input, type as OrderType, side as OrderSide, input.size);
     if (!req.ok) return req;
     const mark = this.replay.mark(s);
     const placed = s.engine.placeOrder(req.value, s.nowS);
     if (!placed.ok) return placed;
-    this.replay.commit(s, mark);
+    this.replay.afterCommand(s, mark);
     return ok({ order: placed.order });
   }
 
@@ -148,7 +150,7 @@ export class TradingService {
   }
 
   partialClose(userId: number, accountId: unknown, contractId: unknown, size: unknown): Result<{ order: Order }, PartialCloseError> {
-    const found = this.replay.live(userId, accountId);
+    const found = this.replay.resolve(userId, accountId);
     if (!found.ok) return found;
     if (!this.hasPosition(found.value, contractId)) return err({ kind: 'position_not_found' });
     if (!isInt(size) || size < 1 || size > Math.abs(found.value.engine.positionQty)) return err({ kind: 'invalid_close_size' });
@@ -156,14 +158,14 @@ export class TradingService {
   }
 
   private closeSized(userId: number, accountId: unknown, contractId: unknown, size: number | null): Result<{ order: Order }, PartialCloseError> {
-    const found = this.replay.live(userId, accountId);
+    const found = this.replay.resolve(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;
     if (!this.hasPosition(s, contractId)) return err({ kind: 'position_not_found' });
     const mark = this.replay.mark(s);
     const r = s.engine.closePosition(size, s.nowS);
     if (!r.ok) return r;
-    this.replay.commit(s, mark);
+    this.replay.afterCommand(s, mark);
     return ok({ order: r.order });
   }
 
@@ -180,10 +182,11 @@ export class TradingService {
     return instrumentForContractId(contractId) === s.inst && s.engine.positionQty !== 0;
   }
 
+  /** The replay account behind an account id the user owns (see ReplayService.tradingAccountOf). */
   private ownedAccount(userId: number, accountId: unknown): number | null {
     if (!isInt(accountId)) return null;
     const a = this.accounts.byId(accountId);
-    return a && a.userId === userId ? a.id : null;
+    return a && a.userId === userId ? this.replay.tradingAccountOf(a.id) : null;
   }
 }
 

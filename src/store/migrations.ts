@@ -138,4 +138,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, id)
   );
   `,
+  // 5: challenge accounts (their rule state as JSON, with a version for optimistic concurrency)
+  // and their payouts.
+  `
+  CREATE TABLE challenges (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+    plan_key   TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL
+  );
+  CREATE TABLE payouts (
+    id                   TEXT PRIMARY KEY,
+    account_id           INTEGER NOT NULL REFERENCES accounts(id),
+    amount_cents         INTEGER NOT NULL,
+    balance_before_cents INTEGER NOT NULL,
+    balance_after_cents  INTEGER NOT NULL,
+    status               TEXT NOT NULL,
+    sim_trade_date       INTEGER NOT NULL,
+    requested_ms         INTEGER NOT NULL
+  );
+  CREATE INDEX payouts_account ON payouts(account_id, requested_ms);
+  `,
 ];

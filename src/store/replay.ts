@@ -196,6 +196,13 @@ export class ReplayStore {
     return r ? toSession(r) : null;
   }
 
+  latestSessionOfChallenge(challengeId: number): number | null {
+    const r = this.db
+      .query('SELECT account_id FROM replay_sessions WHERE challenge_id = $c ORDER BY created_ms DESC, account_id DESC LIMIT 1')
+      .get({ c: challengeId }) as { account_id: number } | null;
+    return r ? r.account_id : null;
+  }
+
   activeSessions(): SessionRow[] {
     return (this.db.query(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`).all() as RawSession[]).map(toSession);
   }

@@ -4,6 +4,7 @@
 import type { CodeTable } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
+import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
@@ -108,3 +109,19 @@ export const partialClosePosition = {
   invalid_close_size: [5, 'Invalid close size'],
   rejected: [6, (e) => e.reason],
 } satisfies CodeTable<PartialCloseError>;
+
+export const payoutEligibility = {
+  account_not_found: [1, 'Account not found'],
+  not_performance_phase: [2, 'Account is not in the performance phase'],
+} satisfies CodeTable<PayoutPhaseError>;
+
+export const payoutRequest = {
+  ...payoutEligibility,
+  invalid_amount: [3, 'Invalid withdrawal amount'],
+  not_eligible: [4, (e) => `Withdrawal not eligible: ${e.eligibility.reasons.join('; ')}`],
+  conflict: [5, 'Withdrawal failed — please retry'],
+} satisfies CodeTable<PayoutRequestError>;
+
+export const payoutHistory = {
+  account_not_found: [1, 'Account not found'],
+} satisfies CodeTable<{ kind: 'account_not_found' }>;

@@ -9,6 +9,7 @@ import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
 import { registerHistory } from './history.ts';
 import { registerOrder } from './order.ts';
+import { registerPayout } from './payout.ts';
 import { registerPosition } from './position.ts';
 import { registerReplay } from './replay.ts';
 
@@ -22,5 +23,6 @@ export function simFamily(s: Services, prefix: string) {
   registerReplay(app, s);
   registerOrder(app, s);
   registerPosition(app, s);
+  registerPayout(app, s);
   return app;
 }

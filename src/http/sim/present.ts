@@ -3,7 +3,11 @@
 import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrument.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
-import { isoFromEpochS } from '../../lib/iso-time.ts';
+import type { PayoutEligibility } from '../../challenge/payout.ts';
+import { type ChallengeOutcome, type ChallengeState, snapshotOf } from '../../challenge/state.ts';
+import { tradeDateString } from '../../domain/trading-hours.ts';
+import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
+import type { PayoutRow } from '../../store/challenges.ts';
 import type { AccountView } from '../../service/accounts.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { OpenPosition } from '../../service/trading.ts';
@@ -101,5 +105,59 @@ export function presentTrade(accountId: number, contract: Contract, f: Fill, ind
     size: f.size,
     voided: false,
     orderId: f.orderId,
+  };
+}
+
+// ---- challenges and payouts (wire words: propFirm, violations, withdrawal) ----
+
+export function presentPropFirm(state: ChallengeState) {
+  const s = snapshotOf(state);
+  return {
+    status: s.status,
+    isFunded: s.isFunded,
+    currentPhase: s.currentPhase,
+    tradingDaysCount: s.tradingDaysCount,
+    drawdownLocked: s.drawdownLocked,
+  };
+}
+
+export function presentViolation(o: ChallengeOutcome) {
+  return {
+    rule: o.rule,
+    message: o.message,
+    value: centsToUsd(o.valueCents),
+    limit: centsToUsd(o.limitCents),
+    time: isoFromEpochS(o.timeS),
+    barIndex: o.barIndex,
+    phase: o.phase,
+  };
+}
+
+export function presentEligibility(e: PayoutEligibility) {
+  return {
+    eligible: e.eligible,
+    reasons: e.reasons,
+    winningDays: e.winningDays,
+    requiredWinningDays: e.requiredWinningDays,
+    winningDayMinProfit: centsToUsd(e.winningDayMinProfitCents),
+    netProfitSincePayout: centsToUsd(e.netProfitSincePayoutCents),
+    totalFundedProfits: centsToUsd(e.totalFundedProfitCents),
+    consistencyLimit: centsToUsd(e.consistencyLimitCents),
+    maxPayout: centsToUsd(e.maxPayoutCents),
+    minPayout: centsToUsd(e.minPayoutCents),
+    consistencyPct: e.consistencyPct,
+    windowStartDate: e.windowStartDate,
+  };
+}
+
+export function presentPayout(p: PayoutRow) {
+  return {
+    id: p.id,
+    amount: centsToUsd(p.amountCents),
+    balanceBefore: centsToUsd(p.balanceBeforeCents),
+    balanceAfter: centsToUsd(p.balanceAfterCents),
+    status: p.status,
+    requestedAt: isoFromEpochMs(p.requestedMs),
+    simulatedDate: tradeDateString(p.simTradeDate),
   };
 }

@@ -4,13 +4,18 @@ import { EMPTY_BARS } from '../../data/bar-columns.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { AdvanceOutcome } from '../../service/replay/service.ts';
+import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { success } from '../shared/envelope.ts';
 import { authedPost, type App } from '../shared/route.ts';
 import * as codes from './codes.ts';
-import { presentFilledOrders, presentSnapshot } from './present.ts';
+import { presentFilledOrders, presentPropFirm, presentSnapshot, presentViolation } from './present.ts';
+
+function propFirmOf(s: LiveSession) {
+  return s.challenge ? presentPropFirm(s.challenge.rule.state) : null;
+}
 
 function progress(o: AdvanceOutcome) {
   const s = o.session;
@@ -19,9 +24,10 @@ function progress(o: AdvanceOutcome) {
     currentIndex: s.currentIndex,
     totalBars: s.totalBars,
     account: presentSnapshot(s.engine),
-    propFirm: null,
+    propFirm: propFirmOf(s),
     filledOrders: presentFilledOrders(s.inst, o.fills),
-    violations: [],
+    // Only rule breaches are violations; a pass shows in propFirm.status.
+    violations: o.decided && o.decided.kind === 'violation' ? [presentViolation(o.decided)] : [],
   };
 }
 
@@ -74,7 +80,7 @@ export function registerReplay(app: App, s: Services): void {
   authedPost(app, s, '/Replay/pause', ({ body, principal }) => {
     const r = s.replay.pause(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return success({ paused: true, account: presentSnapshot(r.value.engine), propFirm: null });
+    return success({ paused: true, account: presentSnapshot(r.value.engine), propFirm: propFirmOf(r.value) });
   });
 
   authedPost(app, s, '/Replay/end', ({ body, principal }) => {

@@ -17,14 +17,22 @@ import { randomSecret } from '../../lib/secrets.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import { type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
+import { ChallengeRule } from '../../challenge/rules.ts';
+import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
+import { type ChallengePlan, maxPositionQtyFor } from '../../challenge/plans.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
+import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
-import { type AdvanceResult, LiveSession } from './session.ts';
+import { type AdvanceResult, type ChallengeBinding, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type StartError, type StartRequest } from './setup.ts';
 import { StreamingAllowance } from './streaming.ts';
 
 export type SessionError =
   | { kind: 'account_not_found' }
   | { kind: 'session_ended' };
+
+/** For trading calls: the account's challenge is no longer active (spec errorCode 4). */
+export type TradeSessionError = SessionError | { kind: 'challenge_inactive' };
 
 export type AdvanceError =
   | SessionError
@@ -43,6 +51,8 @@ export interface AdvanceOutcome {
   session: LiveSession;
   advance: AdvanceResult;
   fills: readonly Fill[];
+  /** The challenge violation or pass that halted this advance, its barIndex on the session's scale. */
+  decided: ChallengeOutcome | null;
 }
 
 export interface ReplayDeps {
@@ -52,6 +62,14 @@ export interface ReplayDeps {
   source: BarSource;
   accounts: AccountStore;
   store: ReplayStore;
+  challenges: ChallengeService;
+}
+
+/** The challenge a session inherits at Replay/start. */
+interface InheritedChallenge {
+  accountId: number;
+  plan: ChallengePlan;
+  state: ChallengeState;
 }
 
 /** Before a mutating call: the orders that may change and where the fill log stood. */
@@ -76,19 +94,51 @@ export class ReplayService {
 
   /** The live session behind an account the user owns. */
   live(userId: number, accountId: unknown): Result<LiveSession, SessionError> {
+    const r = this.resolve(userId, accountId);
+    return r.ok || r.error.kind !== 'challenge_inactive' ? (r as Result<LiveSession, SessionError>) : err({ kind: 'session_ended' });
+  }
+
+  /**
+   * The live session an account trades in: a replay account's own session, or the live session of a
+   * challenge account (bots may trade with the challenge account's id). When there is none and the
+   * account's challenge has passed, failed or ended, the answer is `challenge_inactive`.
+   */
+  resolve(userId: number, accountId: unknown): Result<LiveSession, TradeSessionError> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
     const account = this.d.accounts.byId(accountId);
     if (!account || account.userId !== userId) return err({ kind: 'account_not_found' });
-    const session = this.sessions.get(accountId);
-    return session ? ok(session) : err({ kind: 'session_ended' });
+    const direct = this.sessions.get(accountId);
+    if (direct) return ok(direct);
+    const challengeId = account.kind === 'challenge' ? accountId : this.d.store.session(accountId)?.challengeId ?? null;
+    if (challengeId === null) return err({ kind: 'session_ended' });
+    for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return ok(s);
+    const c = this.d.challenges.byId(challengeId);
+    return c && c.state.status !== 'active' ? err({ kind: 'challenge_inactive' }) : err({ kind: 'session_ended' });
+  }
+
+  /**
+   * The replay account whose orders and fills an account id stands for: itself, or for a challenge
+   * account its live session's account (else its latest session's).
+   */
+  tradingAccountOf(accountId: number): number {
+    const account = this.d.accounts.byId(accountId);
+    if (!account || account.kind !== 'challenge') return accountId;
+    for (const s of this.sessions.values()) if (s.challenge?.accountId === accountId) return s.accountId;
+    return this.d.store.latestSessionOfChallenge(accountId) ?? accountId;
   }
 
   /** The instrument a replay account trades (live or ended); undefined for other accounts. */
   instrumentOf(accountId: number): Instrument | undefined {
-    const live = this.sessions.get(accountId);
+    const id = this.tradingAccountOf(accountId);
+    const live = this.sessions.get(id);
     if (live) return live.inst;
-    const row = this.d.store.session(accountId);
+    const row = this.d.store.session(id);
     return row ? findInstrument(row.symbol) : undefined;
+  }
+
+  liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
+    for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return s;
+    return undefined;
   }
 
   liveCount(userId: number): number {
@@ -112,9 +162,19 @@ export class ReplayService {
     const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate);
     if (!plan.ok) return plan;
     const p = plan.value;
+    const challenge = this.challengeFor(userId, req.accountId, p.startS);
+    if (!challenge.ok) return challenge;
+    const c = challenge.value;
 
-    const engine = new SessionEngine(p.inst, { startingBalanceCents: limits.startingBalanceCents, slippageTicks: this.d.config.slippageTicks });
+    const engine = new SessionEngine(p.inst, {
+      startingBalanceCents: c ? c.state.balanceCents : limits.startingBalanceCents,
+      slippageTicks: this.d.config.slippageTicks,
+      maxPositionQty: c ? maxPositionQtyFor(c.plan, p.inst) : null,
+    });
     if (p.lastPrice) engine.setLastPrice(p.lastPrice.ticks, p.lastPrice.timeS);
+    const binding: ChallengeBinding | null = c
+      ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) }
+      : null;
     const session = inTransaction(this.d.db, () => {
       const account = this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
       this.d.accounts.rename(account.id, `REPLAY-${p.inst.symbol}-${p.tf.text}-${account.id}`);
@@ -131,14 +191,16 @@ export class ReplayService {
           currentIndex: 0,
           totalBars: p.totalBars,
           historyBars: p.historyBars,
-          challengeId: null,
+          challengeId: c ? c.accountId : null,
           createdMs: nowMs,
         },
         engine,
         this.d.source,
-        null,
+        binding,
         nowMs,
       );
+      // A performance phase opening at this start is part of the start.
+      if (c) this.d.challenges.save(c.accountId, c.state);
       this.d.store.insertSession({
         accountId: s.accountId,
         sessionId: s.sessionId,
@@ -153,7 +215,7 @@ export class ReplayService {
         historyBars: p.historyBars,
         status: 'active',
         endReason: null,
-        challengeId: null,
+        challengeId: c ? c.accountId : null,
         engineCore: JSON.stringify(engine.coreState()),
         createdMs: nowMs,
         lastActivityMs: nowMs,
@@ -163,6 +225,27 @@ export class ReplayService {
     });
     this.sessions.set(session.accountId, session);
     return ok({ session });
+  }
+
+  /**
+   * The challenge a new session inherits through `accountId` (none when omitted): its plan and the
+   * state the session starts from (a passed evaluation opens the performance phase here).
+   */
+  private challengeFor(userId: number, accountId: unknown, startS: number): Result<InheritedChallenge | null, StartError> {
+    if (accountId === undefined || accountId === null) return ok(null);
+    const owned = this.d.challenges.owned(userId, accountId);
+    if (!owned.ok) return err({ kind: 'challenge_not_found' });
+    const ch = owned.value;
+    for (const s of this.sessions.values()) if (s.challenge?.accountId === ch.account.id) return err({ kind: 'challenge_busy' });
+    const prepared = prepareSession(ch.state, ch.plan, startS);
+    if (!prepared.ok) {
+      const reason =
+        prepared.error.kind === 'challenge_inactive'
+          ? `Challenge account ${ch.account.id} is no longer active (${ch.state.status})`
+          : `Challenge account ${ch.account.id} has already traded up to ${isoFromEpochS(prepared.error.lastSimTimeS)}; a session on it must start after that time`;
+      return err({ kind: 'setup_failed', reason });
+    }
+    return ok({ accountId: ch.account.id, plan: ch.plan, state: prepared.value });
   }
 
   // ---- advancing ----
@@ -218,9 +301,23 @@ export class ReplayService {
   advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): AdvanceOutcome {
     const mark = this.mark(s);
     const advance = run(s);
-    if (advance.halted) this.finalize(s, 'challenge_outcome', mark);
+    if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark);
     else this.commit(s, mark);
-    return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom) };
+    // The deciding bar is the last one played.
+    const decided = advance.outcome ? { ...advance.outcome, barIndex: s.currentIndex - 1 } : null;
+    return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), decided };
+  }
+
+  /**
+   * After a trading command on a session: lets the challenge rule see the command's fills and
+   * check its limits and the pass at the current price; a violation or pass finalizes the session.
+   * Commits either way. Returns the decisive outcome, if any.
+   */
+  afterCommand(s: LiveSession, mark: ChangeMark): ChallengeOutcome | null {
+    const outcome = s.challenge ? s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1)) : null;
+    if (outcome && outcome.kind !== 'soft_breach') this.finalize(s, outcome.kind, mark);
+    else this.commit(s, mark);
+    return outcome;
   }
 
   // ---- playback ----
@@ -307,6 +404,8 @@ export class ReplayService {
     this.stopPlayback(s);
     // A position implies a fill, hence a last price: flatten can always price it.
     s.engine.flatten(s.nowS);
+    // The challenge sees the closing fill (a flat account may even reach its pass here).
+    if (s.challenge && s.challenge.rule.state.status === 'active') s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1));
     s.finalized = true;
     this.commit(s, mark, reason);
     this.sessions.delete(s.accountId);
@@ -344,6 +443,7 @@ export class ReplayService {
       });
       this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
       if (endReason) this.d.accounts.setActive(s.accountId, false);
+      if (s.challenge) this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
     });
   }
 
@@ -353,8 +453,14 @@ export class ReplayService {
       const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
       if (!inst || !tf || !tf.ok) continue;
       const core = JSON.parse(row.engineCore) as EngineState;
-      const engine = SessionEngine.restore(inst, { startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks }, core);
-      const s = new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, null, row.lastActivityMs);
+      const c = row.challengeId === null ? null : this.d.challenges.byId(row.challengeId);
+      const engine = SessionEngine.restore(
+        inst,
+        { startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, inst) : null },
+        core,
+      );
+      const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
+      const s = new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, binding, row.lastActivityMs);
       this.sessions.set(s.accountId, s);
     }
   }

@@ -18,8 +18,9 @@ import { allocBars, type BarColumns, lowerBound } from '../../data/bar-columns.t
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timeframe.ts';
+import type { ChallengeRule } from '../../challenge/rules.ts';
+import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
-import type { StopRule } from '../../engine/stop-rule.ts';
 
 const DAY_S = 86_400;
 
@@ -30,8 +31,16 @@ export interface AdvanceResult {
   bars: BarColumns | null;
   /** The engine halted on a challenge outcome. */
   halted: boolean;
+  /** The challenge violation or pass that halted it (null otherwise). */
+  outcome: ChallengeOutcome | null;
   /** Index into engine.fills where this advance's fills begin. */
   fillsFrom: number;
+}
+
+/** The challenge a session trades for: the challenge account and the rule watching the bar loop. */
+export interface ChallengeBinding {
+  accountId: number;
+  rule: ChallengeRule;
 }
 
 export interface SessionInit {
@@ -77,7 +86,7 @@ export class LiveSession {
     init: SessionInit,
     readonly engine: SessionEngine,
     private readonly source: BarSource,
-    public rule: StopRule | null,
+    public challenge: ChallengeBinding | null,
     nowMs: number,
   ) {
     this.accountId = init.accountId;
@@ -114,7 +123,7 @@ export class LiveSession {
   /** Plays every bar that ends at or before the bar holding `targetS`; returns no bars. */
   jumpTo(targetS: number): AdvanceResult {
     const fillsFrom = this.engine.fillCount;
-    if (targetS <= this.cursorS) return { played: 0, bars: null, halted: false, fillsFrom };
+    if (targetS <= this.cursorS) return { played: 0, bars: null, halted: false, outcome: null, fillsFrom };
     const cutS = Math.min(bucketStart(this.tf, Math.min(targetS, this.endS)), this.endS);
     if (targetS >= this.endS) return this.advanceTo(this.endS, false, 0);
     return this.advanceTo(Math.max(cutS, this.cursorS), false, 0);
@@ -157,19 +166,22 @@ export class LiveSession {
   private advanceTo(cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
     const fillsFrom = this.engine.fillCount;
     const fromS = this.cursorS;
-    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, fillsFrom };
+    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null, fillsFrom };
     const out = withBars ? allocBars(barsMax) : null;
     const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
     let haltS: number | undefined;
+    let outcome: ChallengeOutcome | null = null;
     for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS; day++) {
       const bars = this.source.day(this.inst, day);
       const a = lowerBound(bars.time, bars.length, fromS);
       const b = lowerBound(bars.time, bars.length, cutS);
       if (a >= b) continue;
-      const r = this.engine.processBars(bars, a, b, this.rule);
+      // A challenge session runs under its rule, which liquidates and halts on a violation or pass.
+      const r = this.challenge ? this.challenge.rule.run(bars, a, b) : { ...this.engine.processBars(bars, a, b, null), outcome: null };
       agg?.push(bars, a, a + r.processed);
       if (r.halted) {
         haltS = bars.time[a + r.processed - 1];
+        outcome = r.outcome;
         break;
       }
     }
@@ -178,6 +190,6 @@ export class LiveSession {
     const played = out ? out.length : countBuckets(this.source, this.inst, this.tf, fromS, endS);
     this.cursorS = endS;
     this.currentIndex += played;
-    return { played, bars: out, halted: haltS !== undefined, fillsFrom };
+    return { played, bars: out, halted: haltS !== undefined, outcome, fillsFrom };
   }
 }

@@ -1,0 +1,120 @@
+// Simulated payouts of challenge accounts in the performance phase: eligibility, requests, history.
+//
+// A request is checked and applied in one transaction: the balance drops by the amount, a payout
+// record is written, the payout window restarts and the loss floor locks at the starting balance.
+// Two requests for one account never both succeed: the one that finds another in flight (an
+// event-loop yield is held for the whole request) or loses the compare-and-set on the challenge
+// row's version answers `conflict` (spec errorCode 5). While a session on the challenge is live,
+// its engine and rule are updated too, so the session trades on with the new balance.
+
+import { eligibility as eligibilityOf, checkPayoutAmount, isPayoutPhase, type PayoutEligibility } from '../challenge/payout.ts';
+import { ChallengeRule } from '../challenge/rules.ts';
+import { applyPayout, challengeTradeDate, type ChallengeState } from '../challenge/state.ts';
+import type { Clock } from '../lib/clock.ts';
+import { err, ok, type Result } from '../lib/result.ts';
+import { randomSecret } from '../lib/secrets.ts';
+import type { ChallengeStore, PayoutRow } from '../store/challenges.ts';
+import { type Db, inTransaction } from '../store/db.ts';
+import type { Challenge, ChallengeService } from './challenges.ts';
+import type { ReplayService } from './replay/service.ts';
+
+export type PayoutPhaseError = { kind: 'account_not_found' } | { kind: 'not_performance_phase' };
+export type PayoutRequestError =
+  | PayoutPhaseError
+  | { kind: 'invalid_amount' }
+  | { kind: 'not_eligible'; eligibility: PayoutEligibility }
+  | { kind: 'conflict' };
+
+export class PayoutService {
+  private readonly inFlight = new Set<number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly challenges: ChallengeService,
+    private readonly store: ChallengeStore,
+    private readonly replay: ReplayService,
+    private readonly clock: Clock,
+  ) {}
+
+  eligibility(userId: number, accountId: unknown): Result<PayoutEligibility, PayoutPhaseError> {
+    const c = this.performanceChallenge(userId, accountId);
+    if (!c.ok) return c;
+    const state = this.currentState(c.value);
+    return ok(eligibilityOf(state, c.value.plan, currentDate(state)));
+  }
+
+  async request(userId: number, accountId: unknown, amount: unknown): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
+    const c = this.performanceChallenge(userId, accountId);
+    if (!c.ok) return c;
+    const id = c.value.account.id;
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return err({ kind: 'invalid_amount' });
+    const cents = Math.round(amount * 100);
+    if (Math.abs(cents - amount * 100) > 1e-6) return err({ kind: 'invalid_amount' });
+    if (this.inFlight.has(id)) return err({ kind: 'conflict' });
+    this.inFlight.add(id);
+    try {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return this.apply(userId, id, cents);
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  history(userId: number, accountId: unknown): Result<PayoutRow[], { kind: 'account_not_found' }> {
+    const c = this.challenges.owned(userId, accountId);
+    if (!c.ok) return c;
+    return ok(this.store.payouts(c.value.account.id));
+  }
+
+  private apply(userId: number, accountId: number, cents: number): Result<{ payout: PayoutRow }, PayoutRequestError> {
+    const c = this.performanceChallenge(userId, accountId);
+    if (!c.ok) return c;
+    const live = this.replay.liveSessionOfChallenge(accountId);
+    const state = live?.challenge ? live.challenge.rule.state : c.value.state;
+    const date = currentDate(state);
+    const elig = eligibilityOf(state, c.value.plan, date);
+    const checked = checkPayoutAmount(elig, cents);
+    if (!checked.ok) return checked.error.kind === 'not_eligible' ? err({ kind: 'not_eligible', eligibility: elig }) : err({ kind: 'invalid_amount' });
+    const next = applyPayout(state, cents, date);
+    const payout: PayoutRow = {
+      id: `po_${randomSecret(12)}`,
+      accountId,
+      amountCents: cents,
+      balanceBeforeCents: state.balanceCents,
+      balanceAfterCents: next.balanceCents,
+      status: 'completed',
+      simTradeDate: date,
+      requestedMs: this.clock.nowMs(),
+    };
+    const done = inTransaction(this.db, () => {
+      if (!this.challenges.save(accountId, next, c.value.version)) return false;
+      this.store.insertPayout(payout);
+      if (live?.challenge) {
+        // The live session trades on with the reduced balance under a rule over the new state.
+        const mark = this.replay.mark(live);
+        live.engine.balanceCents -= cents;
+        live.challenge.rule = new ChallengeRule(next, c.value.plan, live.engine);
+        this.replay.commit(live, mark);
+      }
+      return true;
+    });
+    return done ? ok({ payout }) : err({ kind: 'conflict' });
+  }
+
+  private performanceChallenge(userId: number, accountId: unknown): Result<Challenge, PayoutPhaseError> {
+    const c = this.challenges.owned(userId, accountId);
+    if (!c.ok) return c;
+    return isPayoutPhase(this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
+  }
+
+  /** The freshest state: the live session's rule holds it while a session runs. */
+  private currentState(c: Challenge): ChallengeState {
+    return this.replay.liveSessionOfChallenge(c.account.id)?.challenge?.rule.state ?? c.state;
+  }
+}
+
+/** The simulated trade date the challenge is in (the current, unfinished one never counts as won). */
+function currentDate(state: ChallengeState): number {
+  if (state.currentTradeDate !== null) return state.currentTradeDate;
+  return state.lastSimTimeS === null ? 0 : challengeTradeDate(state.lastSimTimeS);
+}
