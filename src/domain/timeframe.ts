@@ -29,7 +29,10 @@
 //   Monday 1970-01-05 fall in a week bucket starting 1969-12-29 (negative); stored data never does.
 
 import { AssertionError, assert } from '../lib/assert.ts';
+import { civilFromDays, daysFromCivil } from '../lib/civil-date.ts';
 import { err, ok, type Result } from '../lib/result.ts';
+
+export { daysFromCivil };
 
 export type TimeframeUnit = 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 export type TimeframeKind = 'fixed' | 'calendar';
@@ -205,26 +208,9 @@ export function timeframeFromUnit(
 /** Monday 1970-01-05 00:00 UTC: the first ISO week start after the epoch, the week anchor. */
 const FIRST_MONDAY_S = 4 * DAY_S;
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (month 1–12). Hinnant's days_from_civil. */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
-
-/** Months since 1970-01 of the UTC month holding day `days` (Hinnant's civil_from_days, cut short). */
+/** Months since 1970-01 of the UTC month holding day `days`. */
 function monthIndexOfDay(days: number): number {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1_460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const [year, month] = civilFromDays(days);
   return (year - 1970) * 12 + month - 1;
 }
 

@@ -20,8 +20,8 @@
 // Speed: offsets are computed with integer calendar math and a one-year cache per zone, so
 // `isMarketOpen`, `tradeDate` and `nextTradeDateStartS` cost a few compares and no allocation; no Intl.
 
+import { civilFromDays, daysFromCivil } from '../lib/civil-date.ts';
 import type { SessionKind } from './instrument.ts';
-import { daysFromCivil } from './timeframe.ts';
 
 const DAY_S = 86_400;
 const HOUR_S = 3_600;
@@ -43,19 +43,6 @@ export function weekdayOf(day: number): number {
 /** UTC day number (days since 1970-01-01) of an epoch-seconds time. */
 export function utcDayOf(epochS: number): number {
   return Math.floor(epochS / DAY_S);
-}
-
-/** Proleptic Gregorian year, month (1–12) and day of a day number. Hinnant's civil_from_days. */
-function civilFromDays(day: number): [number, number, number] {
-  const z = day + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [era * 400 + yoe + (m <= 2 ? 1 : 0), m, d];
 }
 
 /** `YYYY-MM-DD` of a day number. */

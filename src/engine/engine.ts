@@ -233,19 +233,9 @@ export class SessionEngine implements MatchingHost {
     this.fill(order, priceTicks, timeS);
   }
 
+  /** The whole state, history included. */
   serialize(): EngineState {
-    return {
-      version: 1,
-      balanceCents: this.balanceCents,
-      lastPriceTicks: this.priced ? this.lastPriceTicks : null,
-      lastTimeS: this.lastTimeS,
-      positionLots: this.position.lots.map((l) => [l.size, l.priceTicks] as const),
-      positionSign: Math.sign(this.position.qty) as 1 | -1 | 0,
-      orders: this.orderLog.map((o) => ({ ...o })),
-      fills: this.fillLog.map((f) => ({ ...f })),
-      nextOrderId: this.nextOrderId,
-      nextFillId: this.nextFillId,
-    };
+    return { ...this.coreState(), orders: this.orderLog.map((o) => ({ ...o })), fills: this.fillLog.map((f) => ({ ...f })) };
   }
 
   /**
