@@ -1,8 +1,7 @@
 // `user create | rotate-key | set | list`: every command returns one JSON-able object.
 
 import type { Services } from '../service/services.ts';
-import type { UserAdminError } from '../service/users.ts';
-import type { Plan, UserRow } from '../store/users.ts';
+import type { Plan, UserAdminError, UserRow } from '../service/users.ts';
 import { boolFlag, str, UsageError, type ParsedArgs } from './args.ts';
 
 const MESSAGES: Record<UserAdminError['kind'], string> = {

@@ -8,6 +8,8 @@ import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { TokenStore } from '../store/tokens.ts';
 import type { Plan, UserRow, UserStore } from '../store/users.ts';
 
+export type { Plan, UserRow };
+
 export type UserAdminError =
   | { kind: 'invalid_email' }
   | { kind: 'email_taken' }
