@@ -1,7 +1,7 @@
 // `challenge create | show | end`.
 
 import { eligibility, isPayoutPhase } from '../challenge/payout.ts';
-import { PLANS, type PayoutPolicy, type PlanSize } from '../challenge/plans.ts';
+import { type DailyLossMode, PLANS, type PayoutPolicy, type PlanSize } from '../challenge/plans.ts';
 import { type ChallengePhase, snapshotOf } from '../challenge/state.ts';
 import { tradeDateString } from '../domain/trading-hours.ts';
 import { centsToUsd } from '../domain/instrument.ts';
@@ -58,7 +58,8 @@ export function challengeCommand(s: Services, sub: string | undefined, a: Parsed
       if (!a.flags.has('plan')) throw new UsageError(`--plan is required (one of ${SIZES.join(', ')})`);
       const phase = oneOf<ChallengePhase>(a, 'phase', ['evaluation', 'performance'], 'evaluation');
       const policy = oneOf<PayoutPolicy>(a, 'policy', ['standard', 'consistency'], 'standard');
-      return present(s.challenges.create(user.id, size, phase, policy));
+      const dailyLoss = oneOf<DailyLossMode>(a, 'daily-loss', ['hard', 'soft'], 'hard');
+      return present(s.challenges.create(user.id, size, phase, policy, dailyLoss));
     }
     case 'show': {
       const c = s.challenges.byId(accountArg(a));
@@ -72,7 +73,7 @@ export function challengeCommand(s: Services, sub: string | undefined, a: Parsed
       return present(s.challenges.byId(id)!);
     }
     case 'plans':
-      return { plans: PLANS.map((p) => ({ key: p.key, size: p.size, policy: p.payout.policy, startingBalance: centsToUsd(p.startingBalanceCents) })) };
+      return { plans: PLANS.map((p) => ({ key: p.key, size: p.size, policy: p.payout.policy, dailyLossMode: p.dailyLossMode, startingBalance: centsToUsd(p.startingBalanceCents) })) };
     default:
       throw new UsageError(`unknown challenge command ${JSON.stringify(sub ?? '')}; expected create, show, end or plans`);
   }

@@ -70,23 +70,30 @@ function payoutRules(policy: PayoutPolicy, standardMaxUsd: number): PayoutRules 
     : { ...common, requiredWinningDays: 3, maxPayoutCents: 6_000 * USD, consistencyPct: 40 };
 }
 
+/** Plan key: `50K-standard` (hard daily loss, the default) or `50K-standard-soft` (soft breach). */
+export function planKey(size: PlanSize, policy: PayoutPolicy, dailyLossMode: DailyLossMode): string {
+  return dailyLossMode === 'hard' ? `${size}-${policy}` : `${size}-${policy}-soft`;
+}
+
 export const PLANS: readonly ChallengePlan[] = Object.freeze(
   SIZES.flatMap(([size, start, target, mll, dll, contracts, payoutMax]) =>
-    (['standard', 'consistency'] as const).map(
-      (policy): ChallengePlan =>
+    (['standard', 'consistency'] as const).flatMap((policy) =>
+      (['hard', 'soft'] as const).map(
+      (dailyLossMode): ChallengePlan =>
         Object.freeze({
-          key: `${size}-${policy}`,
+          key: planKey(size, policy, dailyLossMode),
           size,
           startingBalanceCents: start * USD,
           profitTargetCents: target * USD,
           maxLossLimitCents: mll * USD,
           dailyLossLimitCents: dll * USD,
-          dailyLossMode: 'hard',
+          dailyLossMode,
           maxContracts: contracts,
           minTradingDays: 2,
           passConsistencyPct: 50,
           payout: Object.freeze(payoutRules(policy, payoutMax)),
         }),
+      ),
     ),
   ),
 );
@@ -95,9 +102,10 @@ export function planByKey(key: string): ChallengePlan | undefined {
   return PLANS.find((p) => p.key === key);
 }
 
-export function planFor(size: PlanSize, policy: PayoutPolicy = 'standard'): ChallengePlan {
-  const plan = planByKey(`${size}-${policy}`);
-  if (plan === undefined) throw new Error(`no plan ${size}-${policy}`);
+export function planFor(size: PlanSize, policy: PayoutPolicy = 'standard', dailyLossMode: DailyLossMode = 'hard'): ChallengePlan {
+  const key = planKey(size, policy, dailyLossMode);
+  const plan = planByKey(key);
+  if (plan === undefined) throw new Error(`no plan ${key}`);
   return plan;
 }
 

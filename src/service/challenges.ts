@@ -1,7 +1,7 @@
 // Challenge accounts: creation (admin), lookup, and the write-back of a challenge's state with its
 // account row (balance, and `active` = may still trade). The rules themselves are src/challenge.
 
-import { type ChallengePlan, type PayoutPolicy, type PlanSize, planByKey, planFor } from '../challenge/plans.ts';
+import { type ChallengePlan, type DailyLossMode, type PayoutPolicy, type PlanSize, planByKey, planFor } from '../challenge/plans.ts';
 import { type ChallengePhase, type ChallengeState, endChallenge, newChallenge } from '../challenge/state.ts';
 import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
@@ -26,8 +26,8 @@ export class ChallengeService {
     private readonly clock: Clock,
   ) {}
 
-  create(userId: number, size: PlanSize, phase: ChallengePhase, policy: PayoutPolicy): Challenge {
-    const plan = planFor(size, policy);
+  create(userId: number, size: PlanSize, phase: ChallengePhase, policy: PayoutPolicy, dailyLossMode: DailyLossMode = 'hard'): Challenge {
+    const plan = planFor(size, policy, dailyLossMode);
     const state = newChallenge(plan, phase);
     const nowMs = this.clock.nowMs();
     return inTransaction(this.db, () => {

@@ -31,11 +31,16 @@ describe('plan table', () => {
     },
   );
 
-  it('has one plan per size and policy, found by key', () => {
+  it('has one plan per size, policy and daily-loss mode, found by key', () => {
     expect(PLANS.map((p) => p.key)).toEqual([
-      '50K-standard', '50K-consistency', '100K-standard', '100K-consistency', '150K-standard', '150K-consistency',
+      '50K-standard', '50K-standard-soft', '50K-consistency', '50K-consistency-soft',
+      '100K-standard', '100K-standard-soft', '100K-consistency', '100K-consistency-soft',
+      '150K-standard', '150K-standard-soft', '150K-consistency', '150K-consistency-soft',
     ]);
     expect(planByKey('100K-consistency')).toBe(planFor('100K', 'consistency'));
+    expect(planByKey('100K-consistency-soft')).toBe(planFor('100K', 'consistency', 'soft'));
+    expect(planFor('50K').dailyLossMode).toBe('hard');
+    expect(planFor('50K', 'standard', 'soft')).toMatchObject({ dailyLossMode: 'soft', dailyLossLimitCents: 100_000 });
     expect(planByKey('75K-standard')).toBeUndefined();
   });
 });

@@ -413,9 +413,28 @@ describe('daily loss limit (hard)', () => {
     await expectFinished(t, c, x, 48_986, '2025-03-04');
   });
 
-  // Soft mode (flatten, refuse orders until the next trade date, no violation entry) is a plan
-  // variant (`dailyLossMode: 'soft'`) that no plan in PLANS uses and that neither the admin CLI nor
-  // the HTTP API can select, so it is covered by the pure tests only (test/challenge/rules.test.ts).
+  // Soft mode (`challenge create --daily-loss soft`): 1 NQ long at 20,000 with fee 1.40 → the day's
+  // equity floor 49,000 is touched at 19,950.00 (equity 48,998.60); the bar opens there, so the
+  // position is sold at 19,950 (fee 1.40): balance 48,997.20. No violation: the session goes on,
+  // orders are refused until the next trade date, which starts at the 2025-03-05 bars.
+  it('soft mode: flattens, refuses orders until the next trade date, no violation', async () => {
+    const t = await challengeApp([...dayRows('2025-03-04', 19_950), ...dayRows('2025-03-05', 20_000)]);
+    const c = t.s.challenges.create(t.userId, '50K', 'evaluation', 'standard', 'soft').account.id;
+    const x = await startOn(t, c, '2025-03-04');
+    await step(t, x);
+    await market(t, x, 1);
+    const r = await step(t, x);
+    expect(r.violations).toEqual([]);
+    expect(r.propFirm).toEqual(propFirm({ tradingDaysCount: 1 }));
+    expect(r.account).toEqual(account(48_997.2));
+    expect(r.filledOrders).toEqual([{ orderId: 2, fillPrice: 19_950, fillQty: 1 }]);
+    const refused = await t.post('Order/place', { accountId: x.accountId, contractId: x.contractId, type: 2, side: 0, size: 1 }, t.token);
+    expect(refused.body).toEqual(
+      failure(2, 'Daily loss limit reached: no new orders until the next trade date begins (17:00 America/Chicago)'),
+    );
+    await step(t, x); // 2025-03-05 15:00: a new trade date
+    expect(await market(t, x, 1)).toBeGreaterThan(0);
+  });
 });
 
 describe('maximum position size', () => {
