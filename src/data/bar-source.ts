@@ -34,6 +34,7 @@ const DAY_S = 86_400;
 export class BarSource {
   private readonly cache = new Map<string, BarColumns>();
   private readonly versions = new Map<string, number>();
+  private readonly summaries = new Map<string, { firstS: number; lastS: number } | null>();
 
   constructor(
     private readonly reader: ChunkReader,
@@ -67,7 +68,7 @@ export class BarSource {
   range(inst: Instrument): DayRange {
     const first = this.span.firstDay;
     const last = this.span.lastDay();
-    const stored = this.reader.summary(inst.symbol);
+    const stored = this.storedSummary(inst.symbol);
     if (!stored) return { firstDay: first, lastDay: last };
     return {
       firstDay: Math.min(first, Math.floor(stored.firstS / DAY_S)),
@@ -122,9 +123,21 @@ export class BarSource {
     return generateDay(inst, day);
   }
 
+  /** The imported days' span, queried once per data version (it is an aggregate over all chunks). */
+  private storedSummary(symbol: string): { firstS: number; lastS: number } | null {
+    this.checkVersion(symbol);
+    let hit = this.summaries.get(symbol);
+    if (hit === undefined) {
+      hit = this.reader.summary(symbol);
+      this.summaries.set(symbol, hit);
+    }
+    return hit;
+  }
+
   private checkVersion(symbol: string): void {
     const v = this.reader.dataVersion(symbol);
     if (this.versions.get(symbol) === v) return;
+    this.summaries.delete(symbol);
     if (this.versions.has(symbol)) {
       for (const key of [...this.cache.keys()]) if (key.startsWith(`${symbol}:`)) this.cache.delete(key);
     }

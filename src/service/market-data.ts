@@ -77,7 +77,6 @@ export class MarketDataService {
       const days = inTransaction(this.db, () => {
         const n = this.writeDays(inst, bars);
         this.chunks.recordImport({ symbol: inst.symbol, sha256, fileName: file, format, barCount: bars.length, firstS, lastS, nowMs: this.clock.nowMs() });
-        this.chunks.bumpDataVersion(inst.symbol);
         return n;
       });
       return ok({ file, status: 'imported', bars: bars.length, days, sourceResolutionS, first: isoFromEpochS(firstS), last: isoFromEpochS(lastS) });

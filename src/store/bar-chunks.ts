@@ -38,7 +38,9 @@ export class BarChunkStore {
     return new Set(rows.map((r) => r.day));
   }
 
+  /** Stores a day's bars and bumps the instrument's data version, so readers drop cached copies. */
   put(symbol: string, day: number, source: string, bars: BarColumns): void {
+    this.bumpDataVersion(symbol);
     this.db
       .query(
         `INSERT INTO bar_chunks (symbol, day, source, bar_count, first_s, last_s, bars)

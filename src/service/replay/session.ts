@@ -14,7 +14,7 @@
 
 import { countBuckets } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
-import { allocBars, type BarColumns, lowerBound } from '../../data/bar-columns.ts';
+import { allocBars, type BarColumns, EMPTY_BARS, lowerBound } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timeframe.ts';
@@ -148,13 +148,31 @@ export class LiveSession {
     return bt !== undefined && bt < this.endS ? bt : undefined;
   }
 
-  /** The end time of the n-th timeframe bar after the cursor (fewer if data ends first). */
+  /**
+   * The end time of the n-th timeframe bar after the cursor (fewer if data ends first). Finds the
+   * same bars as calling nextBarTime per bar, but looks each day up once, and bounds the scan by the
+   * session's last day instead of the data range: days past the range hold no bars, so the answer is
+   * the same, without the range's SQL aggregate (called per bar, it took 75% of a step).
+   */
   private endOfNextBars(n: number): number {
     let t = this.cursorS;
-    for (let k = 0; k < n; k++) {
-      const bt = this.nextBarTime(t);
-      if (bt === undefined) break;
-      t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, bt)), this.endS);
+    const lastDay = Math.floor((this.endS - 1) / DAY_S);
+    let day = Number.NaN;
+    let bars = EMPTY_BARS;
+    for (let k = 0; k < n && t < this.endS; k++) {
+      // The first stored bar at or after t: in t's day, else in the following days up to lastDay.
+      let d = Math.floor(t / DAY_S);
+      let i = 0;
+      for (; d <= lastDay; d++) {
+        if (d !== day) {
+          day = d;
+          bars = this.source.day(this.inst, d);
+        }
+        i = lowerBound(bars.time, bars.length, t);
+        if (i < bars.length) break;
+      }
+      if (d > lastDay || bars.time[i] >= this.endS) break;
+      t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, bars.time[i])), this.endS);
     }
     return t;
   }
