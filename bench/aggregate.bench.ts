@@ -8,6 +8,7 @@
 import { Aggregator, aggregateBars } from '../src/data/aggregate.ts';
 import { allocBars, sliceBars, type BarColumns } from '../src/data/bar-columns.ts';
 import { parseTimeframe, type Timeframe } from '../src/domain/timeframe.ts';
+import { median } from './support.ts';
 
 const DAYS = 30;
 const BARS_PER_DAY = 86_400;
@@ -46,11 +47,6 @@ function timeframe(text: string): Timeframe {
   return r.value;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** Runs `fn` RUNS times after warm-up; returns elapsed milliseconds per run. */
 function time(fn: () => number, expectedBars: number): number[] {

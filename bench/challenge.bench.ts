@@ -13,11 +13,12 @@
 import { ChallengeRule } from '../src/challenge/rules.ts';
 import { type ChallengePlan, planFor } from '../src/challenge/plans.ts';
 import { newChallenge } from '../src/challenge/state.ts';
-import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
+import type { BarColumns } from '../src/data/bar-columns.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { tradeDateString } from '../src/domain/trading-hours.ts';
 import { SessionEngine } from '../src/engine/engine.ts';
 import { OrderSide, OrderType } from '../src/engine/types.ts';
+import { priceRange, syntheticBars } from './support.ts';
 
 const BAR_COUNT = 30 * 86_400;
 const RUNS = 15;
@@ -34,42 +35,7 @@ const PLAN: ChallengePlan = {
   dailyLossLimitCents: 400_000_000,
 };
 
-/** Deterministic random walk (xorshift32), ±2 ticks a second with a 0–1 tick wick each side. */
-function syntheticBars(n: number): BarColumns {
-  const b = allocBars(n);
-  let seed = 0x9e3779b9;
-  const next = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed >>> 0;
-  };
-  let price = NQ.genStartPriceTicks;
-  for (let i = 0; i < n; i++) {
-    const r = next();
-    const o = price;
-    const c = o + ((r >>> 8) % 5) - 2;
-    b.time[i] = START_S + i;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) + ((r >>> 3) & 1);
-    b.low[i] = Math.min(o, c) - ((r >>> 4) & 1);
-    b.volume[i] = 1 + ((r >>> 5) & 15);
-    price = c;
-  }
-  b.length = n;
-  return b;
-}
 
-function range(b: BarColumns): [number, number] {
-  let lo = b.low[0];
-  let hi = b.high[0];
-  for (let i = 1; i < b.length; i++) {
-    if (b.low[i] < lo) lo = b.low[i];
-    if (b.high[i] > hi) hi = b.high[i];
-  }
-  return [lo, hi];
-}
 
 /** 10 far limit orders (never filled) and a 1-lot long bought at the first open. */
 function setup(b: BarColumns, lo: number, hi: number): SessionEngine {
@@ -95,8 +61,8 @@ function timeMs(run: () => void): number {
 
 const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 
-const bars = syntheticBars(BAR_COUNT);
-const [lo, hi] = range(bars);
+const bars = syntheticBars(BAR_COUNT, START_S, NQ.genStartPriceTicks);
+const [lo, hi] = priceRange(bars);
 console.log(
   `${BAR_COUNT.toLocaleString('en-US')} synthetic 1 s NQ bars, 10 far orders + long 1, ${RUNS} runs each (alternating)`,
 );

@@ -16,15 +16,11 @@ import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { weekdayOf } from '../src/domain/trading-hours.ts';
 import { BarChunkStore } from '../src/store/bar-chunks.ts';
 import { inTransaction, openDb } from '../src/store/db.ts';
+import { median } from './support.ts';
 
 const DAYS = 30;
 const RUNS = 9;
 
-function median(xs: number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 const NQ = findInstrument('NQ');
 if (!NQ) throw new Error('NQ missing from the catalog');

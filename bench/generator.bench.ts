@@ -9,6 +9,7 @@ import { generateDay } from '../src/data/generator.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { weekdayOf } from '../src/domain/trading-hours.ts';
+import { median } from './support.ts';
 
 const WEEKDAYS = 10;
 const RUNS = 15;
@@ -23,11 +24,6 @@ function weekdaysFrom(firstDay: number, count: number): number[] {
   return days;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 function bench(inst: Instrument, days: number[]): void {
   const ms: number[] = [];

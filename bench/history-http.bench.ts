@@ -24,6 +24,7 @@ import { randomSecret } from '../src/lib/secrets.ts';
 import { createServices } from '../src/service/services.ts';
 import { createFetch } from '../src/server.ts';
 import { openDb } from '../src/store/db.ts';
+import { median, percentile } from './support.ts';
 
 const RUNS = 40;
 const WARMUP = 5;
@@ -42,16 +43,7 @@ const s = createServices({
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}/api/sim`;
 
-function median(xs: number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
-function p99(xs: number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  return v[Math.min(v.length - 1, Math.ceil(v.length * 0.99) - 1)];
-}
 
 const weekdays: number[] = [];
 for (let d = FIRST_DAY; weekdays.length < 2 * (RUNS + WARMUP) + 4 * RUNS + 10; d++) if (weekdayOf(d) % 6 !== 0) weekdays.push(d);
@@ -103,7 +95,7 @@ async function timedPost(body: object, msgpack: boolean, bearer: string): Promis
 
 function report(label: string, ms: number[], bytes: number): void {
   console.log(
-    `${label.padEnd(38)} median ${median(ms).toFixed(2).padStart(6)} ms  p99 ${p99(ms).toFixed(2).padStart(6)} ms  ` +
+    `${label.padEnd(38)} median ${median(ms).toFixed(2).padStart(6)} ms  p99 ${percentile(ms, 0.99).toFixed(2).padStart(6)} ms  ` +
       `min ${Math.min(...ms).toFixed(2).padStart(6)} ms  ${bytes.toLocaleString('en-US')} bytes  (n=${ms.length})`,
   );
 }

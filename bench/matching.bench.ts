@@ -6,11 +6,12 @@
 // are re-placed around the price every hour and fill often. Target: ≥ 100 M bars/s with 10 orders.
 // Prints the median and the slowest of RUNS timed runs (M bars/s) after WARMUP_RUNS untimed ones.
 
-import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
+import type { BarColumns } from '../src/data/bar-columns.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { SessionEngine } from '../src/engine/engine.ts';
 import { type EngineStateView, equityAtCents, type RuleThresholds, type StopRule } from '../src/engine/stop-rule.ts';
 import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, OrderSide, OrderType } from '../src/engine/types.ts';
+import { priceRange, syntheticBars } from './support.ts';
 
 const BAR_COUNT = 30 * 86_400;
 const RUNS = 9;
@@ -19,42 +20,7 @@ const WARMUP_RUNS = 5;
 const START_S = 1_704_067_200; // 2024-01-01T00:00:00Z
 const NQ = findInstrument('NQ') as Instrument;
 
-/** Deterministic random walk (xorshift32), ±2 ticks a second with a 0–1 tick wick each side. */
-function syntheticBars(n: number): BarColumns {
-  const b = allocBars(n);
-  let seed = 0x9e3779b9;
-  const next = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed >>> 0;
-  };
-  let price = NQ.genStartPriceTicks;
-  for (let i = 0; i < n; i++) {
-    const r = next();
-    const o = price;
-    const c = o + ((r >>> 8) % 5) - 2;
-    b.time[i] = START_S + i;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) + ((r >>> 3) & 1);
-    b.low[i] = Math.min(o, c) - ((r >>> 4) & 1);
-    b.volume[i] = 1 + ((r >>> 5) & 15);
-    price = c;
-  }
-  b.length = n;
-  return b;
-}
 
-function range(b: BarColumns): [number, number] {
-  let lo = b.low[0];
-  let hi = b.high[0];
-  for (let i = 1; i < b.length; i++) {
-    if (b.low[i] < lo) lo = b.low[i];
-    if (b.high[i] > hi) hi = b.high[i];
-  }
-  return [lo, hi];
-}
 
 function newEngine(b: BarColumns): SessionEngine {
   const e = new SessionEngine(NQ, { startingBalanceCents: 1_000_000_000 });
@@ -134,8 +100,8 @@ function measure(name: string, b: BarColumns, setup: () => SessionEngine, run: (
   );
 }
 
-const bars = syntheticBars(BAR_COUNT);
-const [lo, hi] = range(bars);
+const bars = syntheticBars(BAR_COUNT, START_S, NQ.genStartPriceTicks);
+const [lo, hi] = priceRange(bars);
 console.log(
   `${BAR_COUNT.toLocaleString('en-US')} synthetic 1 s NQ bars, price range ${lo}..${hi} ticks, ${RUNS} runs each`,
 );

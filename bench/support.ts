@@ -1,0 +1,53 @@
+// Shared pieces of the benchmarks: order statistics and a cheap deterministic bar walk.
+
+import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
+
+export function median(xs: ArrayLike<number>): number {
+  const s = Array.from(xs).sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The q-quantile (0.99 for p99) by the nearest-rank method. */
+export function percentile(xs: ArrayLike<number>, q: number): number {
+  const s = Array.from(xs).sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(s.length * q) - 1))];
+}
+
+/**
+ * `n` one-second bars from `startS`: a deterministic random walk (xorshift32) from `startTicks`,
+ * ±2 ticks a second with a 0–1 tick wick each side.
+ */
+export function syntheticBars(n: number, startS: number, startTicks: number): BarColumns {
+  const b = allocBars(n);
+  let seed = 0x9e3779b9;
+  let price = startTicks;
+  for (let i = 0; i < n; i++) {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    const r = seed >>> 0;
+    const o = price;
+    const c = o + ((r >>> 8) % 5) - 2;
+    b.time[i] = startS + i;
+    b.open[i] = o;
+    b.close[i] = c;
+    b.high[i] = Math.max(o, c) + ((r >>> 3) & 1);
+    b.low[i] = Math.min(o, c) - ((r >>> 4) & 1);
+    b.volume[i] = 1 + ((r >>> 5) & 15);
+    price = c;
+  }
+  b.length = n;
+  return b;
+}
+
+/** Lowest low and highest high of the bars. */
+export function priceRange(b: BarColumns): [number, number] {
+  let lo = b.low[0];
+  let hi = b.high[0];
+  for (let i = 1; i < b.length; i++) {
+    if (b.low[i] < lo) lo = b.low[i];
+    if (b.high[i] > hi) hi = b.high[i];
+  }
+  return [lo, hi];
+}
