@@ -28,10 +28,13 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
   return new Uint8Array(secret);
 }
 
-export function openInstance(config: Config, clock: Clock = systemClock): Services {
+export function openInstance(
+  config: Config,
+  opts: { clock?: Clock; restoreSessions?: boolean; logError?: (message: string, fields: Record<string, unknown>) => void } = {},
+): Services {
   mkdirSync(config.dataDir, { recursive: true });
   const db = openDb(dbPathOf(config));
-  return createServices({ config, clock, db, jwtSecret: loadOrCreateSecret(config.dataDir) });
+  return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError });
 }
 
 export const DEMO_EMAIL = 'demo@replaydesk.local';

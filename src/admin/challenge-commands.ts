@@ -68,7 +68,7 @@ export function challengeCommand(s: Services, sub: string | undefined, a: Parsed
     }
     case 'end': {
       const id = accountArg(a);
-      if (s.replay.liveSessionOfChallenge(id)) throw new UsageError('the challenge has a live replay session; end it first');
+      if (s.replay.challengeHasLiveSession(id)) throw new UsageError('the challenge has a live replay session; end it first');
       if (!s.challenges.end(id)) throw new UsageError('no challenge account with this id');
       return present(s.challenges.byId(id)!);
     }

@@ -17,7 +17,7 @@ async function run(argv: string[]): Promise<object> {
   const isSet = argv[0] === 'user' && argv[1] === 'set';
   const args = parseArgs(argv, isSet ? new Set() : BOOLEAN_FLAGS);
   const [group, sub] = args.words;
-  const s = openInstance(loadConfig(process.env));
+  const s = openInstance(loadConfig(process.env), { restoreSessions: false });
   try {
     switch (group) {
       case 'user':

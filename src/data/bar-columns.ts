@@ -66,6 +66,11 @@ export function unpackBars(bytes: Uint8Array): BarColumns {
   return viewBars(copy.buffer, 0, n, n);
 }
 
+/** The first `length` bars in a new buffer of exactly that size. */
+export function copyBars(b: BarColumns): BarColumns {
+  return unpackBars(packBars(b));
+}
+
 /** Bars [from, to) as views sharing memory with `b`. */
 export function sliceBars(b: BarColumns, from: number, to: number): BarColumns {
   return {

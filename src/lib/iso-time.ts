@@ -74,3 +74,9 @@ export function parseDateDay(text: unknown): number | undefined {
 export function dayToDateString(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** Seconds from `nowMs` to the next 00:00 UTC (at least 1): the Retry-After of daily budgets. */
+export function secondsToUtcMidnight(nowMs: number): number {
+  const next = (Math.floor(nowMs / 86_400_000) + 1) * 86_400_000;
+  return Math.max(1, Math.ceil((next - nowMs) / 1000));
+}

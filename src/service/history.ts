@@ -13,10 +13,10 @@ import { instrumentForContractId } from '../domain/contract-id.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { bucketStart, historyScanWindowS, nextBucketStart, type Timeframe, timeframeFromUnit } from '../domain/timeframe.ts';
 import { Aggregator } from '../data/aggregate.ts';
-import { allocBars, type BarColumns, lowerBound } from '../data/bar-columns.ts';
+import { allocBars, type BarColumns, copyBars, lowerBound } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
 import type { Clock } from '../lib/clock.ts';
-import { parseIsoMs } from '../lib/iso-time.ts';
+import { parseIsoMs, secondsToUtcMidnight } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { UsageStore } from '../store/usage.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
@@ -29,15 +29,10 @@ export type HistoryError =
   | { kind: 'incompatible_resolution' }
   | { kind: 'invalid_time_range' }
   | { kind: 'limit_invalid' }
-  | { kind: 'importing'; retryAfterS: number; message: string }
+  | { kind: 'importing'; retryAfterS: number }
   | { kind: 'rate_limited'; retryAfterS: number }
-  | { kind: 'daily_bars_exhausted'; retryAfterS: number; message: string }
-  | { kind: 'daily_processing_exhausted'; retryAfterS: number; message: string };
-
-// Transport messages are the spec's words; the adapter passes them through unchanged.
-const DAILY_BARS_MESSAGE = 'Daily data limit reached. Resets at 00:00 UTC.';
-const DAILY_PROCESSING_MESSAGE = 'Daily data-processing limit reached. Resets at 00:00 UTC.';
-const IMPORTING_MESSAGE = 'Market data for this contract is being re-imported; retry later';
+  | { kind: 'daily_bars_exhausted'; retryAfterS: number }
+  | { kind: 'daily_processing_exhausted'; retryAfterS: number };
 
 export interface HistoryRequest {
   contractId: unknown;
@@ -92,7 +87,7 @@ export class HistoryService {
     if (!range) return err({ kind: 'invalid_time_range' });
     const limit = req.limit ?? limits.historyBarsPerRequestMax;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return err({ kind: 'limit_invalid' });
-    if (this.d.isImporting(inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS, message: IMPORTING_MESSAGE });
+    if (this.d.isImporting(inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS });
 
     const nowMs = this.d.clock.nowMs();
     // The data version is part of the key: after an import the same request must see the new bars.
@@ -103,17 +98,20 @@ export class HistoryService {
     const gate = this.limiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const today = Math.floor(nowMs / 86_400_000);
-    const untilMidnightS = Math.max(1, Math.ceil(((today + 1) * 86_400_000 - nowMs) / 1000));
+    const untilMidnightS = secondsToUtcMidnight(nowMs);
     const used = this.d.usage.get(userId, today);
     if (used.sourceBars >= HISTORY_SOURCE_BARS_PER_DAY_MAX) {
-      return err({ kind: 'daily_processing_exhausted', retryAfterS: untilMidnightS, message: DAILY_PROCESSING_MESSAGE });
+      return err({ kind: 'daily_processing_exhausted', retryAfterS: untilMidnightS });
     }
+    if (used.bars >= limits.historyBarsPerDayMax) return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });
 
     const windowS = historyScanWindowS(req.unit, limits);
     const barsMax = Math.min(limit, limits.historyBarsPerRequestMax);
     const scanned = this.scan(inst, tf.value, range.fromS, Math.min(range.toS, range.fromS + windowS), barsMax);
     if (used.bars + scanned.bars.length > limits.historyBarsPerDayMax) {
-      return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS, message: DAILY_BARS_MESSAGE });
+      // Refused, but the scan was work done: it counts against the processing budget.
+      this.d.usage.add(userId, today, 0, scanned.sourceBars);
+      return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });
     }
     this.d.usage.add(userId, today, scanned.bars.length, scanned.sourceBars);
     const result = { instrument: inst, timeframe: tf.value, bars: scanned.bars };
@@ -146,7 +144,8 @@ export class HistoryService {
       if (a < b) sourceBars += agg.push(bars, a, b) - a;
     }
     agg.flush();
-    return { bars: out, sourceBars };
+    // The cache keeps results for minutes: hold exactly the bars, not the request's full capacity.
+    return { bars: out.length === barsMax ? out : copyBars(out), sourceBars };
   }
 
   private remember(key: string, result: HistoryResult, nowMs: number): void {

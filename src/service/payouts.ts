@@ -86,18 +86,25 @@ export class PayoutService {
       simTradeDate: date,
       requestedMs: this.clock.nowMs(),
     };
-    const done = inTransaction(this.db, () => {
-      if (!this.challenges.save(accountId, next, c.value.version)) return false;
-      this.store.insertPayout(payout);
-      if (live?.challenge) {
-        // The live session trades on with the reduced balance under a rule over the new state.
-        const mark = this.replay.mark(live);
-        live.engine.balanceCents -= cents;
-        live.challenge.rule = new ChallengeRule(next, c.value.plan, live.engine);
-        this.replay.commit(live, mark);
-      }
-      return true;
-    });
+    let done: boolean;
+    try {
+      done = inTransaction(this.db, () => {
+        if (!this.challenges.save(accountId, next, c.value.version)) return false;
+        this.store.insertPayout(payout);
+        if (live?.challenge) {
+          // The live session trades on with the reduced balance under a rule over the new state.
+          const mark = this.replay.mark(live);
+          live.engine.balanceCents -= cents;
+          live.challenge.rule = new ChallengeRule(next, c.value.plan, live.engine);
+          this.replay.commit(live, mark);
+        }
+        return true;
+      });
+    } catch (e) {
+      // The transaction rolled back; the live session must not keep the reduced balance.
+      if (live) this.replay.reload(live);
+      throw e;
+    }
     return done ? ok({ payout }) : err({ kind: 'conflict' });
   }
 

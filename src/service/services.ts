@@ -51,6 +51,9 @@ export interface ServiceDeps {
   clock: Clock;
   db: Db;
   jwtSecret: Uint8Array;
+  /** Load live replay sessions from the store (default true; the admin CLI says false). */
+  restoreSessions?: boolean;
+  logError?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -63,7 +66,18 @@ export function createServices(deps: ServiceDeps): Services {
   const replayStore = new ReplayStore(db);
   const challengeStore = new ChallengeStore(db);
   const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
-  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges });
+  const replay = new ReplayService({
+    db,
+    config,
+    clock,
+    source: bars,
+    accounts: accountStore,
+    store: replayStore,
+    challenges,
+    logError: deps.logError ?? ((message, fields) => console.error(message, fields)),
+  });
+  // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
+  if (deps.restoreSessions !== false) replay.restoreLive();
   return {
     config,
     clock,

@@ -4,7 +4,7 @@
 
 import { limits } from '../config.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
-import { priceToTicks } from '../domain/instrument.ts';
+import { type Instrument, priceToTicks } from '../domain/instrument.ts';
 import type { PlaceOrderRequest } from '../engine/engine.ts';
 import { type Fill, type Order, OrderSide, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
@@ -37,6 +37,12 @@ export interface PlaceInput {
   stopPrice: unknown;
   stopLossBracket: unknown;
   takeProfitBracket: unknown;
+}
+
+/** Rows of one replay account, with the instrument it trades (null: no replay account, no rows). */
+export interface Listing<T> {
+  instrument: Instrument | null;
+  rows: T[];
 }
 
 export interface OpenPosition {
@@ -73,7 +79,7 @@ export class TradingService {
     if (!req.ok) return req;
     const mark = this.replay.mark(s);
     const placed = s.engine.placeOrder(req.value, s.nowS);
-    if (!placed.ok) return placed;
+    if (!placed.ok) return placed; // a rejection changes nothing
     this.replay.afterCommand(s, mark);
     return ok({ order: placed.order });
   }
@@ -112,32 +118,39 @@ export class TradingService {
     const mark = this.replay.mark(s);
     const r = s.engine.cancelOrder(orderId, s.nowS);
     if (!r.ok) return r;
-    this.replay.commit(s, mark);
+    this.replay.afterCommand(s, mark);
     return ok({ order: r.order });
   }
 
-  /** Orders of an account the user owns, newest first, bounded by submission time (inclusive). */
-  search(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Order[], SearchError> {
+  /**
+   * Orders of an account the user owns, newest first, bounded by submission time (inclusive), with
+   * the instrument they trade (null for accounts that never traded: then there are none).
+   */
+  search(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Listing<Order>, SearchError> {
     const owned = this.ownedAccount(userId, accountId);
-    if (!owned) return err({ kind: 'account_not_found' });
+    if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    return ok(this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax));
+    return ok(this.listing(owned, () => this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax)));
   }
 
-  /** Working orders of the live session; empty when the account has no live session. */
-  searchOpen(userId: number, accountId: unknown): Result<Order[], { kind: 'account_not_found' }> {
+  /** Working orders of the live session, newest first; empty when the account has no live session. */
+  searchOpen(userId: number, accountId: unknown): Result<Listing<Order>, { kind: 'account_not_found' }> {
     const owned = this.ownedAccount(userId, accountId);
-    if (!owned) return err({ kind: 'account_not_found' });
+    if (owned === null) return err({ kind: 'account_not_found' });
     const found = this.replay.live(userId, owned);
-    return ok(found.ok ? [...found.value.engine.book.working].reverse() : []);
+    if (!found.ok) return ok({ instrument: null, rows: [] });
+    this.replay.touch(found.value);
+    return ok({ instrument: found.value.inst, rows: [...found.value.engine.book.working].reverse() });
   }
 
   positions(userId: number, accountId: unknown): Result<OpenPosition[], { kind: 'account_not_found' }> {
     const owned = this.ownedAccount(userId, accountId);
     if (!owned) return err({ kind: 'account_not_found' });
     const found = this.replay.live(userId, owned);
-    if (!found.ok || found.value.engine.positionQty === 0) return ok([]);
+    if (!found.ok) return ok([]);
+    this.replay.touch(found.value);
+    if (found.value.engine.positionQty === 0) return ok([]);
     const snap = found.value.engine.snapshot();
     return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks }]);
   }
@@ -170,12 +183,17 @@ export class TradingService {
   }
 
   /** Fills of an account the user owns, newest first, bounded by fill time (inclusive). */
-  trades(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Fill[], SearchError> {
+  trades(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Listing<Fill>, SearchError> {
     const owned = this.ownedAccount(userId, accountId);
-    if (!owned) return err({ kind: 'account_not_found' });
+    if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    return ok(this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax));
+    return ok(this.listing(owned, () => this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax)));
+  }
+
+  private listing<T>(replayAccountId: number, rows: () => T[]): Listing<T> {
+    const instrument = this.replay.instrumentOf(replayAccountId) ?? null;
+    return instrument ? { instrument, rows: rows() } : { instrument: null, rows: [] };
   }
 
   private hasPosition(s: LiveSession, contractId: unknown): boolean {

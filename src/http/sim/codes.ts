@@ -1,12 +1,13 @@
 // Current family: (errorCode, errorMessage) per endpoint for every domain error kind.
 // Spec: "Endpoints → Current family" and "Authentication" 4.
 
-import type { CodeTable } from '../shared/code-table.ts';
+import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
 import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 
 // Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
@@ -16,12 +17,12 @@ export const loginKey = {
   user_unverified: [3, 'Invalid credentials'],
   user_disabled: [3, 'Invalid credentials'],
   pro_required: [9, 'Pro subscription required for the Simulator API'],
-  rate_limited: 'rate_limited',
+  rate_limited: TOO_MANY_REQUESTS,
 } satisfies CodeTable<LoginError>;
 
 export const validate = {
   invalid_session: [1, 'Invalid session'],
-  rate_limited: 'rate_limited',
+  rate_limited: TOO_MANY_REQUESTS,
 } satisfies CodeTable<ValidateError>;
 
 export const retrieveBars = {
@@ -32,10 +33,10 @@ export const retrieveBars = {
   custom_disabled: [2, 'Custom timeframes are currently disabled'],
   unit_number_invalid: [3, 'Unit number invalid'],
   limit_invalid: [4, 'Limit invalid'],
-  rate_limited: 'rate_limited',
-  daily_bars_exhausted: 'rate_limited',
-  daily_processing_exhausted: 'rate_limited',
-  importing: 'busy',
+  rate_limited: TOO_MANY_REQUESTS,
+  daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
+  daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
+  importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
 } satisfies CodeTable<HistoryError>;
 
 export const replayStart = {
@@ -50,7 +51,9 @@ export const replayStart = {
   too_many_sessions: [4, 'Maximum of 10 live replay sessions reached; end one with Replay/end'],
   challenge_not_found: [1, 'Account not found'],
   challenge_busy: [7, 'This challenge account already has a live replay session; end it with Replay/end first'],
-  rate_limited: 'rate_limited',
+  challenge_inactive: [7, (e) => `Challenge account ${e.challengeId} is no longer active (${e.status})`],
+  challenge_time: [7, (e) => `Challenge account ${e.challengeId} has already traded up to ${isoFromEpochS(e.lastSimTimeS)}; a session on it must start after that time`],
+  rate_limited: TOO_MANY_REQUESTS,
 } satisfies CodeTable<StartError>;
 
 const sessionRows = {
@@ -62,8 +65,9 @@ export const replayAdvance = {
   ...sessionRows,
   invalid_steps: [2, 'steps must be a whole number from 1 to 100'],
   invalid_target_time: [2, 'Invalid targetTime'],
-  busy: 'busy',
-  rate_limited: 'rate_limited',
+  busy: { status: 503, message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation') },
+  streaming_rate: TOO_MANY_REQUESTS,
+  streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
 } satisfies CodeTable<AdvanceError>;
 
 export const replayPlay = {

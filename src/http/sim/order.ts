@@ -2,6 +2,7 @@
 
 import type { Services } from '../../service/services.ts';
 import type { Order } from '../../engine/types.ts';
+import type { Listing } from '../../service/trading.ts';
 import { mapError } from '../shared/code-table.ts';
 import { failure, success } from '../shared/envelope.ts';
 import { authedPost, type App } from '../shared/route.ts';
@@ -24,12 +25,10 @@ export function registerOrder(app: App, s: Services): void {
     return r.ok ? success({ orderId: r.value.order.id }) : mapError(codes.placeOrder, r.error);
   });
 
-  const list = (accountId: number, orders: Order[], open: boolean) => {
-    // Only replay accounts hold orders; any other account has none to show.
-    const inst = s.replay.instrumentOf(accountId);
-    if (!inst) return success({ orders: [] });
-    const contract = s.contracts.contractFor(inst);
-    return success({ orders: orders.map((o) => presentOrder(accountId, contract, o, open)) });
+  const list = (accountId: number, l: Listing<Order>, open: boolean) => {
+    if (!l.instrument) return success({ orders: [] });
+    const contract = s.contracts.contractFor(l.instrument);
+    return success({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
   };
 
   authedPost(app, s, '/Order/search', ({ body, principal }) => {

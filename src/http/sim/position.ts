@@ -31,9 +31,9 @@ export function registerPosition(app: App, s: Services): void {
     const r = s.trading.trades(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
     const accountId = body.accountId as number;
-    const inst = s.replay.instrumentOf(accountId);
-    if (!inst) return success({ trades: [] });
-    const contract = s.contracts.contractFor(inst);
-    return success({ trades: r.value.map((f, i) => presentTrade(accountId, contract, f, i)) });
+    const { instrument, rows } = r.value;
+    if (!instrument) return success({ trades: [] });
+    const contract = s.contracts.contractFor(instrument);
+    return success({ trades: rows.map((f, i) => presentTrade(accountId, contract, f, i)) });
   });
 }

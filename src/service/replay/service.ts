@@ -1,15 +1,17 @@
-// Replay sessions: the registry of live sessions, their lifecycle (start, step, jump, play, pause,
-// end, idle finalization), and persistence. Every call that changes a session writes the changed
-// orders, the new fills, the cursor, the engine's core state and the balance in one transaction
-// before it returns, so what a client was told survives a crash; on start, live sessions are
-// restored from the store exactly where they stopped (playback comes back paused).
+// Replay sessions: the registry of live sessions and their lifecycle (start, step, jump, play,
+// pause, end, idle finalization). Every call that changes a session commits before it returns
+// (persistence.ts), so what a client was told survives a crash; on start, live sessions are restored
+// exactly where they stopped (playback comes back paused). When a commit fails, the session is
+// reloaded from the store, so memory never runs ahead of what is on disk.
 
+import { maxPositionQtyFor, type ChallengePlan } from '../../challenge/plans.ts';
+import { ChallengeRule } from '../../challenge/rules.ts';
+import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
 import { limits, type Config } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
-import { parseTimeframe } from '../../domain/timeframe.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
-import { type EngineState, SessionEngine } from '../../engine/engine.ts';
-import type { Fill, Order } from '../../engine/types.ts';
+import { SessionEngine } from '../../engine/engine.ts';
+import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { parseIsoMs } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
@@ -17,35 +19,26 @@ import { randomSecret } from '../../lib/secrets.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import { type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
-import { ChallengeRule } from '../../challenge/rules.ts';
-import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
-import { type ChallengePlan, maxPositionQtyFor } from '../../challenge/plans.ts';
-import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
-import { type AdvanceResult, type ChallengeBinding, LiveSession } from './session.ts';
+import { type ChangeMark, SessionPersistence } from './persistence.ts';
+import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type StartError, type StartRequest } from './setup.ts';
-import { StreamingAllowance } from './streaming.ts';
+import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
 
-export type SessionError =
-  | { kind: 'account_not_found' }
-  | { kind: 'session_ended' };
+export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
-/** For trading calls: the account's challenge is no longer active (spec errorCode 4). */
+/** For trading calls: the account's challenge is no longer active (the spec's "Account violation"). */
 export type TradeSessionError = SessionError | { kind: 'challenge_inactive' };
 
 export type AdvanceError =
   | SessionError
   | { kind: 'invalid_steps' }
   | { kind: 'invalid_target_time' }
-  | { kind: 'busy'; retryAfterS: number; message: string }
-  | { kind: 'rate_limited'; retryAfterS: number; message: string };
+  | { kind: 'busy'; cause: 'in_progress' | 'playing'; retryAfterS: number }
+  | AllowanceRefusal;
 
 export type PlayError = SessionError | { kind: 'invalid_speed' };
-
-export interface StartResult {
-  session: LiveSession;
-}
 
 export interface AdvanceOutcome {
   session: LiveSession;
@@ -63,6 +56,8 @@ export interface ReplayDeps {
   accounts: AccountStore;
   store: ReplayStore;
   challenges: ChallengeService;
+  /** Where failures of background work (playback, idle sweep) are reported. */
+  logError(message: string, fields: Record<string, unknown>): void;
 }
 
 /** The challenge a session inherits at Replay/start. */
@@ -72,22 +67,21 @@ interface InheritedChallenge {
   state: ChallengeState;
 }
 
-/** Before a mutating call: the orders that may change and where the fill log stood. */
-interface ChangeMark {
-  working: Order[];
-  ordersLen: number;
-  fillsFrom: number;
-}
-
 export class ReplayService {
   private readonly sessions = new Map<number, LiveSession>();
+  private readonly persistence: SessionPersistence;
   private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
   private readonly streaming: StreamingAllowance;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly d: ReplayDeps) {
+    this.persistence = new SessionPersistence(d);
     this.streaming = new StreamingAllowance(d.clock);
-    this.restoreLive();
+  }
+
+  /** Loads every live session from the store (the server does this once at start). */
+  restoreLive(): void {
+    for (const s of this.persistence.restoreAll(this.d.clock.nowMs())) this.sessions.set(s.accountId, s);
   }
 
   // ---- lookup ----
@@ -105,13 +99,14 @@ export class ReplayService {
    */
   resolve(userId: number, accountId: unknown): Result<LiveSession, TradeSessionError> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
+    const direct = this.sessions.get(accountId);
+    if (direct) return direct.userId === userId ? ok(direct) : err({ kind: 'account_not_found' });
     const account = this.d.accounts.byId(accountId);
     if (!account || account.userId !== userId) return err({ kind: 'account_not_found' });
-    const direct = this.sessions.get(accountId);
-    if (direct) return ok(direct);
-    const challengeId = account.kind === 'challenge' ? accountId : this.d.store.session(accountId)?.challengeId ?? null;
+    const challengeId = account.kind === 'challenge' ? accountId : (this.d.store.session(accountId)?.challengeId ?? null);
     if (challengeId === null) return err({ kind: 'session_ended' });
-    for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return ok(s);
+    const live = this.liveSessionOfChallenge(challengeId);
+    if (live) return ok(live);
     const c = this.d.challenges.byId(challengeId);
     return c && c.state.status !== 'active' ? err({ kind: 'challenge_inactive' }) : err({ kind: 'session_ended' });
   }
@@ -121,24 +116,28 @@ export class ReplayService {
    * account its live session's account (else its latest session's).
    */
   tradingAccountOf(accountId: number): number {
+    if (this.sessions.has(accountId)) return accountId;
     const account = this.d.accounts.byId(accountId);
     if (!account || account.kind !== 'challenge') return accountId;
-    for (const s of this.sessions.values()) if (s.challenge?.accountId === accountId) return s.accountId;
-    return this.d.store.latestSessionOfChallenge(accountId) ?? accountId;
+    return this.liveSessionOfChallenge(accountId)?.accountId ?? this.d.store.latestSessionOfChallenge(accountId) ?? accountId;
   }
 
   /** The instrument a replay account trades (live or ended); undefined for other accounts. */
-  instrumentOf(accountId: number): Instrument | undefined {
-    const id = this.tradingAccountOf(accountId);
-    const live = this.sessions.get(id);
+  instrumentOf(replayAccountId: number): Instrument | undefined {
+    const live = this.sessions.get(replayAccountId);
     if (live) return live.inst;
-    const row = this.d.store.session(id);
+    const row = this.d.store.session(replayAccountId);
     return row ? findInstrument(row.symbol) : undefined;
   }
 
   liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
     for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return s;
     return undefined;
+  }
+
+  /** Whether the store records a live session on the challenge (also from another process). */
+  challengeHasLiveSession(challengeId: number): boolean {
+    return this.d.store.activeSessions().some((row) => row.challengeId === challengeId);
   }
 
   liveCount(userId: number): number {
@@ -149,7 +148,7 @@ export class ReplayService {
 
   // ---- start ----
 
-  start(userId: number, req: StartRequest): Result<StartResult, StartError> {
+  start(userId: number, req: StartRequest): Result<{ session: LiveSession }, StartError> {
     const nowMs = this.d.clock.nowMs();
     const gate = this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
@@ -172,55 +171,15 @@ export class ReplayService {
       maxPositionQty: c ? maxPositionQtyFor(c.plan, p.inst) : null,
     });
     if (p.lastPrice) engine.setLastPrice(p.lastPrice.ticks, p.lastPrice.timeS);
-    const binding: ChallengeBinding | null = c
-      ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) }
-      : null;
+    const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
     const session = inTransaction(this.d.db, () => {
       const account = this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
       this.d.accounts.rename(account.id, `REPLAY-${p.inst.symbol}-${p.tf.text}-${account.id}`);
-      const s = new LiveSession(
-        {
-          accountId: account.id,
-          sessionId: `rs_${randomSecret(12)}`,
-          userId,
-          inst: p.inst,
-          tf: p.tf,
-          startS: p.startS,
-          endS: p.endS,
-          cursorS: p.startS,
-          currentIndex: 0,
-          totalBars: p.totalBars,
-          historyBars: p.historyBars,
-          challengeId: c ? c.accountId : null,
-          createdMs: nowMs,
-        },
-        engine,
-        this.d.source,
-        binding,
-        nowMs,
-      );
+      const init = { ...p, accountId: account.id, sessionId: `rs_${randomSecret(12)}`, userId, cursorS: p.startS, currentIndex: 0 };
+      const s = new LiveSession(init, engine, this.d.source, binding, nowMs);
       // A performance phase opening at this start is part of the start.
       if (c) this.d.challenges.save(c.accountId, c.state);
-      this.d.store.insertSession({
-        accountId: s.accountId,
-        sessionId: s.sessionId,
-        userId,
-        symbol: p.inst.symbol,
-        timeframe: p.tf.text,
-        startS: p.startS,
-        endS: p.endS,
-        cursorS: s.cursorS,
-        currentIndex: 0,
-        totalBars: p.totalBars,
-        historyBars: p.historyBars,
-        status: 'active',
-        endReason: null,
-        challengeId: c ? c.accountId : null,
-        engineCore: JSON.stringify(engine.coreState()),
-        createdMs: nowMs,
-        lastActivityMs: nowMs,
-        endedMs: null,
-      });
+      this.persistence.insert(s);
       return s;
     });
     this.sessions.set(session.accountId, session);
@@ -236,14 +195,13 @@ export class ReplayService {
     const owned = this.d.challenges.owned(userId, accountId);
     if (!owned.ok) return err({ kind: 'challenge_not_found' });
     const ch = owned.value;
-    for (const s of this.sessions.values()) if (s.challenge?.accountId === ch.account.id) return err({ kind: 'challenge_busy' });
+    if (this.liveSessionOfChallenge(ch.account.id)) return err({ kind: 'challenge_busy' });
     const prepared = prepareSession(ch.state, ch.plan, startS);
     if (!prepared.ok) {
-      const reason =
-        prepared.error.kind === 'challenge_inactive'
-          ? `Challenge account ${ch.account.id} is no longer active (${ch.state.status})`
-          : `Challenge account ${ch.account.id} has already traded up to ${isoFromEpochS(prepared.error.lastSimTimeS)}; a session on it must start after that time`;
-      return err({ kind: 'setup_failed', reason });
+      const e = prepared.error;
+      return e.kind === 'challenge_inactive'
+        ? err({ kind: 'challenge_inactive', challengeId: ch.account.id, status: ch.state.status })
+        : err({ kind: 'challenge_time', challengeId: ch.account.id, lastSimTimeS: e.lastSimTimeS });
     }
     return ok({ accountId: ch.account.id, plan: ch.plan, state: prepared.value });
   }
@@ -251,12 +209,11 @@ export class ReplayService {
   // ---- advancing ----
 
   async step(userId: number, accountId: unknown, steps: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
+    const found = this.live(userId, accountId);
+    if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > limits.replayStepsMax) {
-      const found = this.live(userId, accountId);
-      return found.ok ? err({ kind: 'invalid_steps' }) : found;
-    }
-    return this.advance(userId, accountId, (s) => s.step(n), n);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > limits.replayStepsMax) return err({ kind: 'invalid_steps' });
+    return this.advance(found.value, (s) => s.step(n), n);
   }
 
   async jumpTo(userId: number, accountId: unknown, targetTime: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
@@ -264,42 +221,34 @@ export class ReplayService {
     if (!found.ok) return found;
     const ms = parseIsoMs(targetTime);
     if (ms === undefined) return err({ kind: 'invalid_target_time' });
-    return this.advance(userId, accountId, (s) => s.jumpTo(Math.floor(ms / 1000)), 0);
+    return this.advance(found.value, (s) => s.jumpTo(Math.floor(ms / 1000)), 0);
   }
 
   /**
    * Runs one advance under the session's lock. The lock spans an event-loop yield, so a second call
    * arriving meanwhile is refused with 503 instead of being queued, and nothing is processed twice.
    */
-  private async advance(
-    userId: number,
-    accountId: unknown,
-    run: (s: LiveSession) => AdvanceResult,
-    streamedBars: number,
-  ): Promise<Result<AdvanceOutcome, AdvanceError>> {
-    const found = this.live(userId, accountId);
-    if (!found.ok) return found;
-    const s = found.value;
-    if (s.busy || s.playTimer !== null) {
-      return err({ kind: 'busy', retryAfterS: 1, message: s.busy ? 'Session busy with another operation' : 'Session is playing; pause it first' });
-    }
-    const allowance = this.streaming.take(userId, streamedBars);
-    if (!allowance.ok) return err({ kind: 'rate_limited', retryAfterS: allowance.retryAfterS, message: allowance.message });
+  private async advance(s: LiveSession, run: (s: LiveSession) => AdvanceResult, streamedBars: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
+    if (s.busy || s.playTimer !== null) return err({ kind: 'busy', cause: s.busy ? 'in_progress' : 'playing', retryAfterS: 1 });
+    const refusal = this.streaming.take(s.userId, streamedBars);
+    if (refusal) return err(refusal);
     s.busy = true;
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
+      s.lastActivityMs = this.d.clock.nowMs();
       const outcome = this.advanceLocked(s, run);
-      s.prefetch();
+      // Read the next day after the answer has gone out, so steady stepping never waits for data.
+      if (!s.finalized) setImmediate(() => s.prefetch());
       return ok(outcome);
     } finally {
       s.busy = false;
     }
   }
 
-  /** Advances and commits; used by step, jump and the playback timer (which holds no lock). */
+  /** Advances and commits; used by step, jump and the playback timer. */
   advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): AdvanceOutcome {
-    const mark = this.mark(s);
+    const mark = this.persistence.mark(s);
     const advance = run(s);
     if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark);
     else this.commit(s, mark);
@@ -309,15 +258,15 @@ export class ReplayService {
   }
 
   /**
-   * After a trading command on a session: lets the challenge rule see the command's fills and
-   * check its limits and the pass at the current price; a violation or pass finalizes the session.
-   * Commits either way. Returns the decisive outcome, if any.
+   * After a trading command changed the engine (since `mark`): the challenge rule sees the
+   * command's fills and checks its limits and the pass at the current price (a violation or pass
+   * finalizes the session); then everything is committed.
    */
-  afterCommand(s: LiveSession, mark: ChangeMark): ChallengeOutcome | null {
+  afterCommand(s: LiveSession, mark: ChangeMark): void {
+    s.lastActivityMs = this.d.clock.nowMs();
     const outcome = s.challenge ? s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1)) : null;
     if (outcome && outcome.kind !== 'soft_breach') this.finalize(s, outcome.kind, mark);
     else this.commit(s, mark);
-    return outcome;
   }
 
   // ---- playback ----
@@ -332,9 +281,8 @@ export class ReplayService {
     const s = found.value;
     this.touch(s);
     this.stopPlayback(s);
-    s.playSpeed = v;
-    // Speed 1 = two bars a second; the timer ticks at that rate up to 100 Hz and catches up
-    // by playing several bars in a tick when the event loop was late.
+    // Speed 1 = two bars a second; the timer ticks at that rate up to 100 Hz and catches up by
+    // playing several bars in a tick when the event loop was late. Playback is not API activity.
     const barsPerS = 2 * v;
     const startedMs = this.d.clock.nowMs();
     let played = 0;
@@ -344,8 +292,13 @@ export class ReplayService {
       if (due <= 0) return;
       const n = Math.min(due, limits.replayStepsMax);
       played += n;
-      const r = this.advanceLocked(s, (x) => x.step(n));
-      if (r.advance.halted || r.advance.played === 0) this.stopPlayback(s);
+      try {
+        const r = this.advanceLocked(s, (x) => x.step(n));
+        if (r.advance.halted || r.advance.played === 0) this.stopPlayback(s);
+      } catch (e) {
+        this.stopPlayback(s);
+        this.d.logError('playback failed; session reloaded from the store', { accountId: s.accountId, error: String(e) });
+      }
     }, Math.max(10, Math.floor(1000 / barsPerS)));
     return ok({ session: s, speed: v });
   }
@@ -361,7 +314,6 @@ export class ReplayService {
   private stopPlayback(s: LiveSession): void {
     if (s.playTimer !== null) clearInterval(s.playTimer);
     s.playTimer = null;
-    s.playSpeed = null;
   }
 
   // ---- ending ----
@@ -371,7 +323,8 @@ export class ReplayService {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;
-    const mark = this.mark(s);
+    const mark = this.persistence.mark(s);
+    s.lastActivityMs = this.d.clock.nowMs();
     this.finalize(s, 'ended', mark);
     return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom) });
   }
@@ -381,9 +334,12 @@ export class ReplayService {
     const cut = this.d.clock.nowMs() - limits.replayIdleMs;
     let n = 0;
     for (const s of [...this.sessions.values()]) {
-      if (s.lastActivityMs <= cut) {
-        this.finalize(s, 'idle', this.mark(s));
+      if (s.lastActivityMs > cut || s.busy) continue;
+      try {
+        this.finalize(s, 'idle', this.persistence.mark(s));
         n++;
+      } catch (e) {
+        this.d.logError('idle finalization failed; will retry', { accountId: s.accountId, error: String(e) });
       }
     }
     return n;
@@ -413,55 +369,32 @@ export class ReplayService {
 
   // ---- persistence ----
 
-  mark(s: LiveSession): ChangeMark {
-    return { working: s.engine.book.working.slice(), ordersLen: s.engine.orders.length, fillsFrom: s.engine.fillCount };
-  }
-
   touch(s: LiveSession): void {
     s.lastActivityMs = this.d.clock.nowMs();
     this.d.store.touch(s.accountId, s.lastActivityMs);
   }
 
-  /** Writes what changed since `mark` in one transaction; `endReason` ends the session. */
+  /** Commits; on failure reloads the session from the store (dropping the unsaved change) and rethrows. */
   commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null): void {
-    const nowMs = this.d.clock.nowMs();
-    s.lastActivityMs = nowMs;
-    const changed = new Set<Order>(mark.working);
-    for (let i = mark.ordersLen; i < s.engine.orders.length; i++) changed.add(s.engine.orders[i]);
-    inTransaction(this.d.db, () => {
-      this.d.store.upsertOrders(s.accountId, changed);
-      this.d.store.insertFills(s.accountId, s.engine.fills.slice(mark.fillsFrom));
-      this.d.store.updateSession({
-        accountId: s.accountId,
-        cursorS: s.cursorS,
-        currentIndex: s.currentIndex,
-        engineCore: JSON.stringify(s.engine.coreState()),
-        status: endReason ? 'ended' : 'active',
-        endReason,
-        lastActivityMs: nowMs,
-        endedMs: endReason ? nowMs : null,
-      });
-      this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
-      if (endReason) this.d.accounts.setActive(s.accountId, false);
-      if (s.challenge) this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
-    });
+    try {
+      this.persistence.commit(s, mark, endReason, this.d.clock.nowMs());
+    } catch (e) {
+      this.reload(s);
+      throw e;
+    }
   }
 
-  private restoreLive(): void {
-    for (const row of this.d.store.activeSessions()) {
-      const inst = findInstrument(row.symbol);
-      const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
-      if (!inst || !tf || !tf.ok) continue;
-      const core = JSON.parse(row.engineCore) as EngineState;
-      const c = row.challengeId === null ? null : this.d.challenges.byId(row.challengeId);
-      const engine = SessionEngine.restore(
-        inst,
-        { startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, inst) : null },
-        core,
-      );
-      const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
-      const s = new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, binding, row.lastActivityMs);
-      this.sessions.set(s.accountId, s);
-    }
+  /** Replaces a session in memory by what the store holds for it. */
+  reload(s: LiveSession): void {
+    this.stopPlayback(s);
+    this.sessions.delete(s.accountId);
+    const row = this.d.store.session(s.accountId);
+    if (row?.status !== 'active') return;
+    const fresh = this.persistence.restore(row, this.d.clock.nowMs());
+    if (fresh) this.sessions.set(fresh.accountId, fresh);
+  }
+
+  mark(s: LiveSession): ChangeMark {
+    return this.persistence.mark(s);
   }
 }

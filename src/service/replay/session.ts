@@ -33,8 +33,6 @@ export interface AdvanceResult {
   halted: boolean;
   /** The challenge violation or pass that halted it (null otherwise). */
   outcome: ChallengeOutcome | null;
-  /** Index into engine.fills where this advance's fills begin. */
-  fillsFrom: number;
 }
 
 /** The challenge a session trades for: the challenge account and the rule watching the bar loop. */
@@ -55,8 +53,6 @@ export interface SessionInit {
   currentIndex: number;
   totalBars: number;
   historyBars: number;
-  challengeId: number | null;
-  createdMs: number;
 }
 
 export class LiveSession {
@@ -69,14 +65,11 @@ export class LiveSession {
   readonly endS: number;
   readonly totalBars: number;
   readonly historyBars: number;
-  readonly challengeId: number | null;
-  readonly createdMs: number;
   cursorS: number;
   currentIndex: number;
   /** A step or jump is running (it yields to the event loop, so a concurrent one must be refused). */
   busy = false;
-  /** Playback: bars per second and the timer driving it, or null when paused. */
-  playSpeed: number | null = null;
+  /** The timer driving playback, or null when paused. */
   playTimer: ReturnType<typeof setInterval> | null = null;
   lastActivityMs: number;
   /** Set when a challenge outcome or Replay/end finalized the session. */
@@ -100,8 +93,6 @@ export class LiveSession {
     this.currentIndex = init.currentIndex;
     this.totalBars = init.totalBars;
     this.historyBars = init.historyBars;
-    this.challengeId = init.challengeId;
-    this.createdMs = init.createdMs;
     this.lastActivityMs = nowMs;
   }
 
@@ -110,9 +101,6 @@ export class LiveSession {
     return this.cursorS;
   }
 
-  get atEnd(): boolean {
-    return this.nextBarTime(this.cursorS) === undefined;
-  }
 
   /** Plays up to `n` timeframe bars, returning them. */
   step(n: number): AdvanceResult {
@@ -122,17 +110,12 @@ export class LiveSession {
 
   /** Plays every bar that ends at or before the bar holding `targetS`; returns no bars. */
   jumpTo(targetS: number): AdvanceResult {
-    const fillsFrom = this.engine.fillCount;
-    if (targetS <= this.cursorS) return { played: 0, bars: null, halted: false, outcome: null, fillsFrom };
+    if (targetS <= this.cursorS) return { played: 0, bars: null, halted: false, outcome: null };
     const cutS = Math.min(bucketStart(this.tf, Math.min(targetS, this.endS)), this.endS);
     if (targetS >= this.endS) return this.advanceTo(this.endS, false, 0);
     return this.advanceTo(Math.max(cutS, this.cursorS), false, 0);
   }
 
-  /** Whether the days a step of `n` bars would read are all in memory. */
-  isDayCached(timeS: number): boolean {
-    return this.source.isCached(this.inst, Math.floor(timeS / DAY_S));
-  }
 
   /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
   prefetch(): void {
@@ -140,13 +123,6 @@ export class LiveSession {
     if (day * DAY_S < this.endS) this.source.day(this.inst, day);
   }
 
-  /** Time of the first stored bar at or after `t` and before endS. */
-  private nextBarTime(t: number): number | undefined {
-    if (t >= this.endS) return undefined;
-    const daysLeft = Math.ceil((this.endS - t) / DAY_S) + 1;
-    const bt = this.source.firstBarAtOrAfter(this.inst, t, daysLeft);
-    return bt !== undefined && bt < this.endS ? bt : undefined;
-  }
 
   /**
    * The end time of the n-th timeframe bar after the cursor (fewer if data ends first). Finds the
@@ -182,9 +158,8 @@ export class LiveSession {
    * Moves the cursor and the index, stopping at the deciding bar when the engine halts.
    */
   private advanceTo(cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
-    const fillsFrom = this.engine.fillCount;
     const fromS = this.cursorS;
-    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null, fillsFrom };
+    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
     const out = withBars ? allocBars(barsMax) : null;
     const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
     let haltS: number | undefined;
@@ -208,6 +183,6 @@ export class LiveSession {
     const played = out ? out.length : countBuckets(this.source, this.inst, this.tf, fromS, endS);
     this.cursorS = endS;
     this.currentIndex += played;
-    return { played, bars: out, halted: haltS !== undefined, outcome, fillsFrom };
+    return { played, bars: out, halted: haltS !== undefined, outcome };
   }
 }

@@ -29,6 +29,8 @@ export type StartError =
   | { kind: 'too_many_sessions' }
   | { kind: 'challenge_not_found' }
   | { kind: 'challenge_busy' }
+  | { kind: 'challenge_inactive'; challengeId: number; status: string }
+  | { kind: 'challenge_time'; challengeId: number; lastSimTimeS: number }
   | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface StartRequest {

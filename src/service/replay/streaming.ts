@@ -4,8 +4,9 @@
 
 import { limits } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { secondsToUtcMidnight } from '../../lib/iso-time.ts';
 
-export type Allowance = { ok: true } | { ok: false; retryAfterS: number; message: string };
+export type AllowanceRefusal = { kind: 'streaming_rate'; retryAfterS: number } | { kind: 'streaming_daily'; retryAfterS: number };
 
 interface Usage {
   second: number;
@@ -19,7 +20,8 @@ export class StreamingAllowance {
 
   constructor(private readonly clock: Clock) {}
 
-  take(userId: number, bars: number): Allowance {
+  /** Counts `bars` for the user; null when allowed, else why not (nothing is counted then). */
+  take(userId: number, bars: number): AllowanceRefusal | null {
     const nowMs = this.clock.nowMs();
     const second = Math.floor(nowMs / 1000);
     const day = Math.floor(nowMs / 86_400_000);
@@ -36,15 +38,10 @@ export class StreamingAllowance {
       u.day = day;
       u.dayBars = 0;
     }
-    if (u.dayBars + bars > limits.streamBarsPerDayMax) {
-      const retryAfterS = Math.max(1, Math.ceil(((day + 1) * 86_400_000 - nowMs) / 1000));
-      return { ok: false, retryAfterS, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' };
-    }
-    if (u.secondBars + bars > limits.streamBarsPerSecondMax) {
-      return { ok: false, retryAfterS: 1, message: 'Too many requests' };
-    }
+    if (u.dayBars + bars > limits.streamBarsPerDayMax) return { kind: 'streaming_daily', retryAfterS: secondsToUtcMidnight(nowMs) };
+    if (u.secondBars + bars > limits.streamBarsPerSecondMax) return { kind: 'streaming_rate', retryAfterS: 1 };
     u.secondBars += bars;
     u.dayBars += bars;
-    return { ok: true };
+    return null;
   }
 }
