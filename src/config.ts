@@ -5,6 +5,8 @@
 export const limits = Object.freeze({
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
   apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
+  apiKeyLengthMax: 128,
+  emailLengthMax: 254,
 
   // Login throttle: attempts (successful or not) per sliding window.
   loginPerEmailMax: 10,
@@ -16,6 +18,7 @@ export const limits = Object.freeze({
   validateWindowMs: 60_000,
 
   contractSearchMax: 50, // (spec)
+  endedReplayAccountsListedMax: 50, // Account/search lists the newest ended replay accounts only
 
   // History/retrieveBars (spec)
   historyBarsPerRequestMax: 20_000,
@@ -35,7 +38,7 @@ export const limits = Object.freeze({
   replayStartWindowMs: 60_000,
   replayStepsMax: 100, // (spec)
   replayIdleMs: 3_600_000, // (spec) one hour
-  replaySpanDaysMax: 731, // (spec) endDate at most 2 years after startDate
+  replaySpanYearsMax: 2, // (spec) endDate at most 2 years after startDate (same calendar date)
   replayHistoryBars: 500, // chart history pre-loaded before the start
   replaySpeedMin: 1, // (spec)
   replaySpeedMax: 50, // (spec)

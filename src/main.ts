@@ -22,6 +22,7 @@ if (demo) {
 }
 
 s.replay.startIdleSweeper();
+const housekeeping = setInterval(() => s.auth.pruneTokens(), 3_600_000);
 const app = buildApp(s, log);
 const server = Bun.serve({
   hostname: config.host,
@@ -37,6 +38,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info('shutting down', { signal });
   await server.stop(false); // stop accepting; resolves when in-flight requests are done
+  clearInterval(housekeeping);
   await s.shutdown();
   s.db.close();
   log.info('stopped');

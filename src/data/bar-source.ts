@@ -7,7 +7,7 @@
 
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
-import { type BarColumns, EMPTY_BARS, lowerBound } from './bar-columns.ts';
+import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
 import { generateDay } from './generator.ts';
 
 export interface ChunkReader {
@@ -86,17 +86,6 @@ export class BarSource {
     return this.reader.dataVersion(inst.symbol);
   }
 
-  /** Time of the first bar at or after `fromS`, scanning at most `daysMax` days; undefined if none. */
-  firstBarAtOrAfter(inst: Instrument, fromS: number, daysMax: number): number | undefined {
-    const { lastDay } = this.range(inst);
-    let day = Math.floor(fromS / DAY_S);
-    for (let n = 0; n < daysMax && day <= lastDay; n++, day++) {
-      const bars = this.day(inst, day);
-      const i = lowerBound(bars.time, bars.length, fromS);
-      if (i < bars.length) return bars.time[i];
-    }
-    return undefined;
-  }
 
   /** Days in [fromDay, toDay] that hold imported bars (one query). */
   storedDays(inst: Instrument, fromDay: number, toDay: number): Set<number> {

@@ -34,7 +34,7 @@ import {
 } from './types.ts';
 
 /** Prices beyond ±1e9 ticks are refused so that legs and sentinels never collide in Int32. */
-const PRICE_TICKS_ABS_MAX = 1_000_000_000;
+export const PRICE_TICKS_ABS_MAX = 1_000_000_000;
 const BRACKET_TICKS_MAX = 1_000_000;
 
 export interface EngineConfig {

@@ -2,6 +2,7 @@
 // challenge accounts. Whether an account may trade is decided by its owner module (replay or
 // challenge), which keeps the `active` flag current.
 
+import { limits } from '../config.ts';
 import type { AccountRow, AccountStore } from '../store/accounts.ts';
 
 export interface AccountView {
@@ -15,10 +16,18 @@ export interface AccountView {
 export class AccountService {
   constructor(private readonly accounts: AccountStore) {}
 
-  /** Active accounts first (so bots that take the first account get a live one), then by id. */
+  /**
+   * Active accounts first (so bots that take the first account get a live one), then by id. Of the
+   * ended replay accounts only the newest `endedReplayAccountsListedMax` are listed: a bot starting
+   * sessions all day would otherwise get an ever longer answer.
+   */
   search(userId: number, onlyActive: boolean): AccountView[] {
     const rows = this.accounts.listForUser(userId, onlyActive);
-    const views = rows.map((r) => ({ id: r.id, name: r.name, balanceCents: r.balanceCents, canTrade: r.active, kind: r.kind }));
+    const endedReplay = rows.filter((r) => r.kind === 'replay' && !r.active);
+    const dropped = new Set(endedReplay.slice(0, Math.max(0, endedReplay.length - limits.endedReplayAccountsListedMax)));
+    const views = rows
+      .filter((r) => !dropped.has(r))
+      .map((r) => ({ id: r.id, name: r.name, balanceCents: r.balanceCents, canTrade: r.active, kind: r.kind }));
     return views.sort((a, b) => Number(b.canTrade) - Number(a.canTrade) || a.id - b.id);
   }
 

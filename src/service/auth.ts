@@ -50,6 +50,8 @@ export class AuthService {
     if (typeof userName !== 'string' || typeof apiKey !== 'string' || userName === '' || apiKey === '') {
       return err({ kind: 'missing_credentials' });
     }
+    // No address is longer (RFC 5321), no key of ours either: refuse before the name keys a limiter.
+    if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
     const emailGate = this.loginByEmail.take(email, nowMs);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
@@ -88,6 +90,11 @@ export class AuthService {
     const newToken = this.issue(principal.user.id, nowMs);
     this.tokens.revoke(principal.jtiHash, nowMs);
     return ok({ newToken });
+  }
+
+  /** Drops token rows long expired (a timer calls it), so the table stays bounded. */
+  pruneTokens(): void {
+    this.tokens.prune(this.clock.nowMs());
   }
 
   logout(principal: Principal): void {

@@ -5,6 +5,7 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterS: nu
 
 export class SlidingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
+  private takesSinceSweep = 0;
 
   constructor(
     private readonly max: number,
@@ -14,12 +15,13 @@ export class SlidingWindowLimiter {
 
   /** Counts one call for `key` at `nowMs` when allowed; a refused call is not counted. */
   take(key: string, nowMs: number): RateDecision {
+    // Keys of callers who went quiet are dropped every so often, so the map stays bounded.
+    if (++this.takesSinceSweep >= 1000 || this.hits.size >= this.keysMax) this.sweep(nowMs);
     const cut = nowMs - this.windowMs;
     let times = this.hits.get(key);
     if (times) {
       while (times.length > 0 && times[0] <= cut) times.shift();
     } else {
-      if (this.hits.size >= this.keysMax) this.sweep(nowMs);
       times = [];
       this.hits.set(key, times);
     }
@@ -31,16 +33,9 @@ export class SlidingWindowLimiter {
     return { allowed: true };
   }
 
-  /** Whether a call would be allowed, without counting it. */
-  peek(key: string, nowMs: number): RateDecision {
-    const times = this.hits.get(key);
-    if (!times) return { allowed: true };
-    const live = times.filter((t) => t > nowMs - this.windowMs);
-    if (live.length < this.max) return { allowed: true };
-    return { allowed: false, retryAfterS: Math.max(1, Math.ceil((live[0] + this.windowMs - nowMs) / 1000)) };
-  }
 
   private sweep(nowMs: number): void {
+    this.takesSinceSweep = 0;
     const cut = nowMs - this.windowMs;
     for (const [k, times] of this.hits) {
       if (times.length === 0 || times[times.length - 1] <= cut) this.hits.delete(k);

@@ -5,7 +5,7 @@
 import { limits } from '../config.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
 import { type Instrument, priceToTicks } from '../domain/instrument.ts';
-import type { PlaceOrderRequest } from '../engine/engine.ts';
+import { type PlaceOrderRequest, PRICE_TICKS_ABS_MAX } from '../engine/engine.ts';
 import { type Fill, type Order, OrderSide, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
 import { parseIsoMs } from '../lib/iso-time.ts';
@@ -51,8 +51,6 @@ export interface OpenPosition {
   avgPriceTicks: number;
 }
 
-/** The engine's price bound (engine.ts PRICE_TICKS_ABS_MAX): far beyond any real price. */
-const PRICE_TICKS_ABS_MAX = 1_000_000_000;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 

@@ -249,10 +249,6 @@ export class ReplayStore {
     }
   }
 
-  /** Working orders of a session, for restoring its engine. */
-  workingOrders(accountId: number): Order[] {
-    return (this.db.query('SELECT * FROM orders WHERE account_id = $a AND status = 6 ORDER BY id').all({ a: accountId }) as RawOrder[]).map(toOrder);
-  }
 
   /** Orders newest first, with inclusive bounds on submission time. */
   searchOrders(accountId: number, fromS: number, toS: number, max: number): Order[] {
@@ -272,7 +268,4 @@ export class ReplayStore {
     ).map(toFill);
   }
 
-  allFills(accountId: number): Fill[] {
-    return (this.db.query('SELECT * FROM fills WHERE account_id = $a ORDER BY id').all({ a: accountId }) as RawFill[]).map(toFill);
-  }
 }

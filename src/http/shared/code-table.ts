@@ -31,7 +31,7 @@ export function mapError<E extends Kinded>(table: CodeTable<E>, e: E, fields: Re
   const row = table[e.kind as E['kind']] as CodeRow<E> | TransportRow<E>;
   if ('status' in row) {
     const retryAfterS = (e as unknown as { retryAfterS: number }).retryAfterS;
-    return row.status === 429 ? tooManyRequests(retryAfterS, text(row.message, e)) : busy(retryAfterS, text(row.message, e));
+    return row.status === 429 ? tooManyRequests(retryAfterS, text(row.message, e), fields) : busy(retryAfterS, text(row.message, e), fields);
   }
   return failure(row[0], text(row[1], e), fields);
 }

@@ -30,8 +30,8 @@ export function tooManyRequests(retryAfterS: number, message = 'Too many request
   return json(429, { ...fields, success: false, errorCode: 429, errorMessage: message }, { 'retry-after': String(retryAfterS) });
 }
 
-export function busy(retryAfterS: number, message = 'Service busy, retry later'): Response {
-  return json(503, { success: false, errorCode: 503, errorMessage: message }, { 'retry-after': String(retryAfterS) });
+export function busy(retryAfterS: number, message = 'Service busy, retry later', fields: Record<string, unknown> = {}): Response {
+  return json(503, { ...fields, success: false, errorCode: 503, errorMessage: message }, { 'retry-after': String(retryAfterS) });
 }
 
 export function malformedJson(): Response {

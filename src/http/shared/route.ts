@@ -4,7 +4,7 @@
 import type { Elysia } from 'elysia';
 import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
-import { failure, malformedJson, unauthorized } from './envelope.ts';
+import { malformedJson, unauthorized } from './envelope.ts';
 
 /** Marks a body that was not valid JSON; the route answers 400 before the handler runs. */
 const BAD_JSON: Record<string, unknown> = Object.freeze({ __replaydeskBadJson: true });
@@ -73,15 +73,11 @@ export function publicPost(app: App, s: Services, path: string, handler: Handler
   });
 }
 
-/**
- * A bearer-protected route. The Simulator API is a Pro feature: a user moved off Pro after logging
- * in keeps a valid token but gets the login's errorCode 9 on every call (plan changes apply at once).
- */
+/** A bearer-protected route: no valid token → 401. (The Pro plan is checked at login.) */
 export function authedPost(app: App, s: Services, path: string, handler: Handler<AuthedCall>): void {
   app.post(path, ({ body, request }: { [k: string]: any }) => {
     const principal = s.auth.authenticate(bearer(request));
     if (!principal) return unauthorized();
-    if (principal.user.plan !== 'pro') return failure(9, 'Pro subscription required for the Simulator API');
     const b = (body ?? {}) as Body;
     if (b === BAD_JSON) return malformedJson();
     return handler({ body: b, request, principal, clientAddress: clientAddress(request, s.config.trustProxy) });

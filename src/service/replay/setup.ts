@@ -12,6 +12,7 @@ import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { limits } from '../../config.ts';
+import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 
@@ -88,7 +89,7 @@ export function planSession(
 ): Result<SessionPlan, StartError> {
   const startDay = parseDateDay(startDate);
   if (startDay === undefined) return err({ kind: 'setup_failed', reason: 'startDate must be a date in YYYY-MM-DD format' });
-  const maxDay = startDay + limits.replaySpanDaysMax;
+  const maxDay = twoYearsAfter(startDay);
   let endDay: number;
   if (endDate === undefined || endDate === null || endDate === '') {
     endDay = Math.min(source.range(inst).lastDay, maxDay);
@@ -129,4 +130,10 @@ function lastPriceBefore(source: BarSource, inst: Instrument, startS: number): {
     if (i >= 0) return { ticks: bars.close[i], timeS: bars.time[i] };
   }
   return null;
+}
+
+/** The same calendar date two years later (29 February → 28 February). */
+function twoYearsAfter(day: number): number {
+  const [y, m, d] = civilFromDays(day);
+  return daysFromCivil(y + limits.replaySpanYearsMax, m, m === 2 && d === 29 ? 28 : d);
 }

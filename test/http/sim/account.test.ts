@@ -31,6 +31,24 @@ describe('Account/search', () => {
     expect(active.body.accounts.map((a: any) => a.id)).toEqual([live.id]);
   });
 
+  it('lists only the newest 50 ended replay accounts, and every live or challenge account', async () => {
+    const t = await makeApp();
+    const token = await t.login();
+    const store = new AccountStore(t.s.db);
+    const me = t.s.users.list()[0].id;
+    const ended: number[] = [];
+    for (let i = 0; i < 55; i++) {
+      const a = store.insert({ userId: me, kind: 'replay', name: `R${i}`, balanceCents: 1, nowMs: 0 });
+      store.setActive(a.id, false);
+      ended.push(a.id);
+    }
+    const live = store.insert({ userId: me, kind: 'replay', name: 'live', balanceCents: 1, nowMs: 0 });
+    const challenge = t.s.challenges.create(me, '50K', 'evaluation', 'standard').account.id;
+    const ids = (await t.post('Account/search', {}, token)).body.accounts.map((a: any) => a.id);
+    // Active first (the live replay account, then the challenge), then the newest 50 ended, by id.
+    expect(ids).toEqual([live.id, challenge, ...ended.slice(5)]);
+  });
+
   it('rejects a non-boolean onlyActiveAccounts', async () => {
     const t = await makeApp();
     const token = await t.login();

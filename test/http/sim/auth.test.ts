@@ -33,6 +33,7 @@ describe('Auth/loginKey', () => {
     ['missing apiKey', async (t: any) => ({ userName: t.email })],
     ['missing userName', async (t: any) => ({ apiKey: t.apiKey })],
     ['non-string key', async (t: any) => ({ userName: t.email, apiKey: 12 })],
+    ['a user name longer than any address', async (t: any) => ({ userName: `${'a'.repeat(300)}@example.com`, apiKey: t.apiKey })],
     [
       'unverified user',
       async (t: any) => {
@@ -154,7 +155,7 @@ describe('Auth/validate', () => {
     }
     const limited = await t.post('Auth/validate', {}, token);
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ success: false, errorCode: 429, errorMessage: 'Too many requests' });
+    expect(limited.body).toEqual({ success: false, errorCode: 429, errorMessage: 'Too many requests', newToken: null });
     expect(limited.headers.get('retry-after')).not.toBeNull();
     expect((await t.post('Account/search', {}, token)).status).toBe(200);
   });
@@ -194,6 +195,16 @@ describe('key rotation and user changes take effect at once', () => {
     expect((await t.post('Account/search', {}, token)).status).toBe(401);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(3);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: rotated.value.apiKey })).body.success).toBe(true);
+  });
+
+  it('a plan change applies at the next login; logout still works', async () => {
+    const t = await makeApp();
+    const token = await t.login();
+    t.s.users.set(t.email, { plan: 'free' });
+    expect((await t.post('Contract/search', {}, token)).body.success).toBe(true);
+    expect((await t.post('Auth/logout', {}, token)).body.success).toBe(true);
+    expect((await t.post('Contract/search', {}, token)).status).toBe(401);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(9);
   });
 
   it('disabling a user cuts its live tokens', async () => {

@@ -72,12 +72,19 @@ describe('Replay/start', () => {
     ['endDate before startDate', { endDate: '2025-03-02' }, 7, 'endDate must be after startDate'],
     ['endDate equal to startDate', { endDate: DAY }, 7, 'endDate must be after startDate'],
     ['endDate over two years later', { endDate: '2027-03-05' }, 7, 'endDate must be at most 2 years after startDate'],
+    ['endDate two years and a day later', { endDate: '2027-03-04' }, 7, 'endDate must be at most 2 years after startDate'],
     ['no data on the date', { startDate: '2025-03-04', endDate: '2025-03-05' }, 7, 'No data available for NQ between 2025-03-04 and 2025-03-05'],
   ])('%s → %i %s', async (_n, over, code, message) => {
     const t = await setup();
     const r = await t.post('Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe: '1m', ...over }, t.token);
     expect(r.body).toEqual({ success: false, errorCode: code, errorMessage: message });
     expect((await t.post('Account/search', {}, t.token)).body.accounts).toEqual([]);
+  });
+
+  it('endDate exactly two years later is accepted', async () => {
+    const t = await setup();
+    const r = await t.post('Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, endDate: '2027-03-03', timeframe: '1m' }, t.token);
+    expect(r.body.success).toBe(true);
   });
 
   it('the eleventh live session is refused with errorCode 4 until one ends', async () => {
