@@ -12,7 +12,7 @@
 //   target, without aggregating. If the engine halts (a challenge outcome), the walk stops at the
 //   deciding stored bar and the bar holding it is the last one played.
 
-import { countBuckets } from '../../data/bucket-count.ts';
+import { BucketCounter } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
 import { allocBars, type BarColumns, EMPTY_BARS, lowerBound } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
@@ -162,6 +162,8 @@ export class LiveSession {
     if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
     const out = withBars ? allocBars(barsMax) : null;
     const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
+    // A jump counts the bars it plays as it walks, instead of reading the days again afterwards.
+    const counter = out ? null : new BucketCounter(this.tf);
     let haltS: number | undefined;
     let outcome: ChallengeOutcome | null = null;
     for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS; day++) {
@@ -172,6 +174,7 @@ export class LiveSession {
       // A challenge session runs under its rule, which liquidates and halts on a violation or pass.
       const r = this.challenge ? this.challenge.rule.run(bars, a, b) : { ...this.engine.processBars(bars, a, b, null), outcome: null };
       agg?.push(bars, a, a + r.processed);
+      counter?.count(bars.time, a, a + r.processed);
       if (r.halted) {
         haltS = bars.time[a + r.processed - 1];
         outcome = r.outcome;
@@ -180,7 +183,7 @@ export class LiveSession {
     }
     agg?.flush();
     const endS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
-    const played = out ? out.length : countBuckets(this.source, this.inst, this.tf, fromS, endS);
+    const played = out ? out.length : (counter as BucketCounter).total;
     this.cursorS = endS;
     this.currentIndex += played;
     return { played, bars: out, halted: haltS !== undefined, outcome };
