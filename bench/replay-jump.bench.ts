@@ -146,7 +146,7 @@ function placeFarOrders(s: Services, userId: number, accountId: number, count: n
       accountId, contractId, type, side, size: 1,
       limitPrice: type === OrderType.Limit ? price : undefined,
       stopPrice: type === OrderType.Stop ? price : undefined,
-      stopLossBracket: undefined, takeProfitBracket: undefined,
+      stopLossTicks: undefined, takeProfitTicks: undefined,
     });
     if (!r.ok) throw new Error(`Order/place failed: ${JSON.stringify(r.error)}`);
   }

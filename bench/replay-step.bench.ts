@@ -162,7 +162,7 @@ async function main(): Promise<void> {
         const placed = s.trading.place(userId, {
           accountId, contractId, type: limit ? OrderType.Limit : OrderType.Stop, side: buy ? OrderSide.Buy : OrderSide.Sell,
           size: 1, limitPrice: limit ? price : undefined, stopPrice: limit ? undefined : price,
-          stopLossBracket: undefined, takeProfitBracket: undefined,
+          stopLossTicks: undefined, takeProfitTicks: undefined,
         });
         if (!placed.ok) throw new Error(`Order/place failed: ${JSON.stringify(placed.error)}`);
       }

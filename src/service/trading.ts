@@ -16,10 +16,19 @@ import type { LiveSession } from './replay/session.ts';
 import { challengeTradeDate, orderRefusal } from '../challenge/state.ts';
 import type { ReplayService, SessionError, TradeSessionError } from './replay/service.ts';
 
+type PriceField = 'limit' | 'stop';
+type BracketLeg = 'stop_loss' | 'take_profit';
+
 export type PlaceError =
   | { kind: 'invalid_size' }
   | { kind: 'invalid_type_or_side' }
   | TradeSessionError
+  | { kind: 'contract_not_found' }
+  | { kind: 'contract_mismatch'; sessionSymbol: string; requestedSymbol: string }
+  | { kind: 'price_required'; field: PriceField }
+  | { kind: 'price_off_grid'; field: PriceField; price: number; tickSize: number }
+  | { kind: 'price_out_of_range'; field: PriceField; price: number }
+  | { kind: 'invalid_bracket'; leg: BracketLeg }
   | { kind: 'rejected'; reason: string };
 
 export type CancelError = SessionError | { kind: 'order_not_found' };
@@ -35,8 +44,9 @@ export interface PlaceInput {
   size: unknown;
   limitPrice: unknown;
   stopPrice: unknown;
-  stopLossBracket: unknown;
-  takeProfitBracket: unknown;
+  /** Bracket distances as sent (the adapter unwraps its wire shape); undefined or null = none. */
+  stopLossTicks: unknown;
+  takeProfitTicks: unknown;
 }
 
 /** Rows of one replay account, with the instrument it trades (null: no replay account, no rows). */
@@ -82,28 +92,27 @@ export class TradingService {
     return ok({ order: placed.order });
   }
 
-  /** Contract, prices and brackets of a new order, in ticks; a bad one is an engine-style rejection. */
+  /** Contract, prices and brackets of a new order, in ticks. */
   private orderRequest(s: LiveSession, input: PlaceInput, type: OrderType, side: OrderSide, size: number): Result<PlaceOrderRequest, PlaceError> {
     const inst = instrumentForContractId(input.contractId);
-    if (!inst) return err({ kind: 'rejected', reason: 'Contract not found' });
-    if (inst !== s.inst) return err({ kind: 'rejected', reason: `This session trades ${s.inst.symbol}; ${inst.symbol} cannot be traded in it` });
-    const price = (name: 'limitPrice' | 'stopPrice', needed: boolean): Result<number | null, PlaceError> => {
+    if (!inst) return err({ kind: 'contract_not_found' });
+    if (inst !== s.inst) return err({ kind: 'contract_mismatch', sessionSymbol: s.inst.symbol, requestedSymbol: inst.symbol });
+    const price = (field: PriceField, v: unknown, needed: boolean): Result<number | null, PlaceError> => {
       if (!needed) return ok(null);
-      const v = input[name];
-      if (typeof v !== 'number') return err({ kind: 'rejected', reason: `${name} is required for this order type` });
+      if (typeof v !== 'number') return err({ kind: 'price_required', field });
       const ticks = priceToTicks(inst, v);
-      if (ticks === undefined) return err({ kind: 'rejected', reason: `${name} ${v} is not a multiple of the tick size ${inst.tickSize}` });
+      if (ticks === undefined) return err({ kind: 'price_off_grid', field, price: v, tickSize: inst.tickSize });
       // The engine refuses such prices too, but would call the price missing.
-      if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'rejected', reason: `${name} ${v} is out of range` });
+      if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'price_out_of_range', field, price: v });
       return ok(ticks);
     };
-    const limit = price('limitPrice', type === OrderType.Limit || type === OrderType.StopLimit);
+    const limit = price('limit', input.limitPrice, type === OrderType.Limit || type === OrderType.StopLimit);
     if (!limit.ok) return limit;
-    const stop = price('stopPrice', type === OrderType.Stop || type === OrderType.StopLimit);
+    const stop = price('stop', input.stopPrice, type === OrderType.Stop || type === OrderType.StopLimit);
     if (!stop.ok) return stop;
-    const sl = bracketTicks(input.stopLossBracket, 'stopLossBracket');
+    const sl = bracketTicks(input.stopLossTicks, 'stop_loss');
     if (!sl.ok) return sl;
-    const tp = bracketTicks(input.takeProfitBracket, 'takeProfitBracket');
+    const tp = bracketTicks(input.takeProfitTicks, 'take_profit');
     if (!tp.ok) return tp;
     return ok({ type, side, size, limitTicks: limit.value, stopTicks: stop.value, slTicks: sl.value, tpTicks: tp.value });
   }
@@ -206,11 +215,10 @@ export class TradingService {
   }
 }
 
-/** Bracket distance from `{ticks: N}` (or the gateway's `{ticks, type}` with a signed N): |N|. */
-function bracketTicks(v: unknown, name: string): Result<number | null, PlaceError> {
-  if (v === undefined || v === null) return ok(null);
-  const ticks = typeof v === 'object' ? (v as { ticks?: unknown }).ticks : undefined;
-  if (!isInt(ticks) || ticks === 0) return err({ kind: 'rejected', reason: `${name}.ticks must be a non-zero whole number of ticks` });
+/** A bracket distance: a non-zero whole number of ticks, whose sign is ignored (direction comes from the side). */
+function bracketTicks(ticks: unknown, leg: BracketLeg): Result<number | null, PlaceError> {
+  if (ticks === undefined || ticks === null) return ok(null);
+  if (!isInt(ticks) || ticks === 0) return err({ kind: 'invalid_bracket', leg });
   return ok(Math.abs(ticks));
 }
 

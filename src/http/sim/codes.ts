@@ -77,11 +77,20 @@ export const replayPlay = {
 
 export const replaySession = sessionRows satisfies CodeTable<SessionError>;
 
+const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
+const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;
+
 export const placeOrder = {
   invalid_size: [7, 'Invalid order size'],
   invalid_type_or_side: [7, 'Invalid order type or side'],
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'The replay session of this account has ended'],
+  contract_not_found: [2, 'Contract not found'],
+  contract_mismatch: [2, (e) => `This session trades ${e.sessionSymbol}; ${e.requestedSymbol} cannot be traded in it`],
+  price_required: [2, (e) => `${PRICE_FIELDS[e.field]} is required for this order type`],
+  price_off_grid: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
+  price_out_of_range: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
+  invalid_bracket: [2, (e) => `${BRACKET_FIELDS[e.leg]}.ticks must be a non-zero whole number of ticks`],
   rejected: [2, (e) => e.reason],
   challenge_inactive: [4, 'Account violation'],
 } satisfies CodeTable<PlaceError>;

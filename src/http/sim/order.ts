@@ -19,8 +19,8 @@ export function registerOrder(app: App, s: Services): void {
       size: body.size,
       limitPrice: body.limitPrice,
       stopPrice: body.stopPrice,
-      stopLossBracket: body.stopLossBracket,
-      takeProfitBracket: body.takeProfitBracket,
+      stopLossTicks: bracketTicks(body.stopLossBracket),
+      takeProfitTicks: bracketTicks(body.takeProfitBracket),
     });
     return r.ok ? success({ orderId: r.value.order.id }) : mapError(codes.placeOrder, r.error);
   });
@@ -48,4 +48,13 @@ export function registerOrder(app: App, s: Services): void {
 
   // Spec: unsupported in the simulator; every call answers errorCode 3.
   authedPost(app, s, '/Order/modify', () => failure(3, 'Order modification not supported in simulator'));
+}
+
+/**
+ * The distance of a bracket `{ticks: N}` (also the gateway's `{ticks, type}`, whose `type` we ignore).
+ * A bracket that is not an object yields NaN, which the service refuses as an invalid bracket.
+ */
+function bracketTicks(bracket: unknown): unknown {
+  if (bracket === undefined || bracket === null) return null;
+  return typeof bracket === 'object' ? ((bracket as { ticks?: unknown }).ticks ?? Number.NaN) : Number.NaN;
 }
