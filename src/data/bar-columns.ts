@@ -84,10 +84,10 @@ export function sliceBars(b: BarColumns, from: number, to: number): BarColumns {
   };
 }
 
-/** First index i in [0, b.length) with b.time[i] >= t (b.length if none). Binary search. */
-export function lowerBound(time: Uint32Array, length: number, t: number): number {
-  let lo = 0;
-  let hi = length;
+/** First index i in [from, end) with time[i] >= t (`end` if none). Binary search. */
+export function lowerBound(time: Uint32Array, end: number, t: number, from = 0): number {
+  let lo = from;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (time[mid] < t) lo = mid + 1;

@@ -31,7 +31,7 @@
 // rule's event time becomes a bar index by binary search, so time is not read per bar. Only bars that
 // reach something are walked along the path. The scan allocates nothing.
 
-import type { BarColumns } from '../data/bar-columns.ts';
+import { type BarColumns, lowerBound } from '../data/bar-columns.ts';
 import type { OrderBook } from './order-book.ts';
 import type { EngineStateView, RuleThresholds, StopRule } from './stop-rule.ts';
 import { NO_EVENT_S, OrderType, type Order } from './types.ts';
@@ -70,15 +70,7 @@ export function scanQuiet(
 
 /** First index in [from, to) with time ≥ timeS; `to` if none. */
 export function firstAtOrAfter(time: Uint32Array, from: number, to: number, timeS: number): number {
-  if (timeS >= NO_EVENT_S) return to;
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (time[mid] < timeS) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return timeS >= NO_EVENT_S ? to : lowerBound(time, to, timeS, from);
 }
 
 /**
