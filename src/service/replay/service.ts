@@ -73,6 +73,7 @@ export class ReplayService {
   private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
   private readonly streaming: StreamingAllowance;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
 
   constructor(private readonly d: ReplayDeps) {
     this.persistence = new SessionPersistence(d);
@@ -239,10 +240,23 @@ export class ReplayService {
       s.lastActivityMs = this.d.clock.nowMs();
       const outcome = this.advanceLocked(s, run);
       // Read the next day after the answer has gone out, so steady stepping never waits for data.
-      if (!s.finalized) setImmediate(() => s.prefetch());
+      if (!s.finalized) setImmediate(() => this.prefetch(s));
       return ok(outcome);
     } finally {
       s.busy = false;
+    }
+  }
+
+  /**
+   * Best effort: a day that cannot be read now (say, the database closed during shutdown) is read by
+   * the step that needs it, so a failure here is not worth more than a skipped prefetch.
+   */
+  private prefetch(s: LiveSession): void {
+    if (this.stopped || this.sessions.get(s.accountId) !== s) return;
+    try {
+      s.prefetch();
+    } catch {
+      // Skipped; see above.
     }
   }
 
@@ -351,6 +365,7 @@ export class ReplayService {
 
   /** Stops timers; live sessions stay persisted as they are and are restored on the next start. */
   shutdown(): void {
+    this.stopped = true;
     if (this.idleTimer) clearInterval(this.idleTimer);
     this.idleTimer = null;
     for (const s of this.sessions.values()) this.stopPlayback(s);
