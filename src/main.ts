@@ -22,7 +22,13 @@ if (demo) {
 }
 
 s.replay.startIdleSweeper();
-const housekeeping = setInterval(() => s.auth.pruneTokens(), 3_600_000);
+const housekeeping = setInterval(() => {
+  try {
+    s.auth.pruneTokens();
+  } catch (e) {
+    log.error('token pruning failed; will retry', { error: String(e) });
+  }
+}, 3_600_000);
 const app = buildApp(s, log);
 const server = Bun.serve({
   hostname: config.host,
