@@ -263,7 +263,14 @@ export class ReplayService {
   /** Advances and commits; used by step, jump and the playback timer. */
   advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): AdvanceOutcome {
     const mark = this.persistence.mark(s);
-    const advance = run(s);
+    let advance: AdvanceResult;
+    try {
+      advance = run(s);
+    } catch (e) {
+      // A bug or a data read failed half-way: forget the half-walked state, keep what is stored.
+      this.reload(s);
+      throw e;
+    }
     if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark);
     else this.commit(s, mark);
     // The deciding bar is the last one played.
