@@ -73,3 +73,12 @@ function rotateOrThrow(s: Services, email: string): string {
   if (!r.ok) throw new Error('cannot create test user');
   return r.value.apiKey;
 }
+
+/** Polls `cond` until it holds (timers need a few event-loop turns); throws after `timeoutMs`. */
+export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await Bun.sleep(5);
+  }
+}

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limits } from '../../../src/config.ts';
-import { makeApp, type TestApp } from '../../support/app.ts';
+import { makeApp, type TestApp, waitFor } from '../../support/app.ts';
 import { dayOf, rampBars, secondsOf } from '../../support/bars.ts';
 
 const OPEN = '2025-03-03T14:30:00Z';
@@ -25,9 +25,12 @@ describe('idle accounting', () => {
   it('playback is not API activity: a session left playing for an hour is ended by the sweep', async () => {
     const t = await setup();
     const s = await start(t);
-    await t.post('Replay/play', { accountId: s.accountId, speed: 1 }, t.token);
+    await t.post('Replay/play', { accountId: s.accountId, speed: 50 }, t.token);
     t.clock.advance(limits.replayIdleMs + 1);
-    await Bun.sleep(40); // let the timer play what is due
+    const live = t.s.replay.live(1, s.accountId);
+    if (!live.ok) throw new Error('no session');
+    // Let the timer play what is due (it commits), then sweep.
+    await waitFor(() => live.value.currentIndex > 0);
     expect(t.s.replay.sweepIdle()).toBe(1);
   });
 

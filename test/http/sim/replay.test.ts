@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { limits } from '../../../src/config.ts';
-import { makeApp, type TestApp } from '../../support/app.ts';
+import { makeApp, type TestApp, waitFor } from '../../support/app.ts';
 import { dayOf, rampBars, secondsOf } from '../../support/bars.ts';
 
 // Known data: NQ 1 s bars on 2025-03-03 from 14:30:00 for 10 minutes (a ramp: open = 80,000 + i
@@ -260,7 +260,10 @@ describe('Replay/play and pause', () => {
     const r = await t.post('Replay/play', { accountId: s.accountId, speed: 50 }, t.token);
     expect(r.body).toEqual({ playing: true, speed: 50, success: true, errorCode: 0, errorMessage: null });
     t.clock.advance(1000); // the playback clock reads the injected clock: 100 bars are due
-    await Bun.sleep(60);
+    const live = t.s.replay.live(1, s.accountId);
+    if (!live.ok) throw new Error('no session');
+    await waitFor(() => live.value.currentIndex >= 100);
+    await Bun.sleep(30); // more timer turns: nothing more is due
     const paused = await t.post('Replay/pause', { accountId: s.accountId }, t.token);
     expect(paused.body).toMatchObject({ success: true, paused: true, propFirm: null });
     const next = await t.post('Replay/step', { accountId: s.accountId }, t.token);
