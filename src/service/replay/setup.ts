@@ -26,7 +26,10 @@ export type StartError =
   | { kind: 'invalid_timeframe' }
   | { kind: 'timeframe_out_of_range' }
   | { kind: 'incompatible_resolution' }
-  | { kind: 'setup_failed'; reason: string }
+  | { kind: 'date_invalid'; field: 'start' | 'end' }
+  | { kind: 'end_not_after_start' }
+  | { kind: 'span_too_long' }
+  | { kind: 'no_data'; symbol: string; fromDate: string; toDate: string | null }
   | { kind: 'too_many_sessions' }
   | { kind: 'challenge_not_found' }
   | { kind: 'challenge_busy' }
@@ -88,24 +91,23 @@ export function planSession(
   endDate: unknown,
 ): Result<SessionPlan, StartError> {
   const startDay = parseDateDay(startDate);
-  if (startDay === undefined) return err({ kind: 'setup_failed', reason: 'startDate must be a date in YYYY-MM-DD format' });
+  if (startDay === undefined) return err({ kind: 'date_invalid', field: 'start' });
   const maxDay = twoYearsAfter(startDay);
-  let endDay: number;
-  if (endDate === undefined || endDate === null || endDate === '') {
-    endDay = Math.min(source.range(inst).lastDay, maxDay);
-  } else {
+  const lastDataDay = source.range(inst).lastDay;
+  const endGiven = !(endDate === undefined || endDate === null || endDate === '');
+  let endDay = Math.min(lastDataDay, maxDay);
+  if (endGiven) {
     const d = parseDateDay(endDate);
-    if (d === undefined) return err({ kind: 'setup_failed', reason: 'endDate must be a date in YYYY-MM-DD format' });
-    if (d <= startDay) return err({ kind: 'setup_failed', reason: 'endDate must be after startDate' });
-    if (d > maxDay) return err({ kind: 'setup_failed', reason: 'endDate must be at most 2 years after startDate' });
+    if (d === undefined) return err({ kind: 'date_invalid', field: 'end' });
+    if (d <= startDay) return err({ kind: 'end_not_after_start' });
+    if (d > maxDay) return err({ kind: 'span_too_long' });
     endDay = d;
   }
   const startS = startDay * DAY_S;
-  const endS = Math.min(endDay + 1, source.range(inst).lastDay + 1) * DAY_S;
+  const endS = Math.min(endDay + 1, lastDataDay + 1) * DAY_S;
   const totalBars = endS > startS ? countBuckets(source, inst, tf, startS, endS) : 0;
   if (totalBars === 0) {
-    const span = endDate ? `between ${dayToDateString(startDay)} and ${dayToDateString(endDay)}` : `from ${dayToDateString(startDay)}`;
-    return err({ kind: 'setup_failed', reason: `No data available for ${inst.symbol} ${span}` });
+    return err({ kind: 'no_data', symbol: inst.symbol, fromDate: dayToDateString(startDay), toDate: endGiven ? dayToDateString(endDay) : null });
   }
   return ok({ inst, tf, startS, endS, totalBars, historyBars: historyBarCount(source, inst, tf, startS), lastPrice: lastPriceBefore(source, inst, startS) });
 }
