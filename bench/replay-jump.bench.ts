@@ -34,7 +34,6 @@ import { buildApp, silentLogger } from '../src/app.ts';
 import { ChallengeRule } from '../src/challenge/rules.ts';
 import { defaultConfig, type Config } from '../src/config.ts';
 import { BarSource } from '../src/data/bar-source.ts';
-import { generateDay } from '../src/data/generator.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { SessionEngine } from '../src/engine/engine.ts';
@@ -46,7 +45,8 @@ import { ReplayService } from '../src/service/replay/service.ts';
 import { LiveSession } from '../src/service/replay/session.ts';
 import { createServices, type Services } from '../src/service/services.ts';
 import { createFetch } from '../src/server.ts';
-import { inTransaction, openDb } from '../src/store/db.ts';
+import { openDb } from '../src/store/db.ts';
+import { storeGeneratedDays } from './support.ts';
 
 const RUNS = 15;
 const WARMUP = 2;
@@ -88,29 +88,17 @@ const synthPath = join(dir, 'synthetic.db');
 const storeConfig = defaultConfig({ dataStartDate: '2020-01-06', dataEndDate: '2020-01-07' });
 const synthConfig = defaultConfig({ dataStartDate: dayToDateString(STORE_FIRST_DAY), dataEndDate: dayToDateString(STORE_LAST_DAY) });
 
-let lo = Infinity;
-let hi = -Infinity;
-let jumpBars = 0;
+let lo: number;
+let hi: number;
 {
   const db = openDb(storePath);
   const s = services(db, storeConfig);
-  let stored = 0;
-  inTransaction(db, () => {
-    for (let d = STORE_FIRST_DAY; d <= STORE_LAST_DAY; d++) {
-      const bars = generateDay(NQ, d);
-      if (bars.length === 0) continue;
-      s.chunks.put('NQ', d, 'import', bars);
-      stored += bars.length;
-      for (let i = 0; i < bars.length; i++) {
-        if (bars.low[i] < lo) lo = bars.low[i];
-        if (bars.high[i] > hi) hi = bars.high[i];
-      }
-      if (d >= START_DAY && d < START_DAY + JUMP_DAYS) jumpBars += bars.length;
-    }
-  });
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
+  ({ lo, hi } = r);
+  let jumpBars = 0;
+  for (const [d, n] of r.barsByDay) if (d >= START_DAY && d < START_DAY + JUMP_DAYS) jumpBars += n;
   console.log(
-    `stored ${stored.toLocaleString('en-US')} NQ 1 s bars (${dayToDateString(STORE_FIRST_DAY)}..${dayToDateString(STORE_LAST_DAY)}); ` +
+    `stored ${r.stored.toLocaleString('en-US')} NQ 1 s bars (${dayToDateString(STORE_FIRST_DAY)}..${dayToDateString(STORE_LAST_DAY)}); ` +
       `the jump walks ${jumpBars.toLocaleString('en-US')} of them; price range ${lo}..${hi} ticks`,
   );
   db.close();

@@ -25,7 +25,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, silentLogger } from '../src/app.ts';
 import { defaultConfig } from '../src/config.ts';
-import { generateDay } from '../src/data/generator.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { OrderSide, OrderType } from '../src/engine/types.ts';
@@ -37,7 +36,8 @@ import { ReplayService } from '../src/service/replay/service.ts';
 import { LiveSession } from '../src/service/replay/session.ts';
 import { createServices, type Services } from '../src/service/services.ts';
 import { createFetch } from '../src/server.ts';
-import { inTransaction, openDb } from '../src/store/db.ts';
+import { openDb } from '../src/store/db.ts';
+import { storeGeneratedDays } from './support.ts';
 
 const SESSIONS = 10;
 const STEPS = 1000; // timed steps per loop
@@ -102,26 +102,14 @@ async function main(): Promise<void> {
     return createServices({ config, clock: systemClock, db, jwtSecret });
   };
 
-  let lo = Infinity;
-  let hi = -Infinity;
+  let lo: number;
+  let hi: number;
   {
     const s = open();
-    let stored = 0;
-    inTransaction(s.db, () => {
-      for (let d = STORE_FIRST_DAY; d <= STORE_LAST_DAY; d++) {
-        const bars = generateDay(NQ, d);
-        if (bars.length === 0) continue;
-        s.chunks.put('NQ', d, 'import', bars);
-        stored += bars.length;
-        for (let i = 0; i < bars.length; i++) {
-          if (bars.low[i] < lo) lo = bars.low[i];
-          if (bars.high[i] > hi) hi = bars.high[i];
-        }
-      }
-    });
-    s.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
+    ({ lo, hi } = r);
     s.db.close();
-    console.log(`stored ${stored.toLocaleString('en-US')} NQ 1 s bars (${dayToDateString(STORE_FIRST_DAY)}..${dayToDateString(STORE_LAST_DAY)})`);
+    console.log(`stored ${r.stored.toLocaleString('en-US')} NQ 1 s bars (${dayToDateString(STORE_FIRST_DAY)}..${dayToDateString(STORE_LAST_DAY)})`);
   }
 
   // Server time per call, recorded by wrappers while `recording` holds the array to push to.

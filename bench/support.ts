@@ -1,6 +1,10 @@
 // Shared pieces of the benchmarks: order statistics and a cheap deterministic bar walk.
 
 import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
+import { generateDay } from '../src/data/generator.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { Services } from '../src/service/services.ts';
+import { inTransaction } from '../src/store/db.ts';
 
 export function median(xs: ArrayLike<number>): number {
   const s = Array.from(xs).sort((a, b) => a - b);
@@ -50,4 +54,29 @@ export function priceRange(b: BarColumns): [number, number] {
     if (b.high[i] > hi) hi = b.high[i];
   }
   return [lo, hi];
+}
+
+/**
+ * Writes generated bars of `inst` for every day in [firstDay, lastDay] into the store as imported
+ * chunks (one transaction, then a WAL checkpoint), as if real data had been loaded.
+ */
+export function storeGeneratedDays(s: Services, inst: Instrument, firstDay: number, lastDay: number) {
+  let stored = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  const barsByDay = new Map<number, number>();
+  inTransaction(s.db, () => {
+    for (let d = firstDay; d <= lastDay; d++) {
+      const bars = generateDay(inst, d);
+      if (bars.length === 0) continue;
+      s.chunks.put(inst.symbol, d, 'import', bars);
+      stored += bars.length;
+      barsByDay.set(d, bars.length);
+      const [dayLo, dayHi] = priceRange(bars);
+      lo = Math.min(lo, dayLo);
+      hi = Math.max(hi, dayHi);
+    }
+  });
+  s.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  return { stored, lo, hi, barsByDay };
 }
