@@ -2,7 +2,9 @@
 
 import { Elysia } from 'elysia';
 import { internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
+import { playgroundFamily } from './http/playground/index.ts';
 import { simFamily } from './http/sim/index.ts';
+import { webAuthFamily } from './http/web/index.ts';
 import type { Services } from './service/services.ts';
 import { schemaVersion } from './store/db.ts';
 
@@ -39,5 +41,7 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
       });
     })
     .use(simFamily(s, '/api/sim'))
-    .use(simFamily(s, '/api/sim/api'));
+    .use(simFamily(s, '/api/sim/api'))
+    .use(webAuthFamily(s))
+    .use(playgroundFamily(s));
 }

@@ -51,6 +51,15 @@ export const limits = Object.freeze({
   startingBalanceCents: 5_000_000, // (spec) 50,000 USD
 
   requestBodyBytesMax: 1_048_576,
+
+  // Web login (cookie sessions live tokenTtlS, like bearer tokens) and playground strategies.
+  passwordLengthMax: 256, // longer passwords are refused before hashing
+  playgroundScriptBytesMax: 200 * 1024, // (spec) script size 200 KB, UTF-8 bytes
+  strategyNameMax: 100,
+  strategyParamsMax: 50,
+  strategyParamKeyMax: 64,
+  strategyParamStringMax: 1_000,
+  strategyRunsListedMax: 200,
 });
 
 export interface Config {

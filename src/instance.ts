@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { randomBytes } from 'node:crypto';
+import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb } from './store/db.ts';
 
@@ -40,15 +41,17 @@ export function openInstance(
 export const DEMO_EMAIL = 'demo@replaydesk.local';
 
 /**
- * On the first start (no users yet) creates the Pro demo user and writes its credentials to
- * `demo-credentials.json` (mode 0600). Returns them when created, null otherwise.
+ * On the first start (no users yet) creates the Pro demo user with an API key and a random password
+ * (for the web login) and writes both to `demo-credentials.json` (mode 0600). Returns them when
+ * created, null otherwise.
  */
-export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; path: string } | null> {
+export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; password: string; path: string } | null> {
   if (s.users.list().length > 0) return null;
-  const r = await s.users.create({ email: DEMO_EMAIL, plan: 'pro' });
+  const password = randomSecret(18); // 24 characters, 144 bits
+  const r = await s.users.create({ email: DEMO_EMAIL, plan: 'pro', password });
   if (!r.ok) return null;
   const path = join(s.config.dataDir, 'demo-credentials.json');
-  const content = { userName: DEMO_EMAIL, apiKey: r.value.apiKey };
+  const content = { userName: DEMO_EMAIL, apiKey: r.value.apiKey, password };
   writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return { ...content, path };

@@ -25,6 +25,7 @@ s.replay.startIdleSweeper();
 const housekeeping = setInterval(() => {
   try {
     s.auth.pruneTokens();
+    s.webAuth.pruneSessions();
   } catch (e) {
     log.error('token pruning failed; will retry', { error: String(e) });
   }

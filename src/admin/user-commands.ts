@@ -1,5 +1,6 @@
-// `user create | rotate-key | set | list`: every command returns one JSON-able object.
+// `user create | rotate-key | set | set-password | list`: every command returns one JSON-able object.
 
+import { limits } from '../config.ts';
 import type { Services } from '../service/services.ts';
 import type { Plan, UserAdminError, UserRow } from '../service/users.ts';
 import { boolFlag, str, UsageError, type ParsedArgs } from './args.ts';
@@ -56,9 +57,15 @@ export async function userCommand(s: Services, sub: string | undefined, a: Parse
       if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
       return presentUser(r.value);
     }
+    case 'set-password': {
+      // Prints the email only: never the password or its hash. Live web sessions of the user end.
+      const r = await s.webAuth.setPassword(str(a, 'email', true), str(a, 'password', true));
+      if (!r.ok) throw new UsageError(r.error.kind === 'invalid_password' ? `password must be 1 to ${limits.passwordLengthMax} characters` : MESSAGES.user_not_found);
+      return { email: r.value.email };
+    }
     case 'list':
       return { users: s.users.list().map(presentUser) };
     default:
-      throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set or list`);
+      throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set, set-password or list`);
   }
 }

@@ -11,9 +11,11 @@ import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
 import { ChallengeStore } from '../store/challenges.ts';
 import { ReplayStore } from '../store/replay.ts';
+import { StrategyStore } from '../store/strategies.ts';
 import { UsageStore } from '../store/usage.ts';
 import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
+import { WebSessionStore } from '../store/web-sessions.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
@@ -21,9 +23,11 @@ import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
+import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
+import { WebAuthService } from './web-auth.ts';
 
 export interface Services {
   config: Config;
@@ -42,6 +46,9 @@ export interface Services {
   challenges: ChallengeService;
   payouts: PayoutService;
   trading: TradingService;
+  /** The web login's cookie sessions (playground and console). */
+  webAuth: WebAuthService;
+  strategies: StrategyService;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
 }
@@ -101,6 +108,8 @@ export function createServices(deps: ServiceDeps): Services {
     challenges,
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
+    webAuth: new WebAuthService(userStore, new WebSessionStore(db), deps.jwtSecret, clock),
+    strategies: new StrategyService(new StrategyStore(db), clock, config.customTimeframes),
     async shutdown() {
       replay.shutdown();
     },

@@ -160,4 +160,54 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX payouts_account ON payouts(account_id, requested_ms);
   `,
+  // 6: the web login's cookie sessions (SHA-256 of the JWT's jti, like tokens, in a table of their
+  // own so a cookie JWT can never pass as a bearer token), saved playground strategies and
+  // playground runs. A run keeps `strategy_id` without a foreign key: deleting a strategy keeps them.
+  `
+  CREATE TABLE web_sessions (
+    jti_hash   TEXT PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users(id),
+    issued_ms  INTEGER NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    revoked_ms INTEGER
+  );
+  CREATE INDEX web_sessions_user ON web_sessions(user_id);
+  CREATE TABLE strategies (
+    id          TEXT PRIMARY KEY,
+    user_id     INTEGER NOT NULL REFERENCES users(id),
+    name        TEXT NOT NULL,
+    code        TEXT NOT NULL,
+    instrument  TEXT NOT NULL,
+    timeframe   TEXT NOT NULL,
+    params_json TEXT NOT NULL,
+    created_ms  INTEGER NOT NULL,
+    updated_ms  INTEGER NOT NULL
+  );
+  CREATE INDEX strategies_user ON strategies(user_id, updated_ms);
+  CREATE TABLE playground_runs (
+    id                      TEXT PRIMARY KEY,
+    user_id                 INTEGER NOT NULL REFERENCES users(id),
+    strategy_id             TEXT,
+    template_id             TEXT,
+    instrument              TEXT NOT NULL,
+    timeframe               TEXT NOT NULL,
+    start_date              TEXT NOT NULL,
+    end_date                TEXT NOT NULL,
+    params_json             TEXT NOT NULL,
+    context_timeframes_json TEXT NOT NULL,
+    speed                   INTEGER,
+    status                  TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'stopped', 'timeout')),
+    error                   TEXT,
+    total_pnl_cents         INTEGER,
+    total_trades            INTEGER,
+    win_rate                REAL,
+    bars_done               INTEGER NOT NULL DEFAULT 0,
+    bars_total              INTEGER NOT NULL,
+    result_json             TEXT,
+    started_ms              INTEGER NOT NULL,
+    completed_ms            INTEGER
+  );
+  CREATE INDEX playground_runs_user ON playground_runs(user_id, started_ms);
+  CREATE INDEX playground_runs_strategy ON playground_runs(strategy_id, started_ms);
+  `,
 ];

@@ -1,4 +1,4 @@
-// Users and their API-key hashes. Never returns a hash to callers outside the auth service.
+// Users with their API-key and password hashes. Never returns a hash to callers outside the auth services.
 
 import type { Db } from './db.ts';
 
@@ -82,6 +82,16 @@ export class UserStore {
   apiKeyHashOf(email: string): { user: UserRow; apiKeyHash: string | null } | null {
     const r = this.db.query('SELECT * FROM users WHERE email = $email').get({ email }) as RawUser | null;
     return r ? { user: toUser(r), apiKeyHash: r.api_key_hash } : null;
+  }
+
+  /** The stored password hash for the web login; null when the user is unknown (hash null: no password). */
+  passwordHashOf(email: string): { user: UserRow; passwordHash: string | null } | null {
+    const r = this.db.query('SELECT * FROM users WHERE email = $email').get({ email }) as RawUser | null;
+    return r ? { user: toUser(r), passwordHash: r.password_hash } : null;
+  }
+
+  setPasswordHash(id: number, hash: string): void {
+    this.db.query('UPDATE users SET password_hash = $hash WHERE id = $id').run({ id, hash });
   }
 
   setApiKeyHash(id: number, hash: string, nowMs: number): void {

@@ -64,13 +64,22 @@ describe('the server process', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-e2e-'));
     const s = await startServer(dir);
     const creds = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
-    expect(creds).toEqual({ userName: 'demo@replaydesk.local', apiKey: expect.stringMatching(/^rdk_/) });
+    expect(creds).toEqual({ userName: 'demo@replaydesk.local', apiKey: expect.stringMatching(/^rdk_/), password: expect.stringMatching(/^[A-Za-z0-9_-]{16,}$/) });
     expect(statSync(join(dir, 'demo-credentials.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     expect(s.log()).toContain(creds.apiKey);
     expect(await (await fetch(`${s.base}/api/sim/Status/ping`)).text()).toBe('pong');
     const token = await login(s.base, dir);
     expect((await call(s.base, 'Contract/search', { searchText: 'NQ' }, token)).success).toBe(true);
+    // The password signs the demo user in to the web application (cookie session); it is not logged.
+    expect(s.log()).not.toContain(creds.password);
+    const web = await fetch(`${s.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: creds.userName, password: creds.password }),
+    });
+    expect(await web.json()).toEqual({ user: { email: 'demo@replaydesk.local', plan: 'pro' }, success: true, errorCode: 0, errorMessage: null });
+    expect(web.headers.get('set-cookie')).toMatch(/^rd_session=[^;]+; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax$/);
     s.proc.kill('SIGTERM');
     expect(await s.proc.exited).toBe(0);
     expect(s.log()).toContain('INFO stopped');

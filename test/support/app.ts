@@ -82,3 +82,52 @@ export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<vo
     await Bun.sleep(5);
   }
 }
+
+/** A call to the web-facing families (`/api/auth/…`, `/api/playground/…`), optionally with the session cookie. */
+export async function webCall(
+  t: TestApp,
+  method: string,
+  path: string,
+  opts: { cookie?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const h: Record<string, string> = {};
+  const hasBody = method !== 'GET' && method !== 'DELETE';
+  if (hasBody) h['content-type'] = 'application/json';
+  if (opts.cookie) h.cookie = `rd_session=${opts.cookie}`;
+  Object.assign(h, opts.headers ?? {});
+  const body = hasBody ? (typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body ?? {})) : undefined;
+  const res = await t.app.handle(new Request(`http://localhost${path}`, { method, headers: h, body }));
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** The `rd_session` value a response sets (null when it sets none). */
+export function sessionCookieOf(r: Reply): string | null {
+  const line = r.headers.get('set-cookie');
+  const m = line ? /(?:^|,\s*)rd_session=([^;]*)/.exec(line) : null;
+  return m ? m[1] : null;
+}
+
+/** Creates a user with a password (Pro unless told) for the web login. */
+export async function makeWebUser(
+  t: TestApp,
+  opts: { email?: string; password?: string; plan?: 'pro' | 'free'; verified?: boolean; disabled?: boolean } = {},
+): Promise<{ email: string; password: string }> {
+  const email = opts.email ?? 'web@example.com';
+  const password = opts.password ?? 'correct horse battery staple';
+  const r = await t.s.users.create({ email, password, plan: opts.plan ?? 'pro', verified: opts.verified, disabled: opts.disabled });
+  if (!r.ok) throw new Error(`cannot create ${email}: ${r.error.kind}`);
+  return { email, password };
+}
+
+/** Logs in through POST /api/auth/login and returns the session cookie's value. */
+export async function webLogin(t: TestApp, email: string, password: string): Promise<string> {
+  const r = await webCall(t, 'POST', '/api/auth/login', { body: { email, password } });
+  const cookie = sessionCookieOf(r);
+  if (!r.body.success || !cookie) throw new Error(`web login failed: ${JSON.stringify(r.body)}`);
+  return cookie;
+}

@@ -26,7 +26,7 @@ type Handler<C> = (call: C) => Response | Promise<Response>;
 // Set by the listening server (src/main.ts) for each request it accepts.
 export const clientAddresses = new WeakMap<Request, string>();
 
-function clientAddress(request: Request, trustProxy: boolean): string {
+export function clientAddress(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const fwd = request.headers.get('x-forwarded-for');
     if (fwd) return fwd.split(',')[0].trim();

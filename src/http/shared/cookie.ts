@@ -1,0 +1,173 @@
+// Cookie-session plumbing for the web-facing families (`/api/auth`, `/api/playground`): the session
+// cookie, the CSRF guard and `cookieRoute`, the route helper every cookie-authenticated endpoint
+// goes through. Handlers receive a small `CookieCall` (never Elysia's Context) and return a Response.
+//
+// Usage (see src/http/playground/strategies.ts):
+//
+//   cookieRoute(app, s, 'POST', '/run', async ({ body, user }) => {
+//     const r = await s.playgroundRuns.start(user.id, body);
+//     return r.ok ? success({ executionId: r.value.id, status: 'running' }) : mapError(codes.run, r.error);
+//   }, { pro: true });
+//   cookieRoute(app, s, 'GET', '/executions/:id', ({ params, user }) => ..., { pro: true });
+//   // A stream: return new Response(readable, { headers: { 'content-type': 'text/event-stream' } })
+//   // and stop writing when `request.signal` aborts.
+//
+// Order of checks: CSRF (state-changing methods only) → 403; no valid session cookie → 401;
+// `pro` and the user not on Pro → 403; body not JSON → 400; then the handler.
+
+import type { Services } from '../../service/services.ts';
+import type { WebPrincipal } from '../../service/web-auth.ts';
+import type { UserRow } from '../../store/users.ts';
+import { json, malformedJson, unauthorized } from './envelope.ts';
+import { clientAddress, type App, type Body } from './route.ts';
+
+/** The web login's session cookie (its value is a JWT; docs/decisions.md). */
+export const SESSION_COOKIE = 'rd_session';
+
+export type CookieMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface CookieCall {
+  /** The JSON body of POST, PUT and PATCH (empty body or non-object JSON → `{}`); `{}` otherwise. */
+  body: Body;
+  /** Path parameters (`/strategies/:id` → `params.id`). */
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  request: Request;
+  /** The session's user, read afresh on this request. */
+  user: UserRow;
+  /** The session itself (for logout). */
+  session: WebPrincipal;
+  clientAddress: string;
+}
+
+export interface CookieRouteOptions {
+  /** Refuse users not on the Pro plan with HTTP 403 (checked on every request). */
+  pro: boolean;
+}
+
+type Handler<C> = (call: C) => Response | Promise<Response>;
+
+/** The HTTP 403 answers of cookie routes. */
+export function forbidden(message: string): Response {
+  return json(403, { success: false, errorCode: 403, errorMessage: message });
+}
+
+export const CROSS_SITE_REFUSED = 'Cross-site request refused';
+export const PRO_REQUIRED = 'Pro subscription required for the Playground';
+
+const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[\w-]+"?\s*)?$/i;
+
+function firstHeaderValue(request: Request, name: string): string | null {
+  const v = request.headers.get(name);
+  return v ? v.split(',')[0].trim() : null;
+}
+
+/** The host the client addressed: `X-Forwarded-Host` behind a trusted proxy, else `Host`. */
+function requestHost(request: Request, trustProxy: boolean): string {
+  const forwarded = trustProxy ? firstHeaderValue(request, 'x-forwarded-host') : null;
+  return (forwarded ?? request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+}
+
+/** True when the request reached us over https (or, behind a trusted proxy, reached the proxy so). */
+export function cameOverHttps(request: Request, trustProxy: boolean): boolean {
+  if (new URL(request.url).protocol === 'https:') return true;
+  return trustProxy && firstHeaderValue(request, 'x-forwarded-proto')?.toLowerCase() === 'https';
+}
+
+/**
+ * The CSRF guard of state-changing cookie requests: refused when an `Origin` header names another
+ * host than the request's, when `Sec-Fetch-Site` is `cross-site`, or when a POST is not
+ * `application/json` (a cross-site form cannot send that type without a CORS preflight, which we
+ * never grant). Requests without `Origin` (curl, bots) pass. Returns the 403, or null to go on.
+ */
+export function csrfRefusal(request: Request, trustProxy: boolean): Response | null {
+  const method = request.method.toUpperCase();
+  if (!STATE_CHANGING.has(method)) return null;
+  const origin = request.headers.get('origin');
+  if (origin !== null) {
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {
+      // `Origin: null` (sandboxed frames, some redirects) or garbage: not our page.
+    }
+    if (originHost === null || originHost === '' || originHost !== requestHost(request, trustProxy)) return forbidden(CROSS_SITE_REFUSED);
+  }
+  if ((request.headers.get('sec-fetch-site') ?? '').toLowerCase() === 'cross-site') return forbidden(CROSS_SITE_REFUSED);
+  if (method === 'POST' && !JSON_CONTENT_TYPE.test((request.headers.get('content-type') ?? '').trim())) return forbidden(CROSS_SITE_REFUSED);
+  return null;
+}
+
+/** Marks a body that was not valid JSON. */
+export const BAD_JSON_BODY: Body = Object.freeze({ __replaydeskBadJson: true });
+
+/** Reads a JSON body leniently, as `installBodyParser` does: empty → `{}`, non-object JSON → `{}`. */
+export async function readJsonBody(request: Request): Promise<Body> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return BAD_JSON_BODY;
+  }
+}
+
+type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;
+
+/** The session cookie's value as sent, or null. */
+export function sessionCookieValue(cookie: CookieJar | undefined): string | null {
+  const v = cookie?.[SESSION_COOKIE]?.value;
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Path=/, Max-Age, Secure over https only. */
+export function setSessionCookie(cookie: CookieJar, value: string, maxAgeS: number, secure: boolean): void {
+  cookie[SESSION_COOKIE].set({ value, httpOnly: true, sameSite: 'lax', path: '/', maxAge: maxAgeS, secure });
+}
+
+/** Tells the browser to drop the session cookie (same attributes, Max-Age 0, expired). */
+export function clearSessionCookie(cookie: CookieJar, secure: boolean): void {
+  cookie[SESSION_COOKIE].set({ value: '', httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0, expires: new Date(0), secure });
+}
+
+/**
+ * A cookie-authenticated route. `method` is one of GET, POST, PUT, PATCH, DELETE; `path` is relative
+ * to the family's prefix and may hold `:params`. With `{ pro: true }` only Pro users get through.
+ * Bodies are read here (Elysia's parser is off for these routes), so any handler sees the same
+ * lenient JSON as the simulator families.
+ */
+export function cookieRoute(
+  app: App,
+  s: Services,
+  method: CookieMethod,
+  path: string,
+  handler: Handler<CookieCall>,
+  options: CookieRouteOptions,
+): void {
+  app.route(
+    method,
+    path,
+    async ({ request, params, query, cookie }: { [k: string]: any }) => {
+      const refused = csrfRefusal(request, s.config.trustProxy);
+      if (refused) return refused;
+      const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
+      if (!session) return unauthorized();
+      if (options.pro && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
+      const body = WITH_BODY.has(method) ? await readJsonBody(request) : {};
+      if (body === BAD_JSON_BODY) return malformedJson();
+      return handler({
+        body,
+        params: params ?? {},
+        query: query ?? {},
+        request,
+        user: session.user,
+        session,
+        clientAddress: clientAddress(request, s.config.trustProxy),
+      });
+    },
+    { parse: 'none' },
+  );
+}

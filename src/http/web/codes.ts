@@ -1,0 +1,15 @@
+// The web login (`/api/auth/`): (errorCode, errorMessage) per endpoint for every domain error kind.
+// The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
+
+import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import type { WebLoginError } from '../../service/web-auth.ts';
+
+// Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
+// same answer: accounts cannot be probed.
+export const login = {
+  missing_credentials: [1, 'Invalid credentials'],
+  invalid_credentials: [1, 'Invalid credentials'],
+  user_unverified: [1, 'Invalid credentials'],
+  user_disabled: [1, 'Invalid credentials'],
+  rate_limited: TOO_MANY_REQUESTS,
+} satisfies CodeTable<WebLoginError>;

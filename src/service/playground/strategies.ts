@@ -1,0 +1,121 @@
+// Saved playground strategies: a user's own Python script with its instrument, timeframe and
+// parameter values. Users only ever see their own: another user's id reads as not found.
+// Deleting a strategy keeps its runs (they stay readable by execution id).
+
+import { randomBytes } from 'node:crypto';
+import { limits } from '../../config.ts';
+import { findInstrument } from '../../domain/instrument.ts';
+import { parseTimeframe } from '../../domain/timeframe.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { err, ok, type Result } from '../../lib/result.ts';
+import type { ParamMap, RunSummaryRow, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
+
+export type { ParamMap, RunSummaryRow, StrategyRow, StrategySummaryRow };
+
+export type StrategyField = 'name' | 'code' | 'instrument' | 'timeframe' | 'params';
+
+export type InvalidParamsReason =
+  | { reason: 'too_many_keys'; max: number }
+  | { reason: 'bad_key'; max: number }
+  | { reason: 'bad_value'; key: string }
+  | { reason: 'string_too_long'; key: string; max: number };
+
+export type SaveStrategyError =
+  | { kind: 'field_required'; field: StrategyField }
+  | { kind: 'name_too_long'; max: number }
+  | { kind: 'script_too_large' }
+  | { kind: 'instrument_not_found' }
+  | { kind: 'invalid_timeframe' }
+  | ({ kind: 'invalid_params' } & InvalidParamsReason)
+  | { kind: 'strategy_not_found' };
+
+export type StrategyNotFound = { kind: 'strategy_not_found' };
+
+/** `stg_` + 16 hex characters (64 random bits). */
+export function newStrategyId(): string {
+  return `stg_${randomBytes(8).toString('hex')}`;
+}
+
+function nonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.trim() !== '';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parameter values: a flat object of numbers, strings and booleans, bounded in keys and sizes. */
+function checkParams(params: Record<string, unknown>): InvalidParamsReason | null {
+  const keys = Object.keys(params);
+  if (keys.length > limits.strategyParamsMax) return { reason: 'too_many_keys', max: limits.strategyParamsMax };
+  for (const key of keys) {
+    if (key === '' || key.length > limits.strategyParamKeyMax) return { reason: 'bad_key', max: limits.strategyParamKeyMax };
+    const v = params[key];
+    if (typeof v === 'string') {
+      if (v.length > limits.strategyParamStringMax) return { reason: 'string_too_long', key, max: limits.strategyParamStringMax };
+    } else if (!(typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))) {
+      return { reason: 'bad_value', key };
+    }
+  }
+  return null;
+}
+
+export class StrategyService {
+  constructor(
+    private readonly store: StrategyStore,
+    private readonly clock: Clock,
+    private readonly customTimeframes: boolean,
+  ) {}
+
+  list(userId: number): StrategySummaryRow[] {
+    return this.store.list(userId);
+  }
+
+  get(userId: number, id: unknown): Result<StrategyRow, StrategyNotFound> {
+    const row = typeof id === 'string' ? this.store.get(id, userId) : null;
+    return row ? ok(row) : err({ kind: 'strategy_not_found' });
+  }
+
+  /**
+   * Creates a strategy, or rewrites the user's strategy `id` when given. Fields are checked one after
+   * the other (name, code, instrument, timeframe, params: each for presence and type, then content),
+   * then the id.
+   */
+  save(userId: number, input: Record<string, unknown>): Result<{ id: string }, SaveStrategyError> {
+    const { name, code, instrument, timeframe, params, id } = input;
+    if (!nonEmptyString(name)) return err({ kind: 'field_required', field: 'name' });
+    const trimmedName = name.trim();
+    if (trimmedName.length > limits.strategyNameMax) return err({ kind: 'name_too_long', max: limits.strategyNameMax });
+    if (!nonEmptyString(code)) return err({ kind: 'field_required', field: 'code' });
+    if (Buffer.byteLength(code, 'utf8') > limits.playgroundScriptBytesMax) return err({ kind: 'script_too_large' });
+    if (!nonEmptyString(instrument)) return err({ kind: 'field_required', field: 'instrument' });
+    const inst = findInstrument(instrument);
+    if (!inst) return err({ kind: 'instrument_not_found' });
+    if (!nonEmptyString(timeframe)) return err({ kind: 'field_required', field: 'timeframe' });
+    const tf = parseTimeframe(timeframe.trim(), { customEnabled: this.customTimeframes, storedResolutionS: inst.storedResolutionS });
+    if (!tf.ok) return err({ kind: 'invalid_timeframe' });
+    if (!isPlainObject(params)) return err({ kind: 'field_required', field: 'params' });
+    const bad = checkParams(params);
+    if (bad) return err({ kind: 'invalid_params', ...bad });
+
+    const fields: StrategyFields = { name: trimmedName, code, instrument: inst.symbol, timeframe: tf.value.text, params: params as ParamMap };
+    const nowMs = this.clock.nowMs();
+    if (id !== undefined && id !== null) {
+      if (typeof id !== 'string' || !this.store.update(id, userId, fields, nowMs)) return err({ kind: 'strategy_not_found' });
+      return ok({ id });
+    }
+    const newId = newStrategyId();
+    this.store.insert(newId, userId, fields, nowMs);
+    return ok({ id: newId });
+  }
+
+  delete(userId: number, id: unknown): Result<void, StrategyNotFound> {
+    return typeof id === 'string' && this.store.delete(id, userId) ? ok(undefined) : err({ kind: 'strategy_not_found' });
+  }
+
+  /** The strategy's runs, newest first (bounded); not found unless the strategy is the user's. */
+  runs(userId: number, id: unknown): Result<RunSummaryRow[], StrategyNotFound> {
+    if (typeof id !== 'string' || !this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
+    return ok(this.store.listRunsOfStrategy(id, userId, limits.strategyRunsListedMax));
+  }
+}

@@ -1,0 +1,139 @@
+// The web application's login: email and password (argon2id) give a session cookie holding a JWT
+// signed with @elysiajs/jwt under the instance's secret. Only the SHA-256 of the JWT's `jti` is
+// stored (table `web_sessions`), so logout and disabling a user take effect at once and a database
+// leak yields no usable cookie.
+//
+// A cookie JWT and a bearer token cannot stand in for each other: the cookie JWT has its own header
+// type (`rd-web+jwt`, which the bearer verifier refuses) and audience (which bearer tokens lack),
+// and each kind is looked up in its own table.
+//
+// Login does the same work whatever the outcome (one lookup, one argon2id verify against the stored
+// hash or a dummy one), so unknown emails cannot be told from wrong passwords.
+
+import { jwt } from '@elysiajs/jwt';
+import { limits } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import { err, ok, type Result } from '../lib/result.ts';
+import { randomSecret, sha256Hex } from '../lib/secrets.ts';
+import type { UserRow, UserStore } from '../store/users.ts';
+import type { WebSessionStore } from '../store/web-sessions.ts';
+import { SlidingWindowLimiter } from './rate-limit.ts';
+
+export type WebLoginError =
+  | { kind: 'missing_credentials' }
+  | { kind: 'invalid_credentials' }
+  | { kind: 'user_unverified' }
+  | { kind: 'user_disabled' }
+  | { kind: 'rate_limited'; retryAfterS: number };
+
+export type SetPasswordError = { kind: 'user_not_found' } | { kind: 'invalid_password' };
+
+export interface WebPrincipal {
+  user: UserRow;
+  jtiHash: string;
+}
+
+export const WEB_JWT = Object.freeze({ type: 'rd-web+jwt', issuer: 'replaydesk', audience: 'replaydesk-web' });
+
+// An argon2id hash no password is compared against successfully in practice, verified when the email
+// is unknown or has no password, to keep the timing equal. Made once, on the first login.
+let dummyHash: Promise<string> | null = null;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= Bun.password.hash(randomSecret(32), 'argon2id');
+  return dummyHash;
+}
+
+function makeSigner(secret: Uint8Array) {
+  return jwt({ name: 'webJwt', secret, alg: 'HS256', typ: WEB_JWT.type, iss: WEB_JWT.issuer, aud: WEB_JWT.audience }).decorator.webJwt;
+}
+
+export class WebAuthService {
+  private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
+  private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
+  private readonly signer: ReturnType<typeof makeSigner>;
+
+  constructor(
+    private readonly users: UserStore,
+    private readonly sessions: WebSessionStore,
+    jwtSecret: Uint8Array,
+    private readonly clock: Clock,
+  ) {
+    this.signer = makeSigner(jwtSecret);
+  }
+
+  /** Checks email and password; on success a new session and its cookie value (a JWT). */
+  async login(
+    email: unknown,
+    password: unknown,
+    clientAddress: string,
+  ): Promise<Result<{ cookieValue: string; maxAgeS: number; user: UserRow }, WebLoginError>> {
+    const nowMs = this.clock.nowMs();
+    const addressGate = this.loginByAddress.take(clientAddress, nowMs);
+    if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
+    if (typeof email !== 'string' || typeof password !== 'string' || email.trim() === '' || password === '') {
+      return err({ kind: 'missing_credentials' });
+    }
+    // Refused before the name keys a limiter and before a long input reaches the hash.
+    if (email.length > limits.emailLengthMax || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_credentials' });
+    const normalized = email.trim().toLowerCase();
+    const emailGate = this.loginByEmail.take(normalized, nowMs);
+    if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
+
+    const found = this.users.passwordHashOf(normalized);
+    const hash = found?.passwordHash ?? (await dummyPasswordHash());
+    const matches = await Bun.password.verify(password, hash).catch(() => false);
+    if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
+    if (found.user.disabled) return err({ kind: 'user_disabled' });
+    if (!found.user.verified) return err({ kind: 'user_unverified' });
+    return ok({ cookieValue: await this.issue(found.user.id, this.clock.nowMs()), maxAgeS: limits.tokenTtlS, user: found.user });
+  }
+
+  /** Resolves a cookie value to its user; null for a missing, bad, expired or revoked one. */
+  async authenticate(cookieValue: unknown): Promise<WebPrincipal | null> {
+    if (typeof cookieValue !== 'string' || cookieValue === '' || cookieValue.length > 4096) return null;
+    const nowMs = this.clock.nowMs();
+    const claims = await this.signer.verify(cookieValue, {
+      algorithms: ['HS256'],
+      typ: WEB_JWT.type,
+      issuer: WEB_JWT.issuer,
+      audience: WEB_JWT.audience,
+      requiredClaims: ['exp', 'jti', 'sub'],
+      currentDate: new Date(nowMs),
+    });
+    if (!claims || typeof claims.jti !== 'string' || typeof claims.sub !== 'string') return null;
+    const jtiHash = sha256Hex(claims.jti);
+    const row = this.sessions.get(jtiHash);
+    if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;
+    const user = this.users.byId(row.userId);
+    // A user disabled after login loses access at once.
+    if (!user || user.disabled) return null;
+    return { user, jtiHash };
+  }
+
+  logout(principal: WebPrincipal): void {
+    this.sessions.revoke(principal.jtiHash, this.clock.nowMs());
+  }
+
+  /** Sets (or replaces) a user's password; every live cookie session of the user is revoked. */
+  async setPassword(email: string, password: string): Promise<Result<{ email: string }, SetPasswordError>> {
+    if (password === '' || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_password' });
+    const user = this.users.byEmail(email.trim().toLowerCase());
+    if (!user) return err({ kind: 'user_not_found' });
+    this.users.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'));
+    this.sessions.revokeAllForUser(user.id, this.clock.nowMs());
+    return ok({ email: user.email });
+  }
+
+  /** Drops session rows long expired (a timer calls it), so the table stays bounded. */
+  pruneSessions(): void {
+    this.sessions.prune(this.clock.nowMs());
+  }
+
+  private async issue(userId: number, nowMs: number): Promise<string> {
+    const jti = randomSecret(16);
+    const exp = Math.floor(nowMs / 1000) + limits.tokenTtlS;
+    this.sessions.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
+    // The plugin stamps `iat` itself (wall clock); `exp` comes from the service clock.
+    return this.signer.sign({ sub: String(userId), jti, exp });
+  }
+}
