@@ -2,6 +2,8 @@
 // marked (spec); the others are our decisions, recorded in docs/decisions.md.
 // Only `loadConfig` reads the environment, and only src/main.ts and the admin CLI call it.
 
+import { availableParallelism } from 'node:os';
+
 export const limits = Object.freeze({
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
   apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
@@ -77,6 +79,14 @@ export interface Config {
   /** Use X-Forwarded-For as the client address (only behind a trusted proxy). */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Playground runner: ready children kept waiting (each a loaded Pyodide, about 200 MB). */
+  runnerPoolSize: number;
+  /** Playground executions running at once, all users together; over it a run gets HTTP 503. */
+  runnerMaxConcurrent: number;
+  /** A playground execution is killed after this long (spec: 10 minutes). */
+  playgroundTimeoutS: number;
+  /** The runner bundle, the Pyodide snapshot and Deno's cache; null = `<dataDir>/runner`. */
+  runnerCacheDir: string | null;
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -102,6 +112,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     slippageTicks: int(env.SLIPPAGE_TICKS, 0, 'SLIPPAGE_TICKS'),
     trustProxy: bool(env.TRUST_PROXY, false),
     logRequests: bool(env.LOG_REQUESTS, true),
+    runnerPoolSize: int(env.RUNNER_POOL_SIZE, 1, 'RUNNER_POOL_SIZE'),
+    runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
+    playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
+    runnerCacheDir: env.RUNNER_CACHE_DIR || null,
   };
 }
 

@@ -39,11 +39,23 @@ const server = Bun.serve({
 });
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 
+// The playground's runner: bundle, Pyodide snapshot (built once, from trusted code) and warm pool,
+// in the background so readiness does not wait for them.
+const runnerStartedMs = performance.now();
+s.runner()
+  .warm()
+  .then(
+    () => log.info('playground runner ready', { ms: Math.round(performance.now() - runnerStartedMs), isolation: s.runner().isolation }),
+    (e) => log.error('playground runner failed to start; runs will retry', { error: String(e) }),
+  );
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('shutting down', { signal });
+  // Running executions end first (as failed, recorded), which also closes their event streams.
+  await s.runs.shutdown();
   await server.stop(false); // stop accepting; resolves when in-flight requests are done
   clearInterval(housekeeping);
   await s.shutdown();

@@ -29,6 +29,7 @@ function importsOf(text: string): string[] {
 
 /** Top folder of a source file (`engine`, `http`, …) or the file name for top-level files. */
 function layer(path: string): string {
+  if (path.startsWith('../runner/')) return 'runner';
   return path.includes('/') ? path.split('/')[0] : path;
 }
 
@@ -40,7 +41,7 @@ const ALLOWED: Record<string, string[]> = {
   challenge: ['engine', 'domain', 'lib', 'data'],
   data: ['domain', 'lib'],
   store: ['data', 'engine', 'challenge', 'domain', 'lib'],
-  service: ['store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts'],
+  service: ['store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts', 'runner'],
   http: ['service', 'store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts'],
   admin: ['service', 'data', 'challenge', 'domain', 'lib', 'config.ts', 'instance.ts'],
 };
@@ -56,6 +57,23 @@ describe('tidy', () => {
         if (!spec.startsWith('.')) continue;
         const target = layer(relative(SRC, join(SRC, f.path, '..', spec)));
         if (target !== from && !allowed.includes(target)) bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the runner child bundles only the pure core (engine, domain, data, lib), and the runner host nothing of src', () => {
+    const RUNNER = join(import.meta.dir, '..', 'runner');
+    const bad: string[] = [];
+    for (const p of files(RUNNER)) {
+      const rel = relative(RUNNER, p);
+      const inChild = rel.startsWith('child/');
+      for (const spec of importsOf(code(readFileSync(p, 'utf8')))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SRC, join(p, '..', spec));
+        if (target.startsWith('..')) continue; // inside runner/
+        const ok = inChild && ['engine', 'domain', 'data', 'lib'].includes(layer(target)) && !target.startsWith('data/generator');
+        if (!ok) bad.push(`runner/${rel} imports ${spec}`);
       }
     }
     expect(bad).toEqual([]);

@@ -23,6 +23,10 @@ import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
+import { join } from 'node:path';
+import { RunnerPool } from '../../runner/host/pool.ts';
+import { PlaygroundRunStore } from '../store/playground-runs.ts';
+import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
@@ -49,6 +53,9 @@ export interface Services {
   /** The web login's cookie sessions (playground and console). */
   webAuth: WebAuthService;
   strategies: StrategyService;
+  runs: RunService;
+  /** The playground's sandboxed runner children, created on first use (or by `warm`). */
+  runner(): RunnerPool;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
 }
@@ -83,8 +90,27 @@ export function createServices(deps: ServiceDeps): Services {
     challenges,
     logError: deps.logError ?? ((message, fields) => console.error(message, fields)),
   });
+  const strategies = new StrategyService(new StrategyStore(db), clock, config.customTimeframes);
+  let pool: RunnerPool | null = null;
+  const runner = (): RunnerPool => {
+    pool ??= new RunnerPool({
+      cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
+      size: config.runnerPoolSize,
+      log: (message, fields) => (deps.logError ?? ((m, f) => console.error(m, f)))(message, fields ?? {}),
+    });
+    return pool;
+  };
+  const runs = new RunService(new PlaygroundRunStore(db), strategies, bars, runner, {
+    customTimeframes: config.customTimeframes,
+    slippageTicks: config.slippageTicks,
+    timeoutMs: config.playgroundTimeoutS * 1000,
+    maxConcurrent: config.runnerMaxConcurrent,
+  }, clock);
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
-  if (deps.restoreSessions !== false) replay.restoreLive();
+  if (deps.restoreSessions !== false) {
+    replay.restoreLive();
+    runs.recoverInterrupted();
+  }
   return {
     config,
     clock,
@@ -109,9 +135,13 @@ export function createServices(deps: ServiceDeps): Services {
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     webAuth: new WebAuthService(userStore, new WebSessionStore(db), deps.jwtSecret, clock),
-    strategies: new StrategyService(new StrategyStore(db), clock, config.customTimeframes),
+    strategies,
+    runs,
+    runner,
     async shutdown() {
       replay.shutdown();
+      await runs.shutdown();
+      await pool?.close();
     },
   };
 }

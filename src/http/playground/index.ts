@@ -4,6 +4,7 @@
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { registerRuns } from './runs.ts';
 import { registerStrategies } from './strategies.ts';
 import { registerTemplates } from './templates.ts';
 
@@ -11,7 +12,6 @@ export function playgroundFamily(s: Services) {
   const app = new Elysia({ prefix: '/api/playground' });
   registerTemplates(app);
   registerStrategies(app, s);
-  // Runs (POST run, POST stop, POST speed, GET executions/:id, the event stream) go here:
-  // registerRuns(app, s); // from './runs.ts'
+  registerRuns(app, s);
   return app;
 }

@@ -1,0 +1,228 @@
+// The runner child: one Deno process per execution, with no permission but reading Pyodide, this
+// bundle and the snapshot (runner/host/sandbox.ts builds the command line). It loads Pyodide, runs
+// the user's strategy through runner/python/harness.py against the bundled engine, and speaks only
+// frames on stdin/stdout (runner/protocol.ts).
+//
+// Modes (Deno.args: pyodideDir, mode, snapshotPath):
+//   snapshot  loads Pyodide from scratch, imports the harness (trusted code only), sends the memory
+//             snapshot and exits. Never sees user code.
+//   serve     loads Pyodide from the snapshot, says `ready`, then runs exactly one execution.
+
+import harnessPy from '../python/harness.py' with { type: 'text' };
+import indicatorsPy from '../python/indicators.py' with { type: 'text' };
+import type { BarColumns } from '../../src/data/bar-columns.ts';
+import { findInstrument } from '../../src/domain/instrument.ts';
+import { asInt32, asUint32, encodeFrame, FrameDecoder } from '../protocol.ts';
+import { EngineBridge } from './bridge.ts';
+
+declare const Deno: {
+  args: string[];
+  stdin: { readSync(p: Uint8Array): number | null };
+  stdout: { writeSync(p: Uint8Array): number };
+  readFileSync(path: string): Uint8Array;
+  exit(code: number): never;
+};
+
+const PY_DIR = '/rd';
+// An empty lockfile: no package can be loaded, from any URL (sandbox note, route 11).
+const LOCK = JSON.stringify({
+  info: { abi_version: '2026_0', arch: 'wasm32', platform: 'emscripten_5_0_3', python: '3.14.2' },
+  packages: {},
+});
+
+// Glue between the harness and the JS bridge: converts JS arrays to the tuples the harness expects.
+const GLUE = `
+import sys
+sys.path.insert(0, '${PY_DIR}')
+import harness
+
+class _Bridge:
+    __slots__ = ('_j',)
+    def __init__(self, j):
+        self._j = j
+    def advance(self, k):
+        return tuple(self._j.advance(k))
+    def place(self, k, ty, side, size, lim, stp, sl, tp):
+        return tuple(self._j.place(k, ty, side, size, lim, stp, sl, tp))
+    def cancel(self, k, oid):
+        return bool(self._j.cancel(k, oid))
+    def close(self, k, size):
+        return tuple(self._j.close(k, size))
+    def state(self):
+        return tuple(self._j.state())
+    def fills(self, i):
+        return [tuple(f) for f in self._j.fills(i)]
+    def working(self):
+        return [tuple(o) for o in self._j.working()]
+
+def _cols(t, e, o, h, l, c, v):
+    return {'t': t.to_py().tolist(), 'e': e.to_py().tolist(), 'o': o.to_py().tolist(), 'h': h.to_py().tolist(),
+            'l': l.to_py().tolist(), 'c': c.to_py().tolist(), 'v': v.to_py().tolist()}
+
+def _rd_start(code, params, meta, jbridge):
+    return harness.start(code, params.to_py(), meta.to_py(), _Bridge(jbridge))
+
+def _rd_batch(base, t, e, o, h, l, c, v, ctx):
+    b = _cols(t, e, o, h, l, c, v)
+    b['base'] = base
+    b['ctx'] = {x[0]: _cols(*list(x)[1:]) for x in ctx}
+    return harness.run_batch(b)
+
+def _rd_finish():
+    return harness.finish()
+
+def _rd_logs():
+    return harness.take_logs()
+
+def _rd_done():
+    # Bars that reached the strategy (the one whose on_bar raised included).
+    return len(harness._rt.series)
+`;
+
+const decoder = new FrameDecoder(512 * 1024 * 1024);
+const chunk = new Uint8Array(1 << 20);
+const queued: Record<string, unknown>[] = [];
+
+function send(msg: object): void {
+  const bytes = encodeFrame(msg);
+  let off = 0;
+  while (off < bytes.byteLength) off += Deno.stdout.writeSync(bytes.subarray(off));
+}
+
+function readFrame(): Record<string, unknown> {
+  for (;;) {
+    const m = decoder.next();
+    if (m !== undefined) return m as Record<string, unknown>;
+    const n = Deno.stdin.readSync(chunk);
+    if (n === null) Deno.exit(0); // the server went away
+    decoder.push(chunk.subarray(0, n as number));
+  }
+}
+
+/** The next frame of type `t`; frames of other types read meanwhile wait in `queued`. */
+function expect(t: string): Record<string, unknown> {
+  const at = queued.findIndex((m) => m.t === t);
+  if (at >= 0) return queued.splice(at, 1)[0];
+  for (;;) {
+    const m = readFrame();
+    if (m.t === t) return m;
+    queued.push(m);
+  }
+}
+
+function nextCommand(): Record<string, unknown> {
+  return queued.length > 0 ? (queued.shift() as Record<string, unknown>) : readFrame();
+}
+
+function fineBars(m: Record<string, unknown>): Map<number, BarColumns> {
+  const ks = asInt32(m.ks);
+  const offsets = asInt32(m.offsets);
+  const time = asUint32(m.time);
+  const open = asInt32(m.open);
+  const high = asInt32(m.high);
+  const low = asInt32(m.low);
+  const close = asInt32(m.close);
+  const volume = asUint32(m.volume);
+  const out = new Map<number, BarColumns>();
+  for (let j = 0; j < ks.length; j++) {
+    const a = offsets[j];
+    const b = offsets[j + 1];
+    out.set(ks[j], {
+      length: b - a,
+      time: time.subarray(a, b),
+      open: open.subarray(a, b),
+      high: high.subarray(a, b),
+      low: low.subarray(a, b),
+      close: close.subarray(a, b),
+      volume: volume.subarray(a, b),
+    });
+  }
+  return out;
+}
+
+async function loadPython(pyodideDir: string, snapshot: Uint8Array | null) {
+  const { loadPyodide } = await import(`${pyodideDir}/pyodide.mjs`);
+  const quiet = () => {};
+  return await loadPyodide({
+    indexURL: `${pyodideDir}/`,
+    lockFileContents: LOCK,
+    packageBaseUrl: '/nonexistent/',
+    // Pyodide's defaults copy no host variable but add `_` (the script path): give it nothing.
+    env: { HOME: '/home/pyodide', _: '/sandbox' },
+    stdout: quiet,
+    stderr: quiet,
+    ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }),
+  });
+}
+
+async function makeSnapshot(pyodideDir: string): Promise<void> {
+  const py = await loadPython(pyodideDir, null);
+  py.FS.mkdirTree(PY_DIR);
+  py.FS.writeFile(`${PY_DIR}/harness.py`, harnessPy);
+  py.FS.writeFile(`${PY_DIR}/indicators.py`, indicatorsPy);
+  py.runPython(GLUE);
+  send({ t: 'snapshot', bytes: py.makeMemorySnapshot() });
+}
+
+async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
+  const py = await loadPython(pyodideDir, Deno.readFileSync(snapshotPath));
+  const g = py.globals;
+  const pyStart = g.get('_rd_start');
+  const pyBatch = g.get('_rd_batch');
+  const pyFinish = g.get('_rd_finish');
+  const pyLogs = g.get('_rd_logs');
+  const pyDone = g.get('_rd_done');
+  const logs = (): string[] => {
+    const l = pyLogs();
+    const out = l.toJs() as string[];
+    l.destroy();
+    return out;
+  };
+  send({ t: 'ready' });
+
+  const run = expect('run');
+  const inst = findInstrument(String(run.symbol));
+  if (!inst) throw new Error(`unknown instrument ${String(run.symbol)}`);
+  const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), (k, up, down) => {
+    send({ t: 'need', k, up, down });
+    return fineBars(expect('fine'));
+  });
+  const startError = pyStart(run.code, run.params, run.meta, bridge) as string | undefined;
+  send({ t: 'started', error: startError ?? null, logs: logs() });
+  if (startError) return;
+
+  for (;;) {
+    const m = nextCommand();
+    if (m.t === 'finish') {
+      bridge.actions = [];
+      const error = pyFinish() as string | undefined;
+      const s = bridge.state();
+      send({ t: 'finished', acts: bridge.actions, error: error ?? null, logs: logs(), balanceCents: s[0], fillCount: s[5] });
+      return;
+    }
+    if (m.t !== 'batch') throw new Error(`unexpected ${String(m.t)}`);
+    const base = Number(m.base);
+    const e = asUint32(m.e);
+    const c = asInt32(m.c);
+    bridge.batch = { base, end: e, close: c };
+    bridge.actions = [];
+    const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
+      tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
+    ]);
+    const error = pyBatch(base, asUint32(m.time), e, asInt32(m.o), asInt32(m.h), asInt32(m.l), c, asUint32(m.v), ctx) as string | undefined;
+    const s = bridge.state();
+    send({ t: 'batch', seq: m.seq, done: pyDone(), acts: bridge.actions, logs: logs(), error: error ?? null, balanceCents: s[0], fillCount: s[5] });
+    if (error) return;
+  }
+}
+
+const [pyodideDir, mode, snapshotPath] = Deno.args;
+try {
+  if (mode === 'snapshot') await makeSnapshot(pyodideDir);
+  else await serve(pyodideDir, snapshotPath);
+  Deno.exit(0);
+} catch (e) {
+  // Reported on stderr, which the server reads with a cap and logs; never trusted as a result.
+  console.error(String((e as Error)?.stack ?? e));
+  Deno.exit(3);
+}

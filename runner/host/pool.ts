@@ -1,0 +1,148 @@
+// Ready runner children. Each child is single-use: it runs one execution and exits. The pool keeps
+// `size` children spawned and loaded (Pyodide restored from the snapshot, waiting for `run`), and
+// spawns a replacement in the background whenever one is taken.
+//
+// The snapshot is built the first time it is needed, by a child in snapshot mode that runs only our
+// harness (never user code), and kept in the cache directory under a name holding the Pyodide version
+// and the bundle's hash, so a new harness or Pyodide gets a new snapshot and stale ones are ignored.
+
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildBundle, type RunnerBundle } from './bundle.ts';
+import { RunnerChild } from './child.ts';
+import { childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, type SandboxLimits } from './sandbox.ts';
+
+export interface PoolOptions {
+  /** Holds the bundle, the snapshot and Deno's cache. */
+  cacheDir: string;
+  /** Ready children kept waiting (default 1). */
+  size: number;
+  limits?: SandboxLimits;
+  /** How long a child may take to load Pyodide and say ready. */
+  readyTimeoutMs?: number;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+const SNAPSHOT_FRAME_MAX = 256 * 1024 * 1024;
+/** A serving child's frames are small: actions, logs, fine-bar requests. */
+const SERVE_FRAME_MAX = 4 * 1024 * 1024;
+const SERVE_TOTAL_MAX = 64 * 1024 * 1024;
+
+interface Prepared {
+  bundle: RunnerBundle;
+  snapshot: string;
+}
+
+export class RunnerPool {
+  private prepared: Promise<Prepared> | null = null;
+  private readonly ready: Promise<RunnerChild | null>[] = [];
+  private closed = false;
+  readonly isolation: Isolation;
+  private readonly limits: SandboxLimits;
+
+  constructor(private readonly opts: PoolOptions) {
+    this.limits = opts.limits ?? DEFAULT_SANDBOX_LIMITS;
+    this.isolation = detectIsolation();
+  }
+
+  /** Builds the bundle and snapshot if needed and fills the pool; safe to call many times. */
+  warm(): Promise<void> {
+    return this.prepare().then(() => this.refill());
+  }
+
+  /** A child that is loaded and waiting for `run`; throws when none can be started. */
+  async acquire(): Promise<RunnerChild> {
+    await this.prepare();
+    for (;;) {
+      const next = this.ready.shift() ?? this.spawnReady();
+      const child = await next;
+      this.refill();
+      if (child) return child;
+      if (this.closed) throw new Error('runner pool closed');
+      // A pooled child that died while waiting: take a fresh one (spawnReady throws on a real failure).
+      const fresh = await this.spawnReady(true);
+      if (fresh) return fresh;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const waiting = this.ready.splice(0);
+    for (const p of waiting) (await p)?.kill();
+  }
+
+  private prepare(): Promise<Prepared> {
+    this.prepared ??= (async () => {
+      mkdirSync(this.opts.cacheDir, { recursive: true });
+      const bundle = await buildBundle(this.opts.cacheDir);
+      const snapshot = join(this.opts.cacheDir, `snapshot-pyodide${pyodideVersion()}-${bundle.hash.slice(0, 16)}.bin`);
+      if (!existsSync(snapshot) || statSync(snapshot).size < 1024 * 1024) await this.buildSnapshot(bundle, snapshot);
+      return { bundle, snapshot };
+    })();
+    this.prepared.catch(() => {
+      this.prepared = null;
+    });
+    return this.prepared;
+  }
+
+  private async buildSnapshot(bundle: RunnerBundle, path: string): Promise<void> {
+    const t0 = performance.now();
+    const child = this.spawn(bundle, null, 'snapshot');
+    const timer = setTimeout(() => child.kill(), 120_000);
+    try {
+      const m = await child.next();
+      if (m.kind !== 'message' || m.msg.t !== 'snapshot' || !(m.msg.bytes instanceof Uint8Array)) {
+        throw new Error(`snapshot build failed: ${m.kind === 'protocol_error' ? m.reason : JSON.stringify(m.kind === 'exit' ? m.exit : m.msg.t)} ${child.stderrTail}`);
+      }
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, m.msg.bytes, { mode: 0o644 });
+      renameSync(tmp, path);
+      this.opts.log?.('runner snapshot built', { path, bytes: m.msg.bytes.byteLength, ms: Math.round(performance.now() - t0) });
+    } finally {
+      clearTimeout(timer);
+      child.kill();
+    }
+  }
+
+  private spawn(bundle: RunnerBundle, snapshot: string | null, mode: 'snapshot' | 'serve'): RunnerChild {
+    const denoDir = join(this.opts.cacheDir, 'deno');
+    mkdirSync(denoDir, { recursive: true });
+    const { cmd, env } = childCommand(
+      { deno: denoBinary(), pyodideDir: pyodideDir(), bundleDir: bundle.dir, bundleFile: bundle.file, snapshot, denoDir },
+      mode,
+      this.limits,
+      this.isolation,
+    );
+    const caps = mode === 'snapshot' ? { frameBytesMax: SNAPSHOT_FRAME_MAX, totalBytesMax: SNAPSHOT_FRAME_MAX + 64 } : { frameBytesMax: SERVE_FRAME_MAX, totalBytesMax: SERVE_TOTAL_MAX };
+    return new RunnerChild(cmd, env, caps);
+  }
+
+  /** Spawns a serving child and waits for `ready`; null if it died first (or the pool closed). */
+  private async spawnReady(throwOnFailure = false): Promise<RunnerChild | null> {
+    const { bundle, snapshot } = await this.prepare();
+    if (this.closed) return null;
+    const child = this.spawn(bundle, snapshot, 'serve');
+    const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? 60_000);
+    try {
+      const m = await child.next();
+      if (m.kind === 'message' && m.msg.t === 'ready') return child;
+      child.kill();
+      const why = m.kind === 'protocol_error' ? m.reason : m.kind === 'exit' ? `exit ${JSON.stringify(m.exit)}` : `unexpected ${String(m.msg.t)}`;
+      this.opts.log?.('runner child failed to start', { why, stderr: child.stderrTail });
+      if (throwOnFailure) throw new Error(`runner child failed to start: ${why}`);
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private refill(): void {
+    while (!this.closed && this.ready.length < this.opts.size) {
+      const p = this.spawnReady().catch((e) => {
+        this.opts.log?.('runner pool refill failed', { error: String(e) });
+        return null;
+      });
+      this.ready.push(p);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// An execution → wire (our extension: the spec shows no polling endpoint). The Run fields of the
+// spec first, then progress, the statistics of the earlier family's `results`, trades, the equity
+// curve and logs. Money in USD, prices in the instrument's units, times ISO 8601 UTC.
+
+import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
+import type { RunStats, TradeRecord } from '../../engine/results.ts';
+import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
+import type { ExecutionView } from '../../service/playground/runs.ts';
+
+/** The earlier family's `results` object (spec "Replay/end" of that family), in dollars. */
+export function presentStats(st: RunStats) {
+  return {
+    totalPnl: centsToUsd(st.totalPnlCents),
+    totalTrades: st.totalTrades,
+    winningTrades: st.winningTrades,
+    losingTrades: st.losingTrades,
+    winRate: st.winRate,
+    averageWin: centsToUsd(st.averageWinCents),
+    averageLoss: centsToUsd(st.averageLossCents),
+    largestWin: centsToUsd(st.largestWinCents),
+    largestLoss: centsToUsd(st.largestLossCents),
+    profitFactor: st.profitFactor,
+    maxDrawdown: centsToUsd(st.maxDrawdownCents),
+    finalBalance: centsToUsd(st.finalBalanceCents),
+  };
+}
+
+/** An average price in ticks as a price, to two decimals beyond the tick's. */
+function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
+  const digits = inst.priceDecimals + 2;
+  return Number((valueTicks / qty / inst.ticksPerPoint).toFixed(digits));
+}
+
+function presentTrade(inst: Instrument, t: TradeRecord) {
+  return {
+    side: t.direction === 1 ? 'long' : 'short',
+    size: t.entryQty,
+    entryTime: isoFromEpochS(t.entryTimeS),
+    entryPrice: avgPrice(inst, t.entryValueTicks, t.entryQty),
+    exitTime: isoFromEpochS(t.exitTimeS),
+    exitPrice: avgPrice(inst, t.exitValueTicks, t.entryQty),
+    pnl: centsToUsd(t.pnlCents),
+    fees: centsToUsd(t.feesCents),
+  };
+}
+
+function runFields(v: ExecutionView) {
+  return {
+    id: v.id,
+    strategyId: v.strategyId,
+    templateId: v.templateId,
+    instrument: v.inst.symbol,
+    timeframe: v.timeframe,
+    contextTimeframes: v.contextTimeframes,
+    startDate: v.startDate,
+    endDate: v.endDate,
+    status: v.status,
+    totalPnl: centsToUsd(v.stats.totalPnlCents),
+    totalTrades: v.stats.totalTrades,
+    winRate: v.stats.winRate,
+    params: v.params,
+    startedAt: isoFromEpochMs(v.startedMs),
+    completedAt: v.completedMs === null ? null : isoFromEpochMs(v.completedMs),
+  };
+}
+
+/** The small form sent on every progress event. */
+export function presentProgress(v: ExecutionView) {
+  return {
+    ...runFields(v),
+    error: v.error,
+    speed: v.speed,
+    progress: { barsDone: v.barsDone, barsTotal: v.barsTotal },
+    balance: centsToUsd(v.balanceCents),
+    equity: centsToUsd(v.equityCents),
+  };
+}
+
+export function presentExecution(v: ExecutionView) {
+  return {
+    ...presentProgress(v),
+    results: presentStats(v.stats),
+    trades: v.trades.map((t) => presentTrade(v.inst, t)),
+    tradesTotal: v.tradesTotal,
+    equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),
+    logs: v.logs,
+  };
+}

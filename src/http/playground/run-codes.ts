@@ -1,0 +1,43 @@
+// Playground family, run endpoints: (errorCode, errorMessage) per endpoint for every domain error
+// kind (the spec leaves the Playground's codes to us, Errors 6; docs/decisions.md lists them).
+
+import type { CodeTable } from '../shared/code-table.ts';
+import type { ExecutionNotFound, RunError, SpeedError, StopError } from '../../service/playground/runs.ts';
+
+export const run = {
+  source_required: [1, 'Provide either templateId or code'],
+  template_not_found: [2, 'Template not found'],
+  script_too_large: [3, 'Script exceeds 200 KB'],
+  strategy_not_found: [4, 'Strategy not found'],
+  instrument_not_found: [5, 'Instrument not found'],
+  start_date_required: [6, 'startDate required'],
+  date_invalid: [6, (e) => `${e.field} must be a date in YYYY-MM-DD format`],
+  end_before_start: [6, 'endDate must not be before startDate'],
+  span_too_long: [6, 'endDate must be at most 2 years after startDate'],
+  timeframe_required: [7, 'timeframe required'],
+  custom_disabled: [7, 'Custom timeframes are currently disabled'],
+  invalid_timeframe: [
+    7,
+    (e) => e.field === 'timeframe'
+      ? `Invalid timeframe ${e.text}: use a width that divides a day, such as 1s, 1m, 5m, 15m, 1h, 4h or 1d`
+      : `Invalid contextTimeframes ${e.text}: at most 3 distinct widths that divide a day, each a multiple of the timeframe and larger`,
+  ],
+  invalid_params: [8, (e) => e.message],
+  invalid_speed: [9, 'speed must be a number from 1 to 50'],
+  no_data: [10, (e) => `No data available for ${e.symbol} from ${e.fromDate} to ${e.toDate}`],
+  already_running: [11, 'An execution is already running; stop it first'],
+  capacity: { status: 503, message: 'All strategy runners are busy; retry shortly' },
+} satisfies CodeTable<RunError>;
+
+export const stop = {
+  not_running: [1, 'No execution is running'],
+} satisfies CodeTable<StopError>;
+
+export const speed = {
+  invalid_speed: [1, 'speed must be a number from 1 to 50, or 0 for full speed'],
+  not_running: [2, 'No execution is running'],
+} satisfies CodeTable<SpeedError>;
+
+export const execution = {
+  execution_not_found: [1, 'Execution not found'],
+} satisfies CodeTable<ExecutionNotFound>;

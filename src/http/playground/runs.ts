@@ -1,0 +1,96 @@
+// Playground runs (Pro, session cookie): POST run, POST stop, POST speed, and what the spec leaves
+// out: GET executions/:id to poll an execution and GET executions/:id/events, a Server-Sent Events
+// stream of the same progress for the console.
+
+import type { ExecutionEvent } from '../../service/playground/execution.ts';
+import type { Services } from '../../service/services.ts';
+import { mapError } from '../shared/code-table.ts';
+import { cookieRoute } from '../shared/cookie.ts';
+import { success } from '../shared/envelope.ts';
+import type { App } from '../shared/route.ts';
+import { presentExecution, presentProgress } from './present-execution.ts';
+import * as codes from './run-codes.ts';
+
+const PRO = { pro: true };
+/** Progress events at most this often (the last one before `done` always goes out). */
+const EVENT_INTERVAL_MS = 100;
+
+export function registerRuns(app: App, s: Services): void {
+  cookieRoute(app, s, 'POST', '/run', ({ body, user }) => {
+    const r = s.runs.start(user.id, body);
+    if (r.ok) return success({ executionId: r.value.executionId, status: 'running' });
+    return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
+  }, PRO);
+
+  cookieRoute(app, s, 'POST', '/stop', ({ user }) => {
+    const r = s.runs.stop(user.id);
+    return r.ok ? success({ executionId: r.value.executionId }) : mapError(codes.stop, r.error);
+  }, PRO);
+
+  cookieRoute(app, s, 'POST', '/speed', ({ body, user }) => {
+    const r = s.runs.setSpeed(user.id, body.speed);
+    return r.ok ? success({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
+  }, PRO);
+
+  cookieRoute(app, s, 'GET', '/executions/:id', ({ params, user }) => {
+    const r = s.runs.get(user.id, params.id);
+    return r.ok ? success({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
+  }, PRO);
+
+  cookieRoute(app, s, 'GET', '/executions/:id/events', ({ params, user, request }) => {
+    const first = s.runs.get(user.id, params.id);
+    if (!first.ok) return mapError(codes.execution, first.error);
+    const id = params.id;
+    const enc = new TextEncoder();
+    let unsubscribe: (() => void) | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let closed = false;
+        let lastSentMs = 0;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          unsubscribe?.();
+          if (timer) clearTimeout(timer);
+          try {
+            controller.close();
+          } catch {}
+        };
+        const send = (event: 'progress' | 'done') => {
+          if (closed) return;
+          const v = s.runs.get(user.id, id);
+          if (!v.ok) return close();
+          const data = event === 'done' ? presentExecution(v.value) : presentProgress(v.value);
+          controller.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+          lastSentMs = performance.now();
+          if (event === 'done') close();
+        };
+        const onEvent = (e: ExecutionEvent) => {
+          if (e.type === 'done') {
+            // The record is written by a listener too; read it on the next turn.
+            setTimeout(() => send('done'), 0);
+            return;
+          }
+          if (timer) return;
+          const wait = lastSentMs + EVENT_INTERVAL_MS - performance.now();
+          if (wait <= 0) send('progress');
+          else timer = setTimeout(() => {
+            timer = null;
+            send('progress');
+          }, wait);
+        };
+        request.signal.addEventListener('abort', close);
+        if (first.value.status !== 'running') return send('done');
+        send('progress');
+        unsubscribe = s.runs.subscribe(user.id, id, onEvent);
+        if (unsubscribe === null) send('done');
+      },
+      cancel() {
+        unsubscribe?.();
+        if (timer) clearTimeout(timer);
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
+  }, PRO);
+}

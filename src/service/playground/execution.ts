@@ -1,0 +1,457 @@
+// One playground execution: drives a runner child through the run's bars, day by day, and keeps the
+// server's own ledger of what the strategy did (ledger.ts).
+//
+// The child is an untrusted oracle for the strategy's decisions and nothing else. Every message it
+// sends is checked here (shape, ranges, order, sizes) before use; its actions are replayed through
+// the ledger's engine; after every batch the child's balance and fill count must equal the ledger's,
+// or the run is stopped as failed. Results are the ledger's. A forged "done" or a fake P&L has no
+// field to land in.
+//
+// Flow: run → started → for each day: batch (→ need ⇄ fine)* → batch reply → … → finish → finished.
+// While the child works on a day, the next day's bars are prepared (the two run in parallel).
+
+import type { RunnerChild, ChildExit, Incoming } from '../../../runner/host/child.ts';
+import { rawBytes } from '../../../runner/protocol.ts';
+import { limits } from '../../config.ts';
+import type { BarSource } from '../../data/bar-source.ts';
+import { PRICE_TICKS_ABS_MAX } from '../../engine/engine.ts';
+import { dayBatch, type DayBatch, firstDay, lastDay, type RunSpan } from './feed.ts';
+import { type LedgerAction, RunLedger } from './ledger.ts';
+import { LogBuffer } from './logs.ts';
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'timeout';
+
+export interface ExecutionInit {
+  id: string;
+  userId: number;
+  span: RunSpan;
+  code: string;
+  params: Record<string, number | string | boolean>;
+  totalBars: number;
+  speed: number | null;
+  timeoutMs: number;
+  slippageTicks: number;
+  startingBalanceCents: number;
+  nowMs: () => number;
+}
+
+export interface ExecutionEvent {
+  type: 'progress' | 'done';
+}
+
+/** Why the server ended the run early: a user's stop, the deadline, or the server stopping. */
+type Ending = 'stopped' | 'timeout' | 'shutdown' | null;
+
+class RunEnd extends Error {
+  constructor(readonly status: RunStatus, message: string) {
+    super(message);
+  }
+}
+
+const ACTIONS_PER_BATCH_MAX = 100_000;
+/** Stored bars sent in answer to one `need`: the bar asked for plus look-ahead bars that can trigger. */
+const FINE_BARS_PER_ANSWER_MAX = 65_536;
+const ERROR_TEXT_MAX = 16_384;
+export const SHUTDOWN_MESSAGE = 'The server stopped while the run was in progress';
+
+export class Execution {
+  readonly id: string;
+  readonly userId: number;
+  status: RunStatus = 'running';
+  error: string | null = null;
+  readonly logs = new LogBuffer();
+  readonly ledger: RunLedger;
+  readonly totalBars: number;
+  speed: number | null;
+  readonly startedMs: number;
+  completedMs: number | null = null;
+  /** Milliseconds from start to the first batch answered (benchmarks read it). */
+  firstBarMs: number | null = null;
+  /** Where the time went, milliseconds (per batch, never per bar): for benchmarks and logs. */
+  readonly timings = { prepareMs: 0, sendMs: 0, waitMs: 0, verifyMs: 0 };
+  private child: RunnerChild | null = null;
+  private ending: Ending = null;
+  private readonly listeners = new Set<(e: ExecutionEvent) => void>();
+  private nextPaceMs = 0;
+  private paceWake: (() => void) | null = null;
+
+  constructor(private readonly init: ExecutionInit, private readonly source: BarSource) {
+    this.id = init.id;
+    this.userId = init.userId;
+    this.totalBars = init.totalBars;
+    this.speed = init.speed;
+    this.startedMs = init.nowMs();
+    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks);
+  }
+
+  get barsDone(): number {
+    return this.ledger.barsDone;
+  }
+
+  subscribe(fn: (e: ExecutionEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  stop(): void {
+    this.end('stopped');
+  }
+
+  /** Ends the run as failed because the server is stopping. */
+  abort(): void {
+    this.end('shutdown');
+  }
+
+  setSpeed(speed: number | null): void {
+    this.speed = speed;
+    this.nextPaceMs = 0;
+    this.paceWake?.();
+  }
+
+  /** Runs the execution on `child` to its end; never throws. */
+  async run(child: RunnerChild): Promise<void> {
+    this.child = child;
+    if (this.ending) child.kill();
+    const deadline = setTimeout(() => this.end('timeout'), this.init.timeoutMs);
+    try {
+      await this.drive(child);
+      this.status = 'completed';
+    } catch (e) {
+      const end = e instanceof RunEnd ? e : new RunEnd('failed', `Internal error while running the strategy`);
+      if (!(e instanceof RunEnd)) console.error('playground execution failed', this.id, e);
+      this.status = end.status;
+      this.error = end.message;
+    } finally {
+      clearTimeout(deadline);
+      child.kill();
+      this.ledger.finish();
+      this.completedMs = this.init.nowMs();
+      this.emit({ type: 'done' });
+    }
+  }
+
+  /** Fails the run before any child was involved (no child could be started). */
+  failWithoutChild(message: string): void {
+    this.status = 'failed';
+    this.error = message;
+    this.completedMs = this.init.nowMs();
+    this.emit({ type: 'done' });
+  }
+
+  private end(why: Exclude<Ending, null>): void {
+    if (this.status !== 'running' || this.ending) return;
+    this.ending = why;
+    this.child?.kill();
+    this.paceWake?.();
+  }
+
+  private emit(e: ExecutionEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {}
+    }
+  }
+
+  private async drive(child: RunnerChild): Promise<void> {
+    const { span } = this.init;
+    const inst = span.inst;
+    child.send({
+      t: 'run',
+      code: this.init.code,
+      params: this.init.params,
+      symbol: inst.symbol,
+      startingBalanceCents: this.init.startingBalanceCents,
+      slippageTicks: this.init.slippageTicks,
+      meta: {
+        symbol: inst.symbol,
+        ticks_per_unit: inst.ticksPerPoint,
+        tick_size: inst.tickSize,
+        tick_value: inst.tickValueCents / 100,
+        timeframe: span.tf.text,
+        context_timeframes: span.ctx.map((tf) => tf.text),
+        starting_balance: this.init.startingBalanceCents / 100,
+        start: span.startS,
+        end: span.endS,
+      },
+    });
+    const started = await this.expect(child, 'started');
+    this.takeLogs(started.logs);
+    if (started.error !== null) throw new RunEnd('failed', errorText(started.error));
+
+    let seq = 0;
+    let base = 0;
+    const last = lastDay(span);
+    let day = firstDay(span);
+    let batch = this.nextBatch(day, last);
+    while (batch !== null) {
+      const b = batch.b;
+      day = batch.day;
+      let next: { b: DayBatch; day: number } | null | undefined;
+      for (let j = 0; j < b.run.length; ) {
+        const n = this.speed === null ? b.run.length - j : 1;
+        if (this.speed !== null) await this.pace();
+        this.checkEnding();
+        seq++;
+        const t0 = performance.now();
+        child.send(batchMessage(seq, base, b, j, j + n));
+        const t1 = performance.now();
+        // Prepare the next day while the child works on this one.
+        if (j + n === b.run.length && next === undefined) next = this.nextBatch(day + 1, last);
+        const t2 = performance.now();
+        const reply = await this.awaitBatch(child, seq, b, base, j, j + n);
+        const t3 = performance.now();
+        // A strategy error stops the child inside the batch: play what it reached (the failing bar's
+        // fills included, its on_bar's orders never sent).
+        const played = reply.error === null ? n : reply.done - base;
+        this.ledger.play(b, base - j, j, j + played, reply.acts);
+        const tm = this.timings;
+        tm.sendMs += t1 - t0;
+        tm.prepareMs += t2 - t1;
+        tm.waitMs += t3 - t2;
+        tm.verifyMs += performance.now() - t3;
+        this.takeLogs(reply.logs);
+        if (reply.error !== null) throw new RunEnd('failed', errorText(reply.error));
+        this.checkState(reply);
+        this.firstBarMs ??= this.init.nowMs() - this.startedMs;
+        base += n;
+        j += n;
+        this.emit({ type: 'progress' });
+      }
+      batch = next === undefined ? this.nextBatch(day + 1, last) : next;
+    }
+    this.checkEnding();
+    child.send({ t: 'finish' });
+    const m = await this.receive(child);
+    if (m.t !== 'finished') throw protocol('expected finished');
+    // on_end(ctx) may still trade: its orders go in right after the last bar.
+    const acts = parseActions(m.acts, base - 1, base);
+    this.ledger.applyAfterLast(acts);
+    this.takeLogs(logLines(m.logs));
+    const error = optionalText(m.error, 'error');
+    if (error !== null) throw new RunEnd('failed', errorText(error));
+    this.checkState(m);
+  }
+
+  /** The child's engine must agree with the ledger's after every batch. */
+  private checkState(m: { balanceCents?: unknown; fillCount?: unknown }): void {
+    const e = this.ledger.engine;
+    if (m.balanceCents !== e.balanceCents || m.fillCount !== e.fillCount) {
+      throw new RunEnd('failed', 'The strategy process reported a state that does not match the engine; the run was stopped');
+    }
+  }
+
+  private nextBatch(from: number, last: number): { b: DayBatch; day: number } | null {
+    for (let d = from; d <= last; d++) {
+      const b = dayBatch(this.source, this.init.span, d);
+      if (b !== null) return { b, day: d };
+    }
+    return null;
+  }
+
+  private checkEnding(): void {
+    if (this.ending === 'stopped') throw new RunEnd('stopped', 'Stopped by the user');
+    if (this.ending === 'timeout') throw new RunEnd('timeout', `Execution exceeded the ${formatDuration(this.init.timeoutMs)} time limit`);
+    if (this.ending === 'shutdown') throw new RunEnd('failed', SHUTDOWN_MESSAGE);
+  }
+
+  /** Waits until the paced run may send its next bar (speed s = 2·s bars per second, as Replay/play). */
+  private async pace(): Promise<void> {
+    while (this.speed !== null && !this.ending) {
+      const now = performance.now();
+      if (now >= this.nextPaceMs) {
+        this.nextPaceMs = Math.max(now, this.nextPaceMs) + 500 / this.speed;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.nextPaceMs - now);
+        this.paceWake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.paceWake = null;
+    }
+  }
+
+  private async receive(child: RunnerChild): Promise<Record<string, unknown>> {
+    const m: Incoming = await child.next();
+    if (m.kind === 'message') return m.msg;
+    this.checkEnding();
+    if (m.kind === 'protocol_error') throw new RunEnd('failed', `The strategy process broke the runner protocol (${m.reason}); the run was stopped`);
+    throw new RunEnd('failed', exitMessage(m.exit, child.stderrTail));
+  }
+
+  private async expect(child: RunnerChild, t: 'started'): Promise<{ error: string | null; logs: string[] }> {
+    const m = await this.receive(child);
+    if (m.t !== t) throw protocol(`expected ${t}, got ${typeof m.t === 'string' ? m.t.slice(0, 20) : typeof m.t}`);
+    return { error: optionalText(m.error, 'error'), logs: logLines(m.logs) };
+  }
+
+  /** Reads the child's answer to batch `seq` (bars [j0, j1) of `b`), serving its stored-bar requests. */
+  private async awaitBatch(child: RunnerChild, seq: number, b: DayBatch, base: number, j0: number, j1: number) {
+    let needFrom = base;
+    for (;;) {
+      const m = await this.receive(child);
+      if (m.t === 'need') {
+        const k = m.k;
+        if (!isInt(k) || k < needFrom || k >= base + (j1 - j0) || !isInt(m.up) || !isInt(m.down)) throw protocol('bad need');
+        needFrom = k + 1;
+        child.send(fineMessage(b, k - base + j0, j1, m.up as number, m.down as number, base - j0));
+        continue;
+      }
+      if (m.t !== 'batch' || m.seq !== seq) throw protocol(`expected batch ${seq}`);
+      if (!isInt(m.balanceCents) || !isInt(m.fillCount)) throw protocol('bad batch state');
+      const nBars = j1 - j0;
+      if (!isInt(m.done) || m.done < base || m.done > base + nBars || (m.error === null && m.done !== base + nBars)) throw protocol('bad batch progress');
+      return {
+        done: m.done as number,
+        acts: parseActions(m.acts, base, base + (j1 - j0)),
+        logs: logLines(m.logs),
+        error: optionalText(m.error, 'error'),
+        balanceCents: m.balanceCents as number,
+        fillCount: m.fillCount as number,
+      };
+    }
+  }
+
+  private takeLogs(lines: string[]): void {
+    for (const l of lines) this.logs.push(l);
+  }
+}
+
+function protocol(what: string): RunEnd {
+  return new RunEnd('failed', `The strategy process broke the runner protocol (${what}); the run was stopped`);
+}
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v);
+}
+
+function isPrice(v: unknown): v is number | null {
+  return v === null || (isInt(v) && Math.abs(v) <= PRICE_TICKS_ABS_MAX);
+}
+
+function optionalText(v: unknown, what: string): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') throw protocol(`bad ${what}`);
+  return v.slice(0, ERROR_TEXT_MAX);
+}
+
+function logLines(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.length > 10_000) throw protocol('bad logs');
+  return v.map((l) => {
+    if (typeof l !== 'string') throw protocol('bad log line');
+    return l;
+  });
+}
+
+/** Checks the child's actions: known operations, values in range, bar indexes in the batch, in order. */
+export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerAction[] {
+  if (!Array.isArray(v) || v.length > ACTIONS_PER_BATCH_MAX) throw protocol('bad actions');
+  const out: LedgerAction[] = [];
+  let lastK = kFrom;
+  for (const a of v) {
+    if (!Array.isArray(a) || !isInt(a[0]) || a[0] < lastK || a[0] >= kTo) throw protocol('bad action');
+    const k = a[0];
+    lastK = k;
+    if (a[1] === 'place' && a.length === 9) {
+      const [, , type, side, size, limit, stop, sl, tp] = a;
+      const ok = [1, 2, 3, 4].includes(type) && (side === 0 || side === 1) && isInt(size) && size >= 1 && size <= limits.orderSizeMax
+        && isPrice(limit) && isPrice(stop) && isPrice(sl) && isPrice(tp);
+      if (!ok) throw protocol('bad place action');
+      out.push({ k, op: 'place', type, side, size, limit, stop, sl, tp });
+    } else if (a[1] === 'cancel' && a.length === 3 && isInt(a[2])) {
+      out.push({ k, op: 'cancel', id: a[2] });
+    } else if (a[1] === 'close' && a.length === 3 && (a[2] === null || (isInt(a[2]) && a[2] >= 1 && a[2] <= limits.orderSizeMax))) {
+      out.push({ k, op: 'close', size: a[2] });
+    } else throw protocol('bad action');
+  }
+  return out;
+}
+
+function cols(b: DayBatch, j0: number, j1: number) {
+  const r = b.run;
+  return {
+    time: rawBytes(r.time.subarray(j0, j1)),
+    e: rawBytes(b.runEnd.subarray(j0, j1)),
+    o: rawBytes(r.open.subarray(j0, j1)),
+    h: rawBytes(r.high.subarray(j0, j1)),
+    l: rawBytes(r.low.subarray(j0, j1)),
+    c: rawBytes(r.close.subarray(j0, j1)),
+    v: rawBytes(r.volume.subarray(j0, j1)),
+  };
+}
+
+function batchMessage(seq: number, base: number, b: DayBatch, j0: number, j1: number): object {
+  // Context bars of the day go with its first slice; the harness shows each once it has closed.
+  const ctx = j0 !== 0 ? [] : b.ctx.map((c) => {
+    const n = c.bars.length;
+    return [c.tf.text, rawBytes(c.bars.time.subarray(0, n)), rawBytes(c.end), rawBytes(c.bars.open.subarray(0, n)), rawBytes(c.bars.high.subarray(0, n)),
+      rawBytes(c.bars.low.subarray(0, n)), rawBytes(c.bars.close.subarray(0, n)), rawBytes(c.bars.volume.subarray(0, n))];
+  });
+  return { t: 'batch', seq, base, ...cols(b, j0, j1), ctx };
+}
+
+/**
+ * Stored bars of run bar j, plus those of later run bars in [j, j1) whose range reaches the
+ * child's current triggers (it will ask for them next unless a fill moves the triggers first).
+ * `kOffset` turns a day index into a run-bar number.
+ */
+function fineMessage(b: DayBatch, j: number, j1: number, up: number, down: number, kOffset: number): object {
+  const ks: number[] = [];
+  const spans: [number, number][] = [];
+  let total = 0;
+  for (let x = j; x < j1 && total < FINE_BARS_PER_ANSWER_MAX; x++) {
+    if (x !== j && b.run.high[x] < up && b.run.low[x] > down) continue;
+    const a = b.runStart[x];
+    const z = b.runStart[x + 1];
+    ks.push(x + kOffset);
+    spans.push([a, z]);
+    total += z - a;
+  }
+  const offsets = new Int32Array(ks.length + 1);
+  const time = new Uint32Array(total);
+  const open = new Int32Array(total);
+  const high = new Int32Array(total);
+  const low = new Int32Array(total);
+  const close = new Int32Array(total);
+  const volume = new Uint32Array(total);
+  let at = 0;
+  const s = b.stored;
+  spans.forEach(([a, z], i) => {
+    offsets[i] = at;
+    time.set(s.time.subarray(a, z), at);
+    open.set(s.open.subarray(a, z), at);
+    high.set(s.high.subarray(a, z), at);
+    low.set(s.low.subarray(a, z), at);
+    close.set(s.close.subarray(a, z), at);
+    volume.set(s.volume.subarray(a, z), at);
+    at += z - a;
+  });
+  offsets[ks.length] = at;
+  return {
+    t: 'fine', ks: rawBytes(Int32Array.from(ks)), offsets: rawBytes(offsets), time: rawBytes(time), open: rawBytes(open),
+    high: rawBytes(high), low: rawBytes(low), close: rawBytes(close), volume: rawBytes(volume),
+  };
+}
+
+function errorText(e: string): string {
+  return e.trim() === '' ? 'The strategy raised an error' : e;
+}
+
+/** What a user is told when the child ended without a clean answer. */
+export function exitMessage(exit: ChildExit, stderrTail: string): string {
+  if (/out of memory|Out of memory|heap limit|allocation failed/i.test(stderrTail)) {
+    return 'The strategy ran out of memory (the sandbox allows 512 MB of JavaScript heap and 1 GiB for Python)';
+  }
+  if (exit.signal === 'SIGXCPU') return 'The strategy used up its CPU time limit';
+  if (/Too many open files/i.test(stderrTail)) return 'The strategy exceeded the sandbox limit on open files (threads and workers)';
+  return `The strategy process ended unexpectedly (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
+}
+
+function formatDuration(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000}-minute`;
+  return `${Math.round(ms / 1000)}-second`;
+}

@@ -1,0 +1,28 @@
+// A run's captured output, bounded: the first lines are kept up to a line count and a byte budget,
+// then one note says how many more were dropped. The harness bounds its output too; this bound is
+// the server's, since the child's word is not trusted.
+
+const LINES_MAX = 2000;
+const BYTES_MAX = 256 * 1024;
+const LINE_CHARS_MAX = 2000;
+
+export class LogBuffer {
+  readonly lines: string[] = [];
+  private bytes = 0;
+  private dropped = 0;
+
+  push(line: string): void {
+    const l = line.length > LINE_CHARS_MAX ? `${line.slice(0, LINE_CHARS_MAX)}…` : line;
+    if (this.dropped > 0 || this.lines.length >= LINES_MAX || this.bytes + l.length > BYTES_MAX) {
+      this.dropped++;
+      return;
+    }
+    this.lines.push(l);
+    this.bytes += l.length;
+  }
+
+  /** The kept lines, with the truncation note when lines were dropped. */
+  view(): string[] {
+    return this.dropped === 0 ? this.lines.slice() : [...this.lines, `[output truncated: ${this.dropped} more lines not shown]`];
+  }
+}

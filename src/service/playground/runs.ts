@@ -1,0 +1,417 @@
+// Playground runs: validation of a run request, the one-per-user and global limits, the executions
+// in flight, and their records. Family-agnostic; the playground adapter maps the error kinds.
+//
+// A run is checked whole before any runner child is used. Accepted, it is stored as `running` and
+// answered at once; a child from the pool then runs it in the background (execution.ts), and its
+// end (completed, failed, stopped, timeout) is written once, with the ledger's results.
+
+import { limits } from '../../config.ts';
+import type { BarSource } from '../../data/bar-source.ts';
+import { countBuckets } from '../../data/bucket-count.ts';
+import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { DAY_S, parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
+import type { RunStats, TradeRecord } from '../../engine/results.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
+import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
+import { err, ok, type Result } from '../../lib/result.ts';
+import { randomSecret } from '../../lib/secrets.ts';
+import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
+import type { RunnerPool } from '../../../runner/host/pool.ts';
+import { Execution, type ExecutionEvent, type RunStatus, SHUTDOWN_MESSAGE } from './execution.ts';
+import type { EquityPoint } from './ledger.ts';
+import type { StrategyService } from './strategies.ts';
+import { findTemplate, validateParams } from './templates.ts';
+
+export type RunError =
+  | { kind: 'source_required' }
+  | { kind: 'template_not_found' }
+  | { kind: 'script_too_large' }
+  | { kind: 'strategy_not_found' }
+  | { kind: 'instrument_not_found' }
+  | { kind: 'start_date_required' }
+  | { kind: 'date_invalid'; field: 'startDate' | 'endDate' }
+  | { kind: 'end_before_start' }
+  | { kind: 'span_too_long' }
+  | { kind: 'timeframe_required' }
+  | { kind: 'custom_disabled' }
+  | { kind: 'invalid_timeframe'; field: 'timeframe' | 'contextTimeframes'; text: string }
+  | { kind: 'invalid_params'; message: string }
+  | { kind: 'invalid_speed' }
+  | { kind: 'no_data'; symbol: string; fromDate: string; toDate: string }
+  | { kind: 'already_running'; executionId: string }
+  | { kind: 'capacity'; retryAfterS: number };
+
+export type StopError = { kind: 'not_running' };
+export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' };
+export type ExecutionNotFound = { kind: 'execution_not_found' };
+
+/** The run settings the service needs from the configuration. */
+export interface RunSettings {
+  customTimeframes: boolean;
+  slippageTicks: number;
+  timeoutMs: number;
+  maxConcurrent: number;
+}
+
+/** What a client sees of an execution, live or ended (domain units: cents, ticks, epoch seconds). */
+export interface ExecutionView {
+  id: string;
+  strategyId: string | null;
+  templateId: string | null;
+  inst: Instrument;
+  timeframe: string;
+  contextTimeframes: string[];
+  startDate: string;
+  endDate: string;
+  params: Record<string, unknown>;
+  status: RunStatus;
+  error: string | null;
+  speed: number | null;
+  barsDone: number;
+  barsTotal: number;
+  startedMs: number;
+  completedMs: number | null;
+  balanceCents: number;
+  equityCents: number;
+  stats: RunStats;
+  trades: TradeRecord[];
+  tradesTotal: number;
+  equity: EquityPoint[];
+  logs: string[];
+}
+
+/** Trades kept in a run's stored result (statistics always cover all of them). */
+const TRADES_KEPT_MAX = 5000;
+const CONTEXT_TIMEFRAMES_MAX = 3;
+const RUN_SPAN_YEARS_MAX = 2;
+
+interface Live {
+  exec: Execution;
+  row: RunRow;
+}
+
+export class RunService {
+  private readonly live = new Map<string, Live>();
+  private readonly runningByUser = new Map<number, string>();
+  private closing = false;
+
+  constructor(
+    private readonly store: PlaygroundRunStore,
+    private readonly strategies: StrategyService,
+    private readonly source: BarSource,
+    private readonly pool: () => RunnerPool,
+    private readonly settings: RunSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  /** At server start: runs a stopped server left `running` read failed, with the reason. */
+  recoverInterrupted(): void {
+    this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
+  }
+
+  start(userId: number, body: Record<string, unknown>): Result<{ executionId: string }, RunError> {
+    const planned = this.plan(userId, body);
+    if (!planned.ok) return planned;
+    const p = planned.value;
+    const running = this.runningByUser.get(userId);
+    if (running !== undefined) return err({ kind: 'already_running', executionId: running });
+    if (this.live.size >= this.settings.maxConcurrent) return err({ kind: 'capacity', retryAfterS: 5 });
+
+    const id = `exe_${randomSecret(12)}`;
+    const row: RunRow = {
+      id, userId, strategyId: p.strategyId, templateId: p.templateId, instrument: p.inst.symbol, timeframe: p.tf.text,
+      startDate: p.startDate, endDate: p.endDate, params: p.params, contextTimeframes: p.ctx.map((c) => c.text), speed: p.speed,
+      barsTotal: p.totalBars, startedMs: this.clock.nowMs(), status: 'running', error: null, totalPnlCents: null, totalTrades: null,
+      winRate: null, barsDone: 0, result: null, completedMs: null,
+    };
+    this.store.insert(row);
+    const exec = new Execution(
+      {
+        id, userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
+        totalBars: p.totalBars, speed: p.speed, timeoutMs: this.settings.timeoutMs, slippageTicks: this.settings.slippageTicks,
+        startingBalanceCents: limits.startingBalanceCents, nowMs: () => this.clock.nowMs(),
+      },
+      this.source,
+    );
+    this.live.set(id, { exec, row });
+    this.runningByUser.set(userId, id);
+    exec.subscribe((e) => {
+      if (e.type === 'done') this.ended(exec, row);
+    });
+    this.pool()
+      .acquire()
+      .then(
+        (child) => exec.run(child),
+        (e) => {
+          console.error('runner unavailable', e);
+          exec.failWithoutChild('The strategy sandbox could not be started; try again later');
+        },
+      );
+    return ok({ executionId: id });
+  }
+
+  stop(userId: number): Result<{ executionId: string }, StopError> {
+    const id = this.runningByUser.get(userId);
+    const l = id === undefined ? undefined : this.live.get(id);
+    if (!l) return err({ kind: 'not_running' });
+    l.exec.stop();
+    return ok({ executionId: l.exec.id });
+  }
+
+  /** 1–50 paces the user's running execution like Replay/play; 0 or null runs it at full speed. */
+  setSpeed(userId: number, speed: unknown): Result<{ executionId: string }, SpeedError> {
+    const s = parseSpeed(speed, true);
+    if (s === undefined) return err({ kind: 'invalid_speed' });
+    const id = this.runningByUser.get(userId);
+    const l = id === undefined ? undefined : this.live.get(id);
+    if (!l) return err({ kind: 'not_running' });
+    l.exec.setSpeed(s);
+    l.row.speed = s;
+    return ok({ executionId: l.exec.id });
+  }
+
+  get(userId: number, id: unknown): Result<ExecutionView, ExecutionNotFound> {
+    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+    const l = this.live.get(id);
+    if (l && l.exec.userId === userId) return ok(liveView(l));
+    const row = this.store.get(userId, id);
+    return row ? ok(storedView(row)) : err({ kind: 'execution_not_found' });
+  }
+
+  /** Calls `fn` on the execution's progress and end; null when it is not running (read it instead). */
+  subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): (() => void) | null {
+    const l = this.live.get(id);
+    if (!l || l.exec.userId !== userId) return null;
+    return l.exec.subscribe(fn);
+  }
+
+  /** Ends every execution in flight as failed and waits until their records are written. */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    const done = [...this.live.values()].map(
+      (l) => new Promise<void>((resolve) => {
+        l.exec.subscribe((e) => e.type === 'done' && resolve());
+        l.exec.abort();
+      }),
+    );
+    await Promise.race([Promise.all(done), Bun.sleep(5000)]);
+    this.store.failInterrupted(SHUTDOWN_MESSAGE, this.clock.nowMs());
+  }
+
+  private ended(exec: Execution, row: RunRow): void {
+    this.live.delete(exec.id);
+    if (this.runningByUser.get(exec.userId) === exec.id) this.runningByUser.delete(exec.userId);
+    const stats = exec.ledger.stats();
+    const trades = exec.ledger.closedTrades;
+    try {
+      this.store.end(exec.id, {
+        status: exec.status === 'running' ? 'failed' : exec.status,
+        error: exec.error,
+        totalPnlCents: stats.totalPnlCents,
+        totalTrades: stats.totalTrades,
+        winRate: stats.winRate,
+        barsDone: exec.barsDone,
+        speed: exec.speed,
+        completedMs: exec.completedMs ?? this.clock.nowMs(),
+        result: {
+          balanceCents: exec.ledger.engine.balanceCents,
+          stats,
+          trades: trades.slice(0, TRADES_KEPT_MAX),
+          tradesTotal: trades.length,
+          equity: exec.ledger.equityCurve,
+          logs: exec.logs.view(),
+        },
+      });
+    } catch (e) {
+      if (!this.closing) console.error('playground run record failed', exec.id, e);
+    }
+    void row;
+  }
+
+  private plan(userId: number, body: Record<string, unknown>) {
+    const code = body.code;
+    const templateId = body.templateId;
+    const strategyId = body.strategyId;
+    const hasCode = code !== undefined && code !== null;
+    const hasTemplate = templateId !== undefined && templateId !== null;
+    const hasStrategy = strategyId !== undefined && strategyId !== null;
+    let strategy = null;
+    if (hasStrategy) {
+      const s = this.strategies.get(userId, strategyId);
+      if (!s.ok) return err({ kind: 'strategy_not_found' } as RunError);
+      strategy = s.value;
+    }
+    // Exactly one source; a saved strategy alone runs its own code.
+    if (hasCode === hasTemplate && !(strategy && !hasCode && !hasTemplate)) return err({ kind: 'source_required' } as RunError);
+    let source: string;
+    let template = null;
+    if (hasTemplate) {
+      template = typeof templateId === 'string' ? findTemplate(templateId) ?? null : null;
+      if (!template) return err({ kind: 'template_not_found' } as RunError);
+      source = template.code;
+    } else if (hasCode) {
+      if (typeof code !== 'string' || code.trim() === '') return err({ kind: 'source_required' } as RunError);
+      source = code;
+    } else source = (strategy as { code: string }).code;
+    if (Buffer.byteLength(source, 'utf8') > limits.playgroundScriptBytesMax) return err({ kind: 'script_too_large' } as RunError);
+
+    const inst = typeof body.instrument === 'string' ? findInstrument(body.instrument) : undefined;
+    if (!inst) return err({ kind: 'instrument_not_found' } as RunError);
+    const dates = this.dates(inst, body.startDate, body.endDate);
+    if (!dates.ok) return dates;
+    if (body.timeframe === undefined || body.timeframe === null || body.timeframe === '') return err({ kind: 'timeframe_required' } as RunError);
+    const tf = this.timeframe(inst, body.timeframe, 'timeframe');
+    if (!tf.ok) return tf;
+    const ctx = this.contextTimeframes(inst, tf.value, body.contextTimeframes);
+    if (!ctx.ok) return ctx;
+    const rawParams = body.params === undefined || body.params === null ? (strategy && !hasTemplate ? strategy.params : null) : body.params;
+    const params = validateParams(rawParams, template);
+    if (!params.ok) return err({ kind: 'invalid_params', message: params.message } as RunError);
+    const speed = parseSpeed(body.speed, false);
+    if (speed === undefined) return err({ kind: 'invalid_speed' } as RunError);
+
+    const { startS, endS } = dates.value;
+    const totalBars = countBuckets(this.source, inst, tf.value, startS, endS);
+    if (totalBars === 0) {
+      return err({ kind: 'no_data', symbol: inst.symbol, fromDate: dates.value.startDate, toDate: dates.value.endDate } as RunError);
+    }
+    return ok({
+      inst, tf: tf.value, ctx: ctx.value, code: source, params: params.value, speed, startS, endS, totalBars,
+      startDate: dates.value.startDate, endDate: dates.value.endDate,
+      strategyId: strategy ? strategy.id : null, templateId: template ? template.id : null,
+    });
+  }
+
+  /**
+   * Trade dates [startDate, endDate], both included: from the start date's session open to the end
+   * date's session close (CME: 17:00 CT the day before to 16:00 CT; forex 17:00 New York). The
+   * default end date is the start date: one session. Clipped to the data held.
+   */
+  private dates(inst: Instrument, start: unknown, end: unknown) {
+    if (start === undefined || start === null || start === '') return err({ kind: 'start_date_required' } as RunError);
+    const startDay = parseDateDay(start);
+    if (startDay === undefined) return err({ kind: 'date_invalid', field: 'startDate' } as RunError);
+    let endDay = startDay;
+    if (end !== undefined && end !== null && end !== '') {
+      const d = parseDateDay(end);
+      if (d === undefined) return err({ kind: 'date_invalid', field: 'endDate' } as RunError);
+      if (d < startDay) return err({ kind: 'end_before_start' } as RunError);
+      const [y, m, dd] = civilFromDays(startDay);
+      if (d > daysFromCivil(y + RUN_SPAN_YEARS_MAX, m, m === 2 && dd === 29 ? 28 : dd)) return err({ kind: 'span_too_long' } as RunError);
+      endDay = d;
+    }
+    const range = this.source.range(inst);
+    const startS = Math.max(tradeDateStartS(inst.session, startDay), range.firstDay * DAY_S);
+    const endS = Math.min(tradeDateEndS(inst.session, endDay), (range.lastDay + 1) * DAY_S);
+    return ok({ startS, endS: Math.max(startS, endS), startDate: dayToDateString(startDay), endDate: dayToDateString(endDay) });
+  }
+
+  /** A fixed width that divides a day, valid for the instrument (docs/decisions.md). */
+  private timeframe(inst: Instrument, text: unknown, field: 'timeframe' | 'contextTimeframes') {
+    const r = parseTimeframe(text, { customEnabled: this.settings.customTimeframes, storedResolutionS: inst.storedResolutionS });
+    if (!r.ok) {
+      if (r.error.kind === 'custom_disabled') return err({ kind: 'custom_disabled' } as RunError);
+      return err({ kind: 'invalid_timeframe', field, text: String(text) } as RunError);
+    }
+    const tf = r.value;
+    if (tf.kind !== 'fixed' || DAY_S % tf.widthS !== 0) return err({ kind: 'invalid_timeframe', field, text: String(text) } as RunError);
+    return ok(tf);
+  }
+
+  private contextTimeframes(inst: Instrument, run: Timeframe, v: unknown): Result<Timeframe[], RunError> {
+    if (v === undefined || v === null) return ok([]);
+    if (!Array.isArray(v) || v.length > CONTEXT_TIMEFRAMES_MAX) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
+    const out: Timeframe[] = [];
+    for (const x of v) {
+      const tf = this.timeframe(inst, x, 'contextTimeframes');
+      if (!tf.ok) return tf;
+      // Higher than the run's timeframe and a whole multiple of it, each once.
+      const w = tf.value.widthS as number;
+      if (w <= (run.widthS as number) || w % (run.widthS as number) !== 0 || out.some((o) => o.text === tf.value.text)) {
+        return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: String(x) });
+      }
+      out.push(tf.value);
+    }
+    return ok(out);
+  }
+}
+
+/** undefined = invalid. In a run body: absent/null = full speed, 1–50. In `speed`: 0 or null = full speed too. */
+function parseSpeed(v: unknown, zeroAllowed: boolean): number | null | undefined {
+  if (v === undefined) return zeroAllowed ? undefined : null;
+  if (v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+  if (zeroAllowed && v === 0) return null;
+  return v >= limits.replaySpeedMin && v <= limits.replaySpeedMax ? v : undefined;
+}
+
+function liveView(l: Live): ExecutionView {
+  const x = l.exec;
+  const led = x.ledger;
+  const trades = led.closedTrades;
+  return {
+    ...rowBasics(l.row),
+    status: x.status,
+    error: x.error,
+    speed: x.speed,
+    barsDone: x.barsDone,
+    completedMs: x.completedMs,
+    balanceCents: led.engine.balanceCents,
+    equityCents: led.equityCents(),
+    stats: led.stats(),
+    trades: trades.slice(0, TRADES_KEPT_MAX),
+    tradesTotal: trades.length,
+    equity: led.equityCurve.slice(),
+    logs: x.logs.view(),
+  };
+}
+
+interface StoredResult {
+  balanceCents: number;
+  stats: RunStats;
+  trades: TradeRecord[];
+  tradesTotal: number;
+  equity: EquityPoint[];
+  logs: string[];
+}
+
+function storedView(row: RunRow): ExecutionView {
+  const r = row.result as StoredResult | null;
+  const empty: RunStats = {
+    totalPnlCents: 0, totalTrades: 0, winningTrades: 0, losingTrades: 0, winRate: 0, averageWinCents: 0, averageLossCents: 0,
+    largestWinCents: 0, largestLossCents: 0, profitFactor: null, maxDrawdownCents: 0, finalBalanceCents: limits.startingBalanceCents,
+  };
+  return {
+    ...rowBasics(row),
+    status: row.status,
+    error: row.error,
+    speed: row.speed,
+    barsDone: row.barsDone,
+    completedMs: row.completedMs,
+    balanceCents: r?.balanceCents ?? limits.startingBalanceCents,
+    equityCents: r?.balanceCents ?? limits.startingBalanceCents,
+    stats: r?.stats ?? empty,
+    trades: r?.trades ?? [],
+    tradesTotal: r?.tradesTotal ?? 0,
+    equity: r?.equity ?? [],
+    logs: r?.logs ?? [],
+  };
+}
+
+function rowBasics(row: RunRow) {
+  return {
+    id: row.id,
+    strategyId: row.strategyId,
+    templateId: row.templateId,
+    inst: findInstrument(row.instrument) as Instrument,
+    timeframe: row.timeframe,
+    contextTimeframes: row.contextTimeframes,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    params: row.params,
+    barsTotal: row.barsTotal,
+    startedMs: row.startedMs,
+  };
+}

@@ -1,0 +1,242 @@
+// Playground runs through the HTTP API and the real sandboxed runner: POST run (every error row),
+// polling, results, tracebacks, stop, speed, the one-per-user and global limits, strategies' runs,
+// the event stream, and runs interrupted by a restart.
+
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findInstrument } from '../../../src/domain/instrument.ts';
+import { PlaygroundRunStore } from '../../../src/store/playground-runs.ts';
+import { makeWebUser, webCall, webLogin } from '../../support/app.ts';
+import { IDLE, makePlaygroundApp, type PlaygroundApp } from '../../support/playground.ts';
+
+const NQ = findInstrument('NQ')!;
+// Thursday 2025-02-27's CME session: Wed 17:00 CT to Thu 16:00 CT (23:00Z to 21:00Z), 1,380 one-minute bars.
+const DAY = { instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m' };
+
+let p: PlaygroundApp;
+beforeAll(async () => {
+  p = await makePlaygroundApp();
+});
+afterAll(async () => {
+  await p.close();
+});
+
+describe('POST run', () => {
+  it('runs custom code to completion: Run fields, progress, results, logs', async () => {
+    const code = [
+      'def on_bar(ctx, bar):',
+      '    if bar.index == 10:',
+      '        print("buy at", bar.close)',
+      '        ctx.buy(2)',
+      '    if bar.index == 20:',
+      '        print("sell at", bar.close)',
+      '        ctx.sell(2)',
+    ].join('\n');
+    const r = await p.call('POST', 'run', { ...DAY, code });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ executionId: expect.stringMatching(/^exe_[A-Za-z0-9_-]{16}$/), status: 'running', success: true, errorCode: 0, errorMessage: null });
+    const x = await p.waitEnd(r.body.executionId);
+    expect(x.status).toBe('completed');
+    expect(x.error).toBeNull();
+    expect(x.progress).toEqual({ barsDone: 1380, barsTotal: 1380 });
+    expect(x).toMatchObject({
+      id: r.body.executionId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', contextTimeframes: [],
+      startDate: '2025-02-27', endDate: '2025-02-27', params: {}, speed: null,
+    });
+    expect(x.startedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(x.completedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const buy = Number(/^buy at (.+)$/.exec(x.logs[0])![1]);
+    const sell = Number(/^sell at (.+)$/.exec(x.logs[1])![1]);
+    const pnlCents = Math.round(((sell - buy) / NQ.tickSize) * NQ.tickValueCents * 2) - 4 * NQ.feePerSideCents;
+    expect(x.totalPnl).toBe(pnlCents / 100);
+    expect(x.totalTrades).toBe(1);
+    expect(x.winRate).toBe(pnlCents > 0 ? 100 : 0);
+    expect(x.balance).toBe(50_000 + pnlCents / 100);
+    expect(x.results).toMatchObject({ totalPnl: pnlCents / 100, totalTrades: 1, finalBalance: 50_000 + pnlCents / 100 });
+    expect(x.trades).toEqual([{
+      side: 'long', size: 2, entryTime: expect.any(String), entryPrice: buy, exitTime: expect.any(String), exitPrice: sell,
+      pnl: pnlCents / 100, fees: (4 * NQ.feePerSideCents) / 100,
+    }]);
+    expect(x.tradesTotal).toBe(1);
+    expect(x.equityCurve.length).toBeGreaterThan(100);
+    expect(x.equityCurve.at(-1)).toEqual({ time: expect.any(String), equity: 50_000 + pnlCents / 100 });
+  });
+
+  it('answers every error row before using a runner', async () => {
+    const big = `# ${'x'.repeat(200 * 1024)}\n${IDLE}`;
+    const rows: [Record<string, unknown>, number, string][] = [
+      [{ ...DAY }, 1, 'Provide either templateId or code'],
+      [{ ...DAY, code: IDLE, templateId: 'sma_cross' }, 1, 'Provide either templateId or code'],
+      [{ ...DAY, code: '   ' }, 1, 'Provide either templateId or code'],
+      [{ ...DAY, templateId: 'nope' }, 2, 'Template not found'],
+      [{ ...DAY, code: big }, 3, 'Script exceeds 200 KB'],
+      [{ ...DAY, code: IDLE, strategyId: 'stg_0000000000000000' }, 4, 'Strategy not found'],
+      [{ ...DAY, code: IDLE, instrument: 'CL' }, 5, 'Instrument not found'],
+      [{ ...DAY, code: IDLE, instrument: undefined }, 5, 'Instrument not found'],
+      [{ ...DAY, code: IDLE, startDate: undefined }, 6, 'startDate required'],
+      [{ ...DAY, code: IDLE, startDate: '2025-2-27' }, 6, 'startDate must be a date in YYYY-MM-DD format'],
+      [{ ...DAY, code: IDLE, endDate: '27/02/2025' }, 6, 'endDate must be a date in YYYY-MM-DD format'],
+      [{ ...DAY, code: IDLE, endDate: '2025-02-26' }, 6, 'endDate must not be before startDate'],
+      [{ ...DAY, code: IDLE, endDate: '2027-02-28' }, 6, 'endDate must be at most 2 years after startDate'],
+      [{ ...DAY, code: IDLE, timeframe: undefined }, 7, 'timeframe required'],
+      [{ ...DAY, code: IDLE, timeframe: '7m' }, 7, 'Custom timeframes are currently disabled'],
+      [{ ...DAY, code: IDLE, timeframe: 'abc' }, 7, 'Invalid timeframe abc: use a width that divides a day, such as 1s, 1m, 5m, 15m, 1h, 4h or 1d'],
+      [{ ...DAY, code: IDLE, contextTimeframes: ['1m'] }, 7, 'Invalid contextTimeframes 1m: at most 3 distinct widths that divide a day, each a multiple of the timeframe and larger'],
+      [{ ...DAY, code: IDLE, contextTimeframes: '1h' }, 7, 'Invalid contextTimeframes "1h": at most 3 distinct widths that divide a day, each a multiple of the timeframe and larger'],
+      [{ ...DAY, templateId: 'sma_cross', params: { fast: 'ten' } }, 8, 'Param fast must be a number'],
+      [{ ...DAY, templateId: 'sma_cross', params: { nope: 1 } }, 8, 'Unknown param nope'],
+      [{ ...DAY, code: IDLE, speed: 51 }, 9, 'speed must be a number from 1 to 50'],
+      [{ ...DAY, code: IDLE, speed: 0 }, 9, 'speed must be a number from 1 to 50'],
+      [{ ...DAY, code: IDLE, startDate: '2025-03-01' }, 10, 'No data available for NQ from 2025-03-01 to 2025-03-01'],
+    ];
+    for (const [body, code, message] of rows) {
+      const r = await p.call('POST', 'run', body);
+      expect({ body, status: r.status, reply: r.body }).toEqual({ body, status: 200, reply: { success: false, errorCode: code, errorMessage: message } });
+    }
+  });
+
+  it('reports a failure with the traceback at the user\'s line', async () => {
+    const code = 'def on_bar(ctx, bar):\n    if bar.index == 5:\n        return 1 / 0\n';
+    const x = await p.waitEnd(await p.run({ ...DAY, code }));
+    expect(x.status).toBe('failed');
+    expect(x.error).toContain('File "strategy.py", line 3, in on_bar');
+    expect(x.error).toContain('ZeroDivisionError: division by zero');
+    expect(x.error).not.toContain('harness.py');
+    // Bars 0–5 reached the strategy; bar 5's on_bar raised.
+    expect(x.progress.barsDone).toBe(6);
+  });
+
+  it('refuses a second run of the same user with its execution id; stop ends it as stopped', async () => {
+    const id = await p.run({ ...DAY, code: IDLE, speed: 1 });
+    const again = await p.call('POST', 'run', { ...DAY, code: IDLE });
+    expect(again.body).toEqual({ executionId: id, success: false, errorCode: 11, errorMessage: 'An execution is already running; stop it first' });
+    const stop = await p.call('POST', 'stop', {});
+    expect(stop.body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
+    const x = await p.waitEnd(id);
+    expect(x.status).toBe('stopped');
+    expect(x.error).toBe('Stopped by the user');
+    expect(x.progress.barsDone).toBeLessThan(1380);
+    expect((await p.call('POST', 'stop', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'No execution is running' });
+  });
+
+  it('paces a run with speed and returns it to full speed with speed 0', async () => {
+    const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
+    await Bun.sleep(300);
+    const mid = (await p.call('GET', `executions/${id}`)).body.execution;
+    expect(mid.status).toBe('running');
+    expect(mid.speed).toBe(50);
+    // 100 bars a second: far from the 1,380 bars of the day.
+    expect(mid.progress.barsDone).toBeLessThan(200);
+    expect((await p.call('POST', 'speed', { speed: 60 })).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
+    expect((await p.call('POST', 'speed', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
+    expect((await p.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
+    const x = await p.waitEnd(id, 20_000);
+    expect(x.status).toBe('completed');
+    expect(x.speed).toBeNull();
+    expect((await p.call('POST', 'speed', { speed: 5 })).body).toEqual({ success: false, errorCode: 2, errorMessage: 'No execution is running' });
+  });
+
+  it('runs a template with typed params and records the run under a saved strategy', async () => {
+    const saved = await p.call('POST', 'strategies/save', { name: 'My SMA', code: (await p.call('GET', 'templates')).body.templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '1m', params: { fast: 5, slow: 20, size: 1 } });
+    const strategyId = saved.body.id;
+    const x = await p.waitEnd(await p.run({ ...DAY, strategyId }));
+    expect(x).toMatchObject({ status: 'completed', strategyId, templateId: null, params: { fast: 5, slow: 20, size: 1 } });
+    expect(x.totalTrades).toBeGreaterThan(0);
+    const runs = (await p.call('GET', `strategies/${strategyId}/runs`)).body.runs;
+    expect(runs).toEqual([{
+      id: x.id, strategyId, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27', status: 'completed',
+      totalPnl: x.totalPnl, totalTrades: x.totalTrades, winRate: x.winRate, params: { fast: 5, slow: 20, size: 1 },
+      startedAt: x.startedAt, completedAt: x.completedAt,
+    }]);
+    const t = await p.waitEnd(await p.run({ ...DAY, templateId: 'sma_cross', params: { fast: 5 } }));
+    expect(t).toMatchObject({ status: 'completed', templateId: 'sma_cross', strategyId: null, params: { fast: 5, slow: 30, size: 1 } });
+  });
+
+  it('hides executions of other users', async () => {
+    const id = await p.run({ ...DAY, code: IDLE });
+    await p.waitEnd(id);
+    const other = await makeWebUser(p, { email: 'other@example.com' });
+    const cookie = await webLogin(p, other.email, other.password);
+    const r = await webCall(p, 'GET', `/api/playground/executions/${id}`, { cookie });
+    expect(r.body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
+    expect((await p.call('GET', 'executions/exe_nope')).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
+  });
+
+  it('streams progress and the end as Server-Sent Events', async () => {
+    const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
+    await p.call('POST', 'speed', { speed: 0 });
+    const res = await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }));
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const text = await res.text();
+    const events = text.trim().split('\n\n').map((block) => {
+      const [ev, data] = block.split('\n');
+      return { event: ev.replace('event: ', ''), data: JSON.parse(data.replace('data: ', '')) };
+    });
+    expect(events[0].event).toBe('progress');
+    expect(events.at(-1)!.event).toBe('done');
+    expect(events.at(-1)!.data).toMatchObject({ id, status: 'completed', progress: { barsDone: 1380, barsTotal: 1380 } });
+    expect(events.at(-1)!.data.results).toBeDefined();
+    // A finished execution's stream is its end, at once.
+    const again = await (await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }))).text();
+    expect(again.startsWith('event: done\n')).toBe(true);
+  });
+});
+
+describe('limits across users', () => {
+  it('refuses a run over the global cap with HTTP 503 and Retry-After', async () => {
+    const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPoolSize: 0 });
+    try {
+      const id = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      const other = await makeWebUser(q, { email: 'second@example.com' });
+      const cookie = await webLogin(q, other.email, other.password);
+      const r = await webCall(q, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
+      await q.call('POST', 'stop', {});
+      expect((await q.waitEnd(id)).status).toBe('stopped');
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('kills a run at the timeout and records it as timeout', async () => {
+    const q = await makePlaygroundApp({ playgroundTimeoutS: 2, runnerPoolSize: 0 });
+    try {
+      const x = await q.waitEnd(await q.run({ ...DAY, code: 'def on_bar(ctx, bar):\n    while True:\n        pass\n' }), 30_000);
+      expect(x.status).toBe('timeout');
+      expect(x.error).toBe('Execution exceeded the 2-second time limit');
+    } finally {
+      await q.close();
+    }
+  });
+});
+
+describe('restart', () => {
+  it('a run left running by a stopped server reads failed with the reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-runs-'));
+    try {
+      const dbPath = join(dir, 'replaydesk.db');
+      const a = await makePlaygroundApp({ runnerPoolSize: 0 }, { dbPath });
+      new PlaygroundRunStore(a.s.db).insert({
+        id: 'exe_interrupted', userId: a.s.users.list().find((u) => u.email === 'quant@example.com')!.id, strategyId: null,
+        templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27', params: {}, contextTimeframes: [],
+        speed: null, barsTotal: 1380, startedMs: Date.now(),
+      });
+      a.s.db.close();
+      const b = await makePlaygroundApp({ runnerPoolSize: 0 }, { dbPath });
+      try {
+        const x = (await b.call('GET', 'executions/exe_interrupted')).body.execution;
+        expect(x.status).toBe('failed');
+        expect(x.error).toBe('The server restarted while the run was in progress');
+        expect(x.completedAt).not.toBeNull();
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
