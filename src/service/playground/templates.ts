@@ -1,13 +1,30 @@
-// PLACEHOLDER catalog of playground strategy templates: the interface is final, the contents are
-// replaced by the template catalog's owner. `GET /api/playground/templates` lists TEMPLATES as is.
+// The playground's strategy templates, and the check of the params a run is given.
+//
+// Each template's metadata and typed params live here; its Python source lives beside it in
+// templates/<id>.py, loaded as text, so the file a user reads and forks is the file that runs (and
+// the Python test suite runs every one of them: runner/python/test_harness.py). The strategy API
+// they use is documented in docs/playground.md.
+//
+// Params: a template run gets every declared param, defaults filled in, nothing else. Custom code
+// gets any small flat object of numbers, strings and booleans (its code decides what they mean).
+
+import bollingerReversion from './templates/bollinger_reversion.py' with { type: 'text' };
+import donchianBreakout from './templates/donchian_breakout.py' with { type: 'text' };
+import emaAtrTrend from './templates/ema_atr_trend.py' with { type: 'text' };
+import openingRangeBreakout from './templates/opening_range_breakout.py' with { type: 'text' };
+import rsiReversion from './templates/rsi_reversion.py' with { type: 'text' };
+import smaCross from './templates/sma_cross.py' with { type: 'text' };
+
+export type ParamValue = number | string | boolean;
 
 export interface TemplateParam {
   name: string;
   label: string;
   type: 'number' | 'string' | 'boolean';
-  default: number | string | boolean;
+  default: ParamValue;
   min: number | null;
   max: number | null;
+  /** Numbers must be min (or 0) plus a whole multiple of step; step 1 means an integer. */
   step?: number;
 }
 
@@ -15,39 +32,185 @@ export interface StrategyTemplate {
   id: string;
   name: string;
   description: string;
-  category: string;
+  category: 'trend-following' | 'mean-reversion' | 'breakout';
   difficulty: 'beginner' | 'intermediate' | 'advanced';
   params: TemplateParam[];
   /** The template's Python source, so a user can fork it into a strategy of their own. */
   code: string;
 }
 
-export const TEMPLATES: readonly StrategyTemplate[] = Object.freeze([
+export const customParamsMax = 50;
+export const paramStringCharsMax = 1000;
+export const paramNameCharsMax = 64; // as for saved strategies (docs/decisions.md)
+
+const int = (name: string, label: string, value: number, min: number, max: number): TemplateParam =>
+  ({ name, label, type: 'number', default: value, min, max, step: 1 });
+const num = (name: string, label: string, value: number, min: number, max: number, step: number): TemplateParam =>
+  ({ name, label, type: 'number', default: value, min, max, step });
+const bool = (name: string, label: string, value: boolean): TemplateParam =>
+  ({ name, label, type: 'boolean', default: value, min: null, max: null });
+const str = (name: string, label: string, value: string): TemplateParam =>
+  ({ name, label, type: 'string', default: value, min: null, max: null });
+const size = int('size', 'Position size (contracts)', 1, 1, 100);
+
+const CATALOG: StrategyTemplate[] = [
   {
-    id: 'sma-crossover',
+    id: 'sma_cross',
     name: 'SMA crossover',
-    description: 'Goes long when the fast simple moving average crosses above the slow one, flat when it crosses below.',
+    description: 'Long when the fast simple moving average crosses above the slow one, short when it crosses below; always in the market after the first cross.',
     category: 'trend-following',
     difficulty: 'beginner',
-    params: [
-      { name: 'fast', label: 'Fast period', type: 'number', default: 10, min: 2, max: 200, step: 1 },
-      { name: 'slow', label: 'Slow period', type: 'number', default: 30, min: 3, max: 500, step: 1 },
-    ],
-    code: [
-      'def on_bar(ctx, bar):',
-      '    fast = ctx.sma(ctx.params["fast"])',
-      '    slow = ctx.sma(ctx.params["slow"])',
-      '    if fast is None or slow is None:',
-      '        return',
-      '    if fast > slow and ctx.position == 0:',
-      '        ctx.buy(1)',
-      '    elif fast < slow and ctx.position > 0:',
-      '        ctx.close()',
-      '',
-    ].join('\n'),
+    params: [int('fast', 'Fast SMA period (bars)', 10, 2, 200), int('slow', 'Slow SMA period (bars)', 30, 3, 500), size],
+    code: smaCross,
   },
-]);
+  {
+    id: 'ema_atr_trend',
+    name: 'EMA trend with ATR brackets',
+    description: 'Trades fast/slow EMA crosses; each entry has a stop-loss a multiple of the ATR away and a take-profit at a reward:risk ratio.',
+    category: 'trend-following',
+    difficulty: 'intermediate',
+    params: [
+      int('fast', 'Fast EMA period (bars)', 20, 2, 200),
+      int('slow', 'Slow EMA period (bars)', 50, 3, 500),
+      int('atr_period', 'ATR period (bars)', 14, 2, 200),
+      num('atr_stop', 'Stop-loss distance (ATRs)', 2, 0.5, 10, 0.1),
+      num('reward_risk', 'Take-profit (multiple of the stop)', 2, 0.5, 10, 0.1),
+      size,
+    ],
+    code: emaAtrTrend,
+  },
+  {
+    id: 'rsi_reversion',
+    name: 'RSI reversion',
+    description: 'Buys when the RSI is oversold and sells short when it is overbought; exits when the RSI crosses back over the exit level, with a protective stop.',
+    category: 'mean-reversion',
+    difficulty: 'beginner',
+    params: [
+      int('period', 'RSI period (bars)', 14, 2, 100),
+      int('oversold', 'Oversold level', 30, 1, 49),
+      int('overbought', 'Overbought level', 70, 51, 99),
+      int('exit_level', 'Exit level', 50, 2, 98),
+      int('stop_loss', 'Stop-loss (ticks)', 40, 1, 10_000),
+      size,
+    ],
+    code: rsiReversion,
+  },
+  {
+    id: 'bollinger_reversion',
+    name: 'Bollinger band reversion',
+    description: 'Enters when price closes back inside a Bollinger band after closing outside it, exits at the middle band, with a protective stop.',
+    category: 'mean-reversion',
+    difficulty: 'intermediate',
+    params: [
+      int('period', 'Band period (bars)', 20, 2, 500),
+      num('width', 'Band width (standard deviations)', 2, 0.5, 5, 0.1),
+      int('stop_loss', 'Stop-loss (ticks)', 60, 1, 10_000),
+      size,
+    ],
+    code: bollingerReversion,
+  },
+  {
+    id: 'donchian_breakout',
+    name: 'Donchian channel breakout',
+    description: 'Turtle-style: buys a close above the highest high of the entry channel, exits below the lowest low of the shorter exit channel; optional shorts.',
+    category: 'breakout',
+    difficulty: 'intermediate',
+    params: [
+      int('entry_period', 'Entry channel (bars)', 20, 2, 500),
+      int('exit_period', 'Exit channel (bars)', 10, 1, 500),
+      bool('allow_short', 'Trade short breakouts too', true),
+      size,
+    ],
+    code: donchianBreakout,
+  },
+  {
+    id: 'opening_range_breakout',
+    name: 'Opening range breakout',
+    description: 'Marks the high and low of the first minutes after the New York open, then trades a break of either side with stop orders and a bracket; flat by the exit time.',
+    category: 'breakout',
+    difficulty: 'advanced',
+    params: [
+      str('open_time', 'Session open (New York time, HH:MM)', '09:30'),
+      int('range_minutes', 'Opening range length (minutes)', 30, 1, 240),
+      str('exit_time', 'Flatten at (New York time, HH:MM)', '15:45'),
+      num('reward_risk', 'Take-profit (multiple of the stop)', 1.5, 0.5, 10, 0.1),
+      size,
+    ],
+    code: openingRangeBreakout,
+  },
+];
+
+export const TEMPLATES: readonly StrategyTemplate[] = Object.freeze(
+  CATALOG.map((t) => Object.freeze({ ...t, params: Object.freeze(t.params.map((p) => Object.freeze(p))) as TemplateParam[] })),
+);
 
 export function findTemplate(id: string): StrategyTemplate | undefined {
   return TEMPLATES.find((t) => t.id === id);
+}
+
+export type ParamsResult = { ok: true; value: Record<string, ParamValue> } | { ok: false; message: string };
+
+/** Checks a run's params against a template's (or, with null, the rules for custom code); null/undefined mean {}. */
+export function validateParams(params: unknown, template: StrategyTemplate | null): ParamsResult {
+  const given = params === null || params === undefined ? {} : params;
+  if (typeof given !== 'object' || Array.isArray(given)) return { ok: false, message: 'Params must be an object' };
+  const entries = Object.entries(given);
+  return template ? templateParams(entries, template) : customParams(entries);
+}
+
+function templateParams(entries: [string, unknown][], template: StrategyTemplate): ParamsResult {
+  const given = new Map(entries);
+  for (const [name] of entries) {
+    if (!template.params.some((p) => p.name === name)) return { ok: false, message: `Unknown param ${name}` };
+  }
+  const value: Record<string, ParamValue> = {};
+  for (const p of template.params) {
+    const v = given.has(p.name) ? given.get(p.name) : p.default;
+    const problem = paramProblem(p, v);
+    if (problem) return { ok: false, message: `Param ${p.name} ${problem}` };
+    value[p.name] = v as ParamValue;
+  }
+  return { ok: true, value };
+}
+
+/** Why a value does not fit a declared param, as the end of a sentence; null when it fits. */
+function paramProblem(p: TemplateParam, v: unknown): string | null {
+  if (p.type === 'boolean') return typeof v === 'boolean' ? null : 'must be a boolean';
+  if (p.type === 'string') {
+    if (typeof v !== 'string') return 'must be a string';
+    return v.length > paramStringCharsMax ? `must be at most ${paramStringCharsMax} characters` : null;
+  }
+  if (typeof v !== 'number') return 'must be a number';
+  if (!Number.isFinite(v)) return 'must be a finite number';
+  if ((p.min !== null && v < p.min) || (p.max !== null && v > p.max)) {
+    if (p.min !== null && p.max !== null) return `must be between ${p.min} and ${p.max}`;
+    return p.min !== null ? `must be at least ${p.min}` : `must be at most ${p.max}`;
+  }
+  if (p.step !== undefined && !onStep(v, p.min ?? 0, p.step)) {
+    return p.step === 1 ? 'must be a whole number' : `must be a multiple of ${p.step}`;
+  }
+  return null;
+}
+
+function onStep(v: number, base: number, step: number): boolean {
+  const q = (v - base) / step;
+  // A tolerance for binary fractions: 0.3 is not an exact multiple of 0.1 in floating point.
+  return Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+function customParams(entries: [string, unknown][]): ParamsResult {
+  if (entries.length > customParamsMax) return { ok: false, message: `Too many params (at most ${customParamsMax})` };
+  for (const [name, v] of entries) {
+    if (name.length === 0 || name.length > paramNameCharsMax) {
+      return { ok: false, message: `Param names must be 1 to ${paramNameCharsMax} characters` };
+    }
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return { ok: false, message: `Param ${name} must be a finite number` };
+    } else if (typeof v === 'string') {
+      if (v.length > paramStringCharsMax) return { ok: false, message: `Param ${name} must be at most ${paramStringCharsMax} characters` };
+    } else if (typeof v !== 'boolean') {
+      return { ok: false, message: `Param ${name} must be a number, string or boolean` };
+    }
+  }
+  return { ok: true, value: Object.fromEntries(entries) as Record<string, ParamValue> };
 }
