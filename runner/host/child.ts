@@ -33,7 +33,9 @@ export class RunnerChild {
   private waiter: ((m: Incoming) => void) | null = null;
   private ended = false;
   private bytesIn = 0;
+  private stderrHead = '';
   private stderr = '';
+  private stderrBytes = 0;
   readonly spawnedMs = performance.now();
   readonly exited: Promise<ChildExit>;
 
@@ -49,9 +51,9 @@ export class RunnerChild {
     return this.proc.pid;
   }
 
-  /** The last few KB the child wrote to stderr (untrusted text: for logs, never for users). */
+  /** The first and last few KB the child wrote to stderr (untrusted text: to classify an exit, for logs). */
   get stderrTail(): string {
-    return this.stderr;
+    return this.stderrBytes <= STDERR_TAIL_BYTES ? this.stderr : `${this.stderrHead}\n…\n${this.stderr}`;
   }
 
   /** Sends one frame; false when the child is gone. */
@@ -115,7 +117,10 @@ export class RunnerChild {
     const dec = new TextDecoder();
     try {
       for await (const chunk of this.proc.stderr as ReadableStream<Uint8Array>) {
-        this.stderr = (this.stderr + dec.decode(chunk, { stream: true })).slice(-STDERR_TAIL_BYTES);
+        const text = dec.decode(chunk, { stream: true });
+        if (this.stderrHead.length < STDERR_TAIL_BYTES) this.stderrHead = (this.stderrHead + text).slice(0, STDERR_TAIL_BYTES);
+        this.stderrBytes += text.length;
+        this.stderr = (this.stderr + text).slice(-STDERR_TAIL_BYTES);
       }
     } catch {}
   }

@@ -447,6 +447,10 @@ export function exitMessage(exit: ChildExit, stderrTail: string): string {
     return 'The strategy ran out of memory (the sandbox allows 512 MB of JavaScript heap and 1 GiB for Python)';
   }
   if (exit.signal === 'SIGXCPU') return 'The strategy used up its CPU time limit';
+  if (/Maximum call stack size exceeded|stack overflow/i.test(stderrTail)) return 'The strategy recursed too deeply (stack overflow); the sandbox stopped it';
+  // Deno's own words for a denied permission name only what the strategy itself asked for.
+  const denied = /NotCapable: ([^\n]{1,160})/.exec(stderrTail);
+  if (denied) return `The sandbox refused an operation and the strategy process stopped (${denied[1].replace(/, run again with.*$/, '')})`;
   if (/Too many open files/i.test(stderrTail)) return 'The strategy exceeded the sandbox limit on open files (threads and workers)';
   return `The strategy process ended unexpectedly (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
 }
