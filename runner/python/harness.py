@@ -534,7 +534,7 @@ class _Runtime:
         self.ctx = Context(self, params, meta)
 
     def request(self, kind, arg):
-        if not self.series:
+        if not self.series.closes:
             raise RuntimeError('orders can be placed from on_bar (or on_fill / on_end) only: there is no price yet')
         if self.finished:
             raise RuntimeError('the run has ended: no more orders')
@@ -588,6 +588,9 @@ class _Runtime:
         return filled
 
     def refresh_orders(self, working_count, filled):
+        if not working_count and not self.working_ids and not self.handles:
+            self.ctx.orders = _EMPTY  # the common case of market orders only: nothing to compare
+            return
         if working_count:
             k = self.k
             rows = self.bridge.working()
