@@ -417,7 +417,8 @@ def on_bar(ctx, bar):
         code = '''
 log = []
 def on_bar(ctx, bar):
-    log.append((bar.index, [(e.kind, e.price) for e in ctx.events], [(o.type, o.side, o.limit_price) for o in ctx.orders]))
+    events = [(e.kind, e.price) for e in ctx.events]
+    log.append((bar.index, events, [(o.type, o.side, o.limit_price) for o in ctx.orders]))
     if bar.index == 0:
         global order
         order = ctx.buy_limit(99.26)   # rounds to 99.25
@@ -435,7 +436,8 @@ def on_bar(ctx, bar):
         code = '''
 log = []
 def on_bar(ctx, bar):
-    log.append((bar.index, [(e.kind, e.order_id) for e in ctx.events], sorted((o.type, o.parent_id) for o in ctx.orders)))
+    events = [(e.kind, e.order_id) for e in ctx.events]
+    log.append((bar.index, events, sorted((o.type, o.parent_id) for o in ctx.orders)))
     if bar.index == 0:
         ctx.buy(1, stop_loss=8, take_profit=12)
 '''

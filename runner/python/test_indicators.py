@@ -1,7 +1,6 @@
 """Tests of indicators.py: hand-computed values (chosen to be exact in binary floating point), and
 the streaming classes checked against the sequence functions over every prefix."""
 
-import math
 import os
 import random
 import sys
@@ -102,7 +101,8 @@ class Streaming(unittest.TestCase):
     def test_hand_values(self):
         self.assertEqual(stream(SMA(3), [1, 2, 3, 4, 5]), [None, None, 2.0, 3.0, 4.0])
         self.assertEqual(stream(EMA(3), [1, 2, 3, 4, 5]), [None, None, 2.0, 3.0, 4.0])
-        self.assertEqual(stream(RSI(2), [10, 12, 11, 13, 13]), [None, None, 100 - 100 / 3, 100 - 100 / 7, 100 - 100 / 7])
+        self.assertEqual(stream(RSI(2), [10, 12, 11, 13, 13]),
+                         [None, None, 100 - 100 / 3, 100 - 100 / 7, 100 - 100 / 7])
         a = ATR(2)
         self.assertEqual([a.update(*bar) for bar in HLC], [None, 2.0, 2.5, 2.25, 3.125])
         self.assertEqual(stream(Bollinger(8, 2.0), [2, 4, 4, 4, 5, 5, 7, 9])[-1], (5.0, 9.0, 1.0))
