@@ -132,6 +132,13 @@ export class PlaygroundRunStore {
     return r ? toRow(r) : null;
   }
 
+  /** Marks one run failed if it is still running. */
+  failRunning(id: string, reason: string, nowMs: number): void {
+    this.db
+      .query(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE id = $id AND status = 'running'`)
+      .run({ id, reason, now: nowMs });
+  }
+
   /** Marks runs left `running` by a stopped server as failed; returns how many. */
   failInterrupted(reason: string, nowMs: number): number {
     return this.db

@@ -187,17 +187,23 @@ export class RunService {
     return l.exec.subscribe(fn);
   }
 
-  /** Ends every execution in flight as failed and waits until their records are written. */
+  /** Ends this process's executions in flight as failed and waits (5 s at most) until their records are written. */
   async shutdown(): Promise<void> {
     this.closing = true;
-    const done = [...this.live.values()].map(
-      (l) => new Promise<void>((resolve) => {
-        l.exec.subscribe((e) => e.type === 'done' && resolve());
-        l.exec.abort();
-      }),
-    );
-    await Promise.race([Promise.all(done), Bun.sleep(5000)]);
-    this.store.failInterrupted(SHUTDOWN_MESSAGE, this.clock.nowMs());
+    const live = [...this.live.values()];
+    if (live.length > 0) {
+      const done = live.map(
+        (l) => new Promise<void>((resolve) => {
+          l.exec.subscribe((e) => e.type === 'done' && resolve());
+          l.exec.abort();
+        }),
+      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(done), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
+      clearTimeout(timer);
+      // Only this process's runs: the admin CLI shares the database with a live server.
+      for (const l of live) this.store.failRunning(l.exec.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
+    }
   }
 
   private ended(exec: Execution, row: RunRow): void {
