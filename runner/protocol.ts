@@ -72,7 +72,9 @@ export class FrameDecoder {
     const len = this.buf[this.start] | (this.buf[this.start + 1] << 8) | (this.buf[this.start + 2] << 16) | (this.buf[this.start + 3] << 24);
     if (len < 0 || len > this.maxFrameBytes) throw new FrameError(`frame of ${len >>> 0} bytes exceeds ${this.maxFrameBytes}`);
     if (avail < 4 + len) return undefined;
-    const body = this.buf.subarray(this.start + 4, this.start + 4 + len);
+    // A copy: msgpack `bin` values come back as views into the body, and this buffer is reused for
+    // the frames that follow (a queued batch must not change under its reader).
+    const body = this.buf.slice(this.start + 4, this.start + 4 + len);
     this.start += 4 + len;
     if (this.start === this.end) this.start = this.end = 0;
     try {

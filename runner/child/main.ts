@@ -37,23 +37,25 @@ sys.path.insert(0, '${PY_DIR}')
 import harness
 
 class _Bridge:
+    # One to_py() per call converts a whole JS array at once (iterating a JsProxy costs a crossing
+    # per element).
     __slots__ = ('_j',)
     def __init__(self, j):
         self._j = j
     def advance(self, k):
-        return tuple(self._j.advance(k))
+        return tuple(self._j.advance(k).to_py())
     def place(self, k, ty, side, size, lim, stp, sl, tp):
-        return tuple(self._j.place(k, ty, side, size, lim, stp, sl, tp))
+        return tuple(self._j.place(k, ty, side, size, lim, stp, sl, tp).to_py())
     def cancel(self, k, oid):
         return bool(self._j.cancel(k, oid))
     def close(self, k, size):
-        return tuple(self._j.close(k, size))
+        return tuple(self._j.close(k, size).to_py())
     def state(self):
-        return tuple(self._j.state())
+        return tuple(self._j.state().to_py())
     def fills(self, i):
-        return [tuple(f) for f in self._j.fills(i)]
+        return [tuple(f) for f in self._j.fills(i).to_py()]
     def working(self):
-        return [tuple(o) for o in self._j.working()]
+        return [tuple(o) for o in self._j.working().to_py()]
 
 def _cols(t, e, o, h, l, c, v):
     return {'t': t.to_py().tolist(), 'e': e.to_py().tolist(), 'o': o.to_py().tolist(), 'h': h.to_py().tolist(),
@@ -183,9 +185,15 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const run = expect('run');
   const inst = findInstrument(String(run.symbol));
   if (!inst) throw new Error(`unknown instrument ${String(run.symbol)}`);
+  // Where the child's time goes, reported with `finished` (diagnostics only; the server trusts none of it).
+  const spent = { batchMs: 0, convertMs: 0, needMs: 0, needs: 0 };
   const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), (k, up, down) => {
+    const t0 = performance.now();
     send({ t: 'need', k, up, down });
-    return fineBars(expect('fine'));
+    const bars = fineBars(expect('fine'));
+    spent.needMs += performance.now() - t0;
+    spent.needs++;
+    return bars;
   });
   const startError = pyStart(run.code, run.params, run.meta, bridge) as string | undefined;
   send({ t: 'started', error: startError ?? null, logs: logs() });
@@ -197,7 +205,7 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
       bridge.actions = [];
       const error = pyFinish() as string | undefined;
       const s = bridge.state();
-      send({ t: 'finished', acts: bridge.actions, error: error ?? null, logs: logs(), balanceCents: s[0], fillCount: s[5] });
+      send({ t: 'finished', acts: bridge.actions, error: error ?? null, logs: logs(), balanceCents: s[0], fillCount: s[5], spent });
       return;
     }
     if (m.t !== 'batch') throw new Error(`unexpected ${String(m.t)}`);
@@ -209,7 +217,9 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
       tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
     ]);
+    const t0 = performance.now();
     const error = pyBatch(base, asUint32(m.time), e, asInt32(m.o), asInt32(m.h), asInt32(m.l), c, asUint32(m.v), ctx) as string | undefined;
+    spent.batchMs += performance.now() - t0;
     const s = bridge.state();
     send({ t: 'batch', seq: m.seq, done: pyDone(), acts: bridge.actions, logs: logs(), error: error ?? null, balanceCents: s[0], fillCount: s[5] });
     if (error) return;

@@ -69,6 +69,8 @@ export class Execution {
   firstBarMs: number | null = null;
   /** Where the time went, milliseconds (per batch, never per bar): for benchmarks and logs. */
   readonly timings = { prepareMs: 0, sendMs: 0, waitMs: 0, verifyMs: 0 };
+  /** What the child says it spent (untrusted; diagnostics only). */
+  readonly childTimings: Record<string, number> = {};
   private child: RunnerChild | null = null;
   private ending: Ending = null;
   private readonly listeners = new Set<(e: ExecutionEvent) => void>();
@@ -179,46 +181,49 @@ export class Execution {
     this.takeLogs(started.logs);
     if (started.error !== null) throw new RunEnd('failed', errorText(started.error));
 
+    // Two batches in flight at full speed, so the child never waits for the server: while it works
+    // on one day, the next is already in its pipe and the day after is being prepared. A paced run
+    // sends one bar at a time.
     let seq = 0;
     let base = 0;
     const last = lastDay(span);
-    let day = firstDay(span);
-    let batch = this.nextBatch(day, last);
-    while (batch !== null) {
-      const b = batch.b;
-      day = batch.day;
-      let next: { b: DayBatch; day: number } | null | undefined;
-      for (let j = 0; j < b.run.length; ) {
-        const n = this.speed === null ? b.run.length - j : 1;
+    let cur = this.timed('prepareMs', () => this.nextBatch(firstDay(span), last));
+    let j = 0;
+    const inFlight: { b: DayBatch; j0: number; j1: number; base: number; seq: number }[] = [];
+    for (;;) {
+      while (cur !== null && inFlight.length < (this.speed === null ? 2 : 1)) {
         if (this.speed !== null) await this.pace();
         this.checkEnding();
+        const b = cur.b;
+        const n = this.speed === null ? b.run.length - j : 1;
         seq++;
-        const t0 = performance.now();
-        child.send(batchMessage(seq, base, b, j, j + n));
-        const t1 = performance.now();
-        // Prepare the next day while the child works on this one.
-        if (j + n === b.run.length && next === undefined) next = this.nextBatch(day + 1, last);
-        const t2 = performance.now();
-        const reply = await this.awaitBatch(child, seq, b, base, j, j + n);
-        const t3 = performance.now();
-        // A strategy error stops the child inside the batch: play what it reached (the failing bar's
-        // fills included, its on_bar's orders never sent).
-        const played = reply.error === null ? n : reply.done - base;
-        this.ledger.play(b, base - j, j, j + played, reply.acts);
-        const tm = this.timings;
-        tm.sendMs += t1 - t0;
-        tm.prepareMs += t2 - t1;
-        tm.waitMs += t3 - t2;
-        tm.verifyMs += performance.now() - t3;
-        this.takeLogs(reply.logs);
-        if (reply.error !== null) throw new RunEnd('failed', errorText(reply.error));
-        this.checkState(reply);
-        this.firstBarMs ??= this.init.nowMs() - this.startedMs;
+        const slice = { b, j0: j, j1: j + n, base, seq };
+        this.timed('sendMs', () => child.send(batchMessage(seq, base, b, j, j + n)));
+        inFlight.push(slice);
         base += n;
         j += n;
-        this.emit({ type: 'progress' });
+        if (j === b.run.length) {
+          const day = cur.day;
+          cur = this.timed('prepareMs', () => this.nextBatch(day + 1, last));
+          j = 0;
+        }
       }
-      batch = next === undefined ? this.nextBatch(day + 1, last) : next;
+      const f = inFlight.shift();
+      if (f === undefined) break;
+      const t0 = performance.now();
+      const reply = await this.awaitBatch(child, f.seq, f.b, f.base, f.j0, f.j1);
+      const t1 = performance.now();
+      // A strategy error stops the child inside the batch: play what it reached (the failing bar's
+      // fills included, its on_bar's orders never sent).
+      const played = reply.error === null ? f.j1 - f.j0 : reply.done - f.base;
+      this.ledger.play(f.b, f.base - f.j0, f.j0, f.j0 + played, reply.acts);
+      this.timings.waitMs += t1 - t0;
+      this.timings.verifyMs += performance.now() - t1;
+      this.takeLogs(reply.logs);
+      if (reply.error !== null) throw new RunEnd('failed', errorText(reply.error));
+      this.checkState(reply);
+      this.firstBarMs ??= this.init.nowMs() - this.startedMs;
+      this.emit({ type: 'progress' });
     }
     this.checkEnding();
     child.send({ t: 'finish' });
@@ -231,6 +236,11 @@ export class Execution {
     const error = optionalText(m.error, 'error');
     if (error !== null) throw new RunEnd('failed', errorText(error));
     this.checkState(m);
+    // The child's own account of its time: diagnostics for benchmarks, never used for results.
+    const spent = m.spent as Record<string, unknown> | undefined;
+    if (spent && typeof spent === 'object') {
+      for (const k of ['batchMs', 'needMs', 'needs']) if (typeof spent[k] === 'number') this.childTimings[k] = Math.round(spent[k] as number);
+    }
   }
 
   /** The child's engine must agree with the ledger's after every batch. */
@@ -239,6 +249,13 @@ export class Execution {
     if (m.balanceCents !== e.balanceCents || m.fillCount !== e.fillCount) {
       throw new RunEnd('failed', 'The strategy process reported a state that does not match the engine; the run was stopped');
     }
+  }
+
+  private timed<T>(phase: 'prepareMs' | 'sendMs', f: () => T): T {
+    const t0 = performance.now();
+    const r = f();
+    this.timings[phase] += performance.now() - t0;
+    return r;
   }
 
   private nextBatch(from: number, last: number): { b: DayBatch; day: number } | null {

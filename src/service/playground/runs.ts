@@ -228,6 +228,8 @@ export class RunService {
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
+          // Where the time went (per batch): for operators and benchmarks, not shown to clients.
+          timings: { ...exec.timings, firstBarMs: exec.firstBarMs, child: exec.childTimings },
         },
       });
     } catch (e) {

@@ -1,0 +1,194 @@
+// The playground end to end over loopback: POST run → completed, through a real listening server,
+// the real sandboxed runner (Deno + Pyodide child from the warm pool) and the server's ledger.
+//
+// 1. SMA(10)/SMA(30) crossover template (`sma_cross`) over one year of NQ 1 m bars (~360 k bars,
+//    fills decided on the ~31 M stored 1 s bars behind them). Target: ≤ 3 s with a warm pool.
+// 2. First bar after POST run: warm pool (target ≤ 100 ms) and cold with the snapshot (≤ 1 s).
+// 3. An empty on_bar over ~1 M bars (1 s bars): the harness overhead in calls per second.
+// 4. While a year-long run executes: event-loop lag of the server and Replay/step latency of
+//    another client.
+// Every phase is printed: pool wait, bar preparation (synthetic generation + aggregation), frame
+// sending, waiting for the child, the ledger's replay of the actions.
+//
+// Run: ./node_modules/.bin/bun bench/playground.bench.ts
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, silentLogger } from '../src/app.ts';
+import { defaultConfig } from '../src/config.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { randomSecret } from '../src/lib/secrets.ts';
+import { createServices } from '../src/service/services.ts';
+import { createFetch } from '../src/server.ts';
+import { openDb } from '../src/store/db.ts';
+import { PlaygroundRunStore } from '../src/store/playground-runs.ts';
+import { median, percentile } from './support.ts';
+
+const RUNS = Number(process.env.RUNS ?? 5);
+const dir = mkdtempSync(join(tmpdir(), 'rd-bench-playground-'));
+const db = openDb(join(dir, 'replaydesk.db'));
+const s = createServices({
+  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
+  clock: systemClock,
+  db,
+  jwtSecret: new TextEncoder().encode(randomSecret()),
+});
+const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
+const base = `http://127.0.0.1:${server.port}`;
+const runs = new PlaygroundRunStore(db);
+
+await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench password 123' }) });
+const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+const headers = { 'content-type': 'application/json', cookie };
+
+async function poolReady(): Promise<void> {
+  await s.runner().warm();
+  // warm() returns once a child is spawning; wait until it has loaded (a short run takes it).
+}
+
+async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: number; id: string; x: any }> {
+  const t0 = performance.now();
+  const r: any = await (await fetch(`${base}/api/playground/run`, { method: "POST", headers, body: JSON.stringify(body) })).json() as any;
+  if (!r.success) throw new Error(JSON.stringify(r));
+  for (;;) {
+    const x: any = await (await fetch(`${base}/api/playground/executions/${r.executionId}`, { headers })).json() as any;
+    if (x.execution.status !== 'running') {
+      const totalMs = performance.now() - t0;
+      if (x.execution.status !== 'completed') throw new Error(`${x.execution.status}: ${x.execution.error}`);
+      return { totalMs, id: r.executionId, x: x.execution };
+    }
+    await Bun.sleep(5);
+  }
+}
+
+function timingsOf(id: string): Record<string, number> {
+  const user = s.users.list()[0];
+  return ((runs.get(user.id, id)?.result as any)?.timings ?? {}) as Record<string, number>;
+}
+
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+const YEAR = { instrument: 'NQ', startDate: '2025-01-02', endDate: '2025-12-31', timeframe: '1m' };
+
+console.log('warming the runner (bundle, snapshot, pool)…');
+await poolReady();
+await runToEnd({ instrument: 'NQ', startDate: '2025-01-06', timeframe: '1h', code: 'def on_bar(ctx, bar):\n    pass\n' });
+await Bun.sleep(1500); // the replacement child loads
+
+// 1. SMA crossover, one year of 1 m bars.
+const sma: number[] = [];
+const phases: Record<string, number[]> = {};
+let bars = 0;
+let trades = 0;
+for (let i = 0; i < RUNS; i++) {
+  const r = await runToEnd({ ...YEAR, templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } });
+  sma.push(r.totalMs);
+  bars = r.x.progress.barsDone;
+  trades = r.x.tradesTotal;
+  for (const [k, v] of Object.entries(timingsOf(r.id))) {
+    if (typeof v === 'number') (phases[k] ??= []).push(v);
+    else for (const [ck, cv] of Object.entries(v as Record<string, number>)) (phases[`child.${ck}`] ??= []).push(cv);
+  }
+  await Bun.sleep(1500);
+}
+console.log(`\nsma_cross, NQ 1m, ${YEAR.startDate}..${YEAR.endDate}: ${bars} bars, ${trades} trades`);
+console.log(`  POST run → completed: median ${fmt(median(sma))} (min ${fmt(Math.min(...sma))}, max ${fmt(Math.max(...sma))}), ${(bars / (median(sma) / 1000) / 1000).toFixed(0)} k bars/s`);
+for (const [k, v] of Object.entries(phases)) console.log(`  ${k.padEnd(12)} median ${fmt(median(v))}`);
+
+// 2. First bar: warm pool, then cold (pool emptied, snapshot present).
+const warm: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const r = await runToEnd({ instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
+  warm.push(timingsOf(r.id).firstBarMs);
+  await Bun.sleep(1500);
+}
+console.log(`\nfirst bar after POST run, warm pool: median ${fmt(median(warm))} (max ${fmt(Math.max(...warm))})`);
+const cold = createServices({
+  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 0 }),
+  clock: systemClock,
+  db,
+  jwtSecret: new TextEncoder().encode(randomSecret()),
+});
+const coldFirst: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const user = s.users.list()[0];
+  const r = cold.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  for (;;) {
+    const v = cold.runs.get(user.id, r.value.executionId);
+    if (v.ok && v.value.status !== 'running') break;
+    await Bun.sleep(5);
+  }
+  coldFirst.push(timingsOf(r.value.executionId).firstBarMs);
+}
+await cold.shutdown();
+console.log(`first bar after POST run, cold (spawn + snapshot load): median ${fmt(median(coldFirst))} (max ${fmt(Math.max(...coldFirst))})`);
+
+// 3. Empty on_bar over ~1 M one-second bars.
+const s2 = createServices({
+  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
+  clock: systemClock,
+  db,
+  jwtSecret: new TextEncoder().encode(randomSecret()),
+});
+await s2.runner().warm();
+await Bun.sleep(1500);
+const empty: number[] = [];
+let emptyBars = 0;
+const emptyWait: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const user = s.users.list()[0];
+  const t0 = performance.now();
+  const r = s2.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' });
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  for (;;) {
+    const v = s2.runs.get(user.id, r.value.executionId);
+    if (v.ok && v.value.status !== 'running') {
+      emptyBars = v.value.barsDone;
+      break;
+    }
+    await Bun.sleep(5);
+  }
+  empty.push(performance.now() - t0);
+  emptyWait.push(timingsOf(r.value.executionId).waitMs);
+  await Bun.sleep(1500);
+}
+await s2.shutdown();
+console.log(`\nempty on_bar, NQ 1s: ${emptyBars} bars: median ${fmt(median(empty))} end to end = ${(emptyBars / (median(empty) / 1000) / 1e6).toFixed(2)} M calls/s; waiting on the child ${fmt(median(emptyWait))}`);
+
+// 4. The server beside a year-long run: event-loop lag and another client's Replay/step.
+await s.runner().warm();
+await Bun.sleep(1500);
+await s.users.create({ email: 'bot@example.com', plan: 'pro' }).then(async (u) => {
+  if (!u.ok) throw new Error('bot user');
+  const tok = (await (await fetch(`${base}/api/sim/Auth/loginKey`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'bot@example.com', apiKey: u.value.apiKey }) })).json() as any).token;
+  const h = { 'content-type': 'application/json', authorization: `Bearer ${tok}` };
+  const start = await (await fetch(`${base}/api/sim/Replay/start`, { method: 'POST', headers: h, body: JSON.stringify({ instrumentSymbol: 'ES', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m' }) })).json() as any;
+  const lags: number[] = [];
+  const steps: number[] = [];
+  let done = false;
+  const run = runToEnd({ ...YEAR, templateId: 'sma_cross' }).finally(() => (done = true));
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lags.push(now - last - 10);
+    last = now;
+  }, 10);
+  while (!done) {
+    const t0 = performance.now();
+    const r = await (await fetch(`${base}/api/sim/Replay/step`, { method: 'POST', headers: h, body: JSON.stringify({ accountId: start.accountId, steps: 10 }) })).json() as any;
+    if (r.success) steps.push(performance.now() - t0);
+    await Bun.sleep(20);
+  }
+  clearInterval(timer);
+  await run;
+  console.log(`\nbeside a year-long sma_cross run: event-loop lag median ${lags.length ? median(lags).toFixed(1) : '-'} ms, p99 ${lags.length ? percentile(lags, 0.99).toFixed(1) : '-'} ms, max ${lags.length ? Math.max(...lags).toFixed(1) : '-'} ms`);
+  console.log(`  Replay/step (10 × 1 m) of another client: median ${median(steps).toFixed(1)} ms, p99 ${percentile(steps, 0.99).toFixed(1)} ms over ${steps.length} calls`);
+});
+
+server.stop(true);
+await s.shutdown();
+db.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);

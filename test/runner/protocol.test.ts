@@ -1,0 +1,49 @@
+// The runner's framing: frames split anywhere, several at once, binary columns that stay intact
+// while later frames reuse the decoder's buffer, and the caps on what a child may send.
+import { describe, expect, it } from 'bun:test';
+import { asInt32, asUint32, encodeFrame, FrameDecoder, FrameError, rawBytes } from '../../runner/protocol.ts';
+
+describe('frames', () => {
+  it('decode across arbitrary chunk boundaries', () => {
+    const a = encodeFrame({ t: 'batch', seq: 1, c: rawBytes(new Int32Array([1, -2, 3])) });
+    const b = encodeFrame({ t: 'need', k: 7, up: 2147483647, down: -2147483648 });
+    const all = new Uint8Array([...a, ...b]);
+    for (let cut = 0; cut <= all.length; cut++) {
+      const d = new FrameDecoder(1 << 20);
+      const out: any[] = [];
+      d.push(all.subarray(0, cut));
+      for (let m = d.next(); m !== undefined; m = d.next()) out.push(m);
+      d.push(all.subarray(cut));
+      for (let m = d.next(); m !== undefined; m = d.next()) out.push(m);
+      expect(out.map((m) => m.t)).toEqual(['batch', 'need']);
+      expect(Array.from(asInt32(out[0].c))).toEqual([1, -2, 3]);
+      expect(out[1]).toEqual({ t: 'need', k: 7, up: 2147483647, down: -2147483648 });
+      expect(d.pending).toBe(0);
+    }
+  });
+
+  it('keeps a decoded column intact while later frames arrive (a queued batch is read later)', () => {
+    const d = new FrameDecoder(1 << 20);
+    d.push(encodeFrame({ t: 'batch', time: rawBytes(new Uint32Array([100, 200, 4_000_000_000])) }));
+    const first = d.next() as any;
+    for (let i = 0; i < 50; i++) {
+      d.push(encodeFrame({ t: 'fine', time: rawBytes(new Uint32Array(1000).fill(i)) }));
+      d.next();
+    }
+    expect(Array.from(asUint32(first.time))).toEqual([100, 200, 4_000_000_000]);
+  });
+
+  it('refuses a frame over the cap before buffering it, and undecodable bytes', () => {
+    const d = new FrameDecoder(16);
+    d.push(encodeFrame({ t: 'x', pad: 'y'.repeat(64) }).subarray(0, 4));
+    expect(() => d.next()).toThrow(FrameError);
+    const e = new FrameDecoder(1024);
+    e.push(new Uint8Array([2, 0, 0, 0, 0xc1, 0xc1]));
+    expect(() => e.next()).toThrow(FrameError);
+  });
+
+  it('refuses a column whose length is not a whole number of elements', () => {
+    expect(() => asInt32(new Uint8Array(6))).toThrow('not a multiple of 4');
+    expect(() => asInt32('nope')).toThrow('column is not binary');
+  });
+});
