@@ -84,6 +84,8 @@ export interface ExecutionView {
 
 /** Trades kept in a run's stored result (statistics always cover all of them). */
 const TRADES_KEPT_MAX = 5000;
+/** Trades shown while a run is running: the most recent ones (a poll stays small and cheap). */
+const TRADES_LIVE_MAX = 100;
 const CONTEXT_TIMEFRAMES_MAX = 3;
 const RUN_SPAN_YEARS_MAX = 2;
 
@@ -369,7 +371,7 @@ function liveView(l: Live): ExecutionView {
     balanceCents: led.engine.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
-    trades: trades.slice(0, TRADES_KEPT_MAX),
+    trades: trades.slice(-TRADES_LIVE_MAX),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),
