@@ -25,6 +25,7 @@ import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
 import { join } from 'node:path';
 import { RunnerPool } from '../../runner/host/pool.ts';
+import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
@@ -96,6 +97,8 @@ export function createServices(deps: ServiceDeps): Services {
     pool ??= new RunnerPool({
       cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
       size: config.runnerPoolSize,
+      // CPU time is a backstop behind the server's own kill at the timeout.
+      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
       log: (message, fields) => (deps.logError ?? ((m, f) => console.error(m, f)))(message, fields ?? {}),
     });
     return pool;
