@@ -7,7 +7,7 @@
 // and the bundle's hash, so a new harness or Pyodide gets a new snapshot and stale ones are ignored.
 
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildBundle, type RunnerBundle } from './bundle.ts';
 import { RunnerChild } from './child.ts';
 import { childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, type SandboxLimits } from './sandbox.ts';
@@ -40,7 +40,11 @@ export class RunnerPool {
   readonly isolation: Isolation;
   private readonly limits: SandboxLimits;
 
-  constructor(private readonly opts: PoolOptions) {
+  private readonly opts: PoolOptions;
+
+  constructor(opts: PoolOptions) {
+    // Absolute: the paths go to Deno's permission flags and to bubblewrap's binds.
+    this.opts = { ...opts, cacheDir: resolve(opts.cacheDir) };
     this.limits = opts.limits ?? DEFAULT_SANDBOX_LIMITS;
     this.isolation = detectIsolation();
   }

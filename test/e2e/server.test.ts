@@ -15,10 +15,10 @@ interface Server {
 }
 
 /** Starts `bun src/main.ts` on an ephemeral port and waits for its "listening" line. */
-async function startServer(dataDir: string): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' },
+async function startServer(dataDir: string, cwd = ROOT, extraEnv: Record<string, string> = {}): Promise<Server> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts')], {
+    cwd,
+    env: { ...process.env, ...extraEnv, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' },
     stdin: 'ignore',
     stdout: 'ignore',
     stderr: 'pipe',
@@ -124,4 +124,43 @@ describe('the server process', () => {
     b.proc.kill('SIGTERM');
     expect(await b.proc.exited).toBe(0);
   }, 60_000);
+
+  it('the playground as a newcomer meets it: web login with the demo password, templates, a run polled to completed, a saved strategy and its runs (relative DATA_DIR)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'rd-e2e-playground-'));
+    const server = await startServer('data', cwd, { RUNNER_CACHE_DIR: '' });
+    try {
+      const creds = JSON.parse(readFileSync(join(cwd, 'data', 'demo-credentials.json'), 'utf8'));
+      const json = { 'content-type': 'application/json' };
+      const login = await fetch(`${server.base}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: creds.userName, password: creds.password }) });
+      expect((await login.json()).success).toBe(true);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+      const h = { ...json, cookie };
+      const pg = async (method: string, path: string, body?: unknown) =>
+        (await fetch(`${server.base}/api/playground/${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
+      const templates = (await pg('GET', 'templates')).templates;
+      expect(templates.map((t: any) => t.id)).toContain('sma_cross');
+      const run = await pg('POST', 'run', { templateId: 'sma_cross', instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
+      expect(run).toMatchObject({ success: true, status: 'running' });
+      let x: any;
+      for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
+        x = (await pg('GET', `executions/${run.executionId}`)).execution;
+        if (x.status !== 'running' || Date.now() > deadline) break;
+      }
+      expect({ status: x.status, error: x.error }).toEqual({ status: 'completed', error: null });
+      expect(x.progress.barsDone).toBe(x.progress.barsTotal);
+      const saved = await pg('POST', 'strategies/save', { name: 'Forked SMA', code: templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '5m', params: { fast: 10, slow: 30, size: 1 } });
+      const again = await pg('POST', 'run', { strategyId: saved.id, instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
+      for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
+        x = (await pg('GET', `executions/${again.executionId}`)).execution;
+        if (x.status !== 'running' || Date.now() > deadline) break;
+      }
+      const runs = (await pg('GET', `strategies/${saved.id}/runs`)).runs;
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ id: again.executionId, strategyId: saved.id, status: 'completed' });
+      expect(server.log()).toContain('playground runner ready');
+    } finally {
+      server.proc.kill('SIGTERM');
+      await server.proc.exited;
+    }
+  }, 120_000);
 });
