@@ -31,11 +31,16 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
 
 export function openInstance(
   config: Config,
-  opts: { clock?: Clock; restoreSessions?: boolean; logError?: (message: string, fields: Record<string, unknown>) => void } = {},
+  opts: {
+    clock?: Clock;
+    restoreSessions?: boolean;
+    logError?: (message: string, fields: Record<string, unknown>) => void;
+    logInfo?: (message: string, fields: Record<string, unknown>) => void;
+  } = {},
 ): Services {
   mkdirSync(config.dataDir, { recursive: true });
   const db = openDb(dbPathOf(config));
-  return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError });
+  return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
 }
 
 export const DEMO_EMAIL = 'demo@replaydesk.local';

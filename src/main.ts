@@ -10,7 +10,7 @@ import { createFetch } from './server.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
-const s = openInstance(config, { logError: (message, fields) => log.error(message, fields) });
+const s = openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
 
 const demo = await ensureDemoUser(s);
 if (demo) {

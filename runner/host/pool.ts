@@ -20,7 +20,10 @@ export interface PoolOptions {
   limits?: SandboxLimits;
   /** How long a child may take to load Pyodide and say ready. */
   readyTimeoutMs?: number;
+  /** Operational news (a snapshot built). */
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** Children that failed to start. */
+  logError?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
 const SNAPSHOT_FRAME_MAX = 256 * 1024 * 1024;
@@ -132,7 +135,7 @@ export class RunnerPool {
       if (m.kind === 'message' && m.msg.t === 'ready') return child;
       child.kill();
       const why = m.kind === 'protocol_error' ? m.reason : m.kind === 'exit' ? `exit ${JSON.stringify(m.exit)}` : `unexpected ${String(m.msg.t)}`;
-      this.opts.log?.('runner child failed to start', { why, stderr: child.stderrTail });
+      this.opts.logError?.('runner child failed to start', { why, stderr: child.stderrTail });
       if (throwOnFailure) throw new Error(`runner child failed to start: ${why}`);
       return null;
     } finally {
@@ -143,7 +146,7 @@ export class RunnerPool {
   private refill(): void {
     while (!this.closed && this.ready.length < this.opts.size) {
       const p = this.spawnReady().catch((e) => {
-        this.opts.log?.('runner pool refill failed', { error: String(e) });
+        this.opts.logError?.('runner pool refill failed', { error: String(e) });
         return null;
       });
       this.ready.push(p);

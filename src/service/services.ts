@@ -69,6 +69,8 @@ export interface ServiceDeps {
   /** Load live replay sessions from the store (default true; the admin CLI says false). */
   restoreSessions?: boolean;
   logError?: (message: string, fields: Record<string, unknown>) => void;
+  /** Operational news (the runner's snapshot built, …); silent when absent. */
+  logInfo?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -99,7 +101,8 @@ export function createServices(deps: ServiceDeps): Services {
       size: config.runnerPoolSize,
       // CPU time is a backstop behind the server's own kill at the timeout.
       limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
-      log: (message, fields) => (deps.logError ?? ((m, f) => console.error(m, f)))(message, fields ?? {}),
+      log: (message, fields) => deps.logInfo?.(message, fields ?? {}),
+      logError: (message, fields) => (deps.logError ?? ((m, f) => console.error(m, f)))(message, fields ?? {}),
     });
     return pool;
   };

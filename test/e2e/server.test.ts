@@ -132,14 +132,14 @@ describe('the server process', () => {
       const creds = JSON.parse(readFileSync(join(cwd, 'data', 'demo-credentials.json'), 'utf8'));
       const json = { 'content-type': 'application/json' };
       const login = await fetch(`${server.base}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: creds.userName, password: creds.password }) });
-      expect((await login.json()).success).toBe(true);
+      expect(((await login.json()) as any).success).toBe(true);
       const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
       const h = { ...json, cookie };
       const pg = async (method: string, path: string, body?: unknown) =>
         (await fetch(`${server.base}/api/playground/${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
-      const templates = (await pg('GET', 'templates')).templates;
+      const templates: any[] = (await pg('GET', 'templates')).templates;
       expect(templates.map((t: any) => t.id)).toContain('sma_cross');
-      const run = await pg('POST', 'run', { templateId: 'sma_cross', instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
+      const run: any = await pg('POST', 'run', { templateId: 'sma_cross', instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
       expect(run).toMatchObject({ success: true, status: 'running' });
       let x: any;
       for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
@@ -148,13 +148,13 @@ describe('the server process', () => {
       }
       expect({ status: x.status, error: x.error }).toEqual({ status: 'completed', error: null });
       expect(x.progress.barsDone).toBe(x.progress.barsTotal);
-      const saved = await pg('POST', 'strategies/save', { name: 'Forked SMA', code: templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '5m', params: { fast: 10, slow: 30, size: 1 } });
-      const again = await pg('POST', 'run', { strategyId: saved.id, instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
+      const saved: any = await pg('POST', 'strategies/save', { name: 'Forked SMA', code: templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '5m', params: { fast: 10, slow: 30, size: 1 } });
+      const again: any = await pg('POST', 'run', { strategyId: saved.id, instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
       for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
         x = (await pg('GET', `executions/${again.executionId}`)).execution;
         if (x.status !== 'running' || Date.now() > deadline) break;
       }
-      const runs = (await pg('GET', `strategies/${saved.id}/runs`)).runs;
+      const runs: any[] = (await pg('GET', `strategies/${saved.id}/runs`)).runs;
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ id: again.executionId, strategyId: saved.id, status: 'completed' });
       expect(server.log()).toContain('playground runner ready');
