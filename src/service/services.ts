@@ -93,7 +93,8 @@ export function createServices(deps: ServiceDeps): Services {
     challenges,
     logError: deps.logError ?? ((message, fields) => console.error(message, fields)),
   });
-  const strategies = new StrategyService(new StrategyStore(db), clock, config.customTimeframes);
+  const runStore = new PlaygroundRunStore(db);
+  const strategies = new StrategyService(new StrategyStore(db), runStore, clock, config.customTimeframes);
   let pool: RunnerPool | null = null;
   const runner = (): RunnerPool => {
     pool ??= new RunnerPool({
@@ -106,7 +107,7 @@ export function createServices(deps: ServiceDeps): Services {
     });
     return pool;
   };
-  const runs = new RunService(new PlaygroundRunStore(db), strategies, bars, runner, {
+  const runs = new RunService(runStore, strategies, bars, runner, {
     customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,

@@ -126,6 +126,19 @@ export class PlaygroundRunStore {
       });
   }
 
+  /** A strategy's runs, newest first, without their result payloads (`result` is null). */
+  listOfStrategy(strategyId: string, userId: number, max: number): RunRow[] {
+    const rows = this.db
+      .query(
+        `SELECT id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
+                context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done,
+                bars_total, NULL AS result_json, started_ms, completed_ms
+         FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, rowid DESC LIMIT $max`,
+      )
+      .all({ s: strategyId, u: userId, max }) as Raw[];
+    return rows.map(toRow);
+  }
+
   /** The user's run, or null (another user's run reads as absent). */
   get(userId: number, id: string): RunRow | null {
     const r = this.db.query('SELECT * FROM playground_runs WHERE id = $id AND user_id = $user').get({ id, user: userId }) as Raw | null;

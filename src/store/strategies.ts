@@ -31,24 +31,6 @@ export interface StrategyFields {
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'timeout';
 
-/** A playground run as the strategy endpoints show it (the result payload stays in the run store). */
-export interface RunSummaryRow {
-  id: string;
-  strategyId: string | null;
-  templateId: string | null;
-  instrument: string;
-  timeframe: string;
-  startDate: string;
-  endDate: string;
-  status: RunStatus;
-  totalPnlCents: number | null;
-  totalTrades: number | null;
-  winRate: number | null;
-  params: Record<string, unknown>;
-  startedMs: number;
-  completedMs: number | null;
-}
-
 interface RawStrategy {
   id: string;
   user_id: number;
@@ -59,23 +41,6 @@ interface RawStrategy {
   params_json: string;
   created_ms: number;
   updated_ms: number;
-}
-
-interface RawRun {
-  id: string;
-  strategy_id: string | null;
-  template_id: string | null;
-  instrument: string;
-  timeframe: string;
-  start_date: string;
-  end_date: string;
-  status: RunStatus;
-  total_pnl_cents: number | null;
-  total_trades: number | null;
-  win_rate: number | null;
-  params_json: string;
-  started_ms: number;
-  completed_ms: number | null;
 }
 
 function toStrategy(r: RawStrategy): StrategyRow {
@@ -89,25 +54,6 @@ function toStrategy(r: RawStrategy): StrategyRow {
     params: JSON.parse(r.params_json),
     createdMs: r.created_ms,
     updatedMs: r.updated_ms,
-  };
-}
-
-function toRun(r: RawRun): RunSummaryRow {
-  return {
-    id: r.id,
-    strategyId: r.strategy_id,
-    templateId: r.template_id,
-    instrument: r.instrument,
-    timeframe: r.timeframe,
-    startDate: r.start_date,
-    endDate: r.end_date,
-    status: r.status,
-    totalPnlCents: r.total_pnl_cents,
-    totalTrades: r.total_trades,
-    winRate: r.win_rate,
-    params: JSON.parse(r.params_json),
-    startedMs: r.started_ms,
-    completedMs: r.completed_ms,
   };
 }
 
@@ -170,17 +116,6 @@ export class StrategyStore {
   }
 
   /** The user's runs of one strategy, newest first, at most `max`. */
-  listRunsOfStrategy(strategyId: string, userId: number, max: number): RunSummaryRow[] {
-    const rows = this.db
-      .query(
-        `SELECT id, strategy_id, template_id, instrument, timeframe, start_date, end_date, status, total_pnl_cents,
-                total_trades, win_rate, params_json, started_ms, completed_ms
-         FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, rowid DESC LIMIT $max`,
-      )
-      .all({ s: strategyId, u: userId, max }) as RawRun[];
-    return rows.map(toRun);
-  }
-
   private fieldParams(f: StrategyFields) {
     return { name: f.name, code: f.code, instrument: f.instrument, timeframe: f.timeframe, params: JSON.stringify(f.params) };
   }

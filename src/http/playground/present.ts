@@ -4,7 +4,7 @@
 import { centsToUsd } from '../../domain/instrument.ts';
 import { isoFromEpochMs } from '../../lib/iso-time.ts';
 import type { StrategyTemplate } from '../../service/playground/templates.ts';
-import type { RunSummaryRow, StrategyRow, StrategySummaryRow } from '../../service/playground/strategies.ts';
+import type { RunRow, StrategyRow, StrategySummaryRow } from '../../service/playground/strategies.ts';
 
 /** A Template; `code` (the template's source, to fork it) is our extension of the spec's fields. */
 export function presentTemplate(t: StrategyTemplate) {
@@ -43,7 +43,7 @@ export function presentStrategy(r: StrategyRow) {
 }
 
 /** A Run; result figures are null until the run has them (while running). */
-export function presentRun(r: RunSummaryRow) {
+export function presentRun(r: RunRow) {
   return {
     id: r.id,
     strategyId: r.strategyId,

@@ -19,7 +19,7 @@ import type { Services } from '../../service/services.ts';
 import type { WebPrincipal } from '../../service/web-auth.ts';
 import type { UserRow } from '../../store/users.ts';
 import { json, malformedJson, unauthorized } from './envelope.ts';
-import { clientAddress, type App, type Body } from './route.ts';
+import { clientAddress, type App, type Body, isBadJson, readLenientBody } from './route.ts';
 
 /** The web login's session cookie (its value is a JWT; docs/decisions.md). */
 export const SESSION_COOKIE = 'rd_session';
@@ -100,21 +100,6 @@ export function csrfRefusal(request: Request, trustProxy: boolean): Response | n
   return null;
 }
 
-/** Marks a body that was not valid JSON. */
-export const BAD_JSON_BODY: Body = Object.freeze({ __replaydeskBadJson: true });
-
-/** Reads a JSON body leniently, as `installBodyParser` does: empty → `{}`, non-object JSON → `{}`. */
-export async function readJsonBody(request: Request): Promise<Body> {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  try {
-    const value = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return BAD_JSON_BODY;
-  }
-}
-
 type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;
 
 /** The session cookie's value as sent, or null. */
@@ -156,8 +141,8 @@ export function cookieRoute(
       const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
       if (!session) return unauthorized();
       if (options.pro && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
-      const body = WITH_BODY.has(method) ? await readJsonBody(request) : {};
-      if (body === BAD_JSON_BODY) return malformedJson();
+      const body = WITH_BODY.has(method) ? await readLenientBody(request) : {};
+      if (isBadJson(body)) return malformedJson();
       return handler({
         body,
         params: params ?? {},

@@ -40,16 +40,24 @@ export function clientAddress(request: Request, trustProxy: boolean): string {
  * becomes `{}` so that field checks report the missing fields.
  */
 export function installBodyParser(app: Elysia<any, any, any, any, any, any, any>): void {
-  app.onParse(async ({ request }) => {
-    const text = await request.text();
-    if (text.trim() === '') return {};
-    try {
-      const value = JSON.parse(text);
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-    } catch {
-      return BAD_JSON;
-    }
-  });
+  app.onParse(({ request }) => readLenientBody(request));
+}
+
+/** A request body as our families read it: empty → `{}`, non-object JSON → `{}`, not JSON → BAD_JSON. */
+export async function readLenientBody(request: Request): Promise<Body> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return BAD_JSON;
+  }
+}
+
+/** True for the marker of a body that was not valid JSON. */
+export function isBadJson(body: Body): boolean {
+  return body === BAD_JSON;
 }
 
 function bearer(request: Request): string | null {

@@ -10,13 +10,11 @@ import {
   clearSessionCookie,
   cookieRoute,
   csrfRefusal,
-  BAD_JSON_BODY,
-  readJsonBody,
   sessionCookieValue,
   setSessionCookie,
 } from '../shared/cookie.ts';
 import { malformedJson, success } from '../shared/envelope.ts';
-import { clientAddress, type App } from '../shared/route.ts';
+import { clientAddress, type App, isBadJson, readLenientBody } from '../shared/route.ts';
 import * as codes from './codes.ts';
 
 export function presentWebUser(u: UserRow) {
@@ -32,8 +30,8 @@ export function registerWebAuth(app: App, s: Services): void {
     async ({ request, cookie }: { [k: string]: any }) => {
       const refused = csrfRefusal(request, s.config.trustProxy);
       if (refused) return refused;
-      const body = await readJsonBody(request);
-      if (body === BAD_JSON_BODY) return malformedJson();
+      const body = await readLenientBody(request);
+      if (isBadJson(body)) return malformedJson();
       const r = await s.webAuth.login(body.email, body.password, clientAddress(request, s.config.trustProxy));
       if (!r.ok) return mapError(codes.login, r.error);
       setSessionCookie(cookie, r.value.cookieValue, r.value.maxAgeS, cameOverHttps(request, s.config.trustProxy));

@@ -45,11 +45,17 @@ export class RunLedger {
   /** Plays run bars [j0, j1) of a day batch with their actions (sorted by k, from `acts[ai]` on). */
   play(b: DayBatch, base: number, j0: number, j1: number, acts: readonly LedgerAction[]): void {
     let ai = 0;
+    const e = this.engine;
+    const book = e.book;
     for (let j = j0; j < j1; j++) {
       const k = base + j;
-      this.engine.processBars(b.stored, b.runStart[j], b.runStart[j + 1], null);
+      // A run bar whose range reaches no trigger cannot fill anything in its stored bars (the
+      // engine's own quiet-bar rule, one level up): only its close matters.
+      if (b.run.high[j] >= book.upTriggerTicks || b.run.low[j] <= book.downTriggerTicks) {
+        e.processBars(b.stored, b.runStart[j], b.runStart[j + 1], null);
+      }
       const endS = b.runEnd[j];
-      this.engine.mark(b.run.close[j], endS);
+      e.mark(b.run.close[j], endS);
       for (; ai < acts.length && acts[ai].k === k; ai++) this.apply(acts[ai], endS);
       this.collectFills();
       this.barsDone++;

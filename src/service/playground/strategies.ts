@@ -8,9 +8,10 @@ import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
-import type { ParamMap, RunSummaryRow, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
+import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
+import type { ParamMap, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
 
-export type { ParamMap, RunSummaryRow, StrategyRow, StrategySummaryRow };
+export type { ParamMap, RunRow, StrategyRow, StrategySummaryRow };
 
 export type StrategyField = 'name' | 'code' | 'instrument' | 'timeframe' | 'params';
 
@@ -63,6 +64,7 @@ function checkParams(params: Record<string, unknown>): InvalidParamsReason | nul
 export class StrategyService {
   constructor(
     private readonly store: StrategyStore,
+    private readonly runStore: PlaygroundRunStore,
     private readonly clock: Clock,
     private readonly customTimeframes: boolean,
   ) {}
@@ -114,8 +116,8 @@ export class StrategyService {
   }
 
   /** The strategy's runs, newest first (bounded); not found unless the strategy is the user's. */
-  runs(userId: number, id: unknown): Result<RunSummaryRow[], StrategyNotFound> {
+  runs(userId: number, id: unknown): Result<RunRow[], StrategyNotFound> {
     if (typeof id !== 'string' || !this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
-    return ok(this.store.listRunsOfStrategy(id, userId, limits.strategyRunsListedMax));
+    return ok(this.runStore.listOfStrategy(id, userId, limits.strategyRunsListedMax));
   }
 }
