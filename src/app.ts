@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import { internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
 import { playgroundFamily } from './http/playground/index.ts';
+import { legacyFamily } from './http/legacy/index.ts';
 import { simFamily } from './http/sim/index.ts';
 import { webAuthFamily } from './http/web/index.ts';
 import type { Services } from './service/services.ts';
@@ -42,6 +43,7 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
     })
     .use(simFamily(s, '/api/sim'))
     .use(simFamily(s, '/api/sim/api'))
+    .use(legacyFamily(s))
     .use(webAuthFamily(s))
     .use(playgroundFamily(s));
 }

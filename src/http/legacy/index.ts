@@ -1,0 +1,30 @@
+// The earlier family (`/api/legacy-sim/`): a second adapter over the same services, engine and store
+// (spec "Earlier family differences"). It holds only parsing, shaping and code tables.
+
+import { Elysia } from 'elysia';
+import type { Services } from '../../service/services.ts';
+import { installBodyParser } from '../shared/route.ts';
+import { registerAccount } from './account.ts';
+import { registerAuth } from './auth.ts';
+import { registerContract } from './contract.ts';
+import { registerHistory } from './history.ts';
+import { registerOrder } from './order.ts';
+import { registerPayout } from './payout.ts';
+import { registerPosition } from './position.ts';
+import { registerReplay } from './replay.ts';
+import { registerTrade } from './trade.ts';
+
+export function legacyFamily(s: Services, prefix = '/api/legacy-sim') {
+  const app = new Elysia({ prefix });
+  installBodyParser(app);
+  registerAuth(app, s);
+  registerAccount(app, s);
+  registerContract(app, s);
+  registerHistory(app, s);
+  registerReplay(app, s);
+  registerOrder(app, s);
+  registerPosition(app, s);
+  registerTrade(app, s);
+  registerPayout(app, s);
+  return app;
+}
