@@ -15,6 +15,9 @@
 // A received ID is matched on its symbol segment only: the month/year segment is ignored (spec).
 
 import { findInstrument, type Instrument } from './instrument.ts';
+import {
+  findLegacyInstrument, LEGACY_INSTRUMENTS, type LegacyInstrument, legacyInstrumentForContractId,
+} from './legacy-instruments.ts';
 
 export const MONTH_CODES = 'FGHJKMNQUVXZ';
 const DAY_MS = 86_400_000;
@@ -116,7 +119,12 @@ export function monthYearCode(c: ContractMonth): string {
 }
 
 export function contractIdFor(inst: Instrument, nowMs: number): string {
-  return `CON.F.US.${inst.exchangeSymbol}.${monthYearCode(frontMonth(inst, nowMs))}`;
+  return contractIdWithSymbol(inst.exchangeSymbol, inst, nowMs);
+}
+
+/** `CON.F.US.{exchangeSymbol}.{MYY}` carrying the front month of `rollOn`'s roll rule. */
+export function contractIdWithSymbol(exchangeSymbol: string, rollOn: Instrument, nowMs: number): string {
+  return `CON.F.US.${exchangeSymbol}.${monthYearCode(frontMonth(rollOn, nowMs))}`;
 }
 
 /** Display name as the gateway prints it: symbol, month code, one-digit year (`NQZ5`). */
@@ -139,4 +147,46 @@ export function instrumentForContractId(id: unknown): Instrument | undefined {
   const sym = /^F\.US\.([A-Za-z0-9]+)$/i.exec(text);
   if (sym) return findInstrument(sym[1]);
   return findInstrument(text);
+}
+
+// ---- the earlier family's contracts (src/domain/legacy-instruments.ts) ----
+// Its IDs carry its own symbol (`CON.F.US.CL.J25`) and the front month of the base instrument's roll
+// rule (CL rolls as LIGHTCMDUSD, whose bars it trades on).
+
+export interface LegacyContract {
+  instrument: LegacyInstrument;
+  id: string;
+}
+
+export function legacyContractFor(l: LegacyInstrument, nowMs: number): LegacyContract {
+  return { instrument: l, id: contractIdWithSymbol(l.symbol, l.base, nowMs) };
+}
+
+/**
+ * The legacy instrument a received ID names: a contract ID of any month, as the current family also
+ * accepts the gateway symbol ID (`F.US.CL`) and a bare symbol (`CL`).
+ */
+export function legacyInstrumentForId(id: unknown): LegacyInstrument | undefined {
+  if (typeof id !== 'string') return undefined;
+  const byContract = legacyInstrumentForContractId(id.toUpperCase());
+  if (byContract) return byContract;
+  const sym = /^F\.US\.([A-Za-z0-9]+)$/i.exec(id.trim());
+  return findLegacyInstrument(sym ? sym[1] : id);
+}
+
+/**
+ * Every legacy contract whose symbol, description, symbol ID (`F.US.CL`) or contract ID contains the
+ * text (case-insensitive), and the one a contract ID of any month names; null or blank text: all.
+ * No cap: the earlier family "returns all matches".
+ */
+export function searchLegacyContracts(searchText: string | null, nowMs: number): LegacyContract[] {
+  const all = LEGACY_INSTRUMENTS.map((l) => legacyContractFor(l, nowMs));
+  const text = searchText?.trim().toLowerCase() ?? '';
+  if (text === '') return all;
+  const byId = legacyInstrumentForContractId(text.toUpperCase());
+  return all.filter((c) => {
+    const l = c.instrument;
+    if (byId === l) return true;
+    return [l.symbol, l.description, `F.US.${l.symbol}`, c.id].some((f) => f.toLowerCase().includes(text));
+  });
 }

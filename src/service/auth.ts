@@ -26,6 +26,8 @@ export type ValidateError = { kind: 'invalid_session' } | { kind: 'rate_limited'
 export interface Principal {
   user: UserRow;
   jtiHash: string;
+  /** When the token stops working (its stored expiry). */
+  expiresMs: number;
 }
 
 // A hash no key can produce, compared against when the email is unknown, to keep timing equal.
@@ -77,19 +79,42 @@ export class AuthService {
     const user = this.users.byId(row.userId);
     // A user disabled after login loses access at once.
     if (!user || user.disabled) return null;
-    return { user, jtiHash };
+    return { user, jtiHash, expiresMs: row.expiresMs };
   }
 
   /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */
   validate(token: string | null): Result<{ newToken: string }, ValidateError> {
+    const gate = this.validateGate(token);
+    if (!gate.ok) return gate;
+    return ok({ newToken: this.replace(gate.value.principal, gate.value.nowMs) });
+  }
+
+  /**
+   * Keeps a valid token while more than `renewWithinMs` of its life is left; nearer its expiry it is
+   * replaced as `validate` does (a new one issued, the sent one revoked). Shares validate's limiter:
+   * the limit is per account, whichever family asks. A refused call changes nothing.
+   */
+  refresh(token: string | null, renewWithinMs: number): Result<{ token: string; renewed: boolean }, ValidateError> {
+    const gate = this.validateGate(token);
+    if (!gate.ok) return gate;
+    const { principal, nowMs } = gate.value;
+    if (principal.expiresMs - nowMs >= renewWithinMs) return ok({ token: token as string, renewed: false });
+    return ok({ token: this.replace(principal, nowMs), renewed: true });
+  }
+
+  private validateGate(token: string | null): Result<{ principal: Principal; nowMs: number }, ValidateError> {
     const principal = this.authenticate(token);
     if (!principal) return err({ kind: 'invalid_session' });
     const nowMs = this.clock.nowMs();
     const gate = this.validateByUser.take(String(principal.user.id), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
+    return ok({ principal, nowMs });
+  }
+
+  private replace(principal: Principal, nowMs: number): string {
     const newToken = this.issue(principal.user.id, nowMs);
     this.tokens.revoke(principal.jtiHash, nowMs);
-    return ok({ newToken });
+    return newToken;
   }
 
   /** Drops token rows long expired (a timer calls it), so the table stays bounded. */

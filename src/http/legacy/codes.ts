@@ -1,0 +1,58 @@
+// The earlier family: (errorCode, errorMessage) per endpoint for every domain error kind of Auth,
+// Account, Contract and Payout. Spec: "Earlier family differences"; rows it does not list are the
+// current family's (docs/decisions.md, "Earlier family (adapter)"). Trading and replay rows live in
+// trading-codes.ts.
+
+import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import type { LoginError, ValidateError } from '../../service/auth.ts';
+import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
+
+// The spec's three login messages, all errorCode 1. This family tells a disabled account apart (after
+// the key matched, so emails still cannot be probed); an unverified one is refused as invalid.
+export const loginKey = {
+  missing_credentials: [1, 'userName and apiKey are required'],
+  invalid_credentials: [1, 'Invalid credentials'],
+  user_unverified: [1, 'Invalid credentials'],
+  user_disabled: [1, 'Account is disabled'],
+  pro_required: [1, 'Pro subscription required for the Simulator API'],
+  rate_limited: TOO_MANY_REQUESTS,
+} satisfies CodeTable<LoginError>;
+
+export const validate = {
+  invalid_session: [1, 'Invalid session'],
+  rate_limited: TOO_MANY_REQUESTS,
+} satisfies CodeTable<ValidateError>;
+
+/** Shape errors this adapter finds while parsing a body (no service is called). */
+export type AccountSearchError = { kind: 'only_active_not_boolean' };
+export type ContractSearchError = { kind: 'search_text_not_string' };
+export type ContractByIdError = { kind: 'contract_not_found' };
+
+export const accountSearch = {
+  only_active_not_boolean: [1, 'onlyActiveAccounts must be a boolean'],
+} satisfies CodeTable<AccountSearchError>;
+
+export const contractSearch = {
+  search_text_not_string: [1, 'searchText must be a string or null'],
+} satisfies CodeTable<ContractSearchError>;
+
+export const contractSearchById = {
+  contract_not_found: [1, 'Contract not found'],
+} satisfies CodeTable<ContractByIdError>;
+
+// Payouts: "funded" is this family's word for the performance phase, "payout" for the withdrawal.
+export const payoutEligibility = {
+  account_not_found: [1, 'Account not found'],
+  not_performance_phase: [2, 'Account is not in funded phase'],
+} satisfies CodeTable<PayoutPhaseError>;
+
+export const payoutRequest = {
+  ...payoutEligibility,
+  invalid_amount: [3, 'Invalid payout amount'],
+  not_eligible: [4, (e) => `Payout not eligible: ${e.eligibility.reasons.join('; ')}`],
+  conflict: [5, 'Payout failed — please retry'],
+} satisfies CodeTable<PayoutRequestError>;
+
+export const payoutHistory = {
+  account_not_found: [1, 'Account not found'],
+} satisfies CodeTable<{ kind: 'account_not_found' }>;
