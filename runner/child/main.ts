@@ -10,6 +10,7 @@
 
 import harnessPy from '../python/harness.py' with { type: 'text' };
 import indicatorsPy from '../python/indicators.py' with { type: 'text' };
+import strategyApiPy from '../python/strategy_api.py' with { type: 'text' };
 import type { BarColumns } from '../../src/data/bar-columns.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
 import { asInt32, asUint32, encodeFrame, FrameDecoder } from '../protocol.ts';
@@ -162,6 +163,7 @@ async function makeSnapshot(pyodideDir: string): Promise<void> {
   py.FS.mkdirTree(PY_DIR);
   py.FS.writeFile(`${PY_DIR}/harness.py`, harnessPy);
   py.FS.writeFile(`${PY_DIR}/indicators.py`, indicatorsPy);
+  py.FS.writeFile(`${PY_DIR}/strategy_api.py`, strategyApiPy);
   py.runPython(GLUE);
   send({ t: 'snapshot', bytes: py.makeMemorySnapshot() });
 }

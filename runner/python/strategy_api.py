@@ -1,0 +1,409 @@
+"""What a playground strategy sees: bars, series, the position, order handles, fills and events,
+and the `ctx` object with its order methods (docs/playground.md is the user's reference).
+
+The runtime that drives a run through these values is harness.py; this module holds no state of
+its own beyond the constants of the bridge's wire codes.
+"""
+
+import io
+import math
+import types
+from array import array
+from collections import namedtuple
+from datetime import datetime, timezone
+
+import indicators
+
+FILENAME = 'strategy.py'
+NO_UP_TRIGGER = 2147483647
+NO_DOWN_TRIGGER = -2147483648
+NO_RELEASE = float('inf')
+
+LOG_LINES_MAX = 2000
+LOG_BYTES_MAX = 256 * 1024
+ERROR_CHARS_MAX = 8000
+REQUESTS_PER_CALL_MAX = 1000  # order requests one callback may queue
+PRICE_TICKS_ABS_MAX = 1_000_000_000  # engine.ts refuses prices beyond this
+BRACKET_TICKS_MAX = 1_000_000
+
+# Wire codes of the bridge (src/engine/types.ts).
+LIMIT, MARKET, STOP_LIMIT, STOP = 1, 2, 3, 4
+BUY, SELL = 0, 1
+TYPE_NAMES = {LIMIT: 'limit', MARKET: 'market', STOP_LIMIT: 'stop_limit', STOP: 'stop'}
+SIDE_NAMES = ('buy', 'sell')
+
+# Queued request kinds.
+_PLACE, _CANCEL, _CANCEL_ALL, _CLOSE, _FLATTEN = range(5)
+
+_EMPTY = ()
+_utc = timezone.utc
+_NO_INPUT = io.StringIO()
+
+
+# ---- Values the strategy sees ----
+
+class Bar:
+    """One bar: prices as floats, times as epoch seconds (UTC)."""
+
+    __slots__ = ('open', 'high', 'low', 'close', 'volume', 'time', 'end', 'index')
+
+    def __init__(self, open, high, low, close, volume, time, end, index):
+        self.open = open
+        self.high = high
+        self.low = low
+        self.close = close
+        self.volume = volume
+        self.time = time
+        self.end = end
+        self.index = index
+
+    @property
+    def datetime(self):
+        """Open time as an aware UTC datetime, built on demand."""
+        return datetime.fromtimestamp(self.time, _utc)
+
+    def __repr__(self):
+        return (f'Bar(index={self.index}, time={self.time}, open={self.open}, high={self.high}, '
+                f'low={self.low}, close={self.close}, volume={self.volume})')
+
+    def __eq__(self, other):
+        if not isinstance(other, Bar):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in Bar.__slots__)
+
+    __hash__ = None
+
+
+_new = object.__new__
+
+
+class Series:
+    """Closed bars of one timeframe, oldest first: a sequence of Bar plus typed columns.
+
+    Columns are arrays that grow by one element per bar, so ``closes[-20:]`` is a cheap copy.
+    Bars are built from the columns on access; ``series[-1]`` is the latest bar.
+    """
+
+    __slots__ = ('timeframe', 'opens', 'highs', 'lows', 'closes', 'volumes', 'times', 'ends')
+
+    def __init__(self, timeframe):
+        self.timeframe = timeframe
+        self.opens = array('d')
+        self.highs = array('d')
+        self.lows = array('d')
+        self.closes = array('d')
+        self.volumes = array('q')
+        self.times = array('q')
+        self.ends = array('q')
+
+    def __len__(self):
+        return len(self.closes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._bar(j) for j in range(*i.indices(len(self.closes)))]
+        n = len(self.closes)
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError(f'bar index {i} out of range ({n} bars)')
+        return self._bar(j)
+
+    def __iter__(self):
+        return (self._bar(j) for j in range(len(self.closes)))
+
+    def __repr__(self):
+        return f'<Series {self.timeframe}: {len(self.closes)} bars>'
+
+    def _bar(self, j):
+        return Bar(self.opens[j], self.highs[j], self.lows[j], self.closes[j], self.volumes[j],
+                   self.times[j], self.ends[j], j)
+
+    def _append(self, t, e, o, h, l, c, v, k):
+        self.opens.append(o / k)
+        self.highs.append(h / k)
+        self.lows.append(l / k)
+        self.closes.append(c / k)
+        self.volumes.append(v)
+        self.times.append(t)
+        self.ends.append(e)
+
+
+class Position:
+    """The net position at the last engine state; open_pnl is valued at the current bar's close."""
+
+    __slots__ = ('qty', 'size', 'side', 'avg_price', '_cost_ticks', '_rt')
+
+    def __init__(self, qty, cost_ticks, rt):
+        self.qty = qty
+        self.size = abs(qty)
+        self.side = 'long' if qty > 0 else 'short' if qty < 0 else None
+        self.avg_price = cost_ticks / qty / rt.k if qty else None
+        self._cost_ticks = cost_ticks
+        self._rt = rt
+
+    @property
+    def open_pnl(self):
+        """Unrealized P&L in USD at the current bar's close."""
+        rt = self._rt
+        closes = rt.series.closes
+        if not self.qty or not closes:
+            return 0.0
+        last_ticks = round(closes[-1] * rt.k)  # exact: prices are ticks / k
+        return (last_ticks * self.qty - self._cost_ticks) * rt.tick_value_cents / 100
+
+    def __repr__(self):
+        return f'Position(qty={self.qty}, avg_price={self.avg_price}, open_pnl={self.open_pnl})'
+
+
+class Order:
+    """Handle of an order the strategy requested; the runtime updates it as the order progresses.
+
+    status: 'pending' (queued, not yet sent) -> 'working' -> 'filled' | 'canceled', or 'rejected'
+    (with ``reason``). ``id`` is None until the order reaches the engine.
+    """
+
+    __slots__ = ('id', 'type', 'side', 'size', 'limit_price', 'stop_price', 'stop_loss', 'take_profit',
+                 'status', 'reason', 'fill_price', 'fill_time', '_type', '_side', '_limit', '_stop')
+
+    def __init__(self, type_code, side_code, size, limit_ticks, stop_ticks, sl, tp, k):
+        self.id = None
+        self.type = TYPE_NAMES[type_code]
+        self.side = SIDE_NAMES[side_code]
+        self.size = size
+        self.limit_price = None if limit_ticks is None else limit_ticks / k
+        self.stop_price = None if stop_ticks is None else stop_ticks / k
+        self.stop_loss = sl
+        self.take_profit = tp
+        self.status = 'pending'
+        self.reason = None
+        self.fill_price = None
+        self.fill_time = None
+        self._type = type_code
+        self._side = side_code
+        self._limit = limit_ticks
+        self._stop = stop_ticks
+
+    @property
+    def is_working(self):
+        return self.status == 'working'
+
+    @property
+    def is_done(self):
+        return self.status in ('filled', 'canceled', 'rejected')
+
+    def __repr__(self):
+        extra = ''.join(f', {f}={getattr(self, f)}' for f in ('limit_price', 'stop_price', 'stop_loss',
+                                                              'take_profit', 'reason', 'fill_price')
+                        if getattr(self, f) is not None)
+        return f'Order(id={self.id}, {self.side} {self.size} {self.type}, status={self.status}{extra})'
+
+
+WorkingOrder = namedtuple('WorkingOrder', 'id type side size limit_price stop_price parent_id')
+WorkingOrder.__doc__ = 'A working order in the engine (parent_id is the entry order id for bracket legs).'
+
+
+class Fill:
+    """An execution. fee and pnl (realized on the reduced part) are USD; order is the handle or None."""
+
+    __slots__ = ('id', 'order_id', 'side', 'size', 'price', 'time', 'fee', 'pnl', 'order')
+    kind = 'fill'
+
+    def __init__(self, fid, order_id, side, size, price, time, fee, pnl, order):
+        self.id = fid
+        self.order_id = order_id
+        self.side = side
+        self.size = size
+        self.price = price
+        self.time = time
+        self.fee = fee
+        self.pnl = pnl
+        self.order = order
+
+    def __repr__(self):
+        return (f'Fill(id={self.id}, order_id={self.order_id}, {self.side} {self.size} @ {self.price}, '
+                f'time={self.time}, fee={self.fee}, pnl={self.pnl})')
+
+
+class Rejection:
+    """An order request the engine refused (for example for insufficient margin)."""
+
+    __slots__ = ('order', 'reason', 'time')
+    kind = 'rejected'
+
+    def __init__(self, order, reason, time):
+        self.order = order
+        self.reason = reason
+        self.time = time
+
+    @property
+    def order_id(self):
+        return None
+
+    def __repr__(self):
+        return f'Rejection({self.order!r}, reason={self.reason!r})'
+
+
+class Cancellation:
+    """A working order that went away without filling: canceled by the strategy, or a bracket leg
+    canceled by the engine (its sibling filled, or the position was closed)."""
+
+    __slots__ = ('order_id', 'order', 'time')
+    kind = 'canceled'
+
+    def __init__(self, order_id, order, time):
+        self.order_id = order_id
+        self.order = order
+        self.time = time
+
+    def __repr__(self):
+        return f'Cancellation(order_id={self.order_id})'
+
+
+# ---- The context object ----
+
+class Context:
+    """What a strategy sees and uses: history, account, orders, events, params, logging.
+
+    Strategies may store their own attributes on it (``ctx.fast = SMA(10)``).
+    """
+
+    def __init__(self, rt, params, meta):
+        self._rt = rt
+        self.params = types.MappingProxyType(dict(params))
+        self.symbol = meta['symbol']
+        self.timeframe = meta['timeframe']
+        self.tick_size = float(meta['tick_size'])
+        self.tick_value = float(meta['tick_value'])
+        self.ticks_per_unit = rt.k
+        self.starting_balance = float(meta['starting_balance'])
+        self.start = meta['start']
+        self.end = meta['end']
+        self.context_timeframes = tuple(meta.get('context_timeframes') or ())
+        self.ind = indicators
+        s = rt.series
+        self.bars = s
+        self.opens, self.highs, self.lows, self.closes = s.opens, s.highs, s.lows, s.closes
+        self.volumes, self.times = s.volumes, s.times
+        self.position = Position(0, 0, rt)
+        self.balance = self.starting_balance
+        self.orders = _EMPTY
+        self.events = _EMPTY
+        self.fills = []
+
+    @property
+    def equity(self):
+        """Balance plus the open P&L at the current bar's close, USD."""
+        return self.balance + self.position.open_pnl
+
+    def context(self, timeframe):
+        """Closed bars of a context timeframe requested for the run (a Series)."""
+        s = self._rt.context_series.get(timeframe)
+        if s is None:
+            have = ', '.join(self.context_timeframes) or 'none'
+            raise KeyError(f'context timeframe {timeframe!r} was not requested for this run (requested: {have})')
+        return s
+
+    # -- prices --
+
+    def to_ticks(self, price):
+        """Nearest whole number of ticks of a price (or of a price distance)."""
+        return _ticks(price, self._rt.k, 'price')
+
+    def round_price(self, price):
+        """A price rounded to the nearest tick."""
+        k = self._rt.k
+        return _ticks(price, k, 'price') / k
+
+    # -- orders: queued, applied after the callback returns --
+
+    def buy(self, size=1, stop_loss=None, take_profit=None):
+        return self._place(MARKET, BUY, size, None, None, stop_loss, take_profit)
+
+    def sell(self, size=1, stop_loss=None, take_profit=None):
+        return self._place(MARKET, SELL, size, None, None, stop_loss, take_profit)
+
+    def buy_limit(self, price, size=1, stop_loss=None, take_profit=None):
+        return self._place(LIMIT, BUY, size, price, None, stop_loss, take_profit)
+
+    def sell_limit(self, price, size=1, stop_loss=None, take_profit=None):
+        return self._place(LIMIT, SELL, size, price, None, stop_loss, take_profit)
+
+    def buy_stop(self, price, size=1, stop_loss=None, take_profit=None):
+        return self._place(STOP, BUY, size, None, price, stop_loss, take_profit)
+
+    def sell_stop(self, price, size=1, stop_loss=None, take_profit=None):
+        return self._place(STOP, SELL, size, None, price, stop_loss, take_profit)
+
+    def buy_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None):
+        return self._place(STOP_LIMIT, BUY, size, limit, stop, stop_loss, take_profit)
+
+    def sell_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None):
+        return self._place(STOP_LIMIT, SELL, size, limit, stop, stop_loss, take_profit)
+
+    def cancel(self, order):
+        """Cancels a working order (an Order handle, a WorkingOrder or an id). No effect if it is not working."""
+        if not isinstance(order, (Order, WorkingOrder)) and type(order) is not int:
+            raise TypeError(f'cancel() takes an order or an order id, got {type(order).__name__}')
+        self._rt.request(_CANCEL, order)
+
+    def cancel_all(self):
+        """Cancels every working order, bracket legs included."""
+        self._rt.request(_CANCEL_ALL, None)
+
+    def close(self, size=None):
+        """Closes `size` contracts of the position at market (None = all). Returns the order handle."""
+        rt = self._rt
+        if size is not None:
+            size = _size(size)
+        order = Order(MARKET, BUY, size or 0, None, None, None, None, rt.k)
+        order.side = None  # decided by the engine: the side that reduces the position
+        rt.request(_CLOSE, order)
+        return order
+
+    def flatten(self):
+        """Cancels every working order, then closes the whole position at market."""
+        self._rt.request(_FLATTEN, None)
+
+    def _place(self, type_code, side, size, limit, stop, stop_loss, take_profit):
+        rt = self._rt
+        k = rt.k
+        order = Order(type_code, side, _size(size),
+                      None if limit is None else _ticks(limit, k, 'limit price'),
+                      None if stop is None else _ticks(stop, k, 'stop price'),
+                      _bracket(stop_loss, 'stop_loss'), _bracket(take_profit, 'take_profit'), k)
+        rt.request(_PLACE, order)
+        return order
+
+    # -- logs --
+
+    def log(self, *args, sep=' '):
+        """Writes one line to the run's logs, prefixed with the current bar's open time (UTC)."""
+        times = self._rt.series.times
+        stamp = datetime.fromtimestamp(times[-1], _utc).strftime('%Y-%m-%d %H:%M:%S') if times else 'init'
+        self._rt.out.write(f'[{stamp}] {sep.join(map(str, args))}\n')
+
+
+def _size(size):
+    if type(size) is not int or size < 1:
+        raise ValueError(f'order size must be an integer >= 1, got {size!r}')
+    return size
+
+
+def _ticks(price, k, what):
+    if isinstance(price, bool) or not isinstance(price, (int, float)) or not math.isfinite(price):
+        raise ValueError(f'{what} must be a finite number, got {price!r}')
+    ticks = round(price * k)  # nearest tick; exact halves round to the even tick
+    if abs(ticks) > PRICE_TICKS_ABS_MAX:
+        raise ValueError(f'{what} {price!r} is out of range')
+    return ticks
+
+
+def _bracket(ticks, what):
+    if ticks is None:
+        return None
+    if isinstance(ticks, bool) or not isinstance(ticks, (int, float)) or not math.isfinite(ticks):
+        raise ValueError(f'{what} must be a distance in ticks (a number >= 1), got {ticks!r}')
+    n = round(ticks)  # whole ticks
+    if n < 1 or n > BRACKET_TICKS_MAX:
+        raise ValueError(f'{what} must be between 1 and {BRACKET_TICKS_MAX} ticks, got {ticks!r}')
+    return n
