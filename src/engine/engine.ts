@@ -18,8 +18,24 @@
 //   shrink to the position when it is reduced by other means, and are canceled when it goes flat or
 //   flips. Directions come from the entry's side; distances are absolute ticks (the adapter strips the
 //   gateway's signs).
-// - Ids come from two counters (orders, fills) starting at cfg.firstOrderId / firstFillId (default 1)
-//   and persisted by serialize(), so a restored engine continues the same sequence.
+// - Modify (modifyOrder): a working order's size, limit price and stop price may change; its type,
+//   side, brackets and OCO link may not. The new values are checked as a placement checks them (size,
+//   prices present and in range; risk with the old size replaced by the new), and a modified order
+//   marketable at the last price fills at once at that price, as a placement would. Specifically:
+//   - Time priority (CME Globex's rule): a price change or a size increase takes a new priority
+//     sequence number, so the order goes behind every order already working; a size decrease or a
+//     resend of the same values keeps its place. Ids never change.
+//   - Risk: a modify that does not raise the size cannot raise the worst-case position, so it is never
+//     refused for margin or position limit (like a cancel); an increase is checked as a placement of
+//     the new size with the old one removed.
+//   - Bracket legs may be modified (size and their one price) and keep their OCO link; a leg's size may
+//     not exceed the position it protects, so a leg can never open a position.
+//   - An armed stop-limit's stop price has done its work and can no longer change (resending the same
+//     value is accepted); its limit price can.
+//   - A refused modify leaves the order exactly as it was.
+// - Ids come from two counters (orders, fills) starting at cfg.firstOrderId / firstFillId (default 1),
+//   and time priority from a third (prioritySeq), all persisted by serialize(), so a restored engine
+//   continues the same sequences.
 
 import type { BarColumns } from '../data/bar-columns.ts';
 import type { Instrument } from '../domain/instrument.ts';
@@ -58,15 +74,27 @@ export interface PlaceOrderRequest {
   readonly tpTicks?: number | null;
 }
 
+/** A modify's new values; null or absent keeps the order's value. */
+export interface ModifyOrderPatch {
+  readonly size?: number | null;
+  readonly limitTicks?: number | null;
+  readonly stopTicks?: number | null;
+}
+
 export type Rejected = { readonly kind: 'rejected'; readonly reason: string };
 export type PlaceOrderResult = { ok: true; order: Order } | { ok: false; error: Rejected };
 export type CancelOrderResult = { ok: true; order: Order } | { ok: false; error: { kind: 'order_not_found' } };
+export type ModifyOrderError = { readonly kind: 'order_not_found' } | Rejected;
+export type ModifyOrderResult = { ok: true; order: Order } | { ok: false; error: ModifyOrderError };
 export type ClosePositionError = { kind: 'position_not_found' } | { kind: 'invalid_close_size' } | Rejected;
 export type ClosePositionResult = { ok: true; order: Order } | { ok: false; error: ClosePositionError };
 
-/** Plain JSON-able state; `restore(inst, cfg, serialize())` continues identically. */
+/**
+ * Plain JSON-able state; `restore(inst, cfg, serialize())` continues identically. Version 2 added
+ * time priority (`prioritySeq` on orders, `nextPrioritySeq`); version 1 states still restore.
+ */
 export interface EngineState {
-  readonly version: 1;
+  readonly version: 2;
   readonly balanceCents: number;
   readonly lastPriceTicks: number | null;
   readonly lastTimeS: number;
@@ -77,6 +105,16 @@ export interface EngineState {
   readonly fills: readonly Fill[];
   readonly nextOrderId: number;
   readonly nextFillId: number;
+  readonly nextPrioritySeq: number;
+}
+
+/**
+ * What engines wrote before order modify (rows of live sessions in users' databases): no priority
+ * sequence, because id order was time priority.
+ */
+export interface EngineStateV1 extends Omit<EngineState, 'version' | 'orders' | 'nextPrioritySeq'> {
+  readonly version: 1;
+  readonly orders: readonly Omit<Order, 'prioritySeq'>[];
 }
 
 export class SessionEngine implements MatchingHost {
@@ -91,6 +129,7 @@ export class SessionEngine implements MatchingHost {
   private readonly fillLog: Fill[] = [];
   private nextOrderId: number;
   private nextFillId: number;
+  private nextPrioritySeq = 1;
   private readonly slippageTicks: number;
   private readonly maxPositionQty: number | null;
   private readonly walker: BarWalker;
@@ -160,6 +199,28 @@ export class SessionEngine implements MatchingHost {
     const order = this.newOrder(req, nowS, null);
     if (market) this.fill(order, this.marketPriceTicks(req.side), nowS);
     else this.book.add(order);
+    if (this.priced) this.walker.settleAt(this.lastPriceTicks, nowS);
+    return { ok: true, order };
+  }
+
+  /**
+   * Changes a working order's size and prices (null or absent keeps a value) under the rules in the
+   * header ("Modify"); the modified order fills at once when it is marketable at the last price.
+   */
+  modifyOrder(id: number, patch: ModifyOrderPatch, nowS: number): ModifyOrderResult {
+    const order = this.book.find(id);
+    if (order === undefined) return { ok: false, error: { kind: 'order_not_found' } };
+    const size = patch.size ?? order.size;
+    const limitTicks = patch.limitTicks ?? order.limitTicks;
+    const stopTicks = patch.stopTicks ?? order.stopTicks;
+    const reason = invalidModify(order, patch) ?? this.modifyRiskReason(order, size);
+    if (reason !== null) return rejected(reason);
+    const losesPriority = size > order.size || limitTicks !== order.limitTicks || stopTicks !== order.stopTicks;
+    order.size = size;
+    order.limitTicks = limitTicks;
+    order.stopTicks = stopTicks;
+    if (losesPriority) this.book.requeue(order, this.nextPrioritySeq++);
+    else this.book.recompute();
     if (this.priced) this.walker.settleAt(this.lastPriceTicks, nowS);
     return { ok: true, order };
   }
@@ -245,7 +306,7 @@ export class SessionEngine implements MatchingHost {
    */
   coreState(): EngineState {
     return {
-      version: 1,
+      version: 2,
       balanceCents: this.balanceCents,
       lastPriceTicks: this.priced ? this.lastPriceTicks : null,
       lastTimeS: this.lastTimeS,
@@ -255,24 +316,33 @@ export class SessionEngine implements MatchingHost {
       fills: [],
       nextOrderId: this.nextOrderId,
       nextFillId: this.nextFillId,
+      nextPrioritySeq: this.nextPrioritySeq,
     };
   }
 
-  static restore(inst: Instrument, cfg: EngineConfig, state: EngineState): SessionEngine {
-    if (state.version !== 1) throw new Error(`unknown engine state version ${state.version}`);
+  static restore(inst: Instrument, cfg: EngineConfig, state: EngineState | EngineStateV1): SessionEngine {
+    const version: number = state.version;
+    if (version !== 1 && version !== 2) throw new Error(`unknown engine state version ${version}`);
     const e = new SessionEngine(inst, { ...cfg, startingBalanceCents: state.balanceCents });
     if (state.lastPriceTicks !== null) e.mark(state.lastPriceTicks, state.lastTimeS);
     else e.lastTimeS = state.lastTimeS;
     const lots = state.positionLots.map(([size, priceTicks]) => ({ size, priceTicks }));
     e.position = positionFromLots(lots, state.positionSign);
+    const working: Order[] = [];
     for (const o of state.orders) {
-      const order: Order = { ...o };
+      // Version 1 kept no priority sequence: its time priority was id order.
+      const order: Order = { ...o, prioritySeq: (o as Partial<Order>).prioritySeq ?? o.id };
       e.orderLog.push(order);
-      if (order.status === OrderStatus.Pending) e.book.add(order);
+      if (order.status === OrderStatus.Pending) working.push(order);
     }
+    // serialize() lists orders in id order, coreState() in priority order: the book wants the latter.
+    working.sort((a, b) => a.prioritySeq - b.prioritySeq);
+    for (const order of working) e.book.add(order);
     for (const f of state.fills) e.fillLog.push({ ...f });
     e.nextOrderId = state.nextOrderId;
     e.nextFillId = state.nextFillId;
+    // Every version 1 sequence number is an id, below nextOrderId.
+    e.nextPrioritySeq = state.version === 1 ? state.nextOrderId : state.nextPrioritySeq;
     return e;
   }
 
@@ -282,11 +352,26 @@ export class SessionEngine implements MatchingHost {
     return this.lastPriceTicks + sideSign(side) * this.slippageTicks;
   }
 
-  private riskReason(signedSize: number): string | null {
+  /**
+   * Why a modify to `size` is refused for risk, or null. A leg must fit in the position it protects;
+   * an entry whose size does not grow cannot raise the worst case; a growing one is checked as a
+   * placement of the new size with the order itself left out.
+   */
+  private modifyRiskReason(order: Order, size: number): string | null {
+    if (order.parentId !== null) {
+      const held = Math.abs(this.position.qty);
+      if (size <= held) return null;
+      return `A bracket order cannot exceed the position it protects: ${size} contracts asked, ${held} held`;
+    }
+    return size <= order.size ? null : this.riskReason(sideSign(order.side) * size, order);
+  }
+
+  /** Pre-trade risk of a new order of `signedSize` (account.ts), with `excluded` not counted as working. */
+  private riskReason(signedSize: number, excluded: Order | null = null): string | null {
     let workingBuyQty = 0;
     let workingSellQty = 0;
     for (const o of this.book.working) {
-      if (o.parentId !== null) continue;
+      if (o.parentId !== null || o === excluded) continue;
       if (o.side === OrderSide.Buy) workingBuyQty += o.size;
       else workingSellQty += o.size;
     }
@@ -323,6 +408,7 @@ export class SessionEngine implements MatchingHost {
       parentId,
       ocoId: parentId,
       triggered: false,
+      prioritySeq: this.nextPrioritySeq++,
     };
     this.orderLog.push(order);
     return order;
@@ -405,6 +491,28 @@ function invalidRequest(req: PlaceOrderRequest): string | null {
   if (needsStop && !isPriceTicks(req.stopTicks)) return 'stopPrice is required for Stop and StopLimit orders';
   if (!isBracketTicks(req.slTicks) || !isBracketTicks(req.tpTicks)) {
     return `Bracket ticks must be whole numbers from 1 to ${BRACKET_TICKS_MAX}`;
+  }
+  return null;
+}
+
+const ORDER_TYPE_NAMES: Record<OrderType, string> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop' };
+
+/** Shape checks of a modify, as invalidRequest makes them for a placement; null when it may proceed. */
+function invalidModify(order: Order, patch: ModifyOrderPatch): string | null {
+  const size = patch.size;
+  if (size !== null && size !== undefined && (!Number.isSafeInteger(size) || size <= 0)) return 'Invalid order size';
+  const hasLimit = order.type === OrderType.Limit || order.type === OrderType.StopLimit;
+  const hasStop = order.type === OrderType.Stop || order.type === OrderType.StopLimit;
+  const limit = patch.limitTicks;
+  const stop = patch.stopTicks;
+  if (limit !== null && limit !== undefined) {
+    if (!hasLimit) return `A ${ORDER_TYPE_NAMES[order.type]} order has no limitPrice`;
+    if (!isPriceTicks(limit)) return 'limitPrice is out of range';
+  }
+  if (stop !== null && stop !== undefined) {
+    if (!hasStop) return `A ${ORDER_TYPE_NAMES[order.type]} order has no stopPrice`;
+    if (!isPriceTicks(stop)) return 'stopPrice is out of range';
+    if (order.triggered && stop !== order.stopTicks) return 'stopPrice cannot change: the stop-limit order has already triggered';
   }
   return null;
 }

@@ -19,9 +19,11 @@
 // 5. Market orders never reach this loop: they fill on placement at the last price (the close of the
 //    last processed stored bar) moved `slippageTicks` against the trader (engine.ts).
 // 6. Fills are all-or-nothing: no volume model, no partial fills, no queue position.
-// 7. Several orders firing at one price fire oldest first. After every fill the book is settled at the
-//    same price again, so bracket legs spawned by an entry can fill at once (a gap beyond a leg) or
-//    later on the remaining path of the same bar when the path reaches them.
+// 7. Several orders firing at one price fire in time priority: oldest first, except that a modify
+//    that changed a price or raised the size put its order behind the others (order-book.ts). After
+//    every fill the book is settled at the same price again, so bracket legs spawned by an entry can
+//    fill at once (a gap beyond a leg) or later on the remaining path of the same bar when the path
+//    reaches them.
 // 8. Bracket legs (spawned and maintained by engine.ts) are a sell stop / sell limit below / above a
 //    long entry (mirrored for shorts), one-cancels-other, and go away when the position is closed by
 //    any other means.

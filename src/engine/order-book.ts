@@ -8,8 +8,10 @@
 // it with two comparisons, however many orders are working. Both are recomputed only when the set
 // of working orders changes (add, remove, arm), never per bar.
 //
-// Orders are kept in id order, which is time priority: when several orders can fire at one price,
-// the oldest fires first.
+// Orders are kept in time-priority order, `prioritySeq` ascending: when several orders can fire at
+// one price, the one first in the queue fires first. A new order takes the next sequence number, so
+// without modifies this is id order; a modify that changes a price or raises the size takes a new
+// number and goes behind every other working order (`requeue`; the rule is in engine.ts, "Modify").
 
 import { NO_DOWN_TRIGGER_TICKS, NO_UP_TRIGGER_TICKS, OrderSide, OrderType, type Order } from './types.ts';
 
@@ -59,16 +61,28 @@ export class OrderBook {
     return this.list.length;
   }
 
-  /** Working orders in id (time-priority) order. */
+  /** Working orders in time-priority (`prioritySeq`) order. */
   get working(): readonly Order[] {
     return this.list;
   }
 
+  /** Appends an order: its sequence number must be above every working order's. */
   add(o: Order): void {
     const last = this.list[this.list.length - 1];
-    if (last !== undefined && last.id >= o.id) throw new Error(`order ${o.id} added after ${last.id}`);
+    if (last !== undefined && last.prioritySeq >= o.prioritySeq) {
+      throw new Error(`order ${o.id} (priority ${o.prioritySeq}) added after ${last.id} (priority ${last.prioritySeq})`);
+    }
     this.list.push(o);
     this.recompute();
+  }
+
+  /** A working order loses its time priority: it goes behind every other with `prioritySeq`. */
+  requeue(o: Order, prioritySeq: number): void {
+    const at = this.list.indexOf(o);
+    if (at < 0) throw new Error(`order ${o.id} is not working`);
+    this.list.splice(at, 1);
+    o.prioritySeq = prioritySeq;
+    this.add(o);
   }
 
   remove(o: Order): void {
@@ -83,14 +97,14 @@ export class OrderBook {
     return undefined;
   }
 
-  /** The oldest working order that fires at `priceTicks`, or null. Uses the reduced triggers first. */
+  /** The first working order (time priority) that fires at `priceTicks`, or null. Reduced triggers first. */
   firstMarketableAt(priceTicks: number): Order | null {
     if (this.upTriggerTicks > priceTicks && this.downTriggerTicks < priceTicks) return null;
     for (const o of this.list) if (isMarketableAt(o, priceTicks)) return o;
     return null;
   }
 
-  /** Must be called after an order's triggers change in place (a stop-limit arming). */
+  /** Must be called after an order's triggers change in place (a stop-limit arming, a modify). */
   recompute(): void {
     let up = NO_UP_TRIGGER_TICKS;
     let down = NO_DOWN_TRIGGER_TICKS;

@@ -21,10 +21,14 @@ export interface Order {
   readonly id: number;
   readonly type: OrderType;
   readonly side: OrderSide;
-  /** Requested contracts. Bracket legs shrink to the position when it is reduced by other means. */
+  /**
+   * Requested contracts. Bracket legs shrink to the position when it is reduced by other means; a
+   * modify may change the size of a working order (engine.ts, "Modify").
+   */
   size: number;
-  readonly limitTicks: number | null;
-  readonly stopTicks: number | null;
+  /** Prices of a working order can change by a modify; its type and side never do. */
+  limitTicks: number | null;
+  stopTicks: number | null;
   status: OrderStatus;
   /** 0 or size: fills are all-or-nothing. */
   fillVolume: number;
@@ -42,6 +46,11 @@ export interface Order {
   readonly ocoId: number | null;
   /** Stop-limit only: the stop price has been touched and the order now rests as a limit. */
   triggered: boolean;
+  /**
+   * Time priority among working orders, smaller first (order-book.ts): the engine's sequence number
+   * taken at placement, and again by a modify that loses priority. Not the id, which never changes.
+   */
+  prioritySeq: number;
 }
 
 export interface Fill {

@@ -106,6 +106,9 @@ function toOrder(r: RawOrder): Order {
     parentId: r.parent_id,
     ocoId: r.oco_id,
     triggered: r.triggered === 1,
+    // The table keeps no queue position (the engine's core state does); its rows are history, never
+    // matched, so the placement order (id order) stands in for it.
+    prioritySeq: r.id,
   };
 }
 
@@ -212,7 +215,8 @@ export class ReplayStore {
       `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
          created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered)
        VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig)
-       ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, status = excluded.status,
+       ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, limit_ticks = excluded.limit_ticks,
+         stop_ticks = excluded.stop_ticks, status = excluded.status,
          fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
          updated_s = excluded.updated_s, triggered = excluded.triggered`,
     );
@@ -249,6 +253,12 @@ export class ReplayStore {
     }
   }
 
+
+  /** One order of a replay account, in any state; null when the account has no such order. */
+  order(accountId: number, id: number): Order | null {
+    const r = this.db.query('SELECT * FROM orders WHERE account_id = $a AND id = $id').get({ a: accountId, id }) as RawOrder | null;
+    return r ? toOrder(r) : null;
+  }
 
   /** Orders newest first, with inclusive bounds on submission time. */
   searchOrders(accountId: number, fromS: number, toS: number, max: number): Order[] {

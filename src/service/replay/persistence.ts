@@ -12,7 +12,7 @@ import type { Config } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
-import { type EngineState, SessionEngine } from '../../engine/engine.ts';
+import { type EngineState, type EngineStateV1, SessionEngine } from '../../engine/engine.ts';
 import type { Order } from '../../engine/types.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import { type Db, inTransaction } from '../../store/db.ts';
@@ -36,9 +36,12 @@ export interface PersistenceDeps {
   challenges: ChallengeService;
 }
 
-/** What of a working order can change without a new order: status, size (bracket legs), arming. */
+/**
+ * What of a working order can change without a new order: status, size (bracket legs, modify), prices
+ * (modify), arming. Time priority lives in the engine's core state only.
+ */
 function signature(o: Order): string {
-  return `${o.status}|${o.size}|${o.fillVolume}|${o.triggered}`;
+  return `${o.status}|${o.size}|${o.limitTicks}|${o.stopTicks}|${o.fillVolume}|${o.triggered}`;
 }
 
 export class SessionPersistence {
@@ -106,7 +109,8 @@ export class SessionPersistence {
     const inst = findInstrument(row.symbol);
     const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
     if (!inst || !tf || !tf.ok) return null;
-    const core = JSON.parse(row.engineCore) as EngineState;
+    // Rows written before order modify hold version 1 states; restore reads both.
+    const core = JSON.parse(row.engineCore) as EngineState | EngineStateV1;
     const c = row.challengeId === null ? null : this.d.challenges.byId(row.challengeId);
     const engine = SessionEngine.restore(
       inst,
