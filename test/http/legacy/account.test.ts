@@ -39,7 +39,8 @@ describe('Account/search', () => {
     expect(active.body).toEqual((await t.post('Account/search', { onlyActiveAccounts: true }, token)).body);
   });
 
-  it.each([['a string', 'yes'], ['a number', 1], ['an object', {}]])('onlyActiveAccounts %s → 1 onlyActiveAccounts must be a boolean', async (_n, v) => {
+  const NOT_BOOLEAN: [string, unknown][] = [['a string', 'yes'], ['a number', 1], ['an object', {}]];
+  it.each(NOT_BOOLEAN)('onlyActiveAccounts %s → 1 onlyActiveAccounts must be a boolean', async (_n, v) => {
     const t = await makeApp();
     const token = await legacyLogin(t);
     const r = await legacyPost(t, 'Account/search', { onlyActiveAccounts: v }, token);

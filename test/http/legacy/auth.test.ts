@@ -39,7 +39,9 @@ describe('Auth/loginKey', () => {
       t.s.users.rotateKey(t.email);
       return { userName: t.email, apiKey: t.apiKey };
     }],
-    ['unverified user', INVALID, async (t: TestApp) => ({ userName: 'u@example.com', apiKey: await newUser(t, 'u@example.com', { verified: false }) })],
+    ['unverified user', INVALID, async (t: TestApp) => {
+      return { userName: 'u@example.com', apiKey: await newUser(t, 'u@example.com', { verified: false }) };
+    }],
     ['disabled user with a wrong key', INVALID, async (t: TestApp) => {
       await newUser(t, 'd@example.com', { disabled: true });
       return { userName: 'd@example.com', apiKey: 'rdk_wrong' };
@@ -66,7 +68,8 @@ describe('Auth/loginKey', () => {
   it('throttles per email with HTTP 429 and Retry-After, counting both families, then recovers', async () => {
     const t = await makeApp();
     for (let i = 0; i < limits.loginPerEmailMax; i++) {
-      const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: 'wrong' }) : t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+      const wrong = { userName: t.email, apiKey: 'wrong' };
+      const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', wrong) : t.post('Auth/loginKey', wrong);
       expect((await post).status).toBe(200);
     }
     const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
