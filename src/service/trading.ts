@@ -6,7 +6,7 @@ import { limits } from '../config.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
 import { type Instrument, priceToTicks } from '../domain/instrument.ts';
 import { type PlaceOrderRequest, PRICE_TICKS_ABS_MAX } from '../engine/engine.ts';
-import { type Fill, type Order, OrderSide, OrderType } from '../engine/types.ts';
+import { type Fill, type Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
 import { parseIsoMs } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
@@ -26,12 +26,27 @@ export type PlaceError =
   | { kind: 'contract_not_found' }
   | { kind: 'contract_mismatch'; sessionSymbol: string; requestedSymbol: string }
   | { kind: 'price_required'; field: PriceField }
-  | { kind: 'price_off_grid'; field: PriceField; price: number; tickSize: number }
-  | { kind: 'price_out_of_range'; field: PriceField; price: number }
+  | PriceError
   | { kind: 'invalid_bracket'; leg: BracketLeg }
   | { kind: 'rejected'; reason: string };
 
-export type CancelError = SessionError | { kind: 'order_not_found' };
+type PriceError =
+  | { kind: 'price_off_grid'; field: PriceField; price: number; tickSize: number }
+  | { kind: 'price_out_of_range'; field: PriceField; price: number };
+
+/** Why an order id names no working order: it filled, it was canceled, or the account has no such order. */
+export type OrderStateError = { kind: 'order_not_found' } | { kind: 'order_filled' } | { kind: 'order_canceled' };
+
+export type CancelError = SessionError | OrderStateError;
+
+export type ModifyError =
+  | TradeSessionError
+  | OrderStateError
+  | { kind: 'invalid_size' }
+  | { kind: 'invalid_price'; field: PriceField }
+  | { kind: 'price_not_applicable'; field: PriceField; orderType: OrderType }
+  | PriceError
+  | { kind: 'rejected'; reason: string };
 export type CloseError = TradeSessionError | { kind: 'position_not_found' } | { kind: 'rejected'; reason: string };
 export type PartialCloseError = CloseError | { kind: 'invalid_close_size' };
 export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_timestamp' };
@@ -47,6 +62,15 @@ export interface PlaceInput {
   /** Bracket distances as sent (the adapter unwraps its wire shape); undefined or null = none. */
   stopLossTicks: unknown;
   takeProfitTicks: unknown;
+}
+
+/** Order/modify: the order and its new values as sent; undefined or null keeps a value. */
+export interface ModifyInput {
+  accountId: unknown;
+  orderId: unknown;
+  size: unknown;
+  limitPrice: unknown;
+  stopPrice: unknown;
 }
 
 /** Rows of one replay account, with the instrument it trades (null: no replay account, no rows). */
@@ -100,11 +124,7 @@ export class TradingService {
     const price = (field: PriceField, v: unknown, needed: boolean): Result<number | null, PlaceError> => {
       if (!needed) return ok(null);
       if (typeof v !== 'number') return err({ kind: 'price_required', field });
-      const ticks = priceToTicks(inst, v);
-      if (ticks === undefined) return err({ kind: 'price_off_grid', field, price: v, tickSize: inst.tickSize });
-      // The engine refuses such prices too, but would call the price missing.
-      if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'price_out_of_range', field, price: v });
-      return ok(ticks);
+      return priceTicks(inst, field, v);
     };
     const limit = price('limit', input.limitPrice, type === OrderType.Limit || type === OrderType.StopLimit);
     if (!limit.ok) return limit;
@@ -121,12 +141,68 @@ export class TradingService {
     const found = this.replay.live(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;
-    if (!isInt(orderId)) return err({ kind: 'order_not_found' });
+    const working = this.workingOrder(s, orderId);
+    if (!working.ok) return working;
     const mark = this.replay.mark(s);
-    const r = s.engine.cancelOrder(orderId, s.nowS);
-    if (!r.ok) return r;
+    const r = s.engine.cancelOrder(working.value.id, s.nowS);
+    assert(r.ok, 'a working order could not be canceled');
     this.replay.afterCommand(s, mark);
     return ok({ order: r.order });
+  }
+
+  /**
+   * Changes a working order's size, limit price or stop price (engine.ts, "Modify"). Checks in this
+   * order: account and session, the challenge's refusal (as for a placement), the order, size, limit
+   * price, stop price, then the engine's own checks (risk, legs, an armed stop). A modified order that
+   * is marketable fills at once; the change is committed before the answer, like every command.
+   */
+  modify(userId: number, input: ModifyInput): Result<{ order: Order }, ModifyError> {
+    const found = this.replay.resolve(userId, input.accountId);
+    if (!found.ok) return found;
+    const s = found.value;
+    const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
+    if (refusal) return err(refusal);
+    const working = this.workingOrder(s, input.orderId);
+    if (!working.ok) return working;
+    const order = working.value;
+    const size = input.size;
+    if (size !== undefined && size !== null && (!isInt(size) || size < 1 || size > limits.orderSizeMax)) {
+      return err({ kind: 'invalid_size' });
+    }
+    const hasLimit = order.type === OrderType.Limit || order.type === OrderType.StopLimit;
+    const limit = this.modifiedPrice(s, order, 'limit', input.limitPrice, hasLimit);
+    if (!limit.ok) return limit;
+    const hasStop = order.type === OrderType.Stop || order.type === OrderType.StopLimit;
+    const stop = this.modifiedPrice(s, order, 'stop', input.stopPrice, hasStop);
+    if (!stop.ok) return stop;
+    const mark = this.replay.mark(s);
+    const patch = { size: size as number | null | undefined, limitTicks: limit.value, stopTicks: stop.value };
+    const r = s.engine.modifyOrder(order.id, patch, s.nowS);
+    if (!r.ok) return r; // a refusal changes nothing
+    this.replay.afterCommand(s, mark);
+    return ok({ order: r.order });
+  }
+
+  /** A modify's new price in ticks; null keeps the order's price. */
+  private modifiedPrice(s: LiveSession, order: Order, field: PriceField, v: unknown, applicable: boolean): Result<number | null, ModifyError> {
+    if (v === undefined || v === null) return ok(null);
+    if (typeof v !== 'number') return err({ kind: 'invalid_price', field });
+    if (!applicable) return err({ kind: 'price_not_applicable', field, orderType: order.type });
+    return priceTicks(s.inst, field, v);
+  }
+
+  /**
+   * The working order `orderId` of a live session, or what became of it. Finished orders are read from
+   * the store: a restored engine holds only its working orders.
+   */
+  private workingOrder(s: LiveSession, orderId: unknown): Result<Order, OrderStateError> {
+    if (!isInt(orderId)) return err({ kind: 'order_not_found' });
+    const working = s.engine.book.find(orderId);
+    if (working) return ok(working);
+    const stored = this.store.order(s.accountId, orderId);
+    if (stored?.status === OrderStatus.Filled) return err({ kind: 'order_filled' });
+    if (stored?.status === OrderStatus.Canceled) return err({ kind: 'order_canceled' });
+    return err({ kind: 'order_not_found' });
   }
 
   /**
@@ -148,7 +224,9 @@ export class TradingService {
     const found = this.replay.live(userId, owned);
     if (!found.ok) return ok({ instrument: null, rows: [] });
     this.replay.touch(found.value);
-    return ok({ instrument: found.value.inst, rows: [...found.value.engine.book.working].reverse() });
+    // Newest placement first: the book's own order is time priority, which a modify can change.
+    const rows = [...found.value.engine.book.working].sort((a, b) => b.id - a.id);
+    return ok({ instrument: found.value.inst, rows });
   }
 
   positions(userId: number, accountId: unknown): Result<OpenPosition[], { kind: 'account_not_found' }> {
@@ -213,6 +291,15 @@ export class TradingService {
     const a = this.accounts.byId(accountId);
     return a && a.userId === userId ? this.replay.tradingAccountOf(a.id) : null;
   }
+}
+
+/** A client price in ticks on the instrument's grid, within the engine's range. */
+function priceTicks(inst: Instrument, field: PriceField, price: number): Result<number, PriceError> {
+  const ticks = priceToTicks(inst, price);
+  if (ticks === undefined) return err({ kind: 'price_off_grid', field, price, tickSize: inst.tickSize });
+  // The engine refuses such prices too, but would call the price missing.
+  if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'price_out_of_range', field, price });
+  return ok(ticks);
 }
 
 /** A bracket distance: a non-zero whole number of ticks, whose sign is ignored (direction comes from the side). */

@@ -98,10 +98,13 @@ export const placeOrder = {
   challenge_inactive: [4, 'Account violation'],
 } satisfies CodeTable<PlaceError>;
 
+// The gateway schema has one row for every order that is not working: filled and canceled share it.
 export const cancelOrder = {
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'Order not found'],
   order_not_found: [2, 'Order not found'],
+  order_filled: [2, 'Order not found'],
+  order_canceled: [2, 'Order not found'],
 } satisfies CodeTable<CancelError>;
 
 export const searchOrders = {
