@@ -7,6 +7,12 @@
 // Range: bars whose bucket starts at or after `startTime` (a start inside a bucket moves to the next
 // bucket, so paging with "just after the last bar" never repeats a bar) and built from stored bars
 // strictly before `endTime`; the last bar may be partial. The scan stops at startTime + window.
+// Counting back (`barsBack`, the earlier family): the last barsBack bars built from stored bars
+// strictly before endTime, looked for back to endTime - window, walked one UTC day at a time from
+// the end (each day cut on a bar boundary, so no bar is split).
+// What differs between families comes in a `HistoryPolicy` (how a contract ID names an instrument,
+// the bars-per-request cap) and in the request (barsBack, the default endTime); the checks, budgets,
+// cache and aggregation are the same.
 
 import { limits } from '../config.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
@@ -41,7 +47,24 @@ export interface HistoryRequest {
   startTime: unknown;
   endTime: unknown;
   limit: unknown;
+  /** Count back from endTime: a whole number ≥ 1, already checked by the adapter; null = read forward. */
+  barsBack?: number | null;
+  /** endTime when none is sent (epoch seconds); null or absent = the end of the data. */
+  defaultEndS?: number | null;
 }
+
+/** A family's history rules. */
+export interface HistoryPolicy {
+  /** The instrument (whose bars are read) a contract ID names in the family's vocabulary. */
+  instrumentFor(contractId: unknown): Instrument | undefined;
+  /** Most bars one request returns (also the default `limit`). */
+  barsPerRequestMax(inst: Instrument, tf: Timeframe): number;
+}
+
+export const CURRENT_HISTORY_POLICY: HistoryPolicy = Object.freeze({
+  instrumentFor: instrumentForContractId,
+  barsPerRequestMax: () => limits.historyBarsPerRequestMax,
+});
 
 export interface HistoryResult {
   instrument: Instrument;
@@ -74,8 +97,8 @@ export class HistoryService {
 
   constructor(private readonly d: HistoryDeps) {}
 
-  retrieve(userId: number, req: HistoryRequest): Result<HistoryResult, HistoryError> {
-    const inst = instrumentForContractId(req.contractId);
+  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy = CURRENT_HISTORY_POLICY): Result<HistoryResult, HistoryError> {
+    const inst = policy.instrumentFor(req.contractId);
     if (!inst) return err({ kind: 'contract_not_found' });
     const tf = timeframeFromUnit(req.unit, req.unitNumber, {
       customEnabled: this.d.customTimeframes,
@@ -83,15 +106,17 @@ export class HistoryService {
       scanLimits: limits,
     });
     if (!tf.ok) return tf;
-    const range = this.timeRange(inst, req.startTime, req.endTime);
+    const range = this.timeRange(inst, req.startTime, req.endTime, req.defaultEndS ?? null);
     if (!range) return err({ kind: 'invalid_time_range' });
-    const limit = req.limit ?? limits.historyBarsPerRequestMax;
+    const capBars = policy.barsPerRequestMax(inst, tf.value);
+    const back = req.barsBack ?? null;
+    const limit = back ?? req.limit ?? capBars;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return err({ kind: 'limit_invalid' });
     if (this.d.isImporting(inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS });
 
     const nowMs = this.d.clock.nowMs();
     // The data version is part of the key: after an import the same request must see the new bars.
-    const key = `${userId}|${inst.symbol}|${this.d.source.dataVersion(inst)}|${tf.value.text}|${range.fromS}|${range.toS}|${limit}`;
+    const key = `${userId}|${inst.symbol}|${this.d.source.dataVersion(inst)}|${tf.value.text}|${range.fromS}|${range.toS}|${limit}|${back === null ? 'fwd' : 'back'}|${capBars}`;
     const cached = this.cache.get(key);
     if (cached && cached.expiresMs > nowMs) return ok(cached.result);
 
@@ -106,8 +131,11 @@ export class HistoryService {
     if (used.bars >= limits.historyBarsPerDayMax) return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });
 
     const windowS = historyScanWindowS(req.unit, limits);
-    const barsMax = Math.min(limit, limits.historyBarsPerRequestMax);
-    const scanned = this.scan(inst, tf.value, range.fromS, Math.min(range.toS, range.fromS + windowS), barsMax);
+    const barsMax = Math.min(limit, capBars);
+    const scanned =
+      back === null
+        ? this.scan(inst, tf.value, range.fromS, Math.min(range.toS, range.fromS + windowS), barsMax)
+        : this.scanBack(inst, tf.value, Math.max(range.fromS, range.toS - windowS), range.toS, barsMax);
     if (used.bars + scanned.bars.length > limits.historyBarsPerDayMax) {
       // Refused, but the scan was work done: it counts against the processing budget.
       this.d.usage.add(userId, today, 0, scanned.sourceBars);
@@ -120,10 +148,11 @@ export class HistoryService {
   }
 
   /** [fromS, toS) in epoch seconds; defaults are the instrument's available data. */
-  private timeRange(inst: Instrument, startTime: unknown, endTime: unknown): { fromS: number; toS: number } | null {
+  private timeRange(inst: Instrument, startTime: unknown, endTime: unknown, defaultEndS: number | null): { fromS: number; toS: number } | null {
     const avail = this.d.source.range(inst);
     const fromMs = startTime == null ? avail.firstDay * 86_400_000 : parseIsoMs(startTime);
-    const toMs = endTime == null ? (avail.lastDay + 1) * 86_400_000 : parseIsoMs(endTime);
+    const dataEndMs = (avail.lastDay + 1) * 86_400_000;
+    const toMs = endTime == null ? (defaultEndS === null ? dataEndMs : Math.min(defaultEndS * 1000, dataEndMs)) : parseIsoMs(endTime);
     if (fromMs === undefined || toMs === undefined || toMs < fromMs) return null;
     return { fromS: Math.ceil(fromMs / 1000), toS: Math.ceil(toMs / 1000) };
   }
@@ -148,6 +177,38 @@ export class HistoryService {
     return { bars: out.length === barsMax ? out : copyBars(out), sourceBars };
   }
 
+  /**
+   * The last `barsMax` bars whose bucket starts at or after `lowS` (moved to a bucket boundary) and
+   * built from stored bars before `endS`: one UTC day at a time from the end, each day's bars
+   * aggregated forward from a bucket boundary, until enough bars or the lower bound.
+   */
+  private scanBack(inst: Instrument, tf: Timeframe, lowS: number, endS: number, barsMax: number) {
+    const avail = this.d.source.range(inst);
+    const first = bucketStart(tf, Math.max(lowS, avail.firstDay * DAY_S));
+    const floorS = first >= lowS ? first : nextBucketStart(tf, first);
+    let hiS = Math.min(endS, (avail.lastDay + 1) * DAY_S);
+    const chunks: BarColumns[] = [];
+    let have = 0;
+    let sourceBars = 0;
+    while (have < barsMax && hiS > floorS) {
+      const loS = Math.max(floorS, bucketStart(tf, Math.floor((hiS - 1) / DAY_S) * DAY_S));
+      const capacity = tf.widthS > 0 ? Math.ceil((hiS - loS) / tf.widthS) + 1 : barsMax;
+      const out = allocBars(capacity);
+      const agg = new Aggregator(tf, out, capacity);
+      for (let day = Math.floor(loS / DAY_S); day * DAY_S < hiS; day++) {
+        const bars = this.d.source.day(inst, day);
+        const a = lowerBound(bars.time, bars.length, loS);
+        const b = lowerBound(bars.time, bars.length, hiS);
+        if (a < b) sourceBars += agg.push(bars, a, b) - a;
+      }
+      agg.flush();
+      if (out.length > 0) chunks.unshift(out);
+      have += out.length;
+      hiS = loS;
+    }
+    return { bars: lastBars(chunks, Math.min(have, barsMax)), sourceBars };
+  }
+
   private remember(key: string, result: HistoryResult, nowMs: number): void {
     if (this.cache.size >= limits.historyCacheEntriesMax) {
       for (const [k, e] of this.cache) if (e.expiresMs <= nowMs) this.cache.delete(k);
@@ -155,4 +216,24 @@ export class HistoryService {
     }
     this.cache.set(key, { expiresMs: nowMs + limits.historyCacheTtlMs, result });
   }
+}
+
+/** The last `n` bars of `chunks` (in time order), in one exactly sized column set. */
+function lastBars(chunks: readonly BarColumns[], n: number): BarColumns {
+  const out = allocBars(n);
+  let skip = chunks.reduce((sum, c) => sum + c.length, 0) - n;
+  for (const c of chunks) {
+    const from = Math.min(skip, c.length);
+    skip -= from;
+    for (let i = from; i < c.length; i++) {
+      const j = out.length++;
+      out.time[j] = c.time[i];
+      out.open[j] = c.open[i];
+      out.high[j] = c.high[i];
+      out.low[j] = c.low[i];
+      out.close[j] = c.close[i];
+      out.volume[j] = c.volume[i];
+    }
+  }
+  return out;
 }

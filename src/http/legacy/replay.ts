@@ -1,8 +1,101 @@
-// The earlier family: Replay/start, step, jumpTo, play, pause, end (results).
+// The earlier family: Replay/start, step, jumpTo, play, pause, end, over the same ReplayService as
+// the current family with this family's policy values: a span of trade dates (endDate defaults to
+// the startDate session), one live session per user, up to 1,000 steps a call, real-time playback,
+// and `results` at the end.
 
+import { EMPTY_BARS } from '../../data/bar-columns.ts';
+import { findLegacyInstrument } from '../../domain/legacy-instruments.ts';
+import { DAY_S } from '../../domain/timeframe.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
+import type { PlaybackRate, StartPolicy } from '../../service/replay/service.ts';
+import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
-import type { App } from '../shared/route.ts';
+import { barsResponse } from '../shared/bars.ts';
+import { mapError } from '../shared/code-table.ts';
+import { success } from '../shared/envelope.ts';
+import { authedPost, type App, type Body } from '../shared/route.ts';
+import * as codes from './trading-codes.ts';
+import { LEGACY_LIVE_SESSIONS_MAX, LEGACY_STEPS_MAX, legacyContractId, presentResults } from './present-trading.ts';
 
-export function registerReplay(_app: App, _s: Services): void {
-  // Not built yet.
+/** The family's eight timeframes (spec), case-sensitive; `1D` is the grammar's `1d`. */
+const TIMEFRAMES: ReadonlyMap<string, string> = new Map([
+  ['1s', '1s'], ['1m', '1m'], ['5m', '5m'], ['15m', '15m'], ['30m', '30m'], ['1h', '1h'], ['4h', '4h'], ['1D', '1d'],
+]);
+
+const START_POLICY: StartPolicy = {
+  span: { unit: 'trade_dates', defaultEnd: 'start_date', endMayEqualStart: true },
+  liveSessionsMax: LEGACY_LIVE_SESSIONS_MAX,
+};
+
+/**
+ * Speed 1 is real time: one bar per bar width (a 1 m session plays a bar a minute), speed n plays n
+ * times faster. Calendar timeframes (only a current-family start makes them) pace as one day.
+ */
+const REAL_TIME: PlaybackRate = (speed, s) => speed / (s.tf.widthS > 0 ? s.tf.widthS : DAY_S);
+
+/** `currentBar`: the 0-based index of the last bar played (-1 before the first); `complete` at the end of data. */
+function position(s: LiveSession) {
+  return { currentBar: s.currentIndex - 1, totalBars: s.totalBars, complete: s.currentIndex >= s.totalBars || s.finalized };
+}
+
+export function registerReplay(app: App, s: Services): void {
+  authedPost(app, s, '/Replay/start', ({ body, principal }) => {
+    const parsed = parseStart(body);
+    if (!parsed.ok) return mapError(codes.replayStart, parsed.error);
+    const r = s.replay.start(
+      principal.user.id,
+      { instrumentSymbol: parsed.baseSymbol, contractId: null, startDate: body.startDate, endDate: body.endDate, timeframe: parsed.timeframe, accountId: body.accountId },
+      START_POLICY,
+    );
+    if (!r.ok) return mapError(codes.replayStart, r.error);
+    const session = r.value.session;
+    return success({
+      accountId: session.accountId,
+      contractId: legacyContractId(session.inst, s.clock.nowMs()),
+      totalBars: session.totalBars,
+      startTime: isoFromEpochS(session.startS),
+      endTime: isoFromEpochS(session.endS),
+    });
+  });
+
+  authedPost(app, s, '/Replay/step', async ({ body, principal, request }) => {
+    const r = await s.replay.step(principal.user.id, body.accountId, body.steps, LEGACY_STEPS_MAX);
+    if (!r.ok) return mapError(codes.replayAdvance, r.error);
+    return barsResponse(request, r.value.session.inst, r.value.advance.bars ?? EMPTY_BARS, position(r.value.session));
+  });
+
+  authedPost(app, s, '/Replay/jumpTo', async ({ body, principal }) => {
+    const r = await s.replay.jumpTo(principal.user.id, body.accountId, body.timestamp);
+    return r.ok ? success(position(r.value.session)) : mapError(codes.replayAdvance, r.error);
+  });
+
+  authedPost(app, s, '/Replay/play', ({ body, principal }) => {
+    const r = s.replay.play(principal.user.id, body.accountId, body.speed, REAL_TIME);
+    return r.ok ? success() : mapError(codes.replayPlay, r.error);
+  });
+
+  authedPost(app, s, '/Replay/pause', ({ body, principal }) => {
+    const r = s.replay.pause(principal.user.id, body.accountId);
+    return r.ok ? success() : mapError(codes.replaySession, r.error);
+  });
+
+  authedPost(app, s, '/Replay/end', ({ body, principal }) => {
+    const r = s.replay.end(principal.user.id, body.accountId);
+    if (!r.ok) return mapError(codes.replaySession, r.error);
+    return success({ results: presentResults(s.replay.results(r.value.session.accountId)) });
+  });
+}
+
+type ParsedStart = { ok: true; baseSymbol: string; timeframe: string } | { ok: false; error: codes.LegacyStartError };
+
+/** Instrument (this family's symbols), startDate present, timeframe one of the eight; dates are the service's. */
+function parseStart(body: Body): ParsedStart {
+  const sym = body.instrumentSymbol;
+  if (typeof sym !== 'string' || sym.trim() === '') return { ok: false, error: { kind: 'instrument_required' } };
+  const l = findLegacyInstrument(sym);
+  if (!l) return { ok: false, error: { kind: 'instrument_not_found' } };
+  if (body.startDate === undefined || body.startDate === null || body.startDate === '') return { ok: false, error: { kind: 'start_date_required' } };
+  const tf = typeof body.timeframe === 'string' ? TIMEFRAMES.get(body.timeframe) : undefined;
+  if (tf === undefined) return { ok: false, error: { kind: body.timeframe === undefined || body.timeframe === null ? 'timeframe_required' : 'invalid_timeframe' } };
+  return { ok: true, baseSymbol: l.base.symbol, timeframe: tf };
 }

@@ -23,8 +23,10 @@ import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
 import { type ChangeMark, SessionPersistence } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
-import { parseSessionTimeframe, planSession, resolveInstrument, type StartError, type StartRequest } from './setup.ts';
+import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
+import type { RunStats } from '../../engine/results.ts';
+import { SESSION_RESULT_FILLS_MAX, sessionResults } from './results.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
@@ -59,6 +61,22 @@ export interface ReplayDeps {
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
+
+/**
+ * What a family decides about Replay/start (docs/architecture.md: family rules are values passed
+ * down): how dates become a span, and how many live sessions a user may hold (all families count).
+ */
+export interface StartPolicy {
+  readonly span: SpanPolicy;
+  readonly liveSessionsMax: number;
+}
+
+export const CURRENT_START_POLICY: StartPolicy = Object.freeze({ span: UTC_DAY_SPAN, liveSessionsMax: limits.replaySessionsPerAccountMax });
+
+/** Playback pace: timeframe bars a second at `speed` (the current family: 2 × speed, whatever the timeframe). */
+export type PlaybackRate = (speed: number, s: LiveSession) => number;
+
+export const TWO_BARS_PER_SPEED: PlaybackRate = (speed) => 2 * speed;
 
 /** The challenge a session inherits at Replay/start. */
 interface InheritedChallenge {
@@ -141,6 +159,13 @@ export class ReplayService {
     return this.d.store.activeSessions().some((row) => row.challengeId === challengeId);
   }
 
+  /** The user's live sessions, whichever family started them. */
+  liveSessionsOf(userId: number): LiveSession[] {
+    const out: LiveSession[] = [];
+    for (const s of this.sessions.values()) if (s.userId === userId) out.push(s);
+    return out;
+  }
+
   liveCount(userId: number): number {
     let n = 0;
     for (const s of this.sessions.values()) if (s.userId === userId) n++;
@@ -149,7 +174,7 @@ export class ReplayService {
 
   // ---- start ----
 
-  start(userId: number, req: StartRequest): Result<{ session: LiveSession }, StartError> {
+  start(userId: number, req: StartRequest, policy: StartPolicy = CURRENT_START_POLICY): Result<{ session: LiveSession }, StartError> {
     const nowMs = this.d.clock.nowMs();
     const gate = this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
@@ -158,8 +183,8 @@ export class ReplayService {
     if (req.startDate === undefined || req.startDate === null || req.startDate === '') return err({ kind: 'start_date_required' });
     const tf = parseSessionTimeframe(req.timeframe, inst.value, this.d.config.customTimeframes);
     if (!tf.ok) return tf;
-    if (this.liveCount(userId) >= limits.replaySessionsPerAccountMax) return err({ kind: 'too_many_sessions' });
-    const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate);
+    if (this.liveCount(userId) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
+    const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate, policy.span);
     if (!plan.ok) return plan;
     const p = plan.value;
     const challenge = this.challengeFor(userId, req.accountId, p.startS);
@@ -209,11 +234,12 @@ export class ReplayService {
 
   // ---- advancing ----
 
-  async step(userId: number, accountId: unknown, steps: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  /** Plays `steps` bars (default 1, at most `stepsMax`: the family's bound). */
+  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number = limits.replayStepsMax): Promise<Result<AdvanceOutcome, AdvanceError>> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > limits.replayStepsMax) return err({ kind: 'invalid_steps' });
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stepsMax) return err({ kind: 'invalid_steps' });
     return this.advance(found.value, (s) => s.step(n), n);
   }
 
@@ -292,7 +318,7 @@ export class ReplayService {
 
   // ---- playback ----
 
-  play(userId: number, accountId: unknown, speed: unknown): Result<{ session: LiveSession; speed: number }, PlayError> {
+  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate = TWO_BARS_PER_SPEED): Result<{ session: LiveSession; speed: number }, PlayError> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const v = speed === undefined || speed === null ? 1 : speed;
@@ -302,11 +328,13 @@ export class ReplayService {
     const s = found.value;
     this.touch(s);
     this.stopPlayback(s);
-    // Speed 1 = two bars a second; the timer ticks at that rate up to 100 Hz and catches up by
-    // playing several bars in a tick when the event loop was late. Playback is not API activity.
-    const barsPerS = 2 * v;
+    // The family's rate (current: speed 1 = two bars a second); the timer ticks at that rate up to
+    // 100 Hz and catches up by playing several bars in a tick when the event loop was late.
+    // Playback is not API activity.
+    const barsPerS = rate(v, s);
     const startedMs = this.d.clock.nowMs();
     let played = 0;
+    // Slow rates (a bar a minute) still look once a second, so a bar is never more than a second late.
     s.playTimer = setInterval(() => {
       if (s.busy) return;
       const due = Math.floor(((this.d.clock.nowMs() - startedMs) * barsPerS) / 1000) - played;
@@ -320,7 +348,7 @@ export class ReplayService {
         this.stopPlayback(s);
         this.d.logError('playback failed; session reloaded from the store', { accountId: s.accountId, error: String(e) });
       }
-    }, Math.max(10, Math.floor(1000 / barsPerS)));
+    }, Math.min(1000, Math.max(10, Math.floor(1000 / barsPerS))));
     return ok({ session: s, speed: v });
   }
 
@@ -348,6 +376,16 @@ export class ReplayService {
     s.lastActivityMs = this.d.clock.nowMs();
     this.finalize(s, 'ended', mark);
     return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom) });
+  }
+
+  /**
+   * The results of an ended (or live) session from its stored fills: round-trip trades, win rate,
+   * profit factor and drawdown as `src/engine/results.ts` defines them (see results.ts here).
+   */
+  results(accountId: number): RunStats {
+    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, SESSION_RESULT_FILLS_MAX).reverse();
+    const balanceCents = this.d.accounts.byId(accountId)?.balanceCents ?? limits.startingBalanceCents;
+    return sessionResults(fills, balanceCents);
   }
 
   /** Ends sessions without API activity for an hour. Called by a timer (and by tests). */

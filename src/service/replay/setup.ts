@@ -11,6 +11,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import { limits } from '../../config.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
@@ -82,29 +83,49 @@ export function parseSessionTimeframe(text: unknown, inst: Instrument, customEna
   }
 }
 
-/** The span of a session: [startDate 00:00 UTC, the day after endDate) or to the end of data. */
+/**
+ * How a family turns startDate and endDate into a session's span (each family's wire decides; the
+ * walk over bars is the same):
+ * - `utc_days`: [startDate 00:00 UTC, the day after endDate 00:00 UTC).
+ * - `trade_dates`: [the session open of startDate's trade date, the session close of endDate's]
+ *   (trading-hours.ts: Globex 17:00 CT the evening before to 16:00 CT; forex 17:00 New York).
+ * Without endDate: `data_end` plays to the end of the data, `start_date` plays startDate alone.
+ * `endMayEqualStart`: endDate = startDate is one day (else endDate must come after startDate).
+ */
+export interface SpanPolicy {
+  readonly unit: 'utc_days' | 'trade_dates';
+  readonly defaultEnd: 'data_end' | 'start_date';
+  readonly endMayEqualStart: boolean;
+}
+
+/** The current family's span: UTC days, endDate after startDate, omitted = to the end of data. */
+export const UTC_DAY_SPAN: SpanPolicy = Object.freeze({ unit: 'utc_days', defaultEnd: 'data_end', endMayEqualStart: false });
+
+/** The span of a session (see SpanPolicy), clipped to the end of the data held. */
 export function planSession(
   source: BarSource,
   inst: Instrument,
   tf: Timeframe,
   startDate: unknown,
   endDate: unknown,
+  span: SpanPolicy = UTC_DAY_SPAN,
 ): Result<SessionPlan, StartError> {
   const startDay = parseDateDay(startDate);
   if (startDay === undefined) return err({ kind: 'date_invalid', field: 'start' });
   const maxDay = twoYearsAfter(startDay);
   const lastDataDay = source.range(inst).lastDay;
   const endGiven = !(endDate === undefined || endDate === null || endDate === '');
-  let endDay = Math.min(lastDataDay, maxDay);
+  let endDay = span.defaultEnd === 'start_date' ? startDay : Math.min(lastDataDay, maxDay);
   if (endGiven) {
     const d = parseDateDay(endDate);
     if (d === undefined) return err({ kind: 'date_invalid', field: 'end' });
-    if (d <= startDay) return err({ kind: 'end_not_after_start' });
+    if (d < startDay || (d === startDay && !span.endMayEqualStart)) return err({ kind: 'end_not_after_start' });
     if (d > maxDay) return err({ kind: 'span_too_long' });
     endDay = d;
   }
-  const startS = startDay * DAY_S;
-  const endS = Math.min(endDay + 1, lastDataDay + 1) * DAY_S;
+  const dataEndS = (lastDataDay + 1) * DAY_S;
+  const startS = span.unit === 'utc_days' ? startDay * DAY_S : tradeDateStartS(inst.session, startDay);
+  const endS = Math.min(span.unit === 'utc_days' ? (endDay + 1) * DAY_S : tradeDateEndS(inst.session, endDay), dataEndS);
   const totalBars = endS > startS ? countBuckets(source, inst, tf, startS, endS) : 0;
   if (totalBars === 0) {
     return err({ kind: 'no_data', symbol: inst.symbol, fromDate: dayToDateString(startDay), toDate: endGiven ? dayToDateString(endDay) : null });

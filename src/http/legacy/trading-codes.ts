@@ -1,0 +1,179 @@
+// The earlier family: (errorCode, errorMessage) per endpoint for Order, Position, Trade, Replay and
+// History. Spec "Earlier family differences": errors are told apart by message, so every business
+// refusal here carries errorCode 1 (as the family's Auth rows do) and the spec's message where it
+// gives one; transport rows (HTTP 429, 503) are the current family's. docs/decisions.md, "Earlier
+// family (trading and replay)".
+
+import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import type { HistoryError } from '../../service/history.ts';
+import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
+import type { StartError } from '../../service/replay/setup.ts';
+import type { CancelError, CloseError, ModifyError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import { findInstrument } from '../../domain/instrument.ts';
+import { legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
+import { LEGACY_STEPS_MAX } from './present-trading.ts';
+
+/** The one errorCode of this family's trading and replay refusals. */
+export const REFUSED = 1;
+
+const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
+
+/** A base symbol in this family's words (LIGHTCMDUSD → CL). */
+function symbolOf(baseSymbol: string): string {
+  const base = findInstrument(baseSymbol);
+  return (base && legacyInstrumentOfBase(base)?.symbol) ?? baseSymbol;
+}
+
+// ---- errors this adapter finds while parsing (no service is called) ----
+
+/** Size refusals of the parse step: `invalid_size` is "not a number > 0" (the spec's message). */
+export type SizeError = { kind: 'invalid_size' } | { kind: 'size_not_whole' } | { kind: 'size_too_large' };
+export type ContractError = { kind: 'contract_not_found' };
+export type OrderIdError = { kind: 'order_not_found' };
+export type BracketError = { kind: 'brackets_unsupported' };
+export type LegacyPlaceError = PlaceError | SizeError | BracketError;
+
+const sizeRows = {
+  invalid_size: [REFUSED, 'Size must be greater than 0'],
+  size_not_whole: [REFUSED, 'Size must be a whole number'],
+  size_too_large: [REFUSED, 'Size must be at most 1000'],
+} as const;
+
+export const placeOrder = {
+  ...sizeRows,
+  brackets_unsupported: [REFUSED, 'Brackets are not supported in this API; place protective orders separately'],
+  invalid_type_or_side: [REFUSED, 'Invalid order type or side'],
+  account_not_found: [REFUSED, 'Account not found'],
+  session_ended: [REFUSED, 'No active replay session for this account'],
+  challenge_inactive: [REFUSED, 'Account violation'],
+  contract_not_found: [REFUSED, 'Contract not found'],
+  contract_mismatch: [REFUSED, (e) => `This session trades ${symbolOf(e.sessionSymbol)}; ${symbolOf(e.requestedSymbol)} cannot be traded in it`],
+  // The spec's two messages; a StopLimit missing either price gets the one naming that price.
+  price_required: [REFUSED, (e) => (e.field === 'limit' ? 'limitPrice is required for Limit orders' : 'stopPrice is required for Stop orders')],
+  price_off_grid: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
+  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
+  invalid_bracket: [REFUSED, 'Brackets are not supported in this API; place protective orders separately'],
+  rejected: [REFUSED, (e) => e.reason],
+} satisfies CodeTable<LegacyPlaceError>;
+
+/** Cancel and modify: an ID that names no order of the caller's is `Order not found`, whoever owns it. */
+export type LegacyCancelError = CancelError | OrderIdError;
+
+export const cancelOrder = {
+  account_not_found: [REFUSED, 'Order not found'],
+  session_ended: [REFUSED, 'Order not found'],
+  order_not_found: [REFUSED, 'Order not found'],
+  order_filled: [REFUSED, 'Order is already filled'],
+  order_canceled: [REFUSED, 'Order is already canceled'],
+} satisfies CodeTable<LegacyCancelError>;
+
+const ORDER_TYPE_NAMES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop' };
+
+export type LegacyModifyError = ModifyError | SizeError;
+
+export const modifyOrder = {
+  ...sizeRows,
+  account_not_found: [REFUSED, 'Order not found'],
+  session_ended: [REFUSED, 'Order not found'],
+  challenge_inactive: [REFUSED, 'Account violation'],
+  order_not_found: [REFUSED, 'Order not found'],
+  order_filled: [REFUSED, 'Order is already filled'],
+  order_canceled: [REFUSED, 'Order is already canceled'],
+  invalid_price: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} must be a number or null`],
+  price_not_applicable: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} does not apply to ${ORDER_TYPE_NAMES[e.orderType]} orders`],
+  price_off_grid: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
+  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
+  rejected: [REFUSED, (e) => e.reason],
+} satisfies CodeTable<LegacyModifyError>;
+
+export const searchOrders = {
+  account_not_found: [REFUSED, 'Account not found'],
+  invalid_timestamp: [REFUSED, 'Invalid time range'],
+} satisfies CodeTable<SearchError>;
+
+export type LegacyCloseError = CloseError | ContractError;
+export type LegacyPartialCloseError = PartialCloseError | ContractError | SizeError;
+
+export const closePosition = {
+  account_not_found: [REFUSED, 'Account not found'],
+  contract_not_found: [REFUSED, 'Contract not found'],
+  session_ended: [REFUSED, 'No position found for contract'],
+  position_not_found: [REFUSED, 'No position found for contract'],
+  challenge_inactive: [REFUSED, 'Account violation'],
+  rejected: [REFUSED, (e) => e.reason],
+} satisfies CodeTable<LegacyCloseError>;
+
+export const partialClosePosition = {
+  ...closePosition,
+  ...sizeRows,
+  invalid_close_size: [REFUSED, 'Size exceeds current position'],
+} satisfies CodeTable<LegacyPartialCloseError>;
+
+// ---- replay ----
+
+/** Timeframe refusals of the parse step (a value outside the family's eight). */
+export type LegacyStartError = StartError | { kind: 'timeframe_required' };
+
+export const replayStart = {
+  instrument_required: [REFUSED, 'instrumentSymbol is required'],
+  instrument_not_found: [REFUSED, 'Instrument not found'],
+  start_date_required: [REFUSED, 'startDate is required'],
+  timeframe_required: [REFUSED, 'Invalid timeframe'],
+  custom_disabled: [REFUSED, 'Invalid timeframe'],
+  invalid_timeframe: [REFUSED, 'Invalid timeframe'],
+  timeframe_out_of_range: [REFUSED, 'Invalid timeframe'],
+  incompatible_resolution: [REFUSED, 'Invalid timeframe for this instrument'],
+  date_invalid: [REFUSED, (e) => `${e.field === 'start' ? 'startDate' : 'endDate'} must be a date in YYYY-MM-DD format`],
+  end_not_after_start: [REFUSED, 'endDate must not be before startDate'],
+  span_too_long: [REFUSED, 'endDate must be at most 2 years after startDate'],
+  no_data: [REFUSED, 'No data available for the specified date'],
+  too_many_sessions: [REFUSED, 'An active session already exists'],
+  challenge_not_found: [REFUSED, 'Account not found'],
+  challenge_busy: [REFUSED, 'An active session already exists'],
+  challenge_inactive: [REFUSED, 'Account violation'],
+  challenge_time: [REFUSED, 'This challenge account has already traded past startDate'],
+  rate_limited: TOO_MANY_REQUESTS,
+} satisfies CodeTable<LegacyStartError>;
+
+const sessionRows = {
+  account_not_found: [REFUSED, 'Account not found'],
+  session_ended: [REFUSED, 'No active replay session for this account'],
+} as const;
+
+export const replayAdvance = {
+  ...sessionRows,
+  invalid_steps: [REFUSED, `steps must be a whole number from 1 to ${LEGACY_STEPS_MAX}`],
+  invalid_target_time: [REFUSED, 'Invalid timestamp'],
+  busy: { status: 503, message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation') },
+  streaming_rate: TOO_MANY_REQUESTS,
+  streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
+} satisfies CodeTable<AdvanceError>;
+
+export const replayPlay = {
+  ...sessionRows,
+  invalid_speed: [REFUSED, 'speed must be a number from 1 to 50'],
+} satisfies CodeTable<PlayError>;
+
+export const replaySession = sessionRows satisfies CodeTable<SessionError>;
+
+// ---- history ----
+
+export type BarsBackError = { kind: 'bars_back_invalid' } | { kind: 'bars_back_with_start' };
+
+export type LegacyHistoryError = HistoryError | BarsBackError;
+
+export const retrieveBars = {
+  contract_not_found: [REFUSED, 'Contract not found'],
+  unit_invalid: [REFUSED, 'Unit invalid'],
+  invalid_time_range: [REFUSED, 'Invalid time range'],
+  incompatible_resolution: [REFUSED, 'Invalid timeframe for this instrument'],
+  custom_disabled: [REFUSED, 'Custom timeframes are currently disabled'],
+  unit_number_invalid: [REFUSED, 'Unit number invalid'],
+  limit_invalid: [REFUSED, 'Limit invalid'],
+  bars_back_invalid: [REFUSED, 'barsBack must be a whole number of at least 1'],
+  bars_back_with_start: [REFUSED, 'barsBack cannot be combined with startTime'],
+  rate_limited: TOO_MANY_REQUESTS,
+  daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
+  daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
+  importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
+} satisfies CodeTable<LegacyHistoryError>;
