@@ -1,26 +1,12 @@
 // Domain → wire shapes of the earlier family for accounts, contracts and payouts. Wire names live
-// here and in codes.ts only (trading and replay shapes: present-trading.ts). Families never import
-// each other, so the shapes both families share are written here again.
+// here and in codes.ts only (trading and replay shapes: present-trading.ts). Shapes both families
+// share live in ../shared/present-common.ts.
 
 import { centsToUsd } from '../../domain/instrument.ts';
 import type { LegacyContract } from '../../domain/contract-id.ts';
-import type { PayoutEligibility } from '../../challenge/payout.ts';
-import { tradeDateString } from '../../domain/trading-hours.ts';
-import { isoFromEpochMs } from '../../lib/iso-time.ts';
-import type { PayoutRow } from '../../store/challenges.ts';
-import type { AccountView } from '../../service/accounts.ts';
+import { presentAccount, presentEligibility, presentPayout } from '../shared/present-common.ts';
 
-/** The Account fields of the current family (spec: "Response: envelope + `accounts` (Account fields)"). */
-export function presentAccount(a: AccountView) {
-  return {
-    id: a.id,
-    name: a.name,
-    balance: centsToUsd(a.balanceCents),
-    canTrade: a.canTrade,
-    isVisible: true,
-    simulated: true,
-  };
-}
+export { presentAccount, presentEligibility, presentPayout };
 
 /** `name` is the short symbol (`CL`); `contractSize` the multiplier, USD per 1.0 of price. */
 export function presentContract(c: LegacyContract) {
@@ -35,31 +21,3 @@ export function presentContract(c: LegacyContract) {
   };
 }
 
-export function presentEligibility(e: PayoutEligibility) {
-  return {
-    eligible: e.eligible,
-    reasons: e.reasons,
-    winningDays: e.winningDays,
-    requiredWinningDays: e.requiredWinningDays,
-    winningDayMinProfit: centsToUsd(e.winningDayMinProfitCents),
-    netProfitSincePayout: centsToUsd(e.netProfitSincePayoutCents),
-    totalFundedProfits: centsToUsd(e.totalFundedProfitCents),
-    consistencyLimit: centsToUsd(e.consistencyLimitCents),
-    maxPayout: centsToUsd(e.maxPayoutCents),
-    minPayout: centsToUsd(e.minPayoutCents),
-    consistencyPct: e.consistencyPct,
-    windowStartDate: e.windowStartDate,
-  };
-}
-
-export function presentPayout(p: PayoutRow) {
-  return {
-    id: p.id,
-    amount: centsToUsd(p.amountCents),
-    balanceBefore: centsToUsd(p.balanceBeforeCents),
-    balanceAfter: centsToUsd(p.balanceAfterCents),
-    status: p.status,
-    requestedAt: isoFromEpochMs(p.requestedMs),
-    simulatedDate: tradeDateString(p.simTradeDate),
-  };
-}

@@ -3,27 +3,12 @@
 // curve and logs. Money in USD, prices in the instrument's units, times ISO 8601 UTC.
 
 import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
-import type { RunStats, TradeRecord } from '../../engine/results.ts';
+import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
+import { presentStats } from '../shared/present-common.ts';
 
-/** The earlier family's `results` object (spec "Replay/end" of that family), in dollars. */
-export function presentStats(st: RunStats) {
-  return {
-    totalPnl: centsToUsd(st.totalPnlCents),
-    totalTrades: st.totalTrades,
-    winningTrades: st.winningTrades,
-    losingTrades: st.losingTrades,
-    winRate: st.winRate,
-    averageWin: centsToUsd(st.averageWinCents),
-    averageLoss: centsToUsd(st.averageLossCents),
-    largestWin: centsToUsd(st.largestWinCents),
-    largestLoss: centsToUsd(st.largestLossCents),
-    profitFactor: st.profitFactor,
-    maxDrawdown: centsToUsd(st.maxDrawdownCents),
-    finalBalance: centsToUsd(st.finalBalanceCents),
-  };
-}
+export { presentStats };
 
 /** An average price in ticks as a price, to two decimals beyond the tick's. */
 function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {

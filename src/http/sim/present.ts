@@ -3,25 +3,13 @@
 import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrument.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
-import type { PayoutEligibility } from '../../challenge/payout.ts';
 import { type ChallengeOutcome, type ChallengeState, snapshotOf } from '../../challenge/state.ts';
-import { tradeDateString } from '../../domain/trading-hours.ts';
-import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
-import type { PayoutRow } from '../../store/challenges.ts';
-import type { AccountView } from '../../service/accounts.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { OpenPosition } from '../../service/trading.ts';
+import { presentAccount, presentEligibility, presentPayout } from '../shared/present-common.ts';
 
-export function presentAccount(a: AccountView) {
-  return {
-    id: a.id,
-    name: a.name,
-    balance: centsToUsd(a.balanceCents),
-    canTrade: a.canTrade,
-    isVisible: true,
-    simulated: true,
-  };
-}
+export { presentAccount, presentEligibility, presentPayout };
 
 export function presentContract(c: Contract) {
   const i = c.instrument;
@@ -133,31 +121,3 @@ export function presentViolation(o: ChallengeOutcome) {
   };
 }
 
-export function presentEligibility(e: PayoutEligibility) {
-  return {
-    eligible: e.eligible,
-    reasons: e.reasons,
-    winningDays: e.winningDays,
-    requiredWinningDays: e.requiredWinningDays,
-    winningDayMinProfit: centsToUsd(e.winningDayMinProfitCents),
-    netProfitSincePayout: centsToUsd(e.netProfitSincePayoutCents),
-    totalFundedProfits: centsToUsd(e.totalFundedProfitCents),
-    consistencyLimit: centsToUsd(e.consistencyLimitCents),
-    maxPayout: centsToUsd(e.maxPayoutCents),
-    minPayout: centsToUsd(e.minPayoutCents),
-    consistencyPct: e.consistencyPct,
-    windowStartDate: e.windowStartDate,
-  };
-}
-
-export function presentPayout(p: PayoutRow) {
-  return {
-    id: p.id,
-    amount: centsToUsd(p.amountCents),
-    balanceBefore: centsToUsd(p.balanceBeforeCents),
-    balanceAfter: centsToUsd(p.balanceAfterCents),
-    status: p.status,
-    requestedAt: isoFromEpochMs(p.requestedMs),
-    simulatedDate: tradeDateString(p.simTradeDate),
-  };
-}

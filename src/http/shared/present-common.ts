@@ -1,0 +1,69 @@
+// Wire shapes both simulator families share (spec: "Unless listed, shapes are as in the current
+// family"): accounts, payout eligibility and records, and the statistics of a finished run (the
+// earlier family's Replay/end `results`, the playground's run results). Money in USD.
+
+import type { PayoutEligibility } from '../../challenge/payout.ts';
+import { centsToUsd } from '../../domain/instrument.ts';
+import { tradeDateString } from '../../domain/trading-hours.ts';
+import type { RunStats } from '../../engine/results.ts';
+import { isoFromEpochMs } from '../../lib/iso-time.ts';
+import type { AccountView } from '../../service/accounts.ts';
+import type { PayoutRow } from '../../store/challenges.ts';
+
+export function presentAccount(a: AccountView) {
+  return {
+    id: a.id,
+    name: a.name,
+    balance: centsToUsd(a.balanceCents),
+    canTrade: a.canTrade,
+    isVisible: true,
+    simulated: true,
+  };
+}
+
+export function presentEligibility(e: PayoutEligibility) {
+  return {
+    eligible: e.eligible,
+    reasons: e.reasons,
+    winningDays: e.winningDays,
+    requiredWinningDays: e.requiredWinningDays,
+    winningDayMinProfit: centsToUsd(e.winningDayMinProfitCents),
+    netProfitSincePayout: centsToUsd(e.netProfitSincePayoutCents),
+    totalFundedProfits: centsToUsd(e.totalFundedProfitCents),
+    consistencyLimit: centsToUsd(e.consistencyLimitCents),
+    maxPayout: centsToUsd(e.maxPayoutCents),
+    minPayout: centsToUsd(e.minPayoutCents),
+    consistencyPct: e.consistencyPct,
+    windowStartDate: e.windowStartDate,
+  };
+}
+
+export function presentPayout(p: PayoutRow) {
+  return {
+    id: p.id,
+    amount: centsToUsd(p.amountCents),
+    balanceBefore: centsToUsd(p.balanceBeforeCents),
+    balanceAfter: centsToUsd(p.balanceAfterCents),
+    status: p.status,
+    requestedAt: isoFromEpochMs(p.requestedMs),
+    simulatedDate: tradeDateString(p.simTradeDate),
+  };
+}
+
+/** The `results` object (spec, earlier family Replay/end), in dollars. */
+export function presentStats(st: RunStats) {
+  return {
+    totalPnl: centsToUsd(st.totalPnlCents),
+    totalTrades: st.totalTrades,
+    winningTrades: st.winningTrades,
+    losingTrades: st.losingTrades,
+    winRate: st.winRate,
+    averageWin: centsToUsd(st.averageWinCents),
+    averageLoss: centsToUsd(st.averageLossCents),
+    largestWin: centsToUsd(st.largestWinCents),
+    largestLoss: centsToUsd(st.largestLossCents),
+    profitFactor: st.profitFactor,
+    maxDrawdown: centsToUsd(st.maxDrawdownCents),
+    finalBalance: centsToUsd(st.finalBalanceCents),
+  };
+}
