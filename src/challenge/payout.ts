@@ -15,15 +15,25 @@
 //   null and consistencyLimit 0 ("no limit").
 // - totalFundedProfits: closed P&L of the whole performance phase, payouts included.
 
-import { formatUsd } from '../engine/account.ts';
 import { tradeDateString } from '../domain/trading-hours.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { ChallengePlan } from './plans.ts';
 import type { ChallengeState } from './state.ts';
 
+/** Where the payout window starts: the performance (funded) phase's start, or the last payout. */
+export type WindowStart = 'phase_start' | 'last_payout';
+
+/** Why an account may not take a payout now; each family words them (its phase has another name). */
+export type PayoutReason =
+  | { readonly kind: 'not_payout_phase' }
+  | { readonly kind: 'winning_days'; readonly have: number; readonly need: number; readonly minProfitCents: number; readonly since: WindowStart }
+  | { readonly kind: 'no_net_profit'; readonly since: WindowStart }
+  | { readonly kind: 'below_minimum'; readonly capPct: number; readonly cappedCents: number; readonly minCents: number; readonly since: WindowStart }
+  | { readonly kind: 'consistency'; readonly bestCents: number; readonly pct: number; readonly netCents: number };
+
 export interface PayoutEligibility {
   readonly eligible: boolean;
-  readonly reasons: readonly string[];
+  readonly reasons: readonly PayoutReason[];
   readonly winningDays: number;
   readonly requiredWinningDays: number;
   readonly winningDayMinProfitCents: number;
@@ -60,25 +70,19 @@ export function eligibility(state: ChallengeState, plan: ChallengePlan, currentT
   const cappedCents = netCents > 0 ? Math.floor((netCents * rules.profitCapPct) / 100) : 0;
   const maxPayoutCents = Math.min(rules.maxPayoutCents, cappedCents);
   const consistencyLimitCents = pct !== null && netCents > 0 ? Math.floor((netCents * pct) / 100) : 0;
-  const since = state.payoutWindowStartDate === null ? 'the performance phase began' : 'the last payout';
+  const since: WindowStart = state.payoutWindowStartDate === null ? 'phase_start' : 'last_payout';
 
-  const reasons: string[] = [];
-  if (!isPayoutPhase(state)) reasons.push('The account is not in the performance phase');
+  const reasons: PayoutReason[] = [];
+  if (!isPayoutPhase(state)) reasons.push({ kind: 'not_payout_phase' });
   if (winningDays < rules.requiredWinningDays) {
-    reasons.push(
-      `${winningDays} of ${rules.requiredWinningDays} winning days (closed profit of at least ` +
-        `${formatUsd(rules.winningDayMinProfitCents)} on a finished trade date) since ${since}`,
-    );
+    reasons.push({ kind: 'winning_days', have: winningDays, need: rules.requiredWinningDays, minProfitCents: rules.winningDayMinProfitCents, since });
   }
-  if (netCents <= 0) reasons.push(`No net profit since ${since}`);
+  if (netCents <= 0) reasons.push({ kind: 'no_net_profit', since });
   else if (maxPayoutCents < rules.minPayoutCents) {
-    reasons.push(
-      `${rules.profitCapPct}% of the profit since ${since} is ${formatUsd(cappedCents)}, ` +
-        `below the minimum payout ${formatUsd(rules.minPayoutCents)}`,
-    );
+    reasons.push({ kind: 'below_minimum', capPct: rules.profitCapPct, cappedCents, minCents: rules.minPayoutCents, since });
   }
   if (pct !== null && netCents > 0 && bestCents > consistencyLimitCents) {
-    reasons.push(`Best day ${formatUsd(bestCents)} is above ${pct}% of window profit ${formatUsd(netCents)}`);
+    reasons.push({ kind: 'consistency', bestCents, pct, netCents });
   }
   return {
     eligible: reasons.length === 0,

@@ -5,6 +5,11 @@ import {
 import { type ChallengePlan, type PlanSize, planFor } from '../../src/challenge/plans.ts';
 import { applyPayout, type ChallengeState, newChallenge } from '../../src/challenge/state.ts';
 import { ChallengeSim, dayNo, usd } from './sim.ts';
+import { payoutReasonText } from '../../src/http/shared/present-common.ts';
+import type { PayoutReason } from '../../src/challenge/payout.ts';
+
+/** The reasons as the current family words them. */
+const words = (rs: readonly PayoutReason[]) => rs.map((r) => payoutReasonText(r, 'performance phase'));
 
 const STD = planFor('50K');
 const CONS = planFor('50K', 'consistency');
@@ -54,7 +59,7 @@ describe('payout eligibility', () => {
     '%s',
     (_name, plan, pnls, today, winningDays, maxPayoutCents, reasons) => {
       const e = eligibility(funded(plan, pnls, today), plan, dayNo(TODAY));
-      expect({ winningDays: e.winningDays, maxPayoutCents: e.maxPayoutCents, reasons: e.reasons, eligible: e.eligible })
+      expect({ winningDays: e.winningDays, maxPayoutCents: e.maxPayoutCents, reasons: words(e.reasons), eligible: e.eligible })
         .toEqual({ winningDays, maxPayoutCents, reasons, eligible: reasons.length === 0 });
     },
   );
@@ -76,7 +81,7 @@ describe('payout eligibility', () => {
   it('is not eligible outside the performance phase', () => {
     const s = funded(STD, [200, 200, 200, 200, 200]);
     s.status = 'violated';
-    expect(eligibility(s, STD, dayNo(TODAY)).reasons).toEqual(['The account is not in the performance phase']);
+    expect(words(eligibility(s, STD, dayNo(TODAY)).reasons)).toEqual(['The account is not in the performance phase']);
   });
 });
 
@@ -84,7 +89,7 @@ describe('after a payout', () => {
   it('starts a new window on the payout date, keeps the phase totals', () => {
     const paid = applyPayout(funded(STD, [200, 200, 200, 200, 200]), usd(500), dayNo(TODAY));
     const e = eligibility(paid, STD, dayNo(TODAY));
-    expect(e).toMatchObject({
+    expect({ ...e, reasons: words(e.reasons) }).toMatchObject({
       eligible: false, winningDays: 0, netProfitSincePayoutCents: 0, totalFundedProfitCents: usd(1_000),
       maxPayoutCents: 0, windowStartDate: TODAY,
       reasons: [winning(5, 0, 'the last payout'), 'No net profit since the last payout'],
@@ -113,7 +118,7 @@ describe('after a payout', () => {
 
 describe('payout amount', () => {
   const ok = eligibility(funded(STD, [200, 200, 200, 200, 200]), STD, dayNo(TODAY));
-  const notOk: PayoutEligibility = { ...ok, eligible: false, reasons: ['x'] };
+  const notOk: PayoutEligibility = { ...ok, eligible: false, reasons: [{ kind: 'no_net_profit', since: 'phase_start' }] };
   it.each([
     [ok, usd(125), null],
     [ok, usd(500), null],

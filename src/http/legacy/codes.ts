@@ -6,6 +6,7 @@
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
+import { payoutReasonText } from '../shared/present-common.ts';
 
 // The spec's three login messages, all errorCode 1. This family tells a disabled account apart (after
 // the key matched, so emails still cannot be probed); an unverified one is refused as invalid.
@@ -49,10 +50,13 @@ export const payoutEligibility = {
 export const payoutRequest = {
   ...payoutEligibility,
   invalid_amount: [3, 'Invalid payout amount'],
-  not_eligible: [4, (e) => `Payout not eligible: ${e.eligibility.reasons.join('; ')}`],
+  not_eligible: [4, (e) => `Payout not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`],
   conflict: [5, 'Payout failed — please retry'],
 } satisfies CodeTable<PayoutRequestError>;
 
 export const payoutHistory = {
   account_not_found: [1, 'Account not found'],
 } satisfies CodeTable<{ kind: 'account_not_found' }>;
+
+/** What this family calls the challenge phase in which payouts are taken. */
+export const PAYOUT_PHASE = 'funded phase';

@@ -11,14 +11,14 @@ import { presentEligibility, presentPayout } from './present.ts';
 export function registerPayout(app: App, s: Services): void {
   authedPost(app, s, '/Payout/eligibility', ({ body, principal }) => {
     const r = s.payouts.eligibility(principal.user.id, body.accountId);
-    return r.ok ? success({ eligibility: presentEligibility(r.value) }) : mapError(codes.payoutEligibility, r.error);
+    return r.ok ? success({ eligibility: presentEligibility(r.value, codes.PAYOUT_PHASE) }) : mapError(codes.payoutEligibility, r.error);
   });
 
   authedPost(app, s, '/Payout/request', async ({ body, principal }) => {
     const r = await s.payouts.request(principal.user.id, body.accountId, body.amount);
     if (r.ok) return success({ payoutId: r.value.payout.id });
     // A refusal for eligibility carries the whole eligibility object, as in the current family.
-    const fields = r.error.kind === 'not_eligible' ? { eligibility: presentEligibility(r.error.eligibility) } : {};
+    const fields = r.error.kind === 'not_eligible' ? { eligibility: presentEligibility(r.error.eligibility, codes.PAYOUT_PHASE) } : {};
     return mapError(codes.payoutRequest, r.error, fields);
   });
 

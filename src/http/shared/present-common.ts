@@ -2,7 +2,8 @@
 // family"): accounts, payout eligibility and records, and the statistics of a finished run (the
 // earlier family's Replay/end `results`, the playground's run results). Money in USD.
 
-import type { PayoutEligibility } from '../../challenge/payout.ts';
+import type { PayoutEligibility, PayoutReason } from '../../challenge/payout.ts';
+import { formatUsd } from '../../engine/account.ts';
 import { centsToUsd } from '../../domain/instrument.ts';
 import { tradeDateString } from '../../domain/trading-hours.ts';
 import type { RunStats } from '../../engine/results.ts';
@@ -21,10 +22,30 @@ export function presentAccount(a: AccountView) {
   };
 }
 
-export function presentEligibility(e: PayoutEligibility) {
+/**
+ * A payout refusal reason in words. The families differ only in the phase's name: the current
+ * family's "performance phase" is the earlier family's "funded phase".
+ */
+export function payoutReasonText(r: PayoutReason, phase: string): string {
+  const since = (w: 'phase_start' | 'last_payout') => (w === 'phase_start' ? `the ${phase} began` : 'the last payout');
+  switch (r.kind) {
+    case 'not_payout_phase':
+      return `The account is not in the ${phase}`;
+    case 'winning_days':
+      return `${r.have} of ${r.need} winning days (closed profit of at least ${formatUsd(r.minProfitCents)} on a finished trade date) since ${since(r.since)}`;
+    case 'no_net_profit':
+      return `No net profit since ${since(r.since)}`;
+    case 'below_minimum':
+      return `${r.capPct}% of the profit since ${since(r.since)} is ${formatUsd(r.cappedCents)}, below the minimum payout ${formatUsd(r.minCents)}`;
+    case 'consistency':
+      return `Best day ${formatUsd(r.bestCents)} is above ${r.pct}% of window profit ${formatUsd(r.netCents)}`;
+  }
+}
+
+export function presentEligibility(e: PayoutEligibility, phase: string) {
   return {
     eligible: e.eligible,
-    reasons: e.reasons,
+    reasons: e.reasons.map((r) => payoutReasonText(r, phase)),
     winningDays: e.winningDays,
     requiredWinningDays: e.requiredWinningDays,
     winningDayMinProfit: centsToUsd(e.winningDayMinProfitCents),

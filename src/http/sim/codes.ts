@@ -9,6 +9,7 @@ import type { AdvanceError, PlayError, SessionError } from '../../service/replay
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import { payoutReasonText } from '../shared/present-common.ts';
 
 // Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
 export const loginKey = {
@@ -137,10 +138,13 @@ export const payoutEligibility = {
 export const payoutRequest = {
   ...payoutEligibility,
   invalid_amount: [3, 'Invalid withdrawal amount'],
-  not_eligible: [4, (e) => `Withdrawal not eligible: ${e.eligibility.reasons.join('; ')}`],
+  not_eligible: [4, (e) => `Withdrawal not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`],
   conflict: [5, 'Withdrawal failed — please retry'],
 } satisfies CodeTable<PayoutRequestError>;
 
 export const payoutHistory = {
   account_not_found: [1, 'Account not found'],
 } satisfies CodeTable<{ kind: 'account_not_found' }>;
+
+/** What this family calls the challenge phase in which payouts are taken. */
+export const PAYOUT_PHASE = 'performance phase';

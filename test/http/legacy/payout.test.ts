@@ -19,11 +19,11 @@ const EXITS: [string, number][] = [
 const ROWS: Row[] = [...EXITS.flatMap(([d, exit]) => dayRows(d, exit)), ...dayRows('2025-03-12', 20_000)];
 
 const winning = (have: number) =>
-  `${have} of 5 winning days (closed profit of at least $150.00 on a finished trade date) since the performance phase began`;
+  `${have} of 5 winning days (closed profit of at least $150.00 on a finished trade date) since the funded phase began`;
 
 function elig(over: Record<string, unknown> = {}) {
   return {
-    eligible: false, reasons: [winning(0), 'No net profit since the performance phase began'], winningDays: 0, requiredWinningDays: 5,
+    eligible: false, reasons: [winning(0), 'No net profit since the funded phase began'], winningDays: 0, requiredWinningDays: 5,
     winningDayMinProfit: 150, netProfitSincePayout: 0, totalFundedProfits: 0, consistencyLimit: 0, maxPayout: 0, minPayout: 125,
     consistencyPct: null, windowStartDate: null, ...over,
   };
