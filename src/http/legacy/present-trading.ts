@@ -7,9 +7,7 @@ import { legacyContractFor } from '../../domain/contract-id.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { baseTicksToLegacyPrice, type LegacyInstrument, legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
 import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
-import type { RunStats } from '../../engine/results.ts';
 import { assert } from '../../lib/assert.ts';
-import { centsToUsd } from '../../domain/instrument.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { OpenPosition } from '../../service/trading.ts';
 
@@ -95,23 +93,5 @@ export function presentTrade(owner: number, accountId: number, base: Instrument,
     size: f.size,
     price: baseTicksToLegacyPrice(legacyOf(base), f.priceTicks),
     timestamp: isoFromEpochS(f.timeS),
-  };
-}
-
-/** Replay/end `results`, in dollars. */
-export function presentResults(st: RunStats) {
-  return {
-    totalPnl: centsToUsd(st.totalPnlCents),
-    totalTrades: st.totalTrades,
-    winningTrades: st.winningTrades,
-    losingTrades: st.losingTrades,
-    winRate: st.winRate,
-    averageWin: centsToUsd(st.averageWinCents),
-    averageLoss: centsToUsd(st.averageLossCents),
-    largestWin: centsToUsd(st.largestWinCents),
-    largestLoss: centsToUsd(st.largestLossCents),
-    profitFactor: st.profitFactor,
-    maxDrawdown: centsToUsd(st.maxDrawdownCents),
-    finalBalance: centsToUsd(st.finalBalanceCents),
   };
 }

@@ -15,7 +15,8 @@ import { mapError } from '../shared/code-table.ts';
 import { success } from '../shared/envelope.ts';
 import { authedPost, type App, type Body } from '../shared/route.ts';
 import * as codes from './trading-codes.ts';
-import { LEGACY_LIVE_SESSIONS_MAX, LEGACY_STEPS_MAX, legacyContractId, presentResults } from './present-trading.ts';
+import { presentStats } from '../shared/present-common.ts';
+import { LEGACY_LIVE_SESSIONS_MAX, LEGACY_STEPS_MAX, legacyContractId } from './present-trading.ts';
 
 /** The family's eight timeframes (spec), case-sensitive; `1D` is the grammar's `1d`. */
 const TIMEFRAMES: ReadonlyMap<string, string> = new Map([
@@ -82,7 +83,7 @@ export function registerReplay(app: App, s: Services): void {
   authedPost(app, s, '/Replay/end', ({ body, principal }) => {
     const r = s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return success({ results: presentResults(s.replay.results(r.value.session.accountId)) });
+    return success({ results: presentStats(s.replay.results(r.value.session.accountId)) });
   });
 }
 
