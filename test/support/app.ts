@@ -27,6 +27,16 @@ export interface Reply {
   body: any;
 }
 
+/** A response as tests read it: status, headers, and the body parsed as JSON (as text if it is not). */
+export async function readReply(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
 export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string; nowMs?: number } = {}): Promise<TestApp> {
   const clock = new ManualClock(opts.nowMs ?? T0);
   const db = openDb(opts.dbPath ?? ':memory:');
@@ -52,12 +62,7 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
       );
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {}
-      return { status: res.status, headers: res.headers, body: parsed };
+      return readReply(res);
     },
     async login() {
       const r = await t.post('Auth/loginKey', { userName: email, apiKey: t.apiKey });
@@ -97,12 +102,7 @@ export async function webCall(
   Object.assign(h, opts.headers ?? {});
   const body = hasBody ? (typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body ?? {})) : undefined;
   const res = await t.app.handle(new Request(`http://localhost${path}`, { method, headers: h, body }));
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: res.status, headers: res.headers, body: parsed };
+  return readReply(res);
 }
 
 /** The `rd_session` value a response sets (null when it sets none). */

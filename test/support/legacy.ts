@@ -1,16 +1,7 @@
 // Calls to the earlier family (`/api/legacy-sim/…`) on a test app from app.ts: the same services
 // and users as the current family, so a test may set up through either.
 
-import type { Reply, TestApp } from './app.ts';
-
-async function reply(res: Response): Promise<Reply> {
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: res.status, headers: res.headers, body: parsed };
-}
+import { readReply as reply, type Reply, type TestApp } from './app.ts';
 
 /** POST JSON to an earlier-family path (`Auth/loginKey`); returns status, headers and parsed body. */
 export async function legacyPost(
