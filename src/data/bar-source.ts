@@ -4,11 +4,16 @@
 //
 // Imports run in another process (the admin CLI), so the cache checks a per-instrument data version
 // kept in the store before serving, and drops that instrument's days when it changed.
+//
+// Rollups (src/data/rollup.ts) of a day are served from a byte-bounded LRU, then from the rollup
+// store; a miss builds them from the day's bars and keeps them in the store, tagged with the data
+// version they were built from (the store refuses them if an import has changed it since).
 
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
 import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
-import { generateDay } from './generator.ts';
+import { GENERATOR_VERSION, generateDay } from './generator.ts';
+import { buildRollup, type RollupStore } from './rollup.ts';
 
 export interface ChunkReader {
   get(symbol: string, day: number): BarColumns | null;
@@ -30,17 +35,49 @@ export interface DayRange {
 }
 
 const DAY_S = 86_400;
+/** Bytes of rollups held in memory (a 1 m day is ~33 KB, a 1 h day ~0.6 KB). */
+const ROLLUP_CACHE_BYTES_MAX = 32 * 1024 * 1024;
+const ROLLUP_ENTRY_BYTES = 24;
 
 export class BarSource {
   private readonly cache = new Map<string, BarColumns>();
   private readonly versions = new Map<string, number>();
   private readonly summaries = new Map<string, { firstS: number; lastS: number } | null>();
+  /** Rollups by `symbol:day:widthS`; null = that day has no exact rollup at that width (read finer). */
+  private readonly rollupCache = new Map<string, BarColumns | null>();
+  private rollupCacheBytes = 0;
 
   constructor(
     private readonly reader: ChunkReader,
     private readonly span: SyntheticSpan,
     private readonly cacheDaysMax = 96,
+    private readonly rollups: RollupStore | null = null,
   ) {}
+
+  /**
+   * The day's bars aggregated to `widthS` (one of ROLLUP_WIDTHS_S, a multiple of the instrument's
+   * stored resolution), bit-identical to aggregating `day(inst, day)`; null when the day has no exact
+   * rollup at that width (a saturated volume) and must be read finer.
+   */
+  rollup(inst: Instrument, day: number, widthS: number): BarColumns | null {
+    const version = this.checkVersion(inst.symbol);
+    const key = `${inst.symbol}:${day}:${widthS}`;
+    const hit = this.rollupCache.get(key);
+    if (hit !== undefined) {
+      this.rollupCache.delete(key);
+      this.rollupCache.set(key, hit);
+      return hit;
+    }
+    const bars = this.loadRollup(inst, day, widthS, version);
+    this.rollupCache.set(key, bars);
+    this.rollupCacheBytes += rollupBytes(bars);
+    for (const [k, v] of this.rollupCache) {
+      if (this.rollupCacheBytes <= ROLLUP_CACHE_BYTES_MAX) break;
+      this.rollupCache.delete(k);
+      this.rollupCacheBytes -= rollupBytes(v);
+    }
+    return bars;
+  }
 
   /** The stored-resolution bars of one UTC day (empty when the market was closed or no data exists). */
   day(inst: Instrument, day: number): BarColumns {
@@ -105,6 +142,23 @@ export class BarSource {
     return n;
   }
 
+  private loadRollup(inst: Instrument, day: number, widthS: number, version: number): BarColumns | null {
+    const synthetic = this.inSyntheticSpan(day);
+    // Outside the synthetic span only imported rows count: the span may have moved since a row was kept.
+    const kept = this.rollups?.get(inst.symbol, day, widthS, synthetic ? GENERATOR_VERSION : null) ?? null;
+    if (kept) return kept;
+    const bars = this.day(inst, day);
+    // Days without data outside the span are not kept: the span grows as days complete.
+    if (bars.length === 0 && !synthetic) return EMPTY_BARS;
+    const built = buildRollup(bars, widthS);
+    if (built && this.rollups) {
+      const imported = !synthetic || this.reader.daysStored(inst.symbol, day, day).has(day);
+      const source = imported ? { kind: 'import' as const } : { kind: 'synthetic' as const, generatorVersion: GENERATOR_VERSION };
+      this.rollups.putIfVersion(inst.symbol, day, widthS, source, built, version);
+    }
+    return built;
+  }
+
   private load(inst: Instrument, day: number): BarColumns {
     const stored = this.reader.get(inst.symbol, day);
     if (stored) return stored;
@@ -123,13 +177,25 @@ export class BarSource {
     return hit;
   }
 
-  private checkVersion(symbol: string): void {
+  /** Drops the instrument's cached days, rollups and summary when its data version changed; returns it. */
+  private checkVersion(symbol: string): number {
     const v = this.reader.dataVersion(symbol);
-    if (this.versions.get(symbol) === v) return;
+    if (this.versions.get(symbol) === v) return v;
     this.summaries.delete(symbol);
     if (this.versions.has(symbol)) {
-      for (const key of [...this.cache.keys()]) if (key.startsWith(`${symbol}:`)) this.cache.delete(key);
+      const prefix = `${symbol}:`;
+      for (const key of [...this.cache.keys()]) if (key.startsWith(prefix)) this.cache.delete(key);
+      for (const [key, bars] of [...this.rollupCache]) {
+        if (!key.startsWith(prefix)) continue;
+        this.rollupCache.delete(key);
+        this.rollupCacheBytes -= rollupBytes(bars);
+      }
     }
     this.versions.set(symbol, v);
+    return v;
   }
+}
+
+function rollupBytes(bars: BarColumns | null): number {
+  return 64 + (bars ? bars.length * ROLLUP_ENTRY_BYTES : 0);
 }

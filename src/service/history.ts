@@ -10,6 +10,12 @@
 // Counting back (`barsBack`, the earlier family): the last barsBack bars built from stored bars
 // strictly before endTime, looked for back to endTime - window, walked one UTC day at a time from
 // the end (each day cut on a bar boundary, so no bar is split).
+// Resolution ladder: bars are read from the coarsest rollup (1 h, then 1 m, src/data/rollup.ts)
+// whose width divides the timeframe's buckets, else from stored bars. Every range handed to the
+// aggregation starts on a bucket boundary, hence on a rollup boundary; at its end only rollup bars
+// that close by the end are read, and the partial piece after the last such bar comes from the next
+// finer level, so the bars are the ones the stored bars give. Rollup bars count one each against
+// the processing budget (docs/decisions.md, "Rollups").
 // What differs between families comes in a `HistoryPolicy` (how a contract ID names an instrument,
 // the bars-per-request cap) and in the request (barsBack, the default endTime); the checks, budgets,
 // cache and aggregation are the same.
@@ -21,6 +27,7 @@ import { bucketStart, historyScanWindowS, nextBucketStart, type Timeframe, timef
 import { Aggregator } from '../data/aggregate.ts';
 import { allocBars, type BarColumns, copyBars, lowerBound } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
+import { rollupWidthForTimeframe, rollupWidthsFor } from '../data/rollup.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseIsoMs, secondsToUtcMidnight } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
@@ -164,13 +171,10 @@ export class HistoryService {
     const toS = Math.min(endS, (avail.lastDay + 1) * DAY_S);
     const out = allocBars(barsMax);
     const agg = new Aggregator(tf, out, barsMax);
+    const widthS = rollupWidthForTimeframe(inst, tf);
     let sourceBars = 0;
     for (let day = Math.max(Math.floor(fromS / DAY_S), avail.firstDay); day * DAY_S < toS && !agg.full; day++) {
-      const bars = this.d.source.day(inst, day);
-      if (bars.length === 0) continue;
-      const a = lowerBound(bars.time, bars.length, fromS);
-      const b = lowerBound(bars.time, bars.length, toS);
-      if (a < b) sourceBars += agg.push(bars, a, b) - a;
+      sourceBars += this.pushDay(agg, inst, day, Math.max(fromS, day * DAY_S), Math.min(toS, (day + 1) * DAY_S), widthS);
     }
     agg.flush();
     // The cache keeps results for minutes: hold exactly the bars, not the request's full capacity.
@@ -187,6 +191,7 @@ export class HistoryService {
     const first = bucketStart(tf, Math.max(lowS, avail.firstDay * DAY_S));
     const floorS = first >= lowS ? first : nextBucketStart(tf, first);
     let hiS = Math.min(endS, (avail.lastDay + 1) * DAY_S);
+    const widthS = rollupWidthForTimeframe(inst, tf);
     const chunks: BarColumns[] = [];
     let have = 0;
     let sourceBars = 0;
@@ -196,10 +201,7 @@ export class HistoryService {
       const out = allocBars(capacity);
       const agg = new Aggregator(tf, out, capacity);
       for (let day = Math.floor(loS / DAY_S); day * DAY_S < hiS; day++) {
-        const bars = this.d.source.day(inst, day);
-        const a = lowerBound(bars.time, bars.length, loS);
-        const b = lowerBound(bars.time, bars.length, hiS);
-        if (a < b) sourceBars += agg.push(bars, a, b) - a;
+        sourceBars += this.pushDay(agg, inst, day, Math.max(loS, day * DAY_S), Math.min(hiS, (day + 1) * DAY_S), widthS);
       }
       agg.flush();
       if (out.length > 0) chunks.unshift(out);
@@ -207,6 +209,29 @@ export class HistoryService {
       hiS = loS;
     }
     return { bars: lastBars(chunks, Math.min(have, barsMax)), sourceBars };
+  }
+
+  /**
+   * Pushes the day's bars with time in [loS, hiS) (within the day; loS on a boundary of `widthS`) into
+   * `agg` from the rollup of `widthS` (0: stored bars): the rollup bars that end by hiS, then the
+   * rest from the next finer level. A day without an exact rollup is read finer. Returns bars read.
+   */
+  private pushDay(agg: Aggregator, inst: Instrument, day: number, loS: number, hiS: number, widthS: number): number {
+    if (loS >= hiS || agg.full) return 0;
+    if (widthS === 0) {
+      const bars = this.d.source.day(inst, day);
+      const a = lowerBound(bars.time, bars.length, loS);
+      const b = lowerBound(bars.time, bars.length, hiS);
+      return a < b ? agg.push(bars, a, b) - a : 0;
+    }
+    const finerS = rollupWidthsFor(inst).find((w) => w < widthS) ?? 0;
+    const rollup = this.d.source.rollup(inst, day, widthS);
+    if (rollup === null) return this.pushDay(agg, inst, day, loS, hiS, finerS);
+    const cutS = Math.max(loS, Math.floor(hiS / widthS) * widthS);
+    const a = lowerBound(rollup.time, rollup.length, loS);
+    const b = lowerBound(rollup.time, rollup.length, cutS);
+    const read = a < b ? agg.push(rollup, a, b) - a : 0;
+    return read + this.pushDay(agg, inst, day, cutS, hiS, finerS);
   }
 
   private remember(key: string, result: HistoryResult, nowMs: number): void {

@@ -4,13 +4,16 @@
 // An import is all-or-nothing per file: the file is parsed and validated whole (src/data/import),
 // then every UTC day it touches is written in one transaction. A day the file covers replaces the
 // synthetic day entirely; a day that already holds imported bars is merged, the new file winning on
-// equal times. A file whose SHA-256 was imported before for the instrument changes nothing.
+// equal times. Each day's rollups (1 m, 1 h) are rebuilt from the day's final bars in the same
+// transaction, so a reader never sees a chunk beside a rollup of other bars. A file whose SHA-256
+// was imported before for the instrument changes nothing.
 // While a file is imported, a lock row makes the server answer History/retrieveBars with 503.
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { allocBars, type BarColumns, sliceBars } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
+import { buildRollup, rollupWidthsFor } from '../data/rollup.ts';
 import { parseBarFile } from '../data/import/index.ts';
 import type { ImportError, ImportFormat, ProgressFn } from '../data/import/types.ts';
 import { findInstrument, INSTRUMENTS, type Instrument } from '../domain/instrument.ts';
@@ -19,6 +22,7 @@ import { dayToDateString, isoFromEpochS } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { BarChunkStore } from '../store/bar-chunks.ts';
 import { type Db, inTransaction } from '../store/db.ts';
+import type { BarRollupStore } from '../store/rollups.ts';
 
 const DAY_S = 86_400;
 
@@ -44,6 +48,7 @@ export class MarketDataService {
     private readonly chunks: BarChunkStore,
     private readonly source: BarSource,
     private readonly clock: Clock,
+    private readonly rollups: BarRollupStore,
   ) {}
 
   async importFile(
@@ -96,11 +101,22 @@ export class MarketDataService {
       const fresh = sliceBars(bars, from, to);
       // Only imported days are ever stored (generated days live in memory), so a stored day is merged.
       const existing = this.chunks.get(inst.symbol, day);
-      this.chunks.put(inst.symbol, day, 'import', existing ? mergeBars(existing, fresh) : fresh);
+      const merged = existing ? mergeBars(existing, fresh) : fresh;
+      this.chunks.put(inst.symbol, day, 'import', merged);
+      this.writeRollups(inst, day, merged);
       days++;
       from = to;
     }
     return days;
+  }
+
+  /** Replaces the day's rollups (or drops one that cannot be exact), inside the import's transaction. */
+  private writeRollups(inst: Instrument, day: number, bars: BarColumns): void {
+    for (const widthS of rollupWidthsFor(inst)) {
+      const rollup = buildRollup(bars, widthS);
+      if (rollup) this.rollups.put(inst.symbol, day, widthS, rollup);
+      else this.rollups.drop(inst.symbol, day, widthS);
+    }
   }
 
   /** Per instrument: stored resolution, synthetic span and imported days. */

@@ -9,6 +9,7 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
@@ -79,7 +80,8 @@ export function createServices(deps: ServiceDeps): Services {
   const tokenStore = new TokenStore(db);
   const accountStore = new AccountStore(db);
   const chunks = new BarChunkStore(db);
-  const bars = new BarSource(chunks, syntheticSpan(config, clock));
+  const rollups = new BarRollupStore(db);
+  const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups);
   const replayStore = new ReplayStore(db);
   const challengeStore = new ChallengeStore(db);
   const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
@@ -136,7 +138,7 @@ export function createServices(deps: ServiceDeps): Services {
       customTimeframes: config.customTimeframes,
       isImporting: (symbol) => chunks.isImporting(symbol),
     }),
-    marketData: new MarketDataService(db, chunks, bars, clock),
+    marketData: new MarketDataService(db, chunks, bars, clock, rollups),
     replay,
     challenges,
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),

@@ -210,4 +210,19 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX playground_runs_user ON playground_runs(user_id, started_ms);
   CREATE INDEX playground_runs_strategy ON playground_runs(strategy_id, started_ms);
   `,
+  // 7: rollups of the stored bars (1 m, 1 h) per instrument per UTC day, one columnar BLOB each
+  // like bar_chunks. `source` is 'import' (written in the import's transaction with its chunk) or
+  // 'synthetic:<generator version>' (built the first time a generated day is read); see
+  // src/data/rollup.ts and docs/decisions.md, "Rollups".
+  `
+  CREATE TABLE bar_rollups (
+    symbol    TEXT NOT NULL,
+    day       INTEGER NOT NULL,
+    width_s   INTEGER NOT NULL,
+    source    TEXT NOT NULL,
+    bar_count INTEGER NOT NULL,
+    bars      BLOB NOT NULL,
+    PRIMARY KEY (symbol, day, width_s)
+  );
+  `,
 ];
