@@ -38,6 +38,8 @@ const server = Bun.serve({
   fetch: createFetch(app, log, config.logRequests),
 });
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
+// Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
+s.warmRollups();
 
 // The playground's runner: bundle, Pyodide snapshot (built once, from trusted code) and warm pool,
 // in the background so readiness does not wait for them.

@@ -13,7 +13,7 @@ import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
 import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
 import { GENERATOR_VERSION, generateDay } from './generator.ts';
-import { buildRollup, type RollupStore } from './rollup.ts';
+import { buildRollup, type RollupStore, rollupWidthsFor } from './rollup.ts';
 
 export interface ChunkReader {
   get(symbol: string, day: number): BarColumns | null;
@@ -142,12 +142,32 @@ export class BarSource {
     return n;
   }
 
+  /**
+   * Builds and keeps the day's rollups that the store lacks (the start-up warm-up), without putting
+   * the day's stored bars in the day cache, so replay sessions keep their days in memory.
+   */
+  warmRollups(inst: Instrument, day: number): void {
+    const store = this.rollups;
+    if (!store) return;
+    const version = this.checkVersion(inst.symbol);
+    const generatorVersion = this.inSyntheticSpan(day) ? GENERATOR_VERSION : null;
+    const missing = rollupWidthsFor(inst).filter((w) => store.get(inst.symbol, day, w, generatorVersion) === null);
+    if (missing.length === 0) return;
+    const bars = this.isCached(inst, day) ? this.day(inst, day) : this.load(inst, day);
+    for (const widthS of missing) this.keepRollup(inst, day, widthS, version, bars);
+  }
+
   private loadRollup(inst: Instrument, day: number, widthS: number, version: number): BarColumns | null {
-    const synthetic = this.inSyntheticSpan(day);
     // Outside the synthetic span only imported rows count: the span may have moved since a row was kept.
-    const kept = this.rollups?.get(inst.symbol, day, widthS, synthetic ? GENERATOR_VERSION : null) ?? null;
+    const generatorVersion = this.inSyntheticSpan(day) ? GENERATOR_VERSION : null;
+    const kept = this.rollups?.get(inst.symbol, day, widthS, generatorVersion) ?? null;
     if (kept) return kept;
-    const bars = this.day(inst, day);
+    return this.keepRollup(inst, day, widthS, version, this.day(inst, day));
+  }
+
+  /** Builds the rollup from the day's bars (read at `version`) and keeps it when the store allows. */
+  private keepRollup(inst: Instrument, day: number, widthS: number, version: number, bars: BarColumns): BarColumns | null {
+    const synthetic = this.inSyntheticSpan(day);
     // Days without data outside the span are not kept: the span grows as days complete.
     if (bars.length === 0 && !synthetic) return EMPTY_BARS;
     const built = buildRollup(bars, widthS);

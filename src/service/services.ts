@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
 import { BarSource } from '../data/bar-source.ts';
+import { RollupWarmup } from '../data/rollup-warmup.ts';
 import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
@@ -58,6 +59,8 @@ export interface Services {
   runs: RunService;
   /** The playground's sandboxed runner children, created on first use (or by `warm`). */
   runner(): RunnerPool;
+  /** Starts the background rollup warm-up over the synthetic span (the server, after listening). */
+  warmRollups(): void;
   /** Stops timers and background work; the caller closes the database afterwards. */
   shutdown(): Promise<void>;
 }
@@ -82,6 +85,11 @@ export function createServices(deps: ServiceDeps): Services {
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
   const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups);
+  const warmup = new RollupWarmup(
+    bars,
+    (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
+    (e) => (deps.logError ?? ((m, f) => console.error(m, f)))('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
+  );
   const replayStore = new ReplayStore(db);
   const challengeStore = new ChallengeStore(db);
   const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
@@ -147,7 +155,11 @@ export function createServices(deps: ServiceDeps): Services {
     strategies,
     runs,
     runner,
+    warmRollups() {
+      warmup.start();
+    },
     async shutdown() {
+      warmup.stop();
       replay.shutdown();
       await runs.shutdown();
       await pool?.close();
