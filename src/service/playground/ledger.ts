@@ -52,7 +52,7 @@ export class RunLedger {
       // A run bar whose range reaches no trigger cannot fill anything in its stored bars (the
       // engine's own quiet-bar rule, one level up): only its close matters.
       if (b.run.high[j] >= book.upTriggerTicks || b.run.low[j] <= book.downTriggerTicks) {
-        e.processBars(b.stored, b.runStart[j], b.runStart[j + 1], null);
+        e.processBars(b.stored, b.storedStart(j), b.storedStart(j + 1), null);
       }
       const endS = b.runEnd[j];
       e.mark(b.run.close[j], endS);

@@ -109,8 +109,8 @@ export function fineMessage(b: DayBatch, j: number, j1: number, up: number, down
   let total = 0;
   for (let x = j; x < j1 && total < FINE_BARS_PER_ANSWER_MAX; x++) {
     if (x !== j && b.run.high[x] < up && b.run.low[x] > down) continue;
-    const a = b.runStart[x];
-    const z = b.runStart[x + 1];
+    const a = b.storedStart(x);
+    const z = b.storedStart(x + 1);
     ks.push(x + kOffset);
     spans.push([a, z]);
     total += z - a;
