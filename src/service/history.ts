@@ -16,6 +16,11 @@
 // that close by the end are read, and the partial piece after the last such bar comes from the next
 // finer level, so the bars are the ones the stored bars give. Rollup bars count one each against
 // the processing budget (docs/decisions.md, "Rollups").
+// Slices: the server calls `retrieveSliced`, which runs the scan a UTC day at a time and yields to
+// the event loop whenever the slice reaches about 20 ms, so a long scan (30 days of seconds, a year
+// of days whose rollups must first be built) never holds other users' requests for longer than a
+// slice. Checks, billing and the cache are the same as `retrieve`'s (which never yields); an
+// identical request arriving mid-scan waits for it and is served from the cache.
 // What differs between families comes in a `HistoryPolicy` (how a contract ID names an instrument,
 // the bars-per-request cap) and in the request (barsBack, the default endTime); the checks, budgets,
 // cache and aggregation are the same.
@@ -91,6 +96,12 @@ export interface HistoryDeps {
 /** Source bars one account may have aggregated per UTC day (ours: the spec names the limit only). */
 export const HISTORY_SOURCE_BARS_PER_DAY_MAX = 500_000_000;
 
+/** Longest a History scan holds the event loop before it lets other requests run (issue 10). */
+export const HISTORY_SLICE_MS = 20;
+
+/** How many times a request waits for an identical one still scanning before scanning itself. */
+const IN_FLIGHT_WAITS_MAX = 2;
+
 const DAY_S = 86_400;
 
 interface CacheEntry {
@@ -101,10 +112,58 @@ interface CacheEntry {
 export class HistoryService {
   private readonly limiter = new SlidingWindowLimiter(limits.historyRequestsPerWindowMax, limits.historyWindowMs);
   private readonly cache = new Map<string, CacheEntry>();
+  /** Sliced scans under way by cache key; settled (never rejected) when the scan ends. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly d: HistoryDeps) {}
 
+  /** The request answered in one go (tests, benches, tools): the scan never yields. */
   retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy = CURRENT_HISTORY_POLICY): Result<HistoryResult, HistoryError> {
+    const planned = this.prepare(userId, req, policy);
+    if (!isPlan(planned)) return planned;
+    const admitted = this.admit(userId, planned);
+    if (!admitted.ok) return admitted;
+    return this.finish(userId, planned, drain(this.scanOf(planned)));
+  }
+
+  /**
+   * The request as the server answers it: the same checks, budgets and cache as `retrieve`, with a
+   * long scan run in slices of about `sliceMs`, other requests served between them. A request
+   * identical to one still scanning waits for it and is then served from the cache, as it would be
+   * if the two had run one after the other.
+   */
+  async retrieveSliced(
+    userId: number,
+    req: HistoryRequest,
+    policy: HistoryPolicy = CURRENT_HISTORY_POLICY,
+    sliceMs: number = HISTORY_SLICE_MS,
+  ): Promise<Result<HistoryResult, HistoryError>> {
+    let planned = this.prepare(userId, req, policy);
+    for (let waits = 0; isPlan(planned) && waits < IN_FLIGHT_WAITS_MAX; waits++) {
+      const running = this.inFlight.get(planned.key);
+      if (running === undefined) break;
+      await running;
+      planned = this.prepare(userId, req, policy);
+    }
+    if (!isPlan(planned)) return planned;
+    const admitted = this.admit(userId, planned);
+    if (!admitted.ok) return admitted;
+    const scanning = drainSliced(this.scanOf(planned), sliceMs);
+    const key = planned.key;
+    const done = scanning.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.set(key, done);
+    try {
+      return this.finish(userId, planned, await scanning);
+    } finally {
+      if (this.inFlight.get(key) === done) this.inFlight.delete(key);
+    }
+  }
+
+  /** Checks up to the cache (nothing billed): a refusal, a cached answer, or the scan to run. */
+  private prepare(userId: number, req: HistoryRequest, policy: HistoryPolicy): Plan | Result<HistoryResult, HistoryError> {
     const inst = policy.instrumentFor(req.contractId);
     if (!inst) return err({ kind: 'contract_not_found' });
     const tf = timeframeFromUnit(req.unit, req.unitNumber, {
@@ -126,31 +185,45 @@ export class HistoryService {
     const key = `${userId}|${inst.symbol}|${this.d.source.dataVersion(inst)}|${tf.value.text}|${range.fromS}|${range.toS}|${limit}|${back === null ? 'fwd' : 'back'}|${capBars}`;
     const cached = this.cache.get(key);
     if (cached && cached.expiresMs > nowMs) return ok(cached.result);
+    const windowS = historyScanWindowS(req.unit, limits);
+    return { planned: true, key, nowMs, inst, tf: tf.value, fromS: range.fromS, toS: range.toS, windowS, back, barsMax: Math.min(limit, capBars) };
+  }
 
-    const gate = this.limiter.take(String(userId), nowMs);
+  /** The rate limit and the daily budgets, checked before the scan (the rate limit takes a request). */
+  private admit(userId: number, plan: Plan): Result<true, HistoryError> {
+    const gate = this.limiter.take(String(userId), plan.nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
-    const today = Math.floor(nowMs / 86_400_000);
-    const untilMidnightS = secondsToUtcMidnight(nowMs);
-    const used = this.d.usage.get(userId, today);
+    const used = this.d.usage.get(userId, dayOfMs(plan.nowMs));
+    const untilMidnightS = secondsToUtcMidnight(plan.nowMs);
     if (used.sourceBars >= HISTORY_SOURCE_BARS_PER_DAY_MAX) {
       return err({ kind: 'daily_processing_exhausted', retryAfterS: untilMidnightS });
     }
     if (used.bars >= limits.historyBarsPerDayMax) return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });
+    return ok(true);
+  }
 
-    const windowS = historyScanWindowS(req.unit, limits);
-    const barsMax = Math.min(limit, capBars);
-    const scanned =
-      back === null
-        ? this.scan(inst, tf.value, range.fromS, Math.min(range.toS, range.fromS + windowS), barsMax)
-        : this.scanBack(inst, tf.value, Math.max(range.fromS, range.toS - windowS), range.toS, barsMax);
+  private scanOf(plan: Plan): ScanSteps {
+    const { inst, tf, fromS, toS, windowS, barsMax } = plan;
+    return plan.back === null
+      ? this.scan(inst, tf, fromS, Math.min(toS, fromS + windowS), barsMax)
+      : this.scanBack(inst, tf, Math.max(fromS, toS - windowS), toS, barsMax);
+  }
+
+  /**
+   * Bills the scan and caches its bars. Usage is read again here: another request of the same user
+   * may have been billed while a sliced scan yielded (with no yield it is the value `admit` read).
+   */
+  private finish(userId: number, plan: Plan, scanned: Scanned): Result<HistoryResult, HistoryError> {
+    const today = dayOfMs(plan.nowMs);
+    const used = this.d.usage.get(userId, today);
     if (used.bars + scanned.bars.length > limits.historyBarsPerDayMax) {
       // Refused, but the scan was work done: it counts against the processing budget.
       this.d.usage.add(userId, today, 0, scanned.sourceBars);
-      return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });
+      return err({ kind: 'daily_bars_exhausted', retryAfterS: secondsToUtcMidnight(plan.nowMs) });
     }
     this.d.usage.add(userId, today, scanned.bars.length, scanned.sourceBars);
-    const result = { instrument: inst, timeframe: tf.value, bars: scanned.bars };
-    this.remember(key, result, nowMs);
+    const result = { instrument: plan.inst, timeframe: plan.tf, bars: scanned.bars };
+    this.remember(plan.key, result, plan.nowMs);
     return ok(result);
   }
 
@@ -164,7 +237,7 @@ export class HistoryService {
     return { fromS: Math.ceil(fromMs / 1000), toS: Math.ceil(toMs / 1000) };
   }
 
-  private scan(inst: Instrument, tf: Timeframe, startS: number, endS: number, barsMax: number) {
+  private *scan(inst: Instrument, tf: Timeframe, startS: number, endS: number, barsMax: number): ScanSteps {
     const first = bucketStart(tf, startS);
     const fromS = first === startS ? startS : nextBucketStart(tf, first);
     const avail = this.d.source.range(inst);
@@ -175,6 +248,7 @@ export class HistoryService {
     let sourceBars = 0;
     for (let day = Math.max(Math.floor(fromS / DAY_S), avail.firstDay); day * DAY_S < toS && !agg.full; day++) {
       sourceBars += this.pushDay(agg, inst, day, Math.max(fromS, day * DAY_S), Math.min(toS, (day + 1) * DAY_S), widthS);
+      yield;
     }
     agg.flush();
     // The cache keeps results for minutes: hold exactly the bars, not the request's full capacity.
@@ -186,7 +260,7 @@ export class HistoryService {
    * built from stored bars before `endS`: one UTC day at a time from the end, each day's bars
    * aggregated forward from a bucket boundary, until enough bars or the lower bound.
    */
-  private scanBack(inst: Instrument, tf: Timeframe, lowS: number, endS: number, barsMax: number) {
+  private *scanBack(inst: Instrument, tf: Timeframe, lowS: number, endS: number, barsMax: number): ScanSteps {
     const avail = this.d.source.range(inst);
     const first = bucketStart(tf, Math.max(lowS, avail.firstDay * DAY_S));
     const floorS = first >= lowS ? first : nextBucketStart(tf, first);
@@ -202,6 +276,7 @@ export class HistoryService {
       const agg = new Aggregator(tf, out, capacity);
       for (let day = Math.floor(loS / DAY_S); day * DAY_S < hiS; day++) {
         sourceBars += this.pushDay(agg, inst, day, Math.max(loS, day * DAY_S), Math.min(hiS, (day + 1) * DAY_S), widthS);
+        yield;
       }
       agg.flush();
       if (out.length > 0) chunks.unshift(out);
@@ -240,6 +315,66 @@ export class HistoryService {
       if (this.cache.size >= limits.historyCacheEntriesMax) this.cache.delete(this.cache.keys().next().value as string);
     }
     this.cache.set(key, { expiresMs: nowMs + limits.historyCacheTtlMs, result });
+  }
+}
+
+/** A request that passed every check before the cache and missed it: what to scan, and its key. */
+interface Plan {
+  planned: true;
+  key: string;
+  nowMs: number;
+  inst: Instrument;
+  tf: Timeframe;
+  fromS: number;
+  toS: number;
+  windowS: number;
+  back: number | null;
+  barsMax: number;
+}
+
+interface Scanned {
+  bars: BarColumns;
+  sourceBars: number;
+}
+
+/** A scan that stops after each UTC day it reads, so a driver may yield between days. */
+type ScanSteps = Generator<void, Scanned, void>;
+
+function isPlan(p: Plan | Result<HistoryResult, HistoryError>): p is Plan {
+  return 'planned' in p;
+}
+
+function dayOfMs(ms: number): number {
+  return Math.floor(ms / 86_400_000);
+}
+
+/** Runs a scan to its end at once. */
+function drain(steps: ScanSteps): Scanned {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Runs a scan in slices: after a day, when one more day as slow as the slowest so far would take the
+ * slice past `sliceMs`, it yields to the event loop (setImmediate: after pending I/O, so waiting
+ * requests are read and answered) and starts a new slice. A single day is never split: a day whose
+ * 1 s bars or rollups must first be generated costs ~10 ms (docs/decisions.md, "Event-loop slices").
+ */
+async function drainSliced(steps: ScanSteps, sliceMs: number): Promise<Scanned> {
+  let sliceStartMs = performance.now();
+  let stepMsMax = 0;
+  for (;;) {
+    const stepStartMs = performance.now();
+    const step = steps.next();
+    if (step.done) return step.value;
+    const nowMs = performance.now();
+    stepMsMax = Math.max(stepMsMax, nowMs - stepStartMs);
+    if (nowMs - sliceStartMs + stepMsMax > sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStartMs = performance.now();
+    }
   }
 }
 

@@ -46,10 +46,10 @@ const POLICY: HistoryPolicy = {
 };
 
 export function registerHistory(app: App, s: Services): void {
-  authedPost(app, s, '/History/retrieveBars', ({ body, principal, request }) => {
+  authedPost(app, s, '/History/retrieveBars', async ({ body, principal, request }) => {
     const back = parseBarsBack(body);
     if (!back.ok) return mapError(codes.retrieveBars, back.error);
-    const r = s.history.retrieve(
+    const r = await s.history.retrieveSliced(
       principal.user.id,
       {
         contractId: body.contractId,

@@ -1,5 +1,5 @@
 // History/retrieveBars of the current family. `Accept: application/x-msgpack` gets the same
-// envelope in msgpack.
+// envelope in msgpack. A long scan runs in slices (src/service/history.ts), so the handler is async.
 
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
@@ -8,8 +8,8 @@ import { authedPost, type App } from '../shared/route.ts';
 import * as codes from './codes.ts';
 
 export function registerHistory(app: App, s: Services): void {
-  authedPost(app, s, '/History/retrieveBars', ({ body, principal, request }) => {
-    const r = s.history.retrieve(principal.user.id, {
+  authedPost(app, s, '/History/retrieveBars', async ({ body, principal, request }) => {
+    const r = await s.history.retrieveSliced(principal.user.id, {
       contractId: body.contractId,
       unit: body.unit,
       unitNumber: body.unitNumber,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { unpack } from 'msgpackr';
 import { limits } from '../../../src/config.ts';
+import type { HistoryRequest } from '../../../src/service/history.ts';
 import { UsageStore } from '../../../src/store/usage.ts';
 import { makeApp, type TestApp } from '../../support/app.ts';
 import { dayOf, rampBars, secondsOf } from '../../support/bars.ts';
@@ -216,5 +217,57 @@ describe('History/retrieveBars: error rows', () => {
     expect(gc.status).toBe(200);
     t.s.chunks.unlockImport('NQ');
     expect((await t.post('History/retrieveBars', req(), t.token)).status).toBe(200);
+  });
+});
+
+describe('History/retrieveBars: slices (a long scan lets other requests run)', () => {
+  // Seven generated days of NQ 1 s bars read as 30 s bars: tens of milliseconds of work, in slices.
+  const long = (): HistoryRequest => ({
+    contractId: 'CON.F.US.ENQ.H25',
+    unit: 1,
+    unitNumber: 30,
+    startTime: '2025-03-04T00:00:00Z',
+    endTime: '2025-03-14T00:00:00Z',
+    limit: 20_000,
+  });
+  const longSetup = () => setup({ dataStartDate: '2025-03-03', dataEndDate: '2025-03-14' });
+
+  it('yields to the event loop between days and returns the bars the unsliced scan returns', async () => {
+    const t = await longSetup();
+    let settled = false;
+    const sliced = t.s.history.retrieveSliced(1, long(), undefined, 1).then((r) => ((settled = true), r));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    const a = await sliced;
+    const b = t.s.history.retrieve(2, long());
+    if (!a.ok || !b.ok) throw new Error('refused');
+    expect(a.value.bars.length).toBe(20_000);
+    expect(Array.from(a.value.bars.close.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.close.subarray(0, 20_000)));
+    expect(Array.from(a.value.bars.time.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.time.subarray(0, 20_000)));
+    const today = Math.floor(t.clock.nowMs() / 86_400_000);
+    const usage = new UsageStore(t.s.db);
+    expect(usage.get(1, today)).toEqual(usage.get(2, today));
+  });
+
+  it('a request sent while a long scan runs is answered before the scan ends', async () => {
+    const t = await longSetup();
+    const order: string[] = [];
+    const scan = t.s.history.retrieveSliced(1, long(), undefined, 1).then((r) => {
+      order.push('history');
+      return r;
+    });
+    await t.app.handle(new Request('http://localhost/api/sim/Status/ping'));
+    order.push('ping');
+    expect((await scan).ok).toBe(true);
+    expect(order).toEqual(['ping', 'history']);
+  });
+
+  it('an identical request sent while the first scans is served from its result and billed once', async () => {
+    const t = await longSetup();
+    const today = Math.floor(t.clock.nowMs() / 86_400_000);
+    const [a, b] = await Promise.all([t.post('History/retrieveBars', long(), t.token), t.post('History/retrieveBars', long(), t.token)]);
+    expect(a.body.bars.length).toBe(20_000);
+    expect(b.body).toEqual(a.body);
+    expect(new UsageStore(t.s.db).get(1, today).bars).toBe(20_000);
   });
 });
