@@ -85,12 +85,15 @@ export class ChallengeRule implements StopRule {
   /**
    * Processes stored bars [from, to) under the rules: the engine's processBars plus liquidation at the
    * deciding price on a violation, pass or soft breach, continuing after soft breaches.
+   * `rollAtFrom` (default) rolls the trade date to bar `from`'s before the loop, as a run over a day's
+   * bars does; false leaves it to the loop's event at that bar (a range continuing a day's walk,
+   * engine/ladder-walk.ts), so the event bar is walked as the day's own run would walk it.
    */
-  run(bars: BarColumns, from: number, to: number): ChallengeRunResult {
+  run(bars: BarColumns, from: number, to: number, rollAtFrom = true): ChallengeRunResult {
     assert(this.state.status === 'active', `challenge is ${this.state.status}`);
     const fillsFrom = this.engine.fills.length;
     this.absorbFills();
-    if (from < to) this.advanceTo(bars.time[from], this.engine);
+    if (from < to && rollAtFrom) this.advanceTo(bars.time[from], this.engine);
     this.bars = bars;
     const softBreaches: ChallengeOutcome[] = [];
     let outcome: ChallengeOutcome | null = null;

@@ -11,6 +11,11 @@
 //   same bars for the response. A jump runs the engine up to the start of the bar holding the
 //   target, without aggregating. If the engine halts (a challenge outcome), the walk stops at the
 //   deciding stored bar and the bar holding it is the last one played.
+// - The walk goes down the resolution ladder (engine/ladder-walk.ts): each day's 1 h, then 1 m
+//   rollups are checked against the engine's triggers and the rule's thresholds and event time, and
+//   stored bars are read only inside the minutes that can reach one; fills, halts and the engine's
+//   state are those of walking every stored bar (`walk = 'flat'`, kept as the reference and for
+//   benches). A step's bars and a jump's count come from the rollups that tile the timeframe.
 
 import { BucketCounter } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
@@ -21,6 +26,11 @@ import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timef
 import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
+import { type LadderHost, walkLadder } from '../../engine/ladder-walk.ts';
+import type { RuleThresholds } from '../../engine/stop-rule.ts';
+import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
+import { lastBarTimeBefore, pushRange } from '../../data/ladder-read.ts';
+import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 
 const DAY_S = 86_400;
 
@@ -74,6 +84,8 @@ export class LiveSession {
   lastActivityMs: number;
   /** Set when a challenge outcome or Replay/end finalized the session. */
   finalized = false;
+  /** 'ladder' walks down the rollups (the default); 'flat' walks every stored bar (the reference). */
+  walk: 'ladder' | 'flat' = 'ladder';
 
   constructor(
     init: SessionInit,
@@ -117,7 +129,9 @@ export class LiveSession {
   /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
   prefetch(): void {
     const day = Math.floor(this.cursorS / DAY_S) + 1;
-    if (day * DAY_S < this.endS) this.source.day(this.inst, day);
+    if (day * DAY_S >= this.endS) return;
+    if (this.walk === 'flat') this.source.day(this.inst, day);
+    else for (const w of rollupWidthsFor(this.inst)) this.source.rollup(this.inst, day, w);
   }
 
   /**
@@ -133,18 +147,45 @@ export class LiveSession {
       // The first stored bar at or after t: in t's day, else in the following days up to lastDay.
       let d = Math.floor(t / DAY_S);
       let i = 0;
+      let firstS = -1;
       for (; d <= lastDay; d++) {
+        firstS = this.walk === 'ladder' ? this.firstRollupTimeAtOrAfter(d, t) : -1;
+        if (firstS >= 0) break;
+        if (firstS === -2) continue;
         if (d !== day) {
           day = d;
           bars = this.source.day(this.inst, d);
         }
         i = lowerBound(bars.time, bars.length, t);
-        if (i < bars.length) break;
+        if (i < bars.length) {
+          firstS = bars.time[i];
+          break;
+        }
       }
-      if (d > lastDay || bars.time[i] >= this.endS) break;
-      t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, bars.time[i])), this.endS);
+      if (d > lastDay || firstS >= this.endS) break;
+      t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, firstS)), this.endS);
     }
     return t;
+  }
+
+  /**
+   * The start of the first rollup bucket of day `d` at or after `t`, from a rollup whose buckets lie
+   * inside one timeframe bucket (so it names the same timeframe bar as the stored bar it holds):
+   * −2 when the day has none, −1 when no rollup can tell (then the stored bars are read).
+   */
+  private firstRollupTimeAtOrAfter(d: number, t: number): number {
+    const tfWidthS = rollupWidthForTimeframe(this.inst, this.tf);
+    if (tfWidthS === 0) return -1;
+    for (const w of rollupWidthsFor(this.inst)) {
+      if (w > tfWidthS || t % w !== 0) continue;
+      const r = this.source.rollup(this.inst, d, w);
+      if (r === null) continue;
+      const i = lowerBound(r.time, r.length, t);
+      if (i === r.length) return -2;
+      // A bucket straddling the session's end may hold only bars after it: ask the stored bars.
+      return r.time[i] + w > this.endS && r.time[i] < this.endS ? -1 : r.time[i];
+    }
+    return -1;
   }
 
   /**
@@ -154,6 +195,36 @@ export class LiveSession {
   private advanceTo(cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
     const fromS = this.cursorS;
     if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
+    if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
+    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge);
+    for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS && walk.haltS === undefined; day++) {
+      walk.walkDay(day, Math.max(fromS, day * DAY_S), Math.min(cutS, (day + 1) * DAY_S));
+    }
+    const haltS = walk.haltS;
+    if (haltS === undefined) walk.fixSkippedMarkTime();
+    // The bars played: every stored bar before the cut, or up to the deciding bar.
+    const playedToS = haltS === undefined ? cutS : haltS + 1;
+    const widthS = rollupWidthForTimeframe(this.inst, this.tf);
+    let played: number;
+    let out: BarColumns | null = null;
+    if (withBars) {
+      out = allocBars(barsMax);
+      const agg = new Aggregator(this.tf, out, barsMax);
+      pushRange(this.source, this.inst, agg, fromS, playedToS, widthS);
+      agg.flush();
+      played = out.length;
+    } else {
+      const counter = new BucketCounter(this.tf);
+      pushRange(this.source, this.inst, { push: (b, a, z) => counter.count(b.time, a, z) }, fromS, playedToS, widthS);
+      played = counter.total;
+    }
+    this.cursorS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
+    this.currentIndex += played;
+    return { played, bars: out, halted: haltS !== undefined, outcome: walk.outcome };
+  }
+
+  /** The reference walk: every stored bar of every day, aggregated or counted as it goes. */
+  private advanceFlat(fromS: number, cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
     const out = withBars ? allocBars(barsMax) : null;
     const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
     // A jump counts the bars it plays as it walks, instead of reading the days again afterwards.
@@ -181,5 +252,106 @@ export class LiveSession {
     this.cursorS = endS;
     this.currentIndex += played;
     return { played, bars: out, halted: haltS !== undefined, outcome };
+  }
+}
+
+/**
+ * One advance's walk down the ladder, day by day (engine/ladder-walk.ts): serves the day's rollups
+ * and stored bars (read only when a minute needs them), runs the engine or the challenge rule over
+ * stored ranges, and remembers the last skipped bucket so the engine's mark time can be made exact.
+ */
+class DayLadder implements LadderHost {
+  readonly levelCount: number;
+  haltS: number | undefined = undefined;
+  outcome: ChallengeOutcome | null = null;
+  private readonly widthsS: readonly number[];
+  private readonly levels: (BarColumns | null | undefined)[] = [];
+  private readonly scratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
+  private readonly ruleScratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
+  private day = 0;
+  private dayFromS = 0;
+  private stored: BarColumns | null = null;
+  /** The last skipped bucket, while no stored bar has been walked since (skipDay −1: none). */
+  private skipDay = -1;
+  private skipEndS = 0;
+
+  constructor(
+    private readonly source: BarSource,
+    private readonly inst: Instrument,
+    private readonly engine: SessionEngine,
+    private readonly challenge: ChallengeBinding | null,
+  ) {
+    this.widthsS = rollupWidthsFor(inst);
+    this.levelCount = this.widthsS.length;
+  }
+
+  walkDay(day: number, fromS: number, toS: number): void {
+    this.day = day;
+    this.dayFromS = fromS;
+    this.stored = null;
+    this.levels.length = 0;
+    walkLadder(this, fromS, toS, this.scratch);
+  }
+
+  levelWidthS(k: number): number {
+    return this.widthsS[k];
+  }
+
+  level(k: number): BarColumns | null {
+    let bars = this.levels[k];
+    if (bars === undefined) {
+      bars = this.source.rollup(this.inst, this.day, this.widthsS[k]);
+      this.levels[k] = bars;
+    }
+    return bars;
+  }
+
+  triggers(out: RuleThresholds): void {
+    const e = this.engine;
+    out.upTicks = e.book.upTriggerTicks;
+    out.downTicks = e.book.downTriggerTicks;
+    out.eventS = NO_EVENT_S;
+    if (this.challenge === null) return;
+    const rule = this.challenge.rule;
+    const t = this.ruleScratch;
+    rule.thresholds(e, t);
+    if (t.upTicks < out.upTicks) out.upTicks = t.upTicks;
+    if (t.downTicks > out.downTicks) out.downTicks = t.downTicks;
+    // A rule that has not seen a bar yet starts its trade date at the first one: walk it.
+    out.eventS = rule.state.currentTradeDate === null ? 0 : t.eventS;
+  }
+
+  walkStored(fromS: number, toS: number): boolean {
+    const bars = (this.stored ??= this.source.day(this.inst, this.day));
+    const a = lowerBound(bars.time, bars.length, fromS);
+    const b = lowerBound(bars.time, bars.length, toS);
+    if (a >= b) return false;
+    // The flat walk rolls the trade date at the first bar of each day's range only (ChallengeRule.run).
+    const dayFirst = a === lowerBound(bars.time, bars.length, this.dayFromS);
+    const r = this.challenge
+      ? this.challenge.rule.run(bars, a, b, dayFirst)
+      : { ...this.engine.processBars(bars, a, b, null), outcome: null };
+    if (r.processed > 0) this.skipDay = -1;
+    if (!r.halted) return false;
+    this.haltS = bars.time[a + r.processed - 1];
+    this.outcome = r.outcome;
+    return true;
+  }
+
+  skipped(closeTicks: number, bucketS: number, widthS: number): void {
+    // The price is exact (the bucket's close is its last stored bar's); the time is fixed at the end.
+    this.engine.mark(closeTicks, bucketS);
+    this.skipDay = this.day;
+    this.skipEndS = bucketS + widthS;
+  }
+
+  /** When the walk ended on a skip: the mark's time becomes the last skipped stored bar's, as the flat walk leaves it. */
+  fixSkippedMarkTime(): void {
+    if (this.skipDay < 0) return;
+    const timeS = lastBarTimeBefore(this.source, this.inst, this.skipDay, this.skipEndS);
+    if (timeS === null) throw new Error(`skipped bucket ending ${this.skipEndS} holds no stored bar`);
+    this.engine.mark(this.engine.lastPriceTicks, timeS);
+    const st = this.challenge?.rule.state;
+    if (st && st.status === 'active' && (st.lastSimTimeS === null || timeS > st.lastSimTimeS)) st.lastSimTimeS = timeS;
   }
 }
