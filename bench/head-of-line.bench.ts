@@ -1,0 +1,207 @@
+// Head-of-line blocking (issue 10): while 4 clients hammer daily History (1 d over 365 days) and
+// Replay/step (100 × 1 d bars) on their own sessions, a fifth client pings `GET /api/sim/Status/ping`
+// every 10 ms. Target (issue): ping p99 ≤ 25 ms.
+//
+// Three processes, so each client measures the server and not its own event loop: this one serves
+// (Bun.serve on 127.0.0.1, the production fetch handler) and reports its own event-loop lag; a load
+// process runs the 4 client loops; a ping process pings. The roles are this file with an argument.
+//
+// Setup (this process, before timing): NQ's 1 h rollups over the synthetic span are built first
+// (HOL_COLD=1 skips that, so History builds them from generated 1 s bars as it goes), and the users
+// and tokens are made through the services: the login limit (30 a minute per address) would
+// otherwise cap the bench, since History allows 20 requests a minute per account and every client
+// moves to a fresh user after 20. Each History request starts on a day no other request used, so the
+// 5-minute cache never answers. A replay session that reaches its end is ended and a new one started
+// (on the next of the client's session users, since starts are limited to 20 a minute per account).
+//
+// Run: ./node_modules/.bin/bun bench/head-of-line.bench.ts          (HOL_SECONDS=12 by default)
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, silentLogger } from '../src/app.ts';
+import { defaultConfig } from '../src/config.ts';
+import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { dayToDateString } from '../src/lib/iso-time.ts';
+import { randomSecret } from '../src/lib/secrets.ts';
+import { createServices } from '../src/service/services.ts';
+import { createFetch } from '../src/server.ts';
+import { openDb } from '../src/store/db.ts';
+import { median, percentile } from './support.ts';
+
+const CLIENTS = 4;
+const PING_EVERY_MS = 10;
+const HISTORY_USERS_PER_CLIENT = 100; // 20 requests each: 2,000 History requests per client at most
+const SESSION_USERS_PER_CLIENT = 16; // a 2-year 1 d session ends after ~7 steps; 20 starts a minute each
+const DATA_START = '2024-01-01';
+const DATA_END = '2025-12-31';
+
+interface Plan {
+  base: string;
+  seconds: number;
+  firstDay: number;
+  clients: { historyTokens: string[]; sessionTokens: string[] }[];
+}
+
+interface LoadReport {
+  historyMs: number[];
+  stepMs: number[];
+  historyRefused: number;
+  stepRefused: number;
+  sessionsStarted: number;
+  startRefused: number;
+  historyTokensLeft: number;
+}
+
+const role = process.argv[2] ?? 'server';
+if (role === 'ping') await runPinger(process.argv[3], Number(process.argv[4]));
+else if (role === 'load') await runLoad(JSON.parse(await Bun.file(process.argv[3]).text()) as Plan);
+else await runServer();
+
+// ---- The pinger: one GET every 10 ms (or right after the previous answer when it was late). ----
+async function runPinger(base: string, seconds: number): Promise<void> {
+  const ms: number[] = [];
+  const endMs = performance.now() + seconds * 1000;
+  let nextMs = performance.now();
+  while (performance.now() < endMs) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/Status/ping`);
+    await res.text();
+    ms.push(performance.now() - t0);
+    nextMs += PING_EVERY_MS;
+    const waitMs = nextMs - performance.now();
+    if (waitMs > 0) await Bun.sleep(waitMs);
+    else nextMs = performance.now();
+  }
+  console.log(JSON.stringify(ms));
+}
+
+// ---- The load: 4 clients, each alternating one History request and one Replay/step. ----
+async function runLoad(plan: Plan): Promise<void> {
+  const report: LoadReport = { historyMs: [], stepMs: [], historyRefused: 0, stepRefused: 0, sessionsStarted: 0, startRefused: 0, historyTokensLeft: 0 };
+  const endMs = performance.now() + plan.seconds * 1000;
+  let nextDay = 0;
+  const post = async (path: string, token: string, body: object) => {
+    const t0 = performance.now();
+    const res = await fetch(`${plan.base}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    return { ms: performance.now() - t0, status: res.status, json };
+  };
+  const client = async (c: Plan['clients'][number]) => {
+    let historyUsed = 0;
+    let sessionUser = 0;
+    let accountId: number | null = null;
+    let sToken = '';
+    while (performance.now() < endMs) {
+      const hToken = c.historyTokens[Math.floor(historyUsed / 20)];
+      if (hToken !== undefined) {
+        historyUsed++;
+        // Start days cycle through the span's first year (the window stays inside the data); the
+        // cache keys on the user too, and no user sends the same start day twice.
+        const startTime = `${dayToDateString(plan.firstDay + (nextDay++ % 365))}T00:00:00Z`;
+        const h = await post('History/retrieveBars', hToken, { contractId: 'CON.F.US.ENQ.H25', unit: 4, unitNumber: 1, startTime, endTime: null, limit: 365 });
+        if (h.status === 200 && h.json.success) report.historyMs.push(h.ms);
+        else report.historyRefused++;
+      }
+      if (accountId === null) {
+        sToken = c.sessionTokens[sessionUser++ % c.sessionTokens.length];
+        const r = await post('Replay/start', sToken, { instrumentSymbol: 'NQ', startDate: '2024-01-02', endDate: DATA_END, timeframe: '1d' });
+        if (!r.json.success) {
+          report.startRefused++;
+          continue;
+        }
+        accountId = r.json.accountId;
+        report.sessionsStarted++;
+      }
+      const st = await post('Replay/step', sToken, { accountId, steps: 100 });
+      if (st.status === 200 && st.json.success) report.stepMs.push(st.ms);
+      else report.stepRefused++;
+      if (!st.json.success || st.json.complete === true || (st.json.bars?.length ?? 0) < 100) {
+        await post('Replay/end', sToken, { accountId });
+        accountId = null;
+      }
+    }
+    report.historyTokensLeft += Math.max(0, c.historyTokens.length - Math.ceil(historyUsed / 20));
+  };
+  await Promise.all(plan.clients.map(client));
+  console.log(JSON.stringify(report));
+}
+
+// ---- The server: setup, the two child processes, the figures. ----
+async function runServer(): Promise<void> {
+  const seconds = Number(process.env.HOL_SECONDS ?? 12);
+  const dir = mkdtempSync(join(tmpdir(), 'rd-bench-hol-'));
+  const db = openDb(join(dir, 'replaydesk.db'));
+  const config = defaultConfig({ dataStartDate: DATA_START, dataEndDate: DATA_END });
+  const s = createServices({ config, clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
+  const base = `http://127.0.0.1:${server.port}/api/sim`;
+  const nq = findInstrument('NQ') as Instrument;
+  const span = s.bars.syntheticRange();
+
+  const t0 = performance.now();
+  if (process.env.HOL_COLD !== '1') for (let d = span.firstDay; d <= span.lastDay; d++) s.bars.warmRollups(nq, d);
+  const warmMs = performance.now() - t0;
+
+  let userCount = 0;
+  const tokenOfNewUser = async (): Promise<string> => {
+    const email = `hol${++userCount}@example.com`;
+    const created = await s.users.create({ email, plan: 'pro' });
+    if (!created.ok) throw new Error('cannot create bench user');
+    const login = s.auth.login(email, created.value.apiKey, `bench-${userCount}`);
+    if (!login.ok) throw new Error(`login failed: ${JSON.stringify(login.error)}`);
+    return login.value.token;
+  };
+  const clients: Plan['clients'] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const historyTokens: string[] = [];
+    const sessionTokens: string[] = [];
+    for (let k = 0; k < HISTORY_USERS_PER_CLIENT; k++) historyTokens.push(await tokenOfNewUser());
+    for (let k = 0; k < SESSION_USERS_PER_CLIENT; k++) sessionTokens.push(await tokenOfNewUser());
+    clients.push({ historyTokens, sessionTokens });
+  }
+  // 1 d over 365 days from the first year of the span: one start day per request, none repeated.
+  const plan: Plan = { base, seconds, firstDay: span.firstDay, clients };
+  const planPath = join(dir, 'plan.json');
+  writeFileSync(planPath, JSON.stringify(plan));
+
+  // The server's own event-loop lag: how late a 10 ms timer fires.
+  const lagMs: number[] = [];
+  let lastMs = performance.now();
+  const lagTimer = setInterval(() => {
+    const now = performance.now();
+    lagMs.push(now - lastMs - PING_EVERY_MS);
+    lastMs = now;
+  }, PING_EVERY_MS);
+
+  const bun = process.execPath;
+  const self = import.meta.path;
+  const load = Bun.spawn([bun, self, 'load', planPath], { stdout: 'pipe', stderr: 'inherit' });
+  const ping = Bun.spawn([bun, self, 'ping', base, String(seconds)], { stdout: 'pipe', stderr: 'inherit' });
+  const [loadOut, pingOut] = await Promise.all([new Response(load.stdout).text(), new Response(ping.stdout).text()]);
+  await Promise.all([load.exited, ping.exited]);
+  clearInterval(lagTimer);
+  if (load.exitCode !== 0 || ping.exitCode !== 0) throw new Error(`a client process failed (load ${load.exitCode}, ping ${ping.exitCode})`);
+  const pings = JSON.parse(pingOut) as number[];
+  const r = JSON.parse(loadOut) as LoadReport;
+
+  const f = (x: number) => `${x.toFixed(1)} ms`;
+  console.log(`Head-of-line: ${CLIENTS} clients (History NQ 1 d × 365 days, Replay/step 100 × 1 d) + 1 pinger every ${PING_EVERY_MS} ms, ${seconds} s, loopback`);
+  console.log(`rollups: ${process.env.HOL_COLD === '1' ? 'cold (built by History as it reads)' : `NQ 1 h warmed before timing (${(warmMs / 1000).toFixed(1)} s)`}`);
+  console.log(`ping             p50 ${f(median(pings))}  p99 ${f(percentile(pings, 0.99))}  max ${f(Math.max(...pings))}  (n=${pings.length})`);
+  console.log(`History 1 d×365  median ${f(median(r.historyMs))}  p99 ${f(percentile(r.historyMs, 0.99))}  (n=${r.historyMs.length}, refused ${r.historyRefused})`);
+  console.log(`Replay/step 100  median ${f(median(r.stepMs))}  p99 ${f(percentile(r.stepMs, 0.99))}  (n=${r.stepMs.length}, refused ${r.stepRefused}, sessions ${r.sessionsStarted}, starts refused ${r.startRefused})`);
+  console.log(`server loop lag  p50 ${f(median(lagMs))}  p99 ${f(percentile(lagMs, 0.99))}  max ${f(Math.max(...lagMs))}`);
+  console.log(`target: ping p99 ≤ 25 ms${r.historyTokensLeft === 0 ? '; History users ran out (raise HISTORY_USERS_PER_CLIENT)' : ''}`);
+
+  server.stop(true);
+  await s.shutdown();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
