@@ -71,6 +71,23 @@ export function copyBars(b: BarColumns): BarColumns {
   return unpackBars(packBars(b));
 }
 
+/** The bars of `parts` one after the other, in a new buffer. */
+export function concatBars(parts: readonly BarColumns[]): BarColumns {
+  const n = parts.reduce((sum, p) => sum + p.length, 0);
+  const out = allocBars(n);
+  for (const p of parts) {
+    const at = out.length;
+    out.time.set(p.time.subarray(0, p.length), at);
+    out.open.set(p.open.subarray(0, p.length), at);
+    out.high.set(p.high.subarray(0, p.length), at);
+    out.low.set(p.low.subarray(0, p.length), at);
+    out.close.set(p.close.subarray(0, p.length), at);
+    out.volume.set(p.volume.subarray(0, p.length), at);
+    out.length = at + p.length;
+  }
+  return out;
+}
+
 /** Bars [from, to) as views sharing memory with `b`. */
 export function sliceBars(b: BarColumns, from: number, to: number): BarColumns {
   return {

@@ -8,8 +8,10 @@ import { maxPositionQtyFor, type ChallengePlan } from '../../challenge/plans.ts'
 import { ChallengeRule } from '../../challenge/rules.ts';
 import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
 import { limits, type Config } from '../../config.ts';
+import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { DAY_S, nextBucketStart } from '../../domain/timeframe.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -240,7 +242,7 @@ export class ReplayService {
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stepsMax) return err({ kind: 'invalid_steps' });
-    return this.advance(found.value, (s) => s.step(n), n);
+    return this.advance(found.value, stepPlan(n), n);
   }
 
   async jumpTo(userId: number, accountId: unknown, targetTime: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
@@ -248,14 +250,14 @@ export class ReplayService {
     if (!found.ok) return found;
     const ms = parseIsoMs(targetTime);
     if (ms === undefined) return err({ kind: 'invalid_target_time' });
-    return this.advance(found.value, (s) => s.jumpTo(Math.floor(ms / 1000)), 0);
+    return this.advance(found.value, jumpPlan(Math.floor(ms / 1000)), 0);
   }
 
   /**
    * Runs one advance under the session's lock. The lock spans an event-loop yield, so a second call
    * arriving meanwhile is refused with 503 instead of being queued, and nothing is processed twice.
    */
-  private async advance(s: LiveSession, run: (s: LiveSession) => AdvanceResult, streamedBars: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  private async advance(s: LiveSession, plan: AdvancePlan, streamedBars: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     if (s.busy || s.playTimer !== null) return err({ kind: 'busy', cause: s.busy ? 'in_progress' : 'playing', retryAfterS: 1 });
     const refusal = this.streaming.take(s.userId, streamedBars);
     if (refusal) return err(refusal);
@@ -264,7 +266,7 @@ export class ReplayService {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
       s.lastActivityMs = this.d.clock.nowMs();
-      const outcome = this.advanceLocked(s, run);
+      const outcome = await this.advanceSliced(s, plan);
       // Read the next day after the answer has gone out, so steady stepping never waits for data.
       if (!s.finalized) setImmediate(() => this.prefetch(s));
       return ok(outcome);
@@ -286,7 +288,40 @@ export class ReplayService {
     }
   }
 
-  /** Advances and commits; used by step, jump and the playback timer. */
+  /**
+   * Advances in pieces (a step of n bars is steps of fewer bars; a jump is jumps to nearer
+   * targets: the same walk, cut at bar boundaries), yielding to the event loop whenever a slice
+   * has taken ADVANCE_SLICE_MS, so a long advance on cold data never holds the server; the lock
+   * stays held, so this session answers 503 meanwhile. Commits once, at the end.
+   */
+  private async advanceSliced(s: LiveSession, plan: AdvancePlan): Promise<AdvanceOutcome> {
+    const mark = this.persistence.mark(s);
+    const pieces: AdvanceResult[] = [];
+    let spanDays = PIECE_DAYS_MAX;
+    let sliceFrom = performance.now();
+    try {
+      for (;;) {
+        const t0 = performance.now();
+        const piece = plan(s, spanDays);
+        if (piece === null) break;
+        pieces.push(piece);
+        if (piece.halted) break;
+        // A slow piece (days to generate or rollups to build) makes the next ones a day long.
+        if (performance.now() - t0 > ADVANCE_SLICE_MS / 2) spanDays = 1;
+        if (performance.now() - sliceFrom > ADVANCE_SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceFrom = performance.now();
+        }
+      }
+    } catch (e) {
+      // A bug or a data read failed half-way: forget the half-walked state, keep what is stored.
+      this.reload(s);
+      throw e;
+    }
+    return this.settle(s, mark, joinPieces(pieces));
+  }
+
+  /** Advances and commits; used by the playback timer (a few bars a tick). */
   advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): AdvanceOutcome {
     const mark = this.persistence.mark(s);
     let advance: AdvanceResult;
@@ -297,6 +332,11 @@ export class ReplayService {
       this.reload(s);
       throw e;
     }
+    return this.settle(s, mark, advance);
+  }
+
+  /** Finalizes (a challenge outcome) or commits what an advance did, then describes it. */
+  private settle(s: LiveSession, mark: ChangeMark, advance: AdvanceResult): AdvanceOutcome {
     if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark);
     else this.commit(s, mark);
     // The deciding bar is the last one played.
@@ -458,3 +498,47 @@ export class ReplayService {
     return this.persistence.mark(s);
   }
 }
+
+/** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
+const ADVANCE_SLICE_MS = 20;
+/** The longest piece an advance starts with, in days of data; shrinks to one day after a slow piece. */
+const PIECE_DAYS_MAX = 30;
+
+/** The next piece of an advance, at most about `spanDays` days of data; null when it is complete. */
+type AdvancePlan = (s: LiveSession, spanDays: number) => AdvanceResult | null;
+
+/** n bars as steps of at most `spanDays` days' worth of bars each (at least one bar). */
+function stepPlan(n: number): AdvancePlan {
+  let left = n;
+  return (s, spanDays) => {
+    if (left === 0) return null;
+    const perPiece = s.tf.kind === 'fixed' ? Math.max(1, Math.floor((spanDays * DAY_S) / s.tf.widthS)) : 1;
+    const k = Math.min(left, perPiece);
+    const r = s.step(k);
+    // Fewer bars than asked: the data ended.
+    left = r.played < k ? 0 : left - k;
+    return r;
+  };
+}
+
+/** A jump as jumps to nearer targets, each at least one bar ahead; the last one is the real target. */
+function jumpPlan(targetS: number): AdvancePlan {
+  let done = false;
+  return (s, spanDays) => {
+    if (done) return null;
+    const target = targetS >= s.endS ? s.endS : targetS;
+    const near = Math.max(s.cursorS + spanDays * DAY_S, nextBucketStart(s.tf, s.cursorS));
+    if (near >= target) done = true;
+    return s.jumpTo(done ? targetS : near);
+  };
+}
+
+/** One result for pieces played one after the other: bars joined, counts added, the last halt. */
+function joinPieces(pieces: AdvanceResult[]): AdvanceResult {
+  if (pieces.length === 1) return pieces[0];
+  const last = pieces[pieces.length - 1];
+  const played = pieces.reduce((n, p) => n + p.played, 0);
+  const bars = last.bars === null ? null : concatBars(pieces.map((p) => p.bars as BarColumns));
+  return { played, bars, halted: last.halted, outcome: last.outcome };
+}
+
