@@ -297,7 +297,9 @@ export class ReplayService {
   private async advanceSliced(s: LiveSession, plan: AdvancePlan): Promise<AdvanceOutcome> {
     const mark = this.persistence.mark(s);
     const pieces: AdvanceResult[] = [];
-    let spanDays = PIECE_DAYS_MAX;
+    // Pieces start a day long and double while they are quick, up to PIECE_DAYS_MAX: a warm jump
+    // of years takes a few dozen pieces, a cold one never does more than a day between yields.
+    let spanDays = 1;
     let sliceFrom = performance.now();
     try {
       for (;;) {
@@ -307,7 +309,8 @@ export class ReplayService {
         pieces.push(piece);
         if (piece.halted) break;
         // A slow piece (days to generate or rollups to build) makes the next ones a day long.
-        if (performance.now() - t0 > ADVANCE_SLICE_MS / 2) spanDays = 1;
+        const took = performance.now() - t0;
+        spanDays = took > ADVANCE_SLICE_MS / 2 ? 1 : took < 1 ? Math.min(PIECE_DAYS_MAX, spanDays * 2) : spanDays;
         if (performance.now() - sliceFrom > ADVANCE_SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           sliceFrom = performance.now();
@@ -501,7 +504,7 @@ export class ReplayService {
 
 /** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
 const ADVANCE_SLICE_MS = 20;
-/** The longest piece an advance starts with, in days of data; shrinks to one day after a slow piece. */
+/** The longest piece of an advance, in days of data (pieces start at one day and grow while quick). */
 const PIECE_DAYS_MAX = 30;
 
 /** The next piece of an advance, at most about `spanDays` days of data; null when it is complete. */
