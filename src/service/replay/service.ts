@@ -8,10 +8,8 @@ import { maxPositionQtyFor, type ChallengePlan } from '../../challenge/plans.ts'
 import { ChallengeRule } from '../../challenge/rules.ts';
 import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
 import { limits, type Config } from '../../config.ts';
-import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
-import { DAY_S, nextBucketStart } from '../../domain/timeframe.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -23,6 +21,7 @@ import { type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
+import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, PIECE_DAYS_MAX, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
@@ -501,47 +500,3 @@ export class ReplayService {
     return this.persistence.mark(s);
   }
 }
-
-/** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
-const ADVANCE_SLICE_MS = 20;
-/** The longest piece of an advance, in days of data (pieces start at one day and grow while quick). */
-const PIECE_DAYS_MAX = 30;
-
-/** The next piece of an advance, at most about `spanDays` days of data; null when it is complete. */
-type AdvancePlan = (s: LiveSession, spanDays: number) => AdvanceResult | null;
-
-/** n bars as steps of at most `spanDays` days' worth of bars each (at least one bar). */
-function stepPlan(n: number): AdvancePlan {
-  let left = n;
-  return (s, spanDays) => {
-    if (left === 0) return null;
-    const perPiece = s.tf.kind === 'fixed' ? Math.max(1, Math.floor((spanDays * DAY_S) / s.tf.widthS)) : 1;
-    const k = Math.min(left, perPiece);
-    const r = s.step(k);
-    // Fewer bars than asked: the data ended.
-    left = r.played < k ? 0 : left - k;
-    return r;
-  };
-}
-
-/** A jump as jumps to nearer targets, each at least one bar ahead; the last one is the real target. */
-function jumpPlan(targetS: number): AdvancePlan {
-  let done = false;
-  return (s, spanDays) => {
-    if (done) return null;
-    const target = targetS >= s.endS ? s.endS : targetS;
-    const near = Math.max(s.cursorS + spanDays * DAY_S, nextBucketStart(s.tf, s.cursorS));
-    if (near >= target) done = true;
-    return s.jumpTo(done ? targetS : near);
-  };
-}
-
-/** One result for pieces played one after the other: bars joined, counts added, the last halt. */
-function joinPieces(pieces: AdvanceResult[]): AdvanceResult {
-  if (pieces.length === 1) return pieces[0];
-  const last = pieces[pieces.length - 1];
-  const played = pieces.reduce((n, p) => n + p.played, 0);
-  const bars = last.bars === null ? null : concatBars(pieces.map((p) => p.bars as BarColumns));
-  return { played, bars, halted: last.halted, outcome: last.outcome };
-}
-
