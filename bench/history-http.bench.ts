@@ -24,7 +24,7 @@ import { randomSecret } from '../src/lib/secrets.ts';
 import { createServices } from '../src/service/services.ts';
 import { createFetch } from '../src/server.ts';
 import { openDb } from '../src/store/db.ts';
-import { median, percentile } from './support.ts';
+import { median, percentile, rotatingTokens } from './support.ts';
 
 const RUNS = 40;
 const WARMUP = 5;
@@ -59,28 +59,7 @@ const freshRequest = () => ({
 });
 
 // ---- A logged-in user per 20 requests. ----
-let userCount = 0;
-let token = '';
-let used = REQUESTS_PER_USER;
-async function tokenForNextRequest(): Promise<string> {
-  if (used < REQUESTS_PER_USER) {
-    used++;
-    return token;
-  }
-  const email = `bench${++userCount}@example.com`;
-  const created = await s.users.create({ email, plan: 'pro' });
-  if (!created.ok) throw new Error('cannot create bench user');
-  const res = await fetch(`${base}/Auth/loginKey`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName: email, apiKey: created.value.apiKey }),
-  });
-  const body = (await res.json()) as { success: boolean; token: string };
-  if (!body.success) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  token = body.token;
-  used = 1;
-  return token;
-}
+const tokenForNextRequest = rotatingTokens(s, base, REQUESTS_PER_USER);
 
 async function timedPost(body: object, msgpack: boolean, bearer: string): Promise<{ ms: number; bytes: number }> {
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
@@ -176,7 +155,7 @@ report('split: retrieve (1 new day generated)', retrieveMs, 0);
 report('split: retrieve (all days in memory)', retrieveWarmMs, 0);
 report('split: barsResponse JSON', jsonEncodeMs, jsonBytes);
 report('split: barsResponse msgpack', packEncodeMs, packBytes);
-console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${userCount} users logged in`);
+console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${s.users.list().length} users logged in`);
 
 server.stop(true);
 db.close();

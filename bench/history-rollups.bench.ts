@@ -26,7 +26,7 @@ import { createFetch } from '../src/server.ts';
 import { openDb } from '../src/store/db.ts';
 import { BarRollupStore } from '../src/store/rollups.ts';
 import { UsageStore } from '../src/store/usage.ts';
-import { median, percentile } from './support.ts';
+import { median, percentile, rotatingTokens } from './support.ts';
 
 const RUNS = 30;
 const WARMUP = 5;
@@ -55,28 +55,7 @@ const flat = new HistoryService({
   isImporting: () => false,
 });
 
-let userCount = 0;
-let token = '';
-let used = REQUESTS_PER_USER;
-async function tokenForNextRequest(): Promise<string> {
-  if (used < REQUESTS_PER_USER) {
-    used++;
-    return token;
-  }
-  const email = `bench${++userCount}@example.com`;
-  const created = await s.users.create({ email, plan: 'pro' });
-  if (!created.ok) throw new Error('cannot create bench user');
-  const res = await fetch(`${base}/Auth/loginKey`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName: email, apiKey: created.value.apiKey }),
-  });
-  const body = (await res.json()) as { success: boolean; token: string };
-  if (!body.success) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  token = body.token;
-  used = 1;
-  return token;
-}
+const tokenForNextRequest = rotatingTokens(s, base, REQUESTS_PER_USER);
 
 interface Case {
   label: string;

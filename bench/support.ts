@@ -80,3 +80,32 @@ export function storeGeneratedDays(s: Services, inst: Instrument, firstDay: numb
   s.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   return { stored, lo, hi, barsByDay };
 }
+
+/**
+ * Tokens for History benches: a fresh Pro user every `perUser` requests (History allows 20 a minute
+ * per account), logged in over HTTP at `base` (the current family's base URL).
+ */
+export function rotatingTokens(s: Services, base: string, perUser: number): () => Promise<string> {
+  let userCount = 0;
+  let token = '';
+  let used = perUser;
+  return async () => {
+    if (used < perUser) {
+      used++;
+      return token;
+    }
+    const email = `bench${++userCount}@example.com`;
+    const created = await s.users.create({ email, plan: 'pro' });
+    if (!created.ok) throw new Error('cannot create bench user');
+    const res = await fetch(`${base}/Auth/loginKey`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userName: email, apiKey: created.value.apiKey }),
+    });
+    const body = (await res.json()) as { success: boolean; token: string };
+    if (!body.success) throw new Error(`login failed: ${JSON.stringify(body)}`);
+    token = body.token;
+    used = 1;
+    return token;
+  };
+}
