@@ -397,30 +397,22 @@ class Highest:
 
 
 class Lowest:
-    """Smallest of the last n updates (monotonic queue: O(1) amortized)."""
+    """Smallest of the last n updates: the Highest of the negated values (O(1) amortized)."""
 
-    __slots__ = ('n', 'value', '_queue', '_count')
+    __slots__ = ('n', 'value', '_highest')
 
     def __init__(self, n):
-        self.n = _period(n)
+        self._highest = Highest(n)
+        self.n = self._highest.n
         self.value = None
-        self._queue = deque()  # (index, value), values strictly increasing
-        self._count = 0
 
     @property
     def ready(self):
         return self.value is not None
 
     def update(self, x):
-        q = self._queue
-        i = self._count
-        self._count = i + 1
-        while q and q[-1][1] >= x:
-            q.pop()
-        q.append((i, x))
-        if q[0][0] <= i - self.n:
-            q.popleft()
-        if i + 1 < self.n:
+        v = self._highest.update(-x)
+        if v is None:
             return None
-        value = self.value = q[0][1]
+        value = self.value = -v
         return value
