@@ -6,6 +6,7 @@ import { playgroundFamily } from './http/playground/index.ts';
 import { legacyFamily } from './http/legacy/index.ts';
 import { simFamily } from './http/sim/index.ts';
 import { webAuthFamily } from './http/web/index.ts';
+import { consoleApp } from './http/console/index.ts';
 import type { Services } from './service/services.ts';
 import { schemaVersion } from './store/db.ts';
 
@@ -45,5 +46,6 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
     .use(simFamily(s, '/api/sim/api'))
     .use(legacyFamily(s))
     .use(webAuthFamily(s))
-    .use(playgroundFamily(s));
+    .use(playgroundFamily(s))
+    .use(consoleApp());
 }

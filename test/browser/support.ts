@@ -1,0 +1,133 @@
+// Browser tests: the real server process (`bun src/main.ts` on a temp data directory) driven by
+// Debian's Chromium through playwright-core. No browser is downloaded: without Chromium the tests
+// are skipped locally, and fail when REQUIRE_BROWSER=1 (set by .ci/run, which installs Chromium).
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Subprocess } from 'bun';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = join(import.meta.dir, '..', '..');
+export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test', '.screenshots');
+export const INSTALL_HINT = 'apt-get install -y chromium';
+
+function findChromium(): string | null {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  for (const c of candidates) if (c && existsSync(c)) return c;
+  return null;
+}
+
+export const CHROMIUM = findChromium();
+if (!CHROMIUM) {
+  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but no Chromium found; install it with: ${INSTALL_HINT}`);
+  console.warn(`[browser tests skipped] no Chromium found; install it with: ${INSTALL_HINT}`);
+}
+/** `describe.skipIf(noBrowser)` for every browser suite. */
+export const noBrowser = CHROMIUM === null;
+
+export interface Server {
+  base: string;
+  dataDir: string;
+  creds: { userName: string; apiKey: string; password: string };
+  proc: Subprocess;
+  log: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the server as `npm start` does, on an ephemeral port, with a short synthetic span. */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'replaydesk-browser-'));
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_START_DATE: '2025-02-24',
+      DATA_END_DATE: '2025-03-14',
+      RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner',
+      ...env,
+    },
+    stdin: 'ignore',
+    stdout: 'ignore',
+    stderr: 'pipe',
+  });
+  let text = '';
+  const reader = proc.stderr.getReader();
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 30_000;
+  while (!/listening url=(\S+)/.test(text)) {
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${text}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited:\n${text}`);
+    text += decoder.decode(value);
+  }
+  (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+  })();
+  const base = /listening url=(\S+)/.exec(text)![1];
+  const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+  return {
+    base,
+    dataDir,
+    creds,
+    proc,
+    log: () => text,
+    async stop() {
+      proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM!,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A fresh browser context on a laptop-sized viewport; console errors and page errors are collected. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/** Signs in through the login form with the demo credentials. */
+export async function loginThroughForm(page: Page, server: Server): Promise<void> {
+  await page.goto(`${server.base}/`);
+  await page.fill('input[name=email]', server.creds.userName);
+  await page.fill('input[name=password]', server.creds.password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=user-email]');
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
