@@ -16,6 +16,7 @@
 // `pro` and the user not on Pro → 403; body not JSON → 400; then the handler.
 
 import type { Services } from '../../service/services.ts';
+import type { Principal } from '../../service/auth.ts';
 import type { WebPrincipal } from '../../service/web-auth.ts';
 import type { UserRow } from '../../store/users.ts';
 import { json, malformedJson, unauthorized } from './envelope.ts';
@@ -54,6 +55,7 @@ export function forbidden(message: string): Response {
 
 export const CROSS_SITE_REFUSED = 'Cross-site request refused';
 export const PRO_REQUIRED = 'Pro subscription required for the Playground';
+export const SIM_PRO_REQUIRED = 'Pro subscription required for the Simulator API';
 
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
@@ -98,6 +100,21 @@ export function csrfRefusal(request: Request, trustProxy: boolean): Response | n
   if ((request.headers.get('sec-fetch-site') ?? '').toLowerCase() === 'cross-site') return forbidden(CROSS_SITE_REFUSED);
   if (method === 'POST' && !JSON_CONTENT_TYPE.test((request.headers.get('content-type') ?? '').trim())) return forbidden(CROSS_SITE_REFUSED);
   return null;
+}
+
+/**
+ * The current family's cookie path (the console calls it like a bot, without a token): the CSRF
+ * guard, the session, and the Pro plan checked per request. A Principal without a token (empty
+ * `jtiHash`, expiry of the session), or the refusal to answer.
+ */
+export async function cookiePrincipal(request: Request, cookie: CookieJar, s: Services): Promise<Principal | Response | null> {
+  const refused = csrfRefusal(request, s.config.trustProxy);
+  if (refused) return refused;
+  const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
+  if (!session) return null;
+  if (session.user.plan !== 'pro') return forbidden(SIM_PRO_REQUIRED);
+  // Not a token: nothing to revoke or renew (Auth/logout and Auth/validate take bearer tokens only).
+  return { user: session.user, jtiHash: '', expiresMs: 0 };
 }
 
 type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;

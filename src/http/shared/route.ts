@@ -4,6 +4,7 @@
 import type { Elysia } from 'elysia';
 import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
+import { cookiePrincipal, sessionCookieValue } from './cookie.ts';
 import { malformedJson, unauthorized } from './envelope.ts';
 
 /** Marks a body that was not valid JSON; the route answers 400 before the handler runs. */
@@ -81,10 +82,23 @@ export function publicPost(app: App, s: Services, path: string, handler: Handler
   });
 }
 
-/** A bearer-protected route: no valid token → 401. (The Pro plan is checked at login.) */
-export function authedPost(app: App, s: Services, path: string, handler: Handler<AuthedCall>): void {
-  app.post(path, ({ body, request }: { [k: string]: any }) => {
-    const principal = s.auth.authenticate(bearer(request));
+/**
+ * A bearer-protected route: no valid token → 401. (The Pro plan is checked at login.) The web console
+ * holds no bearer token: a request without an Authorization header may instead carry the web
+ * session cookie, with the cookie routes' CSRF guard and a per-request Pro check (`allowCookie`
+ * false for the token's own endpoints, Auth/logout).
+ */
+export function authedPost(app: App, s: Services, path: string, handler: Handler<AuthedCall>, allowCookie = true): void {
+  app.post(path, async ({ body, request, cookie }: { [k: string]: any }) => {
+    const token = bearer(request);
+    let principal: Principal | null;
+    if (token === null && allowCookie && sessionCookieValue(cookie) !== null) {
+      const r = await cookiePrincipal(request, cookie, s);
+      if (r instanceof Response) return r;
+      principal = r;
+    } else {
+      principal = await s.auth.authenticate(token);
+    }
     if (!principal) return unauthorized();
     const b = (body ?? {}) as Body;
     if (b === BAD_JSON) return malformedJson();

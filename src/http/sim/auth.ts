@@ -18,10 +18,16 @@ export function registerAuth(app: App, s: Services): void {
     return r.ok ? success({ newToken: r.value.newToken }) : mapError(codes.validate, r.error, { newToken: null });
   });
 
-  authedPost(app, s, '/Auth/logout', ({ principal }) => {
-    s.auth.logout(principal);
-    return success();
-  });
+  authedPost(
+    app,
+    s,
+    '/Auth/logout',
+    ({ principal }) => {
+      s.auth.logout(principal);
+      return success();
+    },
+    false,
+  );
 
   app.get('/Status/ping', () => new Response('pong', { headers: { 'content-type': 'text/plain; charset=utf-8' } }));
 }
