@@ -1,11 +1,14 @@
-// The web application's own endpoints (`/api/auth/`): the cookie login the Playground relies on.
+// The web application's own endpoints (`/api/auth/`): the cookie login the Playground and the
+// console rely on, and the API-key settings.
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { registerApiKey } from './api-key.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
   const app = new Elysia({ prefix: '/api/auth' });
   registerWebAuth(app, s);
+  registerApiKey(app, s);
   return app;
 }
