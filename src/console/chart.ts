@@ -1,0 +1,303 @@
+// A price chart for the console: candlesticks with volume underneath, in the console's dark theme,
+// over TradingView's lightweight-charts (v5). Pages hand it bars as the API returns them
+// ({t, o, h, l, c, v}, `t` ISO 8601 UTC) and get price lines and markers on top.
+//
+// For tests (and anyone curious in devtools) the container's data attributes always say what the
+// chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close.
+
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  createSeriesMarkers,
+  CrosshairMode,
+  HistogramSeries,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  LineStyle,
+  type SeriesMarker,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+
+/** A bar as History/retrieveBars and Replay/step return it. */
+export interface ApiBar {
+  t: string;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+}
+
+export interface PriceLineSpec {
+  price: number;
+  title: string;
+  color: string;
+  /** Dashed by default; 'solid' for an average price, say. */
+  style?: 'solid' | 'dashed' | 'dotted';
+}
+
+export interface MarkerSpec {
+  /** ISO 8601 or epoch seconds; placed on the bar holding that time. */
+  time: string | number;
+  side: 'buy' | 'sell';
+  text?: string;
+  /** Overrides the side's color. */
+  color?: string;
+}
+
+export const CHART_COLORS = {
+  up: '#26a69a',
+  down: '#ef5350',
+  upVolume: 'rgba(38,166,154,.45)',
+  downVolume: 'rgba(239,83,80,.45)',
+  text: '#8b949e',
+  grid: 'rgba(42,49,64,.55)',
+  border: '#2a3140',
+  accent: '#4c8dff',
+  warn: '#e3b341',
+};
+
+export interface PriceChartOptions {
+  /** Price format precision, e.g. from the instrument's tick size (see decimalsOf). */
+  precision?: number;
+  minMove?: number;
+  /** Show seconds on the time axis (second timeframes). */
+  seconds?: boolean;
+}
+
+/** Decimals needed to print a tick size: 0.25 → 2, 0.00001 → 5, 1 → 0. */
+export function decimalsOf(tickSize: number): number {
+  const s = String(tickSize);
+  if (s.includes('e-')) return Number(s.split('e-')[1]);
+  const dot = s.indexOf('.');
+  return dot < 0 ? 0 : s.length - dot - 1;
+}
+
+/** Epoch seconds of an ISO time (or seconds passed through). */
+export function toSeconds(t: string | number): UTCTimestamp {
+  return (typeof t === 'number' ? Math.floor(t) : Math.floor(Date.parse(t) / 1000)) as UTCTimestamp;
+}
+
+export class PriceChart {
+  private readonly chart: IChartApi;
+  private readonly candles: ISeriesApi<'Candlestick'>;
+  private readonly volume: ISeriesApi<'Histogram'>;
+  private readonly markersApi: ISeriesMarkersPluginApi<Time>;
+  private lines: IPriceLine[] = [];
+  private barTimes: number[] = [];
+  private markerCount = 0;
+  private lastClose: number | null = null;
+
+  constructor(
+    private readonly el: HTMLElement,
+    opts: PriceChartOptions = {},
+  ) {
+    this.chart = createChart(el, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: 'transparent' },
+        textColor: CHART_COLORS.text,
+        fontSize: 11,
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        attributionLogo: false,
+      },
+      grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6 },
+      localization: { timeFormatter: (t: Time) => new Date((t as number) * 1000).toISOString().slice(0, opts.seconds ? 19 : 16).replace('T', ' ') },
+    });
+    const priceFormat =
+      opts.precision !== undefined ? { type: 'price' as const, precision: opts.precision, minMove: opts.minMove ?? 10 ** -opts.precision } : undefined;
+    this.candles = this.chart.addSeries(CandlestickSeries, {
+      upColor: CHART_COLORS.up,
+      downColor: CHART_COLORS.down,
+      borderUpColor: CHART_COLORS.up,
+      borderDownColor: CHART_COLORS.down,
+      wickUpColor: CHART_COLORS.up,
+      wickDownColor: CHART_COLORS.down,
+      ...(priceFormat ? { priceFormat } : {}),
+    });
+    this.volume = this.chart.addSeries(HistogramSeries, {
+      priceScaleId: '',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
+    this.volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    this.markersApi = createSeriesMarkers(this.candles, []);
+    this.sync();
+  }
+
+  /** Replaces every bar. */
+  setBars(bars: readonly ApiBar[]): void {
+    const sorted = dedupe(bars);
+    this.candles.setData(sorted.map(candle));
+    this.volume.setData(sorted.map(vol));
+    this.barTimes = sorted.map((b) => b.time);
+    this.lastClose = sorted.length ? sorted[sorted.length - 1].close : null;
+    this.sync();
+  }
+
+  /** Adds bars after the last one (a bar with the last one's time replaces it; older ones are ignored). */
+  appendBars(bars: readonly ApiBar[]): void {
+    for (const b of bars) {
+      const time = toSeconds(b.t);
+      const last = this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : -Infinity;
+      if (time < last) continue;
+      this.candles.update(candle(parse(b)));
+      this.volume.update(vol(parse(b)));
+      if (time > last) this.barTimes.push(time);
+      this.lastClose = b.c;
+    }
+    this.sync();
+  }
+
+  get barCount(): number {
+    return this.barTimes.length;
+  }
+
+  get lastTime(): number | null {
+    return this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : null;
+  }
+
+  /** Replaces the horizontal price lines (working orders, average price…). */
+  setPriceLines(lines: readonly PriceLineSpec[]): void {
+    for (const l of this.lines) this.candles.removePriceLine(l);
+    this.lines = lines.map((l) =>
+      this.candles.createPriceLine({
+        price: l.price,
+        color: l.color,
+        title: l.title,
+        lineWidth: 1,
+        lineStyle: l.style === 'solid' ? LineStyle.Solid : l.style === 'dotted' ? LineStyle.Dotted : LineStyle.Dashed,
+        axisLabelVisible: true,
+      }),
+    );
+    this.el.dataset.priceLineTitles = lines.map((l) => l.title).join('|');
+    this.sync();
+  }
+
+  /** Replaces the markers (fills, trades); each goes on the bar holding its time. */
+  setMarkers(markers: readonly MarkerSpec[]): void {
+    const out: SeriesMarker<Time>[] = markers
+      .map((m) => {
+        const buy = m.side === 'buy';
+        return {
+          time: this.barTimeAtOrBefore(toSeconds(m.time)) as Time,
+          position: buy ? ('belowBar' as const) : ('aboveBar' as const),
+          shape: buy ? ('arrowUp' as const) : ('arrowDown' as const),
+          color: m.color ?? (buy ? CHART_COLORS.up : CHART_COLORS.down),
+          text: m.text,
+        };
+      })
+      .filter((m) => (m.time as number) >= 0)
+      .sort((a, b) => (a.time as number) - (b.time as number));
+    this.markersApi.setMarkers(out);
+    this.markerCount = out.length;
+    this.sync();
+  }
+
+  /** Shows every bar. */
+  fit(): void {
+    this.chart.timeScale().fitContent();
+  }
+
+  /** Scrolls so the latest bar is at the right edge (keeps the zoom). */
+  scrollToLatest(): void {
+    this.chart.timeScale().scrollToRealTime();
+  }
+
+  /** Shows the last `n` bars. */
+  showLast(n: number): void {
+    const count = this.barTimes.length;
+    if (count === 0) return;
+    this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(-2, count - n), to: count + 4 });
+  }
+
+  /** The y coordinate of a price in the chart's pane, null when off scale (for overlays). */
+  priceToY(price: number): number | null {
+    return this.candles.priceToCoordinate(price);
+  }
+
+  /** Width of the right price scale in px (for overlays that stay left of it). */
+  priceScaleWidth(): number {
+    return this.chart.priceScale('right').width();
+  }
+
+  /** Calls `f` whenever the view may have moved (scroll, zoom, resize). Returns an unsubscribe. */
+  onViewChange(f: () => void): () => void {
+    const ts = this.chart.timeScale();
+    ts.subscribeVisibleLogicalRangeChange(f);
+    ts.subscribeSizeChange(f);
+    return () => {
+      ts.unsubscribeVisibleLogicalRangeChange(f);
+      ts.unsubscribeSizeChange(f);
+    };
+  }
+
+  destroy(): void {
+    this.chart.remove();
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'priceLineTitles']) delete this.el.dataset[k];
+  }
+
+  /** The time of the last bar at or before `s` (markers must sit on a bar); -1 if none. */
+  private barTimeAtOrBefore(s: number): number {
+    const ts = this.barTimes;
+    let lo = 0;
+    let hi = ts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ts[mid] <= s) {
+        found = ts[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  private sync(): void {
+    const d = this.el.dataset;
+    d.bars = String(this.candles.data().length);
+    d.volumeBars = String(this.volume.data().length);
+    d.priceLines = String(this.lines.length);
+    d.markers = String(this.markerCount);
+    d.lastClose = this.lastClose === null ? '' : String(this.lastClose);
+  }
+}
+
+interface ParsedBar {
+  time: UTCTimestamp;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  value: number;
+}
+
+function parse(b: ApiBar): ParsedBar {
+  return { time: toSeconds(b.t), open: b.o, high: b.h, low: b.l, close: b.c, value: b.v };
+}
+
+/** Chronological with one bar per time (the later one wins). */
+function dedupe(bars: readonly ApiBar[]): ParsedBar[] {
+  const byTime = new Map<number, ParsedBar>();
+  for (const b of bars) {
+    const p = parse(b);
+    byTime.set(p.time, p);
+  }
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+}
+
+const candle = (b: ParsedBar) => ({ time: b.time, open: b.open, high: b.high, low: b.low, close: b.close });
+const vol = (b: ParsedBar) => ({ time: b.time, value: b.value, color: b.close >= b.open ? CHART_COLORS.upVolume : CHART_COLORS.downVolume });
+
+/** Creates a chart on an element (a convenience for `new PriceChart`). */
+export function createPriceChart(el: HTMLElement, opts?: PriceChartOptions): PriceChart {
+  return new PriceChart(el, opts);
+}
