@@ -3,6 +3,7 @@
 // Only `loadConfig` reads the environment, and only src/main.ts and the admin CLI call it.
 
 import { availableParallelism } from 'node:os';
+import { parseSymbolIdStyle, SYMBOL_ID_STYLES, type SymbolIdStyle } from './domain/symbol-id.ts';
 
 export const limits = Object.freeze({
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
@@ -87,6 +88,8 @@ export interface Config {
   playgroundTimeoutS: number;
   /** The runner bundle, the Pyodide snapshot and Deno's cache; null = `<dataDir>/runner`. */
   runnerCacheDir: string | null;
+  /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
+  symbolIdStyle: SymbolIdStyle;
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -99,6 +102,13 @@ function int(v: string | undefined, dflt: number, name: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+function symbolIdStyle(v: string | undefined): SymbolIdStyle {
+  if (v === undefined || v === '') return 'plain';
+  const style = parseSymbolIdStyle(v);
+  if (!style) throw new Error(`SYMBOL_ID_STYLE must be one of ${SYMBOL_ID_STYLES.join(', ')}, got ${JSON.stringify(v)}`);
+  return style;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -116,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
+    symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
   };
 }
 

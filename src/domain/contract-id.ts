@@ -15,6 +15,7 @@
 // A received ID is matched on its symbol segment only: the month/year segment is ignored (spec).
 
 import { findInstrument, type Instrument } from './instrument.ts';
+import { gatewaySymbolId } from './symbol-id.ts';
 import {
   findLegacyInstrument, LEGACY_INSTRUMENTS, type LegacyInstrument, legacyInstrumentForContractId,
 } from './legacy-instruments.ts';
@@ -118,8 +119,9 @@ export function monthYearCode(c: ContractMonth): string {
   return `${MONTH_CODES[c.month - 1]}${String(c.year % 100).padStart(2, '0')}`;
 }
 
+/** `CON.{gatewaySymbolId}.{MYY}`: the gateway-style `symbolId` is this ID's root by construction. */
 export function contractIdFor(inst: Instrument, nowMs: number): string {
-  return contractIdWithSymbol(inst.exchangeSymbol, inst, nowMs);
+  return `CON.${gatewaySymbolId(inst)}.${monthYearCode(frontMonth(inst, nowMs))}`;
 }
 
 /** `CON.F.US.{exchangeSymbol}.{MYY}` carrying the front month of `rollOn`'s roll rule. */
@@ -137,16 +139,14 @@ const CONTRACT_ID_RE = /^CON\.F\.US\.([A-Za-z0-9]+)(?:\.[A-Za-z0-9]*)?$/i;
 
 /**
  * The instrument a received contract ID names, matched on its symbol segment only. Also accepts a
- * plain or exchange symbol (`NQ`, `ENQ`) and the gateway's symbol ID (`F.US.ENQ`), since bots send them.
+ * plain or exchange symbol (`NQ`, `ENQ`) and the gateway's symbol ID (`F.US.ENQ`, via findInstrument),
+ * since bots send them.
  */
 export function instrumentForContractId(id: unknown): Instrument | undefined {
   if (typeof id !== 'string') return undefined;
   const text = id.trim();
   const m = CONTRACT_ID_RE.exec(text);
-  if (m) return findInstrument(m[1]);
-  const sym = /^F\.US\.([A-Za-z0-9]+)$/i.exec(text);
-  if (sym) return findInstrument(sym[1]);
-  return findInstrument(text);
+  return findInstrument(m ? m[1] : text);
 }
 
 // ---- the earlier family's contracts (src/domain/legacy-instruments.ts) ----
@@ -168,10 +168,7 @@ export function legacyContractFor(l: LegacyInstrument, nowMs: number): LegacyCon
  */
 export function legacyInstrumentForId(id: unknown): LegacyInstrument | undefined {
   if (typeof id !== 'string') return undefined;
-  const byContract = legacyInstrumentForContractId(id.toUpperCase());
-  if (byContract) return byContract;
-  const sym = /^F\.US\.([A-Za-z0-9]+)$/i.exec(id.trim());
-  return findLegacyInstrument(sym ? sym[1] : id);
+  return legacyInstrumentForContractId(id.toUpperCase()) ?? findLegacyInstrument(id);
 }
 
 /**

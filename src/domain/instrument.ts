@@ -3,6 +3,8 @@
 // Sources for the defaults: ../shared/domain-notes.md §3 (contract facts, fees, margins); choices the
 // spec leaves open are recorded in docs/decisions.md.
 
+import { stripGatewayPrefix } from './symbol-id.ts';
+
 /** How a symbol's front month is chosen (see contract-id.ts, which implements each rule). */
 export type RollRule =
   | 'equity_index_quarterly' // H M U Z; roll 8 calendar days before the third-Friday expiry (CME convention)
@@ -16,9 +18,9 @@ export type SessionKind =
   | 'fx_24x5'; // Sun 17:00 – Fri 17:00 America/New_York
 
 export interface Instrument {
-  /** Plain symbol, used in Replay/start `instrumentSymbol` and as `symbolId`. */
+  /** Plain symbol, used in Replay/start `instrumentSymbol` and as `symbolId` (plain style). */
   readonly symbol: string;
-  /** Exchange symbol in contract IDs, `CON.F.US.{exchangeSymbol}.{MYY}`. */
+  /** Exchange symbol in contract IDs, `CON.F.US.{exchangeSymbol}.{MYY}`, and in the gateway symbol ID. */
   readonly exchangeSymbol: string;
   readonly description: string;
   /** Minimum price increment as a decimal string, parsed once below; never use float math on it. */
@@ -113,9 +115,12 @@ for (const i of INSTRUMENTS) {
   byExchangeSymbol.set(i.exchangeSymbol, i);
 }
 
-/** Case-insensitive lookup by plain symbol (`NQ`) or exchange symbol (`ENQ`). */
+/**
+ * Case-insensitive lookup by plain symbol (`NQ`), exchange symbol (`ENQ`) or gateway symbol ID
+ * (`F.US.ENQ`, also `F.US.NQ`): every symbol input accepts both symbolId styles.
+ */
 export function findInstrument(symbol: string): Instrument | undefined {
-  const s = symbol.trim().toUpperCase();
+  const s = stripGatewayPrefix(symbol).trim().toUpperCase();
   return bySymbol.get(s) ?? byExchangeSymbol.get(s);
 }
 

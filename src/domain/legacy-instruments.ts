@@ -11,6 +11,7 @@
 // - `contractSize` (the spec's multiplier) is USD per 1.0 of price: tick value / tick size.
 
 import { findInstrument, type Instrument } from './instrument.ts';
+import { stripGatewayPrefix } from './symbol-id.ts';
 
 export interface LegacyInstrument {
   /** Symbol in this family (`CL`), also the exchange symbol of its contract IDs. */
@@ -55,9 +56,12 @@ export const LEGACY_INSTRUMENTS: readonly LegacyInstrument[] = Object.freeze([
 
 const bySymbol = new Map(LEGACY_INSTRUMENTS.map((l) => [l.symbol, l]));
 
-/** Case-insensitive lookup by this family's symbol. */
+/**
+ * Case-insensitive lookup by this family's symbol (`CL`) or its gateway-shaped ID (`F.US.CL`, the root
+ * of this family's contract IDs); current-family-only words (`ENQ`, `F.US.ENQ`) name nothing here.
+ */
 export function findLegacyInstrument(symbol: unknown): LegacyInstrument | undefined {
-  return typeof symbol === 'string' ? bySymbol.get(symbol.trim().toUpperCase()) : undefined;
+  return typeof symbol === 'string' ? bySymbol.get(stripGatewayPrefix(symbol).trim().toUpperCase()) : undefined;
 }
 
 /** The legacy instrument of a contract ID `CON.F.US.{symbol}.{MYY}` (the month is ignored, as in the spec). */

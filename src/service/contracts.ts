@@ -2,6 +2,7 @@
 
 import { contractIdFor, contractNameFor, instrumentForContractId } from '../domain/contract-id.ts';
 import { INSTRUMENTS, type Instrument } from '../domain/instrument.ts';
+import { gatewaySymbolId, symbolIdFor, type SymbolIdStyle } from '../domain/symbol-id.ts';
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 
@@ -9,14 +10,17 @@ export interface Contract {
   instrument: Instrument;
   id: string;
   name: string;
+  /** `NQ` or `F.US.ENQ`, per the SYMBOL_ID_STYLE setting. */
+  symbolId: string;
 }
 
 export class ContractService {
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock, private readonly symbolIdStyle: SymbolIdStyle = 'plain') {}
 
   contractFor(inst: Instrument): Contract {
     const nowMs = this.clock.nowMs();
-    return { instrument: inst, id: contractIdFor(inst, nowMs), name: contractNameFor(inst, nowMs) };
+    const symbolId = symbolIdFor(inst, this.symbolIdStyle);
+    return { instrument: inst, id: contractIdFor(inst, nowMs), name: contractNameFor(inst, nowMs), symbolId };
   }
 
   /**
@@ -32,7 +36,7 @@ export class ContractService {
       .filter((c) => {
         if (byId === c.instrument) return true;
         const i = c.instrument;
-        const fields = [i.symbol, i.exchangeSymbol, c.name, i.description, `F.US.${i.exchangeSymbol}`, c.id];
+        const fields = [i.symbol, i.exchangeSymbol, c.name, i.description, gatewaySymbolId(i), c.id];
         return fields.some((f) => f.toLowerCase().includes(text));
       })
       .slice(0, limits.contractSearchMax);

@@ -136,7 +136,7 @@ export function createServices(deps: ServiceDeps): Services {
     auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock),
     users: new UserService(userStore, tokenStore, clock),
     accounts: new AccountService(accountStore),
-    contracts: new ContractService(clock),
+    contracts: new ContractService(clock, config.symbolIdStyle),
     chunks,
     bars,
     history: new HistoryService({

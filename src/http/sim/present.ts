@@ -20,7 +20,7 @@ export function presentContract(c: Contract) {
     tickSize: i.tickSize,
     tickValue: centsToUsd(i.tickValueCents),
     activeContract: true,
-    symbolId: i.symbol,
+    symbolId: c.symbolId,
   };
 }
 
@@ -52,7 +52,7 @@ export function presentOrder(accountId: number, contract: Contract, o: Order, op
     id: o.id,
     accountId,
     contractId: contract.id,
-    symbolId: inst.symbol,
+    symbolId: contract.symbolId,
     creationTimestamp: isoFromEpochS(o.createdS),
     updateTimestamp: filled && o.updatedS !== null ? isoFromEpochS(o.updatedS) : null,
     status: open ? OrderStatus.Open : o.status,
