@@ -12,21 +12,37 @@ import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchErro
 import { payoutReasonText } from '../shared/present-common.ts';
 
 // Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
-export const loginKey = {
+export const loginKey: CodeTable<LoginError> = {
   missing_credentials: [3, 'Invalid credentials'],
   invalid_credentials: [3, 'Invalid credentials'],
   user_unverified: [3, 'Invalid credentials'],
   user_disabled: [3, 'Invalid credentials'],
   pro_required: [9, 'Pro subscription required for the Simulator API'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<LoginError>;
+};
 
-export const validate = {
+export const validate: CodeTable<ValidateError> = {
   invalid_session: [1, 'Invalid session'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<ValidateError>;
+};
 
-export const retrieveBars = {
+/** Endpoints that answer no error row of their own (only 400/401). */
+export const none: CodeTable<never> = {};
+
+// Shape checks without a spec row of their own use the endpoint's nearest code (docs/decisions.md).
+export const accountSearch: CodeTable<{ kind: 'invalid_only_active' }> = {
+  invalid_only_active: [1, 'onlyActiveAccounts must be a boolean'],
+};
+
+export const contractSearch: CodeTable<{ kind: 'invalid_search_text' }> = {
+  invalid_search_text: [1, 'searchText must be a string or null'],
+};
+
+export const contractById: CodeTable<{ kind: 'contract_not_found' }> = {
+  contract_not_found: [1, 'Contract not found'],
+};
+
+export const retrieveBars: CodeTable<HistoryError> = {
   contract_not_found: [1, 'Contract not found'],
   unit_invalid: [2, 'Unit invalid'],
   invalid_time_range: [2, 'Invalid time range'],
@@ -38,9 +54,9 @@ export const retrieveBars = {
   daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
   daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
   importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
-} satisfies CodeTable<HistoryError>;
+};
 
-export const replayStart = {
+export const replayStart: CodeTable<StartError> = {
   instrument_required: [1, 'instrumentSymbol or contractId required'],
   instrument_not_found: [1, 'Instrument not found'],
   start_date_required: [2, 'startDate required'],
@@ -48,103 +64,123 @@ export const replayStart = {
   invalid_timeframe: [2, 'Invalid timeframe'],
   timeframe_out_of_range: [2, 'Timeframe out of range'],
   incompatible_resolution: [2, 'Invalid timeframe for this instrument'],
-  date_invalid: [7, (e) => `${e.field === 'start' ? 'startDate' : 'endDate'} must be a date in YYYY-MM-DD format`],
+  date_invalid: [7, (e) => `${e.field === 'start' ? 'startDate' : 'endDate'} must be a date in YYYY-MM-DD format`, '{startDate|endDate} must be a date in YYYY-MM-DD format'],
   end_not_after_start: [7, 'endDate must be after startDate'],
   span_too_long: [7, 'endDate must be at most 2 years after startDate'],
-  no_data: [7, (e) => `No data available for ${e.symbol} ${e.toDate ? `between ${e.fromDate} and ${e.toDate}` : `from ${e.fromDate}`}`],
+  no_data: [
+    7,
+    (e) => `No data available for ${e.symbol} ${e.toDate ? `between ${e.fromDate} and ${e.toDate}` : `from ${e.fromDate}`}`,
+    'No data available for {symbol} between {startDate} and {endDate} (from {startDate} without endDate)',
+  ],
   too_many_sessions: [4, 'Maximum of 10 live replay sessions reached; end one with Replay/end'],
   challenge_not_found: [1, 'Account not found'],
   challenge_busy: [7, 'This challenge account already has a live replay session; end it with Replay/end first'],
-  challenge_inactive: [7, (e) => `Challenge account ${e.challengeId} is no longer active (${e.status})`],
-  challenge_time: [7, (e) => `Challenge account ${e.challengeId} has already traded up to ${isoFromEpochS(e.lastSimTimeS)}; a session on it must start after that time`],
+  challenge_inactive: [7, (e) => `Challenge account ${e.challengeId} is no longer active (${e.status})`, 'Challenge account {accountId} is no longer active ({status})'],
+  challenge_time: [
+    7,
+    (e) => `Challenge account ${e.challengeId} has already traded up to ${isoFromEpochS(e.lastSimTimeS)}; a session on it must start after that time`,
+    'Challenge account {accountId} has already traded up to {time}; a session on it must start after that time',
+  ],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<StartError>;
+};
 
 const sessionRows = {
   account_not_found: [1, 'Account not found'],
   session_ended: [1, 'No active replay session for this account'],
 } as const;
 
-export const replayAdvance = {
+export const replayAdvance: CodeTable<AdvanceError> = {
   ...sessionRows,
   invalid_steps: [2, 'steps must be a whole number from 1 to 100'],
   invalid_target_time: [2, 'Invalid targetTime'],
-  busy: { status: 503, message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation') },
+  busy: {
+    status: 503,
+    message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation'),
+    doc: 'Session busy with another operation | Session is playing; pause it first',
+  },
   streaming_rate: TOO_MANY_REQUESTS,
   streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
-} satisfies CodeTable<AdvanceError>;
+};
 
-export const replayPlay = {
+export const replayPlay: CodeTable<PlayError> = {
   ...sessionRows,
   invalid_speed: [2, 'speed must be a number from 1 to 50'],
-} satisfies CodeTable<PlayError>;
+};
 
-export const replaySession = sessionRows satisfies CodeTable<SessionError>;
+export const replaySession: CodeTable<SessionError> = sessionRows;
 
 const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;
 
-export const placeOrder = {
+export const placeOrder: CodeTable<PlaceError> = {
   invalid_size: [7, 'Invalid order size'],
   invalid_type_or_side: [7, 'Invalid order type or side'],
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'The replay session of this account has ended'],
   contract_not_found: [2, 'Contract not found'],
-  contract_mismatch: [2, (e) => `This session trades ${e.sessionSymbol}; ${e.requestedSymbol} cannot be traded in it`],
-  price_required: [2, (e) => `${PRICE_FIELDS[e.field]} is required for this order type`],
-  price_off_grid: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
-  price_out_of_range: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
-  invalid_bracket: [2, (e) => `${BRACKET_FIELDS[e.leg]}.ticks must be a non-zero whole number of ticks`],
-  rejected: [2, (e) => e.reason],
+  contract_mismatch: [2, (e) => `This session trades ${e.sessionSymbol}; ${e.requestedSymbol} cannot be traded in it`, 'This session trades {symbol}; {symbol} cannot be traded in it'],
+  price_required: [2, (e) => `${PRICE_FIELDS[e.field]} is required for this order type`, '{limitPrice|stopPrice} is required for this order type'],
+  price_off_grid: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`, '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}'],
+  price_out_of_range: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
+  invalid_bracket: [2, (e) => `${BRACKET_FIELDS[e.leg]}.ticks must be a non-zero whole number of ticks`, '{stopLossBracket|takeProfitBracket}.ticks must be a non-zero whole number of ticks'],
+  rejected: [2, (e) => e.reason, 'the engine\'s rejection reason'],
   challenge_inactive: [4, 'Account violation'],
-} satisfies CodeTable<PlaceError>;
+};
+
+export const modifyOrder: CodeTable<{ kind: 'unsupported' }> = {
+  unsupported: [3, 'Order modification not supported in simulator'],
+};
 
 // The gateway schema has one row for every order that is not working: filled and canceled share it.
-export const cancelOrder = {
+export const cancelOrder: CodeTable<CancelError> = {
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'Order not found'],
   order_not_found: [2, 'Order not found'],
   order_filled: [2, 'Order not found'],
   order_canceled: [2, 'Order not found'],
-} satisfies CodeTable<CancelError>;
+};
 
-export const searchOrders = {
+export const searchOrders: CodeTable<SearchError> = {
   account_not_found: [1, 'Account not found'],
   invalid_timestamp: [2, 'startTimestamp and endTimestamp must be ISO 8601 times'],
-} satisfies CodeTable<SearchError>;
+};
 
-export const closePosition = {
+export const closePosition: CodeTable<CloseError> = {
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'Position not found'],
   position_not_found: [2, 'Position not found'],
   challenge_inactive: [4, 'Account violation'],
-  rejected: [5, (e) => e.reason],
-} satisfies CodeTable<CloseError>;
+  rejected: [5, (e) => e.reason, 'the engine\'s rejection reason'],
+};
 
-export const partialClosePosition = {
+export const partialClosePosition: CodeTable<PartialCloseError> = {
   account_not_found: [1, 'Account not found'],
   session_ended: [2, 'Position not found'],
   position_not_found: [2, 'Position not found'],
   challenge_inactive: [4, 'Account violation'],
   invalid_close_size: [5, 'Invalid close size'],
-  rejected: [6, (e) => e.reason],
-} satisfies CodeTable<PartialCloseError>;
+  rejected: [6, (e) => e.reason, 'the engine\'s rejection reason'],
+};
 
-export const payoutEligibility = {
+export const payoutEligibility: CodeTable<PayoutPhaseError> = {
   account_not_found: [1, 'Account not found'],
   not_performance_phase: [2, 'Account is not in the performance phase'],
-} satisfies CodeTable<PayoutPhaseError>;
+};
 
-export const payoutRequest = {
+export const payoutRequest: CodeTable<PayoutRequestError> = {
   ...payoutEligibility,
   invalid_amount: [3, 'Invalid withdrawal amount'],
-  not_eligible: [4, (e) => `Withdrawal not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`],
+  not_eligible: [
+    4,
+    (e) => `Withdrawal not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`,
+    'Withdrawal not eligible: {reasons, joined by "; "}',
+  ],
   conflict: [5, 'Withdrawal failed — please retry'],
-} satisfies CodeTable<PayoutRequestError>;
+};
 
-export const payoutHistory = {
+export const payoutHistory: CodeTable<{ kind: 'account_not_found' }> = {
   account_not_found: [1, 'Account not found'],
-} satisfies CodeTable<{ kind: 'account_not_found' }>;
+};
 
 /** What this family calls the challenge phase in which payouts are taken. */
 export const PAYOUT_PHASE = 'performance phase';

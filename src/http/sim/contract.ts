@@ -1,23 +1,20 @@
 // Contract/search, Contract/available and Contract/searchById of the current family.
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { failure, success } from '../shared/envelope.ts';
-import { authedPost, type App, type AuthedCall } from '../shared/route.ts';
+import { mapError } from '../shared/code-table.ts';
+import { route } from '../shared/endpoint.ts';
+import * as codes from './codes.ts';
 import { presentContract } from './present.ts';
+import * as ep from './schemas.ts';
 
-export function registerContract(app: App, s: Services): void {
-  const search = ({ body }: AuthedCall) => {
-    const text = body.searchText;
-    if (text !== undefined && text !== null && typeof text !== 'string') {
-      return failure(1, 'searchText must be a string or null');
-    }
-    return success({ contracts: s.contracts.search(text ?? null).map(presentContract) });
-  };
-  authedPost(app, s, '/Contract/search', search);
-  authedPost(app, s, '/Contract/available', search);
+export function registerContract<P extends string>(app: Elysia<P>, s: Services): void {
+  for (const search of [ep.contractSearch, ep.contractAvailable]) {
+    route(app, s, search, ({ body }) => search.ok({ contracts: s.contracts.search(body.searchText ?? null).map(presentContract) }));
+  }
 
-  authedPost(app, s, '/Contract/searchById', ({ body }) => {
+  route(app, s, ep.contractSearchById, ({ body }) => {
     const contract = s.contracts.byId(body.contractId);
-    return contract ? success({ contract: presentContract(contract) }) : failure(1, 'Contract not found');
+    return contract ? ep.contractSearchById.ok({ contract: presentContract(contract) }) : mapError(codes.contractById, { kind: 'contract_not_found' });
   });
 }

@@ -1,14 +1,16 @@
 // History/retrieveBars of the current family. `Accept: application/x-msgpack` gets the same
 // envelope in msgpack. A long scan runs in slices (src/service/history.ts), so the handler is async.
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
-import { authedPost, type App } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
+import * as ep from './schemas.ts';
 
-export function registerHistory(app: App, s: Services): void {
-  authedPost(app, s, '/History/retrieveBars', async ({ body, principal, request }) => {
+export function registerHistory<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.retrieveBars, async ({ body, principal, request }) => {
     const r = await s.history.retrieveSliced(principal.user.id, {
       contractId: body.contractId,
       unit: body.unit,

@@ -1,9 +1,8 @@
 // The current family (`/api/sim/`), also served under `/api/sim/api/` for clients that append
-// `/api/Group/op` to a bare base URL.
+// `/api/Group/op` to a bare base URL. Its endpoints are declared in schemas.ts.
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { installBodyParser } from '../shared/route.ts';
 import { registerAccount } from './account.ts';
 import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
@@ -15,7 +14,6 @@ import { registerReplay } from './replay.ts';
 
 export function simFamily(s: Services, prefix: string) {
   const app = new Elysia({ prefix });
-  installBodyParser(app);
   registerAuth(app, s);
   registerAccount(app, s);
   registerContract(app, s);

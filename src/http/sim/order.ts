@@ -1,16 +1,17 @@
 // Order/place, search, searchOpen, cancel, modify of the current family.
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import type { Order } from '../../engine/types.ts';
 import type { Listing } from '../../service/trading.ts';
 import { mapError } from '../shared/code-table.ts';
-import { failure, success } from '../shared/envelope.ts';
-import { authedPost, type App } from '../shared/route.ts';
+import { INVALID, type Invalid, route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
 import { presentOrder } from './present.ts';
+import * as ep from './schemas.ts';
 
-export function registerOrder(app: App, s: Services): void {
-  authedPost(app, s, '/Order/place', ({ body, principal }) => {
+export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.orderPlace, ({ body, principal }) => {
     const r = s.trading.place(principal.user.id, {
       accountId: body.accountId,
       contractId: body.contractId,
@@ -22,39 +23,36 @@ export function registerOrder(app: App, s: Services): void {
       stopLossTicks: bracketTicks(body.stopLossBracket),
       takeProfitTicks: bracketTicks(body.takeProfitBracket),
     });
-    return r.ok ? success({ orderId: r.value.order.id }) : mapError(codes.placeOrder, r.error);
+    return r.ok ? ep.orderPlace.ok({ orderId: r.value.order.id }) : mapError(codes.placeOrder, r.error);
   });
 
   const list = (accountId: number, l: Listing<Order>, open: boolean) => {
-    if (!l.instrument) return success({ orders: [] });
+    if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
     const contract = s.contracts.contractFor(l.instrument);
-    return success({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
+    return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
   };
 
-  authedPost(app, s, '/Order/search', ({ body, principal }) => {
+  route(app, s, ep.orderSearch, ({ body, principal }) => {
     const r = s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
-    return r.ok ? list(body.accountId as number, r.value, false) : mapError(codes.searchOrders, r.error);
+    return r.ok ? list(body.accountId, r.value, false) : mapError(codes.searchOrders, r.error);
   });
 
-  authedPost(app, s, '/Order/searchOpen', ({ body, principal }) => {
+  route(app, s, ep.orderSearchOpen, ({ body, principal }) => {
     const r = s.trading.searchOpen(principal.user.id, body.accountId);
-    return r.ok ? list(body.accountId as number, r.value, true) : mapError(codes.searchOrders, r.error);
+    return r.ok ? list(body.accountId, r.value, true) : mapError(codes.searchOrders, r.error);
   });
 
-  authedPost(app, s, '/Order/cancel', ({ body, principal }) => {
+  route(app, s, ep.orderCancel, ({ body, principal }) => {
     const r = s.trading.cancel(principal.user.id, body.accountId, body.orderId);
-    return r.ok ? success() : mapError(codes.cancelOrder, r.error);
+    return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
   });
 
   // Spec: unsupported in the simulator; every call answers errorCode 3.
-  authedPost(app, s, '/Order/modify', () => failure(3, 'Order modification not supported in simulator'));
+  route(app, s, ep.orderModify, () => mapError(codes.modifyOrder, { kind: 'unsupported' }));
 }
 
-/**
- * The distance of a bracket `{ticks: N}` (also the gateway's `{ticks, type}`, whose `type` we ignore).
- * A bracket that is not an object yields NaN, which the service refuses as an invalid bracket.
- */
-function bracketTicks(bracket: unknown): unknown {
+/** The distance of a bracket `{ticks: N}` (the gateway's `{ticks, type}` too: `type` is ignored); null for none. */
+function bracketTicks(bracket: { ticks: number } | null | undefined | Invalid): number | null | Invalid {
   if (bracket === undefined || bracket === null) return null;
-  return typeof bracket === 'object' ? ((bracket as { ticks?: unknown }).ticks ?? Number.NaN) : Number.NaN;
+  return bracket === INVALID ? INVALID : (bracket as { ticks: number }).ticks;
 }

@@ -74,7 +74,7 @@ export function presentPosition(accountId: number, contract: Contract, p: OpenPo
     contractId: contract.id,
     contractDisplayName: contract.instrument.description,
     creationTimestamp: isoFromEpochS(p.session.nowS),
-    type: p.qty > 0 ? 1 : 2,
+    type: p.qty > 0 ? (1 as const) : (2 as const),
     size: Math.abs(p.qty),
     averagePrice: p.avgPriceTicks / contract.instrument.ticksPerPoint,
   };

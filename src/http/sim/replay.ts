@@ -1,5 +1,6 @@
 // Replay/start, step, jumpTo, play, pause, end of the current family.
 
+import type { Elysia } from 'elysia';
 import { EMPTY_BARS } from '../../data/bar-columns.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
@@ -8,10 +9,10 @@ import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
-import { success } from '../shared/envelope.ts';
-import { authedPost, type App } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
 import { presentFilledOrders, presentPropFirm, presentSnapshot, presentViolation } from './present.ts';
+import * as ep from './schemas.ts';
 
 function propFirmOf(s: LiveSession) {
   return s.challenge ? presentPropFirm(s.challenge.rule.state) : null;
@@ -31,8 +32,8 @@ function progress(o: AdvanceOutcome) {
   };
 }
 
-export function registerReplay(app: App, s: Services): void {
-  authedPost(app, s, '/Replay/start', ({ body, principal }) => {
+export function registerReplay<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.replayStart, ({ body, principal }) => {
     const r = s.replay.start(principal.user.id, {
       instrumentSymbol: body.instrumentSymbol,
       contractId: body.contractId,
@@ -44,7 +45,7 @@ export function registerReplay(app: App, s: Services): void {
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;
     const contract = s.contracts.contractFor(session.inst);
-    return success({
+    return ep.replayStart.ok({
       accountId: session.accountId,
       sessionId: session.sessionId,
       totalBars: session.totalBars,
@@ -58,35 +59,35 @@ export function registerReplay(app: App, s: Services): void {
     });
   });
 
-  authedPost(app, s, '/Replay/step', async ({ body, principal, request }) => {
+  route(app, s, ep.replayStep, async ({ body, principal, request }) => {
     const r = await s.replay.step(principal.user.id, body.accountId, body.steps);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
     const bars = r.value.advance.bars;
     return barsResponse(request, r.value.session.inst, bars ?? EMPTY_BARS, progress(r.value));
   });
 
-  authedPost(app, s, '/Replay/jumpTo', async ({ body, principal }) => {
+  route(app, s, ep.replayJumpTo, async ({ body, principal }) => {
     const r = await s.replay.jumpTo(principal.user.id, body.accountId, body.targetTime);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
-    return success(progress(r.value));
+    return ep.replayJumpTo.ok(progress(r.value));
   });
 
-  authedPost(app, s, '/Replay/play', ({ body, principal }) => {
+  route(app, s, ep.replayPlay, ({ body, principal }) => {
     const r = s.replay.play(principal.user.id, body.accountId, body.speed);
     if (!r.ok) return mapError(codes.replayPlay, r.error);
-    return success({ playing: true, speed: r.value.speed });
+    return ep.replayPlay.ok({ playing: true, speed: r.value.speed });
   });
 
-  authedPost(app, s, '/Replay/pause', ({ body, principal }) => {
+  route(app, s, ep.replayPause, ({ body, principal }) => {
     const r = s.replay.pause(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return success({ paused: true, account: presentSnapshot(r.value.engine), propFirm: propFirmOf(r.value) });
+    return ep.replayPause.ok({ paused: true, account: presentSnapshot(r.value.engine), propFirm: propFirmOf(r.value) });
   });
 
-  authedPost(app, s, '/Replay/end', ({ body, principal }) => {
+  route(app, s, ep.replayEnd, ({ body, principal }) => {
     const r = s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return success({ ended: true, account: endSnapshot(r.value.session.engine, r.value.fills) });
+    return ep.replayEnd.ok({ ended: true, account: endSnapshot(r.value.session.engine, r.value.fills) });
   });
 }
 

@@ -6,10 +6,13 @@ import type { WebLoginError } from '../../service/web-auth.ts';
 
 // Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
 // same answer: accounts cannot be probed.
-export const login = {
+export const login: CodeTable<WebLoginError> = {
   missing_credentials: [1, 'Invalid credentials'],
   invalid_credentials: [1, 'Invalid credentials'],
   user_unverified: [1, 'Invalid credentials'],
   user_disabled: [1, 'Invalid credentials'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<WebLoginError>;
+};
+
+/** Endpoints that answer no error row of their own. */
+export const none: CodeTable<never> = {};

@@ -1,0 +1,479 @@
+// Endpoints as data. Each endpoint of a family is declared once with `defineEndpoint` (method, path,
+// authentication, TypeBox request and response schemas, a rule per request field, the code table)
+// and served with `route`, which
+//   1. guards and authenticates (CSRF → 401 → 403 for cookie routes; 401 for bearer routes),
+//   2. reads the body leniently (empty → `{}`, any Content-Type, not JSON → HTTP 400),
+//   3. checks it with the endpoint's compiled validator (compiled once, at module load),
+//   4. answers a failing field by its rule (below), or calls the handler with the typed body,
+//   5. when the response contract is on (the test suite), checks the answer against the endpoint's
+//      response schema for its HTTP status and fails loudly when it does not match.
+//
+// Field rules: the services check their inputs in the spec's order, and several of their checks need
+// state (is the account owned, is the session live) before a field's own row applies. So a field
+// that fails its schema is answered in one of three ways:
+//   { refuse: error }  the route answers the error's row at once. Only for fields the service checks
+//                      before anything else, listed in the order the service checks them.
+//   { defer: 'kind' }  the field reaches the handler as `INVALID`, which the service refuses with the
+//                      row of `kind` at its own place in the order of checks (exactly as it refused any
+//                      other wrong value before schemas existed). `kind` documents the row.
+//   { drop: true }     a wrong value counts as omitted (fields accepted for compatibility and ignored).
+//
+// An OpenAPI generator enumerates a family's endpoints (its `…_ENDPOINTS` list) and reads from each:
+// `method`, `path` (relative to the family prefix), `auth`, `summary`, `requestSchema` (a TObject),
+// `response` (the success body), `responses` (every HTTP status the endpoint can answer with its body
+// schema) and `errorRows()` (code, message, HTTP status and the fields that lead to each row).
+
+import { Kind, type Static, type TObject, type TProperties, type TSchema, Type as T } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { Elysia } from 'elysia';
+import { unpack } from 'msgpackr';
+import type { Principal } from '../../service/auth.ts';
+import type { Services } from '../../service/services.ts';
+import type { WebPrincipal } from '../../service/web-auth.ts';
+import type { UserRow } from '../../store/users.ts';
+import { MSGPACK } from './bars.ts';
+import { type CodeTable, describeTable, type Kinded, mapError } from './code-table.ts';
+import { CROSS_SITE_REFUSED, cookiePrincipal, csrfRefusal, forbidden, PRO_REQUIRED, SIM_PRO_REQUIRED, sessionCookieValue } from './cookie.ts';
+import { malformedJson, success, unauthorized } from './envelope.ts';
+import { bearerToken, clientAddress, isBadJson, readLenientBody } from './route.ts';
+import { STRICT } from './schemas.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * - `none`: public.
+ * - `bearer`: a valid bearer token or HTTP 401. A request without an Authorization header may carry
+ *   the web session cookie instead (the console calls the simulator like a bot): CSRF guard (403),
+ *   session (401), Pro plan checked per request (403).
+ * - `bearer-only`: a valid bearer token or HTTP 401, no cookie (the token's own endpoints: Auth/logout).
+ * - `bearer-row`: the handler reads the bearer token itself (`call.token`) and answers a bad one with
+ *   its own row (Auth/validate).
+ * - `web`: public, for the web application: state-changing methods pass the CSRF guard (else HTTP
+ *   403) and the handler gets the cookie jar (the web login sets the session cookie).
+ * - `cookie`: as `web`, and a valid session cookie or HTTP 401.
+ * - `cookie-pro`: as `cookie`, and a user not on the Pro plan gets HTTP 403.
+ */
+export type Auth = 'none' | 'bearer' | 'bearer-only' | 'bearer-row' | 'web' | 'cookie' | 'cookie-pro';
+
+declare const invalidBrand: unique symbol;
+/** A request field that failed its schema and is left for the service to refuse (`defer` rule). */
+export interface Invalid {
+  readonly [invalidBrand]: true;
+}
+/** The value a deferred field that failed its schema has; every service check refuses it. */
+export const INVALID = Object.freeze({ toString: () => '(invalid)' }) as unknown as Invalid;
+
+export type FieldRule<E extends Kinded> = { readonly refuse: E } | { readonly defer: E['kind'] } | { readonly drop: true };
+
+export type FieldRules<Req extends TProperties, E extends Kinded> = { readonly [K in keyof Req]: FieldRule<E> };
+
+/** The body a handler receives: the request's static type, with `Invalid` where a field is deferred. */
+export type BodyOf<Req extends TProperties, R> = {
+  [K in keyof Static<TObject<Req>>]: K extends keyof R ? (R[K] extends { defer: string } ? Static<TObject<Req>>[K] | Invalid : Static<TObject<Req>>[K]) : never;
+};
+
+/** A cookie jar as Elysia hands it to routes. */
+export type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;
+
+export interface Call<B> {
+  body: B;
+  request: Request;
+  clientAddress: string;
+}
+export interface BearerCall<B> extends Call<B> {
+  principal: Principal;
+}
+export interface TokenCall<B> extends Call<B> {
+  /** The bearer token as sent (null when none). */
+  token: string | null;
+}
+export interface CookieCall<B> extends Call<B> {
+  cookie: CookieJar;
+  /** Path parameters (`/strategies/:id` → `params.id`). */
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+}
+export interface SessionCall<B> extends CookieCall<B> {
+  /** The session's user, read afresh on this request. */
+  user: UserRow;
+  session: WebPrincipal;
+}
+
+export type CallOf<A extends Auth, B> = A extends 'bearer' | 'bearer-only'
+  ? BearerCall<B>
+  : A extends 'bearer-row'
+    ? TokenCall<B>
+    : A extends 'cookie' | 'cookie-pro'
+      ? SessionCall<B>
+      : A extends 'web'
+        ? CookieCall<B>
+        : Call<B>;
+
+export interface EndpointSpec<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> {
+  readonly method: Method;
+  /** Relative to the family's prefix (`/Order/place`). */
+  readonly path: string;
+  readonly auth: A;
+  /** One line for the API reference. */
+  readonly summary: string;
+  readonly description?: string;
+  /** `json` (POST, PUT, PATCH): the body is read as lenient JSON; `none`: not read (GET, DELETE, or a body that is ignored). */
+  readonly body?: 'json' | 'none';
+  /** Properties of the request body (unknown properties are allowed and ignored). */
+  readonly request: Req;
+  /**
+   * What a request field failing its schema leads to (see the file's head), one rule per field.
+   * `refuse` fields are tried in the order written here: write them in the order the service checks them.
+   */
+  readonly fields: R;
+  /** The success body, envelope included (`okBody({...})`); `T.Never()` for an endpoint that never succeeds. */
+  readonly response: Res;
+  /** `json` (default), `json+msgpack` (`Accept: application/x-msgpack` gets the same body in msgpack), `text`. */
+  readonly produces?: 'json' | 'json+msgpack' | 'text';
+  /** The endpoint's code table: every error row it answers besides 400/401/403. */
+  readonly errors: CodeTable<E>;
+  /** Properties the endpoint's error bodies carry besides the envelope (Auth/validate's `newToken: null`). */
+  readonly errorFields?: TProperties;
+}
+
+/** One error answer of an endpoint as the API reference lists it. */
+export interface ErrorRow {
+  readonly status: number;
+  readonly errorCode: number;
+  /** The exact message when it is fixed, else null (see `text`). */
+  readonly errorMessage: string | null;
+  readonly text: string;
+  /** Domain error kinds answered by this row (empty for transport answers such as 401). */
+  readonly kinds: readonly string[];
+  /** Request fields whose failing schema leads to this row. */
+  readonly fields: readonly string[];
+}
+
+/** What every endpoint exposes, whatever its types: the registry's and the OpenAPI generator's view. */
+export interface EndpointInfo {
+  readonly method: Method;
+  readonly path: string;
+  readonly auth: Auth;
+  readonly summary: string;
+  readonly description?: string;
+  readonly body?: 'json' | 'none';
+  readonly produces?: 'json' | 'json+msgpack' | 'text';
+  /** Properties of the request body. */
+  readonly request: TProperties;
+  /** The request body schema: `request` as an object that allows unknown properties. */
+  readonly requestSchema: TObject;
+  /** The success body (`T.Never()` when the endpoint never succeeds). */
+  readonly response: TSchema;
+  /** Every HTTP status the endpoint answers with, and the body schema of those answers. */
+  readonly responses: Readonly<Record<number, TSchema>>;
+  /** The error answers: code table rows, then 400/401/403 as they apply. */
+  errorRows(): ErrorRow[];
+  /** Compiled checks (internal to `route` and the response contract). */
+  readonly compiled: Compiled;
+}
+
+export interface Endpoint<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>>
+  extends EndpointSpec<A, Req, Res, E, R>,
+    EndpointInfo {
+  readonly auth: A;
+  readonly request: Req;
+  readonly response: Res;
+  /** The success answer, typed by the response schema. */
+  ok(fields: OkFields<Res>): Response;
+}
+
+type OkFields<Res> = Res extends TObject ? Omit<Static<Res>, 'success' | 'errorCode' | 'errorMessage'> : never;
+
+interface FieldCheck {
+  readonly key: string;
+  readonly check: TypeCheck<TObject>;
+  readonly rule: 'refuse' | 'defer' | 'drop';
+  /** The answer of a `refuse` field. */
+  readonly refusal: (() => Response) | null;
+}
+
+interface Compiled {
+  readonly request: TypeCheck<TObject>;
+  readonly fields: readonly FieldCheck[];
+  readonly responses: Map<number, TypeCheck<TSchema>>;
+}
+
+const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH']);
+const STATE_CHANGING: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A success body: the endpoint's fields plus the envelope (`success` true, `errorCode` 0, `errorMessage` null). */
+export function okBody<P extends TProperties>(props: P) {
+  return T.Object({ ...props, success: T.Literal(true), errorCode: T.Literal(0), errorMessage: T.Null() }, STRICT);
+}
+
+/** A failure body with the given code and message (a fixed text, or any string when null). */
+export function failureBody(errorCode: number, errorMessage: string | null, extra: TProperties = {}) {
+  return T.Object(
+    { ...extra, success: T.Literal(false), errorCode: T.Literal(errorCode), errorMessage: errorMessage === null ? T.String() : T.Literal(errorMessage) },
+    STRICT,
+  );
+}
+
+function union(schemas: TSchema[]): TSchema {
+  return schemas.length === 1 ? schemas[0] : T.Union(schemas);
+}
+
+/** Declares an endpoint and compiles its request checks (once, at module load). */
+export function defineEndpoint<
+  const A extends Auth,
+  const Req extends TProperties,
+  const Res extends TSchema,
+  E extends Kinded,
+  const R extends FieldRules<Req, E>,
+>(spec: EndpointSpec<A, Req, Res, E, R>): Endpoint<A, Req, Res, E, R> {
+  const requestSchema: TObject = T.Object(spec.request as TProperties);
+  // In the order of `fields`: the first failing `refuse` field in that order is the one answered.
+  const rules = Object.keys(spec.fields).map((key) => ({ key, rule: spec.fields[key as keyof Req] as FieldRule<E> }));
+  const fields: FieldCheck[] = rules.map(({ key, rule }) => ({
+    key,
+    check: TypeCompiler.Compile(T.Object({ [key]: spec.request[key] })),
+    rule: 'refuse' in rule ? 'refuse' : 'defer' in rule ? 'defer' : 'drop',
+    refusal: 'refuse' in rule ? () => mapError(spec.errors, rule.refuse) : null,
+  }));
+  const rows = describeTable(spec.errors);
+  const fieldsOf = (kind: string) =>
+    rules.filter(({ rule }) => ('refuse' in rule ? rule.refuse.kind === kind : 'defer' in rule && rule.defer === kind)).map((f) => f.key);
+  const readsBody = (spec.body ?? (BODY_METHODS.has(spec.method) ? 'json' : 'none')) === 'json';
+  const guarded = (spec.auth === 'web' || spec.auth === 'cookie' || spec.auth === 'cookie-pro' || spec.auth === 'bearer') && STATE_CHANGING.has(spec.method);
+
+  const transport: ErrorRow[] = [];
+  const answer = (status: number, message: string) => transport.push({ status, errorCode: status, errorMessage: message, text: message, kinds: [], fields: [] });
+  if (guarded) answer(403, CROSS_SITE_REFUSED);
+  if (spec.auth === 'bearer' || spec.auth === 'bearer-only' || spec.auth === 'cookie' || spec.auth === 'cookie-pro') answer(401, 'Unauthorized');
+  if (spec.auth === 'bearer') answer(403, SIM_PRO_REQUIRED);
+  if (spec.auth === 'cookie-pro') answer(403, PRO_REQUIRED);
+  if (readsBody) answer(400, 'Malformed JSON body');
+
+  // Rows with the same status, code and message are one answer.
+  const merged = new Map<string, ErrorRow>();
+  for (const r of rows) {
+    const key = `${r.status}|${r.errorCode}|${r.errorMessage ?? `~${r.text}`}`;
+    const prev = merged.get(key);
+    const kinds = prev ? [...prev.kinds, r.kind] : [r.kind];
+    const rowFields = [...new Set([...(prev?.fields ?? []), ...fieldsOf(r.kind)])];
+    merged.set(key, { status: r.status, errorCode: r.errorCode, errorMessage: r.errorMessage, text: r.text, kinds, fields: rowFields });
+  }
+  const errorRows = [...merged.values(), ...transport];
+
+  const extra = spec.errorFields ?? {};
+  const byStatus = new Map<number, TSchema[]>();
+  const add = (status: number, schema: TSchema) => byStatus.set(status, [...(byStatus.get(status) ?? []), schema]);
+  if (spec.response[Kind] !== 'Never') add(200, spec.response);
+  for (const r of merged.values()) add(r.status, failureBody(r.errorCode, r.errorMessage, extra));
+  for (const r of transport) add(r.status, failureBody(r.errorCode, r.errorMessage));
+  const responses: Record<number, TSchema> = {};
+  for (const [status, schemas] of byStatus) responses[status] = union(schemas);
+
+  const ep: Endpoint<A, Req, Res, E, R> = {
+    ...spec,
+    requestSchema,
+    responses: Object.freeze(responses),
+    errorRows: () => errorRows.map((r) => ({ ...r })),
+    ok: okOf<Res>(),
+    compiled: { request: TypeCompiler.Compile(requestSchema), fields, responses: new Map<number, TypeCheck<TSchema>>() },
+  };
+  return Object.freeze(ep);
+}
+
+function okOf<Res extends TSchema>(): (fields: OkFields<Res>) => Response {
+  return success as (fields: Record<string, unknown>) => Response as unknown as (fields: OkFields<Res>) => Response;
+}
+
+// ---- serving ----
+
+type Handler<C> = (call: C) => Response | Promise<Response>;
+
+/**
+ * Registers `ep` on a family's Elysia instance. Elysia's own validation and parsing stay off (its
+ * answers are not ours): the body is read here, checked with the endpoint's compiled validator, and
+ * the handler gets it typed.
+ */
+export function route<P extends string, const A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>>(
+  app: Elysia<P>,
+  s: Services,
+  ep: Endpoint<A, Req, Res, E, R>,
+  handler: Handler<CallOf<A, BodyOf<Req, R>>>,
+): void {
+  const h = handler as unknown as Handler<Call<unknown>>;
+  const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
+  const hook = { parse: 'none' as const, detail };
+  // Elysia reads only the context properties a handler names: public routes never touch cookies.
+  // `body` is undefined (parsing is off) unless the family installed its own parser (installBodyParser).
+  if (usesCookies(ep)) {
+    app.route(ep.method, ep.path, ({ request, body, cookie, params, query }) => serve(s, ep, h, request, body, { cookie, params, query }), hook);
+  } else {
+    app.route(ep.method, ep.path, ({ request, body }) => serve(s, ep, h, request, body, null), hook);
+  }
+}
+
+function usesCookies(ep: EndpointInfo): boolean {
+  return ep.auth === 'bearer' || ep.auth === 'web' || ep.auth === 'cookie' || ep.auth === 'cookie-pro';
+}
+
+/** The group of a path (`/Order/place` → `Order`, `/me` → `me`), for the reference's tags. */
+function tagOf(path: string): string {
+  return path.split('/').filter((p) => p !== '')[0] ?? path;
+}
+
+interface CookieParts {
+  cookie: unknown;
+  params: unknown;
+  query: unknown;
+}
+
+async function serve(
+  s: Services,
+  ep: EndpointInfo,
+  handler: Handler<Call<unknown>>,
+  request: Request,
+  parsed: unknown,
+  parts: CookieParts | null,
+): Promise<Response> {
+  const res = await answer(s, ep, handler, request, parsed, parts);
+  if (responseContract.enabled) await checkResponse(ep, request, res);
+  return res;
+}
+
+async function answer(
+  s: Services,
+  ep: EndpointInfo,
+  handler: Handler<Call<unknown>>,
+  request: Request,
+  parsed: unknown,
+  parts: CookieParts | null,
+): Promise<Response> {
+  const cookieAuth = ep.auth === 'cookie' || ep.auth === 'cookie-pro';
+  if (cookieAuth || ep.auth === 'web') {
+    const refused = csrfRefusal(request, s.config.trustProxy);
+    if (refused) return refused;
+  }
+  let principal: Principal | null = null;
+  let session: WebPrincipal | null = null;
+  if (ep.auth === 'bearer') {
+    const token = bearerToken(request);
+    const cookie = parts?.cookie as CookieJar | undefined;
+    if (token === null && sessionCookieValue(cookie) !== null) {
+      const r = await cookiePrincipal(request, cookie as CookieJar, s);
+      if (r instanceof Response) return r;
+      principal = r;
+    } else {
+      principal = await s.auth.authenticate(token);
+    }
+    if (!principal) return unauthorized();
+  } else if (ep.auth === 'bearer-only') {
+    principal = await s.auth.authenticate(bearerToken(request));
+    if (!principal) return unauthorized();
+  } else if (cookieAuth) {
+    session = await s.webAuth.authenticate(sessionCookieValue(parts?.cookie as CookieJar | undefined));
+    if (!session) return unauthorized();
+    if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
+  }
+  const readsBody = (ep.body ?? (BODY_METHODS.has(ep.method) ? 'json' : 'none')) === 'json';
+  // A family with its own parser (installBodyParser) hands the parsed body in; else it is read here.
+  const raw = !readsBody ? {} : parsed !== undefined ? (parsed as Record<string, unknown>) : await readLenientBody(request);
+  if (isBadJson(raw)) return malformedJson();
+  const body = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
+  if (body instanceof Response) return body;
+  const address = clientAddress(request, s.config.trustProxy);
+  if (principal) return handler({ body, request, clientAddress: address, principal } as BearerCall<unknown>);
+  if (ep.auth === 'bearer-row') return handler({ body, request, clientAddress: address, token: bearerToken(request) } as TokenCall<unknown>);
+  const cookieCall: CookieCall<unknown> = {
+    body,
+    request,
+    clientAddress: address,
+    cookie: (parts?.cookie ?? {}) as CookieJar,
+    params: (parts?.params ?? {}) as Record<string, string>,
+    query: (parts?.query ?? {}) as Record<string, string | undefined>,
+  };
+  return handler(session ? ({ ...cookieCall, user: session.user, session } as SessionCall<unknown>) : cookieCall);
+}
+
+/**
+ * A body that failed the endpoint's check: the first failing `refuse` field (in declaration order) is
+ * answered with its row; otherwise failing `defer` fields become INVALID and failing `drop` fields go.
+ */
+function applyFieldRules(ep: EndpointInfo, raw: Record<string, unknown>): Record<string, unknown> | Response {
+  const failing = ep.compiled.fields.filter((f) => !f.check.Check(raw));
+  const refused = failing.find((f) => f.refusal !== null);
+  if (refused?.refusal) return refused.refusal();
+  if (failing.length === 0) throw new Error(`${ep.method} ${ep.path}: the body failed its schema but no field did`);
+  const body = { ...raw };
+  for (const f of failing) {
+    if (f.rule === 'defer') body[f.key] = INVALID;
+    else delete body[f.key];
+  }
+  return body;
+}
+
+// ---- the response contract ----
+
+/**
+ * When enabled (the test suite's preload does so), every response of a `route` is checked against
+ * its endpoint's schema for the response's status; a mismatch is recorded in `violations` and thrown
+ * (the request then answers 500), so the test that caused it fails with the endpoint, the path and
+ * the first schema error.
+ */
+export const responseContract: { enabled: boolean; violations: string[] } = { enabled: false, violations: [] };
+
+export function enableResponseContract(): void {
+  responseContract.enabled = true;
+}
+
+/** The compiled schema of an endpoint's answers with `status` (compiled on first use, then kept); null if it has none. */
+export function responseCheck(ep: EndpointInfo, status: number): TypeCheck<TSchema> | null {
+  const cached = ep.compiled.responses.get(status);
+  if (cached) return cached;
+  const schema = ep.responses[status];
+  if (!schema) return null;
+  const check = TypeCompiler.Compile(schema);
+  ep.compiled.responses.set(status, check);
+  return check;
+}
+
+/** Why `body` (already decoded) is not a valid answer of `ep` with `status`; null when it is. */
+export function contractError(ep: EndpointInfo, status: number, body: unknown): string | null {
+  const check = responseCheck(ep, status);
+  if (!check) return `HTTP ${status} is not an answer of this endpoint`;
+  if (check.Check(body)) return null;
+  const first = check.Errors(body).First();
+  // A union reports only that no branch matched: name the closest branch's first error too.
+  const deeper = first && first.errors.length > 0 ? [...first.errors].map((it) => it.First()).find((e) => e !== undefined) : undefined;
+  const where = (e: { path: string; message: string } | undefined) => (e ? `${e.path || '/'}: ${e.message}` : 'no detail');
+  return deeper ? `${where(first)} (closest: ${where(deeper)})` : where(first);
+}
+
+async function checkResponse(ep: EndpointInfo, request: Request, res: Response): Promise<void> {
+  const type = res.headers.get('content-type') ?? '';
+  let problem: string | null = null;
+  let body: unknown = null;
+  if (type.startsWith('application/json')) {
+    const text = await res.clone().text();
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problem = 'body is not JSON';
+    }
+  } else if (type.startsWith(MSGPACK) && ep.produces === 'json+msgpack') {
+    body = unpack(new Uint8Array(await res.clone().arrayBuffer()));
+  } else if (type.startsWith('text/plain') && ep.produces === 'text') {
+    body = await res.clone().text();
+  } else {
+    problem = `unexpected content-type "${type}"`;
+  }
+  if (problem === null && (res.status === 429 || res.status === 503) && !/^\d+$/.test(res.headers.get('retry-after') ?? '')) {
+    problem = 'no Retry-After header';
+  }
+  problem ??= contractError(ep, res.status, body);
+  if (problem === null) return;
+  const text = JSON.stringify(body) ?? String(body);
+  const message =
+    `response contract: ${ep.method} ${ep.path} (${new URL(request.url).pathname}) answered HTTP ${res.status}: ${problem}; ` +
+    `body ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`;
+  responseContract.violations.push(message);
+  throw new Error(message);
+}

@@ -1,0 +1,78 @@
+// TypeBox shapes both simulator families share (spec "Resources and their fields"): accounts, bars,
+// payout eligibility and records, and the request fields most endpoints take. Response objects are
+// strict (`additionalProperties: false`), so a field added or renamed without its schema fails the
+// response contract. The envelope itself is built by `okBody` / `failureBody` (endpoint.ts).
+
+import { type TSchema, Type as T } from '@sinclair/typebox';
+
+/** Options of every response object: an unlisted field is an error. */
+export const STRICT = { additionalProperties: false } as const;
+
+/** `X or null`. */
+export const Nullable = <S extends TSchema>(s: S) => T.Union([s, T.Null()]);
+
+/** An optional request field that may also be sent as null. */
+export const Maybe = <S extends TSchema>(s: S) => T.Optional(Nullable(s));
+
+// ---- request fields ----
+
+export const AccountId = T.Integer({ description: 'Account id from Account/search or Replay/start' });
+/** A timestamp as sent: ISO 8601 (checked by the service, whose rows answer a bad one). */
+export const IsoTimeText = T.String({ description: 'ISO 8601 time, e.g. 2025-03-03T14:30:00Z' });
+
+// ---- response shapes ----
+
+export const Account = T.Object(
+  {
+    id: T.Integer(),
+    name: T.String(),
+    balance: T.Number(),
+    canTrade: T.Boolean(),
+    isVisible: T.Boolean(),
+    simulated: T.Boolean(),
+  },
+  { ...STRICT, title: 'Account' },
+);
+
+export const Bar = T.Object(
+  {
+    t: T.String({ description: 'ISO 8601 open time of the bar' }),
+    o: T.Number(),
+    h: T.Number(),
+    l: T.Number(),
+    c: T.Number(),
+    v: T.Number(),
+  },
+  { ...STRICT, title: 'Bar' },
+);
+
+export const PayoutEligibility = T.Object(
+  {
+    eligible: T.Boolean(),
+    reasons: T.Array(T.String()),
+    winningDays: T.Integer(),
+    requiredWinningDays: T.Integer(),
+    winningDayMinProfit: T.Number(),
+    netProfitSincePayout: T.Number(),
+    totalFundedProfits: T.Number(),
+    consistencyLimit: T.Number(),
+    maxPayout: T.Number(),
+    minPayout: T.Number(),
+    consistencyPct: Nullable(T.Number()),
+    windowStartDate: Nullable(T.String({ description: 'Simulated date (YYYY-MM-DD) of the last payout' })),
+  },
+  { ...STRICT, title: 'PayoutEligibility' },
+);
+
+export const PayoutRecord = T.Object(
+  {
+    id: T.String(),
+    amount: T.Number(),
+    balanceBefore: T.Number(),
+    balanceAfter: T.Number(),
+    status: T.String({ examples: ['completed'] }),
+    requestedAt: T.String({ description: 'ISO 8601 time of the request (wall clock)' }),
+    simulatedDate: T.String({ description: 'Simulated trade date (YYYY-MM-DD) the payout was taken on' }),
+  },
+  { ...STRICT, title: 'PayoutRecord' },
+);

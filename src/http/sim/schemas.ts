@@ -1,0 +1,524 @@
+// Current family: every endpoint's request and response schema, field rules and code table, beside
+// the code tables (codes.ts). The handlers (auth.ts … position.ts) serve these; SIM_ENDPOINTS lists
+// them for the API reference. Field rules (src/http/shared/endpoint.ts): `refuse` for the fields a
+// service checks first, `defer` for the ones it checks after looking something up.
+
+import { type TLiteral, Type as T } from '@sinclair/typebox';
+import { limits } from '../../config.ts';
+import { OrderSide, OrderStatus, OrderType } from '../../engine/types.ts';
+import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { payoutEndpoints } from '../shared/payout-routes.ts';
+import { Account, AccountId, Bar, IsoTimeText, Maybe, Nullable, STRICT } from '../shared/schemas.ts';
+import * as codes from './codes.ts';
+
+/** A number enum: the union of its values, its names in the description. */
+function enumOf<const O extends Record<string, number>>(o: O, title: string) {
+  const names = Object.entries(o)
+    .map(([name, v]) => `${v} ${name}`)
+    .join(', ');
+  return T.Union(
+    Object.values(o).map((v) => T.Literal(v)) as TLiteral<O[keyof O]>[],
+    { title, description: names },
+  );
+}
+
+export const OrderTypeValue = enumOf(OrderType, 'OrderType');
+export const OrderSideValue = enumOf(OrderSide, 'OrderSide');
+export const OrderStatusValue = enumOf(OrderStatus, 'OrderStatus');
+export const PositionTypeValue = enumOf({ Long: 1, Short: 2 }, 'PositionType');
+
+// ---- resources ----
+
+export const Contract = T.Object(
+  {
+    id: T.String({ description: 'Contract ID, CON.F.US.{symbol}.{monthYear}' }),
+    name: T.String(),
+    description: T.String(),
+    tickSize: T.Number(),
+    tickValue: T.Number(),
+    activeContract: T.Boolean(),
+    symbolId: T.String(),
+  },
+  { ...STRICT, title: 'Contract' },
+);
+
+export const Order = T.Object(
+  {
+    id: T.Integer(),
+    accountId: T.Integer(),
+    contractId: T.String(),
+    symbolId: T.String(),
+    creationTimestamp: T.String(),
+    updateTimestamp: Nullable(T.String()),
+    status: OrderStatusValue,
+    type: OrderTypeValue,
+    side: OrderSideValue,
+    size: T.Integer(),
+    limitPrice: Nullable(T.Number()),
+    stopPrice: Nullable(T.Number()),
+    fillVolume: T.Integer(),
+    filledPrice: Nullable(T.Number()),
+    customTag: T.Null(),
+  },
+  { ...STRICT, title: 'Order' },
+);
+
+export const Position = T.Object(
+  {
+    id: T.Integer(),
+    accountId: T.Integer(),
+    contractId: T.String(),
+    contractDisplayName: T.String(),
+    creationTimestamp: T.String(),
+    type: PositionTypeValue,
+    size: T.Integer(),
+    averagePrice: T.Number(),
+  },
+  { ...STRICT, title: 'Position' },
+);
+
+export const Trade = T.Object(
+  {
+    id: T.Integer(),
+    accountId: T.Integer(),
+    contractId: T.String(),
+    creationTimestamp: T.String(),
+    price: T.Number(),
+    profitAndLoss: T.Null(),
+    fees: T.Number(),
+    side: OrderSideValue,
+    size: T.Integer(),
+    voided: T.Boolean(),
+    orderId: T.Integer(),
+  },
+  { ...STRICT, title: 'Trade' },
+);
+
+const snapshotFields = {
+  balance: T.Number(),
+  equity: T.Number(),
+  unrealizedPnl: T.Number(),
+  marginUsed: T.Number(),
+  positions: T.Integer(),
+  pendingOrders: T.Integer(),
+};
+
+export const AccountSnapshot = T.Object(snapshotFields, { ...STRICT, title: 'AccountSnapshot' });
+
+export const FilledOrder = T.Object({ orderId: T.Integer(), fillPrice: T.Number(), fillQty: T.Integer() }, { ...STRICT, title: 'FilledOrder' });
+
+export const PropFirm = T.Object(
+  {
+    status: T.Union([T.Literal('active'), T.Literal('passed'), T.Literal('violated'), T.Literal('ended')]),
+    isFunded: T.Boolean(),
+    currentPhase: T.Union([T.Literal('evaluation'), T.Literal('performance')]),
+    tradingDaysCount: T.Integer(),
+    drawdownLocked: T.Boolean(),
+  },
+  { ...STRICT, title: 'PropFirm' },
+);
+
+export const Violation = T.Object(
+  {
+    rule: Nullable(T.Union([T.Literal('maxLossLimit'), T.Literal('dailyLossLimit')])),
+    message: T.String(),
+    value: T.Number(),
+    limit: T.Number(),
+    time: T.String(),
+    barIndex: T.Integer(),
+    phase: T.Union([T.Literal('evaluation'), T.Literal('performance')]),
+  },
+  { ...STRICT, title: 'Violation' },
+);
+
+const progressFields = {
+  barsProcessed: T.Integer({ description: 'Bars actually advanced; 0 means end of data' }),
+  currentIndex: T.Integer(),
+  totalBars: T.Integer(),
+  account: AccountSnapshot,
+  propFirm: Nullable(PropFirm),
+  filledOrders: T.Array(FilledOrder),
+  violations: T.Array(Violation),
+};
+
+// ---- shared request pieces ----
+
+const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
+/** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
+const accountFirst = { accountId: AccountId };
+const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
+const timeBounds = { startTimestamp: Maybe(IsoTimeText), endTimestamp: Maybe(IsoTimeText) };
+const timeBoundRules = { startTimestamp: { defer: 'invalid_timestamp' }, endTimestamp: { defer: 'invalid_timestamp' } } as const;
+const Bracket = Maybe(
+  T.Object(
+    { ticks: T.Union([T.Integer({ maximum: -1 }), T.Integer({ minimum: 1 })], { description: 'Distance from the entry price in ticks (sign ignored)' }) },
+    { description: '`{ticks: N}`; the gateway\'s `type` is accepted and ignored' },
+  ),
+);
+
+// ---- Auth ----
+
+export const loginKey = defineEndpoint({
+  method: 'POST',
+  path: '/Auth/loginKey',
+  auth: 'none',
+  summary: 'Logs in with an API key; the token is valid 24 hours',
+  request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
+  // The throttle counts the attempt before the fields are looked at: the service answers them.
+  fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
+  response: okBody({ token: T.String() }),
+  errors: codes.loginKey,
+});
+
+export const validate = defineEndpoint({
+  method: 'POST',
+  path: '/Auth/validate',
+  auth: 'bearer-row',
+  summary: 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter',
+  request: {},
+  fields: {},
+  response: okBody({ newToken: T.String() }),
+  errors: codes.validate,
+  errorFields: { newToken: T.Null() },
+});
+
+export const logout = defineEndpoint({
+  method: 'POST',
+  path: '/Auth/logout',
+  auth: 'bearer-only',
+  summary: 'Revokes the bearer token (bearer only: the console\'s cookie has its own logout)',
+  request: {},
+  fields: {},
+  response: okBody({}),
+  errors: codes.none,
+});
+
+export const ping = defineEndpoint({
+  method: 'GET',
+  path: '/Status/ping',
+  auth: 'none',
+  summary: 'Liveness: plain text `pong`',
+  produces: 'text',
+  request: {},
+  fields: {},
+  response: T.Literal('pong'),
+  errors: codes.none,
+});
+
+// ---- Account, Contract ----
+
+export const accountSearch = defineEndpoint({
+  method: 'POST',
+  path: '/Account/search',
+  auth: 'bearer',
+  summary: 'Accounts of the user: live replay and challenge accounts first',
+  request: { onlyActiveAccounts: Maybe(T.Boolean()) },
+  fields: { onlyActiveAccounts: { refuse: { kind: 'invalid_only_active' } } },
+  response: okBody({ accounts: T.Array(Account) }),
+  errors: codes.accountSearch,
+});
+
+const contractSearchSpec = {
+  method: 'POST',
+  auth: 'bearer',
+  request: { searchText: Maybe(T.String({ description: 'Matches symbol, name and description; null or omitted returns all' })) },
+  fields: { searchText: { refuse: { kind: 'invalid_search_text' } } },
+  response: okBody({ contracts: T.Array(Contract, { maxItems: limits.contractSearchMax }) }),
+  errors: codes.contractSearch,
+} as const;
+
+export const contractSearch = defineEndpoint({ ...contractSearchSpec, path: '/Contract/search', summary: 'Active contracts matching a text' });
+export const contractAvailable = defineEndpoint({ ...contractSearchSpec, path: '/Contract/available', summary: 'Alias of Contract/search' });
+
+export const contractSearchById = defineEndpoint({
+  method: 'POST',
+  path: '/Contract/searchById',
+  auth: 'bearer',
+  summary: 'One contract by ID (matched on its symbol; `id` echoes the ID sent)',
+  request: { contractId: T.String() },
+  fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
+  response: okBody({ contract: Contract }),
+  errors: codes.contractById,
+});
+
+// ---- History ----
+
+export const retrieveBars = defineEndpoint({
+  method: 'POST',
+  path: '/History/retrieveBars',
+  auth: 'bearer',
+  summary: 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack',
+  produces: 'json+msgpack',
+  request: {
+    contractId: T.String(),
+    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)], { description: '1 Second, 2 Minute, 3 Hour, 4 Day' }),
+    unitNumber: T.Integer({ minimum: 1 }),
+    startTime: Maybe(IsoTimeText),
+    endTime: Maybe(IsoTimeText),
+    limit: Maybe(T.Integer({ minimum: 1, description: `Default and cap ${limits.historyBarsPerRequestMax}` })),
+    includePartialBar: T.Optional(T.Boolean({ description: 'Accepted for compatibility; the trailing partial bar is always included' })),
+  },
+  fields: {
+    contractId: { refuse: { kind: 'contract_not_found' } },
+    unit: { defer: 'unit_invalid' },
+    unitNumber: { defer: 'unit_number_invalid' },
+    startTime: { defer: 'invalid_time_range' },
+    endTime: { defer: 'invalid_time_range' },
+    limit: { defer: 'limit_invalid' },
+    includePartialBar: { drop: true },
+  },
+  response: okBody({ bars: T.Array(Bar) }),
+  errors: codes.retrieveBars,
+});
+
+// ---- Replay ----
+
+export const replayStart = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/start',
+  auth: 'bearer',
+  summary: 'Starts a replay session with its own account',
+  // The start limiter counts the call before any field is looked at: the service answers every field.
+  request: {
+    instrumentSymbol: Maybe(T.String({ description: 'Symbol; one of instrumentSymbol and contractId is required' })),
+    contractId: Maybe(T.String({ description: 'ID from Contract/search' })),
+    startDate: Maybe(T.String({ description: 'YYYY-MM-DD (required)' })),
+    endDate: Maybe(T.String({ description: 'YYYY-MM-DD, after startDate and at most 2 years past it' })),
+    timeframe: Maybe(T.String({ description: 'Default 1s; grammar ^([1-9]\\d{0,4})(s|m|h|d|w|M|y)$' })),
+    accountId: Maybe(T.Integer({ description: 'A challenge account whose rules and size the session inherits' })),
+  },
+  fields: {
+    instrumentSymbol: { defer: 'instrument_required' },
+    contractId: { defer: 'instrument_required' },
+    startDate: { defer: 'date_invalid' },
+    endDate: { defer: 'date_invalid' },
+    timeframe: { defer: 'invalid_timeframe' },
+    accountId: { defer: 'challenge_not_found' },
+  },
+  response: okBody({
+    accountId: T.Integer(),
+    sessionId: T.String(),
+    totalBars: T.Integer(),
+    historyBars: T.Integer(),
+    instrument: T.Object({ name: T.String(), contractId: T.String(), tickSize: T.Number(), tickValue: T.Number() }, STRICT),
+  }),
+  errors: codes.replayStart,
+});
+
+export const replayStep = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/step',
+  auth: 'bearer',
+  summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
+  produces: 'json+msgpack',
+  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
+  fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
+  response: okBody({ ...progressFields, bars: T.Array(Bar) }),
+  errors: codes.replayAdvance,
+});
+
+export const replayJumpTo = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/jumpTo',
+  auth: 'bearer',
+  summary: 'Processes every bar up to a time without returning them (forward only)',
+  request: { ...accountFirst, targetTime: IsoTimeText },
+  fields: { ...accountRule, targetTime: { defer: 'invalid_target_time' } },
+  response: okBody(progressFields),
+  errors: codes.replayAdvance,
+});
+
+export const replayPlay = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/play',
+  auth: 'bearer',
+  summary: 'Plays bars on a timer: speed 1 = two bars a second',
+  request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
+  fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
+  response: okBody({ playing: T.Literal(true), speed: T.Number() }),
+  errors: codes.replayPlay,
+});
+
+export const replayPause = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/pause',
+  auth: 'bearer',
+  summary: 'Stops playback',
+  request: accountFirst,
+  fields: accountRule,
+  response: okBody({ paused: T.Literal(true), account: AccountSnapshot, propFirm: Nullable(PropFirm) }),
+  errors: codes.replaySession,
+});
+
+export const replayEnd = defineEndpoint({
+  method: 'POST',
+  path: '/Replay/end',
+  auth: 'bearer',
+  summary: 'Flattens, cancels working orders, persists the balance and ends the session',
+  request: accountFirst,
+  fields: accountRule,
+  response: okBody({
+    ended: T.Literal(true),
+    account: T.Object({ ...snapshotFields, filledOrders: T.Array(FilledOrder) }, { ...STRICT, title: 'FinalSnapshot' }),
+  }),
+  errors: codes.replaySession,
+});
+
+// ---- Order ----
+
+export const orderPlace = defineEndpoint({
+  method: 'POST',
+  path: '/Order/place',
+  auth: 'bearer',
+  summary: 'Places an order in the account\'s live session',
+  request: {
+    accountId: AccountId,
+    contractId: T.String(),
+    type: OrderTypeValue,
+    side: OrderSideValue,
+    size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
+    limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
+    stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
+    stopLossBracket: Bracket,
+    takeProfitBracket: Bracket,
+  },
+  // The service checks size, then type and side, then the account: those three come first here too.
+  fields: {
+    size: { refuse: { kind: 'invalid_size' } },
+    type: { refuse: { kind: 'invalid_type_or_side' } },
+    side: { refuse: { kind: 'invalid_type_or_side' } },
+    accountId: { refuse: ACCOUNT_NOT_FOUND },
+    contractId: { defer: 'contract_not_found' },
+    limitPrice: { defer: 'price_required' },
+    stopPrice: { defer: 'price_required' },
+    stopLossBracket: { defer: 'invalid_bracket' },
+    takeProfitBracket: { defer: 'invalid_bracket' },
+  },
+  response: okBody({ orderId: T.Integer() }),
+  errors: codes.placeOrder,
+});
+
+export const orderSearch = defineEndpoint({
+  method: 'POST',
+  path: '/Order/search',
+  auth: 'bearer',
+  summary: 'Orders of the account, newest first, bounded by submission time (inclusive)',
+  request: { ...accountFirst, ...timeBounds },
+  fields: { ...accountRule, ...timeBoundRules },
+  response: okBody({ orders: T.Array(Order, { maxItems: limits.orderSearchMax }) }),
+  errors: codes.searchOrders,
+});
+
+export const orderSearchOpen = defineEndpoint({
+  method: 'POST',
+  path: '/Order/searchOpen',
+  auth: 'bearer',
+  summary: 'Working orders of the live session (status 1, fillVolume 0)',
+  request: accountFirst,
+  fields: accountRule,
+  response: okBody({ orders: T.Array(Order) }),
+  errors: codes.searchOrders,
+});
+
+export const orderCancel = defineEndpoint({
+  method: 'POST',
+  path: '/Order/cancel',
+  auth: 'bearer',
+  summary: 'Cancels a working order',
+  request: { ...accountFirst, orderId: T.Integer() },
+  fields: { ...accountRule, orderId: { defer: 'order_not_found' } },
+  response: okBody({}),
+  errors: codes.cancelOrder,
+});
+
+export const orderModify = defineEndpoint({
+  method: 'POST',
+  path: '/Order/modify',
+  auth: 'bearer',
+  summary: 'Unsupported in the simulator: cancel and place instead',
+  request: {},
+  fields: {},
+  response: T.Never(),
+  errors: codes.modifyOrder,
+});
+
+// ---- Position, Trade ----
+
+export const positionSearchOpen = defineEndpoint({
+  method: 'POST',
+  path: '/Position/searchOpen',
+  auth: 'bearer',
+  summary: 'The open position of the account\'s live session (empty when flat)',
+  request: accountFirst,
+  fields: accountRule,
+  response: okBody({ positions: T.Array(Position) }),
+  errors: codes.searchOrders,
+});
+
+export const positionClose = defineEndpoint({
+  method: 'POST',
+  path: '/Position/closeContract',
+  auth: 'bearer',
+  summary: 'Closes the whole position at market',
+  request: { ...accountFirst, contractId: T.String() },
+  fields: { ...accountRule, contractId: { defer: 'position_not_found' } },
+  response: okBody({}),
+  errors: codes.closePosition,
+});
+
+export const positionPartialClose = defineEndpoint({
+  method: 'POST',
+  path: '/Position/partialCloseContract',
+  auth: 'bearer',
+  summary: 'Closes part of the position at market',
+  request: { ...accountFirst, contractId: T.String(), size: T.Integer({ minimum: 1 }) },
+  fields: { ...accountRule, contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
+  response: okBody({}),
+  errors: codes.partialClosePosition,
+});
+
+export const tradeSearch = defineEndpoint({
+  method: 'POST',
+  path: '/Trade/search',
+  auth: 'bearer',
+  summary: 'Fills of the account, newest first, bounded by fill time (inclusive)',
+  request: { ...accountFirst, ...timeBounds },
+  fields: { ...accountRule, ...timeBoundRules },
+  response: okBody({ trades: T.Array(Trade, { maxItems: limits.tradeSearchMax }) }),
+  errors: codes.searchOrders,
+});
+
+// ---- Payout ----
+
+export const payout = payoutEndpoints(codes);
+
+/** Every endpoint of the family, relative to its prefix (`/api/sim`, also served under `/api/sim/api`). */
+export const SIM_ENDPOINTS: readonly EndpointInfo[] = [
+  loginKey,
+  validate,
+  logout,
+  ping,
+  accountSearch,
+  contractSearch,
+  contractAvailable,
+  contractSearchById,
+  retrieveBars,
+  replayStart,
+  replayStep,
+  replayJumpTo,
+  replayPlay,
+  replayPause,
+  replayEnd,
+  orderPlace,
+  orderSearch,
+  orderSearchOpen,
+  orderCancel,
+  orderModify,
+  positionSearchOpen,
+  positionClose,
+  positionPartialClose,
+  tradeSearch,
+  payout.eligibility,
+  payout.request,
+  payout.history,
+];

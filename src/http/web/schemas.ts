@@ -1,0 +1,49 @@
+// The web application's endpoints (`/api/auth/`): request and response schemas beside the code
+// tables (codes.ts). WEB_ENDPOINTS lists them for the API reference.
+
+import { Type as T } from '@sinclair/typebox';
+import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { STRICT } from '../shared/schemas.ts';
+import * as codes from './codes.ts';
+
+export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
+
+export const login = defineEndpoint({
+  method: 'POST',
+  path: '/login',
+  // Not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in as
+  // the attacker (login CSRF).
+  auth: 'web',
+  summary: 'Signs in with email and password; sets the session cookie (rd_session)',
+  request: { email: T.String(), password: T.String() },
+  // The throttle counts the attempt before the fields are looked at: the service answers them.
+  fields: { email: { defer: 'missing_credentials' }, password: { defer: 'missing_credentials' } },
+  response: okBody({ user: WebUser }),
+  errors: codes.login,
+});
+
+export const logout = defineEndpoint({
+  method: 'POST',
+  path: '/logout',
+  auth: 'web',
+  summary: 'Ends the session (if any) and clears the cookie; always succeeds',
+  body: 'none',
+  request: {},
+  fields: {},
+  response: okBody({}),
+  errors: codes.none,
+});
+
+export const me = defineEndpoint({
+  method: 'GET',
+  path: '/me',
+  auth: 'cookie',
+  summary: 'The signed-in user',
+  request: {},
+  fields: {},
+  response: okBody({ user: WebUser }),
+  errors: codes.none,
+});
+
+/** Every endpoint of the family, relative to its prefix (`/api/auth`). */
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me];
