@@ -6,6 +6,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close.
 
 import {
+  type AutoscaleInfo,
   CandlestickSeries,
   ColorType,
   createChart,
@@ -88,6 +89,7 @@ export class PriceChart {
   private readonly volume: ISeriesApi<'Histogram'>;
   private readonly markersApi: ISeriesMarkersPluginApi<Time>;
   private lines: IPriceLine[] = [];
+  private linePrices: number[] = [];
   private barTimes: number[] = [];
   private markerCount = 0;
   private lastClose: number | null = null;
@@ -121,6 +123,14 @@ export class PriceChart {
       wickUpColor: CHART_COLORS.up,
       wickDownColor: CHART_COLORS.down,
       ...(priceFormat ? { priceFormat } : {}),
+      // Price lines (orders, stops, targets) stay in view: the scale covers them too.
+      autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+        const r = base();
+        if (!r || !r.priceRange || this.linePrices.length === 0) return r;
+        const lo = Math.min(r.priceRange.minValue, ...this.linePrices);
+        const hi = Math.max(r.priceRange.maxValue, ...this.linePrices);
+        return { ...r, priceRange: { minValue: lo, maxValue: hi } };
+      },
     });
     this.volume = this.chart.addSeries(HistogramSeries, {
       priceScaleId: '',
@@ -178,6 +188,7 @@ export class PriceChart {
         axisLabelVisible: true,
       }),
     );
+    this.linePrices = lines.map((l) => l.price);
     this.el.dataset.priceLineTitles = lines.map((l) => l.title).join('|');
     this.sync();
   }

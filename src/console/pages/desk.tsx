@@ -1,6 +1,47 @@
-// Placeholder: replaced by the page's owner.
-import type { PageProps } from '../main.tsx';
+// The Replay desk: start or resume a replay session, then trade it bar by bar (desk/session.tsx).
 
-export function DeskPage(_: PageProps) {
-  return <section class="card"><h2>Desk</h2><p class="muted">Coming soon.</p></section>;
+import { useEffect, useState } from 'preact/hooks';
+import type { PageProps } from '../main.tsx';
+import { currentSessionId, forgetMeta, loadMeta, readStatus, type SessionMeta } from './desk/model.ts';
+import { SessionView } from './desk/session.tsx';
+import { StartPanel } from './desk/start.tsx';
+import './desk.css';
+
+export function DeskPage({ user }: PageProps) {
+  const [meta, setMeta] = useState<SessionMeta | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // Back to the session this browser was trading, if it is still live.
+  useEffect(() => {
+    const id = currentSessionId();
+    const known = id === null ? null : loadMeta(id);
+    if (!known || user.plan !== 'pro') return setMeta(null);
+    readStatus(known.accountId)
+      .then(() => setMeta(known))
+      .catch(() => {
+        forgetMeta(known.accountId);
+        setMeta(null);
+      });
+  }, []);
+
+  if (user.plan !== 'pro') {
+    return (
+      <section class="card">
+        <h2>Replay desk</h2>
+        <p class="notice">The simulator is a Pro-plan feature; this account is on the {user.plan} plan.</p>
+      </section>
+    );
+  }
+  if (meta === undefined) return <p class="muted">Loading…</p>;
+  if (meta === null) return <StartPanel onStarted={(m) => { setNotice(null); setMeta(m); }} notice={notice} />;
+  return (
+    <SessionView
+      key={meta.accountId}
+      meta={meta}
+      onClose={(n) => {
+        setNotice(n ?? null);
+        setMeta(null);
+      }}
+    />
+  );
 }

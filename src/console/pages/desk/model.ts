@@ -1,0 +1,261 @@
+// The desk's view of the simulator API: wire shapes (spec: "Resources and their fields"), the
+// session description the desk keeps per replay account, and the bar loads the chart needs.
+
+import type { ApiBar } from '../../chart.ts';
+import { sim } from '../../api.ts';
+
+export interface Contract {
+  id: string;
+  name: string;
+  description: string;
+  tickSize: number;
+  tickValue: number;
+  symbolId: string;
+}
+
+export interface Account {
+  id: number;
+  name: string;
+  balance: number;
+  canTrade: boolean;
+}
+
+export interface Snapshot {
+  balance: number;
+  equity: number;
+  unrealizedPnl: number;
+  marginUsed: number;
+  positions: number;
+  pendingOrders: number;
+}
+
+/** propFirm of replay answers. The optional fields are shown when the server sends them. */
+export interface PropFirm {
+  status: string;
+  isFunded: boolean;
+  currentPhase: string;
+  tradingDaysCount: number;
+  drawdownLocked: boolean;
+  [k: string]: unknown;
+}
+
+export interface Violation {
+  rule: string | null;
+  message: string;
+  value: number;
+  limit: number;
+  time: string;
+  barIndex: number;
+  phase: string;
+}
+
+export interface Order {
+  id: number;
+  contractId: string;
+  creationTimestamp: string;
+  updateTimestamp: string | null;
+  status: number;
+  type: number;
+  side: number;
+  size: number;
+  limitPrice: number | null;
+  stopPrice: number | null;
+  fillVolume: number;
+  filledPrice: number | null;
+}
+
+export interface Position {
+  id: number;
+  contractId: string;
+  contractDisplayName: string;
+  type: number;
+  size: number;
+  averagePrice: number;
+}
+
+export interface Trade {
+  id: number;
+  contractId: string;
+  creationTimestamp: string;
+  price: number;
+  fees: number;
+  side: number;
+  size: number;
+  orderId: number;
+}
+
+export interface FilledOrder {
+  orderId: number;
+  fillPrice: number;
+  fillQty: number;
+}
+
+/** What Replay/step and jumpTo answer (step adds `bars`). */
+export interface Advance {
+  bars?: ApiBar[];
+  barsProcessed: number;
+  currentIndex: number;
+  totalBars: number;
+  account: Snapshot | null;
+  propFirm: PropFirm | null;
+  filledOrders: FilledOrder[];
+  violations: Violation[];
+}
+
+export const ORDER_TYPES = [
+  { value: 2, label: 'Market', short: 'MKT' },
+  { value: 1, label: 'Limit', short: 'LMT' },
+  { value: 4, label: 'Stop', short: 'STP' },
+  { value: 3, label: 'Stop-limit', short: 'STP LMT' },
+] as const;
+
+export const typeShort = (t: number) => ORDER_TYPES.find((o) => o.value === t)?.short ?? String(t);
+export const sideWord = (s: number) => (s === 0 ? 'Buy' : 'Sell');
+
+export const TIMEFRAMES = ['1s', '5s', '10s', '15s', '30s', '1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
+
+/** `5m` → History/retrieveBars unit and unitNumber, and the width in seconds. */
+export function timeframeParts(tf: string): { unit: number; unitNumber: number; widthS: number } {
+  const m = /^(\d+)([smhd])$/.exec(tf);
+  if (!m) throw new Error(`Unsupported timeframe ${tf}`);
+  const n = Number(m[1]);
+  const unit = { s: 1, m: 2, h: 3, d: 4 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  const widthS = n * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  return { unit, unitNumber: n, widthS };
+}
+
+/**
+ * What the desk knows of a session: kept in localStorage per replay account so a session started
+ * here can be resumed after a reload with its chart (the API tells a session's account, progress and
+ * snapshot, not its instrument, dates or timeframe beyond the account name).
+ */
+export interface SessionMeta {
+  accountId: number;
+  accountName: string;
+  contract: Contract;
+  timeframe: string;
+  /** YYYY-MM-DD; null when the session was started elsewhere (its start is not known here). */
+  startDate: string | null;
+  endDate: string | null;
+  historyBars: number;
+  startingBalance: number | null;
+  /** The challenge account the session trades for, if any. */
+  challengeAccountId: number | null;
+  challengeName: string | null;
+  /** Brackets asked for on pending entries (drawn as planned lines until the entry fills). */
+  brackets: Record<string, { sl: number | null; tp: number | null }>;
+}
+
+const KEY = (id: number) => `rd.desk.session.${id}`;
+
+export function saveMeta(m: SessionMeta): void {
+  try {
+    localStorage.setItem(KEY(m.accountId), JSON.stringify(m));
+    localStorage.setItem('rd.desk.current', String(m.accountId));
+  } catch {
+    // Storage full or disabled: resuming then works without the chart history.
+  }
+}
+
+export function loadMeta(accountId: number): SessionMeta | null {
+  try {
+    const t = localStorage.getItem(KEY(accountId));
+    return t ? (JSON.parse(t) as SessionMeta) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetMeta(accountId: number): void {
+  try {
+    localStorage.removeItem(KEY(accountId));
+    if (localStorage.getItem('rd.desk.current') === String(accountId)) localStorage.removeItem('rd.desk.current');
+  } catch {
+    // nothing to forget
+  }
+}
+
+export function currentSessionId(): number | null {
+  try {
+    const v = Number(localStorage.getItem('rd.desk.current'));
+    return Number.isInteger(v) && v > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `REPLAY-NQ-1m-12` → symbol and timeframe (the server names replay accounts so). */
+export function parseReplayName(name: string): { symbol: string; timeframe: string } | null {
+  const m = /^REPLAY-(.+)-([0-9]+[a-zA-Z])-\d+$/.exec(name);
+  return m ? { symbol: m[1], timeframe: m[2] } : null;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The chart history before a session's start: the last `historyBars` bars before startDate (the
+ * server counts them over at most 30 days). One History request over a window sized to hold them.
+ */
+export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
+  if (!meta.startDate || meta.historyBars <= 0) return [];
+  const { unit, unitNumber, widthS } = timeframeParts(meta.timeframe);
+  const startMs = Date.parse(`${meta.startDate}T00:00:00Z`);
+  // Room for weekends and pauses: twice the bars' span plus three days, within the 30-day window.
+  const spanMs = Math.min(30 * DAY_MS, meta.historyBars * widthS * 1000 * 2 + 3 * DAY_MS);
+  const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
+    contractId: meta.contract.id,
+    unit,
+    unitNumber,
+    startTime: new Date(startMs - spanMs).toISOString(),
+    endTime: new Date(startMs).toISOString(),
+    limit: 20000,
+  });
+  // endTime cuts inside no bar (both on the day grid), so none of these is partial.
+  return r.bars.filter((b) => Date.parse(b.t) < startMs).slice(-meta.historyBars);
+}
+
+/**
+ * `count` session bars after `afterIso` (or from the session's start): what a jump played, or
+ * what was played before a resume. Pages of 20,000, at most five requests.
+ */
+export async function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
+  if (count <= 0) return [];
+  const { unit, unitNumber } = timeframeParts(meta.timeframe);
+  let from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
+  if (!from) return [];
+  const out: ApiBar[] = [];
+  for (let page = 0; page < 5 && out.length < count; page++) {
+    const r: { bars: ApiBar[] } = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
+      contractId: meta.contract.id,
+      unit,
+      unitNumber,
+      startTime: from,
+      limit: Math.min(20000, count - out.length),
+    });
+    if (r.bars.length === 0) break;
+    out.push(...r.bars);
+    from = new Date(Date.parse(r.bars[r.bars.length - 1].t) + 1000).toISOString();
+  }
+  return out;
+}
+
+/**
+ * A read of the session's progress and snapshot that changes nothing: a jump to a time before the
+ * session is a no-op (spec: forward only) that still answers currentIndex, totalBars, account and
+ * propFirm.
+ */
+export function readStatus(accountId: number): Promise<Advance> {
+  return sim<Advance>('Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
+}
+
+/** The data's first and last day for an instrument (day bars from the start of the data). */
+export async function dataRange(contractId: string): Promise<{ first: string; last: string } | null> {
+  const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', { contractId, unit: 4, unitNumber: 1, limit: 20000 });
+  if (r.bars.length === 0) return null;
+  return { first: r.bars[0].t.slice(0, 10), last: r.bars[r.bars.length - 1].t.slice(0, 10) };
+}
+
+/** Bars of a session start, inclusive of its last played time, as ISO of the last bar. */
+export function lastBarTime(bars: readonly ApiBar[]): string | null {
+  return bars.length ? bars[bars.length - 1].t : null;
+}

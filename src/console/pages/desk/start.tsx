@@ -1,0 +1,268 @@
+// The desk before a session: start one (instrument, dates, timeframe, and a plain replay account or
+// one of the user's challenge accounts), or resume one of the live sessions.
+
+import { useEffect, useState } from 'preact/hooks';
+import { sim } from '../../api.ts';
+import { attempt, ErrorLine, money } from '../../ui.tsx';
+import {
+  type Account,
+  type Contract,
+  dataRange,
+  forgetMeta,
+  loadMeta,
+  parseReplayName,
+  type SessionMeta,
+  TIMEFRAMES,
+} from './model.ts';
+
+/** `NQZ6` / `NQH25` → `NQ` (the contract name is the symbol plus the month code and year). */
+const rootOf = (name: string) => name.replace(/[FGHJKMNQUVXZ]\d{1,2}$/, '');
+
+const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) => void; notice?: string | null }) {
+  const [contracts, setContracts] = useState<Contract[] | null>(null);
+  const [accounts, setAccounts] = useState<Account[] | null>(null);
+  const [contractId, setContractId] = useState('');
+  const [range, setRange] = useState<{ first: string; last: string } | null>(null);
+  const [startDate, setStartDate] = useState('');
+  const [endDate, setEndDate] = useState('');
+  const [timeframe, setTimeframe] = useState('1m');
+  const [account, setAccount] = useState('new');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+
+  const loadAccounts = () =>
+    attempt(setListError, async () => {
+      const r = await sim<{ accounts: Account[] }>('Account/search', { onlyActiveAccounts: false });
+      setAccounts(r.accounts);
+    });
+
+  useEffect(() => {
+    attempt(setError, async () => {
+      const r = await sim<{ contracts: Contract[] }>('Contract/available', {});
+      setContracts(r.contracts);
+      const nq = r.contracts.find((c) => c.name.startsWith('NQ')) ?? r.contracts[0];
+      if (nq) setContractId(nq.id);
+    });
+    loadAccounts();
+  }, []);
+
+  // The data's span for the chosen instrument sets sensible default dates.
+  useEffect(() => {
+    if (!contractId) return;
+    let gone = false;
+    dataRange(contractId)
+      .then((r) => {
+        if (gone) return;
+        setRange(r);
+        if (r && (!startDate || startDate < r.first || startDate > r.last)) {
+          const s = addDays(r.last, -7);
+          setStartDate(s < r.first ? r.first : s);
+        }
+      })
+      .catch(() => !gone && setRange(null));
+    return () => {
+      gone = true;
+    };
+  }, [contractId]);
+
+  const challenges = (accounts ?? []).filter((a) => a.name.startsWith('CHALLENGE-'));
+  const live = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && a.canTrade);
+
+  const start = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    await attempt(setError, async () => {
+      const contract = contracts?.find((c) => c.id === contractId);
+      if (!contract) throw new Error('Pick an instrument');
+      const challenge = account === 'new' ? null : challenges.find((c) => String(c.id) === account) ?? null;
+      const body: Record<string, unknown> = { contractId, startDate, timeframe };
+      if (endDate) body.endDate = endDate;
+      if (challenge) body.accountId = challenge.id;
+      const r = await sim<{ accountId: number; historyBars: number; totalBars: number; instrument: { name: string; contractId: string; tickSize: number; tickValue: number } }>(
+        'Replay/start',
+        body,
+      );
+      onStarted({
+        accountId: r.accountId,
+        accountName: `REPLAY-${rootOf(contract.name)}-${timeframe}-${r.accountId}`,
+        contract: { ...contract, id: r.instrument.contractId, tickSize: r.instrument.tickSize, tickValue: r.instrument.tickValue },
+        timeframe,
+        startDate,
+        endDate: endDate || null,
+        historyBars: r.historyBars,
+        startingBalance: null,
+        challengeAccountId: challenge?.id ?? null,
+        challengeName: challenge?.name ?? null,
+        brackets: {},
+      });
+    });
+    setBusy(false);
+  };
+
+  const resume = async (a: Account) => {
+    await attempt(setListError, async () => {
+      const known = loadMeta(a.id);
+      if (known) return onStarted({ ...known, accountName: a.name });
+      const parsed = parseReplayName(a.name);
+      if (!parsed) throw new Error(`Cannot tell the instrument of ${a.name}`);
+      const r = await sim<{ contracts: Contract[] }>('Contract/search', { searchText: parsed.symbol });
+      const contract = r.contracts.find((c) => c.symbolId === parsed.symbol || rootOf(c.name) === parsed.symbol) ?? r.contracts[0];
+      if (!contract) throw new Error(`No contract for ${parsed.symbol}`);
+      onStarted({
+        accountId: a.id,
+        accountName: a.name,
+        contract,
+        timeframe: parsed.timeframe,
+        startDate: null,
+        endDate: null,
+        historyBars: 0,
+        startingBalance: null,
+        challengeAccountId: null,
+        challengeName: null,
+        brackets: {},
+      });
+    });
+  };
+
+  const endLive = async (a: Account) => {
+    await attempt(setListError, async () => {
+      await sim('Replay/end', { accountId: a.id });
+      forgetMeta(a.id);
+      await loadAccounts();
+    });
+  };
+
+  return (
+    <div class="desk-start">
+      <form class="card start-form" onSubmit={start} data-testid="start-form">
+        <h2>New replay session</h2>
+        {notice && <p class="notice">{notice}</p>}
+        <div class="start-grid">
+          <label>
+            Instrument
+            <select name="contract" value={contractId} onChange={(e) => setContractId((e.target as HTMLSelectElement).value)} disabled={!contracts}>
+              {(contracts ?? []).map((c) => (
+                <option value={c.id} key={c.id}>
+                  {c.name} — {c.description}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Timeframe
+            <select name="timeframe" value={timeframe} onChange={(e) => setTimeframe((e.target as HTMLSelectElement).value)}>
+              {TIMEFRAMES.map((t) => (
+                <option value={t} key={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Start date (UTC)
+            <input name="startDate" type="date" required value={startDate} min={range?.first} max={range?.last} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
+          </label>
+          <label>
+            End date <span class="muted">(optional)</span>
+            <input name="endDate" type="date" value={endDate} min={startDate} onInput={(e) => setEndDate((e.target as HTMLInputElement).value)} />
+          </label>
+          <label class="span-2">
+            Account
+            <select name="account" value={account} onChange={(e) => setAccount((e.target as HTMLSelectElement).value)}>
+              <option value="new">New replay account — $50,000.00</option>
+              {challenges
+                .filter((c) => c.canTrade)
+                .map((c) => (
+                  <option value={String(c.id)} key={c.id}>
+                    {c.name} (challenge) — {money(c.balance)}
+                  </option>
+                ))}
+            </select>
+          </label>
+        </div>
+        <p class="muted small">
+          {range ? (
+            <>
+              Data held for this instrument: <span class="mono">{range.first}</span> to <span class="mono">{range.last}</span>. Bars before the start date are loaded as chart history.
+            </>
+          ) : (
+            'Bars before the start date are loaded as chart history.'
+          )}
+        </p>
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy || !contracts}>
+            {busy ? 'Starting…' : 'Start replay'}
+          </button>
+        </div>
+        <ErrorLine error={error} />
+      </form>
+
+      <section class="card live-list">
+        <h2>Live sessions</h2>
+        {accounts === null && !listError && <p class="muted">Loading…</p>}
+        {accounts !== null && live.length === 0 && <p class="empty">No live replay session. Start one on the left.</p>}
+        {live.length > 0 && (
+          <table data-testid="live-sessions">
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th class="num">Balance</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {live.map((a) => (
+                <tr key={a.id}>
+                  <td class="mono">{a.name}</td>
+                  <td class="num">{money(a.balance)}</td>
+                  <td class="actions">
+                    <button type="button" class="small primary" onClick={() => resume(a)}>
+                      Resume
+                    </button>{' '}
+                    <button type="button" class="small ghost" onClick={() => endLive(a)}>
+                      End
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h2 class="gap">Challenge accounts</h2>
+        {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account. An administrator creates them (`challenge create`).</p>}
+        {challenges.length > 0 && (
+          <table data-testid="challenge-accounts">
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th class="num">Balance</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {challenges.map((a) => (
+                <tr key={a.id}>
+                  <td class="mono">{a.name}</td>
+                  <td class="num">{money(a.balance)}</td>
+                  <td>
+                    {a.canTrade ? (
+                      <button type="button" class="small" onClick={() => setAccount(String(a.id))}>
+                        Trade it
+                      </button>
+                    ) : (
+                      <span class="muted">closed</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <ErrorLine error={listError} />
+      </section>
+    </div>
+  );
+}

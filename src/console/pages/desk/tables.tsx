@@ -1,0 +1,201 @@
+// Positions, working orders and fills of the session, plus the challenge panel.
+
+import { money, signClass, utc } from '../../ui.tsx';
+import { type Order, type Position, type PropFirm, sideWord, type Trade, typeShort, type Violation } from './model.ts';
+
+interface Fmt {
+  price: (p: number | null) => string;
+}
+
+export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt, onClose, closing }: {
+  positions: Position[];
+  lastPrice: number | null;
+  tickSize: number;
+  tickValue: number;
+  fmt: Fmt;
+  onClose: (p: Position) => void;
+  closing: boolean;
+}) {
+  return (
+    <section class="card table-card">
+      <h3>
+        Positions <span class="count">{positions.length}</span>
+      </h3>
+      <table data-testid="positions">
+        <thead>
+          <tr>
+            <th>Side</th>
+            <th class="num">Size</th>
+            <th class="num">Avg price</th>
+            <th class="num">Open P&amp;L</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {positions.map((p) => {
+            const dir = p.type === 1 ? 1 : -1;
+            const pnl = lastPrice === null ? null : ((lastPrice - p.averagePrice) / tickSize) * tickValue * p.size * dir;
+            return (
+              <tr key={p.contractId}>
+                <td class={p.type === 1 ? 'pos' : 'neg'}>{p.type === 1 ? 'Long' : 'Short'}</td>
+                <td class="num">{p.size}</td>
+                <td class="num">{fmt.price(p.averagePrice)}</td>
+                <td class={`num ${signClass(pnl)}`}>{money(pnl)}</td>
+                <td class="actions">
+                  <button type="button" class="small" disabled={closing} onClick={() => onClose(p)}>
+                    Flatten
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {positions.length === 0 && <p class="empty">Flat.</p>}
+    </section>
+  );
+}
+
+export function orderPrice(o: Order, fmt: Fmt): string {
+  if (o.type === 3) return `${fmt.price(o.stopPrice)} → ${fmt.price(o.limitPrice)}`;
+  if (o.type === 4) return fmt.price(o.stopPrice);
+  if (o.type === 1) return fmt.price(o.limitPrice);
+  return 'market';
+}
+
+export function OrdersTable({ orders, fmt, onCancel, canceling }: { orders: Order[]; fmt: Fmt; onCancel: (o: Order) => void; canceling: number | null }) {
+  return (
+    <section class="card table-card">
+      <h3>
+        Working orders <span class="count">{orders.length}</span>
+      </h3>
+      <table data-testid="orders">
+        <thead>
+          <tr>
+            <th class="num">#</th>
+            <th>Side</th>
+            <th>Type</th>
+            <th class="num">Size</th>
+            <th class="num">Price</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((o) => (
+            <tr key={o.id} data-order-id={o.id}>
+              <td class="num muted">{o.id}</td>
+              <td class={o.side === 0 ? 'pos' : 'neg'}>{sideWord(o.side)}</td>
+              <td>{typeShort(o.type)}</td>
+              <td class="num">{o.size}</td>
+              <td class="num">{orderPrice(o, fmt)}</td>
+              <td class="actions">
+                <button type="button" class="small ghost" disabled={canceling === o.id} onClick={() => onCancel(o)} aria-label={`Cancel order ${o.id}`}>
+                  Cancel
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {orders.length === 0 && <p class="empty">No working orders.</p>}
+    </section>
+  );
+}
+
+export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
+  return (
+    <section class="card table-card fills-card">
+      <h3>
+        Fills <span class="count">{fills.length}</span>
+      </h3>
+      <div class="scroll">
+        <table data-testid="fills">
+          <thead>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Side</th>
+              <th class="num">Size</th>
+              <th class="num">Price</th>
+              <th class="num">Fees</th>
+              <th class="num">Order</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fills.map((t) => (
+              <tr key={`${t.orderId}-${t.creationTimestamp}-${t.id}`}>
+                <td class="mono">{utc(t.creationTimestamp)}</td>
+                <td class={t.side === 0 ? 'pos' : 'neg'}>{sideWord(t.side)}</td>
+                <td class="num">{t.size}</td>
+                <td class="num">{fmt.price(t.price)}</td>
+                <td class="num muted">{money(t.fees)}</td>
+                <td class="num muted">#{t.orderId}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {fills.length === 0 && <p class="empty">No fills yet.</p>}
+      </div>
+    </section>
+  );
+}
+
+const RULE_NAMES: Record<string, string> = { maxLossLimit: 'Maximum loss', dailyLossLimit: 'Daily loss limit' };
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Optional figures of propFirm, shown when the server sends them. */
+const EXTRA: { key: string; label: string; money: boolean }[] = [
+  { key: 'trailingFloor', label: 'Trailing floor', money: true },
+  { key: 'dailyLossFloor', label: 'Daily-loss floor', money: true },
+  { key: 'profitTarget', label: 'Profit target', money: true },
+  { key: 'bestDayPnl', label: 'Best day', money: true },
+  { key: 'totalProfit', label: 'Profit so far', money: true },
+];
+
+export function ChallengePanel({ name, propFirm, violations }: { name: string | null; propFirm: PropFirm | null; violations: Violation[] }) {
+  if (!propFirm && violations.length === 0) return null;
+  const status = propFirm?.status ?? 'violated';
+  return (
+    <section class={`card challenge status-${status}`} data-testid="challenge">
+      <div class="ticket-head">
+        <h3>Challenge rules</h3>
+        <span class={`badge badge-${status}`} data-testid="challenge-status">
+          {cap(status)}
+        </span>
+      </div>
+      {name && <p class="mono small muted">{name}</p>}
+      {propFirm && (
+        <dl class="rules">
+          <dt>Phase</dt>
+          <dd>
+            {cap(propFirm.currentPhase)}
+            {propFirm.isFunded ? ' (funded)' : ''}
+          </dd>
+          <dt>Trading days</dt>
+          <dd class="mono" data-testid="trading-days">
+            {propFirm.tradingDaysCount}
+            {typeof propFirm.minTradingDays === 'number' ? ` / ${propFirm.minTradingDays}` : ''}
+          </dd>
+          <dt>Drawdown</dt>
+          <dd>{propFirm.drawdownLocked ? 'Locked at the starting balance' : 'Trailing'}</dd>
+          {EXTRA.filter((x) => typeof propFirm[x.key] === 'number').map((x) => (
+            <>
+              <dt>{x.label}</dt>
+              <dd class="mono">{x.money ? money(propFirm[x.key] as number) : String(propFirm[x.key])}</dd>
+            </>
+          ))}
+        </dl>
+      )}
+      {violations.map((v, i) => (
+        <div class="violation" role="alert" data-testid="violation" key={i}>
+          <strong>{v.rule ? RULE_NAMES[v.rule] ?? v.rule : 'Violation'}</strong>
+          <p>{v.message}</p>
+          <p class="mono small">
+            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
+          </p>
+        </div>
+      ))}
+      {status === 'passed' && <p class="pass">Evaluation passed. The next session on this account opens the performance phase.</p>}
+    </section>
+  );
+}
