@@ -101,6 +101,13 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     expect(played).toBeGreaterThanOrEqual(40);
     expect(await chartAttr(page, 'bars')).toBe(history + played);
 
+    // A reload resumes the session where it stands: history plus the bars played, same progress.
+    await page.reload();
+    await page.waitForSelector('[data-testid=desk]');
+    await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+    expect(await progress(page)).toEqual([played, total]);
+    expect(await chartAttr(page, 'bars')).toBe(history + played);
+
     // A bracketed buy limit four ticks under the last price: on the chart (entry + planned SL/TP)
     // and in the working orders.
     const last = Number(await page.getAttribute('[data-testid=chart]', 'data-last-close'));
