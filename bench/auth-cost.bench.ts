@@ -5,6 +5,8 @@
 // - `Account/search` with a valid bearer token (verify + token row + user row + handler + JSON);
 // - the same POST without a token (HTTP 401 before any verify): routing and envelope, the floor;
 // - `s.auth.authenticate(token)` alone: signature, claims, token row, user row;
+// - `s.auth.authenticate` of a token on its first use (2,000 users, one login each, each token
+//   authenticated once: no verifier can have seen it before);
 // - `s.auth.authenticate` of a token with a bad signature (refused at the signature check).
 // The database is a file in a temporary directory (WAL), as in production.
 //
@@ -24,6 +26,7 @@ import { median, percentile } from './support.ts';
 const REQUESTS = 50_000;
 const VERIFIES = 100_000;
 const WARMUP = 2_000;
+const FIRST_USES = 2_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-auth-'));
 const db = openDb(join(dir, 'replaydesk.db'));
@@ -84,9 +87,27 @@ const refuse = await timed(VERIFIES, async () => {
   if (await s.auth.authenticate(badToken)) throw new Error('bad token accepted');
 });
 
+// Fresh tokens, one per user, each from its own address (logins are throttled per user and address).
+const freshTokens: string[] = [];
+for (let i = 0; i < FIRST_USES; i++) {
+  const u = await s.users.create({ email: `bench-auth-${i}@example.com`, plan: 'pro' });
+  if (!u.ok) throw new Error('cannot create bench user');
+  const r = await s.auth.login(`bench-auth-${i}@example.com`, u.value.apiKey, `bench-${i}`);
+  if (!r.ok) throw new Error(`login failed: ${JSON.stringify(r.error)}`);
+  freshTokens.push(r.value.token);
+}
+const firstUse = new Float64Array(FIRST_USES);
+for (let i = 0; i < FIRST_USES; i++) {
+  const t0 = Bun.nanoseconds();
+  const p = await s.auth.authenticate(freshTokens[i]);
+  firstUse[i] = (Bun.nanoseconds() - t0) / 1e3;
+  if (!p) throw new Error('fresh token refused');
+}
+
 report('Account/search, bearer token (app.handle)', authed);
 report('Account/search, no token → 401 (app.handle)', floor);
 report('s.auth.authenticate(valid token)', verify);
+report('s.auth.authenticate(first use of a token)', firstUse);
 report('s.auth.authenticate(bad signature)', refuse);
 console.log(`authenticated request over the 401 floor (verify, lookups, handler): ${(median(authed) - median(floor)).toFixed(1)} µs (medians)`);
 

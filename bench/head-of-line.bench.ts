@@ -153,7 +153,7 @@ async function runServer(): Promise<void> {
     const email = `hol${++userCount}@example.com`;
     const created = await s.users.create({ email, plan: 'pro' });
     if (!created.ok) throw new Error('cannot create bench user');
-    const login = s.auth.login(email, created.value.apiKey, `bench-${userCount}`);
+    const login = await s.auth.login(email, created.value.apiKey, `bench-${userCount}`);
     if (!login.ok) throw new Error(`login failed: ${JSON.stringify(login.error)}`);
     return login.value.token;
   };

@@ -1,40 +1,100 @@
-// Minimal HS256 JSON Web Tokens (RFC 7519). Clients of the real gateway decode the token to read
-// its expiry, so tokens must be real JWTs; revocation is handled by the caller through `jti`.
+// The instance's JSON Web Tokens: one signing setup (@elysiajs/jwt over jose, HS256, the secret in
+// DATA_DIR/jwt-secret) for its two kinds.
+//
+// - Bearer tokens (Auth/loginKey of both families): header `{alg: HS256, typ: JWT}`, claims `sub`,
+//   `jti`, `iat`, `exp`, `iss` `replaydesk`. These are the header, claims and algorithm of the
+//   hand-rolled signer this replaced, so tokens issued before the upgrade keep working.
+// - Web session cookies: header `typ` `rd-web+jwt`, the same claims plus `aud` `replaydesk-web`.
+//
+// Each verifier requires its own header type and the bearer verifier refuses any audience, so
+// neither kind passes for the other. Only HS256 is accepted (no `none`, no other algorithm). The
+// plugin stamps `iat` from the wall clock; `exp` is the caller's. Revocation is the caller's, by `jti`.
+//
+// jose verifies through WebCrypto, which Bun runs off the JavaScript thread: tens of microseconds a
+// call against one for a synchronous HMAC, paid on every authenticated request. So each kind keeps
+// the claims of the tokens it has verified, by the token's exact text (bounded, least recently used
+// dropped first): a signature check is a pure function of the text and the secret, so a token seen
+// before is only checked for expiry here, and the caller still checks revocation on every call.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { jwt } from '@elysiajs/jwt';
+import { createSecretKey } from 'node:crypto';
 
 export interface JwtClaims {
   sub: string;
   jti: string;
-  iat: number;
+  /** Expiry, epoch seconds. */
   exp: number;
-  [claim: string]: unknown;
 }
 
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-
-export function signJwt(claims: JwtClaims, secret: Uint8Array): string {
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const input = `${HEADER}.${payload}`;
-  const sig = createHmac('sha256', secret).update(input).digest('base64url');
-  return `${input}.${sig}`;
+export interface JwtKind {
+  sign(claims: JwtClaims): Promise<string>;
+  /** The claims when the token is of this kind, signed under the secret and unexpired at `nowMs`; else null. */
+  verify(token: string, nowMs: number): Promise<JwtClaims | null>;
+  /** How many verified tokens are remembered (at most JWT_VERIFIED_CACHE_MAX). */
+  remembered(): number;
 }
 
-/** Returns the claims when the signature is valid and `exp` is after `nowS`; otherwise null. */
-export function verifyJwt(token: string, secret: Uint8Array, nowS: number): JwtClaims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== HEADER) return null;
-  const expected = createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest();
-  const given = Buffer.from(parts[2], 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  let claims: JwtClaims;
-  try {
-    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-  } catch {
-    return null;
+interface KindShape {
+  typ: string;
+  iss: string;
+  aud?: string;
+}
+
+const ISSUER = 'replaydesk';
+export const BEARER_JWT: Readonly<KindShape> = Object.freeze({ typ: 'JWT', iss: ISSUER });
+export const WEB_JWT: Readonly<KindShape> = Object.freeze({ typ: 'rd-web+jwt', iss: ISSUER, aud: 'replaydesk-web' });
+
+/** No token of ours comes near this; longer ones are refused before any decoding. */
+export const JWT_LENGTH_MAX = 4096;
+
+/** Verified tokens remembered per kind: a few MB at most, far more than the live bots of an instance. */
+export const JWT_VERIFIED_CACHE_MAX = 10_000;
+
+const kindsBySecret = new WeakMap<Uint8Array, { bearer: JwtKind; web: JwtKind }>();
+
+/** Both kinds of the instance under its secret: one setup per secret, whoever asks. */
+export function jwtKinds(secret: Uint8Array): { bearer: JwtKind; web: JwtKind } {
+  let kinds = kindsBySecret.get(secret);
+  if (!kinds) {
+    // A KeyObject lets jose keep the imported HMAC key instead of importing the raw bytes per call.
+    const key = createSecretKey(secret);
+    kinds = { bearer: kind(key, BEARER_JWT), web: kind(key, WEB_JWT) };
+    kindsBySecret.set(secret, kinds);
   }
-  if (typeof claims !== 'object' || claims === null) return null;
-  if (typeof claims.exp !== 'number' || claims.exp <= nowS) return null;
-  if (typeof claims.jti !== 'string' || typeof claims.sub !== 'string') return null;
-  return claims;
+  return kinds;
+}
+
+function kind(key: ReturnType<typeof createSecretKey>, shape: KindShape): JwtKind {
+  const signer = jwt({ name: 'signer', secret: key, alg: 'HS256', typ: shape.typ, iss: shape.iss, aud: shape.aud }).decorator.signer;
+  const verified = new Map<string, Readonly<JwtClaims>>();
+  return {
+    sign: (claims) => signer.sign({ sub: claims.sub, jti: claims.jti, exp: claims.exp }),
+    remembered: () => verified.size,
+    async verify(token, nowMs) {
+      if (token === '' || token.length > JWT_LENGTH_MAX) return null;
+      const known = verified.get(token);
+      if (known) {
+        verified.delete(token);
+        // jose's rule: expired once `exp` is at or before the current second.
+        if (known.exp <= Math.floor(nowMs / 1000)) return null;
+        verified.set(token, known);
+        return known;
+      }
+      const claims = await signer.verify(token, {
+        algorithms: ['HS256'],
+        typ: shape.typ,
+        issuer: shape.iss,
+        audience: shape.aud,
+        requiredClaims: ['exp', 'jti', 'sub'],
+        currentDate: new Date(nowMs),
+      });
+      if (!claims || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') return null;
+      // jose checks an audience only when asked for one: a bearer token carries none.
+      if (shape.aud === undefined && claims.aud !== undefined) return null;
+      const result = Object.freeze({ sub: claims.sub, jti: claims.jti, exp: claims.exp });
+      if (verified.size >= JWT_VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(token, result);
+      return result;
+    },
+  };
 }

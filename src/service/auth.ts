@@ -1,12 +1,13 @@
-// Login with an API key, token rotation and logout. Tokens are HS256 JWTs; only the SHA-256 of
-// their `jti` is stored, so a database leak yields no usable token, and revocation is a row update.
+// Login with an API key, token rotation and logout. Tokens are the instance's bearer JWTs
+// (src/lib/jwt.ts); only the SHA-256 of their `jti` is stored, so a database leak yields no usable
+// token, and revocation is a row update.
 //
 // Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
 // against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys.
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
-import { signJwt, verifyJwt } from '../lib/jwt.ts';
+import { type JwtClaims, jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { TokenStore } from '../store/tokens.ts';
@@ -37,15 +38,18 @@ export class AuthService {
   private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
   private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
   private readonly validateByUser = new SlidingWindowLimiter(limits.validatePerAccountMax, limits.validateWindowMs);
+  private readonly jwt: JwtKind;
 
   constructor(
     private readonly users: UserStore,
     private readonly tokens: TokenStore,
-    private readonly jwtSecret: Uint8Array,
+    jwtSecret: Uint8Array,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.jwt = jwtKinds(jwtSecret).bearer;
+  }
 
-  login(userName: unknown, apiKey: unknown, clientAddress: string): Result<{ token: string; user: UserRow }, LoginError> {
+  async login(userName: unknown, apiKey: unknown, clientAddress: string): Promise<Result<{ token: string; user: UserRow }, LoginError>> {
     const nowMs = this.clock.nowMs();
     const addressGate = this.loginByAddress.take(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
@@ -64,18 +68,22 @@ export class AuthService {
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });
     if (found.user.plan !== 'pro') return err({ kind: 'pro_required' });
-    return ok({ token: this.issue(found.user.id, nowMs), user: found.user });
+    return ok({ token: await this.issue(found.user.id, nowMs), user: found.user });
   }
 
   /** Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. */
-  authenticate(token: string | null): Principal | null {
+  async authenticate(token: string | null): Promise<Principal | null> {
     if (!token) return null;
     const nowMs = this.clock.nowMs();
-    const claims = verifyJwt(token, this.jwtSecret, Math.floor(nowMs / 1000));
-    if (!claims) return null;
+    const claims = await this.jwt.verify(token, nowMs);
+    return claims ? this.principalOf(claims, nowMs) : null;
+  }
+
+  /** The live token row of verified claims and its user, read in one synchronous step. */
+  private principalOf(claims: JwtClaims, nowMs: number): Principal | null {
     const jtiHash = sha256Hex(claims.jti);
     const row = this.tokens.get(jtiHash);
-    if (!row || row.revoked || row.expiresMs <= nowMs) return null;
+    if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;
     const user = this.users.byId(row.userId);
     // A user disabled after login loses access at once.
     if (!user || user.disabled) return null;
@@ -83,10 +91,11 @@ export class AuthService {
   }
 
   /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */
-  validate(token: string | null): Result<{ newToken: string }, ValidateError> {
-    const gate = this.validateGate(token);
+  async validate(token: string | null): Promise<Result<{ newToken: string }, ValidateError>> {
+    const gate = await this.validateGate(token);
     if (!gate.ok) return gate;
-    return ok({ newToken: this.replace(gate.value.principal, gate.value.nowMs) });
+    const newToken = await this.replace(gate.value.principal, gate.value.nowMs);
+    return newToken === null ? err({ kind: 'invalid_session' }) : ok({ newToken });
   }
 
   /**
@@ -94,16 +103,17 @@ export class AuthService {
    * replaced as `validate` does (a new one issued, the sent one revoked). Shares validate's limiter:
    * the limit is per account, whichever family asks. A refused call changes nothing.
    */
-  refresh(token: string | null, renewWithinMs: number): Result<{ token: string; renewed: boolean }, ValidateError> {
-    const gate = this.validateGate(token);
+  async refresh(token: string | null, renewWithinMs: number): Promise<Result<{ token: string; renewed: boolean }, ValidateError>> {
+    const gate = await this.validateGate(token);
     if (!gate.ok) return gate;
     const { principal, nowMs } = gate.value;
     if (principal.expiresMs - nowMs >= renewWithinMs) return ok({ token: token as string, renewed: false });
-    return ok({ token: this.replace(principal, nowMs), renewed: true });
+    const newToken = await this.replace(principal, nowMs);
+    return newToken === null ? err({ kind: 'invalid_session' }) : ok({ token: newToken, renewed: true });
   }
 
-  private validateGate(token: string | null): Result<{ principal: Principal; nowMs: number }, ValidateError> {
-    const principal = this.authenticate(token);
+  private async validateGate(token: string | null): Promise<Result<{ principal: Principal; nowMs: number }, ValidateError>> {
+    const principal = await this.authenticate(token);
     if (!principal) return err({ kind: 'invalid_session' });
     const nowMs = this.clock.nowMs();
     const gate = this.validateByUser.take(String(principal.user.id), nowMs);
@@ -111,10 +121,13 @@ export class AuthService {
     return ok({ principal, nowMs });
   }
 
-  private replace(principal: Principal, nowMs: number): string {
-    const newToken = this.issue(principal.user.id, nowMs);
-    this.tokens.revoke(principal.jtiHash, nowMs);
-    return newToken;
+  /**
+   * Revokes the sent token and issues its successor; null when the sent one was revoked meanwhile
+   * (two rotations of one token racing: only the first gets a successor).
+   */
+  private async replace(principal: Principal, nowMs: number): Promise<string | null> {
+    if (!this.tokens.revoke(principal.jtiHash, nowMs)) return null;
+    return this.issue(principal.user.id, nowMs);
   }
 
   /** Drops token rows long expired (a timer calls it), so the table stays bounded. */
@@ -126,11 +139,10 @@ export class AuthService {
     this.tokens.revoke(principal.jtiHash, this.clock.nowMs());
   }
 
-  private issue(userId: number, nowMs: number): string {
+  private async issue(userId: number, nowMs: number): Promise<string> {
     const jti = randomSecret(16);
-    const iat = Math.floor(nowMs / 1000);
-    const exp = iat + limits.tokenTtlS;
+    const exp = Math.floor(nowMs / 1000) + limits.tokenTtlS;
     this.tokens.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
-    return signJwt({ sub: String(userId), jti, iat, exp, iss: 'replaydesk' }, this.jwtSecret);
+    return this.jwt.sign({ sub: String(userId), jti, exp });
   }
 }

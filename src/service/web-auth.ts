@@ -1,7 +1,7 @@
-// The web application's login: email and password (argon2id) give a session cookie holding a JWT
-// signed with @elysiajs/jwt under the instance's secret. Only the SHA-256 of the JWT's `jti` is
-// stored (table `web_sessions`), so logout and disabling a user take effect at once and a database
-// leak yields no usable cookie.
+// The web application's login: email and password (argon2id) give a session cookie holding the
+// instance's web JWT (src/lib/jwt.ts: @elysiajs/jwt, the bearer tokens' signing setup and secret).
+// Only the SHA-256 of the JWT's `jti` is stored (table `web_sessions`), so logout and disabling a
+// user take effect at once and a database leak yields no usable cookie.
 //
 // A cookie JWT and a bearer token cannot stand in for each other: the cookie JWT has its own header
 // type (`rd-web+jwt`, which the bearer verifier refuses) and audience (which bearer tokens lack),
@@ -10,9 +10,9 @@
 // Login does the same work whatever the outcome (one lookup, one argon2id verify against the stored
 // hash or a dummy one), so unknown emails cannot be told from wrong passwords.
 
-import { jwt } from '@elysiajs/jwt';
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import { jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
@@ -33,8 +33,6 @@ export interface WebPrincipal {
   jtiHash: string;
 }
 
-export const WEB_JWT = Object.freeze({ type: 'rd-web+jwt', issuer: 'replaydesk', audience: 'replaydesk-web' });
-
 // An argon2id hash no password is compared against successfully in practice, verified when the email
 // is unknown or has no password, to keep the timing equal. Made once, on the first login.
 let dummyHash: Promise<string> | null = null;
@@ -43,14 +41,10 @@ function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-function makeSigner(secret: Uint8Array) {
-  return jwt({ name: 'webJwt', secret, alg: 'HS256', typ: WEB_JWT.type, iss: WEB_JWT.issuer, aud: WEB_JWT.audience }).decorator.webJwt;
-}
-
 export class WebAuthService {
   private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
   private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
-  private readonly signer: ReturnType<typeof makeSigner>;
+  private readonly jwt: JwtKind;
 
   constructor(
     private readonly users: UserStore,
@@ -58,7 +52,7 @@ export class WebAuthService {
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
   ) {
-    this.signer = makeSigner(jwtSecret);
+    this.jwt = jwtKinds(jwtSecret).web;
   }
 
   /** Checks email and password; on success a new session and its cookie value (a JWT). */
@@ -90,17 +84,10 @@ export class WebAuthService {
 
   /** Resolves a cookie value to its user; null for a missing, bad, expired or revoked one. */
   async authenticate(cookieValue: unknown): Promise<WebPrincipal | null> {
-    if (typeof cookieValue !== 'string' || cookieValue === '' || cookieValue.length > 4096) return null;
+    if (typeof cookieValue !== 'string') return null;
     const nowMs = this.clock.nowMs();
-    const claims = await this.signer.verify(cookieValue, {
-      algorithms: ['HS256'],
-      typ: WEB_JWT.type,
-      issuer: WEB_JWT.issuer,
-      audience: WEB_JWT.audience,
-      requiredClaims: ['exp', 'jti', 'sub'],
-      currentDate: new Date(nowMs),
-    });
-    if (!claims || typeof claims.jti !== 'string' || typeof claims.sub !== 'string') return null;
+    const claims = await this.jwt.verify(cookieValue, nowMs);
+    if (!claims) return null;
     const jtiHash = sha256Hex(claims.jti);
     const row = this.sessions.get(jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;
@@ -134,6 +121,6 @@ export class WebAuthService {
     const exp = Math.floor(nowMs / 1000) + limits.tokenTtlS;
     this.sessions.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
     // The plugin stamps `iat` itself (wall clock); `exp` comes from the service clock.
-    return this.signer.sign({ sub: String(userId), jti, exp });
+    return this.jwt.sign({ sub: String(userId), jti, exp });
   }
 }

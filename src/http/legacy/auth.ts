@@ -11,14 +11,14 @@ import * as codes from './codes.ts';
 export const TOKEN_RENEW_WITHIN_MS = 3_600_000;
 
 export function registerAuth(app: App, s: Services): void {
-  publicPost(app, s, '/Auth/loginKey', ({ body, clientAddress }) => {
-    const r = s.auth.login(body.userName, body.apiKey, clientAddress);
+  publicPost(app, s, '/Auth/loginKey', async ({ body, clientAddress }) => {
+    const r = await s.auth.login(body.userName, body.apiKey, clientAddress);
     return r.ok ? success({ token: r.value.token }) : mapError(codes.loginKey, r.error);
   });
 
   // Public at the routing level: its invalid-token answer is an envelope row, as in the current family.
-  publicPost(app, s, '/Auth/validate', ({ request }) => {
-    const r = s.auth.refresh(bearerToken(request), TOKEN_RENEW_WITHIN_MS);
+  publicPost(app, s, '/Auth/validate', async ({ request }) => {
+    const r = await s.auth.refresh(bearerToken(request), TOKEN_RENEW_WITHIN_MS);
     return r.ok ? success({ token: r.value.token }) : mapError(codes.validate, r.error, { token: null });
   });
 
