@@ -11,11 +11,12 @@ export const limits = Object.freeze({
   apiKeyLengthMax: 128,
   emailLengthMax: 254,
 
-  // Login throttle: attempts (successful or not) per sliding window.
-  loginPerEmailMax: 10,
-  loginPerEmailWindowMs: 60_000,
-  loginPerAddressMax: 30,
-  loginPerAddressWindowMs: 60_000,
+  // Login throttle, per sliding window (API-key and web logins counted apart): failed attempts per
+  // email and per client address; logins whose secret matched, per user.
+  loginFailuresPerEmailMax: 10,
+  loginFailuresPerAddressMax: 30,
+  loginSuccessesPerUserMax: 120, // 40 bots restarting together, three times over in one minute
+  loginWindowMs: 60_000,
 
   validatePerAccountMax: 60, // (spec) Auth/validate 60 calls per minute per account
   validateWindowMs: 60_000,

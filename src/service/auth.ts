@@ -3,7 +3,8 @@
 // token, and revocation is a row update.
 //
 // Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
-// against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys.
+// against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys. Only
+// failed logins count against the per-email and per-address throttle (src/service/login-throttle.ts).
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -12,6 +13,7 @@ import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { TokenStore } from '../store/tokens.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 
 export type LoginError =
@@ -35,8 +37,7 @@ export interface Principal {
 const DUMMY_HASH = sha256Hex('replaydesk-dummy-api-key-hash');
 
 export class AuthService {
-  private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
-  private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
+  private readonly throttle = new LoginThrottle();
   private readonly validateByUser = new SlidingWindowLimiter(limits.validatePerAccountMax, limits.validateWindowMs);
   private readonly jwt: JwtKind;
 
@@ -51,7 +52,7 @@ export class AuthService {
 
   async login(userName: unknown, apiKey: unknown, clientAddress: string): Promise<Result<{ token: string; user: UserRow }, LoginError>> {
     const nowMs = this.clock.nowMs();
-    const addressGate = this.loginByAddress.take(clientAddress, nowMs);
+    const addressGate = this.throttle.admitAddress(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
     if (typeof userName !== 'string' || typeof apiKey !== 'string' || userName === '' || apiKey === '') {
       return err({ kind: 'missing_credentials' });
@@ -59,12 +60,15 @@ export class AuthService {
     // No address is longer (RFC 5321), no key of ours either: refuse before the name keys a limiter.
     if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
-    const emailGate = this.loginByEmail.take(email, nowMs);
+    const emailGate = this.throttle.admitEmail(email, nowMs);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
     if (!found || !matches) return err({ kind: 'invalid_credentials' });
+    // The key matched: whatever the account's state, this was no failed guess.
+    const userGate = this.throttle.succeeded({ address: clientAddress, email, startedMs: nowMs }, found.user.id, nowMs);
+    if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });
     if (found.user.plan !== 'pro') return err({ kind: 'pro_required' });

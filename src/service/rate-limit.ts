@@ -33,6 +33,17 @@ export class SlidingWindowLimiter {
     return { allowed: true };
   }
 
+  /** Withdraws one call counted for `key` at `stampMs` (a `take` that turned out not to count). */
+  release(key: string, stampMs: number): void {
+    const times = this.hits.get(key);
+    const i = times ? times.lastIndexOf(stampMs) : -1;
+    if (times && i >= 0) times.splice(i, 1);
+  }
+
+  /** Forgets every call counted for `key`. */
+  clear(key: string): void {
+    this.hits.delete(key);
+  }
 
   private sweep(nowMs: number): void {
     this.takesSinceSweep = 0;

@@ -8,7 +8,8 @@
 // and each kind is looked up in its own table.
 //
 // Login does the same work whatever the outcome (one lookup, one argon2id verify against the stored
-// hash or a dummy one), so unknown emails cannot be told from wrong passwords.
+// hash or a dummy one), so unknown emails cannot be told from wrong passwords. Only failed logins
+// count against the per-email and per-address throttle (its own, apart from API-key logins').
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -17,7 +18,7 @@ import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import type { WebSessionStore } from '../store/web-sessions.ts';
-import { SlidingWindowLimiter } from './rate-limit.ts';
+import { LoginThrottle } from './login-throttle.ts';
 
 export type WebLoginError =
   | { kind: 'missing_credentials' }
@@ -42,8 +43,7 @@ function dummyPasswordHash(): Promise<string> {
 }
 
 export class WebAuthService {
-  private readonly loginByEmail = new SlidingWindowLimiter(limits.loginPerEmailMax, limits.loginPerEmailWindowMs);
-  private readonly loginByAddress = new SlidingWindowLimiter(limits.loginPerAddressMax, limits.loginPerAddressWindowMs);
+  private readonly throttle = new LoginThrottle();
   private readonly jwt: JwtKind;
 
   constructor(
@@ -62,7 +62,7 @@ export class WebAuthService {
     clientAddress: string,
   ): Promise<Result<{ cookieValue: string; maxAgeS: number; user: UserRow }, WebLoginError>> {
     const nowMs = this.clock.nowMs();
-    const addressGate = this.loginByAddress.take(clientAddress, nowMs);
+    const addressGate = this.throttle.admitAddress(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
     if (typeof email !== 'string' || typeof password !== 'string' || email.trim() === '' || password === '') {
       return err({ kind: 'missing_credentials' });
@@ -70,13 +70,16 @@ export class WebAuthService {
     // Refused before the name keys a limiter and before a long input reaches the hash.
     if (email.length > limits.emailLengthMax || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_credentials' });
     const normalized = email.trim().toLowerCase();
-    const emailGate = this.loginByEmail.take(normalized, nowMs);
+    const emailGate = this.throttle.admitEmail(normalized, nowMs);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = this.users.passwordHashOf(normalized);
     const hash = found?.passwordHash ?? (await dummyPasswordHash());
     const matches = await Bun.password.verify(password, hash).catch(() => false);
     if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
+    // The password matched: whatever the account's state, this was no failed guess.
+    const userGate = this.throttle.succeeded({ address: clientAddress, email: normalized, startedMs: nowMs }, found.user.id, this.clock.nowMs());
+    if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });
     return ok({ cookieValue: await this.issue(found.user.id, this.clock.nowMs()), maxAgeS: limits.tokenTtlS, user: found.user });

@@ -65,28 +65,62 @@ describe('Auth/loginKey', () => {
     expect(r.body).toEqual(failure(1, message));
   });
 
-  it('throttles per email with HTTP 429 and Retry-After, counting both families, then recovers', async () => {
+  it('throttles failed attempts per email with HTTP 429 and Retry-After, counting both families, then recovers', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
       const wrong = { userName: t.email, apiKey: 'wrong' };
       const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', wrong) : t.post('Auth/loginKey', wrong);
-      expect((await post).status).toBe(200);
+      expect((await post).body.errorCode).not.toBe(0);
     }
     const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
     expect(r.status).toBe(429);
     expect(r.body).toEqual(failure(429, 'Too many requests'));
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    t.clock.advance(limits.loginPerEmailWindowMs + 1);
+    expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
+    t.clock.advance(limits.loginWindowMs + 1);
     expect((await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
   });
 
-  it('throttles per client address', async () => {
+  it('throttles failed attempts per client address', async () => {
     const t = await makeApp({ config: { trustProxy: true } });
     const h = { 'x-forwarded-for': '203.0.113.7' };
-    for (let i = 0; i < limits.loginPerAddressMax; i++) await legacyPost(t, 'Auth/loginKey', { userName: `u${i}@example.com`, apiKey: 'x' }, null, h);
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) {
+      expect((await legacyPost(t, 'Auth/loginKey', { userName: `u${i}@example.com`, apiKey: 'x' }, null, h)).body).toEqual(failure(1, INVALID));
+    }
     const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).not.toBeNull();
+  });
+
+  it('40 logins of one user in a row, alternating families, all get tokens', async () => {
+    const t = await makeApp();
+    const tokens = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const body = { userName: t.email, apiKey: t.apiKey };
+      const r = await (i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', body) : t.post('Auth/loginKey', body));
+      expect(r.body.success).toBe(true);
+      tokens.add(r.body.token);
+    }
+    expect(tokens.size).toBe(40);
+  });
+
+  it(`the per-user success rate (${limits.loginSuccessesPerUserMax} a minute) is shared with the current family`, async () => {
+    const t = await makeApp();
+    for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) {
+      const body = { userName: t.email, apiKey: t.apiKey };
+      expect((await (i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', body) : t.post('Auth/loginKey', body))).body.success).toBe(true);
+    }
+    const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    expect(r.status).toBe(429);
+    expect(r.body).toEqual(failure(429, 'Too many requests'));
+    expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
+  }, 30_000);
+
+  it('a disabled user\'s right key keeps answering Account is disabled: no failure, no lock', async () => {
+    const t = await makeApp();
+    const key = await newUser(t, 'd@example.com', { disabled: true });
+    for (let i = 0; i < 2 * limits.loginFailuresPerEmailMax; i++) {
+      expect((await legacyPost(t, 'Auth/loginKey', { userName: 'd@example.com', apiKey: key })).body).toEqual(failure(1, DISABLED));
+    }
   });
 });
 

@@ -77,33 +77,128 @@ describe('Auth/loginKey', () => {
     const r = await t.post('Auth/loginKey', { userName: 'free@example.com', apiKey: 'nope' });
     expect(r.body.errorCode).toBe(3);
   });
+});
 
-  it('throttles per email with HTTP 429 and Retry-After, then recovers after the window', async () => {
+describe('Auth/loginKey throttle: failures per email and per address, successes per user', () => {
+  const TOO_MANY = { success: false, errorCode: 429, errorMessage: 'Too many requests' };
+  const INVALID = { success: false, errorCode: 3, errorMessage: 'Invalid credentials' };
+
+  it('40 logins of one user from one address in a row all get tokens (bots restarting together)', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginPerEmailMax; i++) {
-      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, { 'x-forwarded-for': `10.0.0.${i}` });
+    const tokens = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
       expect(r.status).toBe(200);
+      expect(r.body.success).toBe(true);
+      tokens.add(r.body.token);
     }
-    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
-    expect(r.status).toBe(429);
-    expect(r.body).toEqual({ success: false, errorCode: 429, errorMessage: 'Too many requests' });
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    t.clock.advance(limits.loginPerEmailWindowMs + 1);
-    const again = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
-    expect(again.body.success).toBe(true);
+    expect(tokens.size).toBe(40);
+    for (const token of tokens) expect((await t.post('Account/search', {}, token)).status).toBe(200);
   });
 
-  it('throttles per client address across emails', async () => {
+  it('the 11th failed attempt for one email within the window → 429 with Retry-After until the oldest failure leaves', async () => {
+    const t = await makeApp({ config: { trustProxy: true } });
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, { 'x-forwarded-for': `10.0.0.${i}` });
+      expect(r.body).toEqual(INVALID);
+      t.clock.advance(1000);
+    }
+    // Failures at 0 s … 9 s; now 10 s: the first leaves the window at 60 s.
+    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+    expect(r.status).toBe(429);
+    expect(r.body).toEqual(TOO_MANY);
+    expect(r.headers.get('retry-after')).toBe('50');
+    // Refused before the key is checked: the right key gets the same answer, and no token.
+    const right = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    expect([right.status, right.body]).toEqual([429, TOO_MANY]);
+    // Other emails are not affected.
+    const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
+    if (!other.ok) throw new Error('setup');
+    expect((await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey })).body.success).toBe(true);
+    t.clock.advance(50_000);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
+  });
+
+  it('counts an email however it is cased or padded', async () => {
+    const t = await makeApp();
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+      const name = i % 2 === 0 ? `  ${t.email.toUpperCase()} ` : t.email;
+      expect((await t.post('Auth/loginKey', { userName: name, apiKey: 'wrong' })).body).toEqual(INVALID);
+    }
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+  });
+
+  it('a right key after failures (under the limit) gets its token and clears the email\'s failures', async () => {
+    const t = await makeApp();
+    for (let i = 0; i < limits.loginFailuresPerEmailMax - 1; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
+    // A full allowance of failures again before the lock.
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+      expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).body).toEqual(INVALID);
+    }
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+  });
+
+  it('failures from one address across emails hit the per-address cap; successes there do not count', async () => {
     const t = await makeApp({ config: { trustProxy: true } });
     const h = { 'x-forwarded-for': '203.0.113.7' };
-    for (let i = 0; i < limits.loginPerAddressMax; i++) {
-      await t.post('Auth/loginKey', { userName: `u${i}@example.com`, apiKey: 'x' }, null, h);
+    for (let i = 0; i < 50; i++) expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h)).body.success).toBe(true);
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) {
+      expect((await t.post('Auth/loginKey', { userName: `u${i}@example.com`, apiKey: 'x' }, null, h)).body).toEqual(INVALID);
     }
-    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
+    const r = await t.post('Auth/loginKey', { userName: 'fresh@example.com', apiKey: 'x' }, null, h);
     expect(r.status).toBe(429);
-    expect(r.headers.get('retry-after')).not.toBeNull();
-    const other = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, { 'x-forwarded-for': '203.0.113.8' });
-    expect(other.body.success).toBe(true);
+    expect(r.body).toEqual(TOO_MANY);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The right key from that address is refused too (the address is checked first) …
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h)).status).toBe(429);
+    // … while another address logs in.
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, { 'x-forwarded-for': '203.0.113.8' })).body.success).toBe(true);
+  });
+
+  it('a success does not clear the address\'s failures (one good account cannot launder an address)', async () => {
+    const t = await makeApp({ config: { trustProxy: true } });
+    const h = { 'x-forwarded-for': '203.0.113.7' };
+    for (let i = 0; i < limits.loginFailuresPerAddressMax - 1; i++) await t.post('Auth/loginKey', { userName: `u${i}@example.com`, apiKey: 'x' }, null, h);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h)).body.success).toBe(true);
+    expect((await t.post('Auth/loginKey', { userName: 'last@example.com', apiKey: 'x' }, null, h)).body).toEqual(INVALID);
+    expect((await t.post('Auth/loginKey', { userName: 'next@example.com', apiKey: 'x' }, null, h)).status).toBe(429);
+  });
+
+  it('missing credentials count as failures of the address', async () => {
+    const t = await makeApp();
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect((await t.post('Auth/loginKey', {})).body).toEqual(INVALID);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+  });
+
+  it(`successful logins over ${limits.loginSuccessesPerUserMax} a minute for one user → 429 with Retry-After; other users unaffected`, async () => {
+    const t = await makeApp();
+    for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) {
+      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, { 'x-forwarded-for': `10.0.${i >> 8}.${i & 255}` });
+      expect(r.body.success).toBe(true);
+      if (i === 0) t.clock.advance(10_000);
+    }
+    // The first success at 0 s leaves the window at 60 s; now 10 s.
+    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    expect(r.status).toBe(429);
+    expect(r.body).toEqual(TOO_MANY);
+    expect(r.headers.get('retry-after')).toBe('50');
+    const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
+    if (!other.ok) throw new Error('setup');
+    expect((await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey })).body.success).toBe(true);
+    // A wrong key is still a plain failure (the rate applies once the key matched).
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).body).toEqual(INVALID);
+    t.clock.advance(50_000);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
+  }, 30_000);
+
+  it('a matching key counts as a success whatever the plan: a free user\'s bots get errorCode 9, not a lock', async () => {
+    const t = await makeApp();
+    const u = await t.s.users.create({ email: 'free@example.com', plan: 'free' });
+    if (!u.ok) throw new Error('setup');
+    for (let i = 0; i < 2 * limits.loginFailuresPerEmailMax; i++) {
+      expect((await t.post('Auth/loginKey', { userName: 'free@example.com', apiKey: u.value.apiKey })).body.errorCode).toBe(9);
+    }
   });
 });
 

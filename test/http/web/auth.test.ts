@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import { buildApp, type Logger } from '../../../src/app.ts';
 import { limits } from '../../../src/config.ts';
 import { createFetch } from '../../../src/server.ts';
+import { UserStore } from '../../../src/store/users.ts';
 import { makeApp, makeWebUser, type Reply, sessionCookieOf, type TestApp, webCall, webLogin } from '../../support/app.ts';
 
 const INVALID = { success: false, errorCode: 1, errorMessage: 'Invalid credentials' };
 const UNAUTHORIZED = { success: false, errorCode: 401, errorMessage: 'Unauthorized' };
 const CROSS_SITE = { success: false, errorCode: 403, errorMessage: 'Cross-site request refused' };
 const PRO_REQUIRED = { success: false, errorCode: 403, errorMessage: 'Pro subscription required for the Playground' };
+const TOO_MANY = { success: false, errorCode: 429, errorMessage: 'Too many requests' };
 
 function decode(part: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -105,30 +107,81 @@ describe('POST /api/auth/login', () => {
     expect(r.body).toEqual({ success: false, errorCode: 400, errorMessage: 'Malformed JSON body' });
   });
 
-  it('throttles per email with HTTP 429 and Retry-After, then recovers after the window', async () => {
+  it('throttles failed attempts per email with HTTP 429 and Retry-After, then recovers after the window', async () => {
     const t = await makeApp();
     const u = await makeWebUser(t);
-    for (let i = 0; i < limits.loginPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
       expect((await login(t, { email: u.email, password: 'wrong' })).body).toEqual(INVALID);
     }
     const r = await login(t, u);
     expect(r.status).toBe(429);
-    expect(r.body).toEqual({ success: false, errorCode: 429, errorMessage: 'Too many requests' });
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(r.body).toEqual(TOO_MANY);
+    expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
     expect(r.headers.get('set-cookie')).toBeNull();
-    t.clock.advance(limits.loginPerEmailWindowMs + 1);
+    t.clock.advance(limits.loginWindowMs + 1);
     expect((await login(t, u)).body.success).toBe(true);
-  });
+  }, 20_000);
 
-  it('throttles per client address across emails', async () => {
+  it('throttles failed attempts per client address across emails', async () => {
     const t = await makeApp({ config: { trustProxy: true } });
     const u = await makeWebUser(t);
     const h = { 'x-forwarded-for': '203.0.113.7' };
-    for (let i = 0; i < limits.loginPerAddressMax; i++) await login(t, { email: `u${i}@example.com`, password: 'x' }, h);
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect((await login(t, { email: `u${i}@example.com`, password: 'x' }, h)).body).toEqual(INVALID);
     const r = await login(t, u, h);
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).not.toBeNull();
     expect((await login(t, u, { 'x-forwarded-for': '203.0.113.8' })).body.success).toBe(true);
+  }, 20_000);
+
+  it('parallel wrong passwords past the limit: each attempt counts from its start, so only the limit gets a verdict', async () => {
+    const t = await makeApp();
+    const u = await makeWebUser(t);
+    const replies = await Promise.all(Array.from({ length: limits.loginFailuresPerEmailMax + 5 }, () => login(t, { email: u.email, password: 'wrong' })));
+    expect(replies.filter((r) => r.status === 200 && r.body.errorCode === 1)).toHaveLength(limits.loginFailuresPerEmailMax);
+    expect(replies.filter((r) => r.status === 429)).toHaveLength(5);
+  }, 20_000);
+
+  describe('successes count per user, not against the email or the address', () => {
+    // A cheap argon2id hash for this user, so that a hundred logins stay quick; login reads the
+    // parameters from the stored hash, and the throttle is what is tested here.
+    async function cheapUser(t: TestApp) {
+      const u = await makeWebUser(t);
+      const id = t.s.users.list().find((x) => x.email === u.email)!.id;
+      new UserStore(t.s.db).setPasswordHash(id, await Bun.password.hash(u.password, { algorithm: 'argon2id', memoryCost: 256, timeCost: 1 }));
+      return u;
+    }
+
+    it('40 logins of one user from one address in a row all get sessions', async () => {
+      const t = await makeApp();
+      const u = await cheapUser(t);
+      const cookies = new Set<string>();
+      for (let i = 0; i < 40; i++) {
+        const r = await login(t, u);
+        expect(r.body.success).toBe(true);
+        cookies.add(sessionCookieOf(r)!);
+      }
+      expect(cookies.size).toBe(40);
+    }, 20_000);
+
+    it('a right password after failures (under the limit) signs in and clears the email\'s failures', async () => {
+      const t = await makeApp();
+      const u = await cheapUser(t);
+      for (let i = 0; i < limits.loginFailuresPerEmailMax - 1; i++) await login(t, { email: u.email, password: 'wrong' });
+      expect((await login(t, u)).body.success).toBe(true);
+      for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) expect((await login(t, { email: u.email, password: 'wrong' })).body).toEqual(INVALID);
+      expect((await login(t, u)).status).toBe(429);
+    }, 20_000);
+
+    it(`over ${limits.loginSuccessesPerUserMax} a minute → 429 with Retry-After, no cookie`, async () => {
+      const t = await makeApp();
+      const u = await cheapUser(t);
+      for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) expect((await login(t, u)).body.success).toBe(true);
+      const r = await login(t, u);
+      expect(r.status).toBe(429);
+      expect(r.body).toEqual(TOO_MANY);
+      expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
+      expect(r.headers.get('set-cookie')).toBeNull();
+    }, 30_000);
   });
 
   it('unknown emails and wrong passwords get the same status and body', async () => {

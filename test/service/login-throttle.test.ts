@@ -1,0 +1,74 @@
+// The login throttle alone: failures per email and per address (each attempt counted from its start
+// and withdrawn when its secret matches), successes per user, and the limiter pieces under it.
+import { describe, expect, it } from 'bun:test';
+import { limits } from '../../src/config.ts';
+import { LoginThrottle } from '../../src/service/login-throttle.ts';
+import { SlidingWindowLimiter } from '../../src/service/rate-limit.ts';
+
+const T = 1_000_000;
+
+describe('SlidingWindowLimiter release and clear', () => {
+  it('release withdraws one call at its stamp; clear forgets the key', () => {
+    const l = new SlidingWindowLimiter(2, 60_000);
+    expect(l.take('k', T).allowed).toBe(true);
+    expect(l.take('k', T + 5).allowed).toBe(true);
+    expect(l.take('k', T + 6)).toEqual({ allowed: false, retryAfterS: 60 });
+    l.release('k', T + 5);
+    expect(l.take('k', T + 7).allowed).toBe(true);
+    expect(l.take('k', T + 8).allowed).toBe(false);
+    l.release('k', T + 123); // no such call: nothing changes
+    expect(l.take('k', T + 9).allowed).toBe(false);
+    l.clear('k');
+    expect(l.take('k', T + 10).allowed).toBe(true);
+    expect(l.take('k', T + 11).allowed).toBe(true);
+    expect(l.take('k', T + 12).allowed).toBe(false);
+  });
+
+  it('release of an unknown key is harmless', () => {
+    const l = new SlidingWindowLimiter(1, 60_000);
+    l.release('nobody', T);
+    expect(l.take('nobody', T).allowed).toBe(true);
+  });
+});
+
+describe('LoginThrottle', () => {
+  const attempt = (address: string, email: string, startedMs: number) => ({ address, email, startedMs });
+
+  it('admitted attempts count as failures until they succeed', () => {
+    const th = new LoginThrottle();
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) expect(th.admitEmail('a@x', T + i).allowed).toBe(true);
+    expect(th.admitEmail('a@x', T + 100)).toEqual({ allowed: false, retryAfterS: 60 });
+    expect(th.admitEmail('b@x', T + 100).allowed).toBe(true);
+  });
+
+  it('a success withdraws its own address mark only, and forgets all of the email\'s failures', () => {
+    const th = new LoginThrottle();
+    for (let i = 0; i < limits.loginFailuresPerAddressMax - 1; i++) th.admitAddress('1.2.3.4', T + i);
+    for (let i = 0; i < limits.loginFailuresPerEmailMax - 1; i++) th.admitEmail('a@x', T + i);
+    // One more attempt from the address for a@x, which succeeds.
+    expect(th.admitAddress('1.2.3.4', T + 500).allowed).toBe(true);
+    expect(th.admitEmail('a@x', T + 500).allowed).toBe(true);
+    expect(th.succeeded(attempt('1.2.3.4', 'a@x', T + 500), 7, T + 510).allowed).toBe(true);
+    // The address still holds its earlier failures: one more, then the cap.
+    expect(th.admitAddress('1.2.3.4', T + 600).allowed).toBe(true);
+    expect(th.admitAddress('1.2.3.4', T + 601).allowed).toBe(false);
+    // The email starts afresh.
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) expect(th.admitEmail('a@x', T + 700 + i).allowed).toBe(true);
+    expect(th.admitEmail('a@x', T + 800).allowed).toBe(false);
+  });
+
+  it(`successes: ${limits.loginSuccessesPerUserMax} per user per window, then Retry-After until the oldest leaves`, () => {
+    const th = new LoginThrottle();
+    for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) {
+      th.admitAddress('h', T + i * 100);
+      expect(th.succeeded(attempt('h', 'a@x', T + i * 100), 7, T + i * 100).allowed).toBe(true);
+    }
+    th.admitAddress('h', T + 20_000);
+    expect(th.succeeded(attempt('h', 'a@x', T + 20_000), 7, T + 20_000)).toEqual({ allowed: false, retryAfterS: 40 });
+    // Another user, same host: unaffected; and the host's address holds no failures from all this.
+    expect(th.succeeded(attempt('h', 'b@x', T + 20_000), 8, T + 20_000).allowed).toBe(true);
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect(th.admitAddress('h', T + 30_000).allowed).toBe(true);
+    expect(th.admitAddress('h', T + 30_000).allowed).toBe(false);
+    expect(th.succeeded(attempt('h', 'a@x', T + 60_000), 7, T + 60_000).allowed).toBe(true);
+  });
+});
