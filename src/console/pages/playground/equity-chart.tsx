@@ -1,0 +1,95 @@
+// The run's equity curve (mark-to-market at bar closes) with its drawdown from the running peak in
+// a pane below: lightweight-charts LineSeries and AreaSeries. `data-points` and
+// `data-drawdown-points` give tests the series lengths; `data-last-equity` the last value drawn.
+
+import { AreaSeries, ColorType, createChart, type IChartApi, type ISeriesApi, LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'preact/hooks';
+
+export interface EquityPoint {
+  time: number; // epoch seconds
+  equity: number;
+}
+
+/** Drawdown at each point: equity minus the highest equity so far (≤ 0). */
+export function drawdownOf(points: readonly EquityPoint[], start: number): { time: number; value: number }[] {
+  let peak = start;
+  return points.map((p) => {
+    peak = Math.max(peak, p.equity);
+    return { time: p.time, value: Math.round((p.equity - peak) * 100) / 100 };
+  });
+}
+
+const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+export function chartTheme() {
+  return {
+    layout: {
+      background: { type: ColorType.Solid, color: 'transparent' },
+      textColor: css('--muted') || '#8b949e',
+      fontSize: 11,
+      attributionLogo: false,
+      panes: { separatorColor: '#2a3140' },
+    },
+    grid: { vertLines: { color: 'rgba(42,49,64,.45)' }, horzLines: { color: 'rgba(42,49,64,.45)' } },
+    rightPriceScale: { borderColor: '#2a3140' },
+    timeScale: { borderColor: '#2a3140', timeVisible: true, secondsVisible: false },
+    autoSize: true,
+  };
+}
+
+interface Props {
+  points: readonly EquityPoint[];
+  startingBalance: number;
+}
+
+export function EquityChart({ points, startingBalance }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ chart: IChartApi; equity: ISeriesApi<'Line'>; dd: ISeriesApi<'Area'> } | null>(null);
+
+  useEffect(() => {
+    const c = createChart(host.current!, { ...chartTheme(), handleScale: { axisPressedMouseMove: false } });
+    const equity = c.addSeries(LineSeries, {
+      color: css('--accent') || '#4c8dff',
+      lineWidth: 2,
+      priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+      title: 'Equity',
+    });
+    equity.createPriceLine({ price: startingBalance, color: '#8b949e', lineStyle: LineStyle.Dotted, lineWidth: 1, axisLabelVisible: false, title: 'start' });
+    const dd = c.addSeries(
+      AreaSeries,
+      {
+        lineColor: css('--neg') || '#ef5350',
+        topColor: 'rgba(239,83,80,.05)',
+        bottomColor: 'rgba(239,83,80,.35)',
+        lineWidth: 1,
+        invertFilledArea: true,
+        priceFormat: { type: 'price', precision: 0, minMove: 1 },
+        title: 'Drawdown',
+      },
+      1,
+    );
+    c.panes()[1]?.setStretchFactor(0.45);
+    chart.current = { chart: c, equity, dd };
+    return () => {
+      chart.current = null;
+      c.remove();
+    };
+  }, [startingBalance]);
+
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    // Strictly increasing times (lightweight-charts requires it).
+    const clean: EquityPoint[] = [];
+    for (const p of points) if (!clean.length || p.time > clean[clean.length - 1]!.time) clean.push(p);
+    c.equity.setData(clean.map((p) => ({ time: p.time as UTCTimestamp, value: p.equity })));
+    c.dd.setData(drawdownOf(clean, startingBalance).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+    c.chart.timeScale().fitContent();
+    const el = host.current!;
+    el.dataset.points = String(clean.length);
+    el.dataset.drawdownPoints = String(clean.length);
+    el.dataset.lastEquity = clean.length ? String(clean[clean.length - 1]!.equity) : '';
+  }, [points, startingBalance]);
+
+  return <div class="pg-chart pg-equity" ref={host} data-testid="equity-chart" data-points="0" data-drawdown-points="0" />;
+}

@@ -1,0 +1,154 @@
+// What a finished (or running) execution shows: its statistics, trades and logs.
+
+import { money, signClass, utc } from '../../ui.tsx';
+import type { Execution, Run, RunResults, Trade } from './types.ts';
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}%`);
+const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
+
+function Stat({ label, value, cls, id }: { label: string; value: string; cls?: string; id: string }) {
+  return (
+    <div class="stat">
+      <div class="label">{label}</div>
+      <div class={`value ${cls ?? ''}`} data-testid={`stat-${id}`}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+export function Stats({ r, startingBalance }: { r: RunResults; startingBalance: number }) {
+  const ret = startingBalance ? (r.totalPnl / startingBalance) * 100 : null;
+  return (
+    <div class="pg-stats" data-testid="stats">
+      <Stat id="net-pnl" label="Net P&L" value={money(r.totalPnl)} cls={signClass(r.totalPnl)} />
+      <Stat id="return" label="Return" value={ret === null ? '—' : `${ret >= 0 ? '+' : ''}${ret.toFixed(2)}%`} cls={signClass(ret)} />
+      <Stat id="trades" label="Trades" value={String(r.totalTrades)} />
+      <Stat id="win-rate" label="Win rate" value={pct(r.winRate)} />
+      <Stat id="profit-factor" label="Profit factor" value={num(r.profitFactor)} />
+      <Stat id="max-drawdown" label="Max drawdown" value={money(r.maxDrawdown)} cls={signClass(r.maxDrawdown)} />
+      <Stat id="avg-win" label="Avg win" value={money(r.averageWin)} cls={signClass(r.averageWin)} />
+      <Stat id="avg-loss" label="Avg loss" value={money(r.averageLoss)} cls={signClass(r.averageLoss)} />
+      <Stat id="largest-win" label="Largest win" value={money(r.largestWin)} cls={signClass(r.largestWin)} />
+      <Stat id="largest-loss" label="Largest loss" value={money(r.largestLoss)} cls={signClass(r.largestLoss)} />
+      <Stat id="won-lost" label="Won / lost" value={`${r.winningTrades} / ${r.losingTrades}`} />
+      <Stat id="final-balance" label="Final balance" value={money(r.finalBalance)} />
+    </div>
+  );
+}
+
+export function TradesTable({ trades, total }: { trades: readonly Trade[]; total: number }) {
+  // Within one year the year is noise; across years it is needed.
+  const oneYear = trades.length > 0 && trades[0]!.entryTime.slice(0, 4) === trades[trades.length - 1]!.exitTime.slice(0, 4);
+  const when = (iso: string) => utc(iso).slice(oneYear ? 5 : 0, 16);
+  if (trades.length === 0) return <p class="empty">No trades: the strategy never went from flat to a position and back.</p>;
+  return (
+    <div class="pg-table-wrap">
+      {total > trades.length && (
+        <p class="muted pg-small">
+          Showing the first {trades.length.toLocaleString('en-US')} of {total.toLocaleString('en-US')} trades.
+        </p>
+      )}
+      <table data-testid="trades">
+        <thead>
+          <tr>
+            <th class="num">#</th>
+            <th>Side</th>
+            <th class="num">Size</th>
+            <th>Entry (UTC)</th>
+            <th class="num">Entry</th>
+            <th>Exit (UTC)</th>
+            <th class="num">Exit</th>
+            <th class="num">Fees</th>
+            <th class="num">P&L</th>
+          </tr>
+        </thead>
+        <tbody>
+          {trades.map((t, i) => (
+            <tr key={i}>
+              <td class="num muted">{i + 1}</td>
+              <td class={t.side === 'long' ? 'pos' : 'neg'}>{t.side}</td>
+              <td class="num">{t.size}</td>
+              <td class="mono nowrap">{when(t.entryTime)}</td>
+              <td class="num">{t.entryPrice}</td>
+              <td class="mono nowrap">{when(t.exitTime)}</td>
+              <td class="num">{t.exitPrice}</td>
+              <td class="num muted">{money(t.fees)}</td>
+              <td class={`num ${signClass(t.pnl)}`}>{money(t.pnl)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Logs({ execution }: { execution: Execution }) {
+  if (execution.logs.length === 0) return <p class="empty">Nothing printed. Output of print() in your strategy shows here.</p>;
+  return (
+    <pre class="pg-logs" data-testid="logs">
+      {execution.logs.join('\n')}
+    </pre>
+  );
+}
+
+const STATUS_CLASS: Record<string, string> = { completed: 'ok', running: 'run', failed: 'bad', timeout: 'bad', stopped: 'warn' };
+
+export function StatusBadge({ status, testid }: { status: string; testid?: string }) {
+  return (
+    <span class={`pg-badge pg-badge-${STATUS_CLASS[status] ?? 'warn'}`} data-testid={testid}>
+      {status}
+    </span>
+  );
+}
+
+function paramsText(p: Run['params']): string {
+  return Object.entries(p)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}
+
+/** A strategy's runs side by side, newest first. */
+export function RunsTable({ runs, onOpen, current }: { runs: readonly Run[]; onOpen: (id: string) => void; current: string | null }) {
+  if (runs.length === 0) return <p class="empty">No runs yet. Run the strategy and its runs line up here for comparison.</p>;
+  return (
+    <div class="pg-table-wrap">
+      <table data-testid="strategy-runs" class="pg-runs">
+        <thead>
+          <tr>
+            <th>Started</th>
+            <th>Status</th>
+            <th>Market</th>
+            <th>Dates</th>
+            <th>Params</th>
+            <th class="num">Trades</th>
+            <th class="num">Win rate</th>
+            <th class="num">Net P&L</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id} class={`pg-run-row ${r.id === current ? 'current' : ''}`} onClick={() => onOpen(r.id)} title="Open this run's result">
+              <td class="mono" title={`${utc(r.startedAt)} UTC`}>{utc(r.startedAt).slice(5, 16)}</td>
+              <td>
+                <StatusBadge status={r.status} testid="run-row-status" />
+              </td>
+              <td>
+                {r.instrument} · {r.timeframe}
+              </td>
+              <td class="mono">{r.startDate === r.endDate ? r.startDate : `${r.startDate} → ${r.endDate}`}</td>
+              <td class="mono muted pg-params-cell">{paramsText(r.params)}</td>
+              <td class="num" data-testid="run-trades">
+                {r.totalTrades ?? '—'}
+              </td>
+              <td class="num">{pct(r.winRate)}</td>
+              <td class={`num ${signClass(r.totalPnl)}`} data-testid="run-pnl">
+                {money(r.totalPnl)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

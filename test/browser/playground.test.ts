@@ -1,0 +1,261 @@
+// The playground in a real browser: a template run to completion (progress, statistics, equity and
+// drawdown, trades in the table and on the price chart), a strategy saved and its run listed, a
+// Python error pointed at the user's line, and a paced run stopped midway. Figures on the page are
+// compared with the execution the server reports (read in the page, with the session cookie).
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
+
+const RUN_TIMEOUT = 120_000;
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+async function text(page: Page, selector: string): Promise<string> {
+  return ((await page.textContent(selector)) ?? '').trim();
+}
+
+async function data(page: Page, selector: string, name: string): Promise<string | null> {
+  return page.$eval(selector, (el: any, n: string) => el.getAttribute(n), name);
+}
+
+/** GET on the API from inside the page (the HttpOnly cookie goes along). */
+async function apiGet(page: Page, path: string): Promise<any> {
+  return page.evaluate(`fetch(${JSON.stringify(path)}).then((r) => r.json())`);
+}
+
+async function setMarket(page: Page, m: { instrument: string; timeframe: string; startDate: string; endDate: string }) {
+  await page.selectOption('select[name=instrument]', m.instrument);
+  await page.selectOption('select[name=timeframe]', m.timeframe);
+  await page.fill('input[name=startDate]', m.startDate);
+  await page.fill('input[name=endDate]', m.endDate);
+}
+
+/** Presses Run and waits for the run to end; returns its status as the page shows it. */
+async function runToEnd(page: Page): Promise<string> {
+  await page.click('[data-testid=run]');
+  await page.waitForSelector('[data-testid=run-status]');
+  await page.waitForFunction(`(() => { const s = document.querySelector('[data-testid=run-status]'); return s && s.textContent !== 'running'; })()`, undefined, {
+    timeout: RUN_TIMEOUT,
+  });
+  return text(page, '[data-testid=run-status]');
+}
+
+/** Replaces the editor's whole text, as a person pasting over it would. */
+async function replaceCode(page: Page, code: string) {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+describe.skipIf(noBrowser)('console: playground', () => {
+  let server: Server;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    'runs a template to completion: progress, statistics, equity curve and drawdown, trades in the list and on the price chart',
+    async () => {
+      const { page, errors, context } = await newPage(browser);
+      await loginThroughForm(page, server);
+      errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
+      await page.goto(`${server.base}/#/playground`);
+      await page.waitForSelector('[data-template=ema_atr_trend]');
+
+      // The gallery shows every template with its category and difficulty.
+      const templates = ((await (await fetch(`${server.base}/api/playground/templates`)).json()) as any).templates as any[];
+      expect(await page.$$eval('[data-testid=templates] [data-template]', (els: any[]) => els.map((e) => e.getAttribute('data-template')))).toEqual(
+        templates.map((t) => t.id),
+      );
+      expect(await text(page, '[data-template=opening_range_breakout] .pg-tags')).toBe('breakoutadvanced');
+
+      // The params form follows the template's typed params: one input each, at its default, with its bounds.
+      await page.click('[data-template=ema_atr_trend]');
+      const ema = templates.find((t) => t.id === 'ema_atr_trend');
+      for (const p of ema.params) {
+        const input = `[data-testid=params-form] input[name=${p.name}]`;
+        expect(Number(await page.inputValue(input))).toBe(p.default);
+        expect(await data(page, input, 'min')).toBe(String(p.min));
+        expect(await data(page, input, 'max')).toBe(String(p.max));
+      }
+      expect(await page.$$eval('[data-testid=params-form] input', (els: any[]) => els.length)).toBe(ema.params.length);
+      // The editor holds the template's code, highlighted, with line numbers.
+      expect(await page.$$eval('.cm-lineNumbers .cm-gutterElement', (els: any[]) => els.length)).toBeGreaterThan(10);
+      expect(await page.$$eval('.cm-content span[class]', (els: any[]) => els.length)).toBeGreaterThan(10);
+
+      await setMarket(page, { instrument: 'NQ', timeframe: '5m', startDate: '2025-03-03', endDate: '2025-03-05' });
+      expect(await runToEnd(page)).toBe('completed');
+      await page.waitForSelector('[data-testid=price-chart][data-markers]:not([data-markers="0"])', { timeout: 30_000 });
+
+      const id = await data(page, '[data-testid=run-head]', 'data-execution-id');
+      const ex = (await apiGet(page, `/api/playground/executions/${id}`)).execution;
+      expect(ex.status).toBe('completed');
+      expect(ex.templateId).toBe('ema_atr_trend');
+      expect(ex.startDate).toBe('2025-03-03');
+      expect(ex.endDate).toBe('2025-03-05');
+      expect(ex.totalTrades).toBeGreaterThan(0);
+
+      // Progress: the whole run, and the bar full.
+      const total = ex.progress.barsTotal.toLocaleString('en-US');
+      expect(await text(page, '[data-testid=run-bars]')).toBe(`${total} / ${total} bars`);
+      expect(await data(page, '[data-testid=run-progress]', 'data-pct')).toBe('100.0');
+
+      // Statistics as the server computed them, and the trade list agreeing with the count.
+      const rows = await page.$$eval('[data-testid=trades] tbody tr', (els: any[]) => els.length);
+      expect(await text(page, '[data-testid=stat-trades]')).toBe(String(rows));
+      expect(rows).toBe(ex.totalTrades);
+      expect(await text(page, '[data-testid=stat-net-pnl]')).toBe(usd.format(ex.results.totalPnl));
+      expect(await text(page, '[data-testid=stat-win-rate]')).toBe(`${ex.results.winRate.toFixed(2)}%`);
+      expect(await text(page, '[data-testid=stat-max-drawdown]')).toBe(usd.format(ex.results.maxDrawdown));
+      expect(await text(page, '[data-testid=stat-final-balance]')).toBe(usd.format(ex.results.finalBalance));
+      const lastRowPnl = await text(page, '[data-testid=trades] tbody tr:last-child td:last-child');
+      expect(lastRowPnl).toBe(usd.format(ex.trades[ex.trades.length - 1].pnl));
+
+      // The equity curve and its drawdown, point for point.
+      expect(Number(await data(page, '[data-testid=equity-chart]', 'data-points'))).toBe(ex.equityCurve.length);
+      expect(ex.equityCurve.length).toBeGreaterThan(0);
+      expect(Number(await data(page, '[data-testid=equity-chart]', 'data-drawdown-points'))).toBe(ex.equityCurve.length);
+      expect(Number(await data(page, '[data-testid=equity-chart]', 'data-last-equity'))).toBe(ex.equityCurve[ex.equityCurve.length - 1].equity);
+
+      // Trades on the price chart: the run's bars, a marker per entry and exit (a reversal shares one).
+      const bars = Number(await data(page, '[data-testid=price-chart]', 'data-bars'));
+      expect(bars).toBe(ex.progress.barsTotal); // 5m is a History preset: one candle per run bar
+      const markers = Number(await data(page, '[data-testid=price-chart]', 'data-markers'));
+      expect(markers).toBeGreaterThanOrEqual(ex.totalTrades + 1);
+      expect(markers).toBeLessThanOrEqual(2 * ex.totalTrades);
+
+      await page.waitForTimeout(300); // let the charts paint
+      await screenshot(page, 'playground-result');
+
+      // The logs tab shows what the strategy printed (or says that it printed nothing).
+      await page.click('.pg-tabs button:has-text("Logs")');
+      if (ex.logs.length === 0) expect(await text(page, '.pg-tab-body')).toContain('Nothing printed');
+      else expect(await text(page, '[data-testid=logs]')).toBe(ex.logs.join('\n').trim());
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    RUN_TIMEOUT + 30_000,
+  );
+
+  it(
+    'saves a template as a strategy, runs it, and lists the run with its figures; the strategy reopens after a reload',
+    async () => {
+      const { page, errors, context } = await newPage(browser);
+      await loginThroughForm(page, server);
+      errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
+      await page.goto(`${server.base}/#/playground`);
+      await page.click('[data-template=sma_cross]');
+      await page.fill('[data-testid=params-form] input[name=fast]', '5');
+      await page.fill('input[name=strategy-name]', 'SMA 5/30 on NQ');
+      await setMarket(page, { instrument: 'NQ', timeframe: '5m', startDate: '2025-03-04', endDate: '2025-03-04' });
+      await page.click('button:has-text("Save as strategy")');
+      await page.waitForSelector('[data-testid=save-message]');
+      expect(await text(page, '[data-testid=save-message]')).toBe('Saved as a new strategy “SMA 5/30 on NQ”');
+      expect(await page.$$eval('[data-testid=strategies] .pg-item-name', (els: any[]) => els.map((e) => e.textContent))).toEqual(['SMA 5/30 on NQ']);
+      expect(await text(page, '[data-testid=runs-tab]')).toBe('Runs of SMA 5/30 on NQ 0');
+
+      expect(await runToEnd(page)).toBe('completed');
+      await page.waitForSelector('[data-testid=strategy-runs] tbody tr');
+      const runRows = await page.$$eval('[data-testid=strategy-runs] tbody tr', (els: any[]) => els.map((e) => e.textContent));
+      expect(runRows.length).toBe(1);
+      expect(await text(page, '[data-testid=run-row-status]')).toBe('completed');
+      expect(await text(page, '[data-testid=run-trades]')).toBe(await text(page, '[data-testid=stat-trades]'));
+      expect(await text(page, '[data-testid=run-pnl]')).toBe(await text(page, '[data-testid=stat-net-pnl]'));
+      expect(await text(page, '[data-testid=strategy-runs] .pg-params-cell')).toBe('fast=5 slow=30 size=1');
+      expect(runRows[0]).toContain('NQ · 5m');
+      expect(runRows[0]).toContain('2025-03-04');
+
+      // The server recorded the run under the strategy, with the params the form held.
+      const strategies = (await apiGet(page, '/api/playground/strategies')).strategies;
+      expect(strategies.map((s: any) => s.name)).toEqual(['SMA 5/30 on NQ']);
+      const runs = (await apiGet(page, `/api/playground/strategies/${strategies[0].id}/runs`)).runs;
+      expect(runs.length).toBe(1);
+      expect(runs[0].params).toEqual({ fast: 5, slow: 30, size: 1 });
+      expect(await text(page, '[data-testid=run-trades]')).toBe(String(runs[0].totalTrades));
+      await screenshot(page, 'playground-strategy-runs');
+
+      // After a reload the strategy opens with its code, params and runs.
+      await page.reload();
+      await page.waitForSelector('[data-testid=strategies] [data-strategy]');
+      await page.click('[data-testid=strategies] [data-strategy]');
+      await page.waitForSelector('[data-testid=strategy-runs] tbody tr');
+      expect(await page.inputValue('input[name=strategy-name]')).toBe('SMA 5/30 on NQ');
+      expect(await page.inputValue('[data-testid=params-form] input[name=fast]')).toBe('5');
+      expect(await page.$$eval('[data-testid=strategy-runs] tbody tr', (els: any[]) => els.length)).toBe(1);
+      expect(await text(page, '.pg-kind')).toBe('Strategy');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    RUN_TIMEOUT + 30_000,
+  );
+
+  it(
+    "points a Python error at the user's line, with the traceback; a paced run shows progress and stops",
+    async () => {
+      const { page, errors, context } = await newPage(browser);
+      page.on('dialog', (d) => d.accept()); // "Discard your unsaved changes?" when leaving edited code
+      await loginThroughForm(page, server);
+      errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
+      await page.goto(`${server.base}/#/playground`);
+      await page.waitForSelector('[data-template=sma_cross]');
+      await page.click('button:has-text("+ Blank")');
+      await setMarket(page, { instrument: 'NQ', timeframe: '5m', startDate: '2025-03-04', endDate: '2025-03-04' });
+      const code = [
+        'def init(ctx):',
+        '    ctx.n = 0',
+        '',
+        'def on_bar(ctx, bar):',
+        '    ctx.n += 1',
+        '    if ctx.n > 3:',
+        '        ratio = bar.close / (ctx.n - ctx.n)',
+        '',
+      ].join('\n');
+      await replaceCode(page, code);
+      expect(await runToEnd(page)).toBe('failed');
+      await page.waitForSelector('[data-testid=traceback]');
+      const tb = await text(page, '[data-testid=traceback] pre');
+      expect(tb).toContain('File "strategy.py", line 7, in on_bar');
+      expect(tb).toContain('ZeroDivisionError');
+      // The editor marks line 7: a highlighted line, a lint marker in the gutter, the message on hover.
+      expect(await data(page, '[data-testid=editor]', 'data-error-line')).toBe('7');
+      expect(await page.$$eval('.cm-error-line', (els: any[]) => els.map((e) => [e.getAttribute('data-error-line'), e.textContent]))).toEqual([
+        ['7', '        ratio = bar.close / (ctx.n - ctx.n)'],
+      ]);
+      expect(await page.$$eval('.cm-lint-marker-error', (els: any[]) => els.length)).toBe(1);
+      expect(await text(page, '[data-testid=traceback] .pg-traceback-head button')).toBe('line 7');
+      await screenshot(page, 'playground-error');
+
+      // A syntax error: the line of the missing colon.
+      await replaceCode(page, 'def on_bar(ctx, bar)\n    pass\n');
+      expect(await runToEnd(page)).toBe('failed');
+      await page.waitForSelector('[data-testid=editor][data-error-line="1"]');
+      expect(await text(page, '[data-testid=traceback] pre')).toContain('SyntaxError');
+      expect(await page.$$eval('.cm-error-line', (els: any[]) => els.map((e) => e.textContent))).toEqual(['def on_bar(ctx, bar)']);
+
+      // Speed 1 paces the run (two bars a second): progress shows on the bar, then Stop ends it.
+      await page.click('[data-template=sma_cross]');
+      await page.selectOption('select[name=speed]', '1');
+      await page.click('[data-testid=run]');
+      await page.waitForFunction(`(() => { const b = document.querySelector('[data-testid=run-bars]'); return b && /^[1-9][0-9]* \\/ 276 bars$/.test(b.textContent); })()`, undefined, {
+        timeout: RUN_TIMEOUT,
+      });
+      expect(await text(page, '[data-testid=run-status]')).toBe('running');
+      expect(Number(await data(page, '[data-testid=run-progress]', 'data-pct'))).toBeGreaterThan(0);
+      expect(Number(await data(page, '[data-testid=run-progress]', 'data-pct'))).toBeLessThan(100);
+      await page.click('[data-testid=stop]');
+      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 30_000 });
+      const done = Number((await text(page, '[data-testid=run-bars]')).split(' / ')[0]);
+      expect(done).toBeGreaterThan(0);
+      expect(done).toBeLessThan(276);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    RUN_TIMEOUT * 2,
+  );
+});
