@@ -7,6 +7,7 @@ import { legacyFamily } from './http/legacy/index.ts';
 import { simFamily } from './http/sim/index.ts';
 import { webAuthFamily } from './http/web/index.ts';
 import { consoleApp } from './http/console/index.ts';
+import { apiReference } from './http/openapi/index.ts';
 import type { Services } from './service/services.ts';
 import { schemaVersion } from './store/db.ts';
 
@@ -47,5 +48,6 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
     .use(legacyFamily(s))
     .use(webAuthFamily(s))
     .use(playgroundFamily(s))
+    .use(apiReference())
     .use(consoleApp());
 }

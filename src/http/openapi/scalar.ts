@@ -1,0 +1,48 @@
+// The API reference pages are Scalar (through @elysiajs/openapi), and Scalar must work offline: many
+// installs have no internet, so its self-contained browser bundle is served from node_modules at a
+// local path, versioned so browsers may keep it. Scalar's calls home (telemetry, web fonts) and its
+// hosted features (AI agent, MCP generator) are off.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Elysia } from 'elysia';
+
+/** dist/index.js of @scalar/api-reference; its browser bundle sits beside it. */
+const SCALAR_DIST = dirname(Bun.resolveSync('@scalar/api-reference', import.meta.dir));
+
+const SCALAR_VERSION: string = JSON.parse(readFileSync(join(SCALAR_DIST, '..', 'package.json'), 'utf8')).version;
+
+/** The standalone bundle on disk (about 4 MB, no further chunks or network loads). */
+export const SCALAR_BUNDLE_FILE = join(SCALAR_DIST, 'browser', 'standalone.js');
+
+/** Where the pages load the bundle from. The version in the name makes it safe to cache for good. */
+export const SCALAR_SCRIPT_PATH = `/api/openapi/scalar-${SCALAR_VERSION}.js`;
+
+const SCRIPT_HEADERS = {
+  'content-type': 'text/javascript; charset=utf-8',
+  'cache-control': 'public, max-age=31536000, immutable',
+};
+
+/** Scalar settings shared by the pages: the local bundle, the document's URL, nothing fetched from outside. */
+export function scalarConfig(specPath: string) {
+  return {
+    cdn: SCALAR_SCRIPT_PATH,
+    // The plugin's default is the spec path relative to the page, which is wrong below the root.
+    url: specPath,
+    telemetry: false,
+    withDefaultFonts: false,
+    showDeveloperTools: 'never' as const,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    darkMode: true,
+  };
+}
+
+/** GET the bundle; streamed from disk on each request (Bun sends the file without reading it whole). */
+export function scalarScript() {
+  return new Elysia({ name: 'replaydesk-scalar-script' }).get(
+    SCALAR_SCRIPT_PATH,
+    () => new Response(Bun.file(SCALAR_BUNDLE_FILE), { headers: SCRIPT_HEADERS }),
+    { detail: { hide: true } },
+  );
+}

@@ -1,0 +1,45 @@
+// The API reference page in a real browser with every other host blocked (as on an install without
+// internet): Scalar loads from this server, reads the document and shows the endpoints.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
+
+describe.skipIf(noBrowser)('API reference page', () => {
+  let server: Server;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('renders the current family offline: endpoint names, an error row, no request to another host', async () => {
+    const { page, errors, context } = await newPage(browser);
+    const ours = new URL(server.base).host;
+    const elsewhere: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.host === ours || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+      elsewhere.push(url.href);
+      return route.abort();
+    });
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) missing.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${server.base}/api/sim/openapi`);
+    await page.waitForSelector('text=Logs in with an API key', { timeout: 30_000 });
+    await page.getByText('Order', { exact: true }).first().click();
+    await page.waitForSelector('text=Places an order in the account', { timeout: 10_000 });
+    await page.waitForSelector('text=Invalid order size', { timeout: 10_000 });
+    await screenshot(page, 'openapi-sim');
+    expect(elsewhere).toEqual([]);
+    // The browser asks for a favicon on its own; nothing else may be missing.
+    expect(missing.filter((p) => p !== '/favicon.ico')).toEqual([]);
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
