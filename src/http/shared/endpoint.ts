@@ -16,7 +16,17 @@
 //   { defer: 'kind' }  the field reaches the handler as `INVALID`, which the service refuses with the
 //                      row of `kind` at its own place in the order of checks (exactly as it refused any
 //                      other wrong value before schemas existed). `kind` documents the row.
+//   { keep: 'kind' }   as `defer`, but the field reaches the handler as sent (typed `unknown`): for
+//                      services whose row quotes the wrong value or looks inside it (a timeframe
+//                      echoed in the message, the keys of a params object).
 //   { drop: true }     a wrong value counts as omitted (fields accepted for compatibility and ignored).
+//
+// Path parameters (`/strategies/:id`) come typed from the path: `params.id` is a string.
+//
+// A Server-Sent Events endpoint (`produces: 'event-stream'`) answers its success as
+// `text/event-stream`; its `response` is the schema of one event, `{event, data}` (the frame's
+// `event:` name and its `data:` JSON). Its error answers are JSON like every other endpoint's, and
+// the response contract checks each event of the stream as it passes.
 //
 // An OpenAPI generator enumerates a family's endpoints (its `…_ENDPOINTS` list) and reads from each:
 // `method`, `path` (relative to the family prefix), `auth`, `summary`, `requestSchema` (a TObject),
@@ -39,6 +49,9 @@ import { bearerToken, clientAddress, isBadJson, readLenientBody } from './route.
 import { STRICT } from './schemas.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a success answer is (see `EndpointSpec.produces`). */
+export type Produces = 'json' | 'json+msgpack' | 'text' | 'event-stream';
 
 /**
  * - `none`: public.
@@ -63,14 +76,33 @@ export interface Invalid {
 /** The value a deferred field that failed its schema has; every service check refuses it. */
 export const INVALID = Object.freeze({ toString: () => '(invalid)' }) as unknown as Invalid;
 
-export type FieldRule<E extends Kinded> = { readonly refuse: E } | { readonly defer: E['kind'] } | { readonly drop: true };
+export type FieldRule<E extends Kinded> =
+  | { readonly refuse: E }
+  | { readonly defer: E['kind'] }
+  | { readonly keep: E['kind'] }
+  | { readonly drop: true };
 
 export type FieldRules<Req extends TProperties, E extends Kinded> = { readonly [K in keyof Req]: FieldRule<E> };
 
-/** The body a handler receives: the request's static type, with `Invalid` where a field is deferred. */
+/** The body a handler receives: the request's static type, with `Invalid` where a field is deferred and `unknown` where it is kept. */
 export type BodyOf<Req extends TProperties, R> = {
-  [K in keyof Static<TObject<Req>>]: K extends keyof R ? (R[K] extends { defer: string } ? Static<TObject<Req>>[K] | Invalid : Static<TObject<Req>>[K]) : never;
+  [K in keyof Static<TObject<Req>>]: K extends keyof R
+    ? R[K] extends { defer: string }
+      ? Static<TObject<Req>>[K] | Invalid
+      : R[K] extends { keep: string }
+        ? unknown
+        : Static<TObject<Req>>[K]
+    : never;
 };
+
+/** The path parameters of a route path: `/strategies/:id/runs` → `{ id: string }`. */
+export type PathParams<P extends string> = string extends P
+  ? Record<string, string>
+  : P extends `${string}:${infer Name}/${infer Rest}`
+    ? { [K in Name]: string } & PathParams<`/${Rest}`>
+    : P extends `${string}:${infer Name}`
+      ? { [K in Name]: string }
+      : Record<never, string>;
 
 /** A cookie jar as Elysia hands it to routes. */
 export type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;
@@ -87,32 +119,39 @@ export interface TokenCall<B> extends Call<B> {
   /** The bearer token as sent (null when none). */
   token: string | null;
 }
-export interface CookieCall<B> extends Call<B> {
+export interface CookieCall<B, Par = Record<string, string>> extends Call<B> {
   cookie: CookieJar;
   /** Path parameters (`/strategies/:id` → `params.id`). */
-  params: Record<string, string>;
+  params: Par;
   query: Record<string, string | undefined>;
 }
-export interface SessionCall<B> extends CookieCall<B> {
+export interface SessionCall<B, Par = Record<string, string>> extends CookieCall<B, Par> {
   /** The session's user, read afresh on this request. */
   user: UserRow;
   session: WebPrincipal;
 }
 
-export type CallOf<A extends Auth, B> = A extends 'bearer' | 'bearer-only'
+export type CallOf<A extends Auth, B, Par = Record<string, string>> = A extends 'bearer' | 'bearer-only'
   ? BearerCall<B>
   : A extends 'bearer-row'
     ? TokenCall<B>
     : A extends 'cookie' | 'cookie-pro'
-      ? SessionCall<B>
+      ? SessionCall<B, Par>
       : A extends 'web'
-        ? CookieCall<B>
+        ? CookieCall<B, Par>
         : Call<B>;
 
-export interface EndpointSpec<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> {
+export interface EndpointSpec<
+  A extends Auth,
+  Req extends TProperties,
+  Res extends TSchema,
+  E extends Kinded,
+  R extends FieldRules<Req, E>,
+  Path extends string = string,
+> {
   readonly method: Method;
-  /** Relative to the family's prefix (`/Order/place`). */
-  readonly path: string;
+  /** Relative to the family's prefix (`/Order/place`); `:name` segments are path parameters. */
+  readonly path: Path;
   readonly auth: A;
   /** One line for the API reference. */
   readonly summary: string;
@@ -128,12 +167,20 @@ export interface EndpointSpec<A extends Auth, Req extends TProperties, Res exten
   readonly fields: R;
   /** The success body, envelope included (`okBody({...})`); `T.Never()` for an endpoint that never succeeds. */
   readonly response: Res;
-  /** `json` (default), `json+msgpack` (`Accept: application/x-msgpack` gets the same body in msgpack), `text`. */
-  readonly produces?: 'json' | 'json+msgpack' | 'text';
+  /**
+   * `json` (default), `json+msgpack` (`Accept: application/x-msgpack` gets the same body in msgpack),
+   * `text`, `event-stream` (Server-Sent Events: `response` is the schema of one event, `{event, data}`).
+   */
+  readonly produces?: Produces;
   /** The endpoint's code table: every error row it answers besides 400/401/403. */
   readonly errors: CodeTable<E>;
   /** Properties the endpoint's error bodies carry besides the envelope (Auth/validate's `newToken: null`). */
   readonly errorFields?: TProperties;
+  /**
+   * Envelope answers the handler returns itself with a non-200 status, `{success: false, errorCode:
+   * status, errorMessage}` (e.g. `[403, SIM_PRO_REQUIRED]`, `[404, 'Not found']`).
+   */
+  readonly otherErrors?: readonly (readonly [status: number, errorMessage: string])[];
 }
 
 /** One error answer of an endpoint as the API reference lists it. */
@@ -157,7 +204,7 @@ export interface EndpointInfo {
   readonly summary: string;
   readonly description?: string;
   readonly body?: 'json' | 'none';
-  readonly produces?: 'json' | 'json+msgpack' | 'text';
+  readonly produces?: Produces;
   /** Properties of the request body. */
   readonly request: TProperties;
   /** The request body schema: `request` as an object that allows unknown properties. */
@@ -172,9 +219,16 @@ export interface EndpointInfo {
   readonly compiled: Compiled;
 }
 
-export interface Endpoint<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>>
-  extends EndpointSpec<A, Req, Res, E, R>,
+export interface Endpoint<
+  A extends Auth,
+  Req extends TProperties,
+  Res extends TSchema,
+  E extends Kinded,
+  R extends FieldRules<Req, E>,
+  Path extends string = string,
+> extends EndpointSpec<A, Req, Res, E, R, Path>,
     EndpointInfo {
+  readonly path: Path;
   readonly auth: A;
   readonly request: Req;
   readonly response: Res;
@@ -187,7 +241,7 @@ type OkFields<Res> = Res extends TObject ? Omit<Static<Res>, 'success' | 'errorC
 interface FieldCheck {
   readonly key: string;
   readonly check: TypeCheck<TObject>;
-  readonly rule: 'refuse' | 'defer' | 'drop';
+  readonly rule: 'refuse' | 'defer' | 'keep' | 'drop';
   /** The answer of a `refuse` field. */
   readonly refusal: (() => Response) | null;
 }
@@ -225,19 +279,22 @@ export function defineEndpoint<
   const Res extends TSchema,
   E extends Kinded,
   const R extends FieldRules<Req, E>,
->(spec: EndpointSpec<A, Req, Res, E, R>): Endpoint<A, Req, Res, E, R> {
+  const Path extends string,
+>(spec: EndpointSpec<A, Req, Res, E, R, Path>): Endpoint<A, Req, Res, E, R, Path> {
   const requestSchema: TObject = T.Object(spec.request as TProperties);
   // In the order of `fields`: the first failing `refuse` field in that order is the one answered.
   const rules = Object.keys(spec.fields).map((key) => ({ key, rule: spec.fields[key as keyof Req] as FieldRule<E> }));
   const fields: FieldCheck[] = rules.map(({ key, rule }) => ({
     key,
     check: TypeCompiler.Compile(T.Object({ [key]: spec.request[key] })),
-    rule: 'refuse' in rule ? 'refuse' : 'defer' in rule ? 'defer' : 'drop',
+    rule: 'refuse' in rule ? 'refuse' : 'defer' in rule ? 'defer' : 'keep' in rule ? 'keep' : 'drop',
     refusal: 'refuse' in rule ? () => mapError(spec.errors, rule.refuse) : null,
   }));
   const rows = describeTable(spec.errors);
   const fieldsOf = (kind: string) =>
-    rules.filter(({ rule }) => ('refuse' in rule ? rule.refuse.kind === kind : 'defer' in rule && rule.defer === kind)).map((f) => f.key);
+    rules
+      .filter(({ rule }) => ('refuse' in rule ? rule.refuse.kind === kind : 'defer' in rule ? rule.defer === kind : 'keep' in rule && rule.keep === kind))
+      .map((f) => f.key);
   const readsBody = (spec.body ?? (BODY_METHODS.has(spec.method) ? 'json' : 'none')) === 'json';
   const guarded = (spec.auth === 'web' || spec.auth === 'cookie' || spec.auth === 'cookie-pro' || spec.auth === 'bearer') && STATE_CHANGING.has(spec.method);
 
@@ -248,6 +305,7 @@ export function defineEndpoint<
   if (spec.auth === 'bearer') answer(403, SIM_PRO_REQUIRED);
   if (spec.auth === 'cookie-pro') answer(403, PRO_REQUIRED);
   if (readsBody) answer(400, 'Malformed JSON body');
+  for (const [status, message] of spec.otherErrors ?? []) answer(status, message);
 
   // Rows with the same status, code and message are one answer.
   const merged = new Map<string, ErrorRow>();
@@ -269,7 +327,7 @@ export function defineEndpoint<
   const responses: Record<number, TSchema> = {};
   for (const [status, schemas] of byStatus) responses[status] = union(schemas);
 
-  const ep: Endpoint<A, Req, Res, E, R> = {
+  const ep: Endpoint<A, Req, Res, E, R, Path> = {
     ...spec,
     requestSchema,
     responses: Object.freeze(responses),
@@ -293,12 +351,15 @@ type Handler<C> = (call: C) => Response | Promise<Response>;
  * answers are not ours): the body is read here, checked with the endpoint's compiled validator, and
  * the handler gets it typed.
  */
-export function route<P extends string, const A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>>(
-  app: Elysia<P>,
-  s: Services,
-  ep: Endpoint<A, Req, Res, E, R>,
-  handler: Handler<CallOf<A, BodyOf<Req, R>>>,
-): void {
+export function route<
+  P extends string,
+  const A extends Auth,
+  Req extends TProperties,
+  Res extends TSchema,
+  E extends Kinded,
+  R extends FieldRules<Req, E>,
+  Path extends string,
+>(app: Elysia<P>, s: Services, ep: Endpoint<A, Req, Res, E, R, Path>, handler: Handler<CallOf<A, BodyOf<Req, R>, PathParams<Path>>>): void {
   const h = handler as unknown as Handler<Call<unknown>>;
   const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
   const hook = { parse: 'none' as const, detail };
@@ -335,8 +396,7 @@ async function serve(
   parts: CookieParts | null,
 ): Promise<Response> {
   const res = await answer(s, ep, handler, request, parsed, parts);
-  if (responseContract.enabled) await checkResponse(ep, request, res);
-  return res;
+  return responseContract.enabled ? checkResponse(ep, request, res) : res;
 }
 
 async function answer(
@@ -405,7 +465,7 @@ function applyFieldRules(ep: EndpointInfo, raw: Record<string, unknown>): Record
   const body = { ...raw };
   for (const f of failing) {
     if (f.rule === 'defer') body[f.key] = INVALID;
-    else delete body[f.key];
+    else if (f.rule === 'drop') delete body[f.key];
   }
   return body;
 }
@@ -418,7 +478,12 @@ function applyFieldRules(ep: EndpointInfo, raw: Record<string, unknown>): Record
  * (the request then answers 500), so the test that caused it fails with the endpoint, the path and
  * the first schema error.
  */
-export const responseContract: { enabled: boolean; violations: string[] } = { enabled: false, violations: [] };
+export const responseContract: {
+  enabled: boolean;
+  violations: string[];
+  /** Responses checked, by `METHOD path status` (path relative to the family prefix). */
+  checked: Map<string, number>;
+} = { enabled: false, violations: [], checked: new Map() };
 
 export function enableResponseContract(): void {
   responseContract.enabled = true;
@@ -447,8 +512,11 @@ export function contractError(ep: EndpointInfo, status: number, body: unknown): 
   return deeper ? `${where(first)} (closest: ${where(deeper)})` : where(first);
 }
 
-async function checkResponse(ep: EndpointInfo, request: Request, res: Response): Promise<void> {
+async function checkResponse(ep: EndpointInfo, request: Request, res: Response): Promise<Response> {
+  const key = `${ep.method} ${ep.path} ${res.status}`;
+  responseContract.checked.set(key, (responseContract.checked.get(key) ?? 0) + 1);
   const type = res.headers.get('content-type') ?? '';
+  if (type.startsWith('text/event-stream') && ep.produces === 'event-stream' && res.status === 200 && res.body) return checkedEvents(ep, request, res);
   let problem: string | null = null;
   let body: unknown = null;
   if (type.startsWith('application/json')) {
@@ -469,11 +537,70 @@ async function checkResponse(ep: EndpointInfo, request: Request, res: Response):
     problem = 'no Retry-After header';
   }
   problem ??= contractError(ep, res.status, body);
-  if (problem === null) return;
+  if (problem === null) return res;
+  throw new Error(violation(ep, request, res.status, problem, body));
+}
+
+/** Records a contract violation; returns its message. */
+function violation(ep: EndpointInfo, request: Request, status: number, problem: string, body: unknown): string {
   const text = JSON.stringify(body) ?? String(body);
   const message =
-    `response contract: ${ep.method} ${ep.path} (${new URL(request.url).pathname}) answered HTTP ${res.status}: ${problem}; ` +
+    `response contract: ${ep.method} ${ep.path} (${new URL(request.url).pathname}) answered HTTP ${status}: ${problem}; ` +
     `body ${text.length > 400 ? `${text.slice(0, 400)}…` : text}`;
   responseContract.violations.push(message);
-  throw new Error(message);
+  return message;
+}
+
+/**
+ * A Server-Sent Events answer, passed through as it streams: each event (`event:` name, `data:`
+ * JSON) is checked as `{event, data}` against the endpoint's success schema; a bad one is recorded
+ * and errors the stream. Cancelling the answer cancels the endpoint's stream.
+ */
+function checkedEvents(ep: EndpointInfo, request: Request, res: Response): Response {
+  const decoder = new TextDecoder();
+  let pending = '';
+  const checkFrames = (controller: TransformStreamDefaultController<Uint8Array>, final: boolean) => {
+    const frames = pending.split('\n\n');
+    pending = final ? '' : (frames.pop() ?? '');
+    for (const frame of frames) {
+      if (frame.trim() === '') continue;
+      const { event, problem } = parseEvent(frame);
+      const found = problem ?? contractError(ep, 200, event);
+      if (found !== null) {
+        controller.error(new Error(violation(ep, request, 200, `event ${found}`, event ?? frame)));
+        return false;
+      }
+    }
+    return true;
+  };
+  const check = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      if (checkFrames(controller, false)) controller.enqueue(chunk);
+    },
+    flush(controller) {
+      pending += decoder.decode();
+      checkFrames(controller, true);
+    },
+  });
+  return new Response((res.body as ReadableStream<Uint8Array>).pipeThrough(check), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** One SSE frame as `{event, data}` (`event` defaults to `message`; `data` lines joined and parsed as JSON). */
+function parseEvent(frame: string): { event: { event: string; data: unknown } | null; problem: string | null } {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of frame.split('\n')) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') name = value;
+    else if (field === 'data') data.push(value);
+  }
+  try {
+    return { event: { event: name, data: JSON.parse(data.join('\n')) }, problem: null };
+  } catch {
+    return { event: null, problem: 'data is not JSON' };
+  }
 }

@@ -2,28 +2,23 @@
 // application's settings (a Pro-plan feature) … generating a new key replaces and revokes the old
 // one immediately; the key is shown once"). GET tells whether a key exists; POST makes a new one,
 // revoking the old key and every token it issued (the admin CLI's rule), and is the only answer
-// that ever carries a key.
+// that ever carries a key. Endpoints declared in schemas.ts.
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { cookieRoute, forbidden, SIM_PRO_REQUIRED } from '../shared/cookie.ts';
-import { internalError, success } from '../shared/envelope.ts';
-import type { App } from '../shared/route.ts';
+import { forbidden, SIM_PRO_REQUIRED } from '../shared/cookie.ts';
+import { route } from '../shared/endpoint.ts';
+import { internalError } from '../shared/envelope.ts';
+import * as ep from './schemas.ts';
 
-export function registerApiKey(app: App, s: Services): void {
-  cookieRoute(app, s, 'GET', '/api-key', ({ user }) => success({ hasApiKey: user.hasApiKey, userName: user.email }), { pro: false });
+export function registerApiKey<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.apiKeyStatus, ({ user }) => ep.apiKeyStatus.ok({ hasApiKey: user.hasApiKey, userName: user.email }));
 
-  cookieRoute(
-    app,
-    s,
-    'POST',
-    '/api-key',
-    ({ user }) => {
-      if (user.plan !== 'pro') return forbidden(SIM_PRO_REQUIRED);
-      const r = s.users.rotateKey(user.email);
-      // The user was resolved from a live session a moment ago; only a concurrent delete could miss.
-      if (!r.ok) return internalError();
-      return success({ userName: user.email, apiKey: r.value.apiKey });
-    },
-    { pro: false },
-  );
+  route(app, s, ep.apiKeyCreate, ({ user }) => {
+    if (user.plan !== 'pro') return forbidden(SIM_PRO_REQUIRED);
+    const r = s.users.rotateKey(user.email);
+    // The user was resolved from a live session a moment ago; only a concurrent delete could miss.
+    if (!r.ok) return internalError();
+    return ep.apiKeyCreate.ok({ userName: user.email, apiKey: r.value.apiKey });
+  });
 }

@@ -2,6 +2,7 @@
 // tables (codes.ts). WEB_ENDPOINTS lists them for the API reference.
 
 import { Type as T } from '@sinclair/typebox';
+import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
@@ -45,5 +46,28 @@ export const me = defineEndpoint({
   errors: codes.none,
 });
 
+export const apiKeyStatus = defineEndpoint({
+  method: 'GET',
+  path: '/api-key',
+  auth: 'cookie',
+  summary: 'Whether the user has an API key (the key itself is never shown again)',
+  request: {},
+  fields: {},
+  response: okBody({ hasApiKey: T.Boolean(), userName: T.String({ description: 'The userName of Auth/loginKey' }) }),
+  errors: codes.none,
+});
+
+export const apiKeyCreate = defineEndpoint({
+  method: 'POST',
+  path: '/api-key',
+  auth: 'cookie',
+  summary: 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)',
+  request: {},
+  fields: {},
+  response: okBody({ userName: T.String(), apiKey: T.String({ description: 'rdk_ + 43 base64url characters' }) }),
+  errors: codes.none,
+  otherErrors: [[403, SIM_PRO_REQUIRED]],
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate];
