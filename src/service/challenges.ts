@@ -46,6 +46,14 @@ export class ChallengeService {
     return c && c.account.userId === userId ? ok(c) : err({ kind: 'account_not_found' });
   }
 
+  /** Every challenge account of a user, any status, oldest first. */
+  listOwned(userId: number): Challenge[] {
+    return this.accounts
+      .listForUser(userId, false)
+      .filter((a) => a.kind === 'challenge')
+      .map((a) => this.byId(a.id) as Challenge);
+  }
+
   byId(accountId: number): Challenge | null {
     const account = this.accounts.byId(accountId);
     if (!account || account.kind !== 'challenge') return null;
