@@ -325,6 +325,9 @@ export function PlaygroundPage(_: PageProps) {
     setBusy('stop');
     try {
       await playground('POST', 'stop', {});
+      // A run this page did not start (refused with "already running") has no stream to end it here.
+      setLive((l) => (l && !l.id ? null : l));
+      setRunError(null);
     } catch (e) {
       setRunError(e instanceof Error ? e.message : String(e));
       if (e instanceof ApiError && e.errorCode === 1) setLive((l) => (l && l.status === 'running' && !l.id ? null : l));

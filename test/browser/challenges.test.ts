@@ -1,0 +1,117 @@
+// Challenges & payouts in a real browser: challenge accounts made with the admin CLI appear with
+// their status and phase; a performance-phase account shows its payout eligibility, reasons and
+// figures as the API states them, a refused payout request shows the server's reason, and an
+// evaluation account says why it has no payouts.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
+
+const ROOT = join(import.meta.dir, '..', '..');
+
+/** Runs the admin CLI against the server's data directory (SQLite WAL: beside the running server). */
+function admin(server: Server, args: string[]): any {
+  const r = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'admin', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: server.dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-14' },
+  });
+  const out = r.stdout.toString();
+  if (r.exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out} ${r.stderr.toString()}`);
+  return JSON.parse(out);
+}
+
+async function text(page: Page, selector: string): Promise<string> {
+  return ((await page.textContent(selector)) ?? '').trim();
+}
+
+/** The cells of a challenge row as a person reads them. */
+async function row(page: Page, accountId: number): Promise<string[]> {
+  return page.$$eval(`[data-testid=challenge-accounts] tr[data-account-id="${accountId}"] td`, (tds: any[]) => tds.map((td) => td.textContent.trim()));
+}
+
+/** POST on the current family from inside the page (the session cookie goes along). */
+async function simCall(page: Page, path: string, body: unknown): Promise<any> {
+  return page.evaluate(
+    `fetch('/api/sim/${path}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.json())`,
+  );
+}
+
+describe.skipIf(noBrowser)('console: challenges and payouts', () => {
+  let server: Server;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists challenge accounts with status and phase, and shows payout eligibility with its reasons', async () => {
+    const email = server.creds.userName;
+    const evaluation = admin(server, ['challenge', 'create', '--email', email, '--plan', '50K']);
+    const funded = admin(server, ['challenge', 'create', '--email', email, '--plan', '100K', '--phase', 'performance', '--policy', 'consistency']);
+    const ended = admin(server, ['challenge', 'create', '--email', email, '--plan', '150K']);
+    admin(server, ['challenge', 'end', '--account', String(ended.accountId)]);
+
+    const { page, errors, context } = await newPage(browser);
+    await loginThroughForm(page, server);
+    errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
+    await page.goto(`${server.base}/#/challenges`);
+    await page.waitForSelector('[data-testid=challenge-accounts] tbody tr');
+
+    // Account, plan, status, phase, balance; active accounts first.
+    expect(await row(page, evaluation.accountId)).toEqual([evaluation.name, '50K', 'Active', 'Evaluation', '$50,000.00']);
+    expect(await row(page, funded.accountId)).toEqual([funded.name, '100K', 'Active', 'Performance (funded)', '$100,000.00']);
+    expect(await row(page, ended.accountId)).toEqual([ended.name, '150K', 'Closed', '—', '$150,000.00']);
+    const order = await page.$$eval('[data-testid=challenge-accounts] tbody tr', (trs: any[]) => trs.map((tr) => Number(tr.getAttribute('data-account-id'))));
+    expect(order).toEqual([funded.accountId, evaluation.accountId, ended.accountId]);
+
+    // The performance-phase account: eligibility as the API states it, reasons in words.
+    await page.click(`[data-testid=challenge-accounts] tr[data-account-id="${funded.accountId}"]`);
+    await page.waitForSelector(`[data-testid=challenge-detail][data-account-id="${funded.accountId}"] [data-testid=eligibility]`);
+    const api = (await simCall(page, 'Payout/eligibility', { accountId: funded.accountId })).eligibility;
+    expect(api.eligible).toBe(false);
+    expect(await text(page, '[data-testid=eligibility-status]')).toBe('Not eligible yet');
+    const reasons = await page.$$eval('[data-testid=eligibility-reasons] li', (lis: any[]) => lis.map((li) => li.textContent));
+    expect(reasons).toEqual(api.reasons);
+    expect(reasons).toEqual([
+      '0 of 3 winning days (closed profit of at least $150.00 on a finished trade date) since the performance phase began',
+      'No net profit since the performance phase began',
+    ]);
+    expect(await text(page, '[data-testid=rule-winning-days] .value')).toBe(`0 / ${api.requiredWinningDays}`);
+    expect(await text(page, '[data-testid=rule-winning-days] .sub')).toBe('each at least $150.00 closed profit');
+    expect(await text(page, '[data-testid=rule-net-profit] .value')).toBe('$0.00');
+    expect(await text(page, '[data-testid=rule-consistency] .value')).toBe(`best day ≤ ${api.consistencyPct}%`);
+    expect(await page.getAttribute('[data-testid=rule-winning-days]', 'class')).toContain('unmet');
+
+    // A request is refused by the server with its reasons, shown next to the form; nothing is paid.
+    await page.fill('[data-testid=payout-form] input[name=amount]', '500');
+    await page.click('[data-testid=payout-form] button[type=submit]');
+    await page.waitForSelector('[data-testid=payout-error]');
+    expect(await text(page, '[data-testid=payout-error]')).toBe(`Withdrawal not eligible: ${api.reasons.join('; ')}`);
+    expect(await text(page, '[data-testid=payouts-empty]')).toBe('No payouts yet.');
+    expect((await simCall(page, 'Payout/history', { accountId: funded.accountId })).payouts).toEqual([]);
+    expect(await text(page, '[data-testid=challenge-balance]')).toBe('$100,000.00');
+    await screenshot(page, 'challenges');
+    // A blank amount never reaches the server.
+    await page.fill('[data-testid=payout-form] input[name=amount]', '');
+    await page.click('[data-testid=payout-form] button[type=submit]');
+    expect(await text(page, '[data-testid=payout-error]')).toBe('Enter a positive amount in USD');
+
+    // The evaluation account: the server's reason, no payout form.
+    await page.click(`[data-testid=challenge-accounts] tr[data-account-id="${evaluation.accountId}"]`);
+    await page.waitForSelector(`[data-testid=challenge-detail][data-account-id="${evaluation.accountId}"]`);
+    expect(await text(page, '[data-testid=eligibility-note] p')).toBe('Account is not in the performance phase');
+    expect(await page.$('[data-testid=payout-form]')).toBeNull();
+    expect(await text(page, '[data-testid=challenge-detail] [data-testid=challenge-phase]')).toBe('Evaluation');
+
+    // The ended account reads as closed.
+    await page.click(`[data-testid=challenge-accounts] tr[data-account-id="${ended.accountId}"]`);
+    await page.waitForSelector(`[data-testid=challenge-detail][data-account-id="${ended.accountId}"]`);
+    expect(await text(page, '[data-testid=challenge-detail] [data-testid=challenge-status]')).toBe('Closed');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+});
