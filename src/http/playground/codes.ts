@@ -1,7 +1,7 @@
 // Playground family: (errorCode, errorMessage) per endpoint for every domain error kind. The spec
 // leaves the Playground's codes to us (Errors 6); they are recorded in docs/decisions.md.
-// Transport answers shared by every cookie endpoint (401, the two 403s, 400) live in
-// src/http/shared/cookie.ts.
+// Transport answers shared by every cookie endpoint (401, the two 403s, 400) are added by
+// defineEndpoint (src/http/shared/endpoint.ts). Endpoints are declared in schemas.ts.
 
 import type { CodeTable } from '../shared/code-table.ts';
 import type { InvalidParamsReason, SaveStrategyError, StrategyNotFound } from '../../service/playground/strategies.ts';
@@ -19,20 +19,23 @@ function paramsMessage(e: InvalidParamsReason): string {
   }
 }
 
-export const saveStrategy = {
-  field_required: [1, (e) => `${e.field} is required`],
-  name_too_long: [1, (e) => `name must be at most ${e.max} characters`],
+export const saveStrategy: CodeTable<SaveStrategyError> = {
+  field_required: [1, (e) => `${e.field} is required`, '{name|code|instrument|timeframe|params} is required'],
+  name_too_long: [1, (e) => `name must be at most ${e.max} characters`, 'name must be at most {max} characters'],
   script_too_large: [2, 'Script exceeds 200 KB'],
   instrument_not_found: [3, 'Instrument not found'],
   invalid_timeframe: [4, 'Invalid timeframe'],
   strategy_not_found: [5, 'Strategy not found'],
-  invalid_params: [6, paramsMessage],
-} satisfies CodeTable<SaveStrategyError>;
+  invalid_params: [6, paramsMessage, 'Invalid params: {reason}'],
+};
 
-export const getStrategy = {
+export const getStrategy: CodeTable<StrategyNotFound> = {
   strategy_not_found: [1, 'Strategy not found'],
-} satisfies CodeTable<StrategyNotFound>;
+};
 
 export const deleteStrategy = getStrategy;
 
 export const strategyRuns = getStrategy;
+
+/** Endpoints that answer no error row of their own. */
+export const none: CodeTable<never> = {};

@@ -1,6 +1,7 @@
 // The Playground family (`/api/playground/`): strategy templates (public) and, behind the web
-// login's session cookie and the Pro plan, saved strategies and backtest runs. Every cookie route
-// goes through `cookieRoute` (src/http/shared/cookie.ts): 401, Pro 403, CSRF 403, lenient JSON.
+// login's session cookie and the Pro plan, saved strategies and backtest runs. Every endpoint is
+// declared in schemas.ts and served through `route` (src/http/shared/endpoint.ts): CSRF 403, 401,
+// Pro 403, lenient JSON, compiled request checks.
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
@@ -10,7 +11,7 @@ import { registerTemplates } from './templates.ts';
 
 export function playgroundFamily(s: Services) {
   const app = new Elysia({ prefix: '/api/playground' });
-  registerTemplates(app);
+  registerTemplates(app, s);
   registerStrategies(app, s);
   registerRuns(app, s);
   return app;

@@ -6,6 +6,7 @@ import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
 import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
+import type { ParamMap } from '../../service/playground/strategies.ts';
 import { presentStats } from '../shared/present-common.ts';
 
 export { presentStats };
@@ -18,7 +19,7 @@ function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
 
 function presentTrade(inst: Instrument, t: TradeRecord) {
   return {
-    side: t.direction === 1 ? 'long' : 'short',
+    side: t.direction === 1 ? ('long' as const) : ('short' as const),
     size: t.entryQty,
     entryTime: isoFromEpochS(t.entryTimeS),
     entryPrice: avgPrice(inst, t.entryValueTicks, t.entryQty),
@@ -43,7 +44,8 @@ function runFields(v: ExecutionView) {
     totalPnl: centsToUsd(v.stats.totalPnlCents),
     totalTrades: v.stats.totalTrades,
     winRate: v.stats.winRate,
-    params: v.params,
+    // Checked (validateParams) before the run started: numbers, strings, booleans.
+    params: v.params as ParamMap,
     startedAt: isoFromEpochMs(v.startedMs),
     completedAt: v.completedMs === null ? null : isoFromEpochMs(v.completedMs),
   };

@@ -4,7 +4,7 @@
 import { centsToUsd } from '../../domain/instrument.ts';
 import { isoFromEpochMs } from '../../lib/iso-time.ts';
 import type { StrategyTemplate } from '../../service/playground/templates.ts';
-import type { RunRow, StrategyRow, StrategySummaryRow } from '../../service/playground/strategies.ts';
+import type { ParamMap, RunRow, StrategyRow, StrategySummaryRow } from '../../service/playground/strategies.ts';
 
 /** A Template; `code` (the template's source, to fork it) is our extension of the spec's fields. */
 export function presentTemplate(t: StrategyTemplate) {
@@ -55,7 +55,8 @@ export function presentRun(r: RunRow) {
     totalPnl: r.totalPnlCents === null ? null : centsToUsd(r.totalPnlCents),
     totalTrades: r.totalTrades,
     winRate: r.winRate,
-    params: r.params,
+    // A run's params were checked (validateParams) before it was stored: numbers, strings, booleans.
+    params: r.params as ParamMap,
     startedAt: isoFromEpochMs(r.startedMs),
     completedAt: r.completedMs === null ? null : isoFromEpochMs(r.completedMs),
   };

@@ -4,14 +4,14 @@
 import type { CodeTable } from '../shared/code-table.ts';
 import type { ExecutionNotFound, RunError, SpeedError, StopError } from '../../service/playground/runs.ts';
 
-export const run = {
+export const run: CodeTable<RunError> = {
   source_required: [1, 'Provide either templateId or code'],
   template_not_found: [2, 'Template not found'],
   script_too_large: [3, 'Script exceeds 200 KB'],
   strategy_not_found: [4, 'Strategy not found'],
   instrument_not_found: [5, 'Instrument not found'],
   start_date_required: [6, 'startDate required'],
-  date_invalid: [6, (e) => `${e.field} must be a date in YYYY-MM-DD format`],
+  date_invalid: [6, (e) => `${e.field} must be a date in YYYY-MM-DD format`, '{startDate|endDate} must be a date in YYYY-MM-DD format'],
   end_before_start: [6, 'endDate must not be before startDate'],
   span_too_long: [6, 'endDate must be at most 2 years after startDate'],
   timeframe_required: [7, 'timeframe required'],
@@ -21,23 +21,24 @@ export const run = {
     (e) => e.field === 'timeframe'
       ? `Invalid timeframe ${e.text}: use a width that divides a day, such as 1s, 1m, 5m, 15m, 1h, 4h or 1d`
       : `Invalid contextTimeframes ${e.text}: at most 3 distinct widths that divide a day, each a multiple of the timeframe and larger`,
+    'Invalid timeframe {timeframe}: use a width that divides a day, … | Invalid contextTimeframes {contextTimeframes}: at most 3 distinct widths …',
   ],
-  invalid_params: [8, (e) => e.message],
+  invalid_params: [8, (e) => e.message, 'The params check\'s message, e.g. Param fast must be between 2 and 200, Unknown param foo'],
   invalid_speed: [9, 'speed must be a number from 1 to 50'],
-  no_data: [10, (e) => `No data available for ${e.symbol} from ${e.fromDate} to ${e.toDate}`],
+  no_data: [10, (e) => `No data available for ${e.symbol} from ${e.fromDate} to ${e.toDate}`, 'No data available for {instrument} from {startDate} to {endDate}'],
   already_running: [11, 'An execution is already running; stop it first'],
   capacity: { status: 503, message: 'All strategy runners are busy; retry shortly' },
-} satisfies CodeTable<RunError>;
+};
 
-export const stop = {
+export const stop: CodeTable<StopError> = {
   not_running: [1, 'No execution is running'],
-} satisfies CodeTable<StopError>;
+};
 
-export const speed = {
+export const speed: CodeTable<SpeedError> = {
   invalid_speed: [1, 'speed must be a number from 1 to 50, or 0 for full speed'],
   not_running: [2, 'No execution is running'],
-} satisfies CodeTable<SpeedError>;
+};
 
-export const execution = {
+export const execution: CodeTable<ExecutionNotFound> = {
   execution_not_found: [1, 'Execution not found'],
-} satisfies CodeTable<ExecutionNotFound>;
+};

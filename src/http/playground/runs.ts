@@ -1,43 +1,42 @@
 // Playground runs (Pro, session cookie): POST run, POST stop, POST speed, and what the spec leaves
 // out: GET executions/:id to poll an execution and GET executions/:id/events, a Server-Sent Events
-// stream of the same progress for the console.
+// stream of the same progress for the console. Endpoints declared in schemas.ts.
 
+import type { Elysia } from 'elysia';
 import type { ExecutionEvent } from '../../service/playground/execution.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
-import { cookieRoute } from '../shared/cookie.ts';
-import { success } from '../shared/envelope.ts';
-import type { App } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
 import { presentExecution, presentProgress } from './present-execution.ts';
 import * as codes from './run-codes.ts';
+import * as ep from './schemas.ts';
 
-const PRO = { pro: true };
 /** Progress events at most this often (the last one before `done` always goes out). */
 const EVENT_INTERVAL_MS = 100;
 
-export function registerRuns(app: App, s: Services): void {
-  cookieRoute(app, s, 'POST', '/run', ({ body, user }) => {
+export function registerRuns<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.run, ({ body, user }) => {
     const r = s.runs.start(user.id, body);
-    if (r.ok) return success({ executionId: r.value.executionId, status: 'running' });
+    if (r.ok) return ep.run.ok({ executionId: r.value.executionId, status: 'running' });
     return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
-  }, PRO);
+  });
 
-  cookieRoute(app, s, 'POST', '/stop', ({ user }) => {
+  route(app, s, ep.stop, ({ user }) => {
     const r = s.runs.stop(user.id);
-    return r.ok ? success({ executionId: r.value.executionId }) : mapError(codes.stop, r.error);
-  }, PRO);
+    return r.ok ? ep.stop.ok({ executionId: r.value.executionId }) : mapError(codes.stop, r.error);
+  });
 
-  cookieRoute(app, s, 'POST', '/speed', ({ body, user }) => {
+  route(app, s, ep.speed, ({ body, user }) => {
     const r = s.runs.setSpeed(user.id, body.speed);
-    return r.ok ? success({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
-  }, PRO);
+    return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
+  });
 
-  cookieRoute(app, s, 'GET', '/executions/:id', ({ params, user }) => {
+  route(app, s, ep.execution, ({ params, user }) => {
     const r = s.runs.get(user.id, params.id);
-    return r.ok ? success({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
-  }, PRO);
+    return r.ok ? ep.execution.ok({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
+  });
 
-  cookieRoute(app, s, 'GET', '/executions/:id/events', ({ params, user, request }) => {
+  route(app, s, ep.executionEvents, ({ params, user, request }) => {
     const first = s.runs.get(user.id, params.id);
     if (!first.ok) return mapError(codes.execution, first.error);
     const id = params.id;
@@ -92,5 +91,5 @@ export function registerRuns(app: App, s: Services): void {
       },
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
-  }, PRO);
+  });
 }

@@ -1,64 +1,34 @@
 // Saved strategies (Pro, session cookie): list, save (create or update), read, delete, and a
-// strategy's runs.
+// strategy's runs. Endpoints declared in schemas.ts.
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
-import { cookieRoute } from '../shared/cookie.ts';
-import { success } from '../shared/envelope.ts';
-import type { App } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
 import { presentRun, presentStrategy, presentStrategySummary } from './present.ts';
+import * as ep from './schemas.ts';
 
-const PRO = { pro: true };
+export function registerStrategies<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.strategyList, ({ user }) => ep.strategyList.ok({ strategies: s.strategies.list(user.id).map(presentStrategySummary) }));
 
-export function registerStrategies(app: App, s: Services): void {
-  cookieRoute(app, s, 'GET', '/strategies', ({ user }) => success({ strategies: s.strategies.list(user.id).map(presentStrategySummary) }), PRO);
+  route(app, s, ep.strategySave, ({ body, user }) => {
+    const r = s.strategies.save(user.id, body);
+    return r.ok ? ep.strategySave.ok({ id: r.value.id }) : mapError(codes.saveStrategy, r.error);
+  });
 
-  cookieRoute(
-    app,
-    s,
-    'POST',
-    '/strategies/save',
-    ({ body, user }) => {
-      const r = s.strategies.save(user.id, body);
-      return r.ok ? success({ id: r.value.id }) : mapError(codes.saveStrategy, r.error);
-    },
-    PRO,
-  );
+  route(app, s, ep.strategyGet, ({ params, user }) => {
+    const r = s.strategies.get(user.id, params.id);
+    return r.ok ? ep.strategyGet.ok({ strategy: presentStrategy(r.value) }) : mapError(codes.getStrategy, r.error);
+  });
 
-  cookieRoute(
-    app,
-    s,
-    'GET',
-    '/strategies/:id',
-    ({ params, user }) => {
-      const r = s.strategies.get(user.id, params.id);
-      return r.ok ? success({ strategy: presentStrategy(r.value) }) : mapError(codes.getStrategy, r.error);
-    },
-    PRO,
-  );
+  route(app, s, ep.strategyDelete, ({ params, user }) => {
+    const r = s.strategies.delete(user.id, params.id);
+    return r.ok ? ep.strategyDelete.ok({}) : mapError(codes.deleteStrategy, r.error);
+  });
 
-  cookieRoute(
-    app,
-    s,
-    'DELETE',
-    '/strategies/:id',
-    ({ params, user }) => {
-      const r = s.strategies.delete(user.id, params.id);
-      return r.ok ? success() : mapError(codes.deleteStrategy, r.error);
-    },
-    PRO,
-  );
-
-  cookieRoute(
-    app,
-    s,
-    'GET',
-    '/strategies/:id/runs',
-    ({ params, user }) => {
-      const r = s.strategies.runs(user.id, params.id);
-      return r.ok ? success({ runs: r.value.map(presentRun) }) : mapError(codes.strategyRuns, r.error);
-    },
-    PRO,
-  );
+  route(app, s, ep.strategyRuns, ({ params, user }) => {
+    const r = s.strategies.runs(user.id, params.id);
+    return r.ok ? ep.strategyRuns.ok({ runs: r.value.map(presentRun) }) : mapError(codes.strategyRuns, r.error);
+  });
 }

@@ -1,12 +1,14 @@
 // GET templates: the strategy template catalog, public.
 
+import type { Elysia } from 'elysia';
+import type { Services } from '../../service/services.ts';
 import { TEMPLATES } from '../../service/playground/templates.ts';
-import { success } from '../shared/envelope.ts';
-import type { App } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
 import { presentTemplate } from './present.ts';
+import * as ep from './schemas.ts';
 
-export function registerTemplates(app: App): void {
-  // The catalog is static for the life of the process: build the answer once.
-  const body = { templates: TEMPLATES.map(presentTemplate) };
-  app.get('/templates', () => success(body));
+export function registerTemplates<P extends string>(app: Elysia<P>, s: Services): void {
+  // The catalog is static for the life of the process: present it once.
+  const templates = TEMPLATES.map(presentTemplate);
+  route(app, s, ep.templates, () => ep.templates.ok({ templates }));
 }

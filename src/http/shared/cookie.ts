@@ -1,52 +1,17 @@
-// Cookie-session plumbing for the web-facing families (`/api/auth`, `/api/playground`): the session
-// cookie, the CSRF guard and `cookieRoute`, the route helper every cookie-authenticated endpoint
-// goes through. Handlers receive a small `CookieCall` (never Elysia's Context) and return a Response.
-//
-// Usage (see src/http/playground/strategies.ts):
-//
-//   cookieRoute(app, s, 'POST', '/run', async ({ body, user }) => {
-//     const r = await s.playgroundRuns.start(user.id, body);
-//     return r.ok ? success({ executionId: r.value.id, status: 'running' }) : mapError(codes.run, r.error);
-//   }, { pro: true });
-//   cookieRoute(app, s, 'GET', '/executions/:id', ({ params, user }) => ..., { pro: true });
-//   // A stream: return new Response(readable, { headers: { 'content-type': 'text/event-stream' } })
-//   // and stop writing when `request.signal` aborts.
-//
-// Order of checks: CSRF (state-changing methods only) → 403; no valid session cookie → 401;
-// `pro` and the user not on Pro → 403; body not JSON → 400; then the handler.
+// Cookie-session plumbing for the web-facing families (`/api/auth`, `/api/playground`, and the
+// current family's cookie path): the session cookie, the CSRF guard, and the 403 answers. Cookie
+// endpoints are declared with defineEndpoint and served by `route` (src/http/shared/endpoint.ts),
+// which checks, in order: CSRF (state-changing methods only) → 403; no valid session cookie → 401;
+// a `cookie-pro` endpoint and the user not on Pro → 403; body not JSON → 400; then the handler.
+// A stream: return new Response(readable, { headers: { 'content-type': 'text/event-stream' } }) and
+// stop writing when `request.signal` aborts (src/http/playground/runs.ts).
 
 import type { Services } from '../../service/services.ts';
 import type { Principal } from '../../service/auth.ts';
-import type { WebPrincipal } from '../../service/web-auth.ts';
-import type { UserRow } from '../../store/users.ts';
-import { json, malformedJson, unauthorized } from './envelope.ts';
-import { clientAddress, type App, type Body, isBadJson, readLenientBody } from './route.ts';
+import { json } from './envelope.ts';
 
 /** The web login's session cookie (its value is a JWT; docs/decisions.md). */
 export const SESSION_COOKIE = 'rd_session';
-
-export type CookieMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface CookieCall {
-  /** The JSON body of POST, PUT and PATCH (empty body or non-object JSON → `{}`); `{}` otherwise. */
-  body: Body;
-  /** Path parameters (`/strategies/:id` → `params.id`). */
-  params: Record<string, string>;
-  query: Record<string, string | undefined>;
-  request: Request;
-  /** The session's user, read afresh on this request. */
-  user: UserRow;
-  /** The session itself (for logout). */
-  session: WebPrincipal;
-  clientAddress: string;
-}
-
-export interface CookieRouteOptions {
-  /** Refuse users not on the Pro plan with HTTP 403 (checked on every request). */
-  pro: boolean;
-}
-
-type Handler<C> = (call: C) => Response | Promise<Response>;
 
 /** The HTTP 403 answers of cookie routes. */
 export function forbidden(message: string): Response {
@@ -58,7 +23,6 @@ export const PRO_REQUIRED = 'Pro subscription required for the Playground';
 export const SIM_PRO_REQUIRED = 'Pro subscription required for the Simulator API';
 
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[\w-]+"?\s*)?$/i;
 
 function firstHeaderValue(request: Request, name: string): string | null {
@@ -133,43 +97,4 @@ export function setSessionCookie(cookie: CookieJar, value: string, maxAgeS: numb
 /** Tells the browser to drop the session cookie (same attributes, Max-Age 0, expired). */
 export function clearSessionCookie(cookie: CookieJar, secure: boolean): void {
   cookie[SESSION_COOKIE].set({ value: '', httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0, expires: new Date(0), secure });
-}
-
-/**
- * A cookie-authenticated route. `method` is one of GET, POST, PUT, PATCH, DELETE; `path` is relative
- * to the family's prefix and may hold `:params`. With `{ pro: true }` only Pro users get through.
- * Bodies are read here (Elysia's parser is off for these routes), so any handler sees the same
- * lenient JSON as the simulator families.
- */
-export function cookieRoute(
-  app: App,
-  s: Services,
-  method: CookieMethod,
-  path: string,
-  handler: Handler<CookieCall>,
-  options: CookieRouteOptions,
-): void {
-  app.route(
-    method,
-    path,
-    async ({ request, params, query, cookie }: { [k: string]: any }) => {
-      const refused = csrfRefusal(request, s.config.trustProxy);
-      if (refused) return refused;
-      const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
-      if (!session) return unauthorized();
-      if (options.pro && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
-      const body = WITH_BODY.has(method) ? await readLenientBody(request) : {};
-      if (isBadJson(body)) return malformedJson();
-      return handler({
-        body,
-        params: params ?? {},
-        query: query ?? {},
-        request,
-        user: session.user,
-        session,
-        clientAddress: clientAddress(request, s.config.trustProxy),
-      });
-    },
-    { parse: 'none' },
-  );
 }

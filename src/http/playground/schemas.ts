@@ -1,0 +1,357 @@
+// Playground family (`/api/playground/`): every endpoint's request and response schema, field rules
+// and code table, beside the code tables (codes.ts, run-codes.ts). The handlers (templates.ts,
+// strategies.ts, runs.ts) serve these; PLAYGROUND_ENDPOINTS lists them for the API reference.
+//
+// Field rules (src/http/shared/endpoint.ts): the services check every field themselves, one after
+// the other and after lookups (a saved strategy, a template), so no field is refused up front
+// except `speed` of POST speed. `defer` where the service refuses any wrong-typed value with the
+// field's row; `keep` where the service needs the value as sent: a row that quotes it (timeframe,
+// contextTimeframes), looks inside it (params) or tells a missing field from a wrong one (startDate,
+// timeframe of a run).
+
+import { Type as T } from '@sinclair/typebox';
+import { limits } from '../../config.ts';
+import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { Maybe, Nullable, STRICT } from '../shared/schemas.ts';
+import * as codes from './codes.ts';
+import * as runCodes from './run-codes.ts';
+
+// ---- resources ----
+
+const IsoTime = (description: string) => T.String({ description: `${description} (ISO 8601 UTC)` });
+const TradeDate = (description: string) => T.String({ description: `${description} (YYYY-MM-DD)`, examples: ['2025-03-03'] });
+
+export const ParamValue = T.Union([T.Number(), T.String(), T.Boolean()], { title: 'ParamValue' });
+
+/** Parameter values of a strategy or a run: a flat object of numbers, strings and booleans. */
+export const Params = T.Record(T.String(), ParamValue, {
+  title: 'Params',
+  description: `A flat object: at most ${limits.strategyParamsMax} keys of 1 to ${limits.strategyParamKeyMax} characters; numbers, booleans or strings of at most ${limits.strategyParamStringMax} characters`,
+});
+
+export const TemplateParam = T.Object(
+  {
+    name: T.String(),
+    label: T.String(),
+    type: T.Union([T.Literal('number'), T.Literal('string'), T.Literal('boolean')]),
+    default: ParamValue,
+    min: Nullable(T.Number()),
+    max: Nullable(T.Number()),
+    step: T.Optional(T.Number({ description: 'Numbers must be min (or 0) plus a whole multiple of step; present only when the template sets one' })),
+  },
+  { ...STRICT, title: 'TemplateParam' },
+);
+
+export const Template = T.Object(
+  {
+    id: T.String({ examples: ['sma_cross'] }),
+    name: T.String(),
+    description: T.String(),
+    category: T.Union([T.Literal('trend-following'), T.Literal('mean-reversion'), T.Literal('breakout')]),
+    difficulty: T.Union([T.Literal('beginner'), T.Literal('intermediate'), T.Literal('advanced')]),
+    params: T.Array(TemplateParam),
+    code: T.String({ description: 'The template\'s Python source, to fork it into a strategy' }),
+  },
+  { ...STRICT, title: 'Template' },
+);
+
+const strategySummaryFields = {
+  id: T.String({ description: 'stg_ + 16 hex characters' }),
+  name: T.String(),
+  instrument: T.String({ description: 'Plain symbol, e.g. NQ' }),
+  timeframe: T.String({ description: 'Canonical form (60m is stored as 1h)' }),
+  createdAt: IsoTime('Wall-clock time of creation'),
+  updatedAt: IsoTime('Wall-clock time of the last save'),
+};
+
+export const StrategySummary = T.Object(strategySummaryFields, { ...STRICT, title: 'StrategySummary' });
+
+export const Strategy = T.Object({ ...strategySummaryFields, code: T.String(), params: Params }, { ...STRICT, title: 'Strategy' });
+
+export const RunStatus = T.Union(
+  [T.Literal('running'), T.Literal('completed'), T.Literal('failed'), T.Literal('stopped'), T.Literal('timeout')],
+  { title: 'RunStatus' },
+);
+
+/** The spec's Run (GET strategies/:id/runs): result figures null while running. */
+export const Run = T.Object(
+  {
+    id: T.String({ description: 'Execution id, exe_ + 16 characters' }),
+    strategyId: Nullable(T.String()),
+    instrument: T.String(),
+    timeframe: T.String(),
+    startDate: TradeDate('First trade date'),
+    endDate: TradeDate('Last trade date'),
+    status: RunStatus,
+    totalPnl: Nullable(T.Number({ description: 'USD; null while running' })),
+    totalTrades: Nullable(T.Integer()),
+    winRate: Nullable(T.Number({ description: '0–100; null while running' })),
+    params: Params,
+    startedAt: IsoTime('Wall-clock start'),
+    completedAt: Nullable(IsoTime('Wall-clock end; null while running')),
+  },
+  { ...STRICT, title: 'Run' },
+);
+
+/** The earlier family's `results` statistics of a run. */
+export const RunResults = T.Object(
+  {
+    totalPnl: T.Number(),
+    totalTrades: T.Integer(),
+    winningTrades: T.Integer(),
+    losingTrades: T.Integer(),
+    winRate: T.Number({ description: '0–100' }),
+    averageWin: T.Number(),
+    averageLoss: T.Number({ description: '≤ 0' }),
+    largestWin: T.Number(),
+    largestLoss: T.Number({ description: '≤ 0' }),
+    profitFactor: Nullable(T.Number({ description: 'Gross wins / gross losses; null without a losing trade' })),
+    maxDrawdown: T.Number({ description: '≤ 0, on mark-to-market equity at bar closes' }),
+    finalBalance: T.Number(),
+  },
+  { ...STRICT, title: 'RunResults' },
+);
+
+export const RunTrade = T.Object(
+  {
+    side: T.Union([T.Literal('long'), T.Literal('short')]),
+    size: T.Integer(),
+    entryTime: IsoTime('Simulated entry time'),
+    entryPrice: T.Number({ description: 'Average entry price' }),
+    exitTime: IsoTime('Simulated exit time'),
+    exitPrice: T.Number({ description: 'Average exit price' }),
+    pnl: T.Number({ description: 'USD, net of the fees of both sides' }),
+    fees: T.Number(),
+  },
+  { ...STRICT, title: 'RunTrade' },
+);
+
+const progressFields = {
+  id: T.String({ description: 'exe_ + 16 characters' }),
+  strategyId: Nullable(T.String()),
+  templateId: Nullable(T.String()),
+  instrument: T.String(),
+  timeframe: T.String(),
+  contextTimeframes: T.Array(T.String()),
+  startDate: TradeDate('First trade date'),
+  endDate: TradeDate('Last trade date'),
+  status: RunStatus,
+  totalPnl: T.Number(),
+  totalTrades: T.Integer(),
+  winRate: T.Number(),
+  params: Params,
+  startedAt: IsoTime('Wall-clock start'),
+  completedAt: Nullable(IsoTime('Wall-clock end; null while running')),
+  error: Nullable(T.String({ description: 'The Python traceback or what stopped the sandbox' })),
+  speed: Nullable(T.Number({ description: 'Bars pace 1–50; null at full speed' })),
+  progress: T.Object({ barsDone: T.Integer(), barsTotal: T.Integer() }, STRICT),
+  balance: T.Number(),
+  equity: T.Number(),
+};
+
+/** An execution without trades, curve and logs: the `progress` event. */
+export const ExecutionProgress = T.Object(progressFields, { ...STRICT, title: 'ExecutionProgress' });
+
+export const Execution = T.Object(
+  {
+    ...progressFields,
+    results: RunResults,
+    trades: T.Array(RunTrade, { description: 'While running the 100 most recent; when done the first 5,000' }),
+    tradesTotal: T.Integer(),
+    equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),
+    logs: T.Array(T.String()),
+  },
+  { ...STRICT, title: 'Execution' },
+);
+
+// ---- templates ----
+
+export const templates = defineEndpoint({
+  method: 'GET',
+  path: '/templates',
+  auth: 'none',
+  summary: 'The strategy template catalog (public)',
+  request: {},
+  fields: {},
+  response: okBody({ templates: T.Array(Template) }),
+  errors: codes.none,
+});
+
+// ---- runs ----
+
+export const run = defineEndpoint({
+  method: 'POST',
+  path: '/run',
+  auth: 'cookie-pro',
+  summary: 'Starts a backtest of a template, custom code or a saved strategy in the sandbox',
+  description: 'Exactly one source: `templateId` or `code`, or a saved `strategyId` alone (its code and params). Checked whole before a runner is used; answered at once with the execution id.',
+  request: {
+    strategyId: Maybe(T.String({ description: 'Records the run under one of your saved strategies' })),
+    templateId: Maybe(T.String({ description: 'From GET templates' })),
+    code: Maybe(T.String({ description: 'Python source, at most 200 KB (UTF-8)' })),
+    instrument: T.String({ description: 'Symbol: NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD' }),
+    startDate: T.String({ description: 'YYYY-MM-DD: a trade date; the run starts at its session open' }),
+    endDate: Maybe(T.String({ description: 'YYYY-MM-DD, default startDate; at most 2 years after it' })),
+    timeframe: T.String({ description: 'A width that divides a day: 1s … 30s, 1m … 30m, 1h, 4h, 1d' }),
+    contextTimeframes: Maybe(T.Array(T.String(), { maxItems: 3, description: 'Up to 3 larger widths, multiples of timeframe' })),
+    params: Maybe(Params),
+    speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, description: 'Paces the run like Replay/play; absent = full speed' })),
+  },
+  fields: {
+    strategyId: { defer: 'strategy_not_found' },
+    templateId: { defer: 'template_not_found' },
+    code: { defer: 'source_required' },
+    instrument: { defer: 'instrument_not_found' },
+    startDate: { keep: 'date_invalid' },
+    endDate: { defer: 'date_invalid' },
+    timeframe: { keep: 'invalid_timeframe' },
+    contextTimeframes: { keep: 'invalid_timeframe' },
+    params: { keep: 'invalid_params' },
+    speed: { defer: 'invalid_speed' },
+  },
+  response: okBody({ executionId: T.String(), status: T.Literal('running') }),
+  errors: runCodes.run,
+  errorFields: { executionId: T.Optional(T.String({ description: 'With errorCode 11: the execution already running' })) },
+});
+
+export const stop = defineEndpoint({
+  method: 'POST',
+  path: '/stop',
+  auth: 'cookie-pro',
+  summary: 'Stops your running execution (it ends `stopped`, partial results kept)',
+  request: {},
+  fields: {},
+  response: okBody({ executionId: T.String() }),
+  errors: runCodes.stop,
+});
+
+export const speed = defineEndpoint({
+  method: 'POST',
+  path: '/speed',
+  auth: 'cookie-pro',
+  summary: 'Paces your running execution: 1–50 like Replay/play, 0 or null for full speed',
+  request: {
+    speed: T.Union([T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax }), T.Literal(0), T.Null()]),
+  },
+  fields: { speed: { refuse: { kind: 'invalid_speed' } } },
+  response: okBody({ executionId: T.String() }),
+  errors: runCodes.speed,
+});
+
+export const execution = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id',
+  auth: 'cookie-pro',
+  summary: 'An execution of yours, running or ended: progress, results, trades, equity curve, logs',
+  request: {},
+  fields: {},
+  response: okBody({ execution: Execution }),
+  errors: runCodes.execution,
+});
+
+export const executionEvents = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id/events',
+  auth: 'cookie-pro',
+  summary: 'Server-Sent Events of an execution: `progress` (at most ten a second), then `done`, then the stream closes',
+  description:
+    'Each event is `event: progress` or `event: done` with one `data:` line of JSON: the execution without trades, curve and logs, then the whole execution. An ended execution answers its `done` at once.',
+  produces: 'event-stream',
+  request: {},
+  fields: {},
+  response: T.Union(
+    [
+      T.Object({ event: T.Literal('progress'), data: ExecutionProgress }, { ...STRICT, title: 'ProgressEvent' }),
+      T.Object({ event: T.Literal('done'), data: Execution }, { ...STRICT, title: 'DoneEvent' }),
+    ],
+    { description: 'One event of the stream' },
+  ),
+  errors: runCodes.execution,
+});
+
+// ---- strategies ----
+
+export const strategyList = defineEndpoint({
+  method: 'GET',
+  path: '/strategies',
+  auth: 'cookie-pro',
+  summary: 'Your saved strategies, most recently updated first',
+  request: {},
+  fields: {},
+  response: okBody({ strategies: T.Array(StrategySummary) }),
+  errors: codes.none,
+});
+
+export const strategySave = defineEndpoint({
+  method: 'POST',
+  path: '/strategies/save',
+  auth: 'cookie-pro',
+  summary: 'Creates a strategy, or rewrites yours with `id`',
+  description: 'Fields are checked one after the other (name, code, instrument, timeframe, params), then the id.',
+  request: {
+    id: Maybe(T.String({ description: 'A strategy of yours to rewrite; absent or null creates one' })),
+    name: T.String({ description: `1 to ${limits.strategyNameMax} characters (trimmed)` }),
+    code: T.String({ description: 'Python source, at most 200 KB (UTF-8)' }),
+    instrument: T.String(),
+    timeframe: T.String(),
+    params: Params,
+  },
+  fields: {
+    id: { defer: 'strategy_not_found' },
+    name: { defer: 'field_required' },
+    code: { defer: 'field_required' },
+    instrument: { defer: 'field_required' },
+    timeframe: { defer: 'field_required' },
+    params: { keep: 'invalid_params' },
+  },
+  response: okBody({ id: T.String() }),
+  errors: codes.saveStrategy,
+});
+
+export const strategyGet = defineEndpoint({
+  method: 'GET',
+  path: '/strategies/:id',
+  auth: 'cookie-pro',
+  summary: 'One of your strategies with its code and params',
+  request: {},
+  fields: {},
+  response: okBody({ strategy: Strategy }),
+  errors: codes.getStrategy,
+});
+
+export const strategyDelete = defineEndpoint({
+  method: 'DELETE',
+  path: '/strategies/:id',
+  auth: 'cookie-pro',
+  summary: 'Deletes one of your strategies (its runs stay readable by execution id)',
+  request: {},
+  fields: {},
+  response: okBody({}),
+  errors: codes.deleteStrategy,
+});
+
+export const strategyRuns = defineEndpoint({
+  method: 'GET',
+  path: '/strategies/:id/runs',
+  auth: 'cookie-pro',
+  summary: `The newest ${limits.strategyRunsListedMax} runs of one of your strategies, newest first`,
+  request: {},
+  fields: {},
+  response: okBody({ runs: T.Array(Run, { maxItems: limits.strategyRunsListedMax }) }),
+  errors: codes.strategyRuns,
+});
+
+/** Every endpoint of the family, relative to its prefix (`/api/playground`). */
+export const PLAYGROUND_ENDPOINTS: readonly EndpointInfo[] = [
+  templates,
+  run,
+  stop,
+  speed,
+  execution,
+  executionEvents,
+  strategyList,
+  strategySave,
+  strategyGet,
+  strategyDelete,
+  strategyRuns,
+];
