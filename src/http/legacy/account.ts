@@ -1,19 +1,14 @@
 // The earlier family: Account/search (`onlyActiveAccounts` optional, default false).
 
+import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { mapError } from '../shared/code-table.ts';
-import { success } from '../shared/envelope.ts';
-import { authedPost, type App } from '../shared/route.ts';
-import * as codes from './codes.ts';
+import { route } from '../shared/endpoint.ts';
 import { presentAccount } from './present.ts';
+import * as ep from './schemas.ts';
 
-export function registerAccount(app: App, s: Services): void {
-  authedPost(app, s, '/Account/search', ({ body, principal }) => {
-    const only = body.onlyActiveAccounts;
-    if (only !== undefined && only !== null && typeof only !== 'boolean') {
-      return mapError(codes.accountSearch, { kind: 'only_active_not_boolean' });
-    }
-    const accounts = s.accounts.search(principal.user.id, only === true);
-    return success({ accounts: accounts.map(presentAccount) });
+export function registerAccount<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.accountSearch, ({ body, principal }) => {
+    const accounts = s.accounts.search(principal.user.id, body.onlyActiveAccounts === true);
+    return ep.accountSearch.ok({ accounts: accounts.map(presentAccount) });
   });
 }

@@ -10,53 +10,60 @@ import { payoutReasonText } from '../shared/present-common.ts';
 
 // The spec's three login messages, all errorCode 1. This family tells a disabled account apart (after
 // the key matched, so emails still cannot be probed); an unverified one is refused as invalid.
-export const loginKey = {
+export const loginKey: CodeTable<LoginError> = {
   missing_credentials: [1, 'userName and apiKey are required'],
   invalid_credentials: [1, 'Invalid credentials'],
   user_unverified: [1, 'Invalid credentials'],
   user_disabled: [1, 'Account is disabled'],
   pro_required: [1, 'Pro subscription required for the Simulator API'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<LoginError>;
+};
 
-export const validate = {
+export const validate: CodeTable<ValidateError> = {
   invalid_session: [1, 'Invalid session'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<ValidateError>;
+};
+
+/** Endpoints that answer no error row of their own (only 400/401). */
+export const none: CodeTable<never> = {};
 
 /** Shape errors this adapter finds while parsing a body (no service is called). */
 export type AccountSearchError = { kind: 'only_active_not_boolean' };
 export type ContractSearchError = { kind: 'search_text_not_string' };
 export type ContractByIdError = { kind: 'contract_not_found' };
 
-export const accountSearch = {
+export const accountSearch: CodeTable<AccountSearchError> = {
   only_active_not_boolean: [1, 'onlyActiveAccounts must be a boolean'],
-} satisfies CodeTable<AccountSearchError>;
+};
 
-export const contractSearch = {
+export const contractSearch: CodeTable<ContractSearchError> = {
   search_text_not_string: [1, 'searchText must be a string or null'],
-} satisfies CodeTable<ContractSearchError>;
+};
 
-export const contractSearchById = {
+export const contractSearchById: CodeTable<ContractByIdError> = {
   contract_not_found: [1, 'Contract not found'],
-} satisfies CodeTable<ContractByIdError>;
+};
 
 // Payouts: "funded" is this family's word for the performance phase, "payout" for the withdrawal.
-export const payoutEligibility = {
+export const payoutEligibility: CodeTable<PayoutPhaseError> = {
   account_not_found: [1, 'Account not found'],
   not_performance_phase: [2, 'Account is not in funded phase'],
-} satisfies CodeTable<PayoutPhaseError>;
+};
 
-export const payoutRequest = {
+export const payoutRequest: CodeTable<PayoutRequestError> = {
   ...payoutEligibility,
   invalid_amount: [3, 'Invalid payout amount'],
-  not_eligible: [4, (e) => `Payout not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`],
+  not_eligible: [
+    4,
+    (e) => `Payout not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`,
+    'Payout not eligible: {reasons, joined by "; "}',
+  ],
   conflict: [5, 'Payout failed — please retry'],
-} satisfies CodeTable<PayoutRequestError>;
+};
 
-export const payoutHistory = {
+export const payoutHistory: CodeTable<{ kind: 'account_not_found' }> = {
   account_not_found: [1, 'Account not found'],
-} satisfies CodeTable<{ kind: 'account_not_found' }>;
+};
 
 /** What this family calls the challenge phase in which payouts are taken. */
 export const PAYOUT_PHASE = 'funded phase';

@@ -2,6 +2,7 @@
 // IDs, `barsBack` (count back from endTime), endTime defaulting to the user's replay time, and a
 // bars-per-request cap by instrument and timeframe.
 
+import type { Elysia } from 'elysia';
 import { legacyInstrumentForId } from '../../domain/contract-id.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
@@ -10,7 +11,8 @@ import type { HistoryPolicy } from '../../service/history.ts';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
-import { authedPost, type App, type Body } from '../shared/route.ts';
+import { route } from '../shared/endpoint.ts';
+import * as ep from './schemas.ts';
 import * as codes from './trading-codes.ts';
 
 type WidthClass = 'second' | 'minute' | 'hour' | 'day';
@@ -45,10 +47,14 @@ const POLICY: HistoryPolicy = {
   },
 };
 
-export function registerHistory(app: App, s: Services): void {
-  authedPost(app, s, '/History/retrieveBars', async ({ body, principal, request }) => {
-    const back = parseBarsBack(body);
-    if (!back.ok) return mapError(codes.retrieveBars, back.error);
+export function registerHistory<P extends string>(app: Elysia<P>, s: Services): void {
+  // barsBack's own check is the route's (its schema, first); combined with startTime it is refused
+  // here, before the service looks at the contract.
+  route(app, s, ep.retrieveBars, async ({ body, principal, request }) => {
+    const back = body.barsBack ?? null;
+    if (back !== null && body.startTime !== undefined && body.startTime !== null) {
+      return mapError<codes.LegacyHistoryError>(codes.retrieveBars, { kind: 'bars_back_with_start' });
+    }
     const r = await s.history.retrieveSliced(
       principal.user.id,
       {
@@ -58,7 +64,7 @@ export function registerHistory(app: App, s: Services): void {
         startTime: body.startTime,
         endTime: body.endTime,
         limit: null,
-        barsBack: back.value,
+        barsBack: back,
         defaultEndS: replayNowS(s, principal.user.id),
       },
       POLICY,
@@ -79,10 +85,3 @@ function replayNowS(s: Services, userId: number): number | null {
   return nowS;
 }
 
-function parseBarsBack(body: Body): { ok: true; value: number | null } | { ok: false; error: codes.BarsBackError } {
-  const v = body.barsBack;
-  if (v === undefined || v === null) return { ok: true, value: null };
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) return { ok: false, error: { kind: 'bars_back_invalid' } };
-  if (body.startTime !== undefined && body.startTime !== null) return { ok: false, error: { kind: 'bars_back_with_start' } };
-  return { ok: true, value: v };
-}

@@ -3,6 +3,7 @@
 // the startDate session), one live session per user, up to 1,000 steps a call, real-time playback,
 // and `results` at the end.
 
+import type { Elysia } from 'elysia';
 import { EMPTY_BARS } from '../../data/bar-columns.ts';
 import { findLegacyInstrument } from '../../domain/legacy-instruments.ts';
 import { DAY_S } from '../../domain/timeframe.ts';
@@ -12,11 +13,13 @@ import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
-import { success } from '../shared/envelope.ts';
-import { authedPost, type App, type Body } from '../shared/route.ts';
+import { type BodyOf, route } from '../shared/endpoint.ts';
 import * as codes from './trading-codes.ts';
 import { presentStats } from '../shared/present-common.ts';
 import { LEGACY_LIVE_SESSIONS_MAX, LEGACY_STEPS_MAX, legacyContractId } from './present-trading.ts';
+import * as ep from './schemas.ts';
+
+type StartBody = BodyOf<typeof ep.replayStart.request, typeof ep.replayStart.fields>;
 
 /** The family's eight timeframes (spec), case-sensitive; `1D` is the grammar's `1d`. */
 const TIMEFRAMES: ReadonlyMap<string, string> = new Map([
@@ -39,8 +42,8 @@ function position(s: LiveSession) {
   return { currentBar: s.currentIndex - 1, totalBars: s.totalBars, complete: s.currentIndex >= s.totalBars || s.finalized };
 }
 
-export function registerReplay(app: App, s: Services): void {
-  authedPost(app, s, '/Replay/start', ({ body, principal }) => {
+export function registerReplay<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.replayStart, ({ body, principal }) => {
     const parsed = parseStart(body);
     if (!parsed.ok) return mapError(codes.replayStart, parsed.error);
     const r = s.replay.start(
@@ -50,7 +53,7 @@ export function registerReplay(app: App, s: Services): void {
     );
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;
-    return success({
+    return ep.replayStart.ok({
       accountId: session.accountId,
       contractId: legacyContractId(session.inst, s.clock.nowMs()),
       totalBars: session.totalBars,
@@ -59,44 +62,47 @@ export function registerReplay(app: App, s: Services): void {
     });
   });
 
-  authedPost(app, s, '/Replay/step', async ({ body, principal, request }) => {
+  route(app, s, ep.replayStep, async ({ body, principal, request }) => {
     const r = await s.replay.step(principal.user.id, body.accountId, body.steps, LEGACY_STEPS_MAX);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
     return barsResponse(request, r.value.session.inst, r.value.advance.bars ?? EMPTY_BARS, position(r.value.session));
   });
 
-  authedPost(app, s, '/Replay/jumpTo', async ({ body, principal }) => {
+  route(app, s, ep.replayJumpTo, async ({ body, principal }) => {
     const r = await s.replay.jumpTo(principal.user.id, body.accountId, body.timestamp);
-    return r.ok ? success(position(r.value.session)) : mapError(codes.replayAdvance, r.error);
+    return r.ok ? ep.replayJumpTo.ok(position(r.value.session)) : mapError(codes.replayAdvance, r.error);
   });
 
-  authedPost(app, s, '/Replay/play', ({ body, principal }) => {
+  route(app, s, ep.replayPlay, ({ body, principal }) => {
     const r = s.replay.play(principal.user.id, body.accountId, body.speed, REAL_TIME);
-    return r.ok ? success() : mapError(codes.replayPlay, r.error);
+    return r.ok ? ep.replayPlay.ok({}) : mapError(codes.replayPlay, r.error);
   });
 
-  authedPost(app, s, '/Replay/pause', ({ body, principal }) => {
+  route(app, s, ep.replayPause, ({ body, principal }) => {
     const r = s.replay.pause(principal.user.id, body.accountId);
-    return r.ok ? success() : mapError(codes.replaySession, r.error);
+    return r.ok ? ep.replayPause.ok({}) : mapError(codes.replaySession, r.error);
   });
 
-  authedPost(app, s, '/Replay/end', ({ body, principal }) => {
+  route(app, s, ep.replayEnd, ({ body, principal }) => {
     const r = s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return success({ results: presentStats(s.replay.results(r.value.session.accountId)) });
+    return ep.replayEnd.ok({ results: presentStats(s.replay.results(r.value.session.accountId)) });
   });
 }
 
 type ParsedStart = { ok: true; baseSymbol: string; timeframe: string } | { ok: false; error: codes.LegacyStartError };
 
-/** Instrument (this family's symbols), startDate present, timeframe one of the eight; dates are the service's. */
-function parseStart(body: Body): ParsedStart {
+/**
+ * Instrument (this family's symbols), startDate present, timeframe one of the eight (the schema's:
+ * anything else arrives INVALID); dates are the service's.
+ */
+function parseStart(body: StartBody): ParsedStart {
   const sym = body.instrumentSymbol;
   if (typeof sym !== 'string' || sym.trim() === '') return { ok: false, error: { kind: 'instrument_required' } };
   const l = findLegacyInstrument(sym);
   if (!l) return { ok: false, error: { kind: 'instrument_not_found' } };
   if (body.startDate === undefined || body.startDate === null || body.startDate === '') return { ok: false, error: { kind: 'start_date_required' } };
   const tf = typeof body.timeframe === 'string' ? TIMEFRAMES.get(body.timeframe) : undefined;
-  if (tf === undefined) return { ok: false, error: { kind: body.timeframe === undefined || body.timeframe === null ? 'timeframe_required' : 'invalid_timeframe' } };
+  if (tf === undefined) return { ok: false, error: { kind: 'invalid_timeframe' } };
   return { ok: true, baseSymbol: l.base.symbol, timeframe: tf };
 }

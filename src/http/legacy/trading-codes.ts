@@ -39,7 +39,7 @@ const sizeRows = {
   size_too_large: [REFUSED, 'Size must be at most 1000'],
 } as const;
 
-export const placeOrder = {
+export const placeOrder: CodeTable<LegacyPlaceError> = {
   ...sizeRows,
   brackets_unsupported: [REFUSED, 'Brackets are not supported in this API; place protective orders separately'],
   invalid_type_or_side: [REFUSED, 'Invalid order type or side'],
@@ -47,31 +47,43 @@ export const placeOrder = {
   session_ended: [REFUSED, 'No active replay session for this account'],
   challenge_inactive: [REFUSED, 'Account violation'],
   contract_not_found: [REFUSED, 'Contract not found'],
-  contract_mismatch: [REFUSED, (e) => `This session trades ${symbolOf(e.sessionSymbol)}; ${symbolOf(e.requestedSymbol)} cannot be traded in it`],
+  contract_mismatch: [
+    REFUSED,
+    (e) => `This session trades ${symbolOf(e.sessionSymbol)}; ${symbolOf(e.requestedSymbol)} cannot be traded in it`,
+    'This session trades {symbol}; {symbol} cannot be traded in it',
+  ],
   // The spec's two messages; a StopLimit missing either price gets the one naming that price.
-  price_required: [REFUSED, (e) => (e.field === 'limit' ? 'limitPrice is required for Limit orders' : 'stopPrice is required for Stop orders')],
-  price_off_grid: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
-  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
+  price_required: [
+    REFUSED,
+    (e) => (e.field === 'limit' ? 'limitPrice is required for Limit orders' : 'stopPrice is required for Stop orders'),
+    'limitPrice is required for Limit orders | stopPrice is required for Stop orders',
+  ],
+  price_off_grid: [
+    REFUSED,
+    (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`,
+    '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}',
+  ],
+  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
   invalid_bracket: [REFUSED, 'Brackets are not supported in this API; place protective orders separately'],
-  rejected: [REFUSED, (e) => e.reason],
-} satisfies CodeTable<LegacyPlaceError>;
+  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+};
 
 /** Cancel and modify: an ID that names no order of the caller's is `Order not found`, whoever owns it. */
 export type LegacyCancelError = CancelError | OrderIdError;
 
-export const cancelOrder = {
+export const cancelOrder: CodeTable<LegacyCancelError> = {
   account_not_found: [REFUSED, 'Order not found'],
   session_ended: [REFUSED, 'Order not found'],
   order_not_found: [REFUSED, 'Order not found'],
   order_filled: [REFUSED, 'Order is already filled'],
   order_canceled: [REFUSED, 'Order is already canceled'],
-} satisfies CodeTable<LegacyCancelError>;
+};
 
 const ORDER_TYPE_NAMES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop' };
 
 export type LegacyModifyError = ModifyError | SizeError;
 
-export const modifyOrder = {
+export const modifyOrder: CodeTable<LegacyModifyError> = {
   ...sizeRows,
   account_not_found: [REFUSED, 'Order not found'],
   session_ended: [REFUSED, 'Order not found'],
@@ -79,51 +91,58 @@ export const modifyOrder = {
   order_not_found: [REFUSED, 'Order not found'],
   order_filled: [REFUSED, 'Order is already filled'],
   order_canceled: [REFUSED, 'Order is already canceled'],
-  invalid_price: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} must be a number or null`],
-  price_not_applicable: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} does not apply to ${ORDER_TYPE_NAMES[e.orderType]} orders`],
-  price_off_grid: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`],
-  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`],
-  rejected: [REFUSED, (e) => e.reason],
-} satisfies CodeTable<LegacyModifyError>;
+  invalid_price: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} must be a number or null`, '{limitPrice|stopPrice} must be a number or null'],
+  price_not_applicable: [
+    REFUSED,
+    (e) => `${PRICE_FIELDS[e.field]} does not apply to ${ORDER_TYPE_NAMES[e.orderType]} orders`,
+    '{limitPrice|stopPrice} does not apply to {Limit|Market|StopLimit|Stop} orders',
+  ],
+  price_off_grid: [
+    REFUSED,
+    (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`,
+    '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}',
+  ],
+  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
+  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+};
 
-export const searchOrders = {
+export const searchOrders: CodeTable<SearchError> = {
   account_not_found: [REFUSED, 'Account not found'],
   invalid_timestamp: [REFUSED, 'Invalid time range'],
-} satisfies CodeTable<SearchError>;
+};
 
 export type LegacyCloseError = CloseError | ContractError;
 export type LegacyPartialCloseError = PartialCloseError | ContractError | SizeError;
 
-export const closePosition = {
+export const closePosition: CodeTable<LegacyCloseError> = {
   account_not_found: [REFUSED, 'Account not found'],
   contract_not_found: [REFUSED, 'Contract not found'],
   session_ended: [REFUSED, 'No position found for contract'],
   position_not_found: [REFUSED, 'No position found for contract'],
   challenge_inactive: [REFUSED, 'Account violation'],
-  rejected: [REFUSED, (e) => e.reason],
-} satisfies CodeTable<LegacyCloseError>;
+  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+};
 
-export const partialClosePosition = {
+export const partialClosePosition: CodeTable<LegacyPartialCloseError> = {
   ...closePosition,
   ...sizeRows,
   invalid_close_size: [REFUSED, 'Size exceeds current position'],
-} satisfies CodeTable<LegacyPartialCloseError>;
+};
 
 // ---- replay ----
 
-/** Timeframe refusals of the parse step (a value outside the family's eight). */
-export type LegacyStartError = StartError | { kind: 'timeframe_required' };
+/** A timeframe outside the family's eight (or none) is the service's `invalid_timeframe`. */
+export type LegacyStartError = StartError;
 
-export const replayStart = {
+export const replayStart: CodeTable<LegacyStartError> = {
   instrument_required: [REFUSED, 'instrumentSymbol is required'],
   instrument_not_found: [REFUSED, 'Instrument not found'],
   start_date_required: [REFUSED, 'startDate is required'],
-  timeframe_required: [REFUSED, 'Invalid timeframe'],
   custom_disabled: [REFUSED, 'Invalid timeframe'],
   invalid_timeframe: [REFUSED, 'Invalid timeframe'],
   timeframe_out_of_range: [REFUSED, 'Invalid timeframe'],
   incompatible_resolution: [REFUSED, 'Invalid timeframe for this instrument'],
-  date_invalid: [REFUSED, (e) => `${e.field === 'start' ? 'startDate' : 'endDate'} must be a date in YYYY-MM-DD format`],
+  date_invalid: [REFUSED, (e) => `${e.field === 'start' ? 'startDate' : 'endDate'} must be a date in YYYY-MM-DD format`, '{startDate|endDate} must be a date in YYYY-MM-DD format'],
   end_not_after_start: [REFUSED, 'endDate must not be before startDate'],
   span_too_long: [REFUSED, 'endDate must be at most 2 years after startDate'],
   no_data: [REFUSED, 'No data available for the specified date'],
@@ -133,28 +152,32 @@ export const replayStart = {
   challenge_inactive: [REFUSED, 'Account violation'],
   challenge_time: [REFUSED, 'This challenge account has already traded past startDate'],
   rate_limited: TOO_MANY_REQUESTS,
-} satisfies CodeTable<LegacyStartError>;
+};
 
 const sessionRows = {
   account_not_found: [REFUSED, 'Account not found'],
   session_ended: [REFUSED, 'No active replay session for this account'],
 } as const;
 
-export const replayAdvance = {
+export const replayAdvance: CodeTable<AdvanceError> = {
   ...sessionRows,
   invalid_steps: [REFUSED, `steps must be a whole number from 1 to ${LEGACY_STEPS_MAX}`],
   invalid_target_time: [REFUSED, 'Invalid timestamp'],
-  busy: { status: 503, message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation') },
+  busy: {
+    status: 503,
+    message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation'),
+    doc: 'Session busy with another operation | Session is playing; pause it first',
+  },
   streaming_rate: TOO_MANY_REQUESTS,
   streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
-} satisfies CodeTable<AdvanceError>;
+};
 
-export const replayPlay = {
+export const replayPlay: CodeTable<PlayError> = {
   ...sessionRows,
   invalid_speed: [REFUSED, 'speed must be a number from 1 to 50'],
-} satisfies CodeTable<PlayError>;
+};
 
-export const replaySession = sessionRows satisfies CodeTable<SessionError>;
+export const replaySession: CodeTable<SessionError> = sessionRows;
 
 // ---- history ----
 
@@ -162,7 +185,7 @@ export type BarsBackError = { kind: 'bars_back_invalid' } | { kind: 'bars_back_w
 
 export type LegacyHistoryError = HistoryError | BarsBackError;
 
-export const retrieveBars = {
+export const retrieveBars: CodeTable<LegacyHistoryError> = {
   contract_not_found: [REFUSED, 'Contract not found'],
   unit_invalid: [REFUSED, 'Unit invalid'],
   invalid_time_range: [REFUSED, 'Invalid time range'],
@@ -176,4 +199,4 @@ export const retrieveBars = {
   daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
   daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
   importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
-} satisfies CodeTable<LegacyHistoryError>;
+};

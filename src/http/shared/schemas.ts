@@ -76,3 +76,22 @@ export const PayoutRecord = T.Object(
   },
   { ...STRICT, title: 'PayoutRecord' },
 );
+
+/** Statistics of a finished run (earlier family Replay/end `results`; `presentStats` in present-common.ts). */
+export const RunResults = T.Object(
+  {
+    totalPnl: T.Number({ description: 'Net P&L of the fills, USD' }),
+    totalTrades: T.Integer({ description: 'Flat-to-flat round trips' }),
+    winningTrades: T.Integer(),
+    losingTrades: T.Integer(),
+    winRate: T.Number({ minimum: 0, maximum: 100, description: 'Percent, 0 without trades' }),
+    averageWin: T.Number(),
+    averageLoss: T.Number({ maximum: 0 }),
+    largestWin: T.Number(),
+    largestLoss: T.Number({ maximum: 0 }),
+    profitFactor: Nullable(T.Number({ description: 'Gross wins / gross losses; null without a losing trade' })),
+    maxDrawdown: T.Number({ maximum: 0 }),
+    finalBalance: T.Number(),
+  },
+  { ...STRICT, title: 'RunResults' },
+);
