@@ -1,9 +1,9 @@
 // The earlier family (`/api/legacy-sim/`): a second adapter over the same services, engine and store
-// (spec "Earlier family differences"). It holds only parsing, shaping and code tables.
+// (spec "Earlier family differences"). It holds only parsing, shaping and code tables; its endpoints
+// are declared in schemas.ts.
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { installBodyParser } from '../shared/route.ts';
 import { registerAccount } from './account.ts';
 import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
@@ -16,7 +16,6 @@ import { registerTrade } from './trade.ts';
 
 export function legacyFamily(s: Services, prefix = '/api/legacy-sim') {
   const app = new Elysia({ prefix });
-  installBodyParser(app);
   registerAuth(app, s);
   registerAccount(app, s);
   registerContract(app, s);

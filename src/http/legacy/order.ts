@@ -3,6 +3,7 @@
 // reach the order through the caller's own accounts. Prices must sit on this family's grid (EURUSD
 // 0.00005) and go to the service as base prices.
 
+import type { Elysia } from 'elysia';
 import { legacyInstrumentForId } from '../../domain/contract-id.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { type LegacyInstrument, legacyPriceToBaseTicks } from '../../domain/legacy-instruments.ts';
@@ -11,13 +12,15 @@ import type { Listing } from '../../service/trading.ts';
 import type { Services } from '../../service/services.ts';
 import { limits } from '../../config.ts';
 import { mapError } from '../shared/code-table.ts';
-import { success } from '../shared/envelope.ts';
-import { authedPost, type App, type Body } from '../shared/route.ts';
+import { type BodyOf, route } from '../shared/endpoint.ts';
 import * as codes from './trading-codes.ts';
 import { legacyContractId, legacyId, legacyOf, parseLegacyId, presentOrder } from './present-trading.ts';
+import * as ep from './schemas.ts';
 
-export function registerOrder(app: App, s: Services): void {
-  authedPost(app, s, '/Order/place', ({ body, principal }) => {
+type PlaceBody = BodyOf<typeof ep.orderPlace.request, typeof ep.orderPlace.fields>;
+
+export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.orderPlace, ({ body, principal }) => {
     const parsed = parsePlace(s, body);
     if (!parsed.ok) return mapError(codes.placeOrder, parsed.error);
     const r = s.trading.place(principal.user.id, {
@@ -32,48 +35,49 @@ export function registerOrder(app: App, s: Services): void {
       takeProfitTicks: null,
     });
     if (!r.ok) return mapError(codes.placeOrder, r.error);
+    // The service found the account, so accountId is the number sent.
     const owner = s.replay.tradingAccountOf(body.accountId as number);
-    return success({ orderId: legacyId(owner, r.value.order.id), orderStatus: r.value.order.status });
+    return ep.orderPlace.ok({ orderId: legacyId(owner, r.value.order.id), orderStatus: r.value.order.status });
   });
 
   const list = (accountId: number, l: Listing<Order>) => {
-    if (!l.instrument) return success({ orders: [] });
+    if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
     const owner = s.replay.tradingAccountOf(accountId);
     const contractId = legacyContractId(l.instrument, s.clock.nowMs());
-    return success({ orders: l.rows.map((o) => presentOrder(owner, accountId, l.instrument as Instrument, contractId, o)) });
+    return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(owner, accountId, l.instrument as Instrument, contractId, o)) });
   };
 
-  authedPost(app, s, '/Order/search', ({ body, principal }) => {
+  route(app, s, ep.orderSearch, ({ body, principal }) => {
     const r = s.trading.search(principal.user.id, body.accountId, null, null);
-    return r.ok ? list(body.accountId as number, r.value) : mapError(codes.searchOrders, r.error);
+    return r.ok ? list(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   });
 
-  authedPost(app, s, '/Order/searchOpen', ({ body, principal }) => {
+  route(app, s, ep.orderSearchOpen, ({ body, principal }) => {
     const r = s.trading.searchOpen(principal.user.id, body.accountId);
-    return r.ok ? list(body.accountId as number, r.value) : mapError(codes.searchOrders, r.error);
+    return r.ok ? list(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   });
 
-  authedPost(app, s, '/Order/cancel', ({ body, principal }) => {
+  route(app, s, ep.orderCancel, ({ body, principal }) => {
     const id = parseLegacyId(body.orderId);
     if (!id) return mapError(codes.cancelOrder, { kind: 'order_not_found' });
     const r = s.trading.cancel(principal.user.id, id.accountId, id.id);
-    return r.ok ? success() : mapError(codes.cancelOrder, r.error);
+    return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
   });
 
   // Supported here (spec): size, limitPrice, stopPrice, each null or absent to keep it. The ID's
   // account must be one of the caller's live sessions before any field is read, so another user's
   // ID answers `Order not found` and nothing else.
-  authedPost(app, s, '/Order/modify', ({ body, principal }) => {
+  route(app, s, ep.orderModify, ({ body, principal }) => {
     const id = parseLegacyId(body.orderId);
     const live = id ? s.replay.live(principal.user.id, id.accountId) : null;
-    if (!id || !live?.ok) return mapError<codes.LegacyModifyError>(codes.modifyOrder, { kind: 'order_not_found' });
+    if (!id || !live?.ok) return mapError(codes.modifyOrder, { kind: 'order_not_found' });
     const size = body.size === undefined || body.size === null ? null : sizeError(body.size);
-    if (size) return mapError<codes.LegacyModifyError>(codes.modifyOrder, size);
+    if (size) return mapError(codes.modifyOrder, size);
     const l = legacyOf(live.value.inst);
     const limit = basePrice(l, 'limit', body.limitPrice, true);
-    if (!limit.ok) return mapError(codes.modifyOrder, limit.error as codes.LegacyModifyError);
+    if (!limit.ok) return mapError(codes.modifyOrder, limit.error);
     const stop = basePrice(l, 'stop', body.stopPrice, true);
-    if (!stop.ok) return mapError(codes.modifyOrder, stop.error as codes.LegacyModifyError);
+    if (!stop.ok) return mapError(codes.modifyOrder, stop.error);
     const r = s.trading.modify(principal.user.id, {
       accountId: id.accountId,
       orderId: id.id,
@@ -81,7 +85,7 @@ export function registerOrder(app: App, s: Services): void {
       limitPrice: limit.price,
       stopPrice: stop.price,
     });
-    return r.ok ? success() : mapError(codes.modifyOrder, r.error);
+    return r.ok ? ep.orderModify.ok({}) : mapError(codes.modifyOrder, r.error);
   });
 }
 
@@ -90,13 +94,11 @@ type Parsed =
   | { ok: false; error: codes.LegacyPlaceError };
 
 /**
- * The parse step of Order/place, in this order: brackets (refused: this family has none), size
- * (> 0, whole, at most 1000), contract (this family's IDs), prices on this family's grid.
- * Type, side, account and missing prices are the service's checks.
+ * The parse step of Order/place, in this order: brackets (refused: this family has none; the
+ * route's) and size (> 0, the route's; whole, at most 1000), contract (this family's IDs), prices on
+ * this family's grid. Type, side, account and missing prices are the service's checks.
  */
-function parsePlace(s: Services, body: Body): Parsed {
-  const has = (v: unknown) => v !== undefined && v !== null;
-  if (has(body.stopLossBracket) || has(body.takeProfitBracket)) return { ok: false, error: { kind: 'brackets_unsupported' } };
+function parsePlace(s: Services, body: PlaceBody): Parsed {
   const size = sizeError(body.size);
   if (size) return { ok: false, error: size };
   const l = legacyInstrumentForId(body.contractId);
@@ -117,8 +119,10 @@ export function sizeError(size: unknown): codes.SizeError | null {
   return null;
 }
 
+type OffGrid = Extract<codes.LegacyPlaceError, { kind: 'price_off_grid' }>;
+
 /** A needed price on this family's grid, as the base price the service reads; others pass as sent. */
-function basePrice(l: LegacyInstrument, field: 'limit' | 'stop', v: unknown, needed: boolean): { ok: true; price: unknown } | { ok: false; error: codes.LegacyPlaceError } {
+function basePrice(l: LegacyInstrument, field: 'limit' | 'stop', v: unknown, needed: boolean): { ok: true; price: unknown } | { ok: false; error: OffGrid } {
   if (!needed || typeof v !== 'number') return { ok: true, price: v };
   const ticks = legacyPriceToBaseTicks(l, v);
   if (ticks === undefined) return { ok: false, error: { kind: 'price_off_grid', field, price: v, tickSize: l.tickSize } };

@@ -77,7 +77,7 @@ export function presentPosition(accountId: number, contractId: string, p: OpenPo
   return {
     accountId,
     contractId,
-    type: p.qty > 0 ? 1 : 2,
+    type: p.qty > 0 ? (1 as const) : (2 as const),
     size: Math.abs(p.qty),
     averagePrice: p.avgPriceTicks / p.session.inst.ticksPerPoint,
   };
