@@ -12,7 +12,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Maybe, Nullable, STRICT } from '../shared/schemas.ts';
+import { Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as runCodes from './run-codes.ts';
 
@@ -93,25 +93,6 @@ export const Run = T.Object(
   { ...STRICT, title: 'Run' },
 );
 
-/** The earlier family's `results` statistics of a run. */
-export const RunResults = T.Object(
-  {
-    totalPnl: T.Number(),
-    totalTrades: T.Integer(),
-    winningTrades: T.Integer(),
-    losingTrades: T.Integer(),
-    winRate: T.Number({ description: '0–100' }),
-    averageWin: T.Number(),
-    averageLoss: T.Number({ description: '≤ 0' }),
-    largestWin: T.Number(),
-    largestLoss: T.Number({ description: '≤ 0' }),
-    profitFactor: Nullable(T.Number({ description: 'Gross wins / gross losses; null without a losing trade' })),
-    maxDrawdown: T.Number({ description: '≤ 0, on mark-to-market equity at bar closes' }),
-    finalBalance: T.Number(),
-  },
-  { ...STRICT, title: 'RunResults' },
-);
-
 export const RunTrade = T.Object(
   {
     side: T.Union([T.Literal('long'), T.Literal('short')]),
@@ -155,7 +136,7 @@ export const ExecutionProgress = T.Object(progressFields, { ...STRICT, title: 'E
 export const Execution = T.Object(
   {
     ...progressFields,
-    results: RunResults,
+    results: RunResults, // the earlier family's Replay/end `results`
     trades: T.Array(RunTrade, { description: 'While running the 100 most recent; when done the first 5,000' }),
     tradesTotal: T.Integer(),
     equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),
