@@ -2,6 +2,7 @@
 // internet): Scalar loads from this server, reads the document and shows the endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Browser } from 'playwright-core';
+import { REFERENCE_MOUNTS } from '../../src/http/openapi/index.ts';
 import { launchBrowser, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
 
 describe.skipIf(noBrowser)('API reference page', () => {
@@ -39,6 +40,17 @@ describe.skipIf(noBrowser)('API reference page', () => {
     expect(elsewhere).toEqual([]);
     // The browser asks for a favicon on its own; nothing else may be missing.
     expect(missing.filter((p) => p !== '/favicon.ico')).toEqual([]);
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('renders the earlier family and the Playground pages too', async () => {
+    const { page, errors, context } = await newPage(browser);
+    for (const m of REFERENCE_MOUNTS.filter((x) => x.pagePath !== '/api/sim/openapi')) {
+      await page.goto(`${server.base}${m.pagePath}`);
+      // The first tag is open: its first endpoint's summary shows.
+      await page.waitForSelector(`text=${m.reference.sections[0].endpoints[0].summary.slice(0, 30)}`, { timeout: 30_000 });
+    }
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await context.close();
   }, 60_000);

@@ -71,6 +71,29 @@ function resolvePointer(doc: Doc, ref: string): unknown {
   return node;
 }
 
+/** Frames of a Server-Sent Events text as `{event, data}` objects. */
+function eventFrames(text: string): { event: string; data: unknown }[] {
+  return text
+    .split('\n\n')
+    .filter((f) => f.trim() !== '')
+    .map((frame) => {
+      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
+      const data = frame
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      return { event, data: JSON.parse(data) };
+    });
+}
+
+/** A recorded answer's media type and its value as schemas see it (an event stream as its frames). */
+function asRead(ep: EndpointInfo, response: unknown): { type: string; value: unknown } {
+  if (typeof response !== 'string') return { type: 'application/json', value: response };
+  if (ep.produces === 'event-stream') return { type: 'text/event-stream', value: eventFrames(response) };
+  return { type: 'text/plain', value: response };
+}
+
 for (const mount of REFERENCE_MOUNTS) {
   const ref = mount.reference;
   const doc = () => docs.get(mount.pagePath)!;
@@ -177,12 +200,14 @@ for (const mount of REFERENCE_MOUNTS) {
         const recorded = book[key] ?? [];
         const succeeded = recorded.filter((ex) => ex.status === 200 && (ex.response as Doc).success === true);
         for (const ex of recorded) {
-          // The endpoint's own (TypeBox) schema: what the response contract enforces.
-          expect([key, ex.summary, contractError(ep, ex.status, ex.response)]).toEqual([key, ex.summary, null]);
+          const { type, value } = asRead(ep, ex.response);
+          // The endpoint's own (TypeBox) schema: what the response contract enforces (each event of a stream).
+          for (const body of type === 'text/event-stream' ? (value as unknown[]) : [value]) {
+            expect([key, ex.summary, contractError(ep, ex.status, body)]).toEqual([key, ex.summary, null]);
+          }
           // The document's schema for it, after naming components and enums.
-          const media = op.responses[String(ex.status)].content;
-          const check = checkOf((media['application/json'] ?? media['text/plain']).schema);
-          expect([key, ex.summary, check(ex.response) ? null : check.errors]).toEqual([key, ex.summary, null]);
+          const check = checkOf(op.responses[String(ex.status)].content[type].schema);
+          expect([key, ex.summary, check(value) ? null : check.errors]).toEqual([key, ex.summary, null]);
           checked++;
         }
         // Request examples are the requests that succeeded, and they fit the request schema.
@@ -204,8 +229,8 @@ for (const mount of REFERENCE_MOUNTS) {
         const op = operations(d).find((o) => o.key === full)!.op;
         const recorded = book[`${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`] ?? [];
         for (const ex of recorded) {
-          const media = op.responses[String(ex.status)].content;
-          const shown = Object.values((media['application/json'] ?? media['text/plain']).examples ?? {}).map((e: any) => e.value);
+          const { type } = asRead(ep, ex.response);
+          const shown = Object.values(op.responses[String(ex.status)].content[type].examples ?? {}).map((e: any) => e.value);
           expect(shown).toContainEqual(ex.response);
         }
         for (const row of ep.errorRows().filter((r) => r.errorMessage !== null)) {
@@ -288,6 +313,57 @@ describe('API reference, current family', () => {
     expect(bars['503'].headers['Retry-After'].$ref).toBe('#/components/headers/RetryAfter');
     expect(Object.keys(bars['200'].content)).toEqual(['application/json', 'application/x-msgpack']);
     expect(Object.keys(sim().paths['/api/sim/Status/ping'].get.responses['200'].content)).toEqual(['text/plain']);
+  });
+});
+
+describe('API reference, earlier family', () => {
+  const legacy = () => docs.get('/api/legacy-sim/openapi')!;
+  const op = (path: string) => legacy().paths[`/api/legacy-sim/${path}`].post;
+
+  it('names its enums where its fields are: timeframe, orderStatus, the order and position fields', () => {
+    const s = legacy().components.schemas;
+    expect(s.LegacyTimeframe).toMatchObject({ type: 'string', enum: ['1s', '1m', '5m', '15m', '30m', '1h', '4h', '1D'] });
+    expect(op('Replay/start').requestBody.content['application/json'].schema.properties.timeframe.$ref).toBe('#/components/schemas/LegacyTimeframe');
+    const placed = op('Order/place').responses['200'].content['application/json'].schema.anyOf[0].allOf[1];
+    expect(placed.properties.orderStatus.$ref).toBe('#/components/schemas/OrderStatus');
+    expect(s.Order.properties.status.$ref).toBe('#/components/schemas/OrderStatus');
+    expect(s.Order.properties.side.$ref).toBe('#/components/schemas/OrderSide');
+    expect(s.Position.properties.type.$ref).toBe('#/components/schemas/PositionType');
+    expect(s.Order.properties.id.type).toBe('string');
+  });
+
+  it('lists its own messages: errors by message with their codes', () => {
+    expect(op('Order/cancel').description).toContain('`Order is already filled`');
+    expect(op('Order/place').description).toContain('| 200 | 1 | `Size must be greater than 0` |');
+  });
+});
+
+describe('API reference, Playground and web login', () => {
+  const pg = () => docs.get('/api/playground/openapi')!;
+
+  it('documents the web endpoints with the Playground: login public, the rest behind the cookie', () => {
+    const p = pg().paths;
+    expect(p['/api/auth/login'].post.security).toEqual([]);
+    expect(p['/api/auth/me'].get.security).toEqual([{ sessionCookie: [] }]);
+    expect(p['/api/auth/api-key'].post.tags).toEqual(['API key']);
+    expect(p['/api/playground/templates'].get.security).toEqual([]);
+    expect(p['/api/playground/run'].post.security).toEqual([{ sessionCookie: [] }]);
+    expect(p['/api/playground/strategies/{id}'].delete.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(p['/api/playground/run'].post.description).toContain('| 403 | 403 | `Pro subscription required for the Playground` |');
+  });
+
+  it('names the run status, template difficulty and parameter type enums', () => {
+    const s = pg().components.schemas;
+    expect(s.RunStatus).toMatchObject({ enum: ['running', 'completed', 'failed', 'stopped', 'timeout'] });
+    expect(s.Run.properties.status.$ref).toBe('#/components/schemas/RunStatus');
+    expect(s.Template.properties.difficulty.$ref).toBe('#/components/schemas/TemplateDifficulty');
+    expect(s.TemplateParam.properties.type.$ref).toBe('#/components/schemas/TemplateParamType');
+  });
+
+  it('describes the event stream as frames of {event, data}, its errors as JSON', () => {
+    const ok = pg().paths['/api/playground/executions/{id}/events'].get.responses['200'].content;
+    expect(ok['text/event-stream'].schema).toMatchObject({ type: 'array', items: { anyOf: [{ $ref: '#/components/schemas/ProgressEvent' }, { $ref: '#/components/schemas/DoneEvent' }] } });
+    expect(refsOf(ok['application/json'].schema)).toContain('#/components/schemas/ErrorEnvelope');
   });
 });
 

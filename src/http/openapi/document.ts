@@ -3,6 +3,7 @@
 // reference table (tags, examples captured from real responses). Built once per process.
 
 import { Kind, type TSchema } from '@sinclair/typebox';
+import { CROSS_SITE_REFUSED } from '../shared/cookie.ts';
 import type { EndpointInfo, ErrorRow } from '../shared/endpoint.ts';
 import {
   ENVELOPE,
@@ -32,6 +33,8 @@ export type ExampleBook = Readonly<Record<string, readonly CapturedExample[]>>;
 export interface ReferenceSection {
   readonly prefix: string;
   readonly endpoints: readonly EndpointInfo[];
+  /** The tag of an endpoint by its path (relative to the prefix); default its first segment (`/Order/place` → `Order`). */
+  readonly tagOf?: (path: string) => string;
 }
 
 export interface FamilyReference {
@@ -71,7 +74,8 @@ export function buildDocument(f: FamilyReference): OpenApiDocument {
       const method = ep.method.toLowerCase();
       paths[key] ??= {};
       if (paths[key][method]) throw new Error(`${ep.method} ${fullPath} is listed twice`);
-      paths[key][method] = operation(f, ep, fullPath, examples[`${ep.method} ${fullPath}`] ?? [], namer);
+      const tag = (section.tagOf ?? firstSegment)(ep.path);
+      paths[key][method] = operation(f, ep, fullPath, tag, examples[`${ep.method} ${fullPath}`] ?? [], namer);
     }
   }
   return {
@@ -87,14 +91,14 @@ export function buildDocument(f: FamilyReference): OpenApiDocument {
   };
 }
 
-function operation(f: FamilyReference, ep: EndpointInfo, fullPath: string, examples: readonly CapturedExample[], namer: SchemaNamer): JsonObject {
+function operation(f: FamilyReference, ep: EndpointInfo, fullPath: string, tag: string, examples: readonly CapturedExample[], namer: SchemaNamer): JsonObject {
   const where = `${ep.method} ${fullPath}`;
   const rows = ep.errorRows();
   const op: JsonObject = {
     operationId: operationId(ep.method, fullPath.slice(f.base.length)),
     summary: ep.summary,
     description: [ep.description ?? '', errorTable(rows)].filter((s) => s !== '').join('\n\n'),
-    tags: [tagOf(ep.path)],
+    tags: [tag],
     security: security(ep),
   };
   const params = [...fullPath.matchAll(/:([^/]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
@@ -117,7 +121,7 @@ function cap(w: string): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
-function tagOf(path: string): string {
+function firstSegment(path: string): string {
   return path.split('/').filter((p) => p !== '')[0] ?? path;
 }
 
@@ -148,12 +152,24 @@ function security(ep: EndpointInfo): Json {
 /** The endpoint's error rows as a Markdown table: HTTP status, errorCode, errorMessage, what leads to it. */
 function errorTable(rows: readonly ErrorRow[]): string {
   if (rows.length === 0) return '';
-  const lines = rows.map((r) => {
+  // The endpoint's own rows in its table's order, then the transport answers by status.
+  const own = rows.filter((r) => r.kinds.length > 0);
+  const transport = rows.filter((r) => r.kinds.length === 0).sort((a, b) => a.status - b.status);
+  const lines = [...own, ...transport].map((r) => {
     const message = r.errorMessage !== null ? `\`${r.errorMessage}\`` : `_${r.text}_`;
-    const cause = [...r.fields.map((x) => `\`${x}\``), ...r.kinds.map((k) => k.replaceAll('_', ' '))].join(', ');
+    const cause = r.kinds.length === 0 ? transportCause(r) : [...r.fields.map((x) => `\`${x}\``), ...r.kinds.map((k) => k.replaceAll('_', ' '))].join(', ');
     return `| ${r.status} | ${r.errorCode} | ${message.replaceAll('|', '\\|')} | ${cause} |`;
   });
   return ['**Errors**', '', '| HTTP | errorCode | errorMessage | When |', '|---|---|---|---|', ...lines].join('\n');
+}
+
+/** What leads to a transport answer (rows without a domain kind). */
+function transportCause(r: ErrorRow): string {
+  if (r.status === 400) return 'the body is not JSON';
+  if (r.status === 401) return 'no valid token or session cookie';
+  if (r.errorMessage === CROSS_SITE_REFUSED) return 'a cross-site request, or a POST without `Content-Type: application/json`';
+  if (r.status === 403) return 'the user is not on the Pro plan';
+  return '';
 }
 
 function requestBody(ep: EndpointInfo, examples: readonly CapturedExample[], namer: SchemaNamer, where: string): JsonObject {
@@ -183,40 +199,54 @@ function responses(ep: EndpointInfo, rows: readonly ErrorRow[], examples: readon
     .map(Number)
     .sort((a, b) => a - b);
   const errorExtra = errorFieldsOf(ep, namer, where);
+  const errorSchema = errorExtra ? { allOf: [REF_ERROR, errorExtra] } : REF_ERROR;
+  const textual = TEXT_MEDIA[ep.produces ?? 'json'];
   for (const status of statuses) {
     const errorRows = rows.filter((r) => r.status === status);
     const succeeds = status === 200 && ep.response[Kind] !== 'Never';
     const captured = examples.filter((e) => e.status === status);
-    const pairs: [string, Json][] = captured.map((e) => [e.summary, e.response]);
-    // Each fixed row once, unless a recorded answer shows it already.
+    // JSON answers: recorded ones, then each fixed row once unless a recorded answer shows it already.
+    const jsonPairs: [string, Json][] = captured.filter((e) => typeof e.response !== 'string').map((e) => [e.summary, e.response]);
     const shown = (r: ErrorRow) => captured.some((e) => isObj(e.response) && e.response.errorCode === r.errorCode && e.response.errorMessage === r.errorMessage);
-    for (const r of errorRows) if (r.errorMessage !== null && !shown(r)) pairs.push([`errorCode ${r.errorCode}: ${r.errorMessage}`, errorBody(ep, r)]);
-    const schemas: JsonObject[] = [];
-    if (succeeds) schemas.push(successSchema(ep, namer, where));
-    if (errorRows.length > 0) schemas.push(errorExtra ? { allOf: [REF_ERROR, errorExtra] } : REF_ERROR);
-    const schema = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
+    for (const r of errorRows) if (r.errorMessage !== null && !shown(r)) jsonPairs.push([`errorCode ${r.errorCode}: ${r.errorMessage}`, errorBody(ep, r)]);
+    const textPairs: [string, Json][] = captured.filter((e) => typeof e.response === 'string').map((e) => [e.summary, e.response]);
+
+    const content: JsonObject = {};
+    const jsonSchemas: JsonObject[] = [];
+    if (succeeds && textual) content[textual] = withExamples(textSuccessSchema(ep, namer, where), textPairs);
+    if (succeeds && !textual) jsonSchemas.push({ allOf: [REF_ENVELOPE, namer.convert(ep.response, `${where} response`)] });
+    if (errorRows.length > 0) jsonSchemas.push(errorSchema);
+    if (jsonSchemas.length > 0) content['application/json'] = withExamples(jsonSchemas.length === 1 ? jsonSchemas[0] : { anyOf: jsonSchemas }, jsonPairs);
+    if (succeeds && ep.produces === 'json+msgpack') content['application/x-msgpack'] = { schema: jsonSchemas[0] };
     const response: JsonObject = { description: STATUS_TEXT[status] ?? `HTTP ${status}` };
     if (status === 429 || status === 503) response.headers = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
-    response.content = content(ep, status, schema, examplesMap(pairs));
+    response.content = content;
     out[String(status)] = response;
   }
   return out;
 }
 
-function content(ep: EndpointInfo, status: number, schema: JsonObject, examples: JsonObject | null): JsonObject {
-  const media = (s: JsonObject): JsonObject => (examples ? { schema: s, examples } : { schema: s });
-  if (ep.produces === 'text' && status === 200) return { 'text/plain': media(schema) };
-  if (ep.produces === 'json+msgpack' && status === 200) {
-    return { 'application/json': media(schema), 'application/x-msgpack': { schema } };
-  }
-  return { 'application/json': media(schema) };
+/** The media type of a success that is not JSON. */
+const TEXT_MEDIA: Record<string, string | undefined> = { text: 'text/plain', 'event-stream': 'text/event-stream' };
+
+/**
+ * A plain-text success is its schema (`pong`). An event stream is described as the sequence of its
+ * frames, each `{event, data}`: the `event:` line's name and the `data:` line's JSON.
+ */
+function textSuccessSchema(ep: EndpointInfo, namer: SchemaNamer, where: string): JsonObject {
+  const one = namer.convert(ep.response, `${where} event`);
+  if (ep.produces !== 'event-stream') return one;
+  return {
+    type: 'array',
+    description:
+      'Server-Sent Events. Each frame is an `event:` line naming it and a `data:` line of JSON; read as `{event, data}` objects, the frames are:',
+    items: one,
+  };
 }
 
-/** The success body: the envelope (shared component) and the endpoint's fields. */
-function successSchema(ep: EndpointInfo, namer: SchemaNamer, where: string): JsonObject {
-  const body = namer.convert(ep.response, `${where} response`);
-  if (ep.produces === 'text') return body;
-  return { allOf: [REF_ENVELOPE, body] };
+function withExamples(schema: JsonObject, pairs: readonly (readonly [string, Json])[]): JsonObject {
+  const examples = examplesMap(pairs);
+  return examples ? { schema, examples } : { schema };
 }
 
 /** Fields some endpoints add to their error bodies (Auth/validate's `newToken: null`). */

@@ -1,7 +1,9 @@
 // The API reference: one OpenAPI 3.1 document per family and a Scalar page for each, served by
 // @elysiajs/openapi, plus the Scalar bundle they load (served locally: no internet needed).
 //
-//   /api/sim/openapi        page      /api/sim/openapi/json        document
+//   /api/sim/openapi           page      /api/sim/openapi/json           document
+//   /api/legacy-sim/openapi    page      /api/legacy-sim/openapi/json    document
+//   /api/playground/openapi    page      /api/playground/openapi/json    document (with /api/auth/*)
 //
 // Documents are built from the families' endpoint registries once per process, when first fetched
 // (the plugin reads its `documentation` lazily, except `info`), and the plugin caches the result. The plugin only serves them: routes carry no schema
@@ -12,6 +14,8 @@ import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import { buildDocument, type FamilyReference, type OpenApiDocument } from './document.ts';
 import { scalarConfig, scalarScript } from './scalar.ts';
+import { legacyReference } from './legacy.ts';
+import { playgroundReference } from './playground.ts';
 import { simReference } from './sim.ts';
 
 export interface ReferenceMount {
@@ -25,6 +29,9 @@ export interface ReferenceMount {
 export const REFERENCE_MOUNTS: readonly ReferenceMount[] = [
   // `/api/sim/api/` serves the same endpoints again: documented once, under `/api/sim/`.
   { reference: simReference, pagePath: '/api/sim/openapi', outside: /^(?!\/api\/sim\/(?!api\/))/ },
+  { reference: legacyReference, pagePath: '/api/legacy-sim/openapi', outside: /^(?!\/api\/legacy-sim\/)/ },
+  // The web login sets the Playground's cookie: its endpoints are documented with the Playground.
+  { reference: playgroundReference, pagePath: '/api/playground/openapi', outside: /^(?!\/api\/(playground|auth)\/)/ },
 ];
 
 const built = new Map<FamilyReference, OpenApiDocument>();
