@@ -364,11 +364,11 @@ export function route<
   const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
   const hook = { parse: 'none' as const, detail };
   // Elysia reads only the context properties a handler names: public routes never touch cookies.
-  // `body` is undefined (parsing is off) unless the family installed its own parser (installBodyParser).
+  // Parsing is off: `answer` reads every body itself, leniently.
   if (usesCookies(ep)) {
-    app.route(ep.method, ep.path, ({ request, body, cookie, params, query }) => serve(s, ep, h, request, body, { cookie, params, query }), hook);
+    app.route(ep.method, ep.path, ({ request, cookie, params, query }) => serve(s, ep, h, request, { cookie, params, query }), hook);
   } else {
-    app.route(ep.method, ep.path, ({ request, body }) => serve(s, ep, h, request, body, null), hook);
+    app.route(ep.method, ep.path, ({ request }) => serve(s, ep, h, request, null), hook);
   }
 }
 
@@ -392,10 +392,9 @@ async function serve(
   ep: EndpointInfo,
   handler: Handler<Call<unknown>>,
   request: Request,
-  parsed: unknown,
   parts: CookieParts | null,
 ): Promise<Response> {
-  const res = await answer(s, ep, handler, request, parsed, parts);
+  const res = await answer(s, ep, handler, request, parts);
   return responseContract.enabled ? checkResponse(ep, request, res) : res;
 }
 
@@ -404,7 +403,6 @@ async function answer(
   ep: EndpointInfo,
   handler: Handler<Call<unknown>>,
   request: Request,
-  parsed: unknown,
   parts: CookieParts | null,
 ): Promise<Response> {
   const cookieAuth = ep.auth === 'cookie' || ep.auth === 'cookie-pro';
@@ -434,8 +432,7 @@ async function answer(
     if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
   }
   const readsBody = (ep.body ?? (BODY_METHODS.has(ep.method) ? 'json' : 'none')) === 'json';
-  // A family with its own parser (installBodyParser) hands the parsed body in; else it is read here.
-  const raw = !readsBody ? {} : parsed !== undefined ? (parsed as Record<string, unknown>) : await readLenientBody(request);
+  const raw = !readsBody ? {} : await readLenientBody(request);
   if (isBadJson(raw)) return malformedJson();
   const body = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
   if (body instanceof Response) return body;

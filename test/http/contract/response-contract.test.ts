@@ -11,6 +11,8 @@ import { contractError, defineEndpoint, type EndpointInfo, okBody, responseContr
 import * as sim from '../../../src/http/sim/schemas.ts';
 import { SIM_ENDPOINTS } from '../../../src/http/sim/schemas.ts';
 import { WEB_ENDPOINTS } from '../../../src/http/web/schemas.ts';
+import { LEGACY_ENDPOINTS } from '../../../src/http/legacy/schemas.ts';
+import { PLAYGROUND_ENDPOINTS } from '../../../src/http/playground/schemas.ts';
 import { makeApp } from '../../support/app.ts';
 
 const ACCOUNT = { id: 7, name: 'REPLAY-NQ-1m-7', balance: 50000, canTrade: true, isVisible: true, simulated: true };
@@ -96,7 +98,7 @@ describe('a handler answering off-schema', () => {
 describe('every route of the current family and the web login is declared', () => {
   const declared = (prefix: string, eps: readonly EndpointInfo[]) => eps.map((e) => `${e.method} ${prefix}${e.path}`).sort();
 
-  it('the app serves exactly the declared endpoints under /api/sim, /api/sim/api and /api/auth', async () => {
+  it('the app serves exactly the declared endpoints under every API prefix, so the contract sees every answer', async () => {
     const t = await makeApp();
     const served = (prefix: string) =>
       t.app.routes
@@ -108,6 +110,12 @@ describe('every route of the current family and the web login is declared', () =
     expect(served('/api/sim')).toEqual(declared('/api/sim', SIM_ENDPOINTS));
     expect(served('/api/sim/api')).toEqual(declared('/api/sim/api', SIM_ENDPOINTS));
     expect(served('/api/auth')).toEqual(declared('/api/auth', WEB_ENDPOINTS));
+    expect(served('/api/legacy-sim')).toEqual(declared('/api/legacy-sim', LEGACY_ENDPOINTS));
+    expect(served('/api/playground')).toEqual(declared('/api/playground', PLAYGROUND_ENDPOINTS));
+    // Nothing else answers under /api/ but the API references and their one shared script.
+    const known = ['/api/sim/', '/api/auth/', '/api/legacy-sim/', '/api/playground/'];
+    const others = t.app.routes.filter((r) => r.path.startsWith('/api/') && !known.some((k) => r.path.startsWith(k)));
+    expect(others.map((r) => r.path).every((p) => p.startsWith('/api/openapi/'))).toBe(true);
   });
 
   it('each endpoint lists its error rows with code, message and status', () => {
