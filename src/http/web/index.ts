@@ -4,11 +4,13 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { registerApiKey } from './api-key.ts';
+import { registerChallenges } from './challenges.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
   const app = new Elysia({ prefix: '/api/auth' });
   registerWebAuth(app, s);
   registerApiKey(app, s);
+  registerChallenges(app, s);
   return app;
 }

@@ -4,7 +4,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { STRICT } from '../shared/schemas.ts';
+import { Nullable, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 
 export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
@@ -69,5 +69,63 @@ export const apiKeyCreate = defineEndpoint({
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
+const lit = <const V extends string>(...vs: V[]) => T.Union(vs.map((v) => T.Literal(v)));
+
+export const ChallengeOutcome = T.Object(
+  {
+    kind: lit('violation', 'pass', 'soft_breach'),
+    rule: Nullable(lit('maxLossLimit', 'dailyLossLimit')),
+    message: T.String(),
+    time: T.String({ description: 'ISO 8601 UTC time of the deciding bar' }),
+    phase: lit('evaluation', 'performance'),
+  },
+  { ...STRICT, title: 'ChallengeOutcome' },
+);
+
+export const ChallengeDetail = T.Object(
+  {
+    accountId: T.Integer(),
+    name: T.String(),
+    status: lit('active', 'passed', 'violated', 'ended'),
+    phase: lit('evaluation', 'performance'),
+    isFunded: T.Boolean(),
+    plan: T.Object(
+      { key: T.String(), size: lit('50K', '100K', '150K'), policy: lit('standard', 'consistency'), dailyLossMode: lit('hard', 'soft') },
+      STRICT,
+    ),
+    startingBalance: T.Number(),
+    balance: T.Number(),
+    profit: T.Number({ description: 'Realized profit of the phase: balance − startingBalance' }),
+    profitTarget: Nullable(T.Number({ description: 'Evaluation only' })),
+    targetBalance: Nullable(T.Number({ description: 'startingBalance + profitTarget; evaluation only' })),
+    trailingFloor: T.Number({ description: 'The maximum-loss floor, trailing end-of-day balance highs until locked' }),
+    drawdownLocked: T.Boolean(),
+    dailyLossLimit: T.Number(),
+    dailyLossFloor: Nullable(T.Number({ description: "Today's day-start equity − dailyLossLimit; null before the first trade date or while paused" })),
+    effectiveFloor: T.Number({ description: 'The higher of the two floors: where trading stops first' }),
+    bestDay: T.Number({ description: 'Best trade date’s closed P&L in the phase' }),
+    consistencyPct: T.Number({ description: 'To pass, bestDay must be below this percentage of profit' }),
+    tradingDays: T.Integer(),
+    minTradingDays: T.Integer(),
+    maxContracts: T.Integer(),
+    pausedForDay: T.Boolean({ description: 'A soft daily-loss breach paused trading until the next trade date' }),
+    liveSession: T.Boolean({ description: 'A replay session is open on the account' }),
+    lastSimulatedTime: Nullable(T.String()),
+    outcome: Nullable(ChallengeOutcome),
+  },
+  { ...STRICT, title: 'ChallengeDetail' },
+);
+
+export const challenges = defineEndpoint({
+  method: 'GET',
+  path: '/challenges',
+  auth: 'cookie',
+  summary: "The user's challenge accounts with their rule figures (floors, target, best day, trading days) and outcome",
+  request: {},
+  fields: {},
+  response: okBody({ challenges: T.Array(ChallengeDetail) }),
+  errors: codes.none,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges];
