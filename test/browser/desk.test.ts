@@ -42,6 +42,25 @@ function admin(server: Server, args: string[]): any {
   return JSON.parse(out);
 }
 
+/** Waits until an element's text is `expected` (figures that follow an asynchronous read). */
+async function waitText(page: Page, testid: string, expected: string): Promise<void> {
+  try {
+    await page.waitForFunction(
+      `document.querySelector('[data-testid=${testid}]')?.textContent.trim() === ${JSON.stringify(expected)}`,
+      undefined,
+      { timeout: 10_000 },
+    );
+  } catch {
+    throw new Error(`[data-testid=${testid}] shows ${JSON.stringify(await page.textContent(`[data-testid=${testid}]`))}, expected ${JSON.stringify(expected)}`);
+  }
+}
+
+/** One challenge account as GET /api/auth/challenges states it (read in the page, with its cookie). */
+async function challengeOf(page: Page, accountId: number): Promise<any> {
+  const r: any = await page.evaluate("fetch('/api/auth/challenges').then((r) => r.json())");
+  return r.challenges.find((c: any) => c.accountId === accountId);
+}
+
 async function startSession(page: Page, opts: { date: string; timeframe?: string; account?: string }) {
   await page.waitForSelector('[data-testid=start-form] select[name=contract] option', { state: 'attached' });
   await page.fill('input[name=startDate]', opts.date);
@@ -200,8 +219,31 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     expect((await rows(page, 'challenge-accounts'))[0].slice(0, 2)).toEqual([ch.name, '$50,000.00']);
     await startSession(page, { date: '2025-03-11', timeframe: '1m', account: String(ch.accountId) });
     expect(await text(page, '[data-testid=challenge-status]')).toBe('Active');
-    expect(await text(page, '[data-testid=trading-days]')).toBe('0');
     expect(await text(page, '[data-testid=balance]')).toBe('$50,000.00');
+
+    // The rule state as GET /api/auth/challenges states it: a fresh 50K evaluation.
+    await waitText(page, 'trading-days', '0 / 2');
+    let api = await challengeOf(page, ch.accountId);
+    expect(api.trailingFloor).toBe(48_000);
+    expect(await text(page, '[data-testid=trailing-floor]')).toBe('$48,000.00');
+    expect(await text(page, '[data-testid=daily-loss-floor]')).toBe(api.dailyLossFloor === null ? '—' : usd(api.dailyLossFloor));
+    expect(await text(page, '[data-testid=profit-target]')).toBe('$3,000.00');
+    expect(await text(page, '[data-testid=profit]')).toBe('$0.00');
+    expect(await text(page, '[data-testid=best-day]')).toBe('$0.00');
+    expect(await text(page, '[data-testid=consistency]')).toBe('must stay below 50% of profit');
+    expect(await text(page, '[data-testid=drawdown]')).toBe('Trailing');
+    expect(await text(page, '[data-testid=challenge-phase]')).toBe('Evaluation');
+
+    // One bar: the trade date has begun, so today's daily-loss floor is the day's start less $1,000,
+    // above the trailing floor: the effective one, $1,000 under the equity.
+    await page.click('[data-testid=step]');
+    await waitText(page, 'daily-loss-floor', '$49,000.00');
+    api = await challengeOf(page, ch.accountId);
+    expect(api.dailyLossFloor).toBe(49_000);
+    expect(api.effectiveFloor).toBe(49_000);
+    expect(await page.$eval('[data-testid=daily-loss-floor]', (el: any) => el.parentElement.textContent)).toBe('$49,000.00effective');
+    expect(await page.$eval('[data-testid=trailing-floor]', (el: any) => el.parentElement.textContent)).toBe('$48,000.00');
+    await waitText(page, 'floor-room', '$1,000.00');
 
     // Five minis long at market with the B key ($100 a point: a 10-point drop is the daily limit).
     await page.fill('input[name=size]', '5');
@@ -209,7 +251,13 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     await page.keyboard.press('b');
     await page.waitForSelector('[data-testid=positions] tbody tr');
     expect((await rows(page, 'positions'))[0].slice(0, 2)).toEqual(['Long', '5']);
-    expect(await text(page, '[data-testid=trading-days]')).toBe('1');
+    await waitText(page, 'trading-days', '1 / 2');
+    expect((await challengeOf(page, ch.accountId)).tradingDays).toBe(1);
+    // The distance to the floor follows the equity (open P&L and fees) after the next bar.
+    await page.click('[data-testid=step]');
+    await page.waitForFunction(
+      "(() => { const m = (s) => Number(document.querySelector(`[data-testid=${s}]`).textContent.replace(/[$,]/g, '')); return Math.abs(m('equity') - 49000 - m('floor-room')) < 0.005; })()",
+    );
 
     // Jump half an hour at a time; turn short if the market keeps rising.
     for (let i = 0; i < 48 && !(await page.$('[data-testid=violation]')); i++) {
@@ -236,6 +284,13 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     expect(await text(page, '[data-testid=challenge-status]')).toBe('Violated');
     expect(await text(page, '[data-testid=final-result] h2')).toBe('Challenge violated — session finalized');
     expect(await text(page, '[data-testid=final-balance]')).toBe(usd(shown.balance));
+    // The panel's figures after the violation are the API's.
+    api = await challengeOf(page, ch.accountId);
+    expect(api.status).toBe('violated');
+    await page.waitForSelector('[data-testid=challenge][data-detail-status=violated]');
+    expect(await text(page, '[data-testid=trailing-floor]')).toBe(usd(api.trailingFloor));
+    expect(await text(page, '[data-testid=trading-days]')).toBe(`${api.tradingDays} / 2`);
+    expect(await text(page, '[data-testid=profit]')).toBe(usd(api.profit));
     // The session is over: no more stepping or trading.
     expect(await page.isDisabled('[data-testid=step]')).toBe(true);
     expect(await page.$('[data-testid=ticket]')).toBeNull();

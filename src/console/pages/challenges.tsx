@@ -1,32 +1,29 @@
-// Challenges & payouts: the user's challenge accounts with their status and phase; for the
-// selected one, payout eligibility with its reasons and figures, a payout request, and the history.
-// The same current-family endpoints a bot calls (./challenges/data.ts).
+// Challenges & payouts: the user's challenge accounts with their status, phase and rule figures
+// (GET /api/auth/challenges); for the selected one, the outcome that closed it, payout eligibility
+// with its reasons and figures, a payout request, and the history (the current-family endpoints a
+// bot calls; ./challenges/data.ts).
 
 import { useEffect, useState } from 'preact/hooks';
+import { type ChallengeDetail, consistencyLimit, effectiveFloorKind, outcomeText, PHASE_LABEL, STATUS_LABEL } from '../challenge.ts';
 import type { PageProps } from '../main.tsx';
 import { ErrorLine, money, signClass, utc } from '../ui.tsx';
-import { type ChallengeView, type Eligibility, loadAccounts, loadChallenge, type Payout, requestPayout } from './challenges/data.ts';
+import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type Payout, requestPayout } from './challenges/data.ts';
 import './challenges.css';
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function StatusBadge({ view }: { view: ChallengeView }) {
-  return view.status === 'active' ? (
-    <span class="ch-badge ch-ok" data-testid="challenge-status">
-      Active
-    </span>
-  ) : (
-    <span class="ch-badge ch-closed" data-testid="challenge-status" title="Passed, violated or ended: it takes no more orders">
-      Closed
+function StatusBadge({ d }: { d: ChallengeDetail }) {
+  return (
+    <span class={`ch-badge ch-${d.status}`} data-testid="challenge-status" title={outcomeText(d) ?? 'Open: it takes orders in a replay session'}>
+      {STATUS_LABEL[d.status] ?? cap(d.status)}
     </span>
   );
 }
 
-function PhaseBadge({ view }: { view: ChallengeView }) {
-  if (!view.phase) return <span class="ch-phase muted" data-testid="challenge-phase">—</span>;
+function PhaseBadge({ d }: { d: ChallengeDetail }) {
   return (
-    <span class={`ch-phase ch-phase-${view.phase}`} data-testid="challenge-phase">
-      {view.phase === 'performance' ? 'Performance (funded)' : 'Evaluation'}
+    <span class={`ch-phase ch-phase-${d.phase}`} data-testid="challenge-phase">
+      {PHASE_LABEL[d.phase] ?? cap(d.phase)}
     </span>
   );
 }
@@ -39,10 +36,10 @@ export function ChallengesPage(_: PageProps) {
   const load = async () => {
     setError(null);
     try {
-      const accounts = await loadAccounts();
-      const vs = await Promise.all(accounts.map(loadChallenge));
+      const details = await loadDetails();
+      const vs = await Promise.all(details.map(loadChallenge));
       setViews(vs);
-      setSelected((s) => (s !== null && vs.some((v) => v.account.id === s) ? s : (vs[0]?.account.id ?? null)));
+      setSelected((s) => (s !== null && vs.some((v) => v.detail.accountId === s) ? s : (vs[0]?.detail.accountId ?? null)));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setViews((v) => v ?? []);
@@ -54,20 +51,18 @@ export function ChallengesPage(_: PageProps) {
   }, []);
 
   const refreshOne = async (id: number) => {
-    const v = views?.find((x) => x.account.id === id);
-    if (!v) return;
     try {
-      // Balance changes with a payout: read the account again.
-      const accounts = await loadAccounts();
-      const account = accounts.find((a) => a.id === id) ?? v.account;
-      const fresh = await loadChallenge(account);
-      setViews((vs) => vs?.map((x) => (x.account.id === id ? fresh : x)) ?? vs);
+      // Balance and figures change with a payout: read the account again.
+      const detail = (await loadDetails()).find((d) => d.accountId === id);
+      if (!detail) return;
+      const fresh = await loadChallenge(detail);
+      setViews((vs) => vs?.map((x) => (x.detail.accountId === id ? fresh : x)) ?? vs);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
   };
 
-  const current = views?.find((v) => v.account.id === selected) ?? null;
+  const current = views?.find((v) => v.detail.accountId === selected) ?? null;
 
   return (
     <div class="ch">
@@ -101,22 +96,29 @@ export function ChallengesPage(_: PageProps) {
               </tr>
             </thead>
             <tbody>
-              {views.map((v) => (
+              {views.map(({ detail: d }) => (
                 <tr
-                  key={v.account.id}
-                  class={`ch-row ${v.account.id === selected ? 'selected' : ''}`}
-                  data-account-id={v.account.id}
-                  onClick={() => setSelected(v.account.id)}
+                  key={d.accountId}
+                  class={`ch-row ${d.accountId === selected ? 'selected' : ''}`}
+                  data-account-id={d.accountId}
+                  onClick={() => setSelected(d.accountId)}
                 >
-                  <td class="mono">{v.account.name}</td>
-                  <td>{v.size ?? '—'}</td>
+                  <td class="mono">
+                    {d.name}
+                    {d.liveSession && (
+                      <span class="ch-live" title="A replay session is open on this account">
+                        live
+                      </span>
+                    )}
+                  </td>
+                  <td>{d.plan.size}</td>
                   <td>
-                    <StatusBadge view={v} />
+                    <StatusBadge d={d} />
                   </td>
                   <td>
-                    <PhaseBadge view={v} />
+                    <PhaseBadge d={d} />
                   </td>
-                  <td class="num">{money(v.account.balance)}</td>
+                  <td class="num">{money(d.balance)}</td>
                 </tr>
               ))}
             </tbody>
@@ -126,8 +128,8 @@ export function ChallengesPage(_: PageProps) {
           <h3>How a challenge goes</h3>
           <ol>
             <li>
-              <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day equity) or the daily-loss
-              limit, over the minimum number of trading days.
+              <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day balance) or the daily-loss
+              limit, over the minimum number of trading days, with no day above the consistency share of the profit.
             </li>
             <li>
               <b>Performance (funded)</b>: the next replay you start on a passed account opens this phase with the balance back at the account size; the same
@@ -137,50 +139,68 @@ export function ChallengesPage(_: PageProps) {
               <b>Payouts</b>: after enough winning days since the phase began or the last payout, withdraw up to half of the profit made since then.
             </li>
           </ol>
-          <p class="muted">A violation closes the challenge; so does ending it. Closed challenges take no orders.</p>
+          <p class="muted">A violation closes the challenge; so does ending it. Violated and ended challenges take no more orders.</p>
         </div>
       </section>
 
-      {current && <ChallengeDetail key={current.account.id} view={current} onChanged={() => refreshOne(current.account.id)} />}
+      {current && <DetailPanel key={current.detail.accountId} view={current} onChanged={() => refreshOne(current.detail.accountId)} />}
     </div>
   );
 }
 
-function ChallengeDetail({ view, onChanged }: { view: ChallengeView; onChanged: () => void }) {
-  const a = view.account;
+function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () => void }) {
+  const d = view.detail;
+  const note = outcomeText(d);
   return (
-    <section class="ch-detail" data-testid="challenge-detail" data-account-id={a.id}>
+    <section class="ch-detail" data-testid="challenge-detail" data-account-id={d.accountId}>
       <div class="card ch-summary">
         <div class="ch-title">
-          <h2 class="mono">{a.name}</h2>
-          <StatusBadge view={view} />
-          <PhaseBadge view={view} />
+          <h2 class="mono">{d.name}</h2>
+          <StatusBadge d={d} />
+          <PhaseBadge d={d} />
         </div>
+        {note && (
+          <div class={`ch-outcome ch-outcome-${d.status}`} data-testid="challenge-outcome">
+            <p>{note}</p>
+            {d.outcome && <p class="mono small muted">at {utc(d.outcome.time)} · {PHASE_LABEL[d.outcome.phase] ?? d.outcome.phase} phase</p>}
+          </div>
+        )}
         <div class="stats ch-figs">
           <div class="stat">
             <div class="label">Balance</div>
             <div class="value" data-testid="challenge-balance">
-              {money(a.balance)}
+              {money(d.balance)}
             </div>
           </div>
           <div class="stat">
-            <div class="label">Account size</div>
-            <div class="value">{view.size ?? '—'}</div>
+            <div class="label">Profit this phase</div>
+            <div class={`value ${signClass(d.profit)}`} data-testid="challenge-profit">
+              {money(d.profit)}
+            </div>
           </div>
           <div class="stat">
-            <div class="label">May trade</div>
-            <div class="value">{a.canTrade ? 'Yes' : 'No'}</div>
+            <div class="label">Plan</div>
+            <div class="value">
+              {d.plan.size} <span class="muted ch-plan">{d.plan.policy}</span>
+            </div>
           </div>
         </div>
-        <p class="muted ch-hint">
-          {view.status === 'active' ? (
+        <RuleFigures d={d} />
+        {d.status !== 'ended' && <p class="muted ch-hint">
+          {d.status === 'active' ? (
             <>
-              Trade it in the <a href="#/desk">Replay desk</a> (pick it as the account when you start a replay); the rule state shows there as you trade.
+              {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
+              start a replay); the rule state follows each bar there.
+              {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} UTC; the next session starts after it.</>}
+            </>
+          ) : d.status === 'passed' ? (
+            <>
+              Start a replay on it in the <a href="#/desk">Replay desk</a> to open the performance phase.
             </>
           ) : (
-            <>This challenge is over (passed, violated or ended) and takes no more orders.</>
+            <>This challenge is over and takes no more orders.</>
           )}
-        </p>
+        </p>}
       </div>
 
       <div class="card">
@@ -190,7 +210,7 @@ function ChallengeDetail({ view, onChanged }: { view: ChallengeView; onChanged: 
         ) : (
           <div class="ch-not-phase" data-testid="eligibility-note">
             <p>{view.eligibilityNote}</p>
-            {view.phase === 'evaluation' && (
+            {d.phase === 'evaluation' && d.status === 'active' && (
               <p class="muted">
                 Payouts open in the performance phase: reach the profit target within the loss limits to pass the evaluation; the next replay started on the
                 account opens the performance phase.
@@ -200,7 +220,7 @@ function ChallengeDetail({ view, onChanged }: { view: ChallengeView; onChanged: 
         )}
       </div>
 
-      {view.eligibility && <RequestPayout accountId={a.id} e={view.eligibility} onDone={onChanged} />}
+      {view.eligibility && <RequestPayout accountId={d.accountId} e={view.eligibility} onDone={onChanged} />}
 
       <div class="card">
         <h3>Payout history</h3>
@@ -208,6 +228,54 @@ function ChallengeDetail({ view, onChanged }: { view: ChallengeView; onChanged: 
         {view.payouts && <PayoutHistory payouts={view.payouts} />}
       </div>
     </section>
+  );
+}
+
+/** The rule state: both floors (the effective one marked), the target, best day, trading days. */
+function RuleFigures({ d }: { d: ChallengeDetail }) {
+  const kind = effectiveFloorKind(d);
+  const limit = consistencyLimit(d);
+  const room = d.balance - d.effectiveFloor;
+  const targetPct = d.profitTarget ? Math.max(0, Math.min(100, (100 * d.profit) / d.profitTarget)) : 0;
+  return (
+    <div class="ch-rules ch-state" data-testid="rule-state">
+      <Rule
+        label="Trailing floor"
+        value={money(d.trailingFloor)}
+        sub={d.drawdownLocked ? 'locked' : 'trails the best end-of-day balance'}
+        eff={kind !== 'daily'}
+        id="trailing-floor"
+      />
+      <Rule
+        label="Daily-loss floor"
+        value={d.dailyLossFloor === null ? '—' : money(d.dailyLossFloor)}
+        sub={d.dailyLossFloor === null ? (d.pausedForDay ? 'paused until the next trade date' : `${money(d.dailyLossLimit)} under the day's start`) : `today: day start − ${money(d.dailyLossLimit)}`}
+        eff={kind === 'daily' || kind === 'both'}
+        id="daily-loss-floor"
+      />
+      <Rule label="Room to floor" value={money(room)} sub="balance − effective floor" cls={room <= 0 ? 'neg' : ''} id="floor-room" />
+      {d.profitTarget !== null ? (
+        <div class={`ch-rule ${d.profit >= d.profitTarget ? 'met' : ''}`} data-testid="rule-target">
+          <div class="label">Profit target</div>
+          <div class="value mono">
+            <span class={signClass(d.profit)}>{money(d.profit)}</span> <span class="muted">/</span> {money(d.profitTarget)}
+          </div>
+          <div class="progress ch-target-bar" title={`Target balance ${money(d.targetBalance)}`}>
+            <div style={{ width: `${targetPct}%` }} />
+          </div>
+        </div>
+      ) : (
+        <Rule label="Profit target" value="—" sub="none in the performance phase" id="target" />
+      )}
+      <Rule
+        label="Best day"
+        value={money(d.bestDay)}
+        sub={limit === null ? `must stay below ${d.consistencyPct}% of profit` : `limit ${money(limit)} (${d.consistencyPct}% of profit)`}
+        ok={limit === null || d.phase !== 'evaluation' ? undefined : d.bestDay < limit}
+        id="best-day"
+      />
+      <Rule label="Trading days" value={`${d.tradingDays} / ${d.minTradingDays}`} sub={`max ${d.maxContracts} contracts`} ok={d.phase === 'evaluation' ? d.tradingDays >= d.minTradingDays : undefined} id="trading-days" />
+    </div>
   );
 }
 
@@ -238,12 +306,13 @@ function EligibilityPanel({ e }: { e: Eligibility }) {
   );
 }
 
-function Rule({ label, value, sub, ok, cls, id }: { label: string; value: string; sub?: string; ok?: boolean; cls?: string; id: string }) {
+function Rule({ label, value, sub, ok, cls, id, eff }: { label: string; value: string; sub?: string; ok?: boolean; cls?: string; id: string; eff?: boolean }) {
   return (
-    <div class={`ch-rule ${ok === undefined ? '' : ok ? 'met' : 'unmet'}`} data-testid={`rule-${id}`}>
+    <div class={`ch-rule ${ok === undefined ? '' : ok ? 'met' : 'unmet'} ${eff ? 'eff' : ''}`} data-testid={`rule-${id}`}>
       <div class="label">
         {ok !== undefined && <span class="ch-tick">{ok ? '✓' : '✗'}</span>}
         {label}
+        {eff && <span class="ch-eff">effective</span>}
       </div>
       <div class={`value mono ${cls ?? ''}`}>{value}</div>
       {sub && <div class="sub">{sub}</div>}

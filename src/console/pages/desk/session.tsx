@@ -29,7 +29,8 @@ import {
   type Violation,
 } from './model.ts';
 import { Ticket, type TicketOrder } from './ticket.tsx';
-import { ChallengePanel, FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
+import { ChallengePanel, useChallengeDetail } from './challenge.tsx';
+import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
 
 export interface EndResult {
   reason: 'ended' | 'violated' | 'passed';
@@ -92,6 +93,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const [closing, setClosing] = useState(false);
   const [size, setSize] = useState(1);
   const [historyNote, setHistoryNote] = useState<string | null>(null);
+  const challenge = useChallengeDetail(meta.challengeAccountId);
 
   const live = useRef({ playing: false, speed: 5, over: false, lastTime: null as string | null, currentIndex: 0 });
   live.current.speed = speed;
@@ -149,6 +151,8 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       refreshTables();
     }
     if (r.violations.length) setViolations((v) => [...v, ...r.violations]);
+    // The rule figures move with every advance (equity, floors, days): read them again (throttled).
+    if (r.propFirm || r.violations.length || metaRef.current.challengeAccountId !== null) challenge.refresh();
     const decided = r.propFirm && r.propFirm.status !== 'active' ? r.propFirm.status : r.violations.length ? 'violated' : null;
     if (decided === 'violated' || decided === 'passed') {
       refreshTables();
@@ -313,6 +317,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         setOrders([]);
         if (r.account) setSnap(r.account);
         finish('ended', r.account, null, t?.trades.length ?? 0);
+        if (metaRef.current.challengeAccountId !== null || propFirm) challenge.refresh();
       });
     });
 
@@ -508,7 +513,14 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
               onSize={setSize}
             />
           )}
-          <ChallengePanel name={meta.challengeName} propFirm={propFirm} violations={violations} />
+          <ChallengePanel
+            name={meta.challengeName}
+            propFirm={propFirm}
+            detail={challenge.detail}
+            equity={snap?.equity ?? null}
+            violations={violations}
+            error={challenge.error}
+          />
         </aside>
       </div>
 

@@ -1,7 +1,7 @@
-// Positions, working orders and fills of the session, plus the challenge panel.
+// Positions, working orders and fills of the session (the challenge panel: challenge.tsx).
 
 import { money, signClass, utc } from '../../ui.tsx';
-import { type Order, type Position, type PropFirm, sideWord, type Trade, typeShort, type Violation } from './model.ts';
+import { type Order, type Position, sideWord, type Trade, typeShort } from './model.ts';
 
 interface Fmt {
   price: (p: number | null) => string;
@@ -135,67 +135,6 @@ export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
         </table>
         {fills.length === 0 && <p class="empty">No fills yet.</p>}
       </div>
-    </section>
-  );
-}
-
-const RULE_NAMES: Record<string, string> = { maxLossLimit: 'Maximum loss', dailyLossLimit: 'Daily loss limit' };
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** Optional figures of propFirm, shown when the server sends them. */
-const EXTRA: { key: string; label: string; money: boolean }[] = [
-  { key: 'trailingFloor', label: 'Trailing floor', money: true },
-  { key: 'dailyLossFloor', label: 'Daily-loss floor', money: true },
-  { key: 'profitTarget', label: 'Profit target', money: true },
-  { key: 'bestDayPnl', label: 'Best day', money: true },
-  { key: 'totalProfit', label: 'Profit so far', money: true },
-];
-
-export function ChallengePanel({ name, propFirm, violations }: { name: string | null; propFirm: PropFirm | null; violations: Violation[] }) {
-  if (!propFirm && violations.length === 0) return null;
-  const status = propFirm?.status ?? 'violated';
-  return (
-    <section class={`card challenge status-${status}`} data-testid="challenge">
-      <div class="ticket-head">
-        <h3>Challenge rules</h3>
-        <span class={`badge badge-${status}`} data-testid="challenge-status">
-          {cap(status)}
-        </span>
-      </div>
-      {name && <p class="mono small muted">{name}</p>}
-      {propFirm && (
-        <dl class="rules">
-          <dt>Phase</dt>
-          <dd>
-            {cap(propFirm.currentPhase)}
-            {propFirm.isFunded ? ' (funded)' : ''}
-          </dd>
-          <dt>Trading days</dt>
-          <dd class="mono" data-testid="trading-days">
-            {propFirm.tradingDaysCount}
-            {typeof propFirm.minTradingDays === 'number' ? ` / ${propFirm.minTradingDays}` : ''}
-          </dd>
-          <dt>Drawdown</dt>
-          <dd>{propFirm.drawdownLocked ? 'Locked at the starting balance' : 'Trailing'}</dd>
-          {EXTRA.filter((x) => typeof propFirm[x.key] === 'number').map((x) => (
-            <>
-              <dt>{x.label}</dt>
-              <dd class="mono">{x.money ? money(propFirm[x.key] as number) : String(propFirm[x.key])}</dd>
-            </>
-          ))}
-        </dl>
-      )}
-      {violations.map((v, i) => (
-        <div class="violation" role="alert" data-testid="violation" key={i}>
-          <strong>{v.rule ? RULE_NAMES[v.rule] ?? v.rule : 'Violation'}</strong>
-          <p>{v.message}</p>
-          <p class="mono small">
-            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
-          </p>
-        </div>
-      ))}
-      {status === 'passed' && <p class="pass">Evaluation passed. The next session on this account opens the performance phase.</p>}
     </section>
   );
 }
