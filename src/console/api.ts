@@ -7,9 +7,19 @@ export class ApiError extends Error {
     message: string,
     readonly errorCode: number,
     readonly status: number,
+    /** The envelope's other fields beside success/errorCode/errorMessage (e.g. the playground's
+     * `executionId` with errorCode 11, "already running"); empty when there are none. */
+    readonly fields: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
+}
+
+const ENVELOPE_KEYS = new Set(['success', 'errorCode', 'errorMessage']);
+
+function extraFields(data: unknown): Record<string, unknown> {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !ENVELOPE_KEYS.has(k)));
 }
 
 export interface Envelope {
@@ -40,7 +50,7 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<T &
   if (!res.ok || !data || data.success === false) {
     const retry = res.headers.get('retry-after');
     const msg = data?.errorMessage ?? `HTTP ${res.status}`;
-    throw new ApiError(retry ? `${msg} (retry in ${retry} s)` : msg, data?.errorCode ?? res.status, res.status);
+    throw new ApiError(retry ? `${msg} (retry in ${retry} s)` : msg, data?.errorCode ?? res.status, res.status, extraFields(data));
   }
   return data;
 }

@@ -1,7 +1,8 @@
 // The playground in a real browser: a template run to completion (progress, statistics, equity and
 // drawdown, trades in the table and on the price chart), a strategy saved and its run listed, a
-// Python error pointed at the user's line, and a paced run stopped midway. Figures on the page are
-// compared with the execution the server reports (read in the page, with the session cookie).
+// Python error pointed at the user's line, a paced run stopped midway, and a run started elsewhere
+// followed (Run answered "already running") and stopped. Figures on the page are compared with the
+// execution the server reports (read in the page, with the session cookie).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
@@ -29,14 +30,37 @@ async function setMarket(page: Page, m: { instrument: string; timeframe: string;
   await page.fill('input[name=endDate]', m.endDate);
 }
 
-/** Presses Run and waits for the run to end; returns its status as the page shows it. */
+/** The execution the run header shows (null before any run). */
+async function shownExecution(page: Page): Promise<string | null> {
+  return page.$eval('[data-testid=run-head]', (el: any) => el.getAttribute('data-execution-id')).catch(() => null);
+}
+
+/**
+ * Presses Run and waits for the new execution to end; returns its status as the page shows it.
+ * The header must show another execution id first: the previous run's final status would otherwise
+ * pass for this one's before it starts.
+ */
 async function runToEnd(page: Page): Promise<string> {
+  const before = await shownExecution(page);
   await page.click('[data-testid=run]');
-  await page.waitForSelector('[data-testid=run-status]');
-  await page.waitForFunction(`(() => { const s = document.querySelector('[data-testid=run-status]'); return s && s.textContent !== 'running'; })()`, undefined, {
-    timeout: RUN_TIMEOUT,
-  });
+  await page.waitForFunction(
+    `(() => {
+      const h = document.querySelector('[data-testid=run-head]');
+      const s = document.querySelector('[data-testid=run-status]');
+      const id = h && h.getAttribute('data-execution-id');
+      return !!id && id !== ${JSON.stringify(before)} && s && s.textContent !== 'running';
+    })()`,
+    undefined,
+    { timeout: RUN_TIMEOUT },
+  );
   return text(page, '[data-testid=run-status]');
+}
+
+/** POST on the playground from inside the page (the session cookie goes along, JSON for the CSRF guard). */
+async function apiPost(page: Page, path: string, body: unknown): Promise<any> {
+  return page.evaluate(
+    `fetch(${JSON.stringify(path)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.json())`,
+  );
 }
 
 /** Replaces the editor's whole text, as a person pasting over it would. */
@@ -253,6 +277,26 @@ describe.skipIf(noBrowser)('console: playground', () => {
       const done = Number((await text(page, '[data-testid=run-bars]')).split(' / ')[0]);
       expect(done).toBeGreaterThan(0);
       expect(done).toBeLessThan(276);
+
+      // A run started elsewhere (a bot, another tab) is going: Run is refused with errorCode 11 and
+      // the page follows that execution instead, with its progress; Stop ends it.
+      const other = await apiPost(page, '/api/playground/run', { templateId: 'ema_atr_trend', instrument: 'NQ', timeframe: '5m', startDate: '2025-03-04', endDate: '2025-03-04', speed: 1 });
+      expect(other.success).toBe(true);
+      await page.click('[data-testid=run]');
+      await page.waitForSelector(`[data-testid=run-head][data-execution-id="${other.executionId}"]`);
+      expect(await text(page, '[data-testid=run-note]')).toBe(
+        'A run was already going (one at a time): following it here (ema_atr_trend · NQ 5m · 2025-03-04). Stop ends it; then Run starts yours.',
+      );
+      await page.waitForFunction(`(() => { const b = document.querySelector('[data-testid=run-bars]'); return b && /^[1-9][0-9]* \\/ 276 bars$/.test(b.textContent); })()`, undefined, {
+        timeout: RUN_TIMEOUT,
+      });
+      expect(await text(page, '[data-testid=run-status]')).toBe('running');
+      expect(await page.$('.pg-work .error')).toBeNull();
+      await screenshot(page, 'playground-attached');
+      await page.click('[data-testid=stop]');
+      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 30_000 });
+      expect((await apiGet(page, `/api/playground/executions/${other.executionId}`)).execution.status).toBe('stopped');
+      expect(await page.isVisible('[data-testid=run]')).toBe(true);
       expect(errors).toEqual([]);
       await context.close();
     },

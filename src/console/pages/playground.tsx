@@ -87,6 +87,7 @@ export function PlaygroundPage(_: PageProps) {
   const [live, setLive] = useState<ExecutionProgress | null>(null);
   const [result, setResult] = useState<Execution | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
+  const [runNote, setRunNote] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saveNote, setSaveNote] = useState<string | null>(null);
   const [busy, setBusy] = useState<'run' | 'save' | 'stop' | null>(null);
@@ -262,6 +263,7 @@ export function PlaygroundPage(_: PageProps) {
   async function run() {
     if (running || busy) return;
     setRunError(null);
+    setRunNote(null);
     const problem = paramsProblem();
     if (problem) {
       setRunError(problem);
@@ -296,16 +298,41 @@ export function PlaygroundPage(_: PageProps) {
       startFollowing(r.executionId, strategyId);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      setRunError(e instanceof ApiError && e.errorCode === 11 ? `${msg} (the Stop button ends it)` : msg);
-      if (e instanceof ApiError && e.errorCode === 11) setLive((l) => l ?? ({ status: 'running' } as ExecutionProgress));
+      const runningId = e instanceof ApiError && e.errorCode === 11 ? e.fields.executionId : undefined;
+      if (typeof runningId === 'string') await attach(runningId, msg);
+      else {
+        setRunError(e instanceof ApiError && e.errorCode === 11 ? `${msg} (the Stop button ends it)` : msg);
+        if (e instanceof ApiError && e.errorCode === 11) setLive((l) => l ?? ({ status: 'running' } as ExecutionProgress));
+      }
     } finally {
       setBusy(null);
     }
   }
 
-  function startFollowing(id: string, strategyId: string | null) {
+  /** Run refused because another run of this user is going (errorCode 11): follow that one instead. */
+  async function attach(id: string, refusal: string) {
+    try {
+      const r = await playground<{ execution: Execution }>('GET', `executions/${encodeURIComponent(id)}`);
+      const ex = r.execution;
+      if (ex.status === 'running') {
+        startFollowing(id, ex.strategyId, ex);
+        const what = `${ex.templateId ?? (ex.strategyId ? 'a saved strategy' : 'code')} · ${ex.instrument} ${ex.timeframe} · ${ex.startDate}`;
+        setRunNote(`A run was already going (one at a time): following it here (${what}). Stop ends it; then Run starts yours.`);
+      } else {
+        // It ended between the refusal and this read: show its result; Run is free again.
+        setLive(ex);
+        setResult(ex);
+        setRunNote(`A run was already going and has just ${ex.status}: its result is shown. Run again to start yours.`);
+      }
+    } catch {
+      setRunError(`${refusal} (the Stop button ends it)`);
+      setLive((l) => l ?? ({ id, status: 'running' } as ExecutionProgress));
+    }
+  }
+
+  function startFollowing(id: string, strategyId: string | null, initial?: ExecutionProgress) {
     follow.current?.stop();
-    setLive({ id, status: 'running', progress: { barsDone: 0, barsTotal: 0 }, totalPnl: 0, totalTrades: 0 } as ExecutionProgress);
+    setLive(initial ?? ({ id, status: 'running', progress: { barsDone: 0, barsTotal: 0 }, totalPnl: 0, totalTrades: 0 } as ExecutionProgress));
     follow.current = followExecution(
       id,
       (p) => setLive(p),
@@ -497,6 +524,11 @@ export function PlaygroundPage(_: PageProps) {
             </label>
           </div>
           <ErrorLine error={runError} />
+          {runNote && (
+            <p class="notice pg-run-note" data-testid="run-note">
+              {runNote}
+            </p>
+          )}
         </div>
 
         <div class="card pg-params-card">
