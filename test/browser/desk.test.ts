@@ -259,6 +259,9 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
       "(() => { const m = (s) => Number(document.querySelector(`[data-testid=${s}]`).textContent.replace(/[$,]/g, '')); return Math.abs(m('equity') - 49000 - m('floor-room')) < 0.005; })()",
     );
 
+    await page.mouse.move(700, 890);
+    await screenshot(page, 'desk-challenge');
+
     // Jump half an hour at a time; turn short if the market keeps rising.
     for (let i = 0; i < 48 && !(await page.$('[data-testid=violation]')); i++) {
       if (i === 12) {

@@ -147,6 +147,15 @@ export function ChallengePanel({ name, propFirm, detail, equity, violations, err
           </span>
         )}
       </p>
+      {violations.map((v, i) => (
+        <div class="violation" role="alert" data-testid="violation" key={i}>
+          <strong>{v.rule ? RULE_LABEL[v.rule] ?? v.rule : 'Violation'}</strong>
+          <p>{v.message}</p>
+          <p class="mono small">
+            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
+          </p>
+        </div>
+      ))}
       {d?.pausedForDay && (
         <p class="paused" data-testid="paused" role="status">
           Paused for the day: a soft daily-loss breach. Orders are refused until the next trade date.
@@ -220,15 +229,6 @@ export function ChallengePanel({ name, propFirm, detail, equity, violations, err
         </div>
       )}
       {error && <p class="error small">{error}</p>}
-      {violations.map((v, i) => (
-        <div class="violation" role="alert" data-testid="violation" key={i}>
-          <strong>{v.rule ? RULE_LABEL[v.rule] ?? v.rule : 'Violation'}</strong>
-          <p>{v.message}</p>
-          <p class="mono small">
-            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
-          </p>
-        </div>
-      ))}
       {closedNote && (
         <p class={status === 'passed' ? 'pass' : 'muted'} data-testid="challenge-outcome">
           {closedNote}
