@@ -3,23 +3,9 @@
 // shows its payout eligibility, reasons and figures as the API states them, a refused payout
 // request shows the server's reason, and an evaluation account says why it has no payouts and
 // shows its floors and target; an ended one reads as ended.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
-
-const ROOT = join(import.meta.dir, '..', '..');
-
-/** Runs the admin CLI against the server's data directory (SQLite WAL: beside the running server). */
-function admin(server: Server, args: string[]): any {
-  const r = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'admin', 'cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: server.dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-14' },
-  });
-  const out = r.stdout.toString();
-  if (r.exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out} ${r.stderr.toString()}`);
-  return JSON.parse(out);
-}
+import { describe, expect, it } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { loginThroughForm, newPage, noBrowser, screenshot, adminCli, browserStage } from './support.ts';
 
 async function text(page: Page, selector: string): Promise<string> {
   return ((await page.textContent(selector)) ?? '').trim();
@@ -51,28 +37,19 @@ async function ruleValue(page: Page, id: string): Promise<string> {
 const usd = (v: number) => v.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 
 describe.skipIf(noBrowser)('console: challenges and payouts', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stage = browserStage();
 
   it('lists challenge accounts with status and phase, and shows payout eligibility with its reasons', async () => {
-    const email = server.creds.userName;
-    const evaluation = admin(server, ['challenge', 'create', '--email', email, '--plan', '50K']);
-    const funded = admin(server, ['challenge', 'create', '--email', email, '--plan', '100K', '--phase', 'performance', '--policy', 'consistency']);
-    const ended = admin(server, ['challenge', 'create', '--email', email, '--plan', '150K']);
-    admin(server, ['challenge', 'end', '--account', String(ended.accountId)]);
+    const email = stage.server.creds.userName;
+    const evaluation = adminCli(stage.server, ['challenge', 'create', '--email', email, '--plan', '50K']);
+    const funded = adminCli(stage.server, ['challenge', 'create', '--email', email, '--plan', '100K', '--phase', 'performance', '--policy', 'consistency']);
+    const ended = adminCli(stage.server, ['challenge', 'create', '--email', email, '--plan', '150K']);
+    adminCli(stage.server, ['challenge', 'end', '--account', String(ended.accountId)]);
 
-    const { page, errors, context } = await newPage(browser);
-    await loginThroughForm(page, server);
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
     errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
-    await page.goto(`${server.base}/#/challenges`);
+    await page.goto(`${stage.server.base}/#/challenges`);
     await page.waitForSelector('[data-testid=challenge-accounts] tbody tr');
 
     // Account, plan, status, phase, balance; active accounts first.

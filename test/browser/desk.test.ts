@@ -2,12 +2,9 @@
 // bracketed limit order and see it on the chart and in the working orders, cancel an order from the
 // chart, jump until the entry fills, see the fill, the position, the bracket legs and the balance,
 // end the session; then trade a challenge account into a violation and see it in the desk.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
-
-const ROOT = join(import.meta.dir, '..', '..');
+import { describe, expect, it } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { loginThroughForm, newPage, noBrowser, screenshot, adminCli, browserStage } from './support.ts';
 
 /** A number the chart container holds in a data attribute. */
 async function chartAttr(page: Page, name: string): Promise<number> {
@@ -30,17 +27,6 @@ async function progress(page: Page): Promise<[number, number]> {
 }
 
 const usd = (v: number) => v.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-
-/** Runs the admin CLI against the server's data directory (SQLite WAL: beside the running server). */
-function admin(server: Server, args: string[]): any {
-  const r = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'admin', 'cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: server.dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-14' },
-  });
-  const out = r.stdout.toString();
-  if (r.exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out} ${r.stderr.toString()}`);
-  return JSON.parse(out);
-}
 
 /** Waits until an element's text is `expected` (figures that follow an asynchronous read). */
 async function waitText(page: Page, testid: string, expected: string): Promise<void> {
@@ -73,21 +59,12 @@ async function startSession(page: Page, opts: { date: string; timeframe?: string
 }
 
 describe.skipIf(noBrowser)('console: replay desk', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stage = browserStage();
 
   it('starts a replay, steps and plays, places a bracketed limit, sees it fill, ends the session', async () => {
-    const { page, errors, context } = await newPage(browser);
-    await loginThroughForm(page, server);
-    await page.goto(`${server.base}/#/desk`);
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/desk`);
     await startSession(page, { date: '2025-03-10', timeframe: '1m' });
 
     // History before the start is on the chart; nothing of the session is played yet.
@@ -210,11 +187,11 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
   }, 120_000);
 
   it('shows a challenge violation the moment it happens', async () => {
-    const ch = admin(server, ['challenge', 'create', '--email', server.creds.userName, '--plan', '50K']);
+    const ch = adminCli(stage.server, ['challenge', 'create', '--email', stage.server.creds.userName, '--plan', '50K']);
     expect(ch.name).toBe(`CHALLENGE-50K-${ch.accountId}`);
-    const { page, errors, context } = await newPage(browser);
-    await loginThroughForm(page, server);
-    await page.goto(`${server.base}/#/desk`);
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/desk`);
     await page.waitForSelector('[data-testid=challenge-accounts]');
     expect((await rows(page, 'challenge-accounts'))[0].slice(0, 2)).toEqual([ch.name, '$50,000.00']);
     await startSession(page, { date: '2025-03-11', timeframe: '1m', account: String(ch.accountId) });
@@ -279,7 +256,7 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
       );
     }
     await page.waitForSelector('[data-testid=violation]');
-    const shown = admin(server, ['challenge', 'show', '--account', String(ch.accountId)]);
+    const shown = adminCli(stage.server, ['challenge', 'show', '--account', String(ch.accountId)]);
     expect(shown.propFirm.status).toBe('violated');
     const violation = await text(page, '[data-testid=violation]');
     expect(violation).toContain(shown.outcome.message);

@@ -1,25 +1,15 @@
 // The API reference page in a real browser with every other host blocked (as on an install without
 // internet): Scalar loads from this server, reads the document and shows the endpoints.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'bun:test';
 import { REFERENCE_MOUNTS } from '../../src/http/openapi/index.ts';
-import { launchBrowser, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
+import { newPage, noBrowser, screenshot, browserStage } from './support.ts';
 
 describe.skipIf(noBrowser)('API reference page', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stage = browserStage();
 
   it('renders the current family offline: endpoint names, an error row, no request to another host', async () => {
-    const { page, errors, context } = await newPage(browser);
-    const ours = new URL(server.base).host;
+    const { page, errors, context } = await newPage(stage.browser);
+    const ours = new URL(stage.server.base).host;
     const elsewhere: string[] = [];
     await context.route('**/*', (route) => {
       const url = new URL(route.request().url());
@@ -31,7 +21,7 @@ describe.skipIf(noBrowser)('API reference page', () => {
     page.on('response', (r) => {
       if (r.status() >= 400) missing.push(new URL(r.url()).pathname);
     });
-    await page.goto(`${server.base}/api/sim/openapi`);
+    await page.goto(`${stage.server.base}/api/sim/openapi`);
     await page.waitForSelector('text=Logs in with an API key', { timeout: 30_000 });
     await page.getByText('Order', { exact: true }).first().click();
     await page.waitForSelector('text=Places an order in the account', { timeout: 10_000 });
@@ -45,9 +35,9 @@ describe.skipIf(noBrowser)('API reference page', () => {
   }, 60_000);
 
   it('renders the earlier family and the Playground pages too', async () => {
-    const { page, errors, context } = await newPage(browser);
+    const { page, errors, context } = await newPage(stage.browser);
     for (const m of REFERENCE_MOUNTS.filter((x) => x.pagePath !== '/api/sim/openapi')) {
-      await page.goto(`${server.base}${m.pagePath}`);
+      await page.goto(`${stage.server.base}${m.pagePath}`);
       // The first tag is open: its first endpoint's summary shows.
       await page.waitForSelector(`text=${m.reference.sections[0].endpoints[0].summary.slice(0, 30)}`, { timeout: 30_000 });
     }

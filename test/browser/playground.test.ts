@@ -3,9 +3,9 @@
 // Python error pointed at the user's line, a paced run stopped midway, and a run started elsewhere
 // followed (Run answered "already running") and stopped. Figures on the page are compared with the
 // execution the server reports (read in the page, with the session cookie).
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
+import { describe, expect, it } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { loginThroughForm, newPage, noBrowser, screenshot, browserStage } from './support.ts';
 
 const RUN_TIMEOUT = 120_000;
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -72,28 +72,19 @@ async function replaceCode(page: Page, code: string) {
 }
 
 describe.skipIf(noBrowser)('console: playground', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stage = browserStage();
 
   it(
     'runs a template to completion: progress, statistics, equity curve and drawdown, trades in the list and on the price chart',
     async () => {
-      const { page, errors, context } = await newPage(browser);
-      await loginThroughForm(page, server);
+      const { page, errors, context } = await newPage(stage.browser);
+      await loginThroughForm(page, stage.server);
       errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
-      await page.goto(`${server.base}/#/playground`);
+      await page.goto(`${stage.server.base}/#/playground`);
       await page.waitForSelector('[data-template=ema_atr_trend]');
 
       // The gallery shows every template with its category and difficulty.
-      const templates = ((await (await fetch(`${server.base}/api/playground/templates`)).json()) as any).templates as any[];
+      const templates = ((await (await fetch(`${stage.server.base}/api/playground/templates`)).json()) as any).templates as any[];
       expect(await page.$$eval('[data-testid=templates] [data-template]', (els: any[]) => els.map((e) => e.getAttribute('data-template')))).toEqual(
         templates.map((t) => t.id),
       );
@@ -170,10 +161,10 @@ describe.skipIf(noBrowser)('console: playground', () => {
   it(
     'saves a template as a strategy, runs it, and lists the run with its figures; the strategy reopens after a reload',
     async () => {
-      const { page, errors, context } = await newPage(browser);
-      await loginThroughForm(page, server);
+      const { page, errors, context } = await newPage(stage.browser);
+      await loginThroughForm(page, stage.server);
       errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
-      await page.goto(`${server.base}/#/playground`);
+      await page.goto(`${stage.server.base}/#/playground`);
       await page.click('[data-template=sma_cross]');
       await page.fill('[data-testid=params-form] input[name=fast]', '5');
       await page.fill('input[name=strategy-name]', 'SMA 5/30 on NQ');
@@ -222,11 +213,11 @@ describe.skipIf(noBrowser)('console: playground', () => {
   it(
     "points a Python error at the user's line, with the traceback; a paced run shows progress and stops",
     async () => {
-      const { page, errors, context } = await newPage(browser);
+      const { page, errors, context } = await newPage(stage.browser);
       page.on('dialog', (d) => d.accept()); // "Discard your unsaved changes?" when leaving edited code
-      await loginThroughForm(page, server);
+      await loginThroughForm(page, stage.server);
       errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
-      await page.goto(`${server.base}/#/playground`);
+      await page.goto(`${stage.server.base}/#/playground`);
       await page.waitForSelector('[data-template=sma_cross]');
       await page.click('button:has-text("+ Blank")');
       await setMarket(page, { instrument: 'NQ', timeframe: '5m', startDate: '2025-03-04', endDate: '2025-03-04' });

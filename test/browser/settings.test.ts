@@ -1,12 +1,8 @@
 // Settings in a real browser: the plan, rotating the API key (confirmed, shown once, copied), the
 // new key working for a bot over plain HTTP while the old key and its tokens stop at once, the
 // connection details; and a free-plan user told why no key is available.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, loginThroughForm, newPage, noBrowser, screenshot, startServer, type Server } from './support.ts';
-
-const ROOT = join(import.meta.dir, '..', '..');
+import { describe, expect, it } from 'bun:test';
+import { loginThroughForm, newPage, noBrowser, screenshot, type Server, adminCli, browserStage } from './support.ts';
 
 /** What a bot does: POST JSON to the current family, optionally with a bearer token. */
 async function call(server: Server, path: string, body: unknown, token?: string): Promise<{ status: number; json: any }> {
@@ -19,33 +15,24 @@ async function call(server: Server, path: string, body: unknown, token?: string)
 }
 
 describe.skipIf(noBrowser)('console: settings', () => {
-  let server: Server;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stage = browserStage();
 
   it('rotates the API key: shown once, copied, works for a bot; the old key and its tokens stop', async () => {
-    const { userName, apiKey: oldKey } = server.creds;
+    const { userName, apiKey: oldKey } = stage.server.creds;
     // A bot signed in with the demo key before the rotation.
-    const before = await call(server, 'Auth/loginKey', { userName, apiKey: oldKey });
+    const before = await call(stage.server, 'Auth/loginKey', { userName, apiKey: oldKey });
     expect(before.json.success).toBe(true);
     const oldToken: string = before.json.token;
-    expect((await call(server, 'Account/search', {}, oldToken)).json.success).toBe(true);
+    expect((await call(stage.server, 'Account/search', {}, oldToken)).json.success).toBe(true);
 
-    const { page, errors, context } = await newPage(browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-    await loginThroughForm(page, server);
-    await page.goto(`${server.base}/#/settings`);
+    const { page, errors, context } = await newPage(stage.browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stage.server.base });
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/settings`);
     await page.waitForSelector('[data-testid=api-key-status]:not(:has-text("Checking"))');
     expect(await page.textContent('[data-testid=settings-plan]')).toBe('pro');
     expect(await page.textContent('[data-testid=api-key-status]')).toContain('A key exists for this account');
-    expect(await page.textContent('[data-testid=api-base]')).toBe(`${server.base}/api/sim`);
+    expect(await page.textContent('[data-testid=api-base]')).toBe(`${stage.server.base}/api/sim`);
     expect(await page.getAttribute('[data-testid=api-reference]', 'href')).toBe('/api/sim/openapi');
     // No key on the page until one is made.
     expect(await page.$('[data-testid=api-key]')).toBeNull();
@@ -55,7 +42,7 @@ describe.skipIf(noBrowser)('console: settings', () => {
     expect(await page.textContent('[data-testid=confirm-rotate]')).toContain('every token it issued is revoked');
     await page.click('[data-testid=confirm-rotate] >> text=Cancel');
     expect(await page.$('[data-testid=confirm-rotate]')).toBeNull();
-    expect((await call(server, 'Auth/loginKey', { userName, apiKey: oldKey })).json.success).toBe(true);
+    expect((await call(stage.server, 'Auth/loginKey', { userName, apiKey: oldKey })).json.success).toBe(true);
 
     await page.click('[data-testid=generate-key]');
     await page.click('[data-testid=confirm-rotate-yes]');
@@ -71,15 +58,15 @@ describe.skipIf(noBrowser)('console: settings', () => {
     await screenshot(page, 'settings-key');
 
     // The new key works like curl would use it: loginKey → token → Account/search.
-    const login = await call(server, 'Auth/loginKey', { userName, apiKey: newKey });
+    const login = await call(stage.server, 'Auth/loginKey', { userName, apiKey: newKey });
     expect(login.json).toMatchObject({ success: true, errorCode: 0 });
-    const accounts = await call(server, 'Account/search', {}, login.json.token);
+    const accounts = await call(stage.server, 'Account/search', {}, login.json.token);
     expect(accounts.status).toBe(200);
     expect(accounts.json.success).toBe(true);
     expect(Array.isArray(accounts.json.accounts)).toBe(true);
     // The old key and the token it issued are revoked.
-    expect((await call(server, 'Auth/loginKey', { userName, apiKey: oldKey })).json).toMatchObject({ success: false, errorCode: 3, errorMessage: 'Invalid credentials' });
-    expect((await call(server, 'Account/search', {}, oldToken)).status).toBe(401);
+    expect((await call(stage.server, 'Auth/loginKey', { userName, apiKey: oldKey })).json).toMatchObject({ success: false, errorCode: 3, errorMessage: 'Invalid credentials' });
+    expect((await call(stage.server, 'Account/search', {}, oldToken)).status).toBe(401);
 
     // Shown once: after a reload the page no longer has it.
     await page.reload();
@@ -93,18 +80,15 @@ describe.skipIf(noBrowser)('console: settings', () => {
   it('tells a free-plan user why no API key is available', async () => {
     const email = 'free-trader@example.com';
     const password = 'free-plan-password-1';
-    const r = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'admin', 'cli.ts'), 'user', 'create', '--email', email, '--password', password, '--plan', 'free'], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir },
-    });
-    expect(r.exitCode).toBe(0);
-    const { page, errors, context } = await newPage(browser);
-    await page.goto(`${server.base}/`);
+    const created = adminCli(stage.server, ['user', 'create', '--email', email, '--password', password, '--plan', 'free']);
+    expect(created.email).toBe(email);
+    const { page, errors, context } = await newPage(stage.browser);
+    await page.goto(`${stage.server.base}/`);
     await page.fill('input[name=email]', email);
     await page.fill('input[name=password]', password);
     await page.click('button[type=submit]');
     await page.waitForSelector('[data-testid=user-email]');
-    await page.goto(`${server.base}/#/settings`);
+    await page.goto(`${stage.server.base}/#/settings`);
     await page.waitForSelector('[data-testid=api-key-unavailable]');
     expect(await page.textContent('[data-testid=settings-plan]')).toBe('free');
     expect(await page.textContent('[data-testid=api-key-unavailable]')).toContain('API keys are a Pro-plan feature: this account is on the free plan');

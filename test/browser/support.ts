@@ -5,10 +5,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'bun:test';
 import type { Subprocess } from 'bun';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const ROOT = join(import.meta.dir, '..', '..');
+/** The synthetic span the test server serves (short, so it starts fast). */
+const DATA_SPAN = { DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-14' };
 export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test', '.screenshots');
 export const INSTALL_HINT = 'apt-get install -y chromium';
 
@@ -45,8 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
-      DATA_START_DATE: '2025-02-24',
-      DATA_END_DATE: '2025-03-14',
+      ...DATA_SPAN,
       RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner',
       ...env,
     },
@@ -130,4 +132,34 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+export interface Stage {
+  server: Server;
+  browser: Browser;
+}
+
+/** One server and one browser for a describe block: started before its tests, stopped after them. */
+export function browserStage(): Stage {
+  const stage = {} as Stage;
+  beforeAll(async () => {
+    stage.server = await startServer();
+    stage.browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await stage.browser?.close();
+    await stage.server?.stop();
+  });
+  return stage;
+}
+
+/** Runs the admin CLI against the server's data directory (SQLite WAL: beside the running server); its JSON answer. */
+export function adminCli(server: Server, args: string[]): any {
+  const r = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'admin', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: server.dataDir, ...DATA_SPAN },
+  });
+  const out = r.stdout.toString();
+  if (r.exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out} ${r.stderr.toString()}`);
+  return JSON.parse(out);
 }
