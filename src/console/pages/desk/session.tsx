@@ -414,62 +414,64 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   return (
     <div class="desk" data-testid="desk">
       <header class="card desk-bar">
-        <div class="instrument">
-          <span class="sym">{symbol}</span>
-          <span class="muted">{meta.contract.description}</span>
-          <span class="chip">{meta.timeframe}</span>
-          {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
-        </div>
-        <div class="clock">
-          <span class="mono" data-testid="sim-time">
-            {lastTime ? utc(lastTime) : '—'}
-          </span>
-          <span class="muted small">UTC</span>
-          <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
-            <div style={{ width: `${pct}%` }} />
+        <div class="bar-row">
+          <div class="instrument">
+            <span class="sym">{symbol}</span>
+            <span class="muted desc" title={meta.contract.description}>{meta.contract.description}</span>
+            <span class="chip">{meta.timeframe}</span>
+            {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
           </div>
-          <span class="mono small muted" data-testid="progress">
-            {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
-          </span>
-        </div>
-        <div class="controls">
-          <button type="button" onClick={() => step(1)} disabled={playing || !!over || loading} data-testid="step" title="Step one bar (→ or N)">
-            Step <kbd>→</kbd>
-          </button>
-          <button type="button" onClick={() => step(10)} disabled={playing || !!over || loading} title="Step ten bars (Shift+→)">
-            ×10
-          </button>
-          <button type="button" class={playing ? 'primary' : ''} onClick={togglePlay} disabled={!!over || loading} data-testid="play" title="Play / pause (Space)">
-            {playing ? 'Pause' : 'Play'} <kbd>Space</kbd>
-          </button>
-          <label class="speed" title="Speed: 2 × speed bars a second">
-            <span>
-              Speed <span class="mono">{speed}</span>
+          <div class="clock">
+            <span class="mono" data-testid="sim-time">
+              {lastTime ? utc(lastTime) : '—'}
             </span>
-            <input type="range" min={1} max={50} value={speed} onInput={(e) => setSpeed(Number((e.target as HTMLInputElement).value))} name="speed" />
-          </label>
-          <form
-            class="jump"
-            onSubmit={(e) => {
-              e.preventDefault();
-              jumpEdited.current = false;
-              if (jumpAt) jump(fromLocalInput(jumpAt));
-            }}
-          >
-            <input type="datetime-local" name="jumpTo" value={jumpAt} step={60} onInput={(e) => {
-                jumpEdited.current = true;
-                setJumpAt((e.target as HTMLInputElement).value);
-              }}
-              aria-label="Jump to (UTC)"
-              title="Jump to this time (UTC)"
-            />
-            <button type="submit" disabled={!!over || loading} data-testid="jump">
-              Jump
+            <span class="muted small">UTC</span>
+            <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
+              <div style={{ width: `${pct}%` }} />
+            </div>
+            <span class="mono small muted" data-testid="progress">
+              {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
+            </span>
+          </div>
+          <div class="controls">
+            <button type="button" onClick={() => step(1)} disabled={playing || !!over || loading} data-testid="step" title="Step one bar (→ or N)">
+              Step <kbd>→</kbd>
             </button>
-          </form>
-          <button type="button" class="ghost end" onClick={end} disabled={!!over || loading} data-testid="end">
-            End session
-          </button>
+            <button type="button" onClick={() => step(10)} disabled={playing || !!over || loading} title="Step ten bars (Shift+→)">
+              ×10
+            </button>
+            <button type="button" class={playing ? 'primary' : ''} onClick={togglePlay} disabled={!!over || loading} data-testid="play" title="Play / pause (Space)">
+              {playing ? 'Pause' : 'Play'} <kbd>Space</kbd>
+            </button>
+            <label class="speed" title="Speed: 2 × speed bars a second">
+              <span>
+                Speed <span class="mono speed-val">{speed}</span>
+              </span>
+              <input type="range" min={1} max={50} value={speed} onInput={(e) => setSpeed(Number((e.target as HTMLInputElement).value))} name="speed" />
+            </label>
+            <form
+              class="jump"
+              onSubmit={(e) => {
+                e.preventDefault();
+                jumpEdited.current = false;
+                if (jumpAt) jump(fromLocalInput(jumpAt));
+              }}
+            >
+              <input type="datetime-local" name="jumpTo" value={jumpAt} step={60} onInput={(e) => {
+                  jumpEdited.current = true;
+                  setJumpAt((e.target as HTMLInputElement).value);
+                }}
+                aria-label="Jump to (UTC)"
+                title="Jump to this time (UTC)"
+              />
+              <button type="submit" disabled={!!over || loading} data-testid="jump">
+                Jump
+              </button>
+            </form>
+            <button type="button" class="ghost end" onClick={end} disabled={!!over || loading} data-testid="end">
+              End session
+            </button>
+          </div>
         </div>
         <ErrorLine error={controlError} />
       </header>
@@ -522,17 +524,18 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             error={challenge.error}
           />
         </aside>
+        <div class="desk-below">
+          <ErrorLine error={tableError} />
+          <div class="desk-tables">
+            <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={tickSize} tickValue={tickValue} fmt={fmt} onClose={flatten} closing={closing} />
+            <OrdersTable orders={orders} fmt={fmt} onCancel={cancel} canceling={canceling} />
+            <FillsTable fills={fills} fmt={fmt} />
+          </div>
+          <p class="muted small keys">
+            <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (ticket size)
+          </p>
+        </div>
       </div>
-
-      <ErrorLine error={tableError} />
-      <div class="desk-tables">
-        <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={tickSize} tickValue={tickValue} fmt={fmt} onClose={flatten} closing={closing} />
-        <OrdersTable orders={orders} fmt={fmt} onCancel={cancel} canceling={canceling} />
-        <FillsTable fills={fills} fmt={fmt} />
-      </div>
-      <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (ticket size)
-      </p>
     </div>
   );
 }

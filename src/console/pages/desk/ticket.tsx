@@ -79,13 +79,21 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
           </button>
         ))}
       </div>
-      <div class="ticket-grid">
-        <label>
+      <div class={`ticket-grid ${needsStop && needsLimit ? 'two-prices' : ''}`}>
+        <label class="size-field">
           Size
           <input name="size" type="number" min={1} max={1000} step={1} value={size} onInput={(e) => onSize(Number((e.target as HTMLInputElement).value))} />
         </label>
+        {!needsStop && !needsLimit && (
+          <label class="price-field">
+            Price
+            <span class="at-market" title="Fills at the next price">
+              Market{lastPrice !== null && <span class="muted"> · last {lastPrice.toFixed(decimals)}</span>}
+            </span>
+          </label>
+        )}
         {needsStop && (
-          <label>
+          <label class="price-field">
             Stop price
             <span class="price-in">
               <input name="stopPrice" type="number" step={tickSize} value={stop} onInput={(e) => setStop((e.target as HTMLInputElement).value)} />
@@ -99,7 +107,7 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
           </label>
         )}
         {needsLimit && (
-          <label>
+          <label class="price-field">
             Limit price
             <span class="price-in">
               <input name="limitPrice" type="number" step={tickSize} value={limit} onInput={(e) => setLimit((e.target as HTMLInputElement).value)} />
@@ -112,12 +120,18 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
             </span>
           </label>
         )}
+      </div>
+      <div class="ticket-grid brackets">
         <label>
-          Stop-loss <span class="muted">ticks</span>
+          <span class="nowrap">
+            Stop-loss <span class="muted">(ticks)</span>
+          </span>
           <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={sl} onInput={(e) => setSl((e.target as HTMLInputElement).value)} />
         </label>
         <label>
-          Take-profit <span class="muted">ticks</span>
+          <span class="nowrap">
+            Take-profit <span class="muted">(ticks)</span>
+          </span>
           <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={tp} onInput={(e) => setTp((e.target as HTMLInputElement).value)} />
         </label>
       </div>
