@@ -476,7 +476,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         <ErrorLine error={controlError} />
       </header>
 
-      <div class="desk-main">
+      <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="chart-wrap card">
           <div class="chart" ref={chartEl} data-testid="chart" />
           <OrderOverlay chart={chart} orders={orders} lines={lines} onCancel={cancel} canceling={canceling} fmt={fmt} />
