@@ -11,7 +11,8 @@ import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { REFERENCE_MOUNTS } from '../../src/http/openapi/index.ts';
 import { SCALAR_BUNDLE_FILE, SCALAR_SCRIPT_PATH } from '../../src/http/openapi/scalar.ts';
-import { contractError, type EndpointInfo } from '../../src/http/shared/endpoint.ts';
+import type { EndpointInfo } from '../../src/http/shared/endpoint.ts';
+import { contractError } from '../../src/http/shared/response-contract.ts';
 import { makeApp, type TestApp } from '../support/app.ts';
 
 type Doc = { [k: string]: any };

@@ -5,7 +5,7 @@
 // schema error.
 
 import { afterAll, afterEach } from 'bun:test';
-import { enableResponseContract, responseContract } from '../../src/http/shared/endpoint.ts';
+import { enableResponseContract, responseContract } from '../../src/http/shared/response-contract.ts';
 
 enableResponseContract();
 

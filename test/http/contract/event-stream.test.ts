@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import { Type as T } from '@sinclair/typebox';
 import { Elysia } from 'elysia';
-import { defineEndpoint, INVALID, okBody, responseContract, route } from '../../../src/http/shared/endpoint.ts';
+import { defineEndpoint, INVALID, okBody, route } from '../../../src/http/shared/endpoint.ts';
+import { responseContract } from '../../../src/http/shared/response-contract.ts';
 import { PLAYGROUND_ENDPOINTS } from '../../../src/http/playground/schemas.ts';
 import { makeApp } from '../../support/app.ts';
 

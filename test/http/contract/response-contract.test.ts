@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import { Type as T } from '@sinclair/typebox';
 import { Elysia } from 'elysia';
-import { contractError, defineEndpoint, type EndpointInfo, okBody, responseContract, route } from '../../../src/http/shared/endpoint.ts';
+import { defineEndpoint, type EndpointInfo, okBody, route } from '../../../src/http/shared/endpoint.ts';
+import { contractError, responseContract } from '../../../src/http/shared/response-contract.ts';
 import * as sim from '../../../src/http/sim/schemas.ts';
 import { SIM_ENDPOINTS } from '../../../src/http/sim/schemas.ts';
 import { WEB_ENDPOINTS } from '../../../src/http/web/schemas.ts';
