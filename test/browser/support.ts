@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'bun:test';
-import type { Subprocess } from 'bun';
+import { type ServerProcess, spawnServer } from '../support/server-process.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -33,7 +33,7 @@ export interface Server {
   base: string;
   dataDir: string;
   creds: { userName: string; apiKey: string; password: string };
-  proc: Subprocess;
+  proc: ServerProcess['proc'];
   log: () => string;
   stop(): Promise<void>;
 }
@@ -41,46 +41,16 @@ export interface Server {
 /** Starts the server as `npm start` does, on an ephemeral port, with a short synthetic span. */
 export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'replaydesk-browser-'));
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ...DATA_SPAN,
-      RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner',
-      ...env,
-    },
-    stdin: 'ignore',
-    stdout: 'ignore',
-    stderr: 'pipe',
+  const { proc, base, log } = await spawnServer({
+    env: { DATA_DIR: dataDir, ...DATA_SPAN, RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner', ...env },
   });
-  let text = '';
-  const reader = proc.stderr.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 30_000;
-  while (!/listening url=(\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited:\n${text}`);
-    text += decoder.decode(value);
-  }
-  (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value);
-    }
-  })();
-  const base = /listening url=(\S+)/.exec(text)![1];
   const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
   return {
     base,
     dataDir,
     creds,
     proc,
-    log: () => text,
+    log,
     async stop() {
       proc.kill('SIGTERM');
       await proc.exited;

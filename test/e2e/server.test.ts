@@ -4,45 +4,15 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Subprocess } from 'bun';
+import { type ServerProcess, spawnServer } from '../support/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
-interface Server {
-  proc: Subprocess<'ignore', 'ignore', 'pipe'>;
-  base: string;
-  log: () => string;
-}
+type Server = ServerProcess;
 
-/** Starts `bun src/main.ts` on an ephemeral port and waits for its "listening" line. */
-async function startServer(dataDir: string, cwd = ROOT, extraEnv: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts')], {
-    cwd,
-    env: { ...process.env, ...extraEnv, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' },
-    stdin: 'ignore',
-    stdout: 'ignore',
-    stderr: 'pipe',
-  });
-  let text = '';
-  const reader = proc.stderr.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 20_000;
-  while (!/listening url=(\S+)/.test(text)) {
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited:\n${text}`);
-    text += decoder.decode(value);
-  }
-  const base = /listening url=(\S+)/.exec(text)![1];
-  // Keep reading so the pipe never fills; the log stays inspectable.
-  (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value);
-    }
-  })();
-  return { proc, base, log: () => text };
+/** Starts `bun src/main.ts` on an ephemeral port with a short synthetic span. */
+function startServer(dataDir: string, cwd = ROOT, extraEnv: Record<string, string> = {}): Promise<Server> {
+  return spawnServer({ cwd, timeoutMs: 20_000, env: { ...extraEnv, DATA_DIR: dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' } });
 }
 
 async function call(base: string, path: string, body: unknown, token?: string): Promise<any> {
