@@ -40,6 +40,7 @@
 import type { BarColumns } from '../data/bar-columns.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { type AccountSnapshot, marginUsedCents, rejectionReason } from './account.ts';
+import type { EngineChange } from './changes.ts';
 import { BarWalker, type MatchingHost, type ProcessResult, processBars } from './matching.ts';
 import { OrderBook } from './order-book.ts';
 import { applyFill, averagePriceTicks, FLAT, type Lot, type Position, positionFromLots } from './positions.ts';
@@ -133,6 +134,8 @@ export class SessionEngine implements MatchingHost {
   private readonly slippageTicks: number;
   private readonly maxPositionQty: number | null;
   private readonly walker: BarWalker;
+  /** The change journal (changes.ts): null unless a caller asked for it with beginChanges. */
+  private changes: EngineChange[] | null = null;
   private readonly scratch: RuleThresholds = {
     upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S,
   };
@@ -175,6 +178,22 @@ export class SessionEngine implements MatchingHost {
   }
   get fills(): readonly Fill[] {
     return this.fillLog;
+  }
+
+  /** Starts recording changes (changes.ts); an earlier, untaken journal is dropped. */
+  beginChanges(): void {
+    this.changes = [];
+  }
+
+  /** The changes recorded since beginChanges, and stops recording. */
+  takeChanges(): EngineChange[] {
+    const out = this.changes ?? [];
+    this.changes = null;
+    return out;
+  }
+
+  private recordOrder(order: Order, created: boolean, timeS: number): void {
+    if (this.changes !== null) this.changes.push({ kind: 'order', order: { ...order }, created, timeS });
   }
 
   /** Sets the last price before the first bar (from the last history bar) or after a data reload. */
@@ -221,6 +240,7 @@ export class SessionEngine implements MatchingHost {
     order.stopTicks = stopTicks;
     if (losesPriority) this.book.requeue(order, this.nextPrioritySeq++);
     else this.book.recompute();
+    this.recordOrder(order, false, nowS);
     if (this.priced) this.walker.settleAt(this.lastPriceTicks, nowS);
     return { ok: true, order };
   }
@@ -411,6 +431,7 @@ export class SessionEngine implements MatchingHost {
       prioritySeq: this.nextPrioritySeq++,
     };
     this.orderLog.push(order);
+    this.recordOrder(order, true, nowS);
     return order;
   }
 
@@ -418,10 +439,12 @@ export class SessionEngine implements MatchingHost {
     this.book.remove(order);
     order.status = OrderStatus.Canceled;
     order.updatedS = nowS;
+    this.recordOrder(order, false, nowS);
   }
 
   /** Books a fill of a whole order: position, balance, fill log, then OCO, legs and new brackets. */
   private fill(order: Order, priceTicks: number, timeS: number): void {
+    const previousQty = this.position.qty;
     const effect = applyFill(this.position, sideSign(order.side), order.size, priceTicks);
     this.position = effect.position;
     const realizedPnlCents = effect.realizedTicks * this.tickValueCents;
@@ -431,10 +454,19 @@ export class SessionEngine implements MatchingHost {
     order.fillVolume = order.size;
     order.filledPriceTicks = priceTicks;
     order.updatedS = timeS;
-    this.fillLog.push({
+    const fill: Fill = {
       id: this.nextFillId++, orderId: order.id, side: order.side, size: order.size, priceTicks, timeS,
       feeCents, realizedPnlCents,
-    });
+    };
+    this.fillLog.push(fill);
+    if (this.changes !== null) {
+      this.recordOrder(order, false, timeS);
+      const qty = this.position.qty;
+      this.changes.push({
+        kind: 'fill', fill, balanceCents: this.balanceCents, positionQty: qty,
+        avgPriceTicks: qty === 0 ? 0 : averagePriceTicks(this.position), previousQty,
+      });
+    }
     if (order.ocoId !== null) this.cancelOcoSiblings(order, timeS);
     this.fitLegsToPosition(timeS);
     if (effect.openedQty > 0 && (order.slTicks !== null || order.tpTicks !== null)) {
@@ -453,7 +485,10 @@ export class SessionEngine implements MatchingHost {
       if (leg.parentId === null) continue;
       const protectsLong = leg.side === OrderSide.Sell;
       if (qty === 0 || (protectsLong ? qty < 0 : qty > 0)) this.cancel(leg, timeS);
-      else if (leg.size > Math.abs(qty)) leg.size = Math.abs(qty);
+      else if (leg.size > Math.abs(qty)) {
+        leg.size = Math.abs(qty);
+        this.recordOrder(leg, false, timeS);
+      }
     }
   }
 

@@ -24,6 +24,13 @@ export type LoginError =
   | { kind: 'pro_required' }
   | { kind: 'rate_limited'; retryAfterS: number };
 
+/** Credentials revoked before their expiry: one token (jtiHash) or every token of the user (null). */
+export interface Revocation {
+  userId: number;
+  jtiHash: string | null;
+  reason: string;
+}
+
 export type ValidateError = { kind: 'invalid_session' } | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface Principal {
@@ -46,6 +53,8 @@ export class AuthService {
     private readonly tokens: TokenStore,
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
+    /** Told when a token stops working before its expiry (logout), after the revocation is stored. */
+    private readonly onRevoked: (e: Revocation) => void = () => {},
   ) {
     this.jwt = jwtKinds(jwtSecret).bearer;
   }
@@ -141,6 +150,7 @@ export class AuthService {
 
   logout(principal: Principal): void {
     this.tokens.revoke(principal.jtiHash, this.clock.nowMs());
+    this.onRevoked({ userId: principal.user.id, jtiHash: principal.jtiHash, reason: 'logged out' });
   }
 
   private async issue(userId: number, nowMs: number): Promise<string> {

@@ -35,6 +35,9 @@ import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
+import { type EventBus, LocalEventBus } from './events/bus.ts';
+import { authTopic, type ReplayEvent } from './events/types.ts';
+import type { Revocation } from './auth.ts';
 
 export interface Services {
   config: Config;
@@ -53,6 +56,8 @@ export interface Services {
   challenges: ChallengeService;
   payouts: PayoutService;
   trading: TradingService;
+  /** Committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
+  events: EventBus<ReplayEvent>;
   /** The web login's cookie sessions (playground and console). */
   webAuth: WebAuthService;
   strategies: StrategyService;
@@ -90,6 +95,9 @@ export function createServices(deps: ServiceDeps): Services {
     (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
     (e) => (deps.logError ?? ((m, f) => console.error(m, f)))('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
   );
+  const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
+  const events = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
+  const revoked = (r: Revocation) => events.publish({ topic: authTopic(r.userId), kind: 'auth_revoked', ...r });
   const replayStore = new ReplayStore(db);
   const challengeStore = new ChallengeStore(db);
   const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
@@ -101,7 +109,8 @@ export function createServices(deps: ServiceDeps): Services {
     accounts: accountStore,
     store: replayStore,
     challenges,
-    logError: deps.logError ?? ((message, fields) => console.error(message, fields)),
+    bus: events,
+    logError,
   });
   const runStore = new PlaygroundRunStore(db);
   const strategies = new StrategyService(new StrategyStore(db), runStore, clock, config.customTimeframes);
@@ -133,8 +142,8 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     db,
     startedMs: clock.nowMs(),
-    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock),
-    users: new UserService(userStore, tokenStore, clock),
+    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, revoked),
+    users: new UserService(userStore, tokenStore, clock, revoked),
     accounts: new AccountService(accountStore),
     contracts: new ContractService(clock, config.symbolIdStyle),
     chunks,
@@ -151,6 +160,7 @@ export function createServices(deps: ServiceDeps): Services {
     challenges,
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
+    events,
     webAuth: new WebAuthService(userStore, new WebSessionStore(db), deps.jwtSecret, clock),
     strategies,
     runs,

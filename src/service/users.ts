@@ -3,6 +3,7 @@
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Revocation } from './auth.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { TokenStore } from '../store/tokens.ts';
@@ -28,6 +29,8 @@ export class UserService {
     private readonly users: UserStore,
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
+    /** Told when the user's tokens stop working (key rotated, disabled, plan lowered), after it is stored. */
+    private readonly onRevoked: (e: Revocation) => void = () => {},
   ) {}
 
   async create(input: {
@@ -66,6 +69,7 @@ export class UserService {
     const nowMs = this.clock.nowMs();
     this.users.setApiKeyHash(user.id, sha256Hex(apiKey), nowMs);
     this.tokens.revokeAllForUser(user.id, nowMs);
+    this.onRevoked({ userId: user.id, jtiHash: null, reason: 'API key rotated' });
     return ok({ apiKey });
   }
 
@@ -74,6 +78,8 @@ export class UserService {
     if (!user) return err({ kind: 'user_not_found' });
     if (patch.plan !== undefined && patch.plan !== 'pro' && patch.plan !== 'free') return err({ kind: 'invalid_plan' });
     this.users.update(user.id, patch);
+    if (patch.disabled === true) this.onRevoked({ userId: user.id, jtiHash: null, reason: 'account disabled' });
+    else if (patch.plan === 'free') this.onRevoked({ userId: user.id, jtiHash: null, reason: 'the Simulator API needs the Pro plan' });
     return ok(this.users.byId(user.id) as UserRow);
   }
 

@@ -41,7 +41,37 @@ function migrate(db: Db): void {
   }
 }
 
-/** Runs `fn` in one write transaction (BEGIN IMMEDIATE), committing before it returns. */
+/** Work waiting for the outermost transaction of a database to commit (afterCommit). */
+const pendingAfterCommit = new WeakMap<Db, (() => void)[]>();
+
+/**
+ * Runs `fn` in one write transaction (BEGIN IMMEDIATE), committing before it returns. Nested calls
+ * are savepoints of the outer one; work queued with afterCommit runs once the outermost commits and
+ * is dropped if it rolls back.
+ */
 export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  if (db.inTransaction) return db.transaction(fn).immediate();
+  let result: T;
+  try {
+    result = db.transaction(fn).immediate();
+  } catch (e) {
+    pendingAfterCommit.delete(db);
+    throw e;
+  }
+  const queued = pendingAfterCommit.get(db);
+  pendingAfterCommit.delete(db);
+  if (queued) for (const run of queued) run();
+  return result;
+}
+
+/**
+ * Runs `run` once what is written now is committed: at once outside a transaction, else after the
+ * outermost inTransaction commits (never, if it rolls back). Events go out this way, so no client
+ * hears of a change the store does not hold.
+ */
+export function afterCommit(db: Db, run: () => void): void {
+  if (!db.inTransaction) return run();
+  let queued = pendingAfterCommit.get(db);
+  if (!queued) pendingAfterCommit.set(db, (queued = []));
+  queued.push(run);
 }

@@ -48,6 +48,8 @@ export class SessionPersistence {
   constructor(private readonly d: PersistenceDeps) {}
 
   mark(s: LiveSession): ChangeMark {
+    // The engine journals what the call changes, for the events published after the commit.
+    s.engine.beginChanges();
     const working = s.engine.book.working.map((order) => ({ order, signature: signature(order) }));
     return { working, ordersLen: s.engine.orders.length, fillsFrom: s.engine.fillCount };
   }

@@ -17,7 +17,7 @@ import { parseIsoMs } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import type { AccountStore } from '../../store/accounts.ts';
-import { type Db, inTransaction } from '../../store/db.ts';
+import { afterCommit, type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
@@ -27,6 +27,9 @@ import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { ReplayEvent } from '../events/types.ts';
+import { type Movement, SessionEvents } from './events.ts';
 import { SESSION_RESULT_FILLS_MAX, sessionResults } from './results.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
@@ -59,6 +62,8 @@ export interface ReplayDeps {
   accounts: AccountStore;
   store: ReplayStore;
   challenges: ChallengeService;
+  /** Where committed changes are published for the real-time hubs. */
+  bus: EventBus<ReplayEvent>;
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
@@ -91,12 +96,31 @@ export class ReplayService {
   private readonly persistence: SessionPersistence;
   private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
   private readonly streaming: StreamingAllowance;
+  readonly events: SessionEvents;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
 
   constructor(private readonly d: ReplayDeps) {
     this.persistence = new SessionPersistence(d);
     this.streaming = new StreamingAllowance(d.clock);
+    this.events = new SessionEvents({
+      bus: d.bus,
+      accounts: d.accounts,
+      source: d.source,
+      feedingSession: (userId, symbol) => this.feedingSession(userId, symbol),
+    });
+  }
+
+  /**
+   * The live session that feeds a user's market-hub subscriptions on an instrument: the one started
+   * last (docs/decisions.md, "Real-time hubs").
+   */
+  feedingSession(userId: number, symbol: string): LiveSession | undefined {
+    let found: LiveSession | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.userId === userId && s.inst.symbol === symbol && (!found || s.accountId > found.accountId)) found = s;
+    }
+    return found;
   }
 
   /** Loads every live session from the store (the server does this once at start). */
@@ -339,8 +363,9 @@ export class ReplayService {
 
   /** Finalizes (a challenge outcome) or commits what an advance did, then describes it. */
   private settle(s: LiveSession, mark: ChangeMark, advance: AdvanceResult): AdvanceOutcome {
-    if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark);
-    else this.commit(s, mark);
+    const movement: Movement = advance.bars ? { kind: 'bars', bars: advance.bars } : { kind: 'jump' };
+    if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark, movement);
+    else this.commit(s, mark, null, movement);
     // The deciding bar is the last one played.
     const decided = advance.outcome ? { ...advance.outcome, barIndex: s.currentIndex - 1 } : null;
     return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), decided };
@@ -458,14 +483,14 @@ export class ReplayService {
     for (const s of this.sessions.values()) this.stopPlayback(s);
   }
 
-  private finalize(s: LiveSession, reason: string, mark: ChangeMark): void {
+  private finalize(s: LiveSession, reason: string, mark: ChangeMark, movement: Movement = { kind: 'none' }): void {
     this.stopPlayback(s);
     // A position implies a fill, hence a last price: flatten can always price it.
     s.engine.flatten(s.nowS);
     // The challenge sees the closing fill (a flat account may even reach its pass here).
     if (s.challenge && s.challenge.rule.state.status === 'active') s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1));
     s.finalized = true;
-    this.commit(s, mark, reason);
+    this.commit(s, mark, reason, movement);
     this.sessions.delete(s.accountId);
   }
 
@@ -477,13 +502,16 @@ export class ReplayService {
   }
 
   /** Commits; on failure reloads the session from the store (dropping the unsaved change) and rethrows. */
-  commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null): void {
+  commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): void {
+    const changes = s.engine.takeChanges();
     try {
       this.persistence.commit(s, mark, endReason, this.d.clock.nowMs());
     } catch (e) {
       this.reload(s);
       throw e;
     }
+    // Told only once it is stored (after the caller's transaction, when this commit is part of one).
+    afterCommit(this.d.db, () => this.events.published(s, changes, movement, endReason !== null));
   }
 
   /** Replaces a session in memory by what the store holds for it. */

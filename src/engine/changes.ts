@@ -1,0 +1,21 @@
+// What a session engine changed, in the order it happened: the journal the real-time hubs are fed
+// from (service/replay/events.ts). The engine appends to it only while a caller has asked for it
+// (SessionEngine.beginChanges), and only when an order or a fill changes: the bar loop itself never
+// allocates. Entries are copies, so a later change of the same order does not rewrite an earlier entry.
+
+import type { Fill, Order } from './types.ts';
+
+export type EngineChange =
+  /** An order was placed (created) or changed: filled, canceled, modified, or a bracket leg resized. */
+  | { readonly kind: 'order'; readonly order: Readonly<Order>; readonly created: boolean; readonly timeS: number }
+  /** A fill, with the account and the position as they stand right after it. */
+  | {
+      readonly kind: 'fill';
+      readonly fill: Fill;
+      readonly balanceCents: number;
+      readonly positionQty: number;
+      /** Average entry price of the position after the fill; 0 when it is flat. */
+      readonly avgPriceTicks: number;
+      /** Net position before the fill (to tell an opening from a change or a close). */
+      readonly previousQty: number;
+    };
