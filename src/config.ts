@@ -91,6 +91,16 @@ export interface Config {
   runnerCacheDir: string | null;
   /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
   symbolIdStyle: SymbolIdStyle;
+  /** User-hub events: `wrapped` (`{action, data}`, as the live gateway sends them) or `plain` (the entity, as its docs show). */
+  hubEventShape: HubEventShape;
+}
+
+export type HubEventShape = 'wrapped' | 'plain';
+
+function hubEventShape(v: string | undefined): HubEventShape {
+  if (v === undefined || v === '') return 'wrapped';
+  if (v === 'wrapped' || v === 'plain') return v;
+  throw new Error(`HUB_EVENT_SHAPE must be one of wrapped, plain, got ${JSON.stringify(v)}`);
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -128,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
+    hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),
   };
 }
 

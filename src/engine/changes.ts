@@ -14,7 +14,7 @@ export type EngineChange =
       readonly fill: Fill;
       readonly balanceCents: number;
       readonly positionQty: number;
-      /** Average entry price of the position after the fill; 0 when it is flat. */
+      /** Average entry price of the position after the fill; when it closed it, the average it had. */
       readonly avgPriceTicks: number;
       /** Net position before the fill (to tell an opening from a change or a close). */
       readonly previousQty: number;

@@ -445,6 +445,7 @@ export class SessionEngine implements MatchingHost {
   /** Books a fill of a whole order: position, balance, fill log, then OCO, legs and new brackets. */
   private fill(order: Order, priceTicks: number, timeS: number): void {
     const previousQty = this.position.qty;
+    const previousAvgTicks = this.changes !== null && previousQty !== 0 ? averagePriceTicks(this.position) : 0;
     const effect = applyFill(this.position, sideSign(order.side), order.size, priceTicks);
     this.position = effect.position;
     const realizedPnlCents = effect.realizedTicks * this.tickValueCents;
@@ -464,7 +465,7 @@ export class SessionEngine implements MatchingHost {
       const qty = this.position.qty;
       this.changes.push({
         kind: 'fill', fill, balanceCents: this.balanceCents, positionQty: qty,
-        avgPriceTicks: qty === 0 ? 0 : averagePriceTicks(this.position), previousQty,
+        avgPriceTicks: qty === 0 ? previousAvgTicks : averagePriceTicks(this.position), previousQty,
       });
     }
     if (order.ocoId !== null) this.cancelOcoSiblings(order, timeS);

@@ -8,8 +8,9 @@ import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { OpenPosition } from '../../service/trading.ts';
 import { presentAccount, presentEligibility, presentPayout } from '../shared/present-common.ts';
+import { presentOrder, presentTrade } from '../shared/present-gateway.ts';
 
-export { presentAccount, presentEligibility, presentPayout };
+export { presentAccount, presentEligibility, presentPayout, presentOrder, presentTrade };
 
 export function presentContract(c: Contract) {
   const i = c.instrument;
@@ -42,31 +43,6 @@ export function presentFilledOrders(inst: Instrument, fills: readonly Fill[]) {
   return fills.map((f) => ({ orderId: f.orderId, fillPrice: ticksToPrice(inst, f.priceTicks), fillQty: f.size }));
 }
 
-const priceOrNull = (inst: Instrument, ticks: number | null) => (ticks === null ? null : ticksToPrice(inst, ticks));
-
-/** Order/search shape. `status` is the engine's; searchOpen passes `open` to report working orders as 1. */
-export function presentOrder(accountId: number, contract: Contract, o: Order, open = false) {
-  const inst = contract.instrument;
-  const filled = o.status === OrderStatus.Filled;
-  return {
-    id: o.id,
-    accountId,
-    contractId: contract.id,
-    symbolId: contract.symbolId,
-    creationTimestamp: isoFromEpochS(o.createdS),
-    updateTimestamp: filled && o.updatedS !== null ? isoFromEpochS(o.updatedS) : null,
-    status: open ? OrderStatus.Open : o.status,
-    type: o.type,
-    side: o.side,
-    size: o.size,
-    limitPrice: priceOrNull(inst, o.limitTicks),
-    stopPrice: priceOrNull(inst, o.stopTicks),
-    fillVolume: open ? 0 : o.fillVolume,
-    filledPrice: filled ? priceOrNull(inst, o.filledPriceTicks) : null,
-    customTag: null,
-  };
-}
-
 export function presentPosition(accountId: number, contract: Contract, p: OpenPosition, index: number) {
   return {
     id: index + 1,
@@ -77,22 +53,6 @@ export function presentPosition(accountId: number, contract: Contract, p: OpenPo
     type: p.qty > 0 ? (1 as const) : (2 as const),
     size: Math.abs(p.qty),
     averagePrice: p.avgPriceTicks / contract.instrument.ticksPerPoint,
-  };
-}
-
-export function presentTrade(accountId: number, contract: Contract, f: Fill, index: number) {
-  return {
-    id: index + 1,
-    accountId,
-    contractId: contract.id,
-    creationTimestamp: isoFromEpochS(f.timeS),
-    price: ticksToPrice(contract.instrument, f.priceTicks),
-    profitAndLoss: null,
-    fees: centsToUsd(f.feeCents),
-    side: f.side,
-    size: f.size,
-    voided: false,
-    orderId: f.orderId,
   };
 }
 

@@ -37,7 +37,8 @@ export interface QuoteFigures {
 
 export type ReplayEvent =
   | { topic: string; kind: 'order'; accountId: number; symbol: string; order: Readonly<Order>; action: EventAction }
-  | { topic: string; kind: 'trade'; accountId: number; symbol: string; fill: Fill }
+  /** `closing`: the fill reduced a position (its realized P&L is reported; an opening fill has none). */
+  | { topic: string; kind: 'trade'; accountId: number; symbol: string; fill: Fill; closing: boolean }
   | {
       topic: string;
       kind: 'position';

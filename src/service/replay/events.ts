@@ -8,6 +8,7 @@ import type { BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
+import { sideSign } from '../../engine/types.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import type { EventBus } from '../events/bus.ts';
 import { accountsTopic, barsTopic, marketTopic, type ReplayEvent, type TickBar, userTopic } from '../events/types.ts';
@@ -99,9 +100,10 @@ export class SessionEvents {
       return;
     }
     const action = c.previousQty === 0 ? 0 : c.positionQty === 0 ? 2 : 1;
+    const closing = c.previousQty !== 0 && Math.sign(c.previousQty) !== sideSign(c.fill.side);
     for (const accountId of accountIds) {
       const topic = userTopic(accountId);
-      bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill });
+      bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
       bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action });
     }
     this.accountEvents(s, accountIds, c.balanceCents);

@@ -1,0 +1,142 @@
+// The gateway's market hub (`/hubs/market`). There is no live market here: a subscription on a
+// contract follows the user's live replay session on that instrument (the one started last,
+// ReplayService.feedingSession) as it advances: a quote per played bar, synthetic trades and depth
+// from the same bar, and on subscribing to quotes the current quote at once (docs/realtime.md).
+// `SubscribeReplayBars(accountId)` is ReplayDesk's own: the console's chart follows a session's
+// played bars; no client gets an event it did not subscribe to.
+
+import { instrumentForContractId } from '../../domain/contract-id.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import type { Unsubscribe } from '../../service/events/bus.ts';
+import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/types.ts';
+import type { Services } from '../../service/services.ts';
+import type { HubConnection, HubDefinition, MethodResult } from './signalr/hub.ts';
+import { hubBars, hubDepth, hubQuote, hubTrades } from './present.ts';
+import { closeOnRevocation, failed, idArg } from './user-hub.ts';
+
+type Feed = 'quotes' | 'trades' | 'depth';
+
+/** One instrument's subscriptions on a connection; events carry the contract id as the client sent it. */
+interface InstrumentSubs {
+  inst: Instrument;
+  contractIds: Map<Feed, string>;
+  unsubscribe: Unsubscribe;
+}
+
+interface MarketSubs {
+  bySymbol: Map<string, InstrumentSubs>;
+  bars: Map<number, Unsubscribe>;
+  auth: Unsubscribe;
+}
+
+const OK: MethodResult = { ok: true };
+const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
+
+export function marketHub(s: Services): HubDefinition {
+  const deliver = (c: HubConnection, e: ReplayEvent, sub: InstrumentSubs) => {
+    if (e.kind !== 'tick') return;
+    const contract = s.contracts.contractFor(sub.inst);
+    const quoteId = sub.contractIds.get('quotes');
+    if (quoteId !== undefined) {
+      c.send('GatewayQuote', [quoteId, hubQuote(sub.inst, contract, e.quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+    }
+    if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
+    const tradeId = sub.contractIds.get('trades');
+    if (tradeId !== undefined) c.send('GatewayTrade', [tradeId, hubTrades(sub.inst, contract, e.bar, e.quote.timeS)]);
+    const depthId = sub.contractIds.get('depth');
+    if (depthId !== undefined) {
+      c.send('GatewayDepth', [depthId, hubDepth(sub.inst, e.quote, e.bar.volume)], { coalesceKey: `d:${sub.inst.symbol}` });
+    }
+  };
+
+  const subscribe = (feed: Feed, method: string) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+    const contractId = args[0];
+    const inst = instrumentForContractId(contractId);
+    if (!inst || typeof contractId !== 'string') return failed(method, 'Contract not found');
+    const subs = subsOf(c);
+    let sub = subs.bySymbol.get(inst.symbol);
+    if (!sub) {
+      const entry: InstrumentSubs = { inst, contractIds: new Map(), unsubscribe: () => {} };
+      entry.unsubscribe = s.events.subscribe(marketTopic(c.principal.user.id, inst.symbol), (e) => deliver(c, e, entry));
+      subs.bySymbol.set(inst.symbol, (sub = entry));
+    }
+    sub.contractIds.set(feed, contractId);
+    if (feed === 'quotes') sendCurrentQuote(s, c, sub, contractId);
+    return OK;
+  };
+
+  const unsubscribe = (feed: Feed) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+    const inst = instrumentForContractId(args[0]);
+    const subs = subsOf(c);
+    const sub = inst ? subs.bySymbol.get(inst.symbol) : undefined;
+    if (!sub) return OK;
+    sub.contractIds.delete(feed);
+    if (sub.contractIds.size === 0) {
+      sub.unsubscribe();
+      subs.bySymbol.delete(sub.inst.symbol);
+    }
+    return OK;
+  };
+
+  return {
+    path: '/hubs/market',
+    methods: {
+      SubscribeContractQuotes: subscribe('quotes', 'SubscribeContractQuotes'),
+      UnsubscribeContractQuotes: unsubscribe('quotes'),
+      SubscribeContractTrades: subscribe('trades', 'SubscribeContractTrades'),
+      UnsubscribeContractTrades: unsubscribe('trades'),
+      SubscribeContractMarketDepth: subscribe('depth', 'SubscribeContractMarketDepth'),
+      UnsubscribeContractMarketDepth: unsubscribe('depth'),
+      // topstepx-cli calls these names, which the gateway does not have: served as aliases (decisions).
+      SubscribeContractDepth: subscribe('depth', 'SubscribeContractDepth'),
+      UnsubscribeContractDepth: unsubscribe('depth'),
+      // tradingiq's health check: answered with a plain completion (decisions).
+      ping: () => OK,
+      SubscribeReplayBars(c, args) {
+        const accountId = idArg(args[0]);
+        const owned = accountId === null ? null : s.accounts.owned(c.principal.user.id, accountId);
+        if (!owned || accountId === null) return failed('SubscribeReplayBars', 'Account not found');
+        const subs = subsOf(c);
+        if (subs.bars.has(accountId)) return OK;
+        const inst = s.replay.instrumentOf(accountId);
+        subs.bars.set(accountId, s.events.subscribe(barsTopic(accountId), (e) => {
+          if (e.kind !== 'bars' || !inst) return;
+          c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
+        }));
+        return OK;
+      },
+      UnsubscribeReplayBars(c, args) {
+        const accountId = idArg(args[0]);
+        const subs = subsOf(c);
+        if (accountId !== null) {
+          subs.bars.get(accountId)?.();
+          subs.bars.delete(accountId);
+        }
+        return OK;
+      },
+    },
+    onConnected(c) {
+      c.state.set('market', { bySymbol: new Map(), bars: new Map(), auth: closeOnRevocation(s, c) } satisfies MarketSubs);
+    },
+    onDisconnected(c) {
+      const subs = c.state.get('market') as MarketSubs | undefined;
+      if (!subs) return;
+      for (const sub of subs.bySymbol.values()) sub.unsubscribe();
+      for (const u of subs.bars.values()) u();
+      subs.bySymbol.clear();
+      subs.bars.clear();
+      subs.auth();
+    },
+  };
+}
+
+/**
+ * A new quote subscription gets the current quote at once (the gateway does not promise this; a
+ * client that waits for its first quote would otherwise wait for the next bar).
+ */
+function sendCurrentQuote(s: Services, c: HubConnection, sub: InstrumentSubs, contractId: string): void {
+  const session = s.replay.feedingSession(c.principal.user.id, sub.inst.symbol);
+  const quote = session ? s.replay.events.currentQuote(session) : null;
+  if (quote === null) return;
+  c.send('GatewayQuote', [contractId, hubQuote(sub.inst, s.contracts.contractFor(sub.inst), quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+}

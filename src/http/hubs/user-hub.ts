@@ -1,0 +1,127 @@
+// The gateway's user hub (`/hubs/user`): a connection subscribes to its user's accounts and to the
+// orders, positions and trades of accounts it owns, and receives GatewayUserAccount / Order /
+// Position / Trade events as the engine makes the changes (service/replay/events.ts). No snapshot on
+// subscribe and no replay after a reconnect, like the gateway: clients reconcile through REST.
+
+import type { Services } from '../../service/services.ts';
+import { accountsTopic, authTopic, type ReplayEvent, userTopic } from '../../service/events/types.ts';
+import type { Unsubscribe } from '../../service/events/bus.ts';
+import { findInstrument } from '../../domain/instrument.ts';
+import type { HubConnection, HubDefinition, MethodResult } from './signalr/hub.ts';
+import { hubAccount, hubOrder, hubPosition, hubTrade, shaped } from './present.ts';
+
+type Stream = 'orders' | 'positions' | 'trades';
+
+/** Per connection: the bus subscriptions and, per account, the streams asked for. */
+interface UserSubs {
+  accounts: Unsubscribe | null;
+  byAccount: Map<number, { streams: Set<Stream>; unsubscribe: Unsubscribe }>;
+  auth: Unsubscribe;
+}
+
+const OK: MethodResult = { ok: true };
+
+export function failed(method: string, reason: string): MethodResult {
+  return { ok: false, error: `Failed to invoke '${method}' due to an error on the server. HubException: ${reason}` };
+}
+
+/** An account id as sent: a whole number, or its decimal string (some clients send strings). */
+export function idArg(v: unknown): number | null {
+  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+const subsOf = (c: HubConnection) => c.state.get('user') as UserSubs;
+
+export function userHub(s: Services): HubDefinition {
+  const shape = s.config.hubEventShape;
+
+  const deliver = (c: HubConnection, e: ReplayEvent, streams: Set<Stream>) => {
+    if (e.kind === 'order' && streams.has('orders')) {
+      c.send('GatewayUserOrder', [shaped(shape, e.action, hubOrder(e, contractOf(s, e.symbol)))]);
+    } else if (e.kind === 'position' && streams.has('positions')) {
+      c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol)))]);
+    } else if (e.kind === 'trade' && streams.has('trades')) {
+      c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol)))]);
+    }
+  };
+
+  const subscribe = (stream: Stream) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+    const method = `Subscribe${stream[0].toUpperCase()}${stream.slice(1)}`;
+    const accountId = idArg(args[0]);
+    if (accountId === null || !s.accounts.owned(c.principal.user.id, accountId)) return failed(method, 'Account not found');
+    const subs = subsOf(c);
+    let entry = subs.byAccount.get(accountId);
+    if (!entry) {
+      const streams = new Set<Stream>();
+      const unsubscribe = s.events.subscribe(userTopic(accountId), (e) => deliver(c, e, streams));
+      subs.byAccount.set(accountId, (entry = { streams, unsubscribe }));
+    }
+    entry.streams.add(stream);
+    return OK;
+  };
+
+  // Unsubscribing what was never subscribed is fine, and extra arguments are ignored.
+  const unsubscribe = (stream: Stream) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+    const accountId = idArg(args[0]);
+    const subs = subsOf(c);
+    const entry = accountId === null ? undefined : subs.byAccount.get(accountId);
+    if (!entry) return OK;
+    entry.streams.delete(stream);
+    if (entry.streams.size === 0) {
+      entry.unsubscribe();
+      subs.byAccount.delete(accountId as number);
+    }
+    return OK;
+  };
+
+  return {
+    path: '/hubs/user',
+    methods: {
+      SubscribeAccounts(c) {
+        const subs = subsOf(c);
+        subs.accounts ??= s.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
+          if (e.kind === 'account') c.send('GatewayUserAccount', [shaped(shape, 1, hubAccount(e))]);
+        });
+        return OK;
+      },
+      UnsubscribeAccounts(c) {
+        const subs = subsOf(c);
+        subs.accounts?.();
+        subs.accounts = null;
+        return OK;
+      },
+      SubscribeOrders: subscribe('orders'),
+      UnsubscribeOrders: unsubscribe('orders'),
+      SubscribePositions: subscribe('positions'),
+      UnsubscribePositions: unsubscribe('positions'),
+      SubscribeTrades: subscribe('trades'),
+      UnsubscribeTrades: unsubscribe('trades'),
+    },
+    onConnected(c) {
+      c.state.set('user', { accounts: null, byAccount: new Map(), auth: closeOnRevocation(s, c) } satisfies UserSubs);
+    },
+    onDisconnected(c) {
+      const subs = c.state.get('user') as UserSubs | undefined;
+      if (!subs) return;
+      subs.accounts?.();
+      for (const entry of subs.byAccount.values()) entry.unsubscribe();
+      subs.byAccount.clear();
+      subs.auth();
+    },
+  };
+}
+
+/** Closes the connection when its token (or every token of its user) is revoked. */
+export function closeOnRevocation(s: Services, c: HubConnection): Unsubscribe {
+  return s.events.subscribe(authTopic(c.principal.user.id), (e) => {
+    if (e.kind !== 'auth_revoked') return;
+    if (e.jtiHash === null || e.jtiHash === c.principal.jtiHash) c.close(`Unauthorized: ${e.reason}`, false);
+  });
+}
+
+export function contractOf(s: Services, symbol: string) {
+  const inst = findInstrument(symbol);
+  if (!inst) throw new Error(`event for an unknown instrument ${symbol}`);
+  return s.contracts.contractFor(inst);
+}
