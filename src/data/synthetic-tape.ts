@@ -3,7 +3,8 @@
 //
 // Trades: the bar's path as the matching engine walks it (engine/matching.ts rule 2: open, the nearer
 // of high and low, the other, close; ties go high first), one print per distinct point, the bar's
-// volume split evenly over the prints (the remainder on the close). A print is a buy (0) on an uptick,
+// volume split evenly over them (the remainder one contract each on the last prints; a print left
+// with no volume is not sent, and a bar without volume prints its close with none). A print is a buy (0) on an uptick,
 // a sell (1) on a downtick, and keeps the previous print's side on an unchanged price; the first print
 // is a buy when the bar closes at or above its open.
 // Depth: after every bar a fresh book: Reset, the best bid and best ask of the quote, then
@@ -37,14 +38,18 @@ export function syntheticTrades(open: number, high: number, low: number, close: 
   const path = highFirst ? [open, high, low, close] : [open, low, high, close];
   const points: number[] = [];
   for (const p of path) if (points.length === 0 || points[points.length - 1] !== p) points.push(p);
-  const each = Math.floor(volume / points.length);
+  const n = points.length;
+  const each = Math.floor(volume / n);
+  const extra = volume - each * n; // one more contract on each of the last `extra` prints
   const out: SyntheticTrade[] = [];
   let side: TradeSide = close >= open ? TradeSide.Buy : TradeSide.Sell;
-  for (let i = 0; i < points.length; i++) {
+  for (let i = 0; i < n; i++) {
     if (i > 0) side = points[i] > points[i - 1] ? TradeSide.Buy : points[i] < points[i - 1] ? TradeSide.Sell : side;
-    const v = i === points.length - 1 ? volume - each * (points.length - 1) : each;
-    out.push({ priceTicks: points[i], volume: v, side });
+    const v = each + (i >= n - extra ? 1 : 0);
+    if (v > 0) out.push({ priceTicks: points[i], volume: v, side });
   }
+  // A bar without volume still printed its close.
+  if (out.length === 0) out.push({ priceTicks: close, volume: 0, side });
   return out;
 }
 

@@ -4,53 +4,20 @@
 // end to end with the official client in signalr-client.test.ts).
 
 import { describe, expect, it } from 'bun:test';
-import type { HubConnection, HubDefinition } from '../../../src/http/hubs/signalr/hub.ts';
 import { gatewayHubs } from '../../../src/http/hubs/index.ts';
 import type { HubEventShape } from '../../../src/config.ts';
+import { type Recorded, recordingConnection } from '../../support/hub-recording.ts';
 import { at, type BarSpec, orders, placeOk, positions, step, trades, tradingApp, type TradingApp } from '../../support/replay.ts';
 
 const BAR0: BarSpec = [19995, 20005, 19990, 20000];
 // Path open 20000, low 19999 (nearer), high 20004, close 20003: the take-profit at 20003 fills.
 const BAR1: BarSpec = [20000, 20004, 19999, 20003];
 
-export interface Recorded {
-  target: string;
-  args: unknown[];
-  coalesceKey?: string;
-}
-
-/** A connection that records what a hub sends, for one user's token. */
-export async function recordingConnection(t: TradingApp, hub: HubDefinition, token = t.token) {
-  const principal = await t.s.auth.authenticate(token);
-  if (!principal) throw new Error('token refused');
-  const sent: Recorded[] = [];
-  const closes: (string | undefined)[] = [];
-  const conn: HubConnection = {
-    id: `test-${Math.random()}`,
-    hubPath: hub.path,
-    principal,
-    state: new Map(),
-    send(target, args, opts) {
-      sent.push({ target, args: [...args], coalesceKey: opts?.coalesceKey });
-    },
-    close(error) {
-      closes.push(error);
-      hub.onDisconnected?.(conn);
-    },
-    get closed() {
-      return closes.length > 0;
-    },
-  };
-  hub.onConnected?.(conn);
-  const invoke = async (method: string, ...args: unknown[]) => hub.methods[method](conn, args);
-  return { conn, sent, closes, invoke };
-}
-
 async function bracketApp(shape: HubEventShape) {
   const t = await tradingApp([BAR0, BAR1], 1, {});
   t.s.config.hubEventShape = shape;
   const [user] = gatewayHubs(t.s);
-  const c = await recordingConnection(t, user);
+  const c = await recordingConnection(t, user, t.token);
   for (const m of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) expect(await c.invoke(m, t.accountId)).toEqual({ ok: true });
   expect(await c.invoke('SubscribeAccounts')).toEqual({ ok: true });
   return { t, c };
@@ -148,7 +115,7 @@ describe('user hub subscriptions', () => {
       ok: false,
       error: "Failed to invoke 'SubscribeOrders' due to an error on the server. HubException: Account not found",
     });
-    const owner = await recordingConnection(t, user);
+    const owner = await recordingConnection(t, user, t.token);
     expect(await owner.invoke('SubscribeOrders', String(t.accountId))).toEqual({ ok: true });
     await placeOk(t, t, { type: 2, side: 0 });
     expect(intruder.sent).toEqual([]);
@@ -161,8 +128,8 @@ describe('user hub subscriptions', () => {
   it('logout and key rotation close the connection with an error', async () => {
     const t = await tradingApp([BAR0], 1);
     const [user, market] = gatewayHubs(t.s);
-    const u = await recordingConnection(t, user);
-    const m = await recordingConnection(t, market);
+    const u = await recordingConnection(t, user, t.token);
+    const m = await recordingConnection(t, market, t.token);
     await t.post('Auth/logout', {}, t.token);
     expect(u.closes).toEqual(['Unauthorized: logged out']);
     expect(m.closes).toEqual(['Unauthorized: logged out']);
