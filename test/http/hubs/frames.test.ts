@@ -102,7 +102,7 @@ describe('HTTP answers before any WebSocket', () => {
 
   it('a bad token in Authorization is refused even with a good negotiate id (401 comes first)', async () => {
     await serve();
-    const n = await (await fetch(`${h.baseUrl}/hubs/test/negotiate?negotiateVersion=1&access_token=${h.token}`, { method: 'POST' })).json();
+    const n: any = await (await fetch(`${h.baseUrl}/hubs/test/negotiate?negotiateVersion=1&access_token=${h.token}`, { method: 'POST' })).json();
     const u = await RawTcpUpgrade.open(h.port, `/hubs/test?id=${n.connectionToken}`, { Authorization: 'Bearer nope' });
     expect(u.status).toBe(401);
     u.destroy();
@@ -112,7 +112,7 @@ describe('HTTP answers before any WebSocket', () => {
     await serve();
     const r = await fetch(`${h.baseUrl}/hubs/test/negotiate?negotiateVersion=1`, { method: 'POST', headers: { Authorization: `Bearer ${h.token}` } });
     expect(r.status).toBe(200);
-    const body = await r.json();
+    const body: any = await r.json();
     expect(Object.keys(body)).toEqual(['negotiateVersion', 'connectionId', 'connectionToken', 'availableTransports']);
     expect(body.negotiateVersion).toBe(1);
     expect(body.connectionToken).not.toBe(body.connectionId);
@@ -129,7 +129,7 @@ describe('HTTP answers before any WebSocket', () => {
   it('negotiate without negotiateVersion is version 0: no connectionToken, the connectionId is presented', async () => {
     await serve();
     const r = await fetch(`${h.baseUrl}/hubs/test/negotiate?access_token=${h.token}`, { method: 'POST' });
-    const body = await r.json();
+    const body: any = await r.json();
     expect(body).toEqual({
       negotiateVersion: 0,
       connectionId: body.connectionId,
@@ -165,7 +165,7 @@ describe('HTTP answers before any WebSocket', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ userName: h.t.email, apiKey: h.t.apiKey }),
     });
-    expect((await r.json()).success).toBe(true);
+    expect(((await r.json()) as any).success).toBe(true);
     expect(h.requests).toEqual([]);
   });
 });

@@ -324,7 +324,8 @@ export class SocketConnection implements HubConnection {
     if (this.frameTimer !== null) clearTimeout(this.frameTimer);
     this.frameTimer = null;
     // Bun buffers what the socket cannot take now and sends its Close frame after it.
-    for (let frame = this.queue.takeFrame(this.host.settings.frameBytesMax); frame !== null; frame = this.queue.takeFrame(this.host.settings.frameBytesMax)) {
+    const bytesMax = this.host.settings.frameBytesMax;
+    for (let frame = this.queue.takeFrame(bytesMax); frame !== null; frame = this.queue.takeFrame(bytesMax)) {
       if (this.ws.sendText(frame) === 0) break;
     }
     this.queue.clear();

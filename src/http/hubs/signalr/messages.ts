@@ -60,7 +60,9 @@ export function parseInbound(text: string): Inbound {
   } catch {
     return { kind: 'invalid', detail: 'Error reading JSON.' };
   }
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return { kind: 'invalid', detail: 'Unexpected JSON Token Type. Expected a JSON Object.' };
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) {
+    return { kind: 'invalid', detail: 'Unexpected JSON Token Type. Expected a JSON Object.' };
+  }
   const msg = m as Record<string, unknown>;
   if (typeof msg.type !== 'number') return { kind: 'invalid', detail: "Missing required property 'type'." };
   switch (msg.type) {

@@ -104,9 +104,14 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
   const wallMs = opts.nowMs ?? Date.now;
   const monoMs = () => performance.now();
   const byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
-  const negotiated = new NegotiatedIds(opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax, opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs);
+  const negotiated = new NegotiatedIds(
+    opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax,
+    opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs,
+  );
   const live = new Set<SocketConnection>();
-  const sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(Math.min(settings.keepAliveMs, settings.clientTimeoutMs, settings.handshakeTimeoutMs, revalidateEveryMs) / 4)));
+  // A quarter of the shortest interval checked, within [5 ms, 1 s]: late by at most that much.
+  const shortestMs = Math.min(settings.keepAliveMs, settings.clientTimeoutMs, settings.handshakeTimeoutMs, revalidateEveryMs);
+  const sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(shortestMs / 4)));
   let sweepTimer: ReturnType<typeof setInterval> | null = null;
   let lastRevalidateMs = monoMs();
   let revalidating = false;
@@ -174,9 +179,10 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
 
   async function negotiate(req: Request, url: URL, principal: Principal): Promise<Response> {
     if (req.method !== 'POST') return text(405, '');
-    const answer = negotiated.issue(url.searchParams.get('negotiateVersion') ?? url.searchParams.get('NegotiateVersion'), principal.user.id, monoMs());
+    const version = url.searchParams.get('negotiateVersion') ?? url.searchParams.get('NegotiateVersion');
+    const body = negotiated.issue(version, principal.user.id, monoMs());
     startSweep();
-    return Response.json(answer);
+    return Response.json(body);
   }
 
   function connect(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, principal: Principal): Response | undefined {
@@ -198,7 +204,13 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
     return text(400, 'WebSocket upgrade failed');
   }
 
-  async function answer(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, isNegotiate: boolean): Promise<Response | undefined> {
+  async function answer(
+    req: Request,
+    url: URL,
+    server: Server<SocketData>,
+    hub: ServedHub,
+    isNegotiate: boolean,
+  ): Promise<Response | undefined> {
     if (stopped) return text(503, 'Server is shutting down');
     const principal = await opts.authenticate(requestToken(req, url));
     if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
