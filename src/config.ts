@@ -64,6 +64,22 @@ export const limits = Object.freeze({
   strategyParamKeyMax: 64,
   strategyParamStringMax: 1_000,
   strategyRunsListedMax: 200,
+
+  // Real-time hubs (SignalR transport, src/http/hubs/signalr/). Defaults of ASP.NET Core where it has
+  // one (keep-alive 15 s, client timeout 30 s, handshake 15 s); the others are ours (docs/decisions.md).
+  hubKeepAliveMs: 15_000,
+  hubClientTimeoutMs: 30_000,
+  hubHandshakeTimeoutMs: 15_000,
+  hubFrameIntervalMs: 16, // events are written at most once per frame; completions and pings at once
+  hubFrameBytesMax: 64 * 1024, // one WebSocket message; the Rust client refuses frames over 256 KiB
+  hubQueueBytesMax: 1_048_576, // queued + socket-buffered output per connection before it is closed
+  hubMessageBytesMax: 1_048_576, // one inbound record (ASP.NET's default is 32 KB; clients cap at 1 MiB)
+  hubConnectionsMax: 1_000,
+  hubInvocationsQueuedMax: 256, // invocations waiting behind a slow one on one connection
+  hubRevalidateEveryMs: 30_000,
+  hubNegotiatedIdsMax: 10_000,
+  hubNegotiatedIdTtlMs: 60_000, // a negotiated id not used by then is forgotten
+  hubCloseGraceMs: 5_000, // a closing socket that has not finished closing by then is cut
 });
 
 export interface Config {

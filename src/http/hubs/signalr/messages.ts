@@ -1,0 +1,133 @@
+// The SignalR hub messages we read and write (dotnet/aspnetcore src/SignalR/docs/specs/HubProtocol.md),
+// JSON protocol version 1 only, and the error texts ASP.NET Core sends for each failure
+// (DefaultHubDispatcher, HubConnectionContext.HandshakeAsync, JsonHubProtocol), so a client sees the
+// same strings it would see from the gateway.
+
+import { record } from './records.ts';
+
+export const MessageType = {
+  Invocation: 1,
+  StreamItem: 2,
+  Completion: 3,
+  StreamInvocation: 4,
+  CancelInvocation: 5,
+  Ping: 6,
+  Close: 7,
+} as const;
+
+/** Error texts, one per failure. Detailed texts (exception type and message) only for the client's own protocol errors. */
+export const hubErrors = {
+  // With the JSON protocol an unknown target fails argument binding (GetParameterTypes throws
+  // HubException "Method does not exist."), so ASP.NET answers this, not "Unknown hub method '…'".
+  unknownMethod: (target: string) => `Failed to invoke '${target}' due to an error on the server. HubException: Method does not exist.`,
+  methodFailed: (target: string) => `An unexpected error occurred invoking '${target}' on the server.`,
+  streamingInvocation: (target: string) =>
+    `The client attempted to invoke the non-streaming '${target}' method with a streaming invocation.`,
+  clientStreams: (target: string, count: number) =>
+    `An unexpected error occurred invoking '${target}' on the server. HubException: Client sent ${count} stream(s), Hub method expects 0.`,
+  protocolNotSupported: (protocol: string) => `The protocol '${protocol}' is not supported.`,
+  versionNotSupported: (protocol: string, version: number) =>
+    `The server does not support version ${version} of the '${protocol}' protocol.`,
+  handshakeCanceled: 'Handshake was canceled.',
+  handshakeFailed: 'An unexpected error occurred during connection handshake.',
+  invalidMessage: (detail: string) => `Connection closed with an error. InvalidDataException: ${detail}`,
+  messageTooLarge: (bytesMax: number) =>
+    `Connection closed with an error. InvalidDataException: The maximum message size of ${bytesMax}B was exceeded.`,
+  tooManyInvocations: (max: number) => `Connection closed with an error. More than ${max} invocations are waiting.`,
+  clientTimeout: (ms: number) => `Connection closed: no message from the client within ${ms} ms.`,
+  slowConsumer: 'Connection closed: the client is not reading fast enough.',
+  tokenExpired: 'Connection closed: the access token expired.',
+  tokenRevoked: 'Connection closed: the access token is no longer valid.',
+} as const;
+
+export type Inbound =
+  | { kind: 'invocation'; target: string; invocationId: string | null; args: unknown[]; streamCount: number }
+  | { kind: 'stream_invocation'; target: string; invocationId: string | null }
+  | { kind: 'ping' }
+  | { kind: 'close' }
+  | { kind: 'ignored' }
+  | { kind: 'invalid'; detail: string };
+
+/**
+ * One inbound record. Completions, stream items, cancels and unknown types are ignored, as ASP.NET
+ * ignores what it did not ask for ("old clients can ignore them"); a record that is not a message
+ * at all is invalid and closes the connection.
+ */
+export function parseInbound(text: string): Inbound {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', detail: 'Error reading JSON.' };
+  }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) {
+    return { kind: 'invalid', detail: 'Unexpected JSON Token Type. Expected a JSON Object.' };
+  }
+  const msg = m as Record<string, unknown>;
+  if (typeof msg.type !== 'number') return { kind: 'invalid', detail: "Missing required property 'type'." };
+  switch (msg.type) {
+    case MessageType.Invocation:
+    case MessageType.StreamInvocation:
+      return parseInvocation(msg);
+    case MessageType.Ping:
+      return { kind: 'ping' };
+    case MessageType.Close:
+      return { kind: 'close' };
+    default:
+      return { kind: 'ignored' };
+  }
+}
+
+function parseInvocation(msg: Record<string, unknown>): Inbound {
+  if (msg.invocationId !== undefined && typeof msg.invocationId !== 'string') {
+    return { kind: 'invalid', detail: "Expected 'invocationId' to be of type String." };
+  }
+  if (typeof msg.target !== 'string') return { kind: 'invalid', detail: "Missing required property 'target'." };
+  if (!Array.isArray(msg.arguments)) return { kind: 'invalid', detail: "Missing required property 'arguments'." };
+  // An empty id is no id (ASP.NET: string.IsNullOrEmpty), so no completion is owed.
+  const invocationId = msg.invocationId ? msg.invocationId : null;
+  if (msg.type === MessageType.StreamInvocation) return { kind: 'stream_invocation', target: msg.target, invocationId };
+  const streamCount = Array.isArray(msg.streamIds) ? msg.streamIds.length : 0;
+  return { kind: 'invocation', target: msg.target, invocationId, args: msg.arguments, streamCount };
+}
+
+export type Handshake = { ok: true } | { ok: false; error: string };
+
+/** The handshake request `{"protocol":"json","version":1}`: only JSON version 1 is spoken. */
+export function parseHandshake(text: string): Handshake {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return { ok: false, error: hubErrors.handshakeFailed };
+  }
+  const h = m as Record<string, unknown> | null;
+  if (typeof h !== 'object' || h === null || typeof h.protocol !== 'string' || typeof h.version !== 'number') {
+    return { ok: false, error: hubErrors.handshakeFailed };
+  }
+  if (h.protocol !== 'json') return { ok: false, error: hubErrors.protocolNotSupported(h.protocol) };
+  if (h.version !== 1) return { ok: false, error: hubErrors.versionNotSupported(h.protocol, h.version) };
+  return { ok: true };
+}
+
+export const HANDSHAKE_OK = record({});
+export const PING = record({ type: MessageType.Ping });
+
+export const handshakeError = (error: string) => record({ error });
+
+export const invocationRecord = (target: string, args: readonly unknown[]) =>
+  record({ type: MessageType.Invocation, target, arguments: args });
+
+/** A completion: never both `error` and `result` (hub methods return nothing). */
+export function completionRecord(invocationId: string, error?: string): string {
+  return error === undefined
+    ? record({ type: MessageType.Completion, invocationId })
+    : record({ type: MessageType.Completion, invocationId, error });
+}
+
+export function closeRecord(error?: string, allowReconnect?: boolean): string {
+  const m: { type: number; error?: string; allowReconnect?: boolean } = { type: MessageType.Close };
+  if (error !== undefined) m.error = error;
+  if (allowReconnect) m.allowReconnect = true;
+  return record(m);
+}

@@ -1,0 +1,69 @@
+// The records waiting to be written to one connection, in order. A record sent with a coalesce key
+// replaces the older record of that key still waiting: the older one is dropped where it stands and
+// the newer one joins the end, so nothing else changes order (hub.ts, SendOptions).
+
+interface Entry {
+  text: string | null; // null once replaced by a newer record of the same key
+  key: string | undefined;
+}
+
+export class OutboundQueue {
+  private entries: Entry[] = [];
+  private head = 0;
+  private readonly byKey = new Map<string, Entry>();
+  /** Characters of the records waiting (≈ bytes: the records are JSON, mostly ASCII). */
+  bytes = 0;
+
+  get empty(): boolean {
+    return this.bytes === 0;
+  }
+
+  push(text: string, key?: string): void {
+    if (key !== undefined) {
+      const older = this.byKey.get(key);
+      if (older && older.text !== null) {
+        this.bytes -= older.text.length;
+        older.text = null;
+      }
+    }
+    const entry: Entry = { text, key };
+    this.entries.push(entry);
+    if (key !== undefined) this.byKey.set(key, entry);
+    this.bytes += text.length;
+  }
+
+  /** Takes records from the front, joined, up to `bytesMax` (at least one record); null when empty. */
+  takeFrame(bytesMax: number): string | null {
+    if (this.bytes === 0) return null;
+    let frame = '';
+    while (this.head < this.entries.length) {
+      const e = this.entries[this.head];
+      if (e.text !== null) {
+        if (frame.length > 0 && frame.length + e.text.length > bytesMax) break;
+        frame += e.text;
+        this.bytes -= e.text.length;
+        if (e.key !== undefined && this.byKey.get(e.key) === e) this.byKey.delete(e.key);
+      }
+      this.head++;
+    }
+    this.compact();
+    return frame;
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.head = 0;
+    this.byKey.clear();
+    this.bytes = 0;
+  }
+
+  private compact(): void {
+    if (this.head === this.entries.length) {
+      this.entries = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

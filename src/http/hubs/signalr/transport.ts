@@ -1,0 +1,278 @@
+// The SignalR server transport of the real-time hubs, on Bun's own WebSocket server
+// (Bun.serve({ fetch, websocket }), server.upgrade). It speaks what bots written for the ProjectX
+// Gateway speak (/work/shared/realtime-hubs.md §2-3): POST {hub}/negotiate (versions 0 and 1) and a
+// WebSocket at {hub}, with or without a negotiated `id`; the JSON hub protocol version 1.
+//
+// HTTP answers, all before any upgrade: 401 (empty body, `WWW-Authenticate: Bearer`) for a missing
+// or invalid token, first, as ASP.NET's authorization runs before its dispatcher; 405 for other
+// methods; on {hub} without an upgrade 400 "Connection ID required" or 404 "No Connection with that
+// ID" (we serve no long polling); 404 for an `id` we did not issue to this user; 503 when
+// `connectionsMax` sockets are open or after shutdown. The 101 carries no Sec-WebSocket-Protocol
+// (Bun would echo the client's first one; the Rust client refuses any) and no extensions.
+//
+// Time: intervals use a monotonic clock; token expiry compares `nowMs()` (the service clock) with
+// the principal's `expiresMs`. One sweep timer, running while anything is open, checks them all.
+
+import type { Server, WebSocketHandler } from 'bun';
+import { limits } from '../../../config.ts';
+import { assert } from '../../../lib/assert.ts';
+import type { Principal } from '../../../service/auth.ts';
+import { type ConnectionHost, type ConnectionSettings, type ServedHub, type SocketData, SocketConnection } from './connection.ts';
+import type { HubConnection, HubDefinition, HubMethod } from './hub.ts';
+import { hubErrors } from './messages.ts';
+import { NegotiatedIds } from './negotiate.ts';
+
+export type { SocketData } from './connection.ts';
+
+export interface HubTransportOptions {
+  hubs: readonly HubDefinition[];
+  /** The bearer token's principal, or null when it is missing, bad, expired or revoked. */
+  authenticate(token: string | null): Promise<Principal | null>;
+  /** Asked every `revalidateEveryMs` per open connection; false closes it (logout, key rotation, plan, disabled user). */
+  revalidate?(principal: Principal): boolean | Promise<boolean>;
+  logError(msg: string, fields?: Record<string, unknown>): void;
+  logInfo?(msg: string, fields?: Record<string, unknown>): void;
+  /** Wall clock compared with `principal.expiresMs` (default Date.now). */
+  nowMs?(): number;
+  keepAliveMs?: number;
+  clientTimeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  frameIntervalMs?: number;
+  frameBytesMax?: number;
+  queueBytesMax?: number;
+  messageBytesMax?: number;
+  invocationsQueuedMax?: number;
+  connectionsMax?: number;
+  revalidateEveryMs?: number;
+  negotiatedIdsMax?: number;
+  negotiatedIdTtlMs?: number;
+  closeGraceMs?: number;
+}
+
+export interface HubTransport {
+  /** The answer for a hub path (a promise of undefined once upgraded); undefined for any other path. */
+  handle(req: Request, server: Server<SocketData>): Promise<Response | undefined> | undefined;
+  readonly websocket: WebSocketHandler<SocketData>;
+  /** Open connections (past the handshake, not closing). */
+  connections(): readonly HubConnection[];
+  /** Closes the connections `pred` selects with a close message carrying `error` (no reconnect); their count. */
+  closeWhere(pred: (c: HubConnection) => boolean, error: string): number;
+  /** Sends `{"type":7,"allowReconnect":true}` to everyone, closes, and refuses new connections. */
+  shutdown(): void;
+}
+
+const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'text/plain', ...headers } });
+
+/** The token from `access_token` (browsers, most SDKs) or `Authorization` with or without `Bearer ` (Node clients). */
+export function requestToken(req: Request, url: URL): string | null {
+  const fromQuery = url.searchParams.get('access_token');
+  if (fromQuery) return fromQuery;
+  const header = req.headers.get('authorization')?.trim();
+  if (!header) return null;
+  const m = /^bearer\s+(.*)$/i.exec(header);
+  return (m ? m[1].trim() : header) || null;
+}
+
+function serveHub(definition: HubDefinition): ServedHub {
+  const methods = new Map<string, HubMethod>();
+  for (const [name, method] of Object.entries(definition.methods)) {
+    assert(!methods.has(name.toLowerCase()), `hub ${definition.path}: methods ${name} clash ignoring case`);
+    methods.set(name.toLowerCase(), method);
+  }
+  return { definition, methods };
+}
+
+function settingsOf(o: HubTransportOptions): ConnectionSettings {
+  return {
+    keepAliveMs: o.keepAliveMs ?? limits.hubKeepAliveMs,
+    clientTimeoutMs: o.clientTimeoutMs ?? limits.hubClientTimeoutMs,
+    handshakeTimeoutMs: o.handshakeTimeoutMs ?? limits.hubHandshakeTimeoutMs,
+    frameIntervalMs: o.frameIntervalMs ?? limits.hubFrameIntervalMs,
+    frameBytesMax: o.frameBytesMax ?? limits.hubFrameBytesMax,
+    queueBytesMax: o.queueBytesMax ?? limits.hubQueueBytesMax,
+    messageBytesMax: o.messageBytesMax ?? limits.hubMessageBytesMax,
+    invocationsQueuedMax: o.invocationsQueuedMax ?? limits.hubInvocationsQueuedMax,
+    closeGraceMs: o.closeGraceMs ?? limits.hubCloseGraceMs,
+  };
+}
+
+export function createHubTransport(opts: HubTransportOptions): HubTransport {
+  const settings = settingsOf(opts);
+  const connectionsMax = opts.connectionsMax ?? limits.hubConnectionsMax;
+  const revalidateEveryMs = opts.revalidateEveryMs ?? limits.hubRevalidateEveryMs;
+  const wallMs = opts.nowMs ?? Date.now;
+  const monoMs = () => performance.now();
+  const byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
+  const negotiated = new NegotiatedIds(
+    opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax,
+    opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs,
+  );
+  const live = new Set<SocketConnection>();
+  // A quarter of the shortest interval checked, within [5 ms, 1 s]: late by at most that much.
+  const shortestMs = Math.min(settings.keepAliveMs, settings.clientTimeoutMs, settings.handshakeTimeoutMs, revalidateEveryMs);
+  const sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(shortestMs / 4)));
+  let sweepTimer: ReturnType<typeof setInterval> | null = null;
+  let lastRevalidateMs = monoMs();
+  let revalidating = false;
+  let stopped = false;
+
+  const host: ConnectionHost = {
+    settings,
+    monoMs,
+    logError: opts.logError,
+    logInfo: opts.logInfo ?? (() => {}),
+    ended(conn) {
+      live.delete(conn);
+      stopSweepWhenIdle();
+    },
+  };
+
+  function startSweep(): void {
+    if (sweepTimer !== null) return;
+    sweepTimer = setInterval(sweep, sweepEveryMs);
+    // The sweep alone must not keep a process (a test, the CLI) alive.
+    (sweepTimer as { unref?: () => void }).unref?.();
+  }
+
+  function stopSweepWhenIdle(): void {
+    if (sweepTimer !== null && live.size === 0 && negotiated.size === 0) {
+      clearInterval(sweepTimer);
+      sweepTimer = null;
+    }
+  }
+
+  function sweep(): void {
+    const mono = monoMs();
+    const wall = wallMs();
+    negotiated.sweep(mono);
+    for (const conn of live) conn.tick(mono, wall);
+    if (opts.revalidate && !revalidating && mono - lastRevalidateMs >= revalidateEveryMs) {
+      lastRevalidateMs = mono;
+      void revalidateAll(opts.revalidate);
+    }
+    stopSweepWhenIdle();
+  }
+
+  /** Asks once per token, closes the connections whose token no longer passes. */
+  async function revalidateAll(check: NonNullable<HubTransportOptions['revalidate']>): Promise<void> {
+    revalidating = true;
+    try {
+      const verdicts = new Map<string, boolean | Promise<boolean>>();
+      for (const conn of [...live]) {
+        if (!conn.open) continue;
+        const key = conn.principal.jtiHash;
+        if (!verdicts.has(key)) verdicts.set(key, check(conn.principal));
+        let ok: boolean;
+        try {
+          ok = await verdicts.get(key)!;
+        } catch (e) {
+          opts.logError('hub revalidation failed', { connectionId: conn.id, error: String(e) });
+          continue;
+        }
+        if (!ok) conn.close(hubErrors.tokenRevoked, false);
+      }
+    } finally {
+      revalidating = false;
+    }
+  }
+
+  async function negotiate(req: Request, url: URL, principal: Principal): Promise<Response> {
+    if (req.method !== 'POST') return text(405, '');
+    const version = url.searchParams.get('negotiateVersion') ?? url.searchParams.get('NegotiateVersion');
+    const body = negotiated.issue(version, principal.user.id, monoMs());
+    startSweep();
+    return Response.json(body);
+  }
+
+  function connect(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, principal: Principal): Response | undefined {
+    if (req.method !== 'GET') return text(405, '');
+    const id = url.searchParams.get('id');
+    if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
+      return id ? text(404, 'No Connection with that ID') : text(400, 'Connection ID required');
+    }
+    let connectionId: string = crypto.randomUUID();
+    if (id !== null) {
+      const issued = negotiated.take(id, principal.user.id, monoMs());
+      if (issued === null) return text(404, 'No Connection with that ID');
+      connectionId = issued;
+    }
+    if (live.size >= connectionsMax) return text(503, 'Too many hub connections', { 'retry-after': '5' });
+    const data: SocketData = { hub, connectionId, principal, conn: null };
+    // An empty Sec-WebSocket-Protocol stops Bun from echoing the client's first subprotocol.
+    if (server.upgrade(req, { data, headers: { 'Sec-WebSocket-Protocol': '' } })) return undefined;
+    return text(400, 'WebSocket upgrade failed');
+  }
+
+  async function answer(
+    req: Request,
+    url: URL,
+    server: Server<SocketData>,
+    hub: ServedHub,
+    isNegotiate: boolean,
+  ): Promise<Response | undefined> {
+    if (stopped) return text(503, 'Server is shutting down');
+    const principal = await opts.authenticate(requestToken(req, url));
+    if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+    return isNegotiate ? negotiate(req, url, principal) : connect(req, url, server, hub, principal);
+  }
+
+  const websocket: WebSocketHandler<SocketData> = {
+    perMessageDeflate: false,
+    maxPayloadLength: settings.messageBytesMax,
+    // Above our own bound (queued + buffered ≤ queueBytesMax, plus one frame and a close message),
+    // so Bun never drops a frame before we close the connection ourselves.
+    backpressureLimit: settings.queueBytesMax + 2 * settings.frameBytesMax + 4096,
+    closeOnBackpressureLimit: false,
+    // Our keep-alive and client timeout replace Bun's idle timeout; Bun still answers pings.
+    idleTimeout: 0,
+    open(ws) {
+      const conn = new SocketConnection(ws, ws.data.hub, host);
+      ws.data.conn = conn;
+      live.add(conn);
+      startSweep();
+      if (stopped) conn.close(undefined, true);
+    },
+    message(ws, message) {
+      ws.data.conn?.receive(typeof message === 'string' ? message : new Uint8Array(message));
+    },
+    drain(ws) {
+      ws.data.conn?.drained();
+    },
+    close(ws) {
+      ws.data.conn?.socketClosed();
+    },
+  };
+
+  return {
+    handle(req, server) {
+      const url = new URL(req.url);
+      const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+      const hub = byPath.get(path);
+      if (hub) return answer(req, url, server, hub, false);
+      if (path.endsWith('/negotiate')) {
+        const negotiating = byPath.get(path.slice(0, -'/negotiate'.length));
+        if (negotiating) return answer(req, url, server, negotiating, true);
+      }
+      return undefined;
+    },
+    websocket,
+    connections: () => [...live].filter((c) => c.open),
+    closeWhere(pred, error) {
+      let count = 0;
+      for (const conn of [...live]) {
+        if (conn.closed || !pred(conn)) continue;
+        conn.close(error, false);
+        count++;
+      }
+      return count;
+    },
+    shutdown() {
+      stopped = true;
+      negotiated.clear();
+      // The sweep keeps running until the last socket is gone, to cut those that do not close.
+      for (const conn of [...live]) conn.close(undefined, true);
+      stopSweepWhenIdle();
+    },
+  };
+}

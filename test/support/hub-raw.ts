@@ -1,0 +1,150 @@
+// Hand-made SignalR clients for frame-level tests: a WebSocket client that records every message as
+// received, and a raw TCP upgrade that shows the 101 exactly and can stop reading.
+
+import net from 'node:net';
+import { waitFor } from './app.ts';
+
+export const RS = '\x1e';
+
+/** `{…}\x1e` for each value. */
+export const records = (...values: unknown[]) => values.map((v) => JSON.stringify(v) + RS).join('');
+
+export const HANDSHAKE = records({ protocol: 'json', version: 1 });
+
+export class RawHubClient {
+  /** Every WebSocket message received, as text, in order. */
+  readonly messages: string[] = [];
+  closeCode: number | null = null;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.onmessage = (e) => this.messages.push(typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data as ArrayBuffer));
+    ws.onclose = (e) => {
+      this.closeCode = e.code;
+    };
+  }
+
+  /** Opens a WebSocket to `url` (ws:// or http://); with `handshake`, sends it and waits for `{}\x1e`. */
+  static async open(url: string, opts: { handshake?: boolean; headers?: Record<string, string> } = {}): Promise<RawHubClient> {
+    const ws = new WebSocket(url.replace(/^http/, 'ws'), { headers: opts.headers } as any);
+    const c = new RawHubClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new Error(`WebSocket to ${url} failed`));
+    });
+    if (opts.handshake) {
+      c.send(HANDSHAKE);
+      await c.waitForText((t) => t.startsWith(`{}${RS}`));
+    }
+    return c;
+  }
+
+  send(text: string): void {
+    this.ws.send(text);
+  }
+
+  /** Everything received so far, concatenated. */
+  get text(): string {
+    return this.messages.join('');
+  }
+
+  /** The records received so far, parsed (the handshake answer included). */
+  get records(): any[] {
+    return this.text
+      .split(RS)
+      .filter((r) => r !== '')
+      .map((r) => JSON.parse(r));
+  }
+
+  /** The records after the handshake answer, without pings. */
+  get messagesSent(): any[] {
+    return this.records.slice(1).filter((r) => r.type !== 6);
+  }
+
+  async waitForText(cond: (text: string) => boolean, timeoutMs = 5000): Promise<void> {
+    await waitFor(() => cond(this.text), timeoutMs);
+  }
+
+  async waitForClose(timeoutMs = 5000): Promise<number> {
+    await waitFor(() => this.closeCode !== null, timeoutMs);
+    return this.closeCode as number;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** A WebSocket upgrade over plain TCP; `head` is the HTTP answer up to the blank line. */
+export class RawTcpUpgrade {
+  head = '';
+  /** Bytes after the HTTP head (WebSocket frames). */
+  body = Buffer.alloc(0);
+  ended = false;
+
+  private constructor(readonly socket: net.Socket) {
+    let buf = Buffer.alloc(0);
+    socket.on('data', (d: Buffer) => {
+      if (this.head) {
+        this.body = Buffer.concat([this.body, d]);
+        return;
+      }
+      buf = Buffer.concat([buf, d]);
+      const end = buf.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        this.head = buf.subarray(0, end).toString('latin1');
+        this.body = buf.subarray(end + 4);
+      }
+    });
+    socket.on('close', () => {
+      this.ended = true;
+    });
+    socket.on('error', () => {});
+  }
+
+  static async open(port: number, path: string, headers: Record<string, string> = {}): Promise<RawTcpUpgrade> {
+    const socket = net.connect(port, '127.0.0.1');
+    const u = new RawTcpUpgrade(socket);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const lines = [
+      `GET ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      'Sec-WebSocket-Version: 13',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    await waitFor(() => u.head !== '' || u.ended);
+    return u;
+  }
+
+  get status(): number {
+    return Number(this.head.split(' ')[1]);
+  }
+
+  /** Header names (lower-case) → values. */
+  get headers(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const line of this.head.split('\r\n').slice(1)) {
+      const i = line.indexOf(':');
+      out[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+    }
+    return out;
+  }
+
+  /** Sends one masked text frame (clients must mask). */
+  sendText(text: string): void {
+    const payload = Buffer.from(text, 'utf8');
+    const mask = Buffer.from([1, 2, 3, 4]);
+    const len = payload.length;
+    const header = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff]);
+    if (len > 0xffff) throw new Error('frame too long for this helper');
+    const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
+    this.socket.write(Buffer.concat([header, mask, masked]));
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
