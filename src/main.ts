@@ -7,6 +7,8 @@ import { limits, loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
 import { createFetch } from './server.ts';
+import { gatewayHubs } from './http/hubs/index.ts';
+import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
@@ -31,11 +33,26 @@ const housekeeping = setInterval(() => {
   }
 }, 3_600_000);
 const app = buildApp(s, log);
+// The gateway's SignalR hubs (/hubs/user, /hubs/market) on the same port; every other path is the app's.
+const hubs = createHubTransport({
+  hubs: gatewayHubs(s),
+  // The Simulator API's rule: a bearer token of a Pro user.
+  authenticate: async (token) => {
+    const p = await s.auth.authenticate(token);
+    return p && p.user.plan === 'pro' ? p : null;
+  },
+  revalidate: (p) => s.auth.stillValid(p),
+  nowMs: () => s.clock.nowMs(),
+  logError: (message, fields) => log.error(message, fields),
+  logInfo: (message, fields) => log.info(message, fields),
+});
+const appFetch = createFetch(app, log, config.logRequests);
 const server = Bun.serve({
   hostname: config.host,
   port: config.port,
   maxRequestBodySize: limits.requestBodyBytesMax,
-  fetch: createFetch(app, log, config.logRequests),
+  fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
+  websocket: hubs.websocket,
 });
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 // Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
@@ -58,6 +75,7 @@ async function shutdown(signal: string) {
   log.info('shutting down', { signal });
   // Running executions end first (as failed, recorded), which also closes their event streams.
   await s.runs.shutdown();
+  hubs.shutdown(); // close messages with allowReconnect: clients come back to the next start
   await server.stop(false); // stop accepting; resolves when in-flight requests are done
   clearInterval(housekeeping);
   await s.shutdown();

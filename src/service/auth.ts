@@ -103,6 +103,19 @@ export class AuthService {
     return { user, jtiHash, expiresMs: row.expiresMs };
   }
 
+  /**
+   * Whether a principal authenticated earlier still holds: its token neither revoked nor expired, its
+   * user neither disabled nor below the Pro plan (long-lived hub connections ask this periodically,
+   * catching changes another process made).
+   */
+  stillValid(p: Principal): boolean {
+    const nowMs = this.clock.nowMs();
+    const row = this.tokens.get(p.jtiHash);
+    if (!row || row.revoked || row.expiresMs <= nowMs) return false;
+    const user = this.users.byId(row.userId);
+    return user !== null && !user.disabled && user.plan === 'pro';
+  }
+
   /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */
   async validate(token: string | null): Promise<Result<{ newToken: string }, ValidateError>> {
     const gate = await this.validateGate(token);
