@@ -7,6 +7,7 @@ import { limits, loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
 import { createFetch } from './server.ts';
+import { hubAuthentication } from './http/hubs/auth.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
 import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
@@ -36,12 +37,7 @@ const app = buildApp(s, log);
 // The gateway's SignalR hubs (/hubs/user, /hubs/market) on the same port; every other path is the app's.
 const hubs = createHubTransport({
   hubs: gatewayHubs(s),
-  // The Simulator API's rule: a bearer token of a Pro user.
-  authenticate: async (token) => {
-    const p = await s.auth.authenticate(token);
-    return p && p.user.plan === 'pro' ? p : null;
-  },
-  revalidate: (p) => s.auth.stillValid(p),
+  ...hubAuthentication(s),
   nowMs: () => s.clock.nowMs(),
   logError: (message, fields) => log.error(message, fields),
   logInfo: (message, fields) => log.info(message, fields),

@@ -27,7 +27,7 @@ export type { SocketData } from './connection.ts';
 export interface HubTransportOptions {
   hubs: readonly HubDefinition[];
   /** The bearer token's principal, or null when it is missing, bad, expired or revoked. */
-  authenticate(token: string | null): Promise<Principal | null>;
+  authenticate(token: string | null, request: Request): Promise<Principal | null>;
   /** Asked every `revalidateEveryMs` per open connection; false closes it (logout, key rotation, plan, disabled user). */
   revalidate?(principal: Principal): boolean | Promise<boolean>;
   logError(msg: string, fields?: Record<string, unknown>): void;
@@ -212,7 +212,7 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
     isNegotiate: boolean,
   ): Promise<Response | undefined> {
     if (stopped) return text(503, 'Server is shutting down');
-    const principal = await opts.authenticate(requestToken(req, url));
+    const principal = await opts.authenticate(requestToken(req, url), req);
     if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     return isNegotiate ? negotiate(req, url, principal) : connect(req, url, server, hub, principal);
   }
