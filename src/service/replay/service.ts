@@ -511,7 +511,14 @@ export class ReplayService {
       throw e;
     }
     // Told only once it is stored (after the caller's transaction, when this commit is part of one).
-    afterCommit(this.d.db, () => this.events.published(s, changes, movement, endReason !== null));
+    afterCommit(this.d.db, () => {
+      // The call succeeded and is stored: a failure to tell subscribers must not turn it into an error.
+      try {
+        this.events.published(s, changes, movement, endReason !== null);
+      } catch (e) {
+        this.d.logError('publishing replay events failed', { accountId: s.accountId, error: String(e) });
+      }
+    });
   }
 
   /** Replaces a session in memory by what the store holds for it. */
