@@ -173,3 +173,23 @@ describe('a bot that trades on quotes during Replay/play', () => {
     expect(steppedBalance).toBe(playedBalance);
   }, 120_000);
 });
+
+describe('credentials while connected', () => {
+  it('Auth/logout closes the token\'s connections with an error; key rotation closes every connection of the user', async () => {
+    const { t, h, post } = await serve([BAR0]);
+    const user = await connect(h, 'user');
+    const market = await connect(h, 'market');
+    const closed = (c: HubConnection) => new Promise<string>((resolve) => c.onclose((e) => resolve(String(e?.message ?? 'no error'))));
+    const userClosed = closed(user);
+    const marketClosed = closed(market);
+    expect((await post('Auth/logout', {})).success).toBe(true);
+    expect(await userClosed).toContain('Unauthorized: logged out');
+    expect(await marketClosed).toContain('Unauthorized: logged out');
+    // A new token, then the API key rotated from the settings: that connection closes too.
+    h.token = await t.login();
+    const again = await connect(h, 'user');
+    const againClosed = closed(again);
+    t.s.users.rotateKey(t.email);
+    expect(await againClosed).toContain('Unauthorized: API key rotated');
+  }, 60_000);
+});
