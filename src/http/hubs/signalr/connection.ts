@@ -143,13 +143,12 @@ export class SocketConnection implements HubConnection {
   /** Bun's `close`: the socket is gone, however it ended. */
   socketClosed(): void {
     if (this.phase === 'ended') return;
-    const wasOpen = this.phase === 'open' || (this.phase === 'closing' && this.handshaken);
     this.phase = 'ended';
     if (this.frameTimer !== null) clearTimeout(this.frameTimer);
     this.frameTimer = null;
     this.queue.clear();
     this.inbox.length = 0;
-    if (wasOpen && this.hub.definition.onDisconnected) {
+    if (this.handshaken && this.hub.definition.onDisconnected) {
       try {
         this.hub.definition.onDisconnected(this);
       } catch (e) {
