@@ -39,7 +39,10 @@ export interface HubConnection {
   readonly principal: Principal;
   /** Hub-owned per-connection state (subscriptions). */
   readonly state: Map<string, unknown>;
-  /** Queues an invocation message `{type:1,target,arguments}`; written at the next frame. */
+  /**
+   * Queues an invocation message `{type:1,target,arguments}`; written at the next frame. The same
+   * `args` array sent to several connections in a row is serialized once: do not change it in between.
+   */
   send(target: string, args: readonly unknown[], opts?: SendOptions): void;
   /** Sends a close message (`{type:7, error?, allowReconnect?}`) and closes the socket. */
   close(error?: string, allowReconnect?: boolean): void;
