@@ -18,7 +18,10 @@ export interface HubDefinition {
   readonly methods: Readonly<Record<string, HubMethod>>;
   /** After the handshake succeeded. */
   onConnected?(conn: HubConnection): void;
-  /** Once, however the connection ended (client close, server close, error, slow consumer). */
+  /**
+   * Once, however the connection ended (client close, server close, error, slow consumer); only
+   * for connections whose handshake succeeded, i.e. after `onConnected`.
+   */
   onDisconnected?(conn: HubConnection): void;
 }
 
