@@ -135,11 +135,16 @@ export class RawTcpUpgrade {
 
   /** Sends one masked text frame (clients must mask). */
   sendText(text: string): void {
-    const payload = Buffer.from(text, 'utf8');
+    this.sendFrame(0x1, Buffer.from(text, 'utf8'));
+  }
+
+  /** Sends one masked frame with `opcode` (0x1 text, 0x9 ping, …), FIN set. */
+  sendFrame(opcode: number, payload: Buffer): void {
     const mask = Buffer.from([1, 2, 3, 4]);
     const len = payload.length;
-    const header = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff]);
     if (len > 0xffff) throw new Error('frame too long for this helper');
+    const first = 0x80 | opcode;
+    const header = len < 126 ? Buffer.from([first, 0x80 | len]) : Buffer.from([first, 0x80 | 126, len >> 8, len & 0xff]);
     const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
     this.socket.write(Buffer.concat([header, mask, masked]));
   }

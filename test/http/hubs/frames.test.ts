@@ -158,6 +158,28 @@ describe('HTTP answers before any WebSocket', () => {
     expect(n.status).toBe(405);
   });
 
+  it('a negotiated id not used within negotiatedIdTtlMs is forgotten (404)', async () => {
+    await serve({ negotiatedIdTtlMs: 20 });
+    const r = await fetch(`${h.baseUrl}/hubs/test/negotiate?negotiateVersion=1&access_token=${h.token}`, { method: 'POST' });
+    const body: any = await r.json();
+    await Bun.sleep(100); // only ever later than the ttl, however slow the machine
+    const u = await RawTcpUpgrade.open(h.port, `/hubs/test?id=${body.connectionToken}&access_token=${h.token}`);
+    expect(u.status).toBe(404);
+    u.destroy();
+  });
+
+  it('503 past connectionsMax open sockets; a slot frees when one closes', async () => {
+    await serve({ connectionsMax: 1 });
+    const first = await RawHubClient.open(hubUrl(), { handshake: true });
+    const refused = await RawTcpUpgrade.open(h.port, `/hubs/test?access_token=${h.token}`);
+    expect(refused.status).toBe(503);
+    refused.destroy();
+    first.close();
+    await waitFor(() => h.transport.connections().length === 0);
+    const again = await RawHubClient.open(hubUrl(), { handshake: true });
+    again.close();
+  });
+
   it('other paths fall through to the app', async () => {
     await serve();
     const r = await fetch(`${h.baseUrl}/api/sim/Auth/loginKey`, {
@@ -316,6 +338,15 @@ describe('handshake and records', () => {
     const sent = c.records.slice(1);
     expect(sent.slice(0, -1).every((r) => r.type === 6)).toBe(true);
     expect(sent.at(-1)).toEqual({ type: 7, error: 'Connection closed: no message from the client within 400 ms.', allowReconnect: true });
+  });
+
+  it('answers a WebSocket ping frame with a pong carrying the same payload', async () => {
+    await serve();
+    const u = await RawTcpUpgrade.open(h.port, `/hubs/test?access_token=${h.token}`);
+    u.sendFrame(0x9, Buffer.from('hello'));
+    await waitFor(() => u.body.length >= 7);
+    expect([...u.body.subarray(0, 7)]).toEqual([0x8a, 5, ...Buffer.from('hello')]);
+    u.destroy();
   });
 
   it('a client that pings is not timed out', async () => {

@@ -87,6 +87,8 @@ export class SocketConnection implements HubConnection {
   private lastSentMs: number;
   private lastReceivedMs: number;
   private closingSinceMs = 0;
+  /** Bun's buffered output as of the last write (it only shrinks in between). */
+  private bufferedBytes = 0;
 
   constructor(
     private readonly ws: ServerWebSocket<SocketData>,
@@ -143,13 +145,12 @@ export class SocketConnection implements HubConnection {
   /** Bun's `close`: the socket is gone, however it ended. */
   socketClosed(): void {
     if (this.phase === 'ended') return;
-    const wasOpen = this.phase === 'open' || (this.phase === 'closing' && this.handshaken);
     this.phase = 'ended';
     if (this.frameTimer !== null) clearTimeout(this.frameTimer);
     this.frameTimer = null;
     this.queue.clear();
     this.inbox.length = 0;
-    if (wasOpen && this.hub.definition.onDisconnected) {
+    if (this.handshaken && this.hub.definition.onDisconnected) {
       try {
         this.hub.definition.onDisconnected(this);
       } catch (e) {
@@ -273,7 +274,10 @@ export class SocketConnection implements HubConnection {
   /** Queues a record; false (and the connection closed) when the client is too far behind. */
   private enqueue(text: string, key?: string): boolean {
     this.queue.push(text, key);
-    if (this.queue.bytes + this.ws.getBufferedAmount() <= this.host.settings.queueBytesMax) return true;
+    const bytesMax = this.host.settings.queueBytesMax;
+    if (this.queue.bytes + this.bufferedBytes <= bytesMax) return true;
+    this.bufferedBytes = this.ws.getBufferedAmount();
+    if (this.queue.bytes + this.bufferedBytes <= bytesMax) return true;
     this.dropSlowConsumer();
     return false;
   }
@@ -291,14 +295,15 @@ export class SocketConnection implements HubConnection {
     if (this.frameTimer !== null) clearTimeout(this.frameTimer);
     this.frameTimer = null;
     if (this.phase === 'ended') return;
-    while (!this.queue.empty) {
-      if (this.ws.getBufferedAmount() > 0) return; // drained() resumes
+    this.bufferedBytes = this.ws.getBufferedAmount();
+    while (!this.queue.empty && this.bufferedBytes === 0) {
       const frame = this.queue.takeFrame(this.host.settings.frameBytesMax) as string;
       const status = this.ws.sendText(frame);
       this.lastSentMs = this.host.monoMs();
+      this.bufferedBytes = this.ws.getBufferedAmount();
       if (status === 0) return this.dropSlowConsumer(); // over Bun's own limit: the frame is lost
-      if (status === -1) return;
     }
+    // Output still buffered: drained() resumes.
   }
 
   private dropSlowConsumer(): void {

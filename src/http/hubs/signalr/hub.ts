@@ -18,7 +18,10 @@ export interface HubDefinition {
   readonly methods: Readonly<Record<string, HubMethod>>;
   /** After the handshake succeeded. */
   onConnected?(conn: HubConnection): void;
-  /** Once, however the connection ended (client close, server close, error, slow consumer). */
+  /**
+   * Once, however the connection ended (client close, server close, error, slow consumer); only
+   * for connections whose handshake succeeded, i.e. after `onConnected`.
+   */
   onDisconnected?(conn: HubConnection): void;
 }
 
@@ -39,7 +42,10 @@ export interface HubConnection {
   readonly principal: Principal;
   /** Hub-owned per-connection state (subscriptions). */
   readonly state: Map<string, unknown>;
-  /** Queues an invocation message `{type:1,target,arguments}`; written at the next frame. */
+  /**
+   * Queues an invocation message `{type:1,target,arguments}`; written at the next frame. The same
+   * `args` array sent to several connections in a row is serialized once: do not change it in between.
+   */
   send(target: string, args: readonly unknown[], opts?: SendOptions): void;
   /** Sends a close message (`{type:7, error?, allowReconnect?}`) and closes the socket. */
   close(error?: string, allowReconnect?: boolean): void;

@@ -115,8 +115,20 @@ export const PING = record({ type: MessageType.Ping });
 
 export const handshakeError = (error: string) => record({ error });
 
-export const invocationRecord = (target: string, args: readonly unknown[]) =>
-  record({ type: MessageType.Invocation, target, arguments: args });
+// One event is usually sent to every subscriber with the same arguments array: it is serialized
+// once. (hub.ts: the array must not change between those sends.)
+let memoTarget = '';
+let memoArgs: readonly unknown[] | null = null;
+let memoText = '';
+
+export function invocationRecord(target: string, args: readonly unknown[]): string {
+  if (args !== memoArgs || target !== memoTarget) {
+    memoText = record({ type: MessageType.Invocation, target, arguments: args });
+    memoTarget = target;
+    memoArgs = args;
+  }
+  return memoText;
+}
 
 /** A completion: never both `error` and `result` (hub methods return nothing). */
 export function completionRecord(invocationId: string, error?: string): string {

@@ -98,94 +98,105 @@ function settingsOf(o: HubTransportOptions): ConnectionSettings {
 }
 
 export function createHubTransport(opts: HubTransportOptions): HubTransport {
-  const settings = settingsOf(opts);
-  const connectionsMax = opts.connectionsMax ?? limits.hubConnectionsMax;
-  const revalidateEveryMs = opts.revalidateEveryMs ?? limits.hubRevalidateEveryMs;
-  const wallMs = opts.nowMs ?? Date.now;
-  const monoMs = () => performance.now();
-  const byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
-  const negotiated = new NegotiatedIds(
-    opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax,
-    opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs,
-  );
-  const live = new Set<SocketConnection>();
-  // A quarter of the shortest interval checked, within [5 ms, 1 s]: late by at most that much.
-  const shortestMs = Math.min(settings.keepAliveMs, settings.clientTimeoutMs, settings.handshakeTimeoutMs, revalidateEveryMs);
-  const sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(shortestMs / 4)));
-  let sweepTimer: ReturnType<typeof setInterval> | null = null;
-  let lastRevalidateMs = monoMs();
-  let revalidating = false;
-  let stopped = false;
+  return new SignalRTransport(opts);
+}
 
-  const host: ConnectionHost = {
-    settings,
-    monoMs,
-    logError: opts.logError,
-    logInfo: opts.logInfo ?? (() => {}),
-    ended(conn) {
-      live.delete(conn);
-      stopSweepWhenIdle();
-    },
-  };
+/** The transport's state: hubs by path, negotiated ids, live connections and the sweep timer. */
+class SignalRTransport implements HubTransport, ConnectionHost {
+  readonly settings: ConnectionSettings;
+  readonly websocket: WebSocketHandler<SocketData>;
+  private readonly connectionsMax: number;
+  private readonly revalidateEveryMs: number;
+  private readonly sweepEveryMs: number;
+  private readonly wallMs: () => number;
+  private readonly byPath: Map<string, ServedHub>;
+  private readonly negotiated: NegotiatedIds;
+  private readonly live = new Set<SocketConnection>();
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
+  private lastRevalidateMs: number;
+  private revalidating = false;
+  private stopped = false;
 
-  function startSweep(): void {
-    if (sweepTimer !== null) return;
-    sweepTimer = setInterval(sweep, sweepEveryMs);
-    // The sweep alone must not keep a process (a test, the CLI) alive.
-    (sweepTimer as { unref?: () => void }).unref?.();
+  constructor(private readonly opts: HubTransportOptions) {
+    this.settings = settingsOf(opts);
+    this.connectionsMax = opts.connectionsMax ?? limits.hubConnectionsMax;
+    this.revalidateEveryMs = opts.revalidateEveryMs ?? limits.hubRevalidateEveryMs;
+    // A quarter of the shortest interval checked, within [5 ms, 1 s]: late by at most that much.
+    const s = this.settings;
+    const shortestMs = Math.min(s.keepAliveMs, s.clientTimeoutMs, s.handshakeTimeoutMs, this.revalidateEveryMs);
+    this.sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(shortestMs / 4)));
+    this.wallMs = opts.nowMs ?? Date.now;
+    this.byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
+    this.negotiated = new NegotiatedIds(opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax, opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs);
+    this.lastRevalidateMs = this.monoMs();
+    this.websocket = this.socketHandler();
   }
 
-  function stopSweepWhenIdle(): void {
-    if (sweepTimer !== null && live.size === 0 && negotiated.size === 0) {
-      clearInterval(sweepTimer);
-      sweepTimer = null;
+  monoMs(): number {
+    return performance.now();
+  }
+
+  logError(msg: string, fields?: Record<string, unknown>): void {
+    this.opts.logError(msg, fields);
+  }
+
+  logInfo(msg: string, fields?: Record<string, unknown>): void {
+    this.opts.logInfo?.(msg, fields);
+  }
+
+  ended(conn: SocketConnection): void {
+    this.live.delete(conn);
+    this.stopSweepWhenIdle();
+  }
+
+  handle(req: Request, server: Server<SocketData>): Promise<Response | undefined> | undefined {
+    const url = new URL(req.url);
+    const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+    const hub = this.byPath.get(path);
+    if (hub) return this.answer(req, url, server, hub, false);
+    if (!path.endsWith('/negotiate')) return undefined;
+    const negotiating = this.byPath.get(path.slice(0, -'/negotiate'.length));
+    return negotiating ? this.answer(req, url, server, negotiating, true) : undefined;
+  }
+
+  connections(): readonly HubConnection[] {
+    return [...this.live].filter((c) => c.open);
+  }
+
+  closeWhere(pred: (c: HubConnection) => boolean, error: string): number {
+    let count = 0;
+    for (const conn of [...this.live]) {
+      if (conn.closed || !pred(conn)) continue;
+      conn.close(error, false);
+      count++;
     }
+    return count;
   }
 
-  function sweep(): void {
-    const mono = monoMs();
-    const wall = wallMs();
-    negotiated.sweep(mono);
-    for (const conn of live) conn.tick(mono, wall);
-    if (opts.revalidate && !revalidating && mono - lastRevalidateMs >= revalidateEveryMs) {
-      lastRevalidateMs = mono;
-      void revalidateAll(opts.revalidate);
-    }
-    stopSweepWhenIdle();
+  shutdown(): void {
+    this.stopped = true;
+    this.negotiated.clear();
+    // The sweep keeps running until the last socket is gone, to cut those that do not close.
+    for (const conn of [...this.live]) conn.close(undefined, true);
+    this.stopSweepWhenIdle();
   }
 
-  /** Asks once per token, closes the connections whose token no longer passes. */
-  async function revalidateAll(check: NonNullable<HubTransportOptions['revalidate']>): Promise<void> {
-    revalidating = true;
-    try {
-      const verdicts = new Map<string, boolean | Promise<boolean>>();
-      for (const conn of [...live]) {
-        if (!conn.open) continue;
-        const key = conn.principal.jtiHash;
-        if (!verdicts.has(key)) verdicts.set(key, check(conn.principal));
-        let ok: boolean;
-        try {
-          ok = await verdicts.get(key)!;
-        } catch (e) {
-          opts.logError('hub revalidation failed', { connectionId: conn.id, error: String(e) });
-          continue;
-        }
-        if (!ok) conn.close(hubErrors.tokenRevoked, false);
-      }
-    } finally {
-      revalidating = false;
-    }
+  private async answer(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, isNegotiate: boolean) {
+    if (this.stopped) return text(503, 'Server is shutting down');
+    const principal = await this.opts.authenticate(requestToken(req, url), req);
+    if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+    return isNegotiate ? this.negotiate(req, url, principal) : this.connect(req, url, server, hub, principal);
   }
 
-  async function negotiate(req: Request, url: URL, principal: Principal): Promise<Response> {
+  private negotiate(req: Request, url: URL, principal: Principal): Response {
     if (req.method !== 'POST') return text(405, '');
     const version = url.searchParams.get('negotiateVersion') ?? url.searchParams.get('NegotiateVersion');
-    const body = negotiated.issue(version, principal.user.id, monoMs());
-    startSweep();
+    const body = this.negotiated.issue(version, principal.user.id, this.monoMs());
+    this.startSweep();
     return Response.json(body);
   }
 
-  function connect(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, principal: Principal): Response | undefined {
+  private connect(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, principal: Principal): Response | undefined {
     if (req.method !== 'GET') return text(405, '');
     const id = url.searchParams.get('id');
     if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
@@ -193,86 +204,87 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
     }
     let connectionId: string = crypto.randomUUID();
     if (id !== null) {
-      const issued = negotiated.take(id, principal.user.id, monoMs());
+      const issued = this.negotiated.take(id, principal.user.id, this.monoMs());
       if (issued === null) return text(404, 'No Connection with that ID');
       connectionId = issued;
     }
-    if (live.size >= connectionsMax) return text(503, 'Too many hub connections', { 'retry-after': '5' });
+    if (this.live.size >= this.connectionsMax) return text(503, 'Too many hub connections', { 'retry-after': '5' });
     const data: SocketData = { hub, connectionId, principal, conn: null };
     // An empty Sec-WebSocket-Protocol stops Bun from echoing the client's first subprotocol.
     if (server.upgrade(req, { data, headers: { 'Sec-WebSocket-Protocol': '' } })) return undefined;
     return text(400, 'WebSocket upgrade failed');
   }
 
-  async function answer(
-    req: Request,
-    url: URL,
-    server: Server<SocketData>,
-    hub: ServedHub,
-    isNegotiate: boolean,
-  ): Promise<Response | undefined> {
-    if (stopped) return text(503, 'Server is shutting down');
-    const principal = await opts.authenticate(requestToken(req, url), req);
-    if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
-    return isNegotiate ? negotiate(req, url, principal) : connect(req, url, server, hub, principal);
+  private socketHandler(): WebSocketHandler<SocketData> {
+    return {
+      perMessageDeflate: false,
+      maxPayloadLength: this.settings.messageBytesMax,
+      // Above our own bound (queued + buffered ≤ queueBytesMax, plus one frame and a close message),
+      // so Bun never drops a frame before we close the connection ourselves.
+      backpressureLimit: this.settings.queueBytesMax + 2 * this.settings.frameBytesMax + 4096,
+      closeOnBackpressureLimit: false,
+      // Our keep-alive and client timeout replace Bun's idle timeout; Bun still answers pings.
+      idleTimeout: 0,
+      open: (ws) => {
+        const conn = new SocketConnection(ws, ws.data.hub, this);
+        ws.data.conn = conn;
+        this.live.add(conn);
+        this.startSweep();
+        if (this.stopped) conn.close(undefined, true);
+      },
+      message: (ws, message) => ws.data.conn?.receive(typeof message === 'string' ? message : new Uint8Array(message)),
+      drain: (ws) => ws.data.conn?.drained(),
+      close: (ws) => ws.data.conn?.socketClosed(),
+    };
   }
 
-  const websocket: WebSocketHandler<SocketData> = {
-    perMessageDeflate: false,
-    maxPayloadLength: settings.messageBytesMax,
-    // Above our own bound (queued + buffered ≤ queueBytesMax, plus one frame and a close message),
-    // so Bun never drops a frame before we close the connection ourselves.
-    backpressureLimit: settings.queueBytesMax + 2 * settings.frameBytesMax + 4096,
-    closeOnBackpressureLimit: false,
-    // Our keep-alive and client timeout replace Bun's idle timeout; Bun still answers pings.
-    idleTimeout: 0,
-    open(ws) {
-      const conn = new SocketConnection(ws, ws.data.hub, host);
-      ws.data.conn = conn;
-      live.add(conn);
-      startSweep();
-      if (stopped) conn.close(undefined, true);
-    },
-    message(ws, message) {
-      ws.data.conn?.receive(typeof message === 'string' ? message : new Uint8Array(message));
-    },
-    drain(ws) {
-      ws.data.conn?.drained();
-    },
-    close(ws) {
-      ws.data.conn?.socketClosed();
-    },
-  };
+  private startSweep(): void {
+    if (this.sweepTimer !== null) return;
+    this.sweepTimer = setInterval(() => this.sweep(), this.sweepEveryMs);
+    // The sweep alone must not keep a process (a test, the CLI) alive.
+    (this.sweepTimer as { unref?: () => void }).unref?.();
+  }
 
-  return {
-    handle(req, server) {
-      const url = new URL(req.url);
-      const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
-      const hub = byPath.get(path);
-      if (hub) return answer(req, url, server, hub, false);
-      if (path.endsWith('/negotiate')) {
-        const negotiating = byPath.get(path.slice(0, -'/negotiate'.length));
-        if (negotiating) return answer(req, url, server, negotiating, true);
+  private stopSweepWhenIdle(): void {
+    if (this.sweepTimer !== null && this.live.size === 0 && this.negotiated.size === 0) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = null;
+    }
+  }
+
+  private sweep(): void {
+    const mono = this.monoMs();
+    const wall = this.wallMs();
+    this.negotiated.sweep(mono);
+    for (const conn of this.live) conn.tick(mono, wall);
+    const check = this.opts.revalidate;
+    if (check && !this.revalidating && mono - this.lastRevalidateMs >= this.revalidateEveryMs) {
+      this.lastRevalidateMs = mono;
+      void this.revalidateAll(check);
+    }
+    this.stopSweepWhenIdle();
+  }
+
+  /** Asks once per token, closes the connections whose token no longer passes. */
+  private async revalidateAll(check: NonNullable<HubTransportOptions['revalidate']>): Promise<void> {
+    this.revalidating = true;
+    try {
+      const verdicts = new Map<string, boolean | Promise<boolean>>();
+      for (const conn of [...this.live]) {
+        if (!conn.open) continue;
+        const key = conn.principal.jtiHash;
+        let ok: boolean;
+        try {
+          if (!verdicts.has(key)) verdicts.set(key, check(conn.principal));
+          ok = await (verdicts.get(key) as boolean | Promise<boolean>);
+        } catch (e) {
+          this.logError('hub revalidation failed', { connectionId: conn.id, error: String(e) });
+          continue;
+        }
+        if (!ok) conn.close(hubErrors.tokenRevoked, false);
       }
-      return undefined;
-    },
-    websocket,
-    connections: () => [...live].filter((c) => c.open),
-    closeWhere(pred, error) {
-      let count = 0;
-      for (const conn of [...live]) {
-        if (conn.closed || !pred(conn)) continue;
-        conn.close(error, false);
-        count++;
-      }
-      return count;
-    },
-    shutdown() {
-      stopped = true;
-      negotiated.clear();
-      // The sweep keeps running until the last socket is gone, to cut those that do not close.
-      for (const conn of [...live]) conn.close(undefined, true);
-      stopSweepWhenIdle();
-    },
-  };
+    } finally {
+      this.revalidating = false;
+    }
+  }
 }
