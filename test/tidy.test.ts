@@ -99,6 +99,20 @@ describe('tidy', () => {
     expect(bad).toEqual([]);
   });
 
+  it('API families never import each other: what two families share lives in http/shared', () => {
+    const family = (path: string) => /^http\/(sim|legacy|playground|web|hubs)\//.exec(path)?.[1];
+    const bad: string[] = [];
+    for (const f of ALL) {
+      const from = family(f.path);
+      if (!from) continue;
+      for (const spec of importsOf(f.text)) {
+        const to = spec.startsWith('.') ? family(relative(SRC, join(SRC, f.path, '..', spec))) : undefined;
+        if (to && to !== from) bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))
       .filter((f) => /errorCode|errorMessage|new Response\(/.test(f.text))

@@ -11,8 +11,20 @@ import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
-import { Account, AccountId, Bar, IsoTimeText, Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
-import { OrderSideValue, OrderStatusValue, OrderTypeValue, PositionTypeValue } from '../sim/schemas.ts';
+import {
+  Account,
+  AccountId,
+  Bar,
+  IsoTimeText,
+  Maybe,
+  Nullable,
+  OrderSideValue,
+  OrderStatusValue,
+  OrderTypeValue,
+  PositionTypeValue,
+  RunResults,
+  STRICT,
+} from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import { LEGACY_STEPS_MAX } from './present-trading.ts';
 import * as trading from './trading-codes.ts';
