@@ -1,16 +1,54 @@
 // The boundary rules of the house style, enforced: imports point one way, the deterministic core
 // reads no clock and no randomness, and only the store speaks SQL.
 import { describe, expect, it } from 'bun:test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
-const SRC = join(import.meta.dir, '..', 'src');
+const ROOT = join(import.meta.dir, '..');
+const SRC = join(ROOT, 'src');
 
-function files(dir: string): string[] {
+function files(dir: string, ext = /\.tsx?$/): string[] {
   return readdirSync(dir).flatMap((name) => {
+    if (name === 'node_modules' || name.startsWith('.')) return [];
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(p) ? [p] : [];
+    return statSync(p).isDirectory() ? files(p, ext) : ext.test(p) ? [p] : [];
   });
+}
+
+/** A parsed TypeScript file (the compiler's own parser, so strings, templates and regexes are told from code). */
+function parse(path: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+}
+
+/** Every comment of a TypeScript file: literals (which may hold `//`) are blanked out first. */
+function commentsOf(path: string, text: string): { line: number; text: string }[] {
+  const sf = parse(path, text);
+  const chars = text.split('');
+  const literal = new Set([
+    ts.SyntaxKind.StringLiteral,
+    ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    ts.SyntaxKind.TemplateHead,
+    ts.SyntaxKind.TemplateMiddle,
+    ts.SyntaxKind.TemplateTail,
+    ts.SyntaxKind.RegularExpressionLiteral,
+    ts.SyntaxKind.JsxText,
+  ]);
+  const visit = (node: ts.Node) => {
+    if (literal.has(node.kind)) for (let i = node.getStart(sf); i < node.end; i++) if (chars[i] !== '\n') chars[i] = ' ';
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  const blanked = chars.join('');
+  return [...blanked.matchAll(/\/\/.*|\/\*[\s\S]*?\*\//g)].map((m) => ({
+    line: sf.getLineAndCharacterOfPosition(m.index).line + 1,
+    text: text.slice(m.index, m.index + m[0].length),
+  }));
+}
+
+/** Comments (`#` lines and docstrings) of a Python file. */
+function pythonCommentsOf(text: string): { line: number; text: string }[] {
+  return [...text.matchAll(/#.*|"""[\s\S]*?"""/g)].map((m) => ({ line: text.slice(0, m.index).split('\n').length, text: m[0] }));
 }
 
 /** Source text without comment lines, so rules judge code, not prose about it. */
@@ -112,6 +150,33 @@ describe('tidy', () => {
     }
     expect(bad).toEqual([]);
   });
+
+  it('no comment points at a file outside the repository (name the document instead: "the product spec")', () => {
+    // Absolute paths: a system folder, or any absolute path naming a file (routes like /api/sim/… name none).
+    const ABSOLUTE = /(?<![\w.\/<>…-])\/(?:(?:work|home|tmp|usr|etc|var|opt|root|mnt|srv)\/[\w.\/-]*|[\w-]+(?:\/[\w.-]+)*\.[a-z]{1,4}\b)/g;
+    const RELATIVE = /(?<![\w.\/-])\.{1,2}\/[\w.\/-]*/g;
+    const bad: string[] = [];
+    const sources = ['src', 'runner', 'test', 'bench'].flatMap((d) => files(join(ROOT, d), /\.(tsx?|py)$/));
+    for (const p of sources) {
+      const text = readFileSync(p, 'utf8');
+      // Spare the parse when no line but imports names a path.
+      const lines = text.split('\n').filter((l) => !/^\s*(import|export|\} from)\b/.test(l));
+      if (!lines.some((l) => l.search(ABSOLUTE) >= 0 || l.search(RELATIVE) >= 0)) continue;
+      for (const c of p.endsWith('.py') ? pythonCommentsOf(text) : commentsOf(p, text)) {
+        for (const m of c.text.matchAll(ABSOLUTE)) bad.push(`${relative(ROOT, p)}:${c.line}: ${m[0]}`);
+        // A relative path is read from the file's folder or, as in a command, from the repository root: either
+        // way it must stay in the repository and lead to one of its folders (the file may be one still to come).
+        for (const m of c.text.matchAll(RELATIVE)) {
+          const inside = [dirname(p), ROOT].some((base) => {
+            const target = resolve(base, m[0]);
+            return !relative(ROOT, target).startsWith('..') && existsSync(dirname(target));
+          });
+          if (!inside) bad.push(`${relative(ROOT, p)}:${c.line}: ${m[0]}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 30_000);
 
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))
