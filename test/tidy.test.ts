@@ -178,6 +178,34 @@ describe('tidy', () => {
     expect(bad).toEqual([]);
   }, 30_000);
 
+  it('no import cycle among the files of src/', () => {
+    const byPath = new Map(ALL.map((f) => [f.path, f]));
+    const edges = new Map<string, string[]>();
+    for (const f of ALL) {
+      const targets = importsOf(f.text)
+        .filter((s) => s.startsWith('.'))
+        .map((s) => relative(SRC, join(SRC, f.path, '..', s)))
+        .filter((t) => byPath.has(t));
+      edges.set(f.path, targets);
+    }
+    // Depth-first search; a back edge to a file on the current path closes a cycle.
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const cycles: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, 'open');
+      stack.push(node);
+      for (const next of edges.get(node) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, 'done');
+    };
+    for (const f of [...edges.keys()].sort()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))
       .filter((f) => /errorCode|errorMessage|new Response\(/.test(f.text))
