@@ -4,6 +4,8 @@ import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { functionLengths } from './tidy/functions.ts';
+import LONG from './tidy/long-functions.json';
 
 const ROOT = join(import.meta.dir, '..');
 const SRC = join(ROOT, 'src');
@@ -205,6 +207,28 @@ describe('tidy', () => {
     for (const f of [...edges.keys()].sort()) if (!state.has(f)) visit(f);
     expect(cycles).toEqual([]);
   });
+
+  it('functions fit on a screen: only the listed ones exceed the limit, and they may only shrink (test/tidy/long-functions.json)', () => {
+    const measured = ['src', 'runner']
+      .flatMap((d) => files(join(ROOT, d)))
+      .filter((p) => !p.endsWith('.d.ts'))
+      .flatMap((p) => functionLengths(relative(ROOT, p), readFileSync(p, 'utf8')));
+    const now = new Map(measured.map((f) => [f.key, f.lines]));
+    const listed = new Map(LONG.functions.map((f) => [`${f.file}:${f.name}`, f.lines]));
+    const bad: string[] = [];
+    for (const [key, lines] of now) {
+      const ceiling = listed.get(key);
+      if (lines <= LONG.limitLines) continue;
+      if (ceiling === undefined) bad.push(`${key} has ${lines} lines, over the limit of ${LONG.limitLines}: split it`);
+      else if (lines > ceiling) bad.push(`${key} grew from ${ceiling} to ${lines} lines: listed functions may only shrink`);
+    }
+    for (const [key, ceiling] of listed) {
+      const lines = now.get(key);
+      if (lines === undefined) bad.push(`${key} (listed at ${ceiling} lines) is gone: remove it from the list`);
+      else if (lines <= LONG.limitLines) bad.push(`${key} is down to ${lines} lines, within the limit: remove it from the list`);
+    }
+    expect(bad).toEqual([]);
+  }, 60_000);
 
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))
