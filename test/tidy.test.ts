@@ -84,9 +84,13 @@ const ALLOWED: Record<string, string[]> = {
   service: ['store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts', 'runner'],
   http: ['service', 'store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts'],
   admin: ['service', 'data', 'challenge', 'domain', 'lib', 'config.ts', 'instance.ts'],
+  // The pure core's limits: import-free but for lib, so every layer of the server may read them.
+  'core-limits.ts': ['lib'],
   // Browser code: its own files and npm packages only; it reaches the server through HTTP.
   console: [],
 };
+for (const [from, allowed] of Object.entries(ALLOWED)) if (!['lib', 'console', 'core-limits.ts'].includes(from)) allowed.push('core-limits.ts');
+ALLOWED.lib.push('core-limits.ts');
 
 describe('tidy', () => {
   it('imports point one way: http → service → engine/challenge/data/store → domain → lib', () => {
@@ -229,6 +233,15 @@ describe('tidy', () => {
     }
     expect(bad).toEqual([]);
   }, 60_000);
+
+  it('one home for limits: no `const X_MAX` outside config.ts and core-limits.ts, and DAY_S only in lib/time-units.ts', () => {
+    const bad: string[] = [];
+    for (const f of ALL) {
+      for (const m of f.text.matchAll(/\bconst\s+([A-Z][A-Z0-9_]*_MAX(?:_[A-Z]+)?)\s*[:=]/g)) bad.push(`${f.path}: ${m[1]}`);
+      if (f.path !== 'lib/time-units.ts' && /\bconst\s+DAY_S\s*[:=]/.test(f.text)) bad.push(`${f.path}: DAY_S`);
+    }
+    expect(bad).toEqual([]);
+  });
 
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))

@@ -3,9 +3,10 @@
 // session's simulated time.
 
 import { limits } from '../config.ts';
+import { coreLimits } from '../core-limits.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
 import { type Instrument, priceToTicks } from '../domain/instrument.ts';
-import { type PlaceOrderRequest, PRICE_TICKS_ABS_MAX } from '../engine/engine.ts';
+import type { PlaceOrderRequest } from '../engine/engine.ts';
 import { type Fill, type Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
 import { parseIsoMs } from '../lib/iso-time.ts';
@@ -298,7 +299,7 @@ function priceTicks(inst: Instrument, field: PriceField, price: number): Result<
   const ticks = priceToTicks(inst, price);
   if (ticks === undefined) return err({ kind: 'price_off_grid', field, price, tickSize: inst.tickSize });
   // The engine refuses such prices too, but would call the price missing.
-  if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'price_out_of_range', field, price });
+  if (Math.abs(ticks) > coreLimits.priceTicksAbsMax) return err({ kind: 'price_out_of_range', field, price });
   return ok(ticks);
 }
 

@@ -9,7 +9,7 @@ import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { countBuckets } from '../../data/bucket-count.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
-import { DAY_S, parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -17,6 +17,7 @@ import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
 import { Execution, type ExecutionEvent, type RunStatus, SHUTDOWN_MESSAGE } from './execution.ts';
@@ -81,13 +82,6 @@ export interface ExecutionView {
   equity: EquityPoint[];
   logs: string[];
 }
-
-/** Trades kept in a run's stored result (statistics always cover all of them). */
-const TRADES_KEPT_MAX = 5000;
-/** Trades shown while a run is running: the most recent ones (a poll stays small and cheap). */
-const TRADES_LIVE_MAX = 100;
-const CONTEXT_TIMEFRAMES_MAX = 3;
-const RUN_SPAN_YEARS_MAX = 2;
 
 interface Live {
   exec: Execution;
@@ -226,7 +220,7 @@ export class RunService {
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
-          trades: trades.slice(0, TRADES_KEPT_MAX),
+          trades: trades.slice(0, limits.playgroundTradesKeptMax),
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
@@ -309,7 +303,7 @@ export class RunService {
       if (d === undefined) return err({ kind: 'date_invalid', field: 'endDate' } as RunError);
       if (d < startDay) return err({ kind: 'end_before_start' } as RunError);
       const [y, m, dd] = civilFromDays(startDay);
-      if (d > daysFromCivil(y + RUN_SPAN_YEARS_MAX, m, m === 2 && dd === 29 ? 28 : dd)) return err({ kind: 'span_too_long' } as RunError);
+      if (d > daysFromCivil(y + limits.replaySpanYearsMax, m, m === 2 && dd === 29 ? 28 : dd)) return err({ kind: 'span_too_long' } as RunError);
       endDay = d;
     }
     const range = this.source.range(inst);
@@ -332,7 +326,7 @@ export class RunService {
 
   private contextTimeframes(inst: Instrument, run: Timeframe, v: unknown): Result<Timeframe[], RunError> {
     if (v === undefined || v === null) return ok([]);
-    if (!Array.isArray(v) || v.length > CONTEXT_TIMEFRAMES_MAX) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
+    if (!Array.isArray(v) || v.length > limits.playgroundContextTimeframesMax) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
     const out: Timeframe[] = [];
     for (const x of v) {
       const tf = this.timeframe(inst, x, 'contextTimeframes');
@@ -371,7 +365,7 @@ function liveView(l: Live): ExecutionView {
     balanceCents: led.engine.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
-    trades: trades.slice(-TRADES_LIVE_MAX),
+    trades: trades.slice(-limits.playgroundTradesLiveMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),

@@ -7,7 +7,7 @@
 import { maxPositionQtyFor, type ChallengePlan } from '../../challenge/plans.ts';
 import { ChallengeRule } from '../../challenge/rules.ts';
 import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
-import { limits, type Config } from '../../config.ts';
+import { type Config, limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { SessionEngine } from '../../engine/engine.ts';
@@ -21,13 +21,13 @@ import { type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
-import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, PIECE_DAYS_MAX, stepPlan } from './advance-plan.ts';
+import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
-import { SESSION_RESULT_FILLS_MAX, sessionResults } from './results.ts';
+import { sessionResults } from './results.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
@@ -296,7 +296,7 @@ export class ReplayService {
   private async advanceSliced(s: LiveSession, plan: AdvancePlan): Promise<AdvanceOutcome> {
     const mark = this.persistence.mark(s);
     const pieces: AdvanceResult[] = [];
-    // Pieces start a day long and double while they are quick, up to PIECE_DAYS_MAX: a warm jump
+    // Pieces start a day long and double while they are quick, up to limits.replayAdvancePieceDaysMax: a warm jump
     // of years takes a few dozen pieces, a cold one never does more than a day between yields.
     let spanDays = 1;
     let sliceFrom = performance.now();
@@ -309,7 +309,7 @@ export class ReplayService {
         if (piece.halted) break;
         // A slow piece (days to generate or rollups to build) makes the next ones a day long.
         const took = performance.now() - t0;
-        spanDays = took > ADVANCE_SLICE_MS / 2 ? 1 : took < 1 ? Math.min(PIECE_DAYS_MAX, spanDays * 2) : spanDays;
+        spanDays = took > ADVANCE_SLICE_MS / 2 ? 1 : took < 1 ? Math.min(limits.replayAdvancePieceDaysMax, spanDays * 2) : spanDays;
         if (performance.now() - sliceFrom > ADVANCE_SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           sliceFrom = performance.now();
@@ -425,7 +425,7 @@ export class ReplayService {
    * profit factor and drawdown as `src/engine/results.ts` defines them (see results.ts here).
    */
   results(accountId: number): RunStats {
-    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, SESSION_RESULT_FILLS_MAX).reverse();
+    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax).reverse();
     const balanceCents = this.d.accounts.byId(accountId)?.balanceCents ?? limits.startingBalanceCents;
     return sessionResults(fills, balanceCents);
   }

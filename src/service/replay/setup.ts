@@ -16,8 +16,7 @@ import { limits } from '../../config.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
-
-const DAY_S = 86_400;
+import { DAY_S } from '../../lib/time-units.ts';
 
 export type StartError =
   | { kind: 'instrument_required' }
