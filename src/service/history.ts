@@ -26,7 +26,6 @@
 // cache and aggregation are the same.
 
 import { limits } from '../config.ts';
-import { instrumentForContractId } from '../domain/contract-id.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { bucketStart, historyScanWindowS, nextBucketStart, type Timeframe, timeframeFromUnit } from '../domain/timeframe.ts';
 import { Aggregator } from '../data/aggregate.ts';
@@ -74,11 +73,6 @@ export interface HistoryPolicy {
   barsPerRequestMax(inst: Instrument, tf: Timeframe): number;
 }
 
-export const CURRENT_HISTORY_POLICY: HistoryPolicy = Object.freeze({
-  instrumentFor: instrumentForContractId,
-  barsPerRequestMax: () => limits.historyBarsPerRequestMax,
-});
-
 export interface HistoryResult {
   instrument: Instrument;
   timeframe: Timeframe;
@@ -111,7 +105,7 @@ export class HistoryService {
   constructor(private readonly d: HistoryDeps) {}
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */
-  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy = CURRENT_HISTORY_POLICY): Result<HistoryResult, HistoryError> {
+  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy): Result<HistoryResult, HistoryError> {
     const planned = this.prepare(userId, req, policy);
     if (!isPlan(planned)) return planned;
     const admitted = this.admit(userId, planned);
@@ -128,7 +122,7 @@ export class HistoryService {
   async retrieveSliced(
     userId: number,
     req: HistoryRequest,
-    policy: HistoryPolicy = CURRENT_HISTORY_POLICY,
+    policy: HistoryPolicy,
     sliceMs: number = HISTORY_SLICE_MS,
   ): Promise<Result<HistoryResult, HistoryError>> {
     let planned = this.prepare(userId, req, policy);

@@ -24,7 +24,7 @@ import { SlidingWindowLimiter } from '../rate-limit.ts';
 import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
-import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
+import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
 import { sessionResults } from './results.ts';
@@ -72,12 +72,8 @@ export interface StartPolicy {
   readonly liveSessionsMax: number;
 }
 
-export const CURRENT_START_POLICY: StartPolicy = Object.freeze({ span: UTC_DAY_SPAN, liveSessionsMax: limits.replaySessionsPerAccountMax });
-
-/** Playback pace: timeframe bars a second at `speed` (the current family: 2 × speed, whatever the timeframe). */
+/** Playback pace: timeframe bars a second at `speed` (each family's, in its policy.ts). */
 export type PlaybackRate = (speed: number, s: LiveSession) => number;
-
-export const TWO_BARS_PER_SPEED: PlaybackRate = (speed) => 2 * speed;
 
 /** The challenge a session inherits at Replay/start. */
 interface InheritedChallenge {
@@ -175,7 +171,7 @@ export class ReplayService {
 
   // ---- start ----
 
-  start(userId: number, req: StartRequest, policy: StartPolicy = CURRENT_START_POLICY): Result<{ session: LiveSession }, StartError> {
+  start(userId: number, req: StartRequest, policy: StartPolicy): Result<{ session: LiveSession }, StartError> {
     const nowMs = this.d.clock.nowMs();
     const gate = this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
@@ -236,7 +232,7 @@ export class ReplayService {
   // ---- advancing ----
 
   /** Plays `steps` bars (default 1, at most `stepsMax`: the family's bound). */
-  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number = limits.replayStepsMax): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
@@ -360,7 +356,7 @@ export class ReplayService {
 
   // ---- playback ----
 
-  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate = TWO_BARS_PER_SPEED): Result<{ session: LiveSession; speed: number }, PlayError> {
+  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Result<{ session: LiveSession; speed: number }, PlayError> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const v = speed === undefined || speed === null ? 1 : speed;
