@@ -10,14 +10,13 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
 import { UsageStore } from '../store/usage.ts';
-import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
-import { WebSessionStore } from '../store/web-sessions.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
@@ -80,7 +79,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, config } = deps;
   const userStore = new UserStore(db);
-  const tokenStore = new TokenStore(db);
+  const tokenStore = new IssuedJwtStore(db, 'tokens');
   const accountStore = new AccountStore(db);
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
@@ -151,7 +150,7 @@ export function createServices(deps: ServiceDeps): Services {
     challenges,
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
-    webAuth: new WebAuthService(userStore, new WebSessionStore(db), deps.jwtSecret, clock),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(db, 'web_sessions'), deps.jwtSecret, clock),
     strategies,
     runs,
     runner,

@@ -5,7 +5,7 @@ import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
-import type { TokenStore } from '../store/tokens.ts';
+import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { Plan, UserRow, UserStore } from '../store/users.ts';
 
 export type { Plan, UserRow };
@@ -26,7 +26,7 @@ export function newApiKey(): string {
 export class UserService {
   constructor(
     private readonly users: UserStore,
-    private readonly tokens: TokenStore,
+    private readonly tokens: IssuedJwtStore,
     private readonly clock: Clock,
   ) {}
 
