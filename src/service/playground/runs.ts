@@ -14,6 +14,7 @@ import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
@@ -83,6 +84,25 @@ export interface ExecutionView {
   logs: string[];
 }
 
+/**
+ * POST run as the route parsed it: each field as its schema types it, `INVALID` where the schema
+ * failed and the refusal is left to this service's order of checks (a `defer` field rule), and
+ * `unknown` where the service reads the field as sent (dates, timeframes and params: their
+ * refusals quote the text).
+ */
+export interface RunInput {
+  strategyId?: string | null | Invalid;
+  templateId?: string | null | Invalid;
+  code?: string | null | Invalid;
+  instrument: string | Invalid;
+  startDate: unknown;
+  endDate?: string | null | Invalid;
+  timeframe: unknown;
+  contextTimeframes?: unknown;
+  params?: unknown;
+  speed?: number | null | Invalid;
+}
+
 interface Live {
   exec: Execution;
   row: RunRow;
@@ -107,7 +127,7 @@ export class RunService {
     this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
   }
 
-  start(userId: number, body: Record<string, unknown>): Result<{ executionId: string }, RunError> {
+  start(userId: number, body: RunInput): Result<{ executionId: string }, RunError> {
     const planned = this.plan(userId, body);
     if (!planned.ok) return planned;
     const p = planned.value;
@@ -234,7 +254,7 @@ export class RunService {
     void row;
   }
 
-  private plan(userId: number, body: Record<string, unknown>) {
+  private plan(userId: number, body: RunInput) {
     const code = body.code;
     const templateId = body.templateId;
     const strategyId = body.strategyId;
@@ -261,7 +281,7 @@ export class RunService {
     } else source = (strategy as { code: string }).code;
     if (Buffer.byteLength(source, 'utf8') > limits.playgroundScriptBytesMax) return err({ kind: 'script_too_large' } as RunError);
 
-    const inst = typeof body.instrument === 'string' ? findInstrument(body.instrument) : undefined;
+    const inst = isInvalid(body.instrument) ? undefined : findInstrument(body.instrument);
     if (!inst) return err({ kind: 'instrument_not_found' } as RunError);
     const dates = this.dates(inst, body.startDate, body.endDate);
     if (!dates.ok) return dates;
