@@ -18,6 +18,7 @@ import { defaultConfig } from '../src/config.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { weekdayOf } from '../src/domain/trading-hours.ts';
 import { barsResponse, MSGPACK } from '../src/http/shared/bars.ts';
+import { SIM_POLICY } from '../src/http/sim/policy.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { dayToDateString } from '../src/lib/iso-time.ts';
 import { randomSecret } from '../src/lib/secrets.ts';
@@ -125,12 +126,12 @@ for (let i = 0; i < WARMUP + RUNS; i++) {
   const userId = 1_000_000 + Math.floor(i / REQUESTS_PER_USER);
   const t0 = Bun.nanoseconds();
   const lastRequest = freshRequest();
-  const r = s.history.retrieve(userId, lastRequest);
+  const r = s.history.retrieve(userId, lastRequest, SIM_POLICY.history);
   const t1 = Bun.nanoseconds();
   if (!r.ok) throw new Error(`retrieve failed: ${JSON.stringify(r.error)}`);
   // The same request for another account misses the response cache but finds every day in memory.
   const tw = Bun.nanoseconds();
-  s.history.retrieve(userId + 1_000_000, lastRequest);
+  s.history.retrieve(userId + 1_000_000, lastRequest, SIM_POLICY.history);
   const warmMs = (Bun.nanoseconds() - tw) / 1e6;
   const { instrument, bars } = r.value;
   barCount = bars.length;

@@ -18,6 +18,7 @@ import type { BarColumns } from '../src/data/bar-columns.ts';
 import { BarSource } from '../src/data/bar-source.ts';
 import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
+import { SIM_POLICY } from '../src/http/sim/policy.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { randomSecret } from '../src/lib/secrets.ts';
 import { HistoryService } from '../src/service/history.ts';
@@ -103,7 +104,7 @@ for (const c of CASES) {
   const flatMs: number[] = [];
   for (let i = 0; i < FLAT_RUNS; i++) {
     const t0 = Bun.nanoseconds();
-    const r = flat.retrieve(2_000_000 + nonce, request(c));
+    const r = flat.retrieve(2_000_000 + nonce, request(c), SIM_POLICY.history);
     flatMs.push((Bun.nanoseconds() - t0) / 1e6);
     if (!r.ok) throw new Error(JSON.stringify(r.error));
   }

@@ -38,6 +38,7 @@ import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { SessionEngine } from '../src/engine/engine.ts';
 import { OrderSide, OrderType } from '../src/engine/types.ts';
+import { SIM_POLICY } from '../src/http/sim/policy.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { dayToDateString } from '../src/lib/iso-time.ts';
 import { randomSecret } from '../src/lib/secrets.ts';
@@ -200,7 +201,7 @@ async function runOnce(c: CaseSpec): Promise<Sample> {
   const started = s.replay.start(user.id, {
     instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
     endDate: dayToDateString(START_DAY + JUMP_DAYS + 2), timeframe: '1m', accountId: challengeId,
-  });
+  }, SIM_POLICY.start);
   if (!started.ok) throw new Error(`Replay/start failed: ${JSON.stringify(started.error)}`);
   const accountId = started.value.session.accountId;
   placeFarOrders(s, user.id, accountId, c.orders);

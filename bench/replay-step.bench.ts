@@ -29,6 +29,7 @@ import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
 import { daysFromCivil } from '../src/domain/timeframe.ts';
 import { OrderSide, OrderType } from '../src/engine/types.ts';
 import { barsResponse } from '../src/http/shared/bars.ts';
+import { SIM_POLICY } from '../src/http/sim/policy.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { dayToDateString } from '../src/lib/iso-time.ts';
 import { randomSecret } from '../src/lib/secrets.ts';
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
       const r = s.replay.start(userId, {
         instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
         endDate: dayToDateString(STORE_LAST_DAY), timeframe: '1m', accountId: undefined,
-      });
+      }, SIM_POLICY.start);
       if (!r.ok) throw new Error(`Replay/start failed: ${JSON.stringify(r.error)}`);
       const accountId = r.value.session.accountId;
       for (let j = 0; j < 4; j++) {
@@ -236,7 +237,7 @@ async function main(): Promise<void> {
         const lockedNow: number[] = [];
         recording = lockedNow;
         const t0 = performance.now();
-        const r = await s2.replay.step(user.userId, accountId, STEP_BARS);
+        const r = await s2.replay.step(user.userId, accountId, STEP_BARS, SIM_POLICY.stepsMax);
         const ms = performance.now() - t0;
         recording = null;
         if (!r.ok || r.value.advance.played !== STEP_BARS) throw new Error(`step failed: ${JSON.stringify(r)}`);

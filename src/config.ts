@@ -1,11 +1,15 @@
-// Every limit and default of the service, unit-suffixed, in one place. Values the spec fixes are
-// marked (spec); the others are our decisions, recorded in docs/decisions.md.
+// Every limit and default of the service, unit-suffixed, in one place (the pure core's own limits
+// come from core-limits.ts, spread in). Values the spec fixes are marked (spec); the others are our
+// decisions, recorded in docs/decisions.md. The tidy test refuses a `const X_MAX` anywhere else.
 // Only `loadConfig` reads the environment, and only src/main.ts and the admin CLI call it.
 
 import { availableParallelism } from 'node:os';
+import { coreLimits } from './core-limits.ts';
 import { parseSymbolIdStyle, SYMBOL_ID_STYLES, type SymbolIdStyle } from './domain/symbol-id.ts';
 
 export const limits = Object.freeze({
+  ...coreLimits,
+
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
   apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
   apiKeyLengthMax: 128,
@@ -80,6 +84,31 @@ export const limits = Object.freeze({
   hubNegotiatedIdsMax: 10_000,
   hubNegotiatedIdTtlMs: 60_000, // a negotiated id not used by then is forgotten
   hubCloseGraceMs: 5_000, // a closing socket that has not finished closing by then is cut
+  // History scans: source bars one account may have aggregated per UTC day (ours: the spec names the
+  // limit only); times a request waits for an identical one still scanning before scanning itself.
+  historySourceBarsPerDayMax: 500_000_000,
+  historyInFlightWaitsMax: 2,
+  // Replay: the longest piece of an advance, in days of data (pieces start at one day and grow while
+  // quick); fills read for one session's results (a session with more is summarised over its latest).
+  replayAdvancePieceDaysMax: 30,
+  replayResultFillsMax: 1_000_000,
+
+  // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
+  // trades kept in a stored result (statistics cover all) and shown while running (the most recent);
+  // equity samples (at most 2 × this many, halving the density when full).
+  playgroundLogLinesMax: 2000,
+  playgroundLogBytesMax: 256 * 1024,
+  playgroundLogLineCharsMax: 2000,
+  playgroundTradesKeptMax: 5000,
+  playgroundTradesLiveMax: 100,
+  playgroundContextTimeframesMax: 3,
+  playgroundEquityPointsMax: 1000,
+  // What the server accepts from a child in one message (its word is not trusted); stored bars sent
+  // in answer to one `need` (the bar asked for plus look-ahead bars that can trigger).
+  playgroundActionsPerBatchMax: 100_000,
+  playgroundFineBarsPerAnswerMax: 65_536,
+  playgroundErrorTextCharsMax: 16_384,
+  playgroundLogLinesPerMessageMax: 10_000,
 });
 
 export interface Config {

@@ -1,16 +1,56 @@
 // The boundary rules of the house style, enforced: imports point one way, the deterministic core
 // reads no clock and no randomness, and only the store speaks SQL.
 import { describe, expect, it } from 'bun:test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { functionLengths } from './tidy/functions.ts';
+import LONG from './tidy/long-functions.json';
 
-const SRC = join(import.meta.dir, '..', 'src');
+const ROOT = join(import.meta.dir, '..');
+const SRC = join(ROOT, 'src');
 
-function files(dir: string): string[] {
+function files(dir: string, ext = /\.tsx?$/): string[] {
   return readdirSync(dir).flatMap((name) => {
+    if (name === 'node_modules' || name.startsWith('.')) return [];
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(p) ? [p] : [];
+    return statSync(p).isDirectory() ? files(p, ext) : ext.test(p) ? [p] : [];
   });
+}
+
+/** A parsed TypeScript file (the compiler's own parser, so strings, templates and regexes are told from code). */
+function parse(path: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+}
+
+/** Every comment of a TypeScript file: literals (which may hold `//`) are blanked out first. */
+function commentsOf(path: string, text: string): { line: number; text: string }[] {
+  const sf = parse(path, text);
+  const chars = text.split('');
+  const literal = new Set([
+    ts.SyntaxKind.StringLiteral,
+    ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    ts.SyntaxKind.TemplateHead,
+    ts.SyntaxKind.TemplateMiddle,
+    ts.SyntaxKind.TemplateTail,
+    ts.SyntaxKind.RegularExpressionLiteral,
+    ts.SyntaxKind.JsxText,
+  ]);
+  const visit = (node: ts.Node) => {
+    if (literal.has(node.kind)) for (let i = node.getStart(sf); i < node.end; i++) if (chars[i] !== '\n') chars[i] = ' ';
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  const blanked = chars.join('');
+  return [...blanked.matchAll(/\/\/.*|\/\*[\s\S]*?\*\//g)].map((m) => ({
+    line: sf.getLineAndCharacterOfPosition(m.index).line + 1,
+    text: text.slice(m.index, m.index + m[0].length),
+  }));
+}
+
+/** Comments (`#` lines and docstrings) of a Python file. */
+function pythonCommentsOf(text: string): { line: number; text: string }[] {
+  return [...text.matchAll(/#.*|"""[\s\S]*?"""/g)].map((m) => ({ line: text.slice(0, m.index).split('\n').length, text: m[0] }));
 }
 
 /** Source text without comment lines, so rules judge code, not prose about it. */
@@ -44,9 +84,13 @@ const ALLOWED: Record<string, string[]> = {
   service: ['store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts', 'runner'],
   http: ['service', 'store', 'data', 'engine', 'challenge', 'domain', 'lib', 'config.ts'],
   admin: ['service', 'data', 'challenge', 'domain', 'lib', 'config.ts', 'instance.ts'],
+  // The pure core's limits: import-free but for lib, so every layer of the server may read them.
+  'core-limits.ts': ['lib'],
   // Browser code: its own files and npm packages only; it reaches the server through HTTP.
   console: [],
 };
+for (const [from, allowed] of Object.entries(ALLOWED)) if (!['lib', 'console', 'core-limits.ts'].includes(from)) allowed.push('core-limits.ts');
+ALLOWED.lib.push('core-limits.ts');
 
 describe('tidy', () => {
   it('imports point one way: http → service → engine/challenge/data/store → domain → lib', () => {
@@ -96,6 +140,106 @@ describe('tidy', () => {
 
   it('only the store imports bun:sqlite', () => {
     const bad = ALL.filter((f) => layer(f.path) !== 'store' && importsOf(f.text).includes('bun:sqlite')).map((f) => f.path);
+    expect(bad).toEqual([]);
+  });
+
+  it('API families never import each other: what two families share lives in http/shared', () => {
+    const family = (path: string) => /^http\/(sim|legacy|playground|web|hubs)\//.exec(path)?.[1];
+    const bad: string[] = [];
+    for (const f of ALL) {
+      const from = family(f.path);
+      if (!from) continue;
+      for (const spec of importsOf(f.text)) {
+        const to = spec.startsWith('.') ? family(relative(SRC, join(SRC, f.path, '..', spec))) : undefined;
+        if (to && to !== from) bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('no comment points at a file outside the repository (name the document instead: "the product spec")', () => {
+    // Absolute paths: a system folder, or any absolute path naming a file (routes like /api/sim/… name none).
+    const ABSOLUTE = /(?<![\w.\/<>…-])\/(?:(?:work|home|tmp|usr|etc|var|opt|root|mnt|srv)\/[\w.\/-]*|[\w-]+(?:\/[\w.-]+)*\.[a-z]{1,4}\b)/g;
+    const RELATIVE = /(?<![\w.\/-])\.{1,2}\/[\w.\/-]*/g;
+    const bad: string[] = [];
+    const sources = ['src', 'runner', 'test', 'bench'].flatMap((d) => files(join(ROOT, d), /\.(tsx?|py)$/));
+    for (const p of sources) {
+      const text = readFileSync(p, 'utf8');
+      // Spare the parse when no line but imports names a path.
+      const lines = text.split('\n').filter((l) => !/^\s*(import|export|\} from)\b/.test(l));
+      if (!lines.some((l) => l.search(ABSOLUTE) >= 0 || l.search(RELATIVE) >= 0)) continue;
+      for (const c of p.endsWith('.py') ? pythonCommentsOf(text) : commentsOf(p, text)) {
+        for (const m of c.text.matchAll(ABSOLUTE)) bad.push(`${relative(ROOT, p)}:${c.line}: ${m[0]}`);
+        // A relative path is read from the file's folder or, as in a command, from the repository root: either
+        // way it must stay in the repository and lead to one of its folders (the file may be one still to come).
+        for (const m of c.text.matchAll(RELATIVE)) {
+          const inside = [dirname(p), ROOT].some((base) => {
+            const target = resolve(base, m[0]);
+            return !relative(ROOT, target).startsWith('..') && existsSync(dirname(target));
+          });
+          if (!inside) bad.push(`${relative(ROOT, p)}:${c.line}: ${m[0]}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 30_000);
+
+  it('no import cycle among the files of src/', () => {
+    const byPath = new Map(ALL.map((f) => [f.path, f]));
+    const edges = new Map<string, string[]>();
+    for (const f of ALL) {
+      const targets = importsOf(f.text)
+        .filter((s) => s.startsWith('.'))
+        .map((s) => relative(SRC, join(SRC, f.path, '..', s)))
+        .filter((t) => byPath.has(t));
+      edges.set(f.path, targets);
+    }
+    // Depth-first search; a back edge to a file on the current path closes a cycle.
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const cycles: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, 'open');
+      stack.push(node);
+      for (const next of edges.get(node) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, 'done');
+    };
+    for (const f of [...edges.keys()].sort()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  it('functions fit on a screen: only the listed ones exceed the limit, and they may only shrink (test/tidy/long-functions.json)', () => {
+    const measured = ['src', 'runner']
+      .flatMap((d) => files(join(ROOT, d)))
+      .filter((p) => !p.endsWith('.d.ts'))
+      .flatMap((p) => functionLengths(relative(ROOT, p), readFileSync(p, 'utf8')));
+    const now = new Map(measured.map((f) => [f.key, f.lines]));
+    const listed = new Map(LONG.functions.map((f) => [`${f.file}:${f.name}`, f.lines]));
+    const bad: string[] = [];
+    for (const [key, lines] of now) {
+      const ceiling = listed.get(key);
+      if (lines <= LONG.limitLines) continue;
+      if (ceiling === undefined) bad.push(`${key} has ${lines} lines, over the limit of ${LONG.limitLines}: split it`);
+      else if (lines > ceiling) bad.push(`${key} grew from ${ceiling} to ${lines} lines: listed functions may only shrink`);
+    }
+    for (const [key, ceiling] of listed) {
+      const lines = now.get(key);
+      if (lines === undefined) bad.push(`${key} (listed at ${ceiling} lines) is gone: remove it from the list`);
+      else if (lines <= LONG.limitLines) bad.push(`${key} is down to ${lines} lines, within the limit: remove it from the list`);
+    }
+    expect(bad).toEqual([]);
+  }, 60_000);
+
+  it('one home for limits: no `const X_MAX` outside config.ts and core-limits.ts, and DAY_S only in lib/time-units.ts', () => {
+    const bad: string[] = [];
+    for (const f of ALL) {
+      for (const m of f.text.matchAll(/\bconst\s+([A-Z][A-Z0-9_]*_MAX(?:_[A-Z]+)?)\s*[:=]/g)) bad.push(`${f.path}: ${m[1]}`);
+      if (f.path !== 'lib/time-units.ts' && /\bconst\s+DAY_S\s*[:=]/.test(f.text)) bad.push(`${f.path}: DAY_S`);
+    }
     expect(bad).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 //
 // 1. prlimit (util-linux): CPU seconds (a backstop behind the server's SIGKILL at the deadline),
 //    open files (bounds a Worker/thread bomb: each Worker holds descriptors), no core files, a file
-//    size cap. RLIMIT_AS is not used: it breaks V8's cage reservation (../shared/playground-sandbox.md).
+//    size cap. RLIMIT_AS is not used: it breaks V8's cage reservation (the playground sandbox note).
 // 2. bubblewrap, when present and user namespaces work: no network, no other processes, an empty
 //    filesystem except read-only Deno, Pyodide, the bundle and the snapshot, a private /tmp.
 // 3. Deno with every permission denied except reading Pyodide, the bundle and the snapshot; an

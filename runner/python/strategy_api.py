@@ -23,7 +23,7 @@ LOG_LINES_MAX = 2000
 LOG_BYTES_MAX = 256 * 1024
 ERROR_CHARS_MAX = 8000
 REQUESTS_PER_CALL_MAX = 1000  # order requests one callback may queue
-PRICE_TICKS_ABS_MAX = 1_000_000_000  # engine.ts refuses prices beyond this
+PRICE_TICKS_ABS_MAX = 1_000_000_000  # the engine refuses prices beyond this (coreLimits.priceTicksAbsMax)
 BRACKET_TICKS_MAX = 1_000_000
 
 # Wire codes of the bridge (src/engine/types.ts).

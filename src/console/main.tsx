@@ -23,10 +23,6 @@ function currentRoute() {
   return ROUTES.find((r) => r.hash === h) ?? ROUTES[0];
 }
 
-export interface PageProps {
-  user: WebUser;
-}
-
 function App() {
   const [user, setUser] = useState<WebUser | null | undefined>(undefined);
   const [route, setRoute] = useState(currentRoute());

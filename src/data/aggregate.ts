@@ -16,11 +16,10 @@
 // calendar math, runs once per output bar. One-shot aggregation is the streaming Aggregator fed one
 // chunk, so chunked and one-shot results are identical by construction.
 
+import { coreLimits } from '../core-limits.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../domain/timeframe.ts';
 import { assert } from '../lib/assert.ts';
 import type { BarColumns } from './bar-columns.ts';
-
-const VOLUME_MAX = 0xffff_ffff;
 
 /**
  * Streams source bars (pushed in chunks, typically one stored day at a time) into bars of `tf`,
@@ -140,7 +139,7 @@ export class Aggregator {
     out.high[k] = this.h;
     out.low[k] = this.l;
     out.close[k] = this.c;
-    out.volume[k] = this.v > VOLUME_MAX ? VOLUME_MAX : this.v;
+    out.volume[k] = this.v > coreLimits.barVolumeMax ? coreLimits.barVolumeMax : this.v;
     out.length = k + 1;
     this.inBucket = false;
   }

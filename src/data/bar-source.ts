@@ -9,8 +9,10 @@
 // store; a miss builds them from the day's bars and keeps them in the store, tagged with the data
 // version they were built from (the store refuses them if an import has changed it since).
 
+import { coreLimits } from '../core-limits.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
 import { GENERATOR_VERSION, generateDay } from './generator.ts';
 import { buildRollup, type RollupStore, rollupWidthsFor } from './rollup.ts';
@@ -33,10 +35,6 @@ export interface DayRange {
   firstDay: number;
   lastDay: number;
 }
-
-const DAY_S = 86_400;
-/** Bytes of rollups held in memory (a 1 m day is ~33 KB, a 1 h day ~0.6 KB). */
-const ROLLUP_CACHE_BYTES_MAX = 32 * 1024 * 1024;
 const ROLLUP_ENTRY_BYTES = 24;
 
 export class BarSource {
@@ -72,7 +70,7 @@ export class BarSource {
     this.rollupCache.set(key, bars);
     this.rollupCacheBytes += rollupBytes(bars);
     for (const [k, v] of this.rollupCache) {
-      if (this.rollupCacheBytes <= ROLLUP_CACHE_BYTES_MAX) break;
+      if (this.rollupCacheBytes <= coreLimits.rollupCacheBytesMax) break;
       this.rollupCache.delete(k);
       this.rollupCacheBytes -= rollupBytes(v);
     }
@@ -122,7 +120,6 @@ export class BarSource {
   dataVersion(inst: Instrument): number {
     return this.reader.dataVersion(inst.symbol);
   }
-
 
   /** Days in [fromDay, toDay] that hold imported bars (one query). */
   storedDays(inst: Instrument, fromDay: number, toDay: number): Set<number> {

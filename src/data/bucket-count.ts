@@ -6,10 +6,9 @@
 import type { Instrument } from '../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../domain/timeframe.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import { lowerBound } from './bar-columns.ts';
 import type { BarSource } from './bar-source.ts';
-
-const DAY_S = 86_400;
 
 /** Counts the buckets of `tf` that bars fed in time order fall into, across any number of calls. */
 export class BucketCounter {

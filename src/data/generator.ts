@@ -2,8 +2,6 @@
 // module keeps the `./generator.ts` import path working.
 
 export {
-  GENERATOR_DAY_MAX,
-  GENERATOR_DAY_MIN,
   GENERATOR_ORIGIN_DAY,
   GENERATOR_VERSION,
   generateDay,

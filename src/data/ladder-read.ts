@@ -6,11 +6,10 @@
 
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import { type BarColumns, lowerBound } from './bar-columns.ts';
 import type { BarSource } from './bar-source.ts';
 import { rollupWidthsFor } from './rollup.ts';
-
-const DAY_S = 86_400;
 
 /** Takes bars [from, to) of a column set, in time order across calls (Aggregator, BucketCounter). */
 export interface BarSink {

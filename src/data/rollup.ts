@@ -12,16 +12,15 @@
 // - A rollup bar whose summed volume reached 2^32 − 1 may have saturated; summing such bars would not
 //   give the Aggregator's answer, so that day has no rollup at that width (null) and is read finer.
 
+import { coreLimits } from '../core-limits.ts';
 import { parseTimeframe, type Timeframe } from '../domain/timeframe.ts';
 import type { Instrument } from '../domain/instrument.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import { aggregateBars } from './aggregate.ts';
 import { allocBars, type BarColumns, copyBars } from './bar-columns.ts';
 
 /** Rollup widths kept, coarsest first (the order History tries them in). */
 export const ROLLUP_WIDTHS_S: readonly number[] = Object.freeze([3_600, 60]);
-
-const VOLUME_MAX = 0xffff_ffff;
-const DAY_S = 86_400;
 
 const FIXED: ReadonlyMap<number, Timeframe> = new Map(
   ROLLUP_WIDTHS_S.map((w) => {
@@ -55,7 +54,7 @@ export function buildRollup(day: BarColumns, widthS: number): BarColumns | null 
   const out = allocBars(Math.min(day.length, Math.ceil(DAY_S / widthS)));
   out.length = aggregateBars(day, 0, day.length, tf, out, 0);
   const volume = out.volume;
-  for (let i = 0; i < out.length; i++) if (volume[i] === VOLUME_MAX) return null;
+  for (let i = 0; i < out.length; i++) if (volume[i] === coreLimits.barVolumeMax) return null;
   return out.length === out.time.length ? out : copyBars(out);
 }
 

@@ -1,6 +1,6 @@
 // The instrument catalog: every number the engine, the data layer and the adapters need about a
 // tradable symbol, written once. Money is kept in integer cents (`*Cents`), prices in integer ticks.
-// Sources for the defaults: ../shared/domain-notes.md §3 (contract facts, fees, margins); choices the
+// Sources for the defaults: the domain notes §3 (contract facts, fees, margins); choices the
 // spec leaves open are recorded in docs/decisions.md.
 
 import { stripGatewayPrefix } from './symbol-id.ts';

@@ -7,7 +7,11 @@
 // and contractIdFor builds the ID from gatewaySymbolId, so the two can never name different roots.
 // Inputs accept both forms whatever the setting (findInstrument strips the `F.US.` prefix).
 
-import type { Instrument } from './instrument.ts';
+/** The two names of an instrument that symbol IDs are made of (an `Instrument`, instrument.ts, has both). */
+export interface SymbolNames {
+  readonly symbol: string;
+  readonly exchangeSymbol: string;
+}
 
 export const SYMBOL_ID_STYLES = ['plain', 'gateway'] as const;
 export type SymbolIdStyle = (typeof SYMBOL_ID_STYLES)[number];
@@ -19,11 +23,11 @@ export function parseSymbolIdStyle(text: string): SymbolIdStyle | undefined {
 }
 
 /** `F.US.{exchangeSymbol}`: NQ → `F.US.ENQ`, GC → `F.US.GCE`, EURUSD → `F.US.EURUSD`. */
-export function gatewaySymbolId(inst: Instrument): string {
+export function gatewaySymbolId(inst: SymbolNames): string {
   return `F.US.${inst.exchangeSymbol}`;
 }
 
-export function symbolIdFor(inst: Instrument, style: SymbolIdStyle): string {
+export function symbolIdFor(inst: SymbolNames, style: SymbolIdStyle): string {
   return style === 'gateway' ? gatewaySymbolId(inst) : inst.symbol;
 }
 

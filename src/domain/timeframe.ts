@@ -28,9 +28,11 @@
 //   (Howard Hinnant's days_from_civil), so nothing here allocates or reads a clock. Times before
 //   Monday 1970-01-05 fall in a week bucket starting 1969-12-29 (negative); stored data never does.
 
+import { coreLimits } from '../core-limits.ts';
 import { AssertionError, assert } from '../lib/assert.ts';
 import { civilFromDays, daysFromCivil } from '../lib/civil-date.ts';
 import { err, ok, type Result } from '../lib/result.ts';
+import { DAY_S } from '../lib/time-units.ts';
 
 export { daysFromCivil };
 
@@ -84,14 +86,9 @@ export type BarUnit = (typeof BarUnit)[keyof typeof BarUnit];
 
 export const MINUTE_S = 60;
 export const HOUR_S = 3_600;
-export const DAY_S = 86_400;
 export const WEEK_S = 7 * DAY_S;
 
 // (spec) Replay maximum counts, checked on the canonical form.
-export const TIMEFRAME_FIXED_WIDTH_MAX_S = 30 * DAY_S;
-export const TIMEFRAME_WEEKS_MAX = 52;
-export const TIMEFRAME_MONTHS_MAX = 12;
-export const TIMEFRAME_YEARS_MAX = 5;
 
 const GRAMMAR = /^([1-9]\d{0,4})(s|m|h|d|w|M|y)$/;
 
@@ -133,10 +130,10 @@ export function isPresetTimeframe(tf: Timeframe): boolean {
 }
 
 function inRange(tf: Timeframe): boolean {
-  if (tf.kind === 'fixed') return tf.widthS <= TIMEFRAME_FIXED_WIDTH_MAX_S;
-  if (tf.unit === 'w') return tf.count <= TIMEFRAME_WEEKS_MAX;
-  if (tf.unit === 'M') return tf.count <= TIMEFRAME_MONTHS_MAX;
-  return tf.count <= TIMEFRAME_YEARS_MAX;
+  if (tf.kind === 'fixed') return tf.widthS <= coreLimits.timeframeFixedWidthDaysMax * DAY_S;
+  if (tf.unit === 'w') return tf.count <= coreLimits.timeframeWeeksMax;
+  if (tf.unit === 'M') return tf.count <= coreLimits.timeframeMonthsMax;
+  return tf.count <= coreLimits.timeframeYearsMax;
 }
 
 /** Bars are built from stored bars, so a bucket edge must fall on a stored-bar edge. */

@@ -21,9 +21,9 @@
 // `isMarketOpen`, `tradeDate` and `nextTradeDateStartS` cost a few compares and no allocation; no Intl.
 
 import { civilFromDays, daysFromCivil } from '../lib/civil-date.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import type { SessionKind } from './instrument.ts';
 
-const DAY_S = 86_400;
 const HOUR_S = 3_600;
 const SESSION_OPEN_LOCAL_S = 17 * HOUR_S;
 const CME_CLOSE_LOCAL_S = 16 * HOUR_S;

@@ -37,6 +37,7 @@
 //   and time priority from a third (prioritySeq), all persisted by serialize(), so a restored engine
 //   continues the same sequences.
 
+import { coreLimits } from '../core-limits.ts';
 import type { BarColumns } from '../data/bar-columns.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { type AccountSnapshot, marginUsedCents, rejectionReason } from './account.ts';
@@ -49,10 +50,6 @@ import {
   type Fill, NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, oppositeSide, type Order, OrderSide,
   OrderStatus, OrderType, sideSign,
 } from './types.ts';
-
-/** Prices beyond ±1e9 ticks are refused so that legs and sentinels never collide in Int32. */
-export const PRICE_TICKS_ABS_MAX = 1_000_000_000;
-const BRACKET_TICKS_MAX = 1_000_000;
 
 export interface EngineConfig {
   readonly startingBalanceCents: number;
@@ -526,7 +523,7 @@ function invalidRequest(req: PlaceOrderRequest): string | null {
   if (needsLimit && !isPriceTicks(req.limitTicks)) return 'limitPrice is required for Limit and StopLimit orders';
   if (needsStop && !isPriceTicks(req.stopTicks)) return 'stopPrice is required for Stop and StopLimit orders';
   if (!isBracketTicks(req.slTicks) || !isBracketTicks(req.tpTicks)) {
-    return `Bracket ticks must be whole numbers from 1 to ${BRACKET_TICKS_MAX}`;
+    return `Bracket ticks must be whole numbers from 1 to ${coreLimits.bracketTicksMax}`;
   }
   return null;
 }
@@ -554,9 +551,9 @@ function invalidModify(order: Order, patch: ModifyOrderPatch): string | null {
 }
 
 function isPriceTicks(v: number | null | undefined): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= PRICE_TICKS_ABS_MAX;
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= coreLimits.priceTicksAbsMax;
 }
 
 function isBracketTicks(v: number | null | undefined): boolean {
-  return v === null || v === undefined || (Number.isInteger(v) && v >= 1 && v <= BRACKET_TICKS_MAX);
+  return v === null || v === undefined || (Number.isInteger(v) && v >= 1 && v <= coreLimits.bracketTicksMax);
 }

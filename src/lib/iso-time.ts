@@ -1,7 +1,8 @@
 // ISO 8601 formatting and parsing for the wire. Formatting many bar times is a real share of a
 // History response, so the date part is cached per UTC day and the time part built from integers.
 
-const DAY_S = 86_400;
+import { DAY_S } from './time-units.ts';
+
 let cachedDay = -1;
 let cachedPrefix = '';
 

@@ -18,6 +18,7 @@
 
 import { jwt } from '@elysiajs/jwt';
 import { createSecretKey } from 'node:crypto';
+import { coreLimits } from '../core-limits.ts';
 
 export interface JwtClaims {
   sub: string;
@@ -30,7 +31,7 @@ export interface JwtKind {
   sign(claims: JwtClaims): Promise<string>;
   /** The claims when the token is of this kind, signed under the secret and unexpired at `nowMs`; else null. */
   verify(token: string, nowMs: number): Promise<JwtClaims | null>;
-  /** How many verified tokens are remembered (at most JWT_VERIFIED_CACHE_MAX). */
+  /** How many verified tokens are remembered (at most coreLimits.jwtVerifiedCacheEntriesMax). */
   remembered(): number;
 }
 
@@ -43,12 +44,6 @@ interface KindShape {
 const ISSUER = 'replaydesk';
 export const BEARER_JWT: Readonly<KindShape> = Object.freeze({ typ: 'JWT', iss: ISSUER });
 export const WEB_JWT: Readonly<KindShape> = Object.freeze({ typ: 'rd-web+jwt', iss: ISSUER, aud: 'replaydesk-web' });
-
-/** No token of ours comes near this; longer ones are refused before any decoding. */
-export const JWT_LENGTH_MAX = 4096;
-
-/** Verified tokens remembered per kind: a few MB at most, far more than the live bots of an instance. */
-export const JWT_VERIFIED_CACHE_MAX = 10_000;
 
 const kindsBySecret = new WeakMap<Uint8Array, { bearer: JwtKind; web: JwtKind }>();
 
@@ -71,7 +66,7 @@ function kind(key: ReturnType<typeof createSecretKey>, shape: KindShape): JwtKin
     sign: (claims) => signer.sign({ sub: claims.sub, jti: claims.jti, exp: claims.exp }),
     remembered: () => verified.size,
     async verify(token, nowMs) {
-      if (token === '' || token.length > JWT_LENGTH_MAX) return null;
+      if (token === '' || token.length > coreLimits.jwtLengthCharsMax) return null;
       const known = verified.get(token);
       if (known) {
         verified.delete(token);
@@ -92,7 +87,7 @@ function kind(key: ReturnType<typeof createSecretKey>, shape: KindShape): JwtKin
       // jose checks an audience only when asked for one: a bearer token carries none.
       if (shape.aud === undefined && claims.aud !== undefined) return null;
       const result = Object.freeze({ sub: claims.sub, jti: claims.jti, exp: claims.exp });
-      if (verified.size >= JWT_VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value as string);
+      if (verified.size >= coreLimits.jwtVerifiedCacheEntriesMax) verified.delete(verified.keys().next().value as string);
       verified.set(token, result);
       return result;
     },

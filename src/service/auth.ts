@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock.ts';
 import { type JwtClaims, jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
-import type { TokenStore } from '../store/tokens.ts';
+import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
@@ -50,7 +50,7 @@ export class AuthService {
 
   constructor(
     private readonly users: UserStore,
-    private readonly tokens: TokenStore,
+    private readonly tokens: IssuedJwtStore,
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
     /** Told when a token stops working before its expiry (logout), after the revocation is stored. */

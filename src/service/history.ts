@@ -26,7 +26,6 @@
 // cache and aggregation are the same.
 
 import { limits } from '../config.ts';
-import { instrumentForContractId } from '../domain/contract-id.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { bucketStart, historyScanWindowS, nextBucketStart, type Timeframe, timeframeFromUnit } from '../domain/timeframe.ts';
 import { Aggregator } from '../data/aggregate.ts';
@@ -36,6 +35,7 @@ import { rollupWidthForTimeframe, rollupWidthsFor } from '../data/rollup.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseIsoMs, secondsToUtcMidnight } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import type { UsageStore } from '../store/usage.ts';
 import { SlidingWindowLimiter } from './rate-limit.ts';
 
@@ -73,11 +73,6 @@ export interface HistoryPolicy {
   barsPerRequestMax(inst: Instrument, tf: Timeframe): number;
 }
 
-export const CURRENT_HISTORY_POLICY: HistoryPolicy = Object.freeze({
-  instrumentFor: instrumentForContractId,
-  barsPerRequestMax: () => limits.historyBarsPerRequestMax,
-});
-
 export interface HistoryResult {
   instrument: Instrument;
   timeframe: Timeframe;
@@ -93,16 +88,8 @@ export interface HistoryDeps {
   isImporting(symbol: string): boolean;
 }
 
-/** Source bars one account may have aggregated per UTC day (ours: the spec names the limit only). */
-export const HISTORY_SOURCE_BARS_PER_DAY_MAX = 500_000_000;
-
 /** Longest a History scan holds the event loop before it lets other requests run (issue 10). */
 export const HISTORY_SLICE_MS = 20;
-
-/** How many times a request waits for an identical one still scanning before scanning itself. */
-const IN_FLIGHT_WAITS_MAX = 2;
-
-const DAY_S = 86_400;
 
 interface CacheEntry {
   expiresMs: number;
@@ -118,7 +105,7 @@ export class HistoryService {
   constructor(private readonly d: HistoryDeps) {}
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */
-  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy = CURRENT_HISTORY_POLICY): Result<HistoryResult, HistoryError> {
+  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy): Result<HistoryResult, HistoryError> {
     const planned = this.prepare(userId, req, policy);
     if (!isPlan(planned)) return planned;
     const admitted = this.admit(userId, planned);
@@ -135,11 +122,11 @@ export class HistoryService {
   async retrieveSliced(
     userId: number,
     req: HistoryRequest,
-    policy: HistoryPolicy = CURRENT_HISTORY_POLICY,
+    policy: HistoryPolicy,
     sliceMs: number = HISTORY_SLICE_MS,
   ): Promise<Result<HistoryResult, HistoryError>> {
     let planned = this.prepare(userId, req, policy);
-    for (let waits = 0; isPlan(planned) && waits < IN_FLIGHT_WAITS_MAX; waits++) {
+    for (let waits = 0; isPlan(planned) && waits < limits.historyInFlightWaitsMax; waits++) {
       const running = this.inFlight.get(planned.key);
       if (running === undefined) break;
       await running;
@@ -195,7 +182,7 @@ export class HistoryService {
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const used = this.d.usage.get(userId, dayOfMs(plan.nowMs));
     const untilMidnightS = secondsToUtcMidnight(plan.nowMs);
-    if (used.sourceBars >= HISTORY_SOURCE_BARS_PER_DAY_MAX) {
+    if (used.sourceBars >= limits.historySourceBarsPerDayMax) {
       return err({ kind: 'daily_processing_exhausted', retryAfterS: untilMidnightS });
     }
     if (used.bars >= limits.historyBarsPerDayMax) return err({ kind: 'daily_bars_exhausted', retryAfterS: untilMidnightS });

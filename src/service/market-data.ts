@@ -20,11 +20,10 @@ import { findInstrument, INSTRUMENTS, type Instrument } from '../domain/instrume
 import type { Clock } from '../lib/clock.ts';
 import { dayToDateString, isoFromEpochS } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
+import { DAY_S } from '../lib/time-units.ts';
 import type { BarChunkStore } from '../store/bar-chunks.ts';
 import { type Db, inTransaction } from '../store/db.ts';
 import type { BarRollupStore } from '../store/rollups.ts';
-
-const DAY_S = 86_400;
 
 export type ImportFileError =
   | { kind: 'instrument_not_found' }

@@ -10,14 +10,13 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
 import { UsageStore } from '../store/usage.ts';
-import { TokenStore } from '../store/tokens.ts';
 import { UserStore } from '../store/users.ts';
-import { WebSessionStore } from '../store/web-sessions.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
@@ -85,33 +84,23 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, config } = deps;
   const userStore = new UserStore(db);
-  const tokenStore = new TokenStore(db);
+  const tokenStore = new IssuedJwtStore(db, 'tokens');
   const accountStore = new AccountStore(db);
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
   const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups);
+  const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
   const warmup = new RollupWarmup(
     bars,
     (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
-    (e) => (deps.logError ?? ((m, f) => console.error(m, f)))('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
+    (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
   );
-  const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
   const events = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
-  const revoked = (r: Revocation) => events.publish({ topic: authTopic(r.userId), kind: 'auth_revoked', ...r });
+  const revoked = revocationPublisher(events);
   const replayStore = new ReplayStore(db);
   const challengeStore = new ChallengeStore(db);
   const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
-  const replay = new ReplayService({
-    db,
-    config,
-    clock,
-    source: bars,
-    accounts: accountStore,
-    store: replayStore,
-    challenges,
-    bus: events,
-    logError,
-  });
+  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(db);
   const strategies = new StrategyService(new StrategyStore(db), runStore, clock, config.customTimeframes);
   let pool: RunnerPool | null = null;
@@ -122,7 +111,7 @@ export function createServices(deps: ServiceDeps): Services {
       // CPU time is a backstop behind the server's own kill at the timeout.
       limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
       log: (message, fields) => deps.logInfo?.(message, fields ?? {}),
-      logError: (message, fields) => (deps.logError ?? ((m, f) => console.error(m, f)))(message, fields ?? {}),
+      logError: (message, fields) => logError(message, fields ?? {}),
     });
     return pool;
   };
@@ -161,7 +150,7 @@ export function createServices(deps: ServiceDeps): Services {
     payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     events,
-    webAuth: new WebAuthService(userStore, new WebSessionStore(db), deps.jwtSecret, clock),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(db, 'web_sessions'), deps.jwtSecret, clock),
     strategies,
     runs,
     runner,
@@ -175,6 +164,11 @@ export function createServices(deps: ServiceDeps): Services {
       await pool?.close();
     },
   };
+}
+
+/** Revocations (logout, key rotation, …) as events: hub connections on the user's tokens close. */
+function revocationPublisher(events: EventBus<ReplayEvent>): (r: Revocation) => void {
+  return (r) => events.publish({ topic: authTopic(r.userId), kind: 'auth_revoked', ...r });
 }
 
 /**

@@ -3,11 +3,13 @@
 // session's simulated time.
 
 import { limits } from '../config.ts';
+import { coreLimits } from '../core-limits.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
 import { type Instrument, priceToTicks } from '../domain/instrument.ts';
-import { type PlaceOrderRequest, PRICE_TICKS_ABS_MAX } from '../engine/engine.ts';
+import type { PlaceOrderRequest } from '../engine/engine.ts';
 import { type Fill, type Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
+import { type Invalid, isInvalid } from '../lib/invalid.ts';
 import { parseIsoMs } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
@@ -51,17 +53,23 @@ export type CloseError = TradeSessionError | { kind: 'position_not_found' } | { 
 export type PartialCloseError = CloseError | { kind: 'invalid_close_size' };
 export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_timestamp' };
 
+/**
+ * Order/place as the family's route parsed it: each field as its schema types it, or `INVALID` where
+ * the schema failed and the family leaves the refusal to this service's order of checks (a `defer`
+ * field rule), so a field is checked once.
+ */
 export interface PlaceInput {
-  accountId: unknown;
-  contractId: unknown;
-  type: unknown;
-  side: unknown;
-  size: unknown;
-  limitPrice: unknown;
-  stopPrice: unknown;
-  /** Bracket distances as sent (the adapter unwraps its wire shape); undefined or null = none. */
-  stopLossTicks: unknown;
-  takeProfitTicks: unknown;
+  accountId: number | Invalid;
+  contractId: string | Invalid;
+  type: OrderType | Invalid;
+  side: OrderSide | Invalid;
+  /** 1 to `limits.orderSizeMax`: every family refuses another size before the service runs. */
+  size: number;
+  limitPrice: number | null | undefined | Invalid;
+  stopPrice: number | null | undefined | Invalid;
+  /** Bracket distances (the adapter unwraps its wire shape), non-zero whole ticks; undefined or null = none. */
+  stopLossTicks: number | null | undefined | Invalid;
+  takeProfitTicks: number | null | undefined | Invalid;
 }
 
 /** Order/modify: the order and its new values as sent; undefined or null keeps a value. */
@@ -96,18 +104,16 @@ export class TradingService {
   ) {}
 
   place(userId: number, input: PlaceInput): Result<{ order: Order }, PlaceError> {
-    if (!isInt(input.size) || input.size < 1 || input.size > limits.orderSizeMax) return err({ kind: 'invalid_size' });
+    assert(isInt(input.size) && input.size >= 1 && input.size <= limits.orderSizeMax, 'an order size the route should have refused');
     const type = input.type;
     const side = input.side;
-    if (!isInt(type) || type < OrderType.Limit || type > OrderType.Stop || (side !== OrderSide.Buy && side !== OrderSide.Sell)) {
-      return err({ kind: 'invalid_type_or_side' });
-    }
+    if (isInvalid(type) || isInvalid(side)) return err({ kind: 'invalid_type_or_side' });
     const found = this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
     const s = found.value;
     const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
     if (refusal) return err(refusal);
-    const req = this.orderRequest(s, input, type as OrderType, side as OrderSide, input.size);
+    const req = this.orderRequest(s, input, type, side, input.size);
     if (!req.ok) return req;
     const mark = this.replay.mark(s);
     const placed = s.engine.placeOrder(req.value, s.nowS);
@@ -118,12 +124,12 @@ export class TradingService {
 
   /** Contract, prices and brackets of a new order, in ticks. */
   private orderRequest(s: LiveSession, input: PlaceInput, type: OrderType, side: OrderSide, size: number): Result<PlaceOrderRequest, PlaceError> {
-    const inst = instrumentForContractId(input.contractId);
+    const inst = isInvalid(input.contractId) ? undefined : instrumentForContractId(input.contractId);
     if (!inst) return err({ kind: 'contract_not_found' });
     if (inst !== s.inst) return err({ kind: 'contract_mismatch', sessionSymbol: s.inst.symbol, requestedSymbol: inst.symbol });
-    const price = (field: PriceField, v: unknown, needed: boolean): Result<number | null, PlaceError> => {
+    const price = (field: PriceField, v: PlaceInput['limitPrice'], needed: boolean): Result<number | null, PlaceError> => {
       if (!needed) return ok(null);
-      if (typeof v !== 'number') return err({ kind: 'price_required', field });
+      if (typeof v !== 'number') return err({ kind: 'price_required', field }); // absent, null or INVALID
       return priceTicks(inst, field, v);
     };
     const limit = price('limit', input.limitPrice, type === OrderType.Limit || type === OrderType.StopLimit);
@@ -298,14 +304,15 @@ function priceTicks(inst: Instrument, field: PriceField, price: number): Result<
   const ticks = priceToTicks(inst, price);
   if (ticks === undefined) return err({ kind: 'price_off_grid', field, price, tickSize: inst.tickSize });
   // The engine refuses such prices too, but would call the price missing.
-  if (Math.abs(ticks) > PRICE_TICKS_ABS_MAX) return err({ kind: 'price_out_of_range', field, price });
+  if (Math.abs(ticks) > coreLimits.priceTicksAbsMax) return err({ kind: 'price_out_of_range', field, price });
   return ok(ticks);
 }
 
 /** A bracket distance: a non-zero whole number of ticks, whose sign is ignored (direction comes from the side). */
-function bracketTicks(ticks: unknown, leg: BracketLeg): Result<number | null, PlaceError> {
+function bracketTicks(ticks: number | null | undefined | Invalid, leg: BracketLeg): Result<number | null, PlaceError> {
   if (ticks === undefined || ticks === null) return ok(null);
-  if (!isInt(ticks) || ticks === 0) return err({ kind: 'invalid_bracket', leg });
+  if (isInvalid(ticks)) return err({ kind: 'invalid_bracket', leg });
+  assert(isInt(ticks) && ticks !== 0, 'a bracket distance the route should have refused');
   return ok(Math.abs(ticks));
 }
 

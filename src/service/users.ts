@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Revocation } from './auth.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
-import type { TokenStore } from '../store/tokens.ts';
+import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { Plan, UserRow, UserStore } from '../store/users.ts';
 
 export type { Plan, UserRow };
@@ -27,7 +27,7 @@ export function newApiKey(): string {
 export class UserService {
   constructor(
     private readonly users: UserStore,
-    private readonly tokens: TokenStore,
+    private readonly tokens: IssuedJwtStore,
     private readonly clock: Clock,
     /** Told when the user's tokens stop working (key rotated, disabled, plan lowered), after it is stored. */
     private readonly onRevoked: (e: Revocation) => void = () => {},

@@ -17,7 +17,7 @@ import { jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
-import type { WebSessionStore } from '../store/web-sessions.ts';
+import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 export type WebLoginError =
@@ -48,7 +48,7 @@ export class WebAuthService {
 
   constructor(
     private readonly users: UserStore,
-    private readonly sessions: WebSessionStore,
+    private readonly sessions: IssuedJwtStore,
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
   ) {

@@ -3,7 +3,8 @@
 // cannot stand in for each other.
 import { describe, expect, it } from 'bun:test';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { JWT_VERIFIED_CACHE_MAX, jwtKinds } from '../../src/lib/jwt.ts';
+import { coreLimits } from '../../src/core-limits.ts';
+import { jwtKinds } from '../../src/lib/jwt.ts';
 
 // ---- The signer and verifier of src/lib/jwt.ts before the upgrade, verbatim. ----
 interface OldClaims {
@@ -134,12 +135,12 @@ describe('refused tokens', () => {
 
   it('memory is bounded: the least recently used token is forgotten and verified afresh', async () => {
     const { bearer } = kinds();
-    const tokens = Array.from({ length: JWT_VERIFIED_CACHE_MAX + 1 }, (_, i) => oldSignJwt({ ...CLAIMS, jti: `j${i}` }, SECRET));
+    const tokens = Array.from({ length: coreLimits.jwtVerifiedCacheEntriesMax + 1 }, (_, i) => oldSignJwt({ ...CLAIMS, jti: `j${i}` }, SECRET));
     for (const t of tokens) expect(await bearer.verify(t, T0_MS)).not.toBeNull();
-    expect(bearer.remembered()).toBe(JWT_VERIFIED_CACHE_MAX);
+    expect(bearer.remembered()).toBe(coreLimits.jwtVerifiedCacheEntriesMax);
     // The first one was dropped to make room; it still verifies (from its signature).
     expect(await bearer.verify(tokens[0], T0_MS)).toEqual({ sub: '42', jti: 'j0', exp: CLAIMS.exp });
-    expect(bearer.remembered()).toBe(JWT_VERIFIED_CACHE_MAX);
+    expect(bearer.remembered()).toBe(coreLimits.jwtVerifiedCacheEntriesMax);
     // Refused tokens are not remembered.
     const { bearer: other } = kinds();
     expect(await other.verify(`${tokens[0]}x`, T0_MS)).toBeNull();

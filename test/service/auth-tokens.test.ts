@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { sha256Hex } from '../../src/lib/secrets.ts';
 import { createServices } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
-import { TokenStore } from '../../src/store/tokens.ts';
+import { IssuedJwtStore } from '../../src/store/issued-jwts.ts';
 import { readReply, T0 } from '../support/app.ts';
 
 // The old signer (src/lib/jwt.ts before the upgrade), verbatim.
@@ -40,7 +40,7 @@ async function instance() {
   /** A token as the old code issued it: a row keyed by SHA-256(jti), then the old signature. */
   const oldToken = (jti: string) => {
     const iat = Math.floor(clock.nowMs() / 1000);
-    new TokenStore(db).insert(sha256Hex(jti), userId, clock.nowMs(), (iat + 86_400) * 1000);
+    new IssuedJwtStore(db, 'tokens').insert(sha256Hex(jti), userId, clock.nowMs(), (iat + 86_400) * 1000);
     return oldSignJwt({ sub: String(userId), jti, iat, exp: iat + 86_400, iss: 'replaydesk' }, SECRET);
   };
   return { s, clock, email, userId, post, oldToken };

@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { type ChallengeDetail, consistencyLimit, effectiveFloorKind, outcomeText, PHASE_LABEL, STATUS_LABEL } from '../challenge.ts';
-import type { PageProps } from '../main.tsx';
+import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass, utc } from '../ui.tsx';
 import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type Payout, requestPayout } from './challenges/data.ts';
 import './challenges.css';

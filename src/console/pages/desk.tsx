@@ -1,7 +1,7 @@
 // The Replay desk: start or resume a replay session, then trade it bar by bar (desk/session.tsx).
 
 import { useEffect, useState } from 'preact/hooks';
-import type { PageProps } from '../main.tsx';
+import type { PageProps } from './page-props.ts';
 import { currentSessionId, forgetMeta, loadMeta, readStatus, type SessionMeta } from './desk/model.ts';
 import { SessionView } from './desk/session.tsx';
 import { StartPanel } from './desk/start.tsx';

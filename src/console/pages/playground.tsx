@@ -4,7 +4,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, playground } from '../api.ts';
-import type { PageProps } from '../main.tsx';
+import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass } from '../ui.tsx';
 import { CodeEditor, type EditorError } from './playground/editor.tsx';
 import { EquityChart } from './playground/equity-chart.tsx';

@@ -3,7 +3,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { auth } from '../api.ts';
-import type { PageProps } from '../main.tsx';
+import type { PageProps } from './page-props.ts';
 import { attempt, ErrorLine } from '../ui.tsx';
 import './settings.css';
 

@@ -5,14 +5,11 @@
 import type { SessionKind } from '../../domain/instrument.ts';
 import { daysFromCivil } from '../../domain/timeframe.ts';
 import { lastCompletedTradingDay, tradeDateEndS } from '../../domain/trading-hours.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 
 /** 2024-01-01: the anchor path starts here at each instrument's `genStartPriceTicks`. */
 export const GENERATOR_ORIGIN_DAY = daysFromCivil(2024, 1, 1);
-/** Days outside [2007-01-01, 2099-12-31] are refused: the DST rules hold from 2007. */
-export const GENERATOR_DAY_MIN = daysFromCivil(2007, 1, 1);
-export const GENERATOR_DAY_MAX = daysFromCivil(2099, 12, 31);
 
-export const DAY_S = 86_400;
 export const MINUTES_PER_DAY = 1_440;
 
 export interface GeneratorSpanOptions {

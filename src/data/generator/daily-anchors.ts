@@ -13,17 +13,18 @@
 // bars of other days. Micro contracts (MNQ, MES) follow their mini's price path; only volume differs.
 // Models are cached by symbol: the catalog is fixed for the life of the process.
 
+import { coreLimits } from '../../core-limits.ts';
 import { assert } from '../../lib/assert.ts';
 import { findInstrument, type Instrument, type SessionKind } from '../../domain/instrument.ts';
 import { openIntervalsForUtcDay, sessionOffsetS } from '../../domain/trading-hours.ts';
-import { DAY_S, GENERATOR_DAY_MAX, GENERATOR_DAY_MIN, GENERATOR_ORIGIN_DAY, MINUTES_PER_DAY } from './calendar.ts';
+import { DAY_S } from '../../lib/time-units.ts';
+import { GENERATOR_ORIGIN_DAY, MINUTES_PER_DAY } from './calendar.ts';
 import { hashSymbol, Sfc32, STREAM_ANCHOR_BACKWARD, STREAM_ANCHOR_FORWARD } from './prng.ts';
 import { profileFor, SYMBOL_PARAMS, type Profile } from './profiles.ts';
 
 const GARCH_ALPHA = 0.1;
 const GARCH_BETA = 0.87;
 const GARCH_OMEGA = 1 - GARCH_ALPHA - GARCH_BETA; // long-run mean of h is 1
-const GARCH_H_MAX = 6;
 const MEAN_REVERSION_PER_DAY = 0.003; // half-life about 230 trade days
 
 /** One direction of the anchor walk from the origin, grown on demand. */
@@ -129,7 +130,7 @@ function extendSide(path: PricePath, side: AnchorSide, index: number): void {
     const w = dayVarianceShare(path, elapsedDay);
     const z = side.rng.normal();
     const hPrev = side.h[k - 1];
-    const hNext = w > 0 ? Math.min(GARCH_OMEGA + (GARCH_ALPHA * z * z + GARCH_BETA) * hPrev, GARCH_H_MAX) : hPrev;
+    const hNext = w > 0 ? Math.min(GARCH_OMEGA + (GARCH_ALPHA * z * z + GARCH_BETA) * hPrev, coreLimits.generatorGarchVarianceMax) : hPrev;
     // The day's own multiplier: known before the day forward, drawn with it backward.
     const hDay = side.direction === 1 ? hPrev : hNext;
     const p = side.price[k - 1];
@@ -164,6 +165,6 @@ export function anchorVariance(path: PricePath, utcDay: number): number {
 
 /** The generator's latent price (ticks, fractional) at 00:00 UTC of `utcDay`: cheap, for level checks. */
 export function generatorAnchorTicks(inst: Instrument, utcDay: number): number {
-  assert(utcDay >= GENERATOR_DAY_MIN && utcDay <= GENERATOR_DAY_MAX, `generator day ${utcDay} out of range`);
+  assert(utcDay >= coreLimits.generatorDayMin && utcDay <= coreLimits.generatorDayMax, `generator day ${utcDay} out of range`);
   return anchorTicks(modelFor(inst).path, utcDay);
 }

@@ -19,8 +19,6 @@
 export const GENERATOR_VERSION = 1;
 
 export {
-  GENERATOR_DAY_MAX,
-  GENERATOR_DAY_MIN,
   GENERATOR_ORIGIN_DAY,
   generatorSpan,
   type GeneratorSpan,

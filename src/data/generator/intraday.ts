@@ -21,11 +21,12 @@
 // the per-slot loops, an inlined generator and table look-ups: no allocation and no transcendental
 // call per bar. The day's plan and walk live in module-level scratch arrays, reused from day to day.
 
+import { coreLimits } from '../../core-limits.ts';
 import { assert } from '../../lib/assert.ts';
 import type { Instrument, SessionKind } from '../../domain/instrument.ts';
 import { openIntervalsForUtcDay, sessionOffsetS, weekdayOf } from '../../domain/trading-hours.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import { allocBars, type BarColumns } from '../bar-columns.ts';
-import { DAY_S, GENERATOR_DAY_MAX, GENERATOR_DAY_MIN } from './calendar.ts';
 import { anchorTicks, anchorVariance, modelFor } from './daily-anchors.ts';
 import { expTable, normalBase, normalSlope, Sfc32, STREAM_BARS, STREAM_MINUTE, STREAM_WALK } from './prng.ts';
 import type { Profile } from './profiles.ts';
@@ -45,21 +46,20 @@ const DIFFUSION_SHARE = 0.85;
 const HALT_GAP_S = 20; // reopen gap after the daily halt, as this many seconds of trading
 const WEEKEND_GAP_S = 120;
 
-const INTERVALS_MAX = 4;
-const ivStartS = new Float64Array(INTERVALS_MAX);
-const ivEndS = new Float64Array(INTERVALS_MAX);
-const ivOffsetS = new Float64Array(INTERVALS_MAX);
-const ivGapS = new Float64Array(INTERVALS_MAX); // 0 when the interval continues from the previous day
-const ivFirstSlot = new Int32Array(INTERVALS_MAX);
-const ivOpenLat = new Float64Array(INTERVALS_MAX);
-const ivOpenCv = new Float64Array(INTERVALS_MAX);
+const ivStartS = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
+const ivEndS = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
+const ivOffsetS = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
+const ivGapS = new Float64Array(coreLimits.generatorIntervalsPerDayMax); // 0 when the interval continues from the previous day
+const ivFirstSlot = new Int32Array(coreLimits.generatorIntervalsPerDayMax);
+const ivOpenLat = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
+const ivOpenCv = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
 let walkLat = new Float64Array(0); // latent close of each slot, before the bridge correction
 let walkCv = new Float64Array(0); // cumulative variance up to each slot's close
 
 /** Fills the interval scratch for a UTC day; returns the number of slots (bars). */
 function planDay(session: SessionKind, utcDay: number, resolutionS: number): [number, number] {
   const intervals = openIntervalsForUtcDay(session, utcDay);
-  assert(intervals.length <= INTERVALS_MAX, 'too many open intervals in one UTC day');
+  assert(intervals.length <= coreLimits.generatorIntervalsPerDayMax, 'too many open intervals in one UTC day');
   let slots = 0;
   for (let j = 0; j < intervals.length; j++) {
     const [startS, endS] = intervals[j];
@@ -204,7 +204,7 @@ function writeBars(
  * start, epoch seconds). The same instrument and day always give the same bars. Empty when closed.
  */
 export function generateDay(inst: Instrument, utcDay: number): BarColumns {
-  const inRange = Number.isInteger(utcDay) && utcDay >= GENERATOR_DAY_MIN && utcDay <= GENERATOR_DAY_MAX;
+  const inRange = Number.isInteger(utcDay) && utcDay >= coreLimits.generatorDayMin && utcDay <= coreLimits.generatorDayMax;
   assert(inRange, `generator day ${utcDay} out of range`);
   const resolutionS = inst.storedResolutionS;
   const dividesHour = resolutionS > 0 && Number.isInteger(resolutionS) && 3_600 % resolutionS === 0;

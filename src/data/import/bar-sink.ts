@@ -17,15 +17,13 @@
 //   close of the last, summed volume, matching how stored bars are built from finer ones elsewhere.
 // - Capacity is the file's line count, an upper bound on records, so the columns never grow.
 
+import { coreLimits } from '../../core-limits.ts';
 import { priceToTicks, ticksToPrice, type Instrument } from '../../domain/instrument.ts';
 import { err, ok } from '../../lib/result.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { allocBars, type BarColumns } from '../bar-columns.ts';
 import { parseDecimal, type FieldSplitter } from './text-scan.ts';
 import { importError, type ImportError, type ImportResult, type ParsedBars } from './types.ts';
-
-const UINT32_MAX = 0xffff_ffff;
-const INT32_MAX = 0x7fff_ffff;
 
 export class BarSink {
   readonly inst: Instrument;
@@ -77,7 +75,7 @@ export class BarSink {
     closePx: number,
     volume: number,
   ): ImportError | null {
-    if (!(timeS >= 0 && timeS <= UINT32_MAX)) {
+    if (!(timeS >= 0 && timeS <= coreLimits.barTimeSMax)) {
       return importError(line, 'bad_time', 'time is outside the storable range 1970-01-01 to 2106-02-07');
     }
     if (!this.isTicks && fracNs !== 0) {
@@ -91,7 +89,7 @@ export class BarSink {
     if (o === undefined || h === undefined || l === undefined || c === undefined) {
       return gridError(inst, line, openPx, highPx, lowPx, closePx);
     }
-    if (Math.max(Math.abs(o), Math.abs(h), Math.abs(l), Math.abs(c)) > INT32_MAX) {
+    if (Math.max(Math.abs(o), Math.abs(h), Math.abs(l), Math.abs(c)) > coreLimits.barPriceTicksAbsMax) {
       return importError(line, 'bad_number', `price out of range for ${inst.symbol}`);
     }
     const top = o > c ? o : c;
@@ -106,7 +104,7 @@ export class BarSink {
     }
     if (volume < 0) return importError(line, 'negative_volume', `volume ${volume} is negative`);
     if (!Number.isInteger(volume)) return importError(line, 'bad_number', `volume ${volume} is not a whole number`);
-    if (volume > UINT32_MAX) return importError(line, 'volume_too_large', `volume ${volume} exceeds ${UINT32_MAX}`);
+    if (volume > coreLimits.barVolumeMax) return importError(line, 'volume_too_large', `volume ${volume} exceeds ${coreLimits.barVolumeMax}`);
     if (this.length > 0) {
       const orderError = this.orderError(line, timeS, fracNs);
       if (orderError !== null) return orderError;
@@ -214,7 +212,7 @@ export function finishBars(sink: BarSink, declaredWidthS: number, stamp: 'open' 
 }
 
 function smallestGapS(time: Uint32Array, n: number): number {
-  let gap = UINT32_MAX;
+  let gap: number = coreLimits.barTimeSMax;
   for (let i = 1; i < n; i++) {
     const d = time[i] - time[i - 1];
     if (d > 0 && d < gap) gap = d;
@@ -249,7 +247,7 @@ export function aggregateInPlace(b: BarColumns, widthS: number): number {
     if (low[i] < low[w]) low[w] = low[i];
     close[w] = close[i];
     const v = volume[w] + volume[i];
-    if (v > UINT32_MAX) return start;
+    if (v > coreLimits.barVolumeMax) return start;
     volume[w] = v;
   }
   b.length = w + 1;

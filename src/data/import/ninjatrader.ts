@@ -21,6 +21,7 @@
 
 import type { Instrument } from '../../domain/instrument.ts';
 import { err } from '../../lib/result.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import { BarSink, finishBars, resolutionError } from './bar-sink.ts';
 import { FieldSplitter, LineReader, parseDecimal } from './text-scan.ts';
 import { StampParts, parseCompactStamp } from './timestamp.ts';
@@ -33,7 +34,6 @@ import {
 const BAR_FIELDS = 6;
 const TICK_FIELDS = 5;
 const OLD_TICK_FIELDS = 3;
-const DAY_S = 86_400;
 const BAR_NAMES = ['open', 'high', 'low', 'close', 'volume'] as const;
 const TICK_NAMES = ['last', 'last', 'last', 'last', 'volume'] as const;
 const OLD_TICK_NAMES = ['price', 'price', 'price', 'price', 'volume'] as const;

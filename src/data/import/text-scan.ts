@@ -7,14 +7,13 @@
 // not quoted with embedded delimiters (none of the four formats does that), so surrounding quotes
 // and spaces are simply trimmed.
 
+import { coreLimits } from '../../core-limits.ts';
+
 const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 const QUOTE = 34;
 const BOM = 0xfeff;
-
-/** Lines at most this many fields are recorded; extra fields are counted but not kept. */
-export const FIELDS_MAX = 64;
 
 export class LineReader {
   readonly text: string;
@@ -75,8 +74,8 @@ export function countLines(text: string): number {
 
 /** Splits one line into trimmed field ranges `[starts[k], ends[k])`. */
 export class FieldSplitter {
-  readonly starts = new Int32Array(FIELDS_MAX);
-  readonly ends = new Int32Array(FIELDS_MAX);
+  readonly starts = new Int32Array(coreLimits.importFieldsPerLineMax);
+  readonly ends = new Int32Array(coreLimits.importFieldsPerLineMax);
   count = 0;
 
   split(text: string, start: number, end: number, delim: string): number {
@@ -85,7 +84,7 @@ export class FieldSplitter {
     for (;;) {
       let fe = text.indexOf(delim, fs);
       if (fe < 0 || fe > end) fe = end;
-      if (n < FIELDS_MAX) {
+      if (n < coreLimits.importFieldsPerLineMax) {
         let s = fs;
         let e = fe;
         while (s < e && isTrimmable(text.charCodeAt(s))) s++;

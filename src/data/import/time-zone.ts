@@ -18,9 +18,8 @@
 
 import { daysFromCivil } from '../../domain/timeframe.ts';
 import { err, ok } from '../../lib/result.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import { importError, type ImportError, type ImportResult } from './types.ts';
-
-const DAY_S = 86_400;
 
 export interface WallClockZone {
   readonly name: string;

@@ -15,9 +15,8 @@
 // All return NaN for anything unparseable or impossible (month 13, 30 February, 24:00).
 
 import { daysFromCivil } from '../../domain/timeframe.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import { digitsAt } from './text-scan.ts';
-
-const DAY_S = 86_400;
 
 /** Outputs of the last parse besides the returned seconds; one per parser, reused for every line. */
 export class StampParts {

@@ -10,7 +10,7 @@ import type { Instrument } from '../../domain/instrument.ts';
 import type { Unsubscribe } from '../../service/events/bus.ts';
 import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/types.ts';
 import type { Services } from '../../service/services.ts';
-import type { HubConnection, HubDefinition, MethodResult } from './signalr/hub.ts';
+import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubBars, hubDepth, hubQuote, hubTrades } from './present.ts';
 import { closeOnRevocation, failed, idArg } from './user-hub.ts';
 
@@ -32,24 +32,24 @@ interface MarketSubs {
 const OK: MethodResult = { ok: true };
 const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
 
-export function marketHub(s: Services): HubDefinition {
-  const deliver = (c: HubConnection, e: ReplayEvent, sub: InstrumentSubs) => {
-    if (e.kind !== 'tick') return;
-    const contract = s.contracts.contractFor(sub.inst);
-    const quoteId = sub.contractIds.get('quotes');
-    if (quoteId !== undefined) {
-      c.send('GatewayQuote', [quoteId, hubQuote(sub.inst, contract, e.quote)], { coalesceKey: `q:${sub.inst.symbol}` });
-    }
-    if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
-    const tradeId = sub.contractIds.get('trades');
-    if (tradeId !== undefined) c.send('GatewayTrade', [tradeId, hubTrades(sub.inst, contract, e.bar, e.quote.timeS)]);
-    const depthId = sub.contractIds.get('depth');
-    if (depthId !== undefined) {
-      c.send('GatewayDepth', [depthId, hubDepth(sub.inst, e.quote, e.bar.volume)], { coalesceKey: `d:${sub.inst.symbol}` });
-    }
-  };
+function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentSubs): void {
+  if (e.kind !== 'tick') return;
+  const contract = s.contracts.contractFor(sub.inst);
+  const quoteId = sub.contractIds.get('quotes');
+  if (quoteId !== undefined) {
+    c.send('GatewayQuote', [quoteId, hubQuote(sub.inst, contract, e.quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+  }
+  if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
+  const tradeId = sub.contractIds.get('trades');
+  if (tradeId !== undefined) c.send('GatewayTrade', [tradeId, hubTrades(sub.inst, contract, e.bar, e.quote.timeS)]);
+  const depthId = sub.contractIds.get('depth');
+  if (depthId !== undefined) {
+    c.send('GatewayDepth', [depthId, hubDepth(sub.inst, e.quote, e.bar.volume)], { coalesceKey: `d:${sub.inst.symbol}` });
+  }
+}
 
-  const subscribe = (feed: Feed, method: string) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+function subscribe(s: Services, feed: Feed, method: string): HubMethod {
+  return (c, args) => {
     const contractId = args[0];
     const inst = instrumentForContractId(contractId);
     if (!inst || typeof contractId !== 'string') return failed(method, 'Contract not found');
@@ -57,15 +57,17 @@ export function marketHub(s: Services): HubDefinition {
     let sub = subs.bySymbol.get(inst.symbol);
     if (!sub) {
       const entry: InstrumentSubs = { inst, contractIds: new Map(), unsubscribe: () => {} };
-      entry.unsubscribe = s.events.subscribe(marketTopic(c.principal.user.id, inst.symbol), (e) => deliver(c, e, entry));
+      entry.unsubscribe = s.events.subscribe(marketTopic(c.principal.user.id, inst.symbol), (e) => deliver(s, c, e, entry));
       subs.bySymbol.set(inst.symbol, (sub = entry));
     }
     sub.contractIds.set(feed, contractId);
     if (feed === 'quotes') sendCurrentQuote(s, c, sub, contractId);
     return OK;
   };
+}
 
-  const unsubscribe = (feed: Feed) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+function unsubscribe(feed: Feed): HubMethod {
+  return (c, args) => {
     const inst = instrumentForContractId(args[0]);
     const subs = subsOf(c);
     const sub = inst ? subs.bySymbol.get(inst.symbol) : undefined;
@@ -77,43 +79,52 @@ export function marketHub(s: Services): HubDefinition {
     }
     return OK;
   };
+}
 
+function subscribeReplayBars(s: Services): HubMethod {
+  return (c, args) => {
+    const accountId = idArg(args[0]);
+    const owned = accountId === null ? null : s.accounts.owned(c.principal.user.id, accountId);
+    if (!owned || accountId === null) return failed('SubscribeReplayBars', 'Account not found');
+    const subs = subsOf(c);
+    if (subs.bars.has(accountId)) return OK;
+    const inst = s.replay.instrumentOf(accountId);
+    const deliverBars = (e: ReplayEvent) => {
+      if (e.kind !== 'bars' || !inst) return;
+      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
+    };
+    subs.bars.set(accountId, s.events.subscribe(barsTopic(accountId), deliverBars));
+    return OK;
+  };
+}
+
+const unsubscribeReplayBars: HubMethod = (c, args) => {
+  const accountId = idArg(args[0]);
+  const subs = subsOf(c);
+  if (accountId !== null) {
+    subs.bars.get(accountId)?.();
+    subs.bars.delete(accountId);
+  }
+  return OK;
+};
+
+export function marketHub(s: Services): HubDefinition {
   return {
     path: '/hubs/market',
     methods: {
-      SubscribeContractQuotes: subscribe('quotes', 'SubscribeContractQuotes'),
+      SubscribeContractQuotes: subscribe(s, 'quotes', 'SubscribeContractQuotes'),
       UnsubscribeContractQuotes: unsubscribe('quotes'),
-      SubscribeContractTrades: subscribe('trades', 'SubscribeContractTrades'),
+      SubscribeContractTrades: subscribe(s, 'trades', 'SubscribeContractTrades'),
       UnsubscribeContractTrades: unsubscribe('trades'),
-      SubscribeContractMarketDepth: subscribe('depth', 'SubscribeContractMarketDepth'),
+      SubscribeContractMarketDepth: subscribe(s, 'depth', 'SubscribeContractMarketDepth'),
       UnsubscribeContractMarketDepth: unsubscribe('depth'),
       // topstepx-cli calls these names, which the gateway does not have: served as aliases (decisions).
-      SubscribeContractDepth: subscribe('depth', 'SubscribeContractDepth'),
+      SubscribeContractDepth: subscribe(s, 'depth', 'SubscribeContractDepth'),
       UnsubscribeContractDepth: unsubscribe('depth'),
       // tradingiq's health check: answered with a plain completion (decisions).
       ping: () => OK,
-      SubscribeReplayBars(c, args) {
-        const accountId = idArg(args[0]);
-        const owned = accountId === null ? null : s.accounts.owned(c.principal.user.id, accountId);
-        if (!owned || accountId === null) return failed('SubscribeReplayBars', 'Account not found');
-        const subs = subsOf(c);
-        if (subs.bars.has(accountId)) return OK;
-        const inst = s.replay.instrumentOf(accountId);
-        subs.bars.set(accountId, s.events.subscribe(barsTopic(accountId), (e) => {
-          if (e.kind !== 'bars' || !inst) return;
-          c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
-        }));
-        return OK;
-      },
-      UnsubscribeReplayBars(c, args) {
-        const accountId = idArg(args[0]);
-        const subs = subsOf(c);
-        if (accountId !== null) {
-          subs.bars.get(accountId)?.();
-          subs.bars.delete(accountId);
-        }
-        return OK;
-      },
+      SubscribeReplayBars: subscribeReplayBars(s),
+      UnsubscribeReplayBars: unsubscribeReplayBars,
     },
     onConnected(c) {
       c.state.set('market', { bySymbol: new Map(), bars: new Map(), auth: closeOnRevocation(s, c) } satisfies MarketSubs);

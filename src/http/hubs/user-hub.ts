@@ -7,7 +7,7 @@ import type { Services } from '../../service/services.ts';
 import { accountsTopic, authTopic, type ReplayEvent, userTopic } from '../../service/events/types.ts';
 import type { Unsubscribe } from '../../service/events/bus.ts';
 import { findInstrument } from '../../domain/instrument.ts';
-import type { HubConnection, HubDefinition, MethodResult } from './signalr/hub.ts';
+import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubAccount, hubOrder, hubPosition, hubTrade, shaped } from './present.ts';
 
 type Stream = 'orders' | 'positions' | 'trades';
@@ -33,36 +33,37 @@ export function idArg(v: unknown): number | null {
 
 const subsOf = (c: HubConnection) => c.state.get('user') as UserSubs;
 
-export function userHub(s: Services): HubDefinition {
+function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Stream>): void {
   const shape = s.config.hubEventShape;
+  if (e.kind === 'order' && streams.has('orders')) {
+    c.send('GatewayUserOrder', [shaped(shape, e.action, hubOrder(e, contractOf(s, e.symbol)))]);
+  } else if (e.kind === 'position' && streams.has('positions')) {
+    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol)))]);
+  } else if (e.kind === 'trade' && streams.has('trades')) {
+    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol)))]);
+  }
+}
 
-  const deliver = (c: HubConnection, e: ReplayEvent, streams: Set<Stream>) => {
-    if (e.kind === 'order' && streams.has('orders')) {
-      c.send('GatewayUserOrder', [shaped(shape, e.action, hubOrder(e, contractOf(s, e.symbol)))]);
-    } else if (e.kind === 'position' && streams.has('positions')) {
-      c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol)))]);
-    } else if (e.kind === 'trade' && streams.has('trades')) {
-      c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol)))]);
-    }
-  };
-
-  const subscribe = (stream: Stream) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
-    const method = `Subscribe${stream[0].toUpperCase()}${stream.slice(1)}`;
+function subscribe(s: Services, stream: Stream): HubMethod {
+  const method = `Subscribe${stream[0].toUpperCase()}${stream.slice(1)}`;
+  return (c, args) => {
     const accountId = idArg(args[0]);
     if (accountId === null || !s.accounts.owned(c.principal.user.id, accountId)) return failed(method, 'Account not found');
     const subs = subsOf(c);
     let entry = subs.byAccount.get(accountId);
     if (!entry) {
       const streams = new Set<Stream>();
-      const unsubscribe = s.events.subscribe(userTopic(accountId), (e) => deliver(c, e, streams));
+      const unsubscribe = s.events.subscribe(userTopic(accountId), (e) => deliver(s, c, e, streams));
       subs.byAccount.set(accountId, (entry = { streams, unsubscribe }));
     }
     entry.streams.add(stream);
     return OK;
   };
+}
 
-  // Unsubscribing what was never subscribed is fine, and extra arguments are ignored.
-  const unsubscribe = (stream: Stream) => (c: HubConnection, args: readonly unknown[]): MethodResult => {
+/** Unsubscribing what was never subscribed is fine, and extra arguments are ignored. */
+function unsubscribe(stream: Stream): HubMethod {
+  return (c, args) => {
     const accountId = idArg(args[0]);
     const subs = subsOf(c);
     const entry = accountId === null ? undefined : subs.byAccount.get(accountId);
@@ -74,28 +75,36 @@ export function userHub(s: Services): HubDefinition {
     }
     return OK;
   };
+}
 
+function subscribeAccounts(s: Services): HubMethod {
+  return (c) => {
+    const subs = subsOf(c);
+    subs.accounts ??= s.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
+      if (e.kind === 'account') c.send('GatewayUserAccount', [shaped(s.config.hubEventShape, 1, hubAccount(e))]);
+    });
+    return OK;
+  };
+}
+
+const unsubscribeAccounts: HubMethod = (c) => {
+  const subs = subsOf(c);
+  subs.accounts?.();
+  subs.accounts = null;
+  return OK;
+};
+
+export function userHub(s: Services): HubDefinition {
   return {
     path: '/hubs/user',
     methods: {
-      SubscribeAccounts(c) {
-        const subs = subsOf(c);
-        subs.accounts ??= s.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
-          if (e.kind === 'account') c.send('GatewayUserAccount', [shaped(shape, 1, hubAccount(e))]);
-        });
-        return OK;
-      },
-      UnsubscribeAccounts(c) {
-        const subs = subsOf(c);
-        subs.accounts?.();
-        subs.accounts = null;
-        return OK;
-      },
-      SubscribeOrders: subscribe('orders'),
+      SubscribeAccounts: subscribeAccounts(s),
+      UnsubscribeAccounts: unsubscribeAccounts,
+      SubscribeOrders: subscribe(s, 'orders'),
       UnsubscribeOrders: unsubscribe('orders'),
-      SubscribePositions: subscribe('positions'),
+      SubscribePositions: subscribe(s, 'positions'),
       UnsubscribePositions: unsubscribe('positions'),
-      SubscribeTrades: subscribe('trades'),
+      SubscribeTrades: subscribe(s, 'trades'),
       UnsubscribeTrades: unsubscribe('trades'),
     },
     onConnected(c) {

@@ -89,8 +89,9 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
   });
 }
 
+type Price = PlaceBody['limitPrice'];
 type Parsed =
-  | { ok: true; baseContractId: string; limitPrice: unknown; stopPrice: unknown }
+  | { ok: true; baseContractId: string; limitPrice: Price; stopPrice: Price }
   | { ok: false; error: codes.LegacyPlaceError };
 
 /**
@@ -122,7 +123,7 @@ export function sizeError(size: unknown): codes.SizeError | null {
 type OffGrid = Extract<codes.LegacyPlaceError, { kind: 'price_off_grid' }>;
 
 /** A needed price on this family's grid, as the base price the service reads; others pass as sent. */
-function basePrice(l: LegacyInstrument, field: 'limit' | 'stop', v: unknown, needed: boolean): { ok: true; price: unknown } | { ok: false; error: OffGrid } {
+function basePrice<V>(l: LegacyInstrument, field: 'limit' | 'stop', v: V, needed: boolean): { ok: true; price: V | number } | { ok: false; error: OffGrid } {
   if (!needed || typeof v !== 'number') return { ok: true, price: v };
   const ticks = legacyPriceToBaseTicks(l, v);
   if (ticks === undefined) return { ok: false, error: { kind: 'price_off_grid', field, price: v, tickSize: l.tickSize } };

@@ -1,7 +1,8 @@
-// Domain → wire shapes of the earlier family for replay, orders, positions and fills, its string IDs
-// and its policy values. Prices: sessions run on the base instrument (legacy-instruments.ts), so
-// every price printed here is a base-tick price in this family's units (a fill may sit between
-// EURUSD's 0.00005 ticks), and every contract ID names the legacy symbol (`CON.F.US.CL.…`).
+// Domain → wire shapes of the earlier family for replay, orders, positions and fills, and its string
+// IDs (its policy values are in policy.ts). Prices: sessions run on the base instrument
+// (legacy-instruments.ts), so every price printed here is a base-tick price in this family's units
+// (a fill may sit between EURUSD's 0.00005 ticks), and every contract ID names the legacy symbol
+// (`CON.F.US.CL.…`).
 
 import { legacyContractFor } from '../../domain/contract-id.ts';
 import type { Instrument } from '../../domain/instrument.ts';
@@ -10,13 +11,6 @@ import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
 import { assert } from '../../lib/assert.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { OpenPosition } from '../../service/trading.ts';
-
-// ---- policy values of this family (docs/decisions.md, "Earlier family (trading and replay)") ----
-
-/** Replay/step: the spec states no maximum; this bound protects the process and the streaming allowance. */
-export const LEGACY_STEPS_MAX = 1000;
-/** One live session per user (spec: "An active session already exists"), counting every family's. */
-export const LEGACY_LIVE_SESSIONS_MAX = 1;
 
 // ---- instruments and contracts ----
 

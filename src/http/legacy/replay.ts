@@ -6,17 +6,16 @@
 import type { Elysia } from 'elysia';
 import { EMPTY_BARS } from '../../data/bar-columns.ts';
 import { findLegacyInstrument } from '../../domain/legacy-instruments.ts';
-import { DAY_S } from '../../domain/timeframe.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
-import type { PlaybackRate, StartPolicy } from '../../service/replay/service.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { type BodyOf, route } from '../shared/endpoint.ts';
+import { LEGACY_POLICY } from './policy.ts';
 import * as codes from './trading-codes.ts';
 import { presentStats } from '../shared/present-common.ts';
-import { LEGACY_LIVE_SESSIONS_MAX, LEGACY_STEPS_MAX, legacyContractId } from './present-trading.ts';
+import { legacyContractId } from './present-trading.ts';
 import * as ep from './schemas.ts';
 
 type StartBody = BodyOf<typeof ep.replayStart.request, typeof ep.replayStart.fields>;
@@ -25,17 +24,6 @@ type StartBody = BodyOf<typeof ep.replayStart.request, typeof ep.replayStart.fie
 const TIMEFRAMES: ReadonlyMap<string, string> = new Map([
   ['1s', '1s'], ['1m', '1m'], ['5m', '5m'], ['15m', '15m'], ['30m', '30m'], ['1h', '1h'], ['4h', '4h'], ['1D', '1d'],
 ]);
-
-const START_POLICY: StartPolicy = {
-  span: { unit: 'trade_dates', defaultEnd: 'start_date', endMayEqualStart: true },
-  liveSessionsMax: LEGACY_LIVE_SESSIONS_MAX,
-};
-
-/**
- * Speed 1 is real time: one bar per bar width (a 1 m session plays a bar a minute), speed n plays n
- * times faster. Calendar timeframes (only a current-family start makes them) pace as one day.
- */
-const REAL_TIME: PlaybackRate = (speed, s) => speed / (s.tf.widthS > 0 ? s.tf.widthS : DAY_S);
 
 /** `currentBar`: the 0-based index of the last bar played (-1 before the first); `complete` at the end of data. */
 function position(s: LiveSession) {
@@ -49,7 +37,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     const r = s.replay.start(
       principal.user.id,
       { instrumentSymbol: parsed.baseSymbol, contractId: null, startDate: body.startDate, endDate: body.endDate, timeframe: parsed.timeframe, accountId: body.accountId },
-      START_POLICY,
+      LEGACY_POLICY.start,
     );
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;
@@ -63,7 +51,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
   });
 
   route(app, s, ep.replayStep, async ({ body, principal, request }) => {
-    const r = await s.replay.step(principal.user.id, body.accountId, body.steps, LEGACY_STEPS_MAX);
+    const r = await s.replay.step(principal.user.id, body.accountId, body.steps, LEGACY_POLICY.stepsMax);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
     return barsResponse(request, r.value.session.inst, r.value.advance.bars ?? EMPTY_BARS, position(r.value.session));
   });
@@ -74,7 +62,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
   });
 
   route(app, s, ep.replayPlay, ({ body, principal }) => {
-    const r = s.replay.play(principal.user.id, body.accountId, body.speed, REAL_TIME);
+    const r = s.replay.play(principal.user.id, body.accountId, body.speed, LEGACY_POLICY.playbackRate);
     return r.ok ? ep.replayPlay.ok({}) : mapError(codes.replayPlay, r.error);
   });
 

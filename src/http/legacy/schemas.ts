@@ -11,10 +11,22 @@ import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
-import { Account, AccountId, Bar, IsoTimeText, Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
-import { OrderSideValue, OrderStatusValue, OrderTypeValue, PositionTypeValue } from '../sim/schemas.ts';
+import {
+  Account,
+  AccountId,
+  Bar,
+  IsoTimeText,
+  Maybe,
+  Nullable,
+  OrderSideValue,
+  OrderStatusValue,
+  OrderTypeValue,
+  PositionTypeValue,
+  RunResults,
+  STRICT,
+} from '../shared/schemas.ts';
 import * as codes from './codes.ts';
-import { LEGACY_STEPS_MAX } from './present-trading.ts';
+import { LEGACY_POLICY } from './policy.ts';
 import * as trading from './trading-codes.ts';
 
 // ---- resources ----
@@ -247,9 +259,9 @@ export const replayStep = defineEndpoint({
   method: 'POST',
   path: '/Replay/step',
   auth: 'bearer',
-  summary: `Plays the next bars (1 to ${LEGACY_STEPS_MAX}) and returns them; msgpack on request`,
+  summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
   produces: 'json+msgpack',
-  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_STEPS_MAX, default: 1 })) },
+  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
   fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
   response: okBody({ ...replayPosition, bars: T.Array(Bar) }),
   errors: trading.replayAdvance,

@@ -11,7 +11,7 @@ import type { StartError } from '../../service/replay/setup.ts';
 import type { CancelError, CloseError, ModifyError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
-import { LEGACY_STEPS_MAX } from './present-trading.ts';
+import { LEGACY_POLICY } from './policy.ts';
 
 /** The one errorCode of this family's trading and replay refusals. */
 export const REFUSED = 1;
@@ -161,7 +161,7 @@ const sessionRows = {
 
 export const replayAdvance: CodeTable<AdvanceError> = {
   ...sessionRows,
-  invalid_steps: [REFUSED, `steps must be a whole number from 1 to ${LEGACY_STEPS_MAX}`],
+  invalid_steps: [REFUSED, `steps must be a whole number from 1 to ${LEGACY_POLICY.stepsMax}`],
   invalid_target_time: [REFUSED, 'Invalid timestamp'],
   busy: {
     status: 503,

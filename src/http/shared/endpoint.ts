@@ -36,6 +36,7 @@
 import { Kind, type Static, type TObject, type TProperties, type TSchema, Type as T } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { Elysia } from 'elysia';
+import { INVALID, type Invalid } from '../../lib/invalid.ts';
 import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
 import type { WebPrincipal } from '../../service/web-auth.ts';
@@ -67,13 +68,8 @@ export type Produces = 'json' | 'json+msgpack' | 'text' | 'event-stream';
  */
 export type Auth = 'none' | 'bearer' | 'bearer-only' | 'bearer-row' | 'web' | 'cookie' | 'cookie-pro';
 
-declare const invalidBrand: unique symbol;
-/** A request field that failed its schema and is left for the service to refuse (`defer` rule). */
-export interface Invalid {
-  readonly [invalidBrand]: true;
-}
-/** The value a deferred field that failed its schema has; every service check refuses it. */
-export const INVALID = Object.freeze({ toString: () => '(invalid)' }) as unknown as Invalid;
+// The invalid-field marker is the services' too (their inputs name it), so it lives in lib.
+export { INVALID, type Invalid };
 
 export type FieldRule<E extends Kinded> =
   | { readonly refuse: E }

@@ -6,7 +6,18 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { unpack } from 'msgpackr';
 import { MSGPACK } from './bars.ts';
-import type { EndpointInfo } from './endpoint.ts';
+
+/**
+ * What the contract reads of an endpoint: `EndpointInfo` (endpoint.ts) as seen from here, declared
+ * structurally so that endpoint.ts, which calls the contract, is not imported back.
+ */
+export interface ContractEndpoint {
+  readonly method: string;
+  readonly path: string;
+  readonly produces?: string;
+  readonly responses: Readonly<Record<number, TSchema>>;
+  readonly compiled: { readonly responses: Map<number, TypeCheck<TSchema>> };
+}
 
 /**
  * When enabled (the test suite's preload does so), every response of a `route` is checked against
@@ -26,7 +37,7 @@ export function enableResponseContract(): void {
 }
 
 /** The compiled schema of an endpoint's answers with `status` (compiled on first use, then kept); null if it has none. */
-export function responseCheck(ep: EndpointInfo, status: number): TypeCheck<TSchema> | null {
+export function responseCheck(ep: ContractEndpoint, status: number): TypeCheck<TSchema> | null {
   const cached = ep.compiled.responses.get(status);
   if (cached) return cached;
   const schema = ep.responses[status];
@@ -37,7 +48,7 @@ export function responseCheck(ep: EndpointInfo, status: number): TypeCheck<TSche
 }
 
 /** Why `body` (already decoded) is not a valid answer of `ep` with `status`; null when it is. */
-export function contractError(ep: EndpointInfo, status: number, body: unknown): string | null {
+export function contractError(ep: ContractEndpoint, status: number, body: unknown): string | null {
   const check = responseCheck(ep, status);
   if (!check) return `HTTP ${status} is not an answer of this endpoint`;
   if (check.Check(body)) return null;
@@ -49,7 +60,7 @@ export function contractError(ep: EndpointInfo, status: number, body: unknown): 
 }
 
 /** The answer, passed through when it keeps the contract (an event stream is checked as it streams); throws otherwise. */
-export async function checkResponse(ep: EndpointInfo, request: Request, res: Response): Promise<Response> {
+export async function checkResponse(ep: ContractEndpoint, request: Request, res: Response): Promise<Response> {
   const key = `${ep.method} ${ep.path} ${res.status}`;
   responseContract.checked.set(key, (responseContract.checked.get(key) ?? 0) + 1);
   const type = res.headers.get('content-type') ?? '';
@@ -79,7 +90,7 @@ export async function checkResponse(ep: EndpointInfo, request: Request, res: Res
 }
 
 /** Records a contract violation; returns its message. */
-function violation(ep: EndpointInfo, request: Request, status: number, problem: string, body: unknown): string {
+function violation(ep: ContractEndpoint, request: Request, status: number, problem: string, body: unknown): string {
   const text = JSON.stringify(body) ?? String(body);
   const message =
     `response contract: ${ep.method} ${ep.path} (${new URL(request.url).pathname}) answered HTTP ${status}: ${problem}; ` +
@@ -93,7 +104,7 @@ function violation(ep: EndpointInfo, request: Request, status: number, problem: 
  * JSON) is checked as `{event, data}` against the endpoint's success schema; a bad one is recorded
  * and errors the stream. Cancelling the answer cancels the endpoint's stream.
  */
-function checkedEvents(ep: EndpointInfo, request: Request, res: Response): Response {
+function checkedEvents(ep: ContractEndpoint, request: Request, res: Response): Response {
   const decoder = new TextDecoder();
   let pending = '';
   const checkFrames = (controller: TransformStreamDefaultController<Uint8Array>, final: boolean) => {

@@ -3,7 +3,8 @@
 // strict (`additionalProperties: false`), so a field added or renamed without its schema fails the
 // response contract. The envelope itself is built by `okBody` / `failureBody` (endpoint.ts).
 
-import { type TSchema, Type as T } from '@sinclair/typebox';
+import { type TLiteral, type TSchema, Type as T } from '@sinclair/typebox';
+import { OrderSide, OrderStatus, OrderType } from '../../engine/types.ts';
 
 /** Options of every response object: an unlisted field is an error. */
 export const STRICT = { additionalProperties: false } as const;
@@ -95,3 +96,21 @@ export const RunResults = T.Object(
   },
   { ...STRICT, title: 'RunResults' },
 );
+
+// ---- enums both simulator families serve ----
+
+/** A number enum: the union of its values, its names in the description. */
+function enumOf<const O extends Record<string, number>>(o: O, title: string) {
+  const names = Object.entries(o)
+    .map(([name, v]) => `${v} ${name}`)
+    .join(', ');
+  return T.Union(
+    Object.values(o).map((v) => T.Literal(v)) as TLiteral<O[keyof O]>[],
+    { title, description: names },
+  );
+}
+
+export const OrderTypeValue = enumOf(OrderType, 'OrderType');
+export const OrderSideValue = enumOf(OrderSide, 'OrderSide');
+export const OrderStatusValue = enumOf(OrderStatus, 'OrderStatus');
+export const PositionTypeValue = enumOf({ Long: 1, Short: 2 }, 'PositionType');

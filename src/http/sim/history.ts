@@ -7,6 +7,7 @@ import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
+import { SIM_POLICY } from './policy.ts';
 import * as ep from './schemas.ts';
 
 export function registerHistory<P extends string>(app: Elysia<P>, s: Services): void {
@@ -18,7 +19,7 @@ export function registerHistory<P extends string>(app: Elysia<P>, s: Services): 
       startTime: body.startTime,
       endTime: body.endTime,
       limit: body.limit,
-    });
+    }, SIM_POLICY.history);
     if (!r.ok) return mapError(codes.retrieveBars, r.error);
     return barsResponse(request, r.value.instrument, r.value.bars);
   });

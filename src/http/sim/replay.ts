@@ -11,6 +11,7 @@ import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
+import { SIM_POLICY } from './policy.ts';
 import { presentFilledOrders, presentPropFirm, presentSnapshot, presentViolation } from './present.ts';
 import * as ep from './schemas.ts';
 
@@ -41,7 +42,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
       endDate: body.endDate,
       timeframe: body.timeframe,
       accountId: body.accountId,
-    });
+    }, SIM_POLICY.start);
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;
     const contract = s.contracts.contractFor(session.inst);
@@ -60,7 +61,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
   });
 
   route(app, s, ep.replayStep, async ({ body, principal, request }) => {
-    const r = await s.replay.step(principal.user.id, body.accountId, body.steps);
+    const r = await s.replay.step(principal.user.id, body.accountId, body.steps, SIM_POLICY.stepsMax);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
     const bars = r.value.advance.bars;
     return barsResponse(request, r.value.session.inst, bars ?? EMPTY_BARS, progress(r.value));
@@ -73,7 +74,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
   });
 
   route(app, s, ep.replayPlay, ({ body, principal }) => {
-    const r = s.replay.play(principal.user.id, body.accountId, body.speed);
+    const r = s.replay.play(principal.user.id, body.accountId, body.speed, SIM_POLICY.playbackRate);
     if (!r.ok) return mapError(codes.replayPlay, r.error);
     return ep.replayPlay.ok({ playing: true, speed: r.value.speed });
   });

@@ -3,29 +3,24 @@
 // them for the API reference. Field rules (src/http/shared/endpoint.ts): `refuse` for the fields a
 // service checks first, `defer` for the ones it checks after looking something up.
 
-import { type TLiteral, Type as T } from '@sinclair/typebox';
+import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { OrderSide, OrderStatus, OrderType } from '../../engine/types.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
-import { Account, AccountId, Bar, IsoTimeText, Maybe, Nullable, STRICT } from '../shared/schemas.ts';
+import {
+  Account,
+  AccountId,
+  Bar,
+  IsoTimeText,
+  Maybe,
+  Nullable,
+  OrderSideValue,
+  OrderStatusValue,
+  OrderTypeValue,
+  PositionTypeValue,
+  STRICT,
+} from '../shared/schemas.ts';
 import * as codes from './codes.ts';
-
-/** A number enum: the union of its values, its names in the description. */
-function enumOf<const O extends Record<string, number>>(o: O, title: string) {
-  const names = Object.entries(o)
-    .map(([name, v]) => `${v} ${name}`)
-    .join(', ');
-  return T.Union(
-    Object.values(o).map((v) => T.Literal(v)) as TLiteral<O[keyof O]>[],
-    { title, description: names },
-  );
-}
-
-export const OrderTypeValue = enumOf(OrderType, 'OrderType');
-export const OrderSideValue = enumOf(OrderSide, 'OrderSide');
-export const OrderStatusValue = enumOf(OrderStatus, 'OrderStatus');
-export const PositionTypeValue = enumOf({ Long: 1, Short: 2 }, 'PositionType');
 
 // ---- resources ----
 

@@ -17,8 +17,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { rollupWidthsFor } from '../../data/rollup.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { Timeframe } from '../../domain/timeframe.ts';
-
-const DAY_S = 86_400;
+import { DAY_S } from '../../lib/time-units.ts';
 
 export interface RunSpan {
   inst: Instrument;

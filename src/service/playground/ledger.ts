@@ -7,6 +7,7 @@
 // Per run bar k: the engine walks k's stored bars (fills), is marked at k's close, then k's actions
 // are applied at k's end time, exactly as a Replay client placing orders right after a step.
 
+import { limits } from '../../config.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
@@ -23,9 +24,6 @@ export interface EquityPoint {
   timeS: number;
   equityCents: number;
 }
-
-/** Equity samples kept: at most 2 × this many, halving the density when full (LTTB is not needed). */
-const EQUITY_POINTS_MAX = 1000;
 
 export class RunLedger {
   readonly engine: SessionEngine;
@@ -123,7 +121,7 @@ export class RunLedger {
       return;
     }
     this.equity.push({ timeS, equityCents });
-    if (this.equity.length >= 2 * EQUITY_POINTS_MAX) {
+    if (this.equity.length >= 2 * limits.playgroundEquityPointsMax) {
       this.equity = this.equity.filter((_, i) => i % 2 === 1);
       this.stride *= 2;
     }

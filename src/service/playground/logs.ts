@@ -2,9 +2,7 @@
 // then one note says how many more were dropped. The harness bounds its output too; this bound is
 // the server's, since the child's word is not trusted.
 
-const LINES_MAX = 2000;
-const BYTES_MAX = 256 * 1024;
-const LINE_CHARS_MAX = 2000;
+import { limits } from '../../config.ts';
 
 export class LogBuffer {
   readonly lines: string[] = [];
@@ -12,8 +10,8 @@ export class LogBuffer {
   private dropped = 0;
 
   push(line: string): void {
-    const l = line.length > LINE_CHARS_MAX ? `${line.slice(0, LINE_CHARS_MAX)}…` : line;
-    if (this.dropped > 0 || this.lines.length >= LINES_MAX || this.bytes + l.length > BYTES_MAX) {
+    const l = line.length > limits.playgroundLogLineCharsMax ? `${line.slice(0, limits.playgroundLogLineCharsMax)}…` : line;
+    if (this.dropped > 0 || this.lines.length >= limits.playgroundLogLinesMax || this.bytes + l.length > limits.playgroundLogBytesMax) {
       this.dropped++;
       return;
     }

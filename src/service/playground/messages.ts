@@ -5,7 +5,7 @@
 import type { ChildExit } from '../../../runner/host/child.ts';
 import { rawBytes } from '../../../runner/protocol.ts';
 import { limits } from '../../config.ts';
-import { PRICE_TICKS_ABS_MAX } from '../../engine/engine.ts';
+import { coreLimits } from '../../core-limits.ts';
 import type { DayBatch } from './feed.ts';
 import type { LedgerAction } from './ledger.ts';
 
@@ -18,12 +18,6 @@ export class RunEnd extends Error {
   }
 }
 
-const ACTIONS_PER_BATCH_MAX = 100_000;
-/** Stored bars sent in answer to one `need`: the bar asked for plus look-ahead bars that can trigger. */
-const FINE_BARS_PER_ANSWER_MAX = 65_536;
-const ERROR_TEXT_MAX = 16_384;
-const LOG_LINES_PER_MESSAGE_MAX = 10_000;
-
 export function protocol(what: string): RunEnd {
   return new RunEnd('failed', `The strategy process broke the runner protocol (${what}); the run was stopped`);
 }
@@ -33,18 +27,18 @@ export function isInt(v: unknown): v is number {
 }
 
 function isPrice(v: unknown): v is number | null {
-  return v === null || (isInt(v) && Math.abs(v) <= PRICE_TICKS_ABS_MAX);
+  return v === null || (isInt(v) && Math.abs(v) <= coreLimits.priceTicksAbsMax);
 }
 
 export function optionalText(v: unknown, what: string): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'string') throw protocol(`bad ${what}`);
-  return v.slice(0, ERROR_TEXT_MAX);
+  return v.slice(0, limits.playgroundErrorTextCharsMax);
 }
 
 export function logLines(v: unknown): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.length > LOG_LINES_PER_MESSAGE_MAX) throw protocol('bad logs');
+  if (!Array.isArray(v) || v.length > limits.playgroundLogLinesPerMessageMax) throw protocol('bad logs');
   return v.map((l) => {
     if (typeof l !== 'string') throw protocol('bad log line');
     return l;
@@ -53,7 +47,7 @@ export function logLines(v: unknown): string[] {
 
 /** Checks the child's actions: known operations, values in range, bar indexes in the batch, in order. */
 export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerAction[] {
-  if (!Array.isArray(v) || v.length > ACTIONS_PER_BATCH_MAX) throw protocol('bad actions');
+  if (!Array.isArray(v) || v.length > limits.playgroundActionsPerBatchMax) throw protocol('bad actions');
   const out: LedgerAction[] = [];
   let lastK = kFrom;
   for (const a of v) {
@@ -107,7 +101,7 @@ export function fineMessage(b: DayBatch, j: number, j1: number, up: number, down
   const ks: number[] = [];
   const spans: [number, number][] = [];
   let total = 0;
-  for (let x = j; x < j1 && total < FINE_BARS_PER_ANSWER_MAX; x++) {
+  for (let x = j; x < j1 && total < limits.playgroundFineBarsPerAnswerMax; x++) {
     if (x !== j && b.run.high[x] < up && b.run.low[x] > down) continue;
     const a = b.storedStart(x);
     const z = b.storedStart(x + 1);

@@ -9,14 +9,16 @@ import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { countBuckets } from '../../data/bucket-count.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
-import { DAY_S, parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
 import { Execution, type ExecutionEvent, type RunStatus, SHUTDOWN_MESSAGE } from './execution.ts';
@@ -82,12 +84,24 @@ export interface ExecutionView {
   logs: string[];
 }
 
-/** Trades kept in a run's stored result (statistics always cover all of them). */
-const TRADES_KEPT_MAX = 5000;
-/** Trades shown while a run is running: the most recent ones (a poll stays small and cheap). */
-const TRADES_LIVE_MAX = 100;
-const CONTEXT_TIMEFRAMES_MAX = 3;
-const RUN_SPAN_YEARS_MAX = 2;
+/**
+ * POST run as the route parsed it: each field as its schema types it, `INVALID` where the schema
+ * failed and the refusal is left to this service's order of checks (a `defer` field rule), and
+ * `unknown` where the service reads the field as sent (dates, timeframes and params: their
+ * refusals quote the text).
+ */
+export interface RunInput {
+  strategyId?: string | null | Invalid;
+  templateId?: string | null | Invalid;
+  code?: string | null | Invalid;
+  instrument: string | Invalid;
+  startDate: unknown;
+  endDate?: string | null | Invalid;
+  timeframe: unknown;
+  contextTimeframes?: unknown;
+  params?: unknown;
+  speed?: number | null | Invalid;
+}
 
 interface Live {
   exec: Execution;
@@ -113,7 +127,7 @@ export class RunService {
     this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
   }
 
-  start(userId: number, body: Record<string, unknown>): Result<{ executionId: string }, RunError> {
+  start(userId: number, body: RunInput): Result<{ executionId: string }, RunError> {
     const planned = this.plan(userId, body);
     if (!planned.ok) return planned;
     const p = planned.value;
@@ -226,7 +240,7 @@ export class RunService {
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
-          trades: trades.slice(0, TRADES_KEPT_MAX),
+          trades: trades.slice(0, limits.playgroundTradesKeptMax),
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
@@ -240,7 +254,7 @@ export class RunService {
     void row;
   }
 
-  private plan(userId: number, body: Record<string, unknown>) {
+  private plan(userId: number, body: RunInput) {
     const code = body.code;
     const templateId = body.templateId;
     const strategyId = body.strategyId;
@@ -267,7 +281,7 @@ export class RunService {
     } else source = (strategy as { code: string }).code;
     if (Buffer.byteLength(source, 'utf8') > limits.playgroundScriptBytesMax) return err({ kind: 'script_too_large' } as RunError);
 
-    const inst = typeof body.instrument === 'string' ? findInstrument(body.instrument) : undefined;
+    const inst = isInvalid(body.instrument) ? undefined : findInstrument(body.instrument);
     if (!inst) return err({ kind: 'instrument_not_found' } as RunError);
     const dates = this.dates(inst, body.startDate, body.endDate);
     if (!dates.ok) return dates;
@@ -309,7 +323,7 @@ export class RunService {
       if (d === undefined) return err({ kind: 'date_invalid', field: 'endDate' } as RunError);
       if (d < startDay) return err({ kind: 'end_before_start' } as RunError);
       const [y, m, dd] = civilFromDays(startDay);
-      if (d > daysFromCivil(y + RUN_SPAN_YEARS_MAX, m, m === 2 && dd === 29 ? 28 : dd)) return err({ kind: 'span_too_long' } as RunError);
+      if (d > daysFromCivil(y + limits.replaySpanYearsMax, m, m === 2 && dd === 29 ? 28 : dd)) return err({ kind: 'span_too_long' } as RunError);
       endDay = d;
     }
     const range = this.source.range(inst);
@@ -332,7 +346,7 @@ export class RunService {
 
   private contextTimeframes(inst: Instrument, run: Timeframe, v: unknown): Result<Timeframe[], RunError> {
     if (v === undefined || v === null) return ok([]);
-    if (!Array.isArray(v) || v.length > CONTEXT_TIMEFRAMES_MAX) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
+    if (!Array.isArray(v) || v.length > limits.playgroundContextTimeframesMax) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
     const out: Timeframe[] = [];
     for (const x of v) {
       const tf = this.timeframe(inst, x, 'contextTimeframes');
@@ -371,7 +385,7 @@ function liveView(l: Live): ExecutionView {
     balanceCents: led.engine.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
-    trades: trades.slice(-TRADES_LIVE_MAX),
+    trades: trades.slice(-limits.playgroundTradesLiveMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),

@@ -3,14 +3,14 @@
 // same walk as playing it at once (the bars, fills and halts of one walk). The replay service plays
 // them under the session's lock and yields to the event loop between slices (service.ts).
 
+import { limits } from '../../config.ts';
 import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
-import { DAY_S, nextBucketStart } from '../../domain/timeframe.ts';
+import { nextBucketStart } from '../../domain/timeframe.ts';
+import { DAY_S } from '../../lib/time-units.ts';
 import type { AdvanceResult, LiveSession } from './session.ts';
 
 /** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
 export const ADVANCE_SLICE_MS = 20;
-/** The longest piece of an advance, in days of data (pieces start at one day and grow while quick). */
-export const PIECE_DAYS_MAX = 30;
 
 /** The next piece of an advance, at most about `spanDays` days of data; null when it is complete. */
 export type AdvancePlan = (s: LiveSession, spanDays: number) => AdvanceResult | null;

@@ -12,11 +12,9 @@
 //   stepped by its client, and the balance after fills is the figure every session has whatever
 //   the stepping (the playground samples equity at each bar close; both use DrawdownTracker).
 
+import { limits } from '../../config.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook } from '../../engine/results.ts';
 import type { Fill } from '../../engine/types.ts';
-
-/** Fills read for one session's results; a session with more is summarised over its latest ones. */
-export const SESSION_RESULT_FILLS_MAX = 1_000_000;
 
 /** `fills` oldest first; `finalBalanceCents` the account's balance after them. */
 export function sessionResults(fills: readonly Fill[], finalBalanceCents: number): RunStats {

@@ -7,7 +7,7 @@
 import { maxPositionQtyFor, type ChallengePlan } from '../../challenge/plans.ts';
 import { ChallengeRule } from '../../challenge/rules.ts';
 import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../../challenge/state.ts';
-import { limits, type Config } from '../../config.ts';
+import { type Config, limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { SessionEngine } from '../../engine/engine.ts';
@@ -21,16 +21,16 @@ import { afterCommit, type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
-import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, PIECE_DAYS_MAX, stepPlan } from './advance-plan.ts';
+import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
-import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest, UTC_DAY_SPAN } from './setup.ts';
+import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
-import { SESSION_RESULT_FILLS_MAX, sessionResults } from './results.ts';
+import { sessionResults } from './results.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
@@ -77,12 +77,8 @@ export interface StartPolicy {
   readonly liveSessionsMax: number;
 }
 
-export const CURRENT_START_POLICY: StartPolicy = Object.freeze({ span: UTC_DAY_SPAN, liveSessionsMax: limits.replaySessionsPerAccountMax });
-
-/** Playback pace: timeframe bars a second at `speed` (the current family: 2 × speed, whatever the timeframe). */
+/** Playback pace: timeframe bars a second at `speed` (each family's, in its policy.ts). */
 export type PlaybackRate = (speed: number, s: LiveSession) => number;
-
-export const TWO_BARS_PER_SPEED: PlaybackRate = (speed) => 2 * speed;
 
 /** The challenge a session inherits at Replay/start. */
 interface InheritedChallenge {
@@ -199,7 +195,7 @@ export class ReplayService {
 
   // ---- start ----
 
-  start(userId: number, req: StartRequest, policy: StartPolicy = CURRENT_START_POLICY): Result<{ session: LiveSession }, StartError> {
+  start(userId: number, req: StartRequest, policy: StartPolicy): Result<{ session: LiveSession }, StartError> {
     const nowMs = this.d.clock.nowMs();
     const gate = this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
@@ -260,7 +256,7 @@ export class ReplayService {
   // ---- advancing ----
 
   /** Plays `steps` bars (default 1, at most `stepsMax`: the family's bound). */
-  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number = limits.replayStepsMax): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
@@ -320,7 +316,7 @@ export class ReplayService {
   private async advanceSliced(s: LiveSession, plan: AdvancePlan): Promise<AdvanceOutcome> {
     const mark = this.persistence.mark(s);
     const pieces: AdvanceResult[] = [];
-    // Pieces start a day long and double while they are quick, up to PIECE_DAYS_MAX: a warm jump
+    // Pieces start a day long and double while they are quick, up to limits.replayAdvancePieceDaysMax: a warm jump
     // of years takes a few dozen pieces, a cold one never does more than a day between yields.
     let spanDays = 1;
     let sliceFrom = performance.now();
@@ -333,7 +329,7 @@ export class ReplayService {
         if (piece.halted) break;
         // A slow piece (days to generate or rollups to build) makes the next ones a day long.
         const took = performance.now() - t0;
-        spanDays = took > ADVANCE_SLICE_MS / 2 ? 1 : took < 1 ? Math.min(PIECE_DAYS_MAX, spanDays * 2) : spanDays;
+        spanDays = took > ADVANCE_SLICE_MS / 2 ? 1 : took < 1 ? Math.min(limits.replayAdvancePieceDaysMax, spanDays * 2) : spanDays;
         if (performance.now() - sliceFrom > ADVANCE_SLICE_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           sliceFrom = performance.now();
@@ -385,7 +381,7 @@ export class ReplayService {
 
   // ---- playback ----
 
-  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate = TWO_BARS_PER_SPEED): Result<{ session: LiveSession; speed: number }, PlayError> {
+  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Result<{ session: LiveSession; speed: number }, PlayError> {
     const found = this.live(userId, accountId);
     if (!found.ok) return found;
     const v = speed === undefined || speed === null ? 1 : speed;
@@ -450,7 +446,7 @@ export class ReplayService {
    * profit factor and drawdown as `src/engine/results.ts` defines them (see results.ts here).
    */
   results(accountId: number): RunStats {
-    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, SESSION_RESULT_FILLS_MAX).reverse();
+    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax).reverse();
     const balanceCents = this.d.accounts.byId(accountId)?.balanceCents ?? limits.startingBalanceCents;
     return sessionResults(fills, balanceCents);
   }

@@ -31,8 +31,7 @@ import type { RuleThresholds } from '../../engine/stop-rule.ts';
 import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
 import { lastBarTimeBefore, pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
-
-const DAY_S = 86_400;
+import { DAY_S } from '../../lib/time-units.ts';
 
 export interface AdvanceResult {
   /** Timeframe bars played (0 at the end of data). */

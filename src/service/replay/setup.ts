@@ -16,8 +16,7 @@ import { limits } from '../../config.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
-
-const DAY_S = 86_400;
+import { DAY_S } from '../../lib/time-units.ts';
 
 export type StartError =
   | { kind: 'instrument_required' }
@@ -98,9 +97,6 @@ export interface SpanPolicy {
   readonly endMayEqualStart: boolean;
 }
 
-/** The current family's span: UTC days, endDate after startDate, omitted = to the end of data. */
-export const UTC_DAY_SPAN: SpanPolicy = Object.freeze({ unit: 'utc_days', defaultEnd: 'data_end', endMayEqualStart: false });
-
 /** The span of a session (see SpanPolicy), clipped to the end of the data held. */
 export function planSession(
   source: BarSource,
@@ -108,7 +104,7 @@ export function planSession(
   tf: Timeframe,
   startDate: unknown,
   endDate: unknown,
-  span: SpanPolicy = UTC_DAY_SPAN,
+  span: SpanPolicy,
 ): Result<SessionPlan, StartError> {
   const startDay = parseDateDay(startDate);
   if (startDay === undefined) return err({ kind: 'date_invalid', field: 'start' });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'bun:test';
 import type { BarSpec } from '../../support/replay.ts';
 import { failure } from '../../support/legacy.ts';
 import { legacyApp, legacyStart, legacyStep } from '../../support/legacy-trading.ts';
-import { BARS_PER_REQUEST_MAX } from '../../../src/http/legacy/history.ts';
+import { HISTORY_BARS_PER_REQUEST } from '../../../src/http/legacy/policy.ts';
 
 const BARS: BarSpec[] = [20000, 20001, 20002, 20003, 20004, 20005];
 const req = { contractId: 'CON.F.US.NQ.H25', unit: 2, unitNumber: 1 };
@@ -45,8 +45,8 @@ describe('History/retrieveBars', () => {
   });
 
   it('the cap depends on instrument and timeframe', async () => {
-    expect(BARS_PER_REQUEST_MAX.NQ.second).toBe(10_000);
-    expect(BARS_PER_REQUEST_MAX.CL.second).toBe(5_000);
+    expect(HISTORY_BARS_PER_REQUEST.NQ.second).toBe(10_000);
+    expect(HISTORY_BARS_PER_REQUEST.CL.second).toBe(5_000);
     const t = await legacyApp(BARS);
     const r = await t.call('History/retrieveBars', { contractId: 'CON.F.US.CL.H24', unit: 1, unitNumber: 10, startTime: '2024-01-08T00:00:00Z' });
     expect(r.body.bars.length).toBe(5_000);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { unpack } from 'msgpackr';
 import { limits } from '../../../src/config.ts';
+import { SIM_POLICY } from '../../../src/http/sim/policy.ts';
 import type { HistoryRequest } from '../../../src/service/history.ts';
 import { UsageStore } from '../../../src/store/usage.ts';
 import { makeApp, type TestApp } from '../../support/app.ts';
@@ -235,11 +236,11 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
   it('yields to the event loop between days and returns the bars the unsliced scan returns', async () => {
     const t = await longSetup();
     let settled = false;
-    const sliced = t.s.history.retrieveSliced(1, long(), undefined, 1).then((r) => ((settled = true), r));
+    const sliced = t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => ((settled = true), r));
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     const a = await sliced;
-    const b = t.s.history.retrieve(2, long());
+    const b = t.s.history.retrieve(2, long(), SIM_POLICY.history);
     if (!a.ok || !b.ok) throw new Error('refused');
     expect(a.value.bars.length).toBe(20_000);
     expect(Array.from(a.value.bars.close.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.close.subarray(0, 20_000)));
@@ -252,7 +253,7 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
   it('a request sent while a long scan runs is answered before the scan ends', async () => {
     const t = await longSetup();
     const order: string[] = [];
-    const scan = t.s.history.retrieveSliced(1, long(), undefined, 1).then((r) => {
+    const scan = t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => {
       order.push('history');
       return r;
     });

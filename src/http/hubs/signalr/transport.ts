@@ -1,6 +1,6 @@
 // The SignalR server transport of the real-time hubs, on Bun's own WebSocket server
 // (Bun.serve({ fetch, websocket }), server.upgrade). It speaks what bots written for the ProjectX
-// Gateway speak (/work/shared/realtime-hubs.md §2-3): POST {hub}/negotiate (versions 0 and 1) and a
+// Gateway speak (the realtime-hubs contract, §2-3): POST {hub}/negotiate (versions 0 and 1) and a
 // WebSocket at {hub}, with or without a negotiated `id`; the JSON hub protocol version 1.
 //
 // HTTP answers, all before any upgrade: 401 (empty body, `WWW-Authenticate: Bearer`) for a missing

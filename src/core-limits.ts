@@ -1,0 +1,34 @@
+// The limits of the pure core (lib, domain, data, engine), unit-suffixed, in one place. These layers
+// may not import config.ts (it reads the environment and imports the domain), and the runner child
+// bundles src/engine for a browser target, so their limits live in this import-free file; config.ts
+// spreads them into `limits`, the one catalogue of every limit. Values the spec fixes are marked (spec).
+
+import { daysFromCivil } from './lib/civil-date.ts';
+
+export const coreLimits = Object.freeze({
+  // Engine: prices beyond ±1e9 ticks are refused so that legs and sentinels never collide in Int32.
+  priceTicksAbsMax: 1_000_000_000,
+  bracketTicksMax: 1_000_000,
+
+  // Bar columns: times and volumes are Uint32, prices Int32 ticks.
+  barTimeSMax: 0xffff_ffff,
+  barVolumeMax: 0xffff_ffff,
+  barPriceTicksAbsMax: 0x7fff_ffff,
+  importFieldsPerLineMax: 64, // fields recorded per line; extra fields are counted but not kept
+  rollupCacheBytesMax: 32 * 1024 * 1024, // rollups held in memory (a 1 m day is ~33 KB, a 1 h day ~0.6 KB)
+
+  // Synthetic generator: days outside [2007-01-01, 2099-12-31] are refused (the DST rules hold from 2007).
+  generatorDayMin: daysFromCivil(2007, 1, 1),
+  generatorDayMax: daysFromCivil(2099, 12, 31),
+  generatorGarchVarianceMax: 6, // a parameter of the price model: changing it changes every generated bar
+  generatorIntervalsPerDayMax: 4, // open intervals of trading hours in one UTC day
+
+  // (spec) Replay maximum counts of a timeframe, checked on the canonical form.
+  timeframeFixedWidthDaysMax: 30,
+  timeframeWeeksMax: 52,
+  timeframeMonthsMax: 12,
+  timeframeYearsMax: 5,
+
+  jwtLengthCharsMax: 4096, // no token of ours comes near this; longer ones are refused before any decoding
+  jwtVerifiedCacheEntriesMax: 10_000, // per kind: a few MB at most, far more than the live bots of an instance
+});
