@@ -24,7 +24,10 @@ export type LoginError =
   | { kind: 'pro_required' }
   | { kind: 'rate_limited'; retryAfterS: number };
 
-export type ValidateError = { kind: 'invalid_session' } | { kind: 'rate_limited'; retryAfterS: number };
+/** Why a bearer token does not open the Simulator API. */
+export type TokenError = { kind: 'invalid_session' } | { kind: 'pro_required' };
+
+export type ValidateError = TokenError | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface Principal {
   user: UserRow;
@@ -75,12 +78,27 @@ export class AuthService {
     return ok({ token: await this.issue(found.user.id, nowMs), user: found.user });
   }
 
-  /** Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. */
+  /**
+   * Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. Says
+   * nothing of the plan: `authorize` does (Auth/logout takes any valid token, to revoke it).
+   */
   async authenticate(token: string | null): Promise<Principal | null> {
     if (!token) return null;
     const nowMs = this.clock.nowMs();
     const claims = await this.jwt.verify(token, nowMs);
     return claims ? this.principalOf(claims, nowMs) : null;
+  }
+
+  /**
+   * A bearer token that opens the Simulator API: valid (as `authenticate`) and its user on the Pro
+   * plan now. The plan is read on every call, as the cookie path does, so a user moved off Pro
+   * (`admin user set --plan free`) loses the API at once, whatever tokens they hold.
+   */
+  async authorize(token: string | null): Promise<Result<Principal, TokenError>> {
+    const principal = await this.authenticate(token);
+    if (!principal) return err({ kind: 'invalid_session' });
+    if (principal.user.plan !== 'pro') return err({ kind: 'pro_required' });
+    return ok(principal);
   }
 
   /** The live token row of verified claims and its user, read in one synchronous step. */
@@ -117,8 +135,9 @@ export class AuthService {
   }
 
   private async validateGate(token: string | null): Promise<Result<{ principal: Principal; nowMs: number }, ValidateError>> {
-    const principal = await this.authenticate(token);
-    if (!principal) return err({ kind: 'invalid_session' });
+    const authorized = await this.authorize(token);
+    if (!authorized.ok) return authorized;
+    const principal = authorized.value;
     const nowMs = this.clock.nowMs();
     const gate = this.validateByUser.take(String(principal.user.id), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });

@@ -191,6 +191,25 @@ describe('Auth/validate', () => {
   });
 });
 
+describe('a downgrade off Pro closes the API at once', () => {
+  const PRO = 'Pro subscription required for the Simulator API';
+
+  it('live tokens get 403 in both families; Auth/validate refuses to renew (1, token null), even near expiry; logout works', async () => {
+    const t = await makeApp();
+    const token = await legacyLogin(t);
+    t.s.users.set(t.email, { plan: 'free' });
+    const refused = await legacyPost(t, 'Account/search', {}, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(failure(403, PRO));
+    expect((await t.post('Account/search', {}, token)).body).toEqual(failure(403, PRO));
+    expect((await legacyPost(t, 'Auth/validate', {}, token)).body).toEqual({ ...failure(1, PRO), token: null });
+    t.clock.advance(23 * HOUR_MS + 1000);
+    expect((await legacyPost(t, 'Auth/validate', {}, token)).body).toEqual({ ...failure(1, PRO), token: null });
+    expect((await legacyPost(t, 'Auth/logout', {}, token)).body).toEqual(envelope);
+    expect((await legacyPost(t, 'Account/search', {}, token)).status).toBe(401);
+  });
+});
+
 describe('Auth/logout', () => {
   it('invalidates the token; other tokens of the user stay valid', async () => {
     const t = await makeApp();

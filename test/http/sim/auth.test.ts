@@ -292,11 +292,23 @@ describe('key rotation and user changes take effect at once', () => {
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: rotated.value.apiKey })).body.success).toBe(true);
   });
 
-  it('a plan change applies at the next login; logout still works', async () => {
+  const SIM_PRO = { success: false, errorCode: 403, errorMessage: 'Pro subscription required for the Simulator API' };
+
+  it('a downgrade closes the API at once: live tokens get 403, Auth/validate errorCode 9; logout still works', async () => {
     const t = await makeApp();
     const token = await t.login();
     t.s.users.set(t.email, { plan: 'free' });
+    const refused = await t.post('Contract/search', {}, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(SIM_PRO);
+    expect((await t.post('Order/place', { accountId: 1 }, token)).body).toEqual(SIM_PRO);
+    const v = await t.post('Auth/validate', {}, token);
+    expect(v.status).toBe(200);
+    expect(v.body).toEqual({ success: false, errorCode: 9, errorMessage: 'Pro subscription required for the Simulator API', newToken: null });
+    // Back on Pro, the same token works again (validate refused it without revoking it).
+    t.s.users.set(t.email, { plan: 'pro' });
     expect((await t.post('Contract/search', {}, token)).body.success).toBe(true);
+    t.s.users.set(t.email, { plan: 'free' });
     expect((await t.post('Auth/logout', {}, token)).body.success).toBe(true);
     expect((await t.post('Contract/search', {}, token)).status).toBe(401);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(9);
