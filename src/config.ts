@@ -12,9 +12,11 @@ export const limits = Object.freeze({
   emailLengthMax: 254,
 
   // Login throttle, per sliding window (API-key and web logins counted apart): failed attempts per
-  // email and per client address; logins whose secret matched, per user.
-  loginFailuresPerEmailMax: 10,
-  loginFailuresPerAddressMax: 30,
+  // email from one client address, per email from anywhere (distributed guessing), per client address
+  // (floods; behind a proxy without TRUST_PROXY every user shares one); logins whose secret matched, per user.
+  loginFailuresPerEmailAddressMax: 10,
+  loginFailuresPerEmailMax: 100,
+  loginFailuresPerAddressMax: 300,
   loginSuccessesPerUserMax: 120, // 40 bots restarting together, three times over in one minute
   loginWindowMs: 60_000,
 

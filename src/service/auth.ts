@@ -4,7 +4,7 @@
 //
 // Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
 // against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys. Only
-// failed logins count against the per-email and per-address throttle (src/service/login-throttle.ts).
+// failed logins count against the login throttle (src/service/login-throttle.ts).
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -63,14 +63,15 @@ export class AuthService {
     // No address is longer (RFC 5321), no key of ours either: refuse before the name keys a limiter.
     if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
-    const emailGate = this.throttle.admitEmail(email, nowMs);
+    const attempt = { address: clientAddress, email, startedMs: nowMs };
+    const emailGate = this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
     if (!found || !matches) return err({ kind: 'invalid_credentials' });
     // The key matched: whatever the account's state, this was no failed guess.
-    const userGate = this.throttle.succeeded({ address: clientAddress, email, startedMs: nowMs }, found.user.id, nowMs);
+    const userGate = this.throttle.succeeded(attempt, found.user.id, nowMs);
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });

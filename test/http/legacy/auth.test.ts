@@ -67,7 +67,7 @@ describe('Auth/loginKey', () => {
 
   it('throttles failed attempts per email with HTTP 429 and Retry-After, counting both families, then recovers', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
       const wrong = { userName: t.email, apiKey: 'wrong' };
       const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', wrong) : t.post('Auth/loginKey', wrong);
       expect((await post).body.errorCode).not.toBe(0);
@@ -89,6 +89,15 @@ describe('Auth/loginKey', () => {
     const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).not.toBeNull();
+  });
+
+  it('thirty failures for one email from an address do not lock out another user behind it', async () => {
+    const t = await makeApp();
+    for (let i = 0; i < 30; i++) await legacyPost(t, 'Auth/loginKey', { userName: 'victim@example.com', apiKey: 'x' });
+    expect((await legacyPost(t, 'Auth/loginKey', { userName: 'victim@example.com', apiKey: 'x' })).status).toBe(429);
+    const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    expect(r.status).toBe(200);
+    expect(r.body.success).toBe(true);
   });
 
   it('40 logins of one user in a row, alternating families, all get tokens', async () => {
@@ -118,7 +127,7 @@ describe('Auth/loginKey', () => {
   it('a disabled user\'s right key keeps answering Account is disabled: no failure, no lock', async () => {
     const t = await makeApp();
     const key = await newUser(t, 'd@example.com', { disabled: true });
-    for (let i = 0; i < 2 * limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < 2 * limits.loginFailuresPerEmailAddressMax; i++) {
       expect((await legacyPost(t, 'Auth/loginKey', { userName: 'd@example.com', apiKey: key })).body).toEqual(failure(1, DISABLED));
     }
   });
