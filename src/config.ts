@@ -57,6 +57,9 @@ export const limits = Object.freeze({
   startingBalanceCents: 5_000_000, // (spec) 50,000 USD
 
   requestBodyBytesMax: 1_048_576,
+  // Header block, as names and values: cookies and a bearer token take a few KB. Under Bun's default
+  // cap (16 KiB), which the start script raises to 64 KiB, so ours answers first (src/server.ts).
+  requestHeaderBytesMax: 12_288,
 
   // Web login (cookie sessions live tokenTtlS, like bearer tokens) and playground strategies.
   passwordLengthMax: 256, // longer passwords are refused before hashing

@@ -3,10 +3,10 @@
 // accepting, finish in-flight requests, stop background work, close the database).
 
 import { buildApp } from './app.ts';
-import { limits, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
-import { createFetch } from './server.ts';
+import { createFetch, TRANSPORT_BODY_BYTES_MAX } from './server.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
@@ -34,7 +34,8 @@ const app = buildApp(s, log);
 const server = Bun.serve({
   hostname: config.host,
   port: config.port,
-  maxRequestBodySize: limits.requestBodyBytesMax,
+  // Bun's own answer to an over-limit body has no envelope: createFetch enforces requestBodyBytesMax.
+  maxRequestBodySize: TRANSPORT_BODY_BYTES_MAX,
   fetch: createFetch(app, log, config.logRequests),
 });
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
