@@ -57,6 +57,12 @@ export const limits = Object.freeze({
   startingBalanceCents: 5_000_000, // (spec) 50,000 USD
 
   requestBodyBytesMax: 1_048_576,
+  // A full or failing disk (src/service/store-health.ts): requests answer 503 with this Retry-After;
+  // the store reads ok again once no such failure has been seen for storeRecoverAfterMs; one log
+  // line per storeFailureLogIntervalMs at most.
+  storeRetryAfterS: 10,
+  storeRecoverAfterMs: 30_000,
+  storeFailureLogIntervalMs: 60_000,
   // Header block, as names and values: cookies and a bearer token take a few KB. Under Bun's default
   // cap (16 KiB), which the start script raises to 64 KiB, so ours answers first (src/server.ts).
   requestHeaderBytesMax: 12_288,

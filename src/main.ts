@@ -7,10 +7,22 @@ import { loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
 import { createFetch, TRANSPORT_BODY_BYTES_MAX } from './server.ts';
+import { CorruptDatabaseError } from './store/db.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
-const s = openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+const s = openOrExit();
+
+/** The instance, or a clear line and exit 1 when its database is damaged (never serve half of it). */
+function openOrExit(): ReturnType<typeof openInstance> {
+  try {
+    return openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+  } catch (e) {
+    if (!(e instanceof CorruptDatabaseError)) throw e;
+    log.error(e.message, {});
+    process.exit(1);
+  }
+}
 
 const demo = await ensureDemoUser(s);
 if (demo) {
