@@ -24,14 +24,14 @@ describe('the listening server bounds bodies and headers with the envelope', () 
   });
   afterAll(() => server.stop(true));
 
-  async function post(body: BodyInit, headers: Record<string, string> = {}) {
+  async function post(body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
     const res = await fetch(`${base}/api/sim/Contract/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
       body,
       duplex: 'half',
     } as RequestInit);
-    return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+    return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
   }
 
   /** A JSON body of exactly `n` bytes: `{"searchText":"NQ","pad":"xxx…"}`. */

@@ -36,7 +36,7 @@ describe('POST speed', () => {
 
   it('the API reference shows the range and "max"', async () => {
     const { speed } = await import('../../../src/http/playground/schemas.ts');
-    const s = speed.requestSchema.properties.speed as { anyOf: { minimum?: number; maximum?: number; const?: unknown }[] };
+    const s = speed.requestSchema.properties.speed as unknown as { anyOf: { minimum?: number; maximum?: number; const?: unknown }[] };
     expect(s.anyOf.map((x) => [x.minimum, x.maximum, x.const])).toEqual([[1, 50, undefined], [undefined, undefined, 'max']]);
   });
 });
