@@ -1,7 +1,8 @@
 // Mounts the API families and the shared hooks. No logic lives here.
 
 import { Elysia } from 'elysia';
-import { internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
+import { limits } from './config.ts';
+import { busy, internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
 import { playgroundFamily } from './http/playground/index.ts';
 import { legacyFamily } from './http/legacy/index.ts';
 import { simFamily } from './http/sim/index.ts';
@@ -9,7 +10,11 @@ import { webAuthFamily } from './http/web/index.ts';
 import { consoleApp } from './http/console/index.ts';
 import { apiReference } from './http/openapi/index.ts';
 import type { Services } from './service/services.ts';
-import { schemaVersion } from './store/db.ts';
+import { StoreHealth } from './service/store-health.ts';
+import { schemaVersion, storeFailureOf } from './store/db.ts';
+
+/** The 503 of a request that met a full, failing or damaged store. */
+export const STORE_UNAVAILABLE = 'Storage unavailable, retry later';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -19,29 +24,42 @@ export interface Logger {
 export const silentLogger: Logger = { info() {}, error() {} };
 
 export function buildApp(s: Services, log: Logger = silentLogger) {
+  const store = new StoreHealth(s.clock, (message, fields) => log.error(message, fields), {
+    recoverAfterMs: limits.storeRecoverAfterMs,
+    logIntervalMs: limits.storeFailureLogIntervalMs,
+  });
   return new Elysia()
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return notFound();
       if (code === 'PARSE') return malformedJson();
+      // A full or failing disk, or a damaged file: the store logs it (once per interval) and the
+      // client is told to come back; the transaction that failed left nothing half-written.
+      const failure = storeFailureOf(error);
+      if (failure !== null) {
+        store.record(failure, error);
+        return busy(limits.storeRetryAfterS, STORE_UNAVAILABLE);
+      }
       // Anything else is a bug or an I/O failure: log it whole, answer without internals.
       log.error('unhandled error', { path: new URL(request.url).pathname, code, error: String((error as Error)?.stack ?? error) });
       return internalError();
     })
+    // database: `ok`; `degraded` while writes fail (disk full, I/O errors); `error` when the store
+    // cannot be read or answered that its file is damaged. Anything but ok is HTTP 503.
     .get('/health', () => {
-      let database = 'ok';
+      let database: string = store.state();
       let version = -1;
       try {
         version = schemaVersion(s.db);
       } catch {
         database = 'error';
       }
-      const status = database === 'ok' ? 200 : 503;
-      return json(status, {
+      const body = {
         status: database === 'ok' ? 'ok' : 'degraded',
         uptimeS: Math.floor((s.clock.nowMs() - s.startedMs) / 1000),
         database,
         schemaVersion: version,
-      });
+      };
+      return database === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
     })
     .use(simFamily(s, '/api/sim'))
     .use(simFamily(s, '/api/sim/api'))

@@ -16,9 +16,11 @@ export const limits = Object.freeze({
   emailLengthMax: 254,
 
   // Login throttle, per sliding window (API-key and web logins counted apart): failed attempts per
-  // email and per client address; logins whose secret matched, per user.
-  loginFailuresPerEmailMax: 10,
-  loginFailuresPerAddressMax: 30,
+  // email from one client address, per email from anywhere (distributed guessing), per client address
+  // (floods; behind a proxy without TRUST_PROXY every user shares one); logins whose secret matched, per user.
+  loginFailuresPerEmailAddressMax: 10,
+  loginFailuresPerEmailMax: 100,
+  loginFailuresPerAddressMax: 300,
   loginSuccessesPerUserMax: 120, // 40 bots restarting together, three times over in one minute
   loginWindowMs: 60_000,
 
@@ -59,6 +61,15 @@ export const limits = Object.freeze({
   startingBalanceCents: 5_000_000, // (spec) 50,000 USD
 
   requestBodyBytesMax: 1_048_576,
+  // A full or failing disk (src/service/store-health.ts): requests answer 503 with this Retry-After;
+  // the store reads ok again once no such failure has been seen for storeRecoverAfterMs; one log
+  // line per storeFailureLogIntervalMs at most.
+  storeRetryAfterS: 10,
+  storeRecoverAfterMs: 30_000,
+  storeFailureLogIntervalMs: 60_000,
+  // Header block, as names and values: cookies and a bearer token take a few KB. Under Bun's default
+  // cap (16 KiB), which the start script raises to 64 KiB, so ours answers first (src/server.ts).
+  requestHeaderBytesMax: 12_288,
 
   // Web login (cookie sessions live tokenTtlS, like bearer tokens) and playground strategies.
   passwordLengthMax: 256, // longer passwords are refused before hashing

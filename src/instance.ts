@@ -1,5 +1,5 @@
-// Opens an instance's data directory: the database, the JWT secret (generated on first start,
-// mode 0600) and the services over them. Shared by the server and the admin CLI so both see the
+// Opens an instance's data directory (mode 0700): the database (0600, src/store/db.ts), the JWT
+// secret (generated on first start, mode 0600) and the services over them. Shared by the server and the admin CLI so both see the
 // same state.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
-import { openDb } from './store/db.ts';
+import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
 
 export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');
@@ -38,7 +38,10 @@ export function openInstance(
     logInfo?: (message: string, fields: Record<string, unknown>) => void;
   } = {},
 ): Services {
-  mkdirSync(config.dataDir, { recursive: true });
+  // DATA_DIR holds the secret, the database and the demo credentials: owner-only, also when an older
+  // version made it 0755.
+  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
   return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
 }

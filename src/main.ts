@@ -3,17 +3,29 @@
 // accepting, finish in-flight requests, stop background work, close the database).
 
 import { buildApp } from './app.ts';
-import { limits, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
-import { createFetch } from './server.ts';
+import { createFetch, TRANSPORT_BODY_BYTES_MAX } from './server.ts';
+import { CorruptDatabaseError } from './store/db.ts';
 import { hubAuthentication } from './http/hubs/auth.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
 import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
-const s = openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+const s = openOrExit();
+
+/** The instance, or a clear line and exit 1 when its database is damaged (never serve half of it). */
+function openOrExit(): ReturnType<typeof openInstance> {
+  try {
+    return openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+  } catch (e) {
+    if (!(e instanceof CorruptDatabaseError)) throw e;
+    log.error(e.message, {});
+    process.exit(1);
+  }
+}
 
 const demo = await ensureDemoUser(s);
 if (demo) {
@@ -46,7 +58,8 @@ const appFetch = createFetch(app, log, config.logRequests);
 const server = Bun.serve({
   hostname: config.host,
   port: config.port,
-  maxRequestBodySize: limits.requestBodyBytesMax,
+  // Bun's own answer to an over-limit body has no envelope: createFetch enforces requestBodyBytesMax.
+  maxRequestBodySize: TRANSPORT_BODY_BYTES_MAX,
   fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
   websocket: hubs.websocket,
 });

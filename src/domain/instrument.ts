@@ -130,8 +130,11 @@ export function findInstrument(symbol: string): Instrument | undefined {
 export function priceToTicks(inst: Instrument, price: number): number | undefined {
   if (!Number.isFinite(price)) return undefined;
   const ticks = Math.round(price * inst.ticksPerPoint);
-  // Accept float noise from clients (4500.2500000001) but not a price between two ticks.
-  if (Math.abs(ticks * inst.tickSize - price) > inst.tickSize * 1e-6) return undefined;
+  // Accept float noise from clients (4500.2500000001) but not a price between two ticks. The noise of
+  // a double is relative to the price, so the tolerance is too: a millionth of a tick, and never more
+  // than a billionth of the price, so 1e-9 is off the grid rather than rounded to 0.
+  const tolerance = Math.min(inst.tickSize * 1e-6, Math.abs(price) * 1e-9);
+  if (Math.abs(ticks * inst.tickSize - price) > tolerance) return undefined;
   return ticks;
 }
 

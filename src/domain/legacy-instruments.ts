@@ -81,8 +81,9 @@ export function legacyInstrumentOfBase(base: Instrument): LegacyInstrument | und
 export function legacyPriceToBaseTicks(l: LegacyInstrument, price: unknown): number | undefined {
   if (typeof price !== 'number' || !Number.isFinite(price)) return undefined;
   const legacyTicks = Math.round(price / l.tickSize);
-  // On the grid: the price is the tick count's exact decimal (tolerance for binary fractions only).
-  if (Math.abs(legacyTicks * l.tickSize - price) > l.tickSize * 1e-6) return undefined;
+  // On the grid: the price is the tick count's exact decimal (tolerance for binary fractions only,
+  // relative to the price as in priceToTicks, so 1e-9 is off the grid rather than 0).
+  if (Math.abs(legacyTicks * l.tickSize - price) > Math.min(l.tickSize * 1e-6, Math.abs(price) * 1e-9)) return undefined;
   return legacyTicks * l.baseTicksPerTick;
 }
 

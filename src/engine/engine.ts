@@ -17,10 +17,12 @@
 //   opened in its own direction (none if it only reduced a position). Legs are one-cancels-other; they
 //   shrink to the position when it is reduced by other means, and are canceled when it goes flat or
 //   flips. Directions come from the entry's side; distances are absolute ticks (the adapter strips the
-//   gateway's signs).
+//   gateway's signs). An entry whose leg would rest at or below 0 is refused at placement (a market
+//   entry's legs are measured from its fill price, known then) and at modify.
+// - Prices are positive: a limit or stop price at or below 0 is refused.
 // - Modify (modifyOrder): a working order's size, limit price and stop price may change; its type,
 //   side, brackets and OCO link may not. The new values are checked as a placement checks them (size,
-//   prices present and in range; risk with the old size replaced by the new), and a modified order
+//   prices present, positive and in range; risk with the old size replaced by the new), and a modified order
 //   marketable at the last price fills at once at that price, as a placement would. Specifically:
 //   - Time priority (CME Globex's rule): a price change or a size increase takes a new priority
 //     sequence number, so the order goes behind every order already working; a size decrease or a
@@ -210,6 +212,9 @@ export class SessionEngine implements MatchingHost {
     if (invalid !== null) return rejected(invalid);
     const market = req.type === OrderType.Market;
     if (market && !this.priced) return rejected('No market price is available yet');
+    const anchor = market ? this.marketPriceTicks(req.side) : anchorTicks(req.type, req.limitTicks, req.stopTicks);
+    const legs = bracketPriceReason(req.side, anchor, req.slTicks ?? null, req.tpTicks ?? null);
+    if (legs !== null) return rejected(legs);
     const reason = this.riskReason(sideSign(req.side) * req.size);
     if (reason !== null) return rejected(reason);
     const order = this.newOrder(req, nowS, null);
@@ -229,7 +234,10 @@ export class SessionEngine implements MatchingHost {
     const size = patch.size ?? order.size;
     const limitTicks = patch.limitTicks ?? order.limitTicks;
     const stopTicks = patch.stopTicks ?? order.stopTicks;
-    const reason = invalidModify(order, patch) ?? this.modifyRiskReason(order, size);
+    const reason =
+      invalidModify(order, patch) ??
+      bracketPriceReason(order.side, anchorTicks(order.type, limitTicks, stopTicks), order.slTicks, order.tpTicks) ??
+      this.modifyRiskReason(order, size);
     if (reason !== null) return rejected(reason);
     const losesPriority = size > order.size || limitTicks !== order.limitTicks || stopTicks !== order.stopTicks;
     order.size = size;
@@ -522,6 +530,8 @@ function invalidRequest(req: PlaceOrderRequest): string | null {
   const needsStop = req.type === OrderType.Stop || req.type === OrderType.StopLimit;
   if (needsLimit && !isPriceTicks(req.limitTicks)) return 'limitPrice is required for Limit and StopLimit orders';
   if (needsStop && !isPriceTicks(req.stopTicks)) return 'stopPrice is required for Stop and StopLimit orders';
+  if (needsLimit && (req.limitTicks as number) < 1) return NOT_POSITIVE.limit;
+  if (needsStop && (req.stopTicks as number) < 1) return NOT_POSITIVE.stop;
   if (!isBracketTicks(req.slTicks) || !isBracketTicks(req.tpTicks)) {
     return `Bracket ticks must be whole numbers from 1 to ${coreLimits.bracketTicksMax}`;
   }
@@ -541,12 +551,31 @@ function invalidModify(order: Order, patch: ModifyOrderPatch): string | null {
   if (limit !== null && limit !== undefined) {
     if (!hasLimit) return `A ${ORDER_TYPE_NAMES[order.type]} order has no limitPrice`;
     if (!isPriceTicks(limit)) return 'limitPrice is out of range';
+    if (limit < 1) return NOT_POSITIVE.limit;
   }
   if (stop !== null && stop !== undefined) {
     if (!hasStop) return `A ${ORDER_TYPE_NAMES[order.type]} order has no stopPrice`;
     if (!isPriceTicks(stop)) return 'stopPrice is out of range';
+    if (stop < 1) return NOT_POSITIVE.stop;
     if (order.triggered && stop !== order.stopTicks) return 'stopPrice cannot change: the stop-limit order has already triggered';
   }
+  return null;
+}
+
+// Every traded price is positive (futures and spot forex here); a price at or below 0 is a client's
+// mistake, and an order resting there would never be reached, or reached by a wrong bar.
+const NOT_POSITIVE = { limit: 'limitPrice must be greater than 0', stop: 'stopPrice must be greater than 0' } as const;
+
+/** The price a pending entry's bracket legs are measured from (see the header, "Brackets"). */
+function anchorTicks(type: OrderType, limitTicks: number | null | undefined, stopTicks: number | null | undefined): number {
+  return (type === OrderType.Stop ? stopTicks : limitTicks) as number;
+}
+
+/** A bracket leg must rest at a positive price: an entry whose leg would land at or below 0 is refused. */
+function bracketPriceReason(side: OrderSide, anchor: number, slTicks: number | null, tpTicks: number | null): string | null {
+  const dir = sideSign(side);
+  if (slTicks !== null && anchor - dir * slTicks < 1) return 'stopLossBracket would place the stop-loss at or below 0';
+  if (tpTicks !== null && anchor + dir * tpTicks < 1) return 'takeProfitBracket would place the take-profit at or below 0';
   return null;
 }
 

@@ -4,7 +4,7 @@
 //
 // Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
 // against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys. Only
-// failed logins count against the per-email and per-address throttle (src/service/login-throttle.ts).
+// failed logins count against the login throttle (src/service/login-throttle.ts).
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -31,7 +31,10 @@ export interface Revocation {
   reason: string;
 }
 
-export type ValidateError = { kind: 'invalid_session' } | { kind: 'rate_limited'; retryAfterS: number };
+/** Why a bearer token does not open the Simulator API. */
+export type TokenError = { kind: 'invalid_session' } | { kind: 'pro_required' };
+
+export type ValidateError = TokenError | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface Principal {
   user: UserRow;
@@ -69,14 +72,15 @@ export class AuthService {
     // No address is longer (RFC 5321), no key of ours either: refuse before the name keys a limiter.
     if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
-    const emailGate = this.throttle.admitEmail(email, nowMs);
+    const attempt = { address: clientAddress, email, startedMs: nowMs };
+    const emailGate = this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
     if (!found || !matches) return err({ kind: 'invalid_credentials' });
     // The key matched: whatever the account's state, this was no failed guess.
-    const userGate = this.throttle.succeeded({ address: clientAddress, email, startedMs: nowMs }, found.user.id, nowMs);
+    const userGate = this.throttle.succeeded(attempt, found.user.id, nowMs);
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });
@@ -84,12 +88,27 @@ export class AuthService {
     return ok({ token: await this.issue(found.user.id, nowMs), user: found.user });
   }
 
-  /** Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. */
+  /**
+   * Resolves a bearer token to its user; null for a missing, bad, expired or revoked token. Says
+   * nothing of the plan: `authorize` does (Auth/logout takes any valid token, to revoke it).
+   */
   async authenticate(token: string | null): Promise<Principal | null> {
     if (!token) return null;
     const nowMs = this.clock.nowMs();
     const claims = await this.jwt.verify(token, nowMs);
     return claims ? this.principalOf(claims, nowMs) : null;
+  }
+
+  /**
+   * A bearer token that opens the Simulator API: valid (as `authenticate`) and its user on the Pro
+   * plan now. The plan is read on every call, as the cookie path does, so a user moved off Pro
+   * (`admin user set --plan free`) loses the API at once, whatever tokens they hold.
+   */
+  async authorize(token: string | null): Promise<Result<Principal, TokenError>> {
+    const principal = await this.authenticate(token);
+    if (!principal) return err({ kind: 'invalid_session' });
+    if (principal.user.plan !== 'pro') return err({ kind: 'pro_required' });
+    return ok(principal);
   }
 
   /** The live token row of verified claims and its user, read in one synchronous step. */
@@ -139,8 +158,9 @@ export class AuthService {
   }
 
   private async validateGate(token: string | null): Promise<Result<{ principal: Principal; nowMs: number }, ValidateError>> {
-    const principal = await this.authenticate(token);
-    if (!principal) return err({ kind: 'invalid_session' });
+    const authorized = await this.authorize(token);
+    if (!authorized.ok) return authorized;
+    const principal = authorized.value;
     const nowMs = this.clock.nowMs();
     const gate = this.validateByUser.take(String(principal.user.id), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });

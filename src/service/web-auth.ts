@@ -9,7 +9,7 @@
 //
 // Login does the same work whatever the outcome (one lookup, one argon2id verify against the stored
 // hash or a dummy one), so unknown emails cannot be told from wrong passwords. Only failed logins
-// count against the per-email and per-address throttle (its own, apart from API-key logins').
+// count against the login throttle (its own, apart from API-key logins').
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -70,7 +70,8 @@ export class WebAuthService {
     // Refused before the name keys a limiter and before a long input reaches the hash.
     if (email.length > limits.emailLengthMax || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_credentials' });
     const normalized = email.trim().toLowerCase();
-    const emailGate = this.throttle.admitEmail(normalized, nowMs);
+    const attempt = { address: clientAddress, email: normalized, startedMs: nowMs };
+    const emailGate = this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = this.users.passwordHashOf(normalized);
@@ -78,7 +79,7 @@ export class WebAuthService {
     const matches = await Bun.password.verify(password, hash).catch(() => false);
     if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
     // The password matched: whatever the account's state, this was no failed guess.
-    const userGate = this.throttle.succeeded({ address: clientAddress, email: normalized, startedMs: nowMs }, found.user.id, this.clock.nowMs());
+    const userGate = this.throttle.succeeded(attempt, found.user.id, this.clock.nowMs());
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });

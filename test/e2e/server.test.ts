@@ -39,6 +39,12 @@ describe('the server process', () => {
     expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     expect(s.log()).toContain(creds.apiKey);
     expect(await (await fetch(`${s.base}/api/sim/Status/ping`)).text()).toBe('pong');
+    // Over-limit headers and bodies answer with the envelope, not Bun's empty 413/431 (the start
+    // flags raise Bun's own header cap above ours).
+    const big = await fetch(`${s.base}/api/sim/Status/ping`, { headers: { 'x-padding': 'a'.repeat(40_000) } });
+    expect([big.status, await big.json()]).toEqual([431, { success: false, errorCode: 431, errorMessage: 'Request headers exceed 12288 bytes' }]);
+    const huge = await fetch(`${s.base}/api/sim/Contract/search`, { method: 'POST', body: 'x'.repeat(5_000_000) });
+    expect([huge.status, await huge.json()]).toEqual([413, { success: false, errorCode: 413, errorMessage: 'Request body exceeds 1048576 bytes' }]);
     const token = await login(s.base, dir);
     expect((await call(s.base, 'Contract/search', { searchText: 'NQ' }, token)).success).toBe(true);
     // The password signs the demo user in to the web application (cookie session); it is not logged.

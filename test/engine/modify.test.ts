@@ -107,6 +107,10 @@ describe('modify: refusals leave the order exactly as it was', () => {
     ['fractional size', 'buy limit 1 @90', { size: 1.5 }, 'Invalid order size'],
     ['a price out of range', 'buy limit 1 @90', { limitTicks: 2_000_000_000 }, 'limitPrice is out of range'],
     ['a fractional tick', 'buy stoplimit 1 stop=110 limit=111', { stopTicks: 104.5 }, 'stopPrice is out of range'],
+    ['a limit price of 0', 'buy limit 1 @90', { limitTicks: 0 }, 'limitPrice must be greater than 0'],
+    ['a negative stop price', 'sell stop 1 @90', { stopTicks: -5 }, 'stopPrice must be greater than 0'],
+    ['an entry moved so low its stop-loss would rest at 0', 'buy limit 1 @90 sl=4', { limitTicks: 4 }, 'stopLossBracket would place the stop-loss at or below 0'],
+    ['a sell entry moved so low its take-profit would rest below 0', 'sell stop 1 @90 tp=8', { stopTicks: 7 }, 'takeProfitBracket would place the take-profit at or below 0'],
     ['more than the margin covers', 'buy limit 2 @90', { size: 3 },
       'Insufficient margin: 3 NQ contracts need $3,000.00 day-trade margin, $2,400.00 available'],
   ] as const)('%s → rejected', (_name, spec, patch, reason) => {

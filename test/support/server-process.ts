@@ -16,7 +16,7 @@ export interface ServerProcess {
 
 /** Starts the server with `env` over this process's environment and waits for its "listening" line. */
 export async function spawnServer(opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts')], {
+  const proc = Bun.spawn([process.execPath, '--max-http-header-size=65536', join(ROOT, 'src', 'main.ts')], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...opts.env },
     stdin: 'ignore',

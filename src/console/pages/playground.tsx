@@ -367,7 +367,8 @@ export function PlaygroundPage(_: PageProps) {
     setSpeed(v);
     if (!running) return;
     try {
-      await playground('POST', 'speed', { speed: v });
+      // 0 is the select's "Max": the server takes full speed as "max" (1–50 otherwise).
+      await playground('POST', 'speed', { speed: v === 0 ? 'max' : v });
     } catch (e) {
       setRunError(e instanceof Error ? e.message : String(e));
     }

@@ -35,7 +35,7 @@ export const stop: CodeTable<StopError> = {
 };
 
 export const speed: CodeTable<SpeedError> = {
-  invalid_speed: [1, 'speed must be a number from 1 to 50, or 0 for full speed'],
+  invalid_speed: [1, 'speed must be a number from 1 to 50, or "max" for full speed'],
   not_running: [2, 'No execution is running'],
 };
 

@@ -27,7 +27,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
   });
 
   route(app, s, ep.speed, ({ body, user }) => {
-    const r = s.runs.setSpeed(user.id, body.speed);
+    const r = s.runs.setSpeed(user.id, body.speed === ep.FULL_SPEED ? null : body.speed);
     return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
   });
 

@@ -16,6 +16,9 @@ import { Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as runCodes from './run-codes.ts';
 
+/** POST speed's value for full speed (an extension: the spec's range is 1 to 50). */
+export const FULL_SPEED = 'max';
+
 // ---- resources ----
 
 const IsoTime = (description: string) => T.String({ description: `${description} (ISO 8601 UTC)` });
@@ -210,9 +213,13 @@ export const speed = defineEndpoint({
   method: 'POST',
   path: '/speed',
   auth: 'cookie-pro',
-  summary: 'Paces your running execution: 1–50 like Replay/play, 0 or null for full speed',
+  summary: 'Paces your running execution: 1–50 like Replay/play, or "max" for full speed',
+  description: 'The spec allows 1 to 50; `"max"` (an extension, docs/decisions.md) returns the run to full speed. Anything else, 0 and null included, is refused.',
   request: {
-    speed: T.Union([T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax }), T.Literal(0), T.Null()]),
+    speed: T.Union([
+      T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, description: 'Bars pace, as Replay/play' }),
+      T.Literal(FULL_SPEED, { description: 'Full speed (extension)' }),
+    ]),
   },
   fields: { speed: { refuse: { kind: 'invalid_speed' } } },
   response: okBody({ executionId: T.String() }),

@@ -1,7 +1,7 @@
 // Endpoints as data. Each endpoint of a family is declared once with `defineEndpoint` (method, path,
 // authentication, TypeBox request and response schemas, a rule per request field, the code table)
 // and served with `route`, which
-//   1. guards and authenticates (CSRF → 401 → 403 for cookie routes; 401 for bearer routes),
+//   1. guards and authenticates (CSRF → 401 → 403 for cookie routes; 401 → 403 (plan) for bearer routes),
 //   2. reads the body leniently (empty → `{}`, any Content-Type, not JSON → HTTP 400),
 //   3. checks it with the endpoint's compiled validator (compiled once, at module load),
 //   4. answers a failing field by its rule (below), or calls the handler with the typed body,
@@ -55,7 +55,8 @@ export type Produces = 'json' | 'json+msgpack' | 'text' | 'event-stream';
 
 /**
  * - `none`: public.
- * - `bearer`: a valid bearer token or HTTP 401. A request without an Authorization header may carry
+ * - `bearer`: a valid bearer token or HTTP 401, its user on the Pro plan (read per request) or HTTP
+ *   403 (SIM_PRO_REQUIRED). A request without an Authorization header may carry
  *   the web session cookie instead (the console calls the simulator like a bot): CSRF guard (403),
  *   session (401), Pro plan checked per request (403).
  * - `bearer-only`: a valid bearer token or HTTP 401, no cookie (the token's own endpoints: Auth/logout).
@@ -415,7 +416,10 @@ async function answer(
       if (r instanceof Response) return r;
       principal = r;
     } else {
-      principal = await s.auth.authenticate(token);
+      // The plan is checked on every call, as on the cookie path: a token outlives no downgrade.
+      const r = await s.auth.authorize(token);
+      if (!r.ok) return r.error.kind === 'pro_required' ? forbidden(SIM_PRO_REQUIRED) : unauthorized();
+      principal = r.value;
     }
     if (!principal) return unauthorized();
   } else if (ep.auth === 'bearer-only') {

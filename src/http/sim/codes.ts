@@ -23,6 +23,8 @@ export const loginKey: CodeTable<LoginError> = {
 
 export const validate: CodeTable<ValidateError> = {
   invalid_session: [1, 'Invalid session'],
+  // The account left the Pro plan after login: its tokens stop opening the API (loginKey's row).
+  pro_required: [9, 'Pro subscription required for the Simulator API'],
   rate_limited: TOO_MANY_REQUESTS,
 };
 

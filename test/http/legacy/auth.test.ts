@@ -67,7 +67,7 @@ describe('Auth/loginKey', () => {
 
   it('throttles failed attempts per email with HTTP 429 and Retry-After, counting both families, then recovers', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
       const wrong = { userName: t.email, apiKey: 'wrong' };
       const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', wrong) : t.post('Auth/loginKey', wrong);
       expect((await post).body.errorCode).not.toBe(0);
@@ -89,6 +89,15 @@ describe('Auth/loginKey', () => {
     const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).not.toBeNull();
+  });
+
+  it('thirty failures for one email from an address do not lock out another user behind it', async () => {
+    const t = await makeApp();
+    for (let i = 0; i < 30; i++) await legacyPost(t, 'Auth/loginKey', { userName: 'victim@example.com', apiKey: 'x' });
+    expect((await legacyPost(t, 'Auth/loginKey', { userName: 'victim@example.com', apiKey: 'x' })).status).toBe(429);
+    const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    expect(r.status).toBe(200);
+    expect(r.body.success).toBe(true);
   });
 
   it('40 logins of one user in a row, alternating families, all get tokens', async () => {
@@ -118,7 +127,7 @@ describe('Auth/loginKey', () => {
   it('a disabled user\'s right key keeps answering Account is disabled: no failure, no lock', async () => {
     const t = await makeApp();
     const key = await newUser(t, 'd@example.com', { disabled: true });
-    for (let i = 0; i < 2 * limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < 2 * limits.loginFailuresPerEmailAddressMax; i++) {
       expect((await legacyPost(t, 'Auth/loginKey', { userName: 'd@example.com', apiKey: key })).body).toEqual(failure(1, DISABLED));
     }
   });
@@ -188,6 +197,25 @@ describe('Auth/validate', () => {
     expect((await legacyPost(t, 'Account/search', {}, token)).status).toBe(200);
     t.clock.advance(limits.validateWindowMs + 1);
     expect((await legacyPost(t, 'Auth/validate', {}, token)).body).toEqual({ token, ...envelope });
+  });
+});
+
+describe('a downgrade off Pro closes the API at once', () => {
+  const PRO = 'Pro subscription required for the Simulator API';
+
+  it('live tokens get 403 in both families; Auth/validate refuses to renew (1, token null), even near expiry; logout works', async () => {
+    const t = await makeApp();
+    const token = await legacyLogin(t);
+    t.s.users.set(t.email, { plan: 'free' });
+    const refused = await legacyPost(t, 'Account/search', {}, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(failure(403, PRO));
+    expect((await t.post('Account/search', {}, token)).body).toEqual(failure(403, PRO));
+    expect((await legacyPost(t, 'Auth/validate', {}, token)).body).toEqual({ ...failure(1, PRO), token: null });
+    t.clock.advance(23 * HOUR_MS + 1000);
+    expect((await legacyPost(t, 'Auth/validate', {}, token)).body).toEqual({ ...failure(1, PRO), token: null });
+    expect((await legacyPost(t, 'Auth/logout', {}, token)).body).toEqual(envelope);
+    expect((await legacyPost(t, 'Account/search', {}, token)).status).toBe(401);
   });
 });
 

@@ -62,6 +62,10 @@ describe('Order/place', () => {
     ['unknown type', { type: 9, side: 0 }, 'Invalid order type or side'],
     ['unknown side', { type: 2, side: 2 }, 'Invalid order type or side'],
     ['price off the tick grid', { type: 1, side: 0, limitPrice: 19990.1 }, 'limitPrice 19990.1 is not a multiple of the tick size 0.25'],
+    ['a negative limitPrice', { type: 1, side: 0, limitPrice: -19990 }, 'limitPrice must be greater than 0'],
+    ['limitPrice 0', { type: 1, side: 0, limitPrice: 0 }, 'limitPrice must be greater than 0'],
+    ['limitPrice 1e-9 (off the grid, not rounded to 0)', { type: 1, side: 0, limitPrice: 1e-9 }, 'limitPrice 1e-9 is not a multiple of the tick size 0.25'],
+    ['a negative stopPrice', { type: 4, side: 1, stopPrice: -5 }, 'stopPrice must be greater than 0'],
     ['another session\'s contract', { type: 2, side: 0, contractId: 'CON.F.US.CL.H25' }, 'This session trades NQ; CL cannot be traded in it'],
     ['engine rejection (margin)', { type: 2, side: 0, size: 1000 }, 'Insufficient margin'],
   ];
@@ -148,6 +152,10 @@ describe('Order/modify', () => {
     ['size 0', { type: 1, side: 0, limitPrice: 19980 }, { size: 0 }, 'Size must be greater than 0'],
     ['a price off the grid', { type: 1, side: 0, limitPrice: 19980 }, { limitPrice: 19980.1 }, 'limitPrice 19980.1 is not a multiple of the tick size 0.25'],
     ['a stop price on a limit order', { type: 1, side: 0, limitPrice: 19980 }, { stopPrice: 19980 }, 'stopPrice does not apply to Limit orders'],
+    ['a negative limit price', { type: 1, side: 0, limitPrice: 19980 }, { limitPrice: -19980 }, 'limitPrice must be greater than 0'],
+    ['limit price 0', { type: 1, side: 0, limitPrice: 19980 }, { limitPrice: 0 }, 'limitPrice must be greater than 0'],
+    ['limit price 1e-9', { type: 1, side: 0, limitPrice: 19980 }, { limitPrice: 1e-9 }, 'limitPrice 1e-9 is not a multiple of the tick size 0.25'],
+    ['a negative stop price', { type: 4, side: 1, stopPrice: 19980 }, { stopPrice: -1 }, 'stopPrice must be greater than 0'],
   ])('%s → errorCode 1', async (_n, placed, change, message) => {
     const t = await legacyTradingApp([BAR0, 20000]);
     const id = await legacyPlaceOk(t, t, placed);

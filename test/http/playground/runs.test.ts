@@ -121,7 +121,7 @@ describe('POST run', () => {
     expect((await p.call('POST', 'stop', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'No execution is running' });
   });
 
-  it('paces a run with speed and returns it to full speed with speed 0', async () => {
+  it('paces a run with speed and returns it to full speed with speed "max"; 0, null and 60 are refused', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
     await Bun.sleep(300);
     const mid = (await p.call('GET', `executions/${id}`)).body.execution;
@@ -129,9 +129,12 @@ describe('POST run', () => {
     expect(mid.speed).toBe(50);
     // 100 bars a second: far from the 1,380 bars of the day.
     expect(mid.progress.barsDone).toBeLessThan(200);
-    expect((await p.call('POST', 'speed', { speed: 60 })).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
-    expect((await p.call('POST', 'speed', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
-    expect((await p.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
+    const RANGE = { success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or "max" for full speed' };
+    for (const body of [{ speed: 60 }, {}, { speed: 0 }, { speed: null }, { speed: 0.5 }, { speed: 'MAX' }]) {
+      expect((await p.call('POST', 'speed', body)).body).toEqual(RANGE);
+    }
+    expect((await p.call('GET', `executions/${id}`)).body.execution.speed).toBe(50);
+    expect((await p.call('POST', 'speed', { speed: 'max' })).body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
     const x = await p.waitEnd(id, 20_000);
     expect(x.status).toBe('completed');
     expect(x.speed).toBeNull();
@@ -166,7 +169,7 @@ describe('POST run', () => {
 
   it('streams progress and the end as Server-Sent Events', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
-    await p.call('POST', 'speed', { speed: 0 });
+    await p.call('POST', 'speed', { speed: 'max' });
     const res = await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }));
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const text = await res.text();

@@ -79,7 +79,7 @@ describe('Auth/loginKey', () => {
   });
 });
 
-describe('Auth/loginKey throttle: failures per email and per address, successes per user', () => {
+describe('Auth/loginKey throttle: failures per email and address, per email, per address; successes per user', () => {
   const TOO_MANY = { success: false, errorCode: 429, errorMessage: 'Too many requests' };
   const INVALID = { success: false, errorCode: 3, errorMessage: 'Invalid credentials' };
 
@@ -96,32 +96,59 @@ describe('Auth/loginKey throttle: failures per email and per address, successes 
     for (const token of tokens) expect((await t.post('Account/search', {}, token)).status).toBe(200);
   });
 
-  it('the 11th failed attempt for one email within the window → 429 with Retry-After until the oldest failure leaves', async () => {
+  it('the 11th failed attempt for one email from one address → 429 with Retry-After until the oldest failure leaves', async () => {
     const t = await makeApp({ config: { trustProxy: true } });
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
-      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, { 'x-forwarded-for': `10.0.0.${i}` });
+    const h = { 'x-forwarded-for': '203.0.113.7' };
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
+      const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, h);
       expect(r.body).toEqual(INVALID);
       t.clock.advance(1000);
     }
     // Failures at 0 s … 9 s; now 10 s: the first leaves the window at 60 s.
-    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, h);
     expect(r.status).toBe(429);
     expect(r.body).toEqual(TOO_MANY);
     expect(r.headers.get('retry-after')).toBe('50');
     // Refused before the key is checked: the right key gets the same answer, and no token.
-    const right = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    const right = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
     expect([right.status, right.body]).toEqual([429, TOO_MANY]);
-    // Other emails are not affected.
+    // Other emails from that address, and that email from another address, are not affected.
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
     if (!other.ok) throw new Error('setup');
-    expect((await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey })).body.success).toBe(true);
+    expect((await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey }, null, h)).body.success).toBe(true);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, { 'x-forwarded-for': '203.0.113.8' })).body.success).toBe(true);
     t.clock.advance(50_000);
-    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h)).body.success).toBe(true);
+  });
+
+  it('failures from one address lock only the emails they name: everyone else behind it logs in (no TRUST_PROXY)', async () => {
+    const t = await makeApp();
+    // Thirty failures and more, for one email and for three, all from the one address every client shares here.
+    for (let i = 0; i < 40; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+    for (let i = 0; i < 30; i++) await t.post('Auth/loginKey', { userName: `u${i % 3}@example.com`, apiKey: 'wrong' });
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+    const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
+    if (!other.ok) throw new Error('setup');
+    const r = await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey });
+    expect(r.status).toBe(200);
+    expect(r.body.success).toBe(true);
+  });
+
+  it(`${limits.loginFailuresPerEmailMax} failures for one email from many addresses lock that email everywhere (distributed guessing)`, async () => {
+    const t = await makeApp({ config: { trustProxy: true } });
+    const from = (i: number) => ({ 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` });
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+      expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, from(i))).body).toEqual(INVALID);
+    }
+    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, from(1000));
+    expect([r.status, r.body]).toEqual([429, TOO_MANY]);
+    t.clock.advance(limits.loginWindowMs);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, from(1000))).body.success).toBe(true);
   });
 
   it('counts an email however it is cased or padded', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
       const name = i % 2 === 0 ? `  ${t.email.toUpperCase()} ` : t.email;
       expect((await t.post('Auth/loginKey', { userName: name, apiKey: 'wrong' })).body).toEqual(INVALID);
     }
@@ -130,10 +157,10 @@ describe('Auth/loginKey throttle: failures per email and per address, successes 
 
   it('a right key after failures (under the limit) gets its token and clears the email\'s failures', async () => {
     const t = await makeApp();
-    for (let i = 0; i < limits.loginFailuresPerEmailMax - 1; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax - 1; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
     // A full allowance of failures again before the lock.
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
       expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).body).toEqual(INVALID);
     }
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
@@ -196,7 +223,7 @@ describe('Auth/loginKey throttle: failures per email and per address, successes 
     const t = await makeApp();
     const u = await t.s.users.create({ email: 'free@example.com', plan: 'free' });
     if (!u.ok) throw new Error('setup');
-    for (let i = 0; i < 2 * limits.loginFailuresPerEmailMax; i++) {
+    for (let i = 0; i < 2 * limits.loginFailuresPerEmailAddressMax; i++) {
       expect((await t.post('Auth/loginKey', { userName: 'free@example.com', apiKey: u.value.apiKey })).body.errorCode).toBe(9);
     }
   });
@@ -292,11 +319,23 @@ describe('key rotation and user changes take effect at once', () => {
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: rotated.value.apiKey })).body.success).toBe(true);
   });
 
-  it('a plan change applies at the next login; logout still works', async () => {
+  const SIM_PRO = { success: false, errorCode: 403, errorMessage: 'Pro subscription required for the Simulator API' };
+
+  it('a downgrade closes the API at once: live tokens get 403, Auth/validate errorCode 9; logout still works', async () => {
     const t = await makeApp();
     const token = await t.login();
     t.s.users.set(t.email, { plan: 'free' });
+    const refused = await t.post('Contract/search', {}, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(SIM_PRO);
+    expect((await t.post('Order/place', { accountId: 1 }, token)).body).toEqual(SIM_PRO);
+    const v = await t.post('Auth/validate', {}, token);
+    expect(v.status).toBe(200);
+    expect(v.body).toEqual({ success: false, errorCode: 9, errorMessage: 'Pro subscription required for the Simulator API', newToken: null });
+    // Back on Pro, the same token works again (validate refused it without revoking it).
+    t.s.users.set(t.email, { plan: 'pro' });
     expect((await t.post('Contract/search', {}, token)).body.success).toBe(true);
+    t.s.users.set(t.email, { plan: 'free' });
     expect((await t.post('Auth/logout', {}, token)).body.success).toBe(true);
     expect((await t.post('Contract/search', {}, token)).status).toBe(401);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(9);
