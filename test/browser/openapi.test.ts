@@ -22,10 +22,10 @@ describe.skipIf(noBrowser)('API reference page', () => {
       if (r.status() >= 400) missing.push(new URL(r.url()).pathname);
     });
     await page.goto(`${stage.server.base}/api/sim/openapi`);
-    await page.waitForSelector('text=Logs in with an API key', { timeout: 30_000 });
+    await page.waitForSelector('text=Logs in with an API key', { timeout: 60_000 });
     await page.getByText('Order', { exact: true }).first().click();
-    await page.waitForSelector('text=Places an order in the account', { timeout: 10_000 });
-    await page.waitForSelector('text=Invalid order size', { timeout: 10_000 });
+    await page.waitForSelector('text=Places an order in the account', { timeout: 60_000 });
+    await page.waitForSelector('text=Invalid order size', { timeout: 60_000 });
     await screenshot(page, 'openapi-sim');
     expect(elsewhere).toEqual([]);
     // The browser asks for a favicon on its own; nothing else may be missing.
@@ -39,7 +39,7 @@ describe.skipIf(noBrowser)('API reference page', () => {
     for (const m of REFERENCE_MOUNTS.filter((x) => x.pagePath !== '/api/sim/openapi')) {
       await page.goto(`${stage.server.base}${m.pagePath}`);
       // The first tag is open: its first endpoint's summary shows.
-      await page.waitForSelector(`text=${m.reference.sections[0].endpoints[0].summary.slice(0, 30)}`, { timeout: 30_000 });
+      await page.waitForSelector(`text=${m.reference.sections[0].endpoints[0].summary.slice(0, 30)}`, { timeout: 60_000 });
     }
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await context.close();

@@ -106,7 +106,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
 
       await setMarket(page, { instrument: 'NQ', timeframe: '5m', startDate: '2025-03-03', endDate: '2025-03-05' });
       expect(await runToEnd(page)).toBe('completed');
-      await page.waitForSelector('[data-testid=price-chart][data-markers]:not([data-markers="0"])', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid=price-chart][data-markers]:not([data-markers="0"])', { timeout: 60_000 });
 
       const id = await data(page, '[data-testid=run-head]', 'data-execution-id');
       const ex = (await apiGet(page, `/api/playground/executions/${id}`)).execution;
@@ -264,7 +264,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
       expect(Number(await data(page, '[data-testid=run-progress]', 'data-pct'))).toBeGreaterThan(0);
       expect(Number(await data(page, '[data-testid=run-progress]', 'data-pct'))).toBeLessThan(100);
       await page.click('[data-testid=stop]');
-      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 30_000 });
+      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 60_000 });
       const done = Number((await text(page, '[data-testid=run-bars]')).split(' / ')[0]);
       expect(done).toBeGreaterThan(0);
       expect(done).toBeLessThan(276);
@@ -285,7 +285,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
       expect(await page.$('.pg-work .error')).toBeNull();
       await screenshot(page, 'playground-attached');
       await page.click('[data-testid=stop]');
-      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 30_000 });
+      await page.waitForFunction(`document.querySelector('[data-testid=run-status]')?.textContent === 'stopped'`, undefined, { timeout: 60_000 });
       expect((await apiGet(page, `/api/playground/executions/${other.executionId}`)).execution.status).toBe('stopped');
       expect(await page.isVisible('[data-testid=run]')).toBe(true);
       expect(errors).toEqual([]);

@@ -9,7 +9,7 @@ import { spawnServer } from '../support/server-process.ts';
 
 it('the server process serves /hubs/user and /hubs/market; SIGTERM closes hub connections and stops cleanly', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rd-hubs-'));
-  const s = await spawnServer({ timeoutMs: 30_000, env: { DATA_DIR: dir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' } });
+  const s = await spawnServer({ timeoutMs: 60_000, env: { DATA_DIR: dir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' } });
   try {
     const creds = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8'));
     const login = await fetch(`${s.base}/api/sim/Auth/loginKey`, { method: 'POST', body: JSON.stringify(creds) });

@@ -12,7 +12,7 @@ type Server = ServerProcess;
 
 /** Starts `bun src/main.ts` on an ephemeral port with a short synthetic span. */
 function startServer(dataDir: string, cwd = ROOT, extraEnv: Record<string, string> = {}): Promise<Server> {
-  return spawnServer({ cwd, timeoutMs: 20_000, env: { ...extraEnv, DATA_DIR: dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' } });
+  return spawnServer({ cwd, timeoutMs: 60_000, env: { ...extraEnv, DATA_DIR: dataDir, DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-07' } });
 }
 
 async function call(base: string, path: string, body: unknown, token?: string): Promise<any> {

@@ -70,7 +70,7 @@ describe('integrity check at start', () => {
     overwrite(path, 0, new TextEncoder().encode('this is not a sqlite file, not at all'));
     let failure = '';
     try {
-      await spawnServer({ env: { DATA_DIR: dir }, timeoutMs: 20_000 });
+      await spawnServer({ env: { DATA_DIR: dir }, timeoutMs: 60_000 });
     } catch (e) {
       failure = String(e);
     }

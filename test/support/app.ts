@@ -80,7 +80,7 @@ function rotateOrThrow(s: Services, email: string): string {
 }
 
 /** Polls `cond` until it holds (timers need a few event-loop turns); throws after `timeoutMs`. */
-export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function waitFor(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -60,11 +60,11 @@ export class RawHubClient {
     return this.records.slice(1).filter((r) => r.type !== 6);
   }
 
-  async waitForText(cond: (text: string) => boolean, timeoutMs = 5000): Promise<void> {
+  async waitForText(cond: (text: string) => boolean, timeoutMs = 60_000): Promise<void> {
     await waitFor(() => cond(this.text), timeoutMs);
   }
 
-  async waitForClose(timeoutMs = 5000): Promise<number> {
+  async waitForClose(timeoutMs = 60_000): Promise<number> {
     await waitFor(() => this.closeCode !== null, timeoutMs);
     return this.closeCode as number;
   }

@@ -26,7 +26,7 @@ export async function spawnServer(opts: { env: Record<string, string>; cwd?: str
   let text = '';
   const reader = proc.stderr.getReader();
   const decoder = new TextDecoder();
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   while (!/listening url=(\S+)/.test(text)) {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${text}`);
     const { value, done } = await reader.read();

@@ -60,9 +60,9 @@ for (const shape of ['wrapped', 'plain'] as const) {
       accountId: x.accountId, contractId: x.instrument.contractId, type: 2, side: 0, size: 1,
       stopLossBracket: { ticks: 8 }, takeProfitBracket: { ticks: 12 },
     });
-    await waitFor(() => got.length >= 7, 20_000);
+    await waitFor(() => got.length >= 7);
     await post('Replay/step', { accountId: x.accountId });
-    await waitFor(() => got.length >= 12, 20_000);
+    await waitFor(() => got.length >= 12);
     expect(got.map(([n, e]) => [n, e.action, e.data.status ?? e.data.type ?? null])).toEqual([
       ['GatewayUserOrder', shape === 'wrapped' ? 0 : undefined, 1],
       ['GatewayUserOrder', shape === 'wrapped' ? 1 : undefined, 2],

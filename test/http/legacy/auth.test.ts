@@ -122,7 +122,7 @@ describe('Auth/loginKey', () => {
     expect(r.status).toBe(429);
     expect(r.body).toEqual(failure(429, 'Too many requests'));
     expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
-  }, 30_000);
+  });
 
   it('a disabled user\'s right key keeps answering Account is disabled: no failure, no lock', async () => {
     const t = await makeApp();

@@ -121,7 +121,7 @@ describe('Replay/play and pause', () => {
     await Bun.sleep(1100);
     expect(session.currentIndex).toBe(0);
     t.clock.advance(1_000);
-    await waitFor(() => session.currentIndex === 1, 3000);
+    await waitFor(() => session.currentIndex === 1);
     expect((await t.call('Replay/pause', { accountId: x.accountId })).body).toEqual(envelope);
     t.clock.advance(120_000);
     await Bun.sleep(1100);
@@ -134,7 +134,7 @@ describe('Replay/play and pause', () => {
     expect((await t.call('Replay/play', { accountId: x.accountId, speed: 30 })).body).toEqual(envelope);
     const session = t.s.replay.liveSessionsOf(1)[0];
     t.clock.advance(4_000);
-    await waitFor(() => session.currentIndex === 2, 3000);
+    await waitFor(() => session.currentIndex === 2);
     await t.call('Replay/pause', { accountId: x.accountId });
   });
 

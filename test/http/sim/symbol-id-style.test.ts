@@ -78,7 +78,7 @@ describe('config: SYMBOL_ID_STYLE', () => {
     } finally {
       rmSync(join(dataDir, '..'), { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it('the default app is plain', async () => {
     const t = await makeApp();
