@@ -61,6 +61,7 @@ export const limits = Object.freeze({
   startingBalanceCents: 5_000_000, // (spec) 50,000 USD
 
   requestBodyBytesMax: 1_048_576,
+  transportBodyBytesMax: Number.MAX_SAFE_INTEGER, // Bun's own body cap: far above ours, so ours answers (with the envelope)
   // A full or failing disk (src/service/store-health.ts): requests answer 503 with this Retry-After;
   // the store reads ok again once no such failure has been seen for storeRecoverAfterMs; one log
   // line per storeFailureLogIntervalMs at most.

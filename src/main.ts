@@ -3,10 +3,10 @@
 // accepting, finish in-flight requests, stop background work, close the database).
 
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { limits, loadConfig } from './config.ts';
 import { ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
-import { createFetch, TRANSPORT_BODY_BYTES_MAX } from './server.ts';
+import { createFetch } from './server.ts';
 import { CorruptDatabaseError } from './store/db.ts';
 import { hubAuthentication } from './http/hubs/auth.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
@@ -59,7 +59,7 @@ const server = Bun.serve({
   hostname: config.host,
   port: config.port,
   // Bun's own answer to an over-limit body has no envelope: createFetch enforces requestBodyBytesMax.
-  maxRequestBodySize: TRANSPORT_BODY_BYTES_MAX,
+  maxRequestBodySize: limits.transportBodyBytesMax,
   fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
   websocket: hubs.websocket,
 });

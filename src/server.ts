@@ -15,9 +15,6 @@ import { limits } from './config.ts';
 import { json } from './http/shared/envelope.ts';
 import { clientAddresses } from './http/shared/route.ts';
 
-/** Bun's own cap on a body: far above ours, so ours answers first (Bun's answer has no envelope). */
-export const TRANSPORT_BODY_BYTES_MAX = Number.MAX_SAFE_INTEGER;
-
 export const BODY_TOO_LARGE = `Request body exceeds ${limits.requestBodyBytesMax} bytes`;
 export const HEADERS_TOO_LARGE = `Request headers exceed ${limits.requestHeaderBytesMax} bytes`;
 

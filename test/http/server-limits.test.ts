@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Server } from 'bun';
 import { silentLogger, buildApp } from '../../src/app.ts';
 import { limits } from '../../src/config.ts';
-import { createFetch, TRANSPORT_BODY_BYTES_MAX } from '../../src/server.ts';
+import { createFetch } from '../../src/server.ts';
 import { makeApp, type TestApp } from '../support/app.ts';
 
 const BODY = { success: false, errorCode: 413, errorMessage: `Request body exceeds ${limits.requestBodyBytesMax} bytes` };
@@ -19,7 +19,7 @@ describe('the listening server bounds bodies and headers with the envelope', () 
   beforeAll(async () => {
     t = await makeApp();
     token = await t.login();
-    server = Bun.serve({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: TRANSPORT_BODY_BYTES_MAX, fetch: createFetch(buildApp(t.s, silentLogger), silentLogger, false) });
+    server = Bun.serve({ hostname: '127.0.0.1', port: 0, maxRequestBodySize: limits.transportBodyBytesMax, fetch: createFetch(buildApp(t.s, silentLogger), silentLogger, false) });
     base = `http://127.0.0.1:${server.port}`;
   });
   afterAll(() => server.stop(true));

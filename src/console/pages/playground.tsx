@@ -367,8 +367,7 @@ export function PlaygroundPage(_: PageProps) {
     setSpeed(v);
     if (!running) return;
     try {
-      // 0 is the select's "Max": the server takes full speed as "max" (1–50 otherwise).
-      await playground('POST', 'speed', { speed: v === 0 ? 'max' : v });
+      await playground('POST', 'speed', { speed: v === 0 ? 'max' : v }); // the select's 0 is "Max"; 1–50 otherwise
     } catch (e) {
       setRunError(e instanceof Error ? e.message : String(e));
     }
