@@ -50,14 +50,14 @@ export function userEvent(name: 'GatewayUserOrder' | 'GatewayUserPosition' | 'Ga
   return { kind: 'account', id: Number(d.id), balance: Number(d.balance) };
 }
 
-/** Orders keep their order of creation, fills their order of time (as the REST reads list them). */
+/** Newest first, as the REST reads list them: working orders by id, fills by time then id (the hub sends them in that order). */
 export function applyToBook(b: Book, e: UserEvent): Book {
   if (e.kind === 'order') {
     const o = e.order;
     const rest = b.orders.filter((x) => x.id !== o.id);
     if (o.status !== WORKING) return rest.length === b.orders.length ? b : { ...b, orders: rest };
     const at = b.orders.findIndex((x) => x.id === o.id);
-    const orders = at >= 0 ? b.orders.map((x) => (x.id === o.id ? o : x)) : [...b.orders, o].sort((x, y) => x.id - y.id);
+    const orders = at >= 0 ? b.orders.map((x) => (x.id === o.id ? o : x)) : [o, ...b.orders].sort((x, y) => y.id - x.id);
     return { ...b, orders };
   }
   if (e.kind === 'position') {
@@ -70,7 +70,7 @@ export function applyToBook(b: Book, e: UserEvent): Book {
   if (e.kind === 'trade') {
     // An order fills once, whole: its id names the fill in both the REST and the hub numbering.
     if (b.fills.some((t) => t.orderId === e.trade.orderId)) return b;
-    return { ...b, fills: [...b.fills, e.trade] };
+    return { ...b, fills: [e.trade, ...b.fills] };
   }
   return b;
 }

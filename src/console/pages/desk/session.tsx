@@ -633,11 +633,11 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
               <div style={{ width: `${pct}%` }} />
             </div>
-            <span class={`link link-${feed.link}`} data-testid="link" data-state={feed.link} title={LINK_TITLE[feed.link]}>
-              {LINK_WORD[feed.link]}
-            </span>
             <span class="mono small muted" data-testid="progress">
               {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
+            </span>
+            <span class={`link link-${feed.link}`} data-testid="link" data-state={feed.link} title={LINK_TITLE[feed.link]}>
+              {LINK_WORD[feed.link]}
             </span>
           </div>
           <div class="controls">
