@@ -5,7 +5,7 @@
 // The page's requests are recorded, so "from the hub" means: no REST call could have told it.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { browserStage, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
+import { adminCli, browserStage, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
 
 /** Generous bounds: the machine is shared and loaded; each wait ends on the event it expects. */
 const WAIT = { timeout: 30_000 };
@@ -52,10 +52,11 @@ function api(page: Page, path: string, body: unknown): Promise<any> {
 /** The session as the server states it (a jump before its start changes nothing). */
 const serverStatus = (page: Page, accountId: number) => api(page, 'Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
 
-async function startSession(page: Page, date: string): Promise<number> {
+async function startSession(page: Page, date: string, account?: number): Promise<number> {
   await page.waitForSelector('[data-testid=start-form] select[name=contract] option', { state: 'attached' });
   await page.fill('input[name=startDate]', date);
   await page.selectOption('select[name=timeframe]', '1m');
+  if (account !== undefined) await page.selectOption('select[name=account]', String(account));
   await page.click('text=Start replay');
   await deskReady(page);
   return Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
@@ -144,6 +145,42 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('a challenge violated during playback ends the session on the desk with its outcome', async () => {
+    const ch = adminCli(stage.server, ['challenge', 'create', '--email', stage.server.creds.userName, '--plan', '50K']);
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/desk`);
+    await page.waitForSelector('[data-testid=challenge-accounts]', WAIT);
+    await startSession(page, '2025-03-06', ch.accountId);
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')", undefined, WAIT);
+    // Five minis long ($100 a point): a 10-point drop within a trade date breaks the daily loss limit.
+    await page.fill('input[name=size]', '5');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=positions] tbody tr', WAIT);
+    const calls = recordCalls(page);
+    await page.fill('input[name=speed]', '50');
+    await page.click('[data-testid=play]');
+    await page.waitForSelector('[data-testid=final-result]', { timeout: 120_000 });
+
+    // The server decided during its own playback; the page heard it from the bars' `ended`.
+    expect(calls.some((c) => c.path === 'Replay/step')).toBe(false);
+    const shown = adminCli(stage.server, ['challenge', 'show', '--account', String(ch.accountId)]);
+    expect(shown.propFirm.status).toBe('violated');
+    expect(((await page.textContent('[data-testid=final-result] h2')) ?? '').trim()).toBe('Challenge violated — session finalized');
+    expect(await page.textContent('[data-testid=final-result]')).toContain(shown.outcome.message);
+    expect(((await page.textContent('[data-testid=final-balance]')) ?? '').trim()).toBe(
+      shown.balance.toLocaleString('en-US', { style: 'currency', currency: 'USD' }),
+    );
+    await page.waitForSelector('[data-testid=challenge][data-detail-status=violated]', WAIT);
+    expect(await page.isDisabled('[data-testid=step]')).toBe(true);
+    expect(await page.isDisabled('[data-testid=play]')).toBe(true);
+    expect(await page.$('[data-testid=ticket]')).toBeNull();
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   it('two pages on one session show the same chart, positions and fills after one of them trades', async () => {
     const { page: a, errors, context } = await newPage(stage.browser);
