@@ -4,7 +4,7 @@
 // session show the same chart, positions and fills after one of them trades, without reloading.
 // The page's requests are recorded, so "from the hub" means: no REST call could have told it.
 import { describe, expect, it } from 'bun:test';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { adminCli, browserStage, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
 
 /** Generous bounds: the machine is shared and loaded; each wait ends on the event it expects. */
@@ -181,6 +181,49 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 240_000);
+
+  it('after the user hub reconnects, the tables are read again: a trade made while it was down shows', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    // The page's user-hub sockets pass through the test, which can drop them and refuse new ones.
+    let refuse = false;
+    const sockets: WebSocketRoute[] = [];
+    await context.routeWebSocket(/\/hubs\/user/, (ws) => {
+      if (refuse) return ws.close({ code: 1011, reason: 'refused by the test' });
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/desk`);
+    const accountId = await startSession(page, '2025-03-07');
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')", undefined, WAIT);
+
+    refuse = true;
+    for (const ws of sockets) await ws.close({ code: 1011, reason: 'dropped by the test' });
+    await page.waitForSelector('[data-testid=link][data-state=reconnecting]', WAIT);
+    // A bot (here: a call outside the desk's code) buys while the page hears nothing.
+    const contractId = JSON.parse((await page.evaluate(`localStorage.getItem('rd.desk.session.${accountId}')`)) as string).contract.id;
+    const placed = await api(page, 'Order/place', { accountId, contractId, type: 2, side: 0, size: 3 });
+    expect(placed.success).toBe(true);
+    await Bun.sleep(500);
+    expect(await rows(page, 'positions')).toEqual([]);
+
+    const calls = recordCalls(page);
+    refuse = false;
+    await page.waitForSelector('[data-testid=link][data-state=up]', WAIT);
+    await page.waitForSelector('[data-testid=positions] tbody tr', WAIT);
+    expect((await rows(page, 'positions'))[0].slice(0, 2)).toEqual(['Long', '3']);
+    expect((await rows(page, 'fills')).map((r) => r.slice(1, 3))).toEqual([['Buy', '3']]);
+    expect(calls.map((c) => c.path)).toContain('Position/searchOpen');
+    // And the events flow again: a sell from outside reaches the table without another read.
+    const reads = calls.length;
+    expect((await api(page, 'Order/place', { accountId, contractId, type: 2, side: 1, size: 3 })).success).toBe(true);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0", undefined, WAIT);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=fills] tbody tr').length === 2", undefined, WAIT);
+    expect(calls.slice(reads).map((c) => c.path).filter((p) => /searchOpen|Trade\/search/.test(p))).toEqual([]);
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 180_000);
 
   it('two pages on one session show the same chart, positions and fills after one of them trades', async () => {
     const { page: a, errors, context } = await newPage(stage.browser);

@@ -9,7 +9,7 @@
 // the positions table has always computed it. The margin of a position opened between answers is
 // the margin per contract the server last stated, times its size.
 
-import type { Order, Position, Snapshot, Trade } from './model.ts';
+import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export interface Book {
   orders: Order[];
