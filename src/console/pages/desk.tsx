@@ -1,6 +1,7 @@
-// The Replay desk: start or resume a replay session, then trade it bar by bar (desk/session.tsx).
+// The Replay desk: start or resume a replay session, then trade it bar by bar or let the server play it (desk/session.tsx).
 
 import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api.ts';
 import type { PageProps } from './page-props.ts';
 import { currentSessionId, forgetMeta, loadMeta, readStatus, type SessionMeta } from './desk/model.ts';
 import { SessionView } from './desk/session.tsx';
@@ -18,7 +19,9 @@ export function DeskPage({ user }: PageProps) {
     if (!known || user.plan !== 'pro') return setMeta(null);
     readStatus(known.accountId)
       .then(() => setMeta(known))
-      .catch(() => {
+      .catch((e) => {
+        // 503: live but playing (another tab); the session view pauses it to load.
+        if (e instanceof ApiError && e.status === 503) return setMeta(known);
         forgetMeta(known.accountId);
         setMeta(null);
       });

@@ -1,8 +1,9 @@
 // The desk's challenge panel: the rule state of the challenge account a session trades for (both
 // floors and which one stops trading first, its distance from the current equity, profit against
 // the target, the best day against the consistency limit, trading days, lock, a paused day), read
-// from GET /api/auth/challenges after every advance; violations from the advance answers themselves,
-// the moment they happen.
+// from GET /api/auth/challenges when the hubs say the session moved or traded; violations from the
+// advance answers themselves, the moment they happen (a decision during playback: the outcome the
+// challenge read states).
 
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
@@ -23,7 +24,7 @@ import type { PropFirm, Violation } from './model.ts';
 const MIN_GAP_MS = 350;
 
 /**
- * The challenge account's figures, refreshed on demand (`refresh()` after each advance or order).
+ * The challenge account's figures, refreshed on demand (`refresh()` on the hubs' events).
  * `challengeAccountId` null (a session started outside the desk): the one challenge with a live
  * session, once found, is the one followed.
  */

@@ -1,8 +1,12 @@
-// The desk's view of the simulator API: wire shapes (spec: "Resources and their fields"), the
-// session description the desk keeps per replay account, and the bar loads the chart needs.
+// The desk's view of the simulator API: wire shapes (spec: "Resources and their fields"; the ones
+// the event folding shares are in wire.ts), the session description the desk keeps per replay
+// account, and the bar loads the chart needs.
 
 import type { ApiBar } from '../../chart.ts';
 import { sim } from '../../api.ts';
+import type { Order, Position, Snapshot, Trade } from './wire.ts';
+
+export type { Order, Position, Snapshot, Trade };
 
 export interface Contract {
   id: string;
@@ -18,15 +22,6 @@ export interface Account {
   name: string;
   balance: number;
   canTrade: boolean;
-}
-
-export interface Snapshot {
-  balance: number;
-  equity: number;
-  unrealizedPnl: number;
-  marginUsed: number;
-  positions: number;
-  pendingOrders: number;
 }
 
 /** propFirm of replay answers. The optional fields are shown when the server sends them. */
@@ -47,41 +42,6 @@ export interface Violation {
   time: string;
   barIndex: number;
   phase: string;
-}
-
-export interface Order {
-  id: number;
-  contractId: string;
-  creationTimestamp: string;
-  updateTimestamp: string | null;
-  status: number;
-  type: number;
-  side: number;
-  size: number;
-  limitPrice: number | null;
-  stopPrice: number | null;
-  fillVolume: number;
-  filledPrice: number | null;
-}
-
-export interface Position {
-  id: number;
-  contractId: string;
-  contractDisplayName: string;
-  type: number;
-  size: number;
-  averagePrice: number;
-}
-
-export interface Trade {
-  id: number;
-  contractId: string;
-  creationTimestamp: string;
-  price: number;
-  fees: number;
-  side: number;
-  size: number;
-  orderId: number;
 }
 
 export interface FilledOrder {

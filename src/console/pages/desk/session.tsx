@@ -1,19 +1,24 @@
 // A live replay session on the desk: the chart (history, then the bars as they are played), the
 // replay controls, the order ticket, the account snapshot, the tables and the challenge panel.
 //
-// Every call that moves or reads the session's clock goes through one queue, so a step, a jump, a
-// status read and the playback loop never overlap (the server answers 503 to a second advance).
-// Playback is paced here: the desk steps at Replay/play's rate (2 × speed bars a second), which
-// returns every bar as it is played; the server's own playback reports nothing until paused.
+// The server plays (Replay/play, Replay/pause); the page draws what the hubs tell it (feed.ts):
+// the market hub's ReplayDeskBars carry every played bar, whoever advanced the session (this page,
+// another tab, a bot), and the user hub's events keep the tables and the snapshot current (live.ts).
+// A step's answer carries its bars too: bars are drawn by the session index they end at, so a bar
+// heard twice (answer and event) is drawn once, and a gap (a jump, a missed event) is read from
+// History. Every call that moves or reads the session's clock, and every chart update, goes through
+// one queue, so they never overlap (the server answers 503 to a second advance, and to a step or
+// jump while it plays).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, sim } from '../../api.ts';
+import { loadChallengeDetails } from '../../challenge.ts';
 import { type ApiBar, CHART_COLORS, decimalsOf, type MarkerSpec, PriceChart, type PriceLineSpec } from '../../chart.ts';
 import { attempt, ErrorLine, money, signClass, utc } from '../../ui.tsx';
 import {
   type Advance,
+  type Account,
   forgetMeta,
-  lastBarTime,
   loadHistory,
   loadPlayed,
   type Order,
@@ -28,6 +33,9 @@ import {
   typeShort,
   type Violation,
 } from './model.ts';
+import { applyToBook, type Book, EMPTY_BOOK, marginPerContract, repriced, type UserEvent } from './live.ts';
+import { apiBar, type HubBars, useDeskFeed } from './feed.ts';
+import type { LinkState } from '../../hubs.ts';
 import { Ticket, type TicketOrder } from './ticket.tsx';
 import { ChallengePanel, useChallengeDetail } from './challenge.tsx';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
@@ -45,8 +53,6 @@ interface Props {
   onClose: (notice?: string) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el) return false;
@@ -54,9 +60,27 @@ function isTyping(t: EventTarget | null): boolean {
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
 }
 
+/** The server's answer to a step or jump while the session plays (whoever started it). */
+const isPlayingRefusal = (e: unknown) => e instanceof ApiError && e.status === 503 && /playing/i.test(e.message);
+
 /** `2025-03-03T14:30:00Z` ↔ the value of a datetime-local input (read as UTC). */
 const toLocalInput = (iso: string) => iso.slice(0, 16);
 const fromLocalInput = (v: string) => `${v.length === 16 ? `${v}:00` : v}Z`;
+
+/**
+ * Pauses the server's playback as the page goes away (a reload, a closed tab, another page of the
+ * console), as the desk's own playback loop used to stop with the page: a session left playing
+ * could not be read back (status reads answer 503 while it plays). keepalive outlives the page.
+ */
+function pauseOnLeave(accountId: number): void {
+  fetch('/api/sim/Replay/pause', {
+    method: 'POST',
+    credentials: 'same-origin',
+    keepalive: true,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accountId }),
+  }).catch(() => undefined);
+}
 
 export function SessionView({ meta: initialMeta, onClose }: Props) {
   const [meta, setMeta] = useState(initialMeta);
@@ -64,21 +88,21 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   metaRef.current = meta;
   const accountId = meta.accountId;
   const { tickSize, tickValue } = meta.contract;
+  const pricing = { tickSize, tickValue };
   const decimals = decimalsOf(tickSize);
   const fmt = useMemo(() => ({ price: (p: number | null) => (p === null || p === undefined ? '—' : p.toFixed(decimals)) }), [decimals]);
 
   const chartEl = useRef<HTMLDivElement>(null);
   const chart = useRef<PriceChart | null>(null);
   const [loading, setLoading] = useState(true);
-  const [snap, setSnap] = useState<Snapshot | null>(null);
+  const [snap, setSnapState] = useState<Snapshot | null>(null);
   const [propFirm, setPropFirm] = useState<PropFirm | null>(null);
   const [violations, setViolations] = useState<Violation[]>([]);
   const [progress, setProgress] = useState({ currentIndex: 0, totalBars: 0 });
   const [lastPrice, setLastPrice] = useState<number | null>(null);
   const [lastTime, setLastTime] = useState<string | null>(null);
-  const [positions, setPositions] = useState<Position[]>([]);
-  const [orders, setOrders] = useState<Order[]>([]);
-  const [fills, setFills] = useState<Trade[]>([]);
+  const [book, setBookState] = useState<Book>(EMPTY_BOOK);
+  const { positions, orders, fills } = book;
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(5);
   const [jumpAt, setJumpAt] = useState('');
@@ -94,11 +118,29 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const [size, setSize] = useState(1);
   const [historyNote, setHistoryNote] = useState<string | null>(null);
   const challenge = useChallengeDetail(meta.challengeAccountId);
+  const followsChallenge = () => metaRef.current.challengeAccountId !== null || live.current.propFirm;
 
-  const live = useRef({ playing: false, speed: 5, over: false, lastTime: null as string | null, currentIndex: 0 });
+  /**
+   * What the handlers need synchronously: `drawn` is the session index the chart's last bar ends
+   * (the bars drawn so far), `perContract` the margin per contract the server last stated.
+   */
+  const live = useRef({
+    playing: false,
+    speed: 5,
+    over: false,
+    loaded: false,
+    lastTime: null as string | null,
+    lastPrice: null as number | null,
+    drawn: 0,
+    totalBars: 0,
+    snap: null as Snapshot | null,
+    perContract: null as number | null,
+    book: EMPTY_BOOK,
+    propFirm: false,
+  });
   live.current.speed = speed;
   const queue = useRef<Promise<unknown>>(Promise.resolve());
-  /** Runs session calls one after the other. */
+  /** Runs session calls and chart updates one after the other. */
   const serial = useCallback(<T,>(f: () => Promise<T>): Promise<T> => {
     const next = queue.current.then(f, f);
     queue.current = next.catch(() => undefined);
@@ -112,57 +154,194 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     saveMeta(m);
   };
 
+  const setBook = (b: Book) => {
+    live.current.book = b;
+    setBookState(b);
+  };
+  const setSnap = (s: Snapshot) => {
+    live.current.snap = s;
+    setSnapState(s);
+  };
+  /** A snapshot the server answered: exact, and the margin per contract to use until the next. */
+  const serverSnap = (s: Snapshot) => {
+    live.current.perContract = marginPerContract(s, live.current.book.positions) ?? live.current.perContract;
+    setSnap(s);
+  };
+  /** The snapshot after the book or the price moved without a server answer. */
+  const reprice = () => {
+    const L = live.current;
+    if (L.snap) setSnap(repriced(L.snap, L.book, L.lastPrice, pricing, L.perContract));
+  };
+  const setPlayingBoth = (p: boolean) => {
+    live.current.playing = p;
+    setPlaying(p);
+  };
+
+  // ---- the tables: user-hub events, reconciled through REST ----
+
+  /** Events heard while REST reads are in flight, replayed over their answers (see live.ts). */
+  const heard = useRef(new Set<UserEvent[]>());
+
   const refreshTables = useCallback(async () => {
-    await attempt(setTableError, async () => {
-      const [p, o, t] = await Promise.all([
-        sim<{ positions: Position[] }>('Position/searchOpen', { accountId }),
-        sim<{ orders: Order[] }>('Order/searchOpen', { accountId }),
-        sim<{ trades: Trade[] }>('Trade/search', { accountId }),
-      ]);
-      setPositions(p.positions);
-      setOrders(o.orders);
-      setFills(t.trades);
-    });
+    const buf: UserEvent[] = [];
+    heard.current.add(buf);
+    try {
+      await attempt(setTableError, async () => {
+        const [p, o, t] = await Promise.all([
+          sim<{ positions: Position[] }>('Position/searchOpen', { accountId }),
+          sim<{ orders: Order[] }>('Order/searchOpen', { accountId }),
+          sim<{ trades: Trade[] }>('Trade/search', { accountId }),
+        ]);
+        let b: Book = { positions: p.positions, orders: o.orders, fills: t.trades };
+        for (const e of buf) b = applyToBook(b, e);
+        setBook(b);
+      });
+    } finally {
+      heard.current.delete(buf);
+    }
   }, [accountId]);
+
+  const onUser = (e: UserEvent) => {
+    for (const buf of heard.current) buf.push(e);
+    if (e.kind === 'account') {
+      const s = live.current.snap;
+      if (e.id === accountId && s) setSnap({ ...s, balance: e.balance, equity: Math.round((e.balance + s.unrealizedPnl) * 100) / 100 });
+      if (followsChallenge()) challenge.refresh();
+      return;
+    }
+    const next = applyToBook(live.current.book, e);
+    if (next === live.current.book) return;
+    setBook(next);
+    if (e.kind === 'trade') setFlash(`#${e.trade.orderId} filled ${e.trade.size} @ ${fmt.price(e.trade.price)}`);
+    if (e.kind !== 'order') reprice();
+    if (followsChallenge()) challenge.refresh();
+  };
 
   const finish = (reason: EndResult['reason'], account: EndResult['account'], message: string | null, fillCount: number) => {
     live.current.over = true;
-    live.current.playing = false;
-    setPlaying(false);
+    setPlayingBoth(false);
     setOver({ reason, account, startingBalance: metaRef.current.startingBalance, fills: fillCount, message });
     forgetMeta(accountId);
   };
 
-  /** Applies what a step or jump answered. */
-  const apply = (r: Advance, bars: ApiBar[]) => {
-    if (bars.length) {
-      chart.current?.appendBars(bars);
-      const last = bars[bars.length - 1];
-      setLastPrice(last.c);
-      setLastTime(last.t);
-      live.current.lastTime = last.t;
+  // ---- the chart ----
+
+  /**
+   * Draws the session's bars up to `index`: `bars` are the ones that end there (an answer's or an
+   * event's), of which only those past the drawn index are new; without them, or past a gap, the
+   * missing bars are read from History. Returns whether anything was drawn. Runs in the queue.
+   */
+  const drawTo = async (index: number, bars: readonly ApiBar[] | null): Promise<boolean> => {
+    const L = live.current;
+    if (index <= L.drawn) return false;
+    const first = index - (bars?.length ?? 0);
+    const add =
+      bars && first <= L.drawn
+        ? bars.slice(L.drawn - first)
+        : await loadPlayed(metaRef.current, L.lastTime, index - L.drawn).catch((e) => {
+            setHistoryNote(`Played bars not loaded: ${e.message}`);
+            return [] as ApiBar[];
+          });
+    L.drawn = index;
+    setProgress((p) => ({ ...p, currentIndex: index }));
+    if (add.length === 0) return false;
+    chart.current?.appendBars(add);
+    const last = add[add.length - 1];
+    L.lastTime = last.t;
+    L.lastPrice = last.c;
+    setLastPrice(last.c);
+    setLastTime(last.t);
+    return true;
+  };
+
+  /** Applies what a step, a jump or a status read answered (its bars are drawn by drawTo). */
+  const applyStatus = (r: Advance) => {
+    const L = live.current;
+    L.totalBars = r.totalBars;
+    setProgress({ currentIndex: Math.max(L.drawn, r.currentIndex), totalBars: r.totalBars });
+    if (r.account) serverSnap(r.account);
+    if (r.propFirm) {
+      L.propFirm = true;
+      setPropFirm(r.propFirm);
     }
-    live.current.currentIndex = r.currentIndex;
-    setProgress({ currentIndex: r.currentIndex, totalBars: r.totalBars });
-    if (r.account) setSnap(r.account);
-    if (r.propFirm) setPropFirm(r.propFirm);
-    if (r.filledOrders.length) {
+    if (r.violations.length) setViolations((v) => [...v, ...r.violations]);
+    // Without the user hub, the answer is all the page hears of a fill.
+    if (r.filledOrders.length && !feed.userUp()) {
       setFlash(r.filledOrders.map((f) => `#${f.orderId} filled ${f.fillQty} @ ${fmt.price(f.fillPrice)}`).join(' · '));
       refreshTables();
     }
-    if (r.violations.length) setViolations((v) => [...v, ...r.violations]);
-    // The rule figures move with every advance (equity, floors, days): read them again (throttled).
-    if (r.propFirm || r.violations.length || metaRef.current.challengeAccountId !== null) challenge.refresh();
     const decided = r.propFirm && r.propFirm.status !== 'active' ? r.propFirm.status : r.violations.length ? 'violated' : null;
     if (decided === 'violated' || decided === 'passed') {
       refreshTables();
+      if (followsChallenge()) challenge.refresh();
       finish(decided, r.account, r.violations[0]?.message ?? null, 0);
-    } else if (r.barsProcessed === 0 && r.currentIndex >= r.totalBars) {
-      setAtEnd(true);
-      live.current.playing = false;
-      setPlaying(false);
-    }
+    } else if (r.currentIndex >= r.totalBars && r.totalBars > 0) reachedEnd();
   };
+
+  const reachedEnd = () => {
+    setAtEnd(true);
+    setPlayingBoth(false);
+  };
+
+  /** Reads the session's status and draws up to it; a session playing elsewhere is shown as playing. */
+  const syncStatus = () =>
+    serial(async () => {
+      if (live.current.over) return;
+      try {
+        const st = await readStatus(accountId);
+        await drawTo(st.currentIndex, null);
+        applyStatus({ ...st, filledOrders: [], violations: st.violations ?? [] });
+      } catch (e) {
+        if (isPlayingRefusal(e)) setPlayingBoth(true);
+        else throw e;
+      }
+    });
+
+  /**
+   * The session ended without an answer of this page saying so (a challenge decided during
+   * playback, Replay/end from another tab): its outcome from the REST reads that still answer.
+   */
+  const concluded = async () => {
+    const challengeId = metaRef.current.challengeAccountId;
+    const [t, a, details] = await Promise.all([
+      sim<{ trades: Trade[] }>('Trade/search', { accountId }).catch(() => null),
+      sim<{ accounts: Account[] }>('Account/search', {}).catch(() => null),
+      challengeId !== null ? loadChallengeDetails().catch(() => null) : null,
+    ]);
+    if (live.current.over) return;
+    const d = details?.find((c) => c.accountId === challengeId) ?? null;
+    const reason = d?.status === 'violated' ? 'violated' : d?.status === 'passed' ? 'passed' : 'ended';
+    const row = a?.accounts.find((x) => x.id === accountId);
+    const account = row ? { balance: row.balance, equity: row.balance, unrealizedPnl: 0, marginUsed: 0, positions: 0, pendingOrders: 0 } : live.current.snap;
+    setBook({ positions: [], orders: [], fills: t?.trades ?? live.current.book.fills });
+    if (account) setSnap(account);
+    if (followsChallenge()) challenge.refresh();
+    finish(reason, account, d?.outcome?.message ?? null, t?.trades.length ?? live.current.book.fills.length);
+  };
+
+  const onBars = (p: HubBars) =>
+    serial(async () => {
+      const L = live.current;
+      if (L.over) return;
+      const drew = await drawTo(p.currentIndex, p.bars.map(apiBar));
+      // Bars this page did not answer for (playback, another tab): the snapshot follows the price.
+      if (drew && L.book.positions.length) reprice();
+      // The session moved (this page's step or jump too): the rule figures with it.
+      if (followsChallenge()) challenge.refresh();
+      if (p.ended) await concluded();
+      else if (L.totalBars > 0 && p.currentIndex >= L.totalBars) reachedEnd();
+    }).catch((e) => setControlError(e instanceof Error ? e.message : String(e)));
+
+  const feed = useDeskFeed(accountId, {
+    onUser,
+    onBars,
+    onReconnected(hub) {
+      if (!live.current.loaded || live.current.over) return;
+      if (hub === 'user') refreshTables();
+      syncStatus().catch(() => undefined);
+      if (followsChallenge()) challenge.refresh();
+    },
+  });
 
   // ---- load: status, history, bars already played, tables ----
   useEffect(() => {
@@ -171,44 +350,71 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     chart.current = c;
     let gone = false;
     (async () => {
-      await attempt(setControlError, async () => {
-        const st = await serial(() => readStatus(accountId));
-        if (gone) return;
-        // Before the first bar and trade the snapshot's balance is the starting balance.
-        const fresh = st.currentIndex === 0 && st.account !== null && st.account.positions === 0 && st.account.pendingOrders === 0;
-        if (metaRef.current.startingBalance === null && fresh) updateMeta({ startingBalance: st.account!.balance });
-        else saveMeta(metaRef.current);
-        const history = await loadHistory(metaRef.current).catch((e) => {
-          setHistoryNote(`Chart history not loaded: ${e.message}`);
-          return [] as ApiBar[];
-        });
-        const played = await loadPlayed(metaRef.current, null, st.currentIndex).catch((e) => {
-          setHistoryNote(`Played bars not loaded: ${e.message}`);
-          return [] as ApiBar[];
-        });
-        if (gone) return;
-        if (!metaRef.current.startDate) setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
-        c.setBars([...history, ...played]);
-        c.showLast(160);
-        const all = [...history, ...played];
-        const last = all[all.length - 1];
-        if (last) {
-          setLastPrice(last.c);
-          setLastTime(last.t);
-          live.current.lastTime = last.t;
-        }
-        apply({ ...st, filledOrders: [], violations: [] }, []);
-        await refreshTables();
-      });
+      // Subscribed first, so nothing that happens during the reads below goes unheard.
+      await feed.ready;
+      if (gone) return;
+      await attempt(setControlError, () =>
+        serial(async () => {
+          const st = await statusForLoad();
+          if (gone) return;
+          // Before the first bar and trade the snapshot's balance is the starting balance.
+          const fresh = st.currentIndex === 0 && st.account !== null && st.account.positions === 0 && st.account.pendingOrders === 0;
+          if (metaRef.current.startingBalance === null && fresh) updateMeta({ startingBalance: st.account!.balance });
+          else saveMeta(metaRef.current);
+          const history = await loadHistory(metaRef.current).catch((e) => {
+            setHistoryNote(`Chart history not loaded: ${e.message}`);
+            return [] as ApiBar[];
+          });
+          const played = await loadPlayed(metaRef.current, null, st.currentIndex).catch((e) => {
+            setHistoryNote(`Played bars not loaded: ${e.message}`);
+            return [] as ApiBar[];
+          });
+          if (gone) return;
+          if (!metaRef.current.startDate) setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
+          const all = [...history, ...played];
+          c.setBars(all);
+          c.showLast(160);
+          const last = all[all.length - 1];
+          if (last) {
+            setLastPrice(last.c);
+            setLastTime(last.t);
+            live.current.lastTime = last.t;
+            live.current.lastPrice = last.c;
+          }
+          live.current.drawn = st.currentIndex;
+          await refreshTables();
+          applyStatus({ ...st, filledOrders: [], violations: [] });
+          if (followsChallenge()) challenge.refresh();
+          live.current.loaded = true;
+        }),
+      );
       if (!gone) setLoading(false);
     })();
+    const leave = () => {
+      if (live.current.playing && !live.current.over) pauseOnLeave(accountId);
+    };
+    addEventListener('pagehide', leave);
     return () => {
       gone = true;
+      leave();
+      removeEventListener('pagehide', leave);
       live.current.playing = false;
       c.destroy();
       chart.current = null;
     };
   }, [accountId]);
+
+  /** The status at load; a session left playing (another tab) is paused to be read. */
+  const statusForLoad = async (): Promise<Advance> => {
+    try {
+      return await readStatus(accountId);
+    } catch (e) {
+      if (!isPlayingRefusal(e)) throw e;
+      await sim('Replay/pause', { accountId });
+      setFlash('The session was playing: paused to load it here');
+      return readStatus(accountId);
+    }
+  };
 
   // Default jump target: an hour after the last bar, until the user types one.
   const jumpEdited = useRef(false);
@@ -252,82 +458,80 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     attempt(setControlError, () =>
       serial(async () => {
         if (live.current.over) return;
-        const r = await sim<Advance>('Replay/step', { accountId, steps: n });
-        apply(r, r.bars ?? []);
+        const r = await sim<Advance>('Replay/step', { accountId, steps: n }).catch((e) => {
+          if (isPlayingRefusal(e)) setPlayingBoth(true); // started elsewhere: Pause is the way on
+          throw e;
+        });
+        await drawTo(r.currentIndex, r.bars ?? []);
+        applyStatus(r);
       }),
     );
 
   const jump = (targetIso: string) =>
-    attempt(setControlError, async () => {
-      stopPlaying();
-      await serial(async () => {
+    attempt(setControlError, () =>
+      serial(async () => {
         if (live.current.over) return;
-        const before = live.current.currentIndex;
-        const r = await sim<Advance>('Replay/jumpTo', { accountId, targetTime: targetIso });
-        const bars = await loadPlayed(metaRef.current, live.current.lastTime, r.currentIndex - before);
-        apply(r, bars);
-      });
+        const r = await sim<Advance>('Replay/jumpTo', { accountId, targetTime: targetIso }).catch((e) => {
+          if (isPlayingRefusal(e)) setPlayingBoth(true);
+          throw e;
+        });
+        await drawTo(r.currentIndex, null);
+        applyStatus(r);
+      }),
+    );
+
+  /** The server plays at 2 × speed bars a second; the bars come back through the market hub. */
+  const play = (v = live.current.speed) =>
+    attempt(setControlError, async () => {
+      if (live.current.over) return;
+      setAtEnd(false);
+      setPlayingBoth(true);
+      try {
+        await sim('Replay/play', { accountId, speed: v });
+      } catch (e) {
+        setPlayingBoth(false);
+        throw e;
+      }
     });
 
-  const stopPlaying = () => {
-    live.current.playing = false;
-    setPlaying(false);
-  };
+  /** Pauses the server's playback; its answer's snapshot is exact, and a status read lines the chart up with it. */
+  const pause = () =>
+    attempt(setControlError, async () => {
+      setPlayingBoth(false);
+      const r = await sim<{ account: Snapshot | null; propFirm: PropFirm | null }>('Replay/pause', { accountId });
+      if (r.account) serverSnap(r.account);
+      if (r.propFirm) setPropFirm(r.propFirm);
+      await syncStatus();
+    });
 
-  const play = async () => {
-    if (live.current.playing || live.current.over) return;
-    live.current.playing = true;
-    setPlaying(true);
-    setAtEnd(false);
-    setControlError(null);
-    while (live.current.playing && !live.current.over) {
-      const t0 = performance.now();
-      const rate = 2 * live.current.speed; // bars a second, as Replay/play plays them
-      const n = Math.max(1, Math.min(100, Math.round(rate / 4)));
-      try {
-        await serial(async () => {
-          if (!live.current.playing || live.current.over) return;
-          const r = await sim<Advance>('Replay/step', { accountId, steps: n });
-          apply(r, r.bars ?? []);
-        });
-      } catch (e) {
-        if (e instanceof ApiError && (e.status === 503 || e.status === 429)) {
-          await sleep(1000);
-          continue;
-        }
-        setControlError(e instanceof Error ? e.message : String(e));
-        stopPlaying();
-        break;
-      }
-      const wait = (n / rate) * 1000 - (performance.now() - t0);
-      if (wait > 0) await sleep(wait);
-    }
-  };
+  const togglePlay = () => (live.current.playing ? pause() : play());
 
-  const togglePlay = () => (live.current.playing ? stopPlaying() : play());
+  /** A new speed while playing restarts the server's playback at it. */
+  const changeSpeed = (v: number) => {
+    if (live.current.playing && !live.current.over) play(v);
+  };
 
   const end = () =>
     attempt(setControlError, async () => {
-      stopPlaying();
+      setPlayingBoth(false);
       await serial(async () => {
         const r = await sim<{ ended: boolean; account: (Snapshot & { filledOrders: unknown[] }) | null }>('Replay/end', { accountId });
         const t = await sim<{ trades: Trade[] }>('Trade/search', { accountId }).catch(() => null);
-        if (t) setFills(t.trades);
-        setPositions([]);
-        setOrders([]);
+        setBook({ positions: [], orders: [], fills: t?.trades ?? live.current.book.fills });
         if (r.account) setSnap(r.account);
         finish('ended', r.account, null, t?.trades.length ?? 0);
-        if (metaRef.current.challengeAccountId !== null || propFirm) challenge.refresh();
+        if (followsChallenge()) challenge.refresh();
       });
     });
 
   // ---- trading ----
+  /**
+   * After an order command: the tables follow the user hub's events (a read only when it is down);
+   * while paused, a status read gives the exact snapshot (margin, equity at the current price).
+   */
   const afterCommand = async () => {
-    await refreshTables();
-    if (!live.current.playing && !live.current.over) {
-      const st = await serial(() => readStatus(accountId)).catch(() => null);
-      if (st) apply({ ...st, filledOrders: [], violations: st.violations ?? [] }, []);
-    }
+    if (!feed.userUp()) await refreshTables();
+    if (!live.current.playing && !live.current.over) await syncStatus().catch(() => undefined);
   };
 
   const place = async (o: TicketOrder) => {
@@ -432,6 +636,9 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             <span class="mono small muted" data-testid="progress">
               {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
             </span>
+            <span class={`link link-${feed.link}`} data-testid="link" data-state={feed.link} title={LINK_TITLE[feed.link]}>
+              {LINK_WORD[feed.link]}
+            </span>
           </div>
           <div class="controls">
             <button type="button" onClick={() => step(1)} disabled={playing || !!over || loading} data-testid="step" title="Step one bar (→ or N)">
@@ -447,7 +654,15 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
               <span>
                 Speed <span class="mono speed-val">{speed}</span>
               </span>
-              <input type="range" min={1} max={50} value={speed} onInput={(e) => setSpeed(Number((e.target as HTMLInputElement).value))} name="speed" />
+              <input
+                type="range"
+                min={1}
+                max={50}
+                value={speed}
+                onInput={(e) => setSpeed(Number((e.target as HTMLInputElement).value))}
+                onChange={(e) => changeSpeed(Number((e.target as HTMLInputElement).value))}
+                name="speed"
+              />
             </label>
             <form
               class="jump"
@@ -464,7 +679,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
                 aria-label="Jump to (UTC)"
                 title="Jump to this time (UTC)"
               />
-              <button type="submit" disabled={!!over || loading} data-testid="jump">
+              <button type="submit" disabled={playing || !!over || loading} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
                 Jump
               </button>
             </form>
@@ -539,6 +754,14 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     </div>
   );
 }
+
+const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
+const LINK_TITLE: Record<LinkState, string> = {
+  connecting: 'Connecting to the real-time hubs',
+  up: 'The chart and the tables follow the session as it moves, from any tab',
+  reconnecting: 'The real-time connection dropped; reconnecting (the tables are read again once it is back)',
+  down: 'No real-time connection: reload the page to try again',
+};
 
 function Stat({ label, value, cls, testid }: { label: string; value: string; cls?: string; testid: string }) {
   return (
