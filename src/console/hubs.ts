@@ -8,14 +8,13 @@
 // hubs replay nothing a connection missed, like the gateway's).
 
 import { type HubConnection, HubConnectionBuilder, HubConnectionState, HttpTransportType, LogLevel } from '@microsoft/signalr';
+import { HUB_ATTEMPTS_MAX } from './limits.ts';
 
 export type HubPath = '/hubs/user' | '/hubs/market';
 export type LinkState = 'connecting' | 'up' | 'reconnecting' | 'down';
 
 /** Waits before each reconnect attempt: quick at first, then every 10 s. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 5000, 10_000];
-/** Attempts (start or reconnect) before the page gives up and says so: about ten minutes. */
-const ATTEMPTS_MAX = 64;
 
 const delayFor = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
 
@@ -30,7 +29,7 @@ export interface LiveHub {
 export function liveHub(path: HubPath, handlers: { onUp: () => Promise<void> | void; onState: (s: LinkState) => void }): LiveHub {
   const connection = new HubConnectionBuilder()
     .withUrl(path, { skipNegotiation: true, transport: HttpTransportType.WebSockets })
-    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (c) => (c.previousRetryCount < ATTEMPTS_MAX ? delayFor(c.previousRetryCount) : null) })
+    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (c) => (c.previousRetryCount < HUB_ATTEMPTS_MAX ? delayFor(c.previousRetryCount) : null) })
     // Failures are shown as the link's state on the page, not as console noise.
     .configureLogging(LogLevel.None)
     .build();
@@ -66,7 +65,7 @@ export function liveHub(path: HubPath, handlers: { onUp: () => Promise<void> | v
   };
   const retry = () => {
     if (stopped) return;
-    if (++attempts > ATTEMPTS_MAX) return set('down');
+    if (++attempts > HUB_ATTEMPTS_MAX) return set('down');
     set('reconnecting');
     setTimeout(attempt, Math.max(1000, delayFor(attempts)));
   };

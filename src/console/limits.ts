@@ -1,0 +1,4 @@
+// The browser bundle's bounds (it imports no server module, so its limits live here, not in config.ts).
+
+/** Hub connection attempts (start or reconnect) before the page gives up and says so: about ten minutes. */
+export const HUB_ATTEMPTS_MAX = 64;
