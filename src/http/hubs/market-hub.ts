@@ -88,8 +88,10 @@ function subscribeReplayBars(s: Services): HubMethod {
     if (!owned || accountId === null) return failed('SubscribeReplayBars', 'Account not found');
     const subs = subsOf(c);
     if (subs.bars.has(accountId)) return OK;
-    const inst = s.replay.instrumentOf(accountId);
+    // Looked up at the first event: the account may get its session only after subscribing.
+    let inst: Instrument | undefined;
     const deliverBars = (e: ReplayEvent) => {
+      inst ??= s.replay.instrumentOf(accountId);
       if (e.kind !== 'bars' || !inst) return;
       c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
     };
