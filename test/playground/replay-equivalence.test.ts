@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { isoFromEpochS } from '../../src/lib/iso-time.ts';
-import { makePlaygroundApp, type PlaygroundApp } from '../support/playground.ts';
+import { makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 
 const STRATEGY = `
 def fmt(x):
@@ -57,10 +57,10 @@ def on_bar(ctx, bar):
 let p: PlaygroundApp;
 beforeAll(async () => {
   p = await makePlaygroundApp({ slippageTicks: 1 });
-});
+}, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
-});
+}, SANDBOX_HOOK_MS);
 
 type Decision = string[];
 

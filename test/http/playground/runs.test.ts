@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { findInstrument } from '../../../src/domain/instrument.ts';
 import { PlaygroundRunStore } from '../../../src/store/playground-runs.ts';
 import { makeWebUser, webCall, webLogin } from '../../support/app.ts';
-import { IDLE, makePlaygroundApp, type PlaygroundApp } from '../../support/playground.ts';
+import { IDLE, makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../../support/playground.ts';
 
 const NQ = findInstrument('NQ')!;
 // Thursday 2025-02-27's CME session: Wed 17:00 CT to Thu 16:00 CT (23:00Z to 21:00Z), 1,380 one-minute bars.
@@ -18,10 +18,10 @@ const DAY = { instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m' };
 let p: PlaygroundApp;
 beforeAll(async () => {
   p = await makePlaygroundApp();
-});
+}, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
-});
+}, SANDBOX_HOOK_MS);
 
 describe('POST run', () => {
   it('runs custom code to completion: Run fields, progress, results, logs', async () => {
@@ -62,7 +62,7 @@ describe('POST run', () => {
     expect(x.tradesTotal).toBe(1);
     expect(x.equityCurve.length).toBeGreaterThan(100);
     expect(x.equityCurve.at(-1)).toEqual({ time: expect.any(String), equity: 50_000 + pnlCents / 100 });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('answers every error row before using a runner', async () => {
     const big = `# ${'x'.repeat(200 * 1024)}\n${IDLE}`;
@@ -95,7 +95,7 @@ describe('POST run', () => {
       const r = await p.call('POST', 'run', body);
       expect({ body, status: r.status, reply: r.body }).toEqual({ body, status: 200, reply: { success: false, errorCode: code, errorMessage: message } });
     }
-  });
+  }, SANDBOX_TEST_MS);
 
   it('reports a failure with the traceback at the user\'s line', async () => {
     const code = 'def on_bar(ctx, bar):\n    if bar.index == 5:\n        return 1 / 0\n';
@@ -106,7 +106,7 @@ describe('POST run', () => {
     expect(x.error).not.toContain('harness.py');
     // Bars 0–5 reached the strategy; bar 5's on_bar raised.
     expect(x.progress.barsDone).toBe(6);
-  });
+  }, SANDBOX_TEST_MS);
 
   it('refuses a second run of the same user with its execution id; stop ends it as stopped', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 1 });
@@ -119,7 +119,7 @@ describe('POST run', () => {
     expect(x.error).toBe('Stopped by the user');
     expect(x.progress.barsDone).toBeLessThan(1380);
     expect((await p.call('POST', 'stop', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'No execution is running' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('paces a run with speed and returns it to full speed with speed 0', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
@@ -132,11 +132,11 @@ describe('POST run', () => {
     expect((await p.call('POST', 'speed', { speed: 60 })).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
     expect((await p.call('POST', 'speed', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'speed must be a number from 1 to 50, or 0 for full speed' });
     expect((await p.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
-    const x = await p.waitEnd(id, 20_000);
+    const x = await p.waitEnd(id);
     expect(x.status).toBe('completed');
     expect(x.speed).toBeNull();
     expect((await p.call('POST', 'speed', { speed: 5 })).body).toEqual({ success: false, errorCode: 2, errorMessage: 'No execution is running' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('runs a template with typed params and records the run under a saved strategy', async () => {
     const saved = await p.call('POST', 'strategies/save', { name: 'My SMA', code: (await p.call('GET', 'templates')).body.templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '1m', params: { fast: 5, slow: 20, size: 1 } });
@@ -152,7 +152,7 @@ describe('POST run', () => {
     }]);
     const t = await p.waitEnd(await p.run({ ...DAY, templateId: 'sma_cross', params: { fast: 5 } }));
     expect(t).toMatchObject({ status: 'completed', templateId: 'sma_cross', strategyId: null, params: { fast: 5, slow: 30, size: 1 } });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('hides executions of other users', async () => {
     const id = await p.run({ ...DAY, code: IDLE });
@@ -162,7 +162,7 @@ describe('POST run', () => {
     const r = await webCall(p, 'GET', `/api/playground/executions/${id}`, { cookie });
     expect(r.body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
     expect((await p.call('GET', 'executions/exe_nope')).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('streams progress and the end as Server-Sent Events', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
@@ -181,7 +181,7 @@ describe('POST run', () => {
     // A finished execution's stream is its end, at once.
     const again = await (await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }))).text();
     expect(again.startsWith('event: done\n')).toBe(true);
-  });
+  }, SANDBOX_TEST_MS);
 });
 
 describe('limits across users', () => {
@@ -200,18 +200,18 @@ describe('limits across users', () => {
     } finally {
       await q.close();
     }
-  });
+  }, SANDBOX_TEST_MS);
 
   it('kills a run at the timeout and records it as timeout', async () => {
     const q = await makePlaygroundApp({ playgroundTimeoutS: 2, runnerPoolSize: 0 });
     try {
-      const x = await q.waitEnd(await q.run({ ...DAY, code: 'def on_bar(ctx, bar):\n    while True:\n        pass\n' }), 30_000);
+      const x = await q.waitEnd(await q.run({ ...DAY, code: 'def on_bar(ctx, bar):\n    while True:\n        pass\n' }));
       expect(x.status).toBe('timeout');
       expect(x.error).toBe('Execution exceeded the 2-second time limit');
     } finally {
       await q.close();
     }
-  });
+  }, SANDBOX_TEST_MS);
 });
 
 describe('restart', () => {
@@ -238,5 +238,5 @@ describe('restart', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SANDBOX_TEST_MS);
 });
