@@ -64,6 +64,12 @@ export const limits = Object.freeze({
   strategyParamKeyMax: 64,
   strategyParamStringMax: 1_000,
   strategyRunsListedMax: 200,
+  // Per-user growth (docs/decisions.md, Hardening): what one user may keep on disk, and how fast.
+  strategiesPerUserMax: 200,
+  strategyBytesPerUserMax: 5 * 1024 * 1024, // code + name + params (UTF-8) of all the user's strategies
+  strategySavesPerWindowMax: 30,
+  strategySaveWindowMs: 60_000,
+  playgroundRunsKeptPerUserMax: 500, // ended runs beyond the newest 500 are deleted, oldest first
 });
 
 export interface Config {

@@ -145,6 +145,16 @@ export class PlaygroundRunStore {
     return r ? toRow(r) : null;
   }
 
+  /** Deletes the user's ended runs beyond the newest `keep` (running ones stay); returns how many. */
+  pruneUser(userId: number, keep: number): number {
+    return this.db
+      .query(
+        `DELETE FROM playground_runs WHERE user_id = $u AND status != 'running' AND id IN (
+           SELECT id FROM playground_runs WHERE user_id = $u ORDER BY started_ms DESC, rowid DESC LIMIT -1 OFFSET $keep)`,
+      )
+      .run({ u: userId, keep }).changes;
+  }
+
   /** Marks one run failed if it is still running. */
   failRunning(id: string, reason: string, nowMs: number): void {
     this.db

@@ -129,6 +129,8 @@ export class RunService {
       winRate: null, barsDone: 0, result: null, completedMs: null,
     };
     this.store.insert(row);
+    // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
+    this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
     const exec = new Execution(
       {
         id, userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
