@@ -145,12 +145,16 @@ export class PlaygroundRunStore {
     return r ? toRow(r) : null;
   }
 
-  /** Deletes the user's ended runs beyond the newest `keep` (running ones stay); returns how many. */
+  /**
+   * Keeps the user's newest `keep` runs: deletes the oldest ended ones beyond that count (running
+   * runs count and always stay); returns how many.
+   */
   pruneUser(userId: number, keep: number): number {
     return this.db
       .query(
-        `DELETE FROM playground_runs WHERE user_id = $u AND status != 'running' AND id IN (
-           SELECT id FROM playground_runs WHERE user_id = $u ORDER BY started_ms DESC, rowid DESC LIMIT -1 OFFSET $keep)`,
+        `DELETE FROM playground_runs WHERE id IN (
+           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' ORDER BY started_ms DESC, rowid DESC
+           LIMIT -1 OFFSET MAX(0, $keep - (SELECT COUNT(*) FROM playground_runs WHERE user_id = $u AND status = 'running')))`,
       )
       .run({ u: userId, keep }).changes;
   }

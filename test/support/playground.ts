@@ -31,7 +31,7 @@ export interface PlaygroundApp extends TestApp {
   /** POST run, expecting acceptance; returns the execution id. */
   run(body: Record<string, unknown>): Promise<string>;
   /** Waits for the run's end event (bounded), then returns the execution as GET executions/:id reads it. */
-  waitEnd(id: string, timeoutMs?: number): Promise<any>;
+  waitEnd(id: string, opts?: { timeoutMs?: number; cookie?: string }): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -55,7 +55,9 @@ export async function makePlaygroundApp(config: Partial<Config> = {}, opts: { no
       if (!r.body.success) throw new Error(`run refused: ${JSON.stringify(r.body)}`);
       return r.body.executionId as string;
     },
-    async waitEnd(id: string, timeoutMs = RUN_END_WAIT_MS) {
+    async waitEnd(id: string, { timeoutMs = RUN_END_WAIT_MS, cookie: as = cookie }: { timeoutMs?: number; cookie?: string } = {}) {
+      // Any user's run (the owner read from the store), read back with that user's cookie.
+      const owner = t.s.db.query('SELECT user_id FROM playground_runs WHERE id = $id').get({ id }) as { user_id: number } | null;
       // The end event, not a poll: a loaded machine makes polls late, never the event.
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`execution ${id} still running after ${timeoutMs} ms`)), timeoutMs);
@@ -64,14 +66,14 @@ export async function makePlaygroundApp(config: Partial<Config> = {}, opts: { no
           // The record is written by the service's own listener of the same event: read on the next turn.
           setTimeout(resolve, 0);
         };
-        const unsubscribe = t.s.runs.subscribe(userId, id, (e) => {
+        const unsubscribe = t.s.runs.subscribe(owner?.user_id ?? userId, id, (e) => {
           if (e.type !== 'done') return;
           unsubscribe?.();
           done();
         });
         if (unsubscribe === null) done();
       });
-      const r = await p.call('GET', `executions/${id}`);
+      const r = await webCall(t, 'GET', `/api/playground/executions/${id}`, { cookie: as });
       if (!r.body.success) throw new Error(`read failed: ${JSON.stringify(r.body)}`);
       if (r.body.execution.status === 'running') throw new Error(`execution ${id} ended but reads running`);
       return r.body.execution;

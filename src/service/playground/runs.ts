@@ -4,6 +4,13 @@
 // A run is checked whole before any runner child is used. Accepted, it is stored as `running` and
 // answered at once; a child from the pool then runs it in the background (execution.ts), and its
 // end (completed, failed, stopped, timeout) is written once, with the ledger's results.
+//
+// Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
+// busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
+// time, up to the 10-minute limit: it takes a place in a share of its own (`pacedMaxConcurrent`),
+// so paced runs can never hold the full-speed slots and lock every other user out. A run changing
+// pace changes share: to full speed only when a full-speed slot is free (else POST speed answers
+// busy and the run keeps its pace); to a pace when the paced share has room (else it keeps its slot).
 
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
@@ -44,7 +51,7 @@ export type RunError =
   | { kind: 'capacity'; retryAfterS: number };
 
 export type StopError = { kind: 'not_running' };
-export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' };
+export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' } | { kind: 'capacity'; retryAfterS: number };
 export type ExecutionNotFound = { kind: 'execution_not_found' };
 
 /** The run settings the service needs from the configuration. */
@@ -52,8 +59,14 @@ export interface RunSettings {
   customTimeframes: boolean;
   slippageTicks: number;
   timeoutMs: number;
+  /** Full-speed runs at once (cores). */
   maxConcurrent: number;
+  /** Paced runs at once: their own share. */
+  pacedMaxConcurrent: number;
 }
+
+/** Which share of the runners a live run takes. */
+type Share = 'full' | 'paced';
 
 /** What a client sees of an execution, live or ended (domain units: cents, ticks, epoch seconds). */
 export interface ExecutionView {
@@ -88,10 +101,12 @@ const TRADES_KEPT_MAX = 5000;
 const TRADES_LIVE_MAX = 100;
 const CONTEXT_TIMEFRAMES_MAX = 3;
 const RUN_SPAN_YEARS_MAX = 2;
+const BUSY_RETRY_AFTER_S = 5;
 
 interface Live {
   exec: Execution;
   row: RunRow;
+  share: Share;
 }
 
 export class RunService {
@@ -119,7 +134,8 @@ export class RunService {
     const p = planned.value;
     const running = this.runningByUser.get(userId);
     if (running !== undefined) return err({ kind: 'already_running', executionId: running });
-    if (this.live.size >= this.settings.maxConcurrent) return err({ kind: 'capacity', retryAfterS: 5 });
+    const share: Share = p.speed === null ? 'full' : 'paced';
+    if (!this.hasRoom(share)) return err({ kind: 'capacity', retryAfterS: BUSY_RETRY_AFTER_S });
 
     const id = `exe_${randomSecret(12)}`;
     const row: RunRow = {
@@ -139,7 +155,7 @@ export class RunService {
       },
       this.source,
     );
-    this.live.set(id, { exec, row });
+    this.live.set(id, { exec, row, share });
     this.runningByUser.set(userId, id);
     exec.subscribe((e) => {
       if (e.type === 'done') this.ended(exec, row);
@@ -171,9 +187,22 @@ export class RunService {
     const id = this.runningByUser.get(userId);
     const l = id === undefined ? undefined : this.live.get(id);
     if (!l) return err({ kind: 'not_running' });
+    if (s === null && l.share === 'paced') {
+      if (!this.hasRoom('full')) return err({ kind: 'capacity', retryAfterS: BUSY_RETRY_AFTER_S });
+      l.share = 'full';
+    } else if (s !== null && l.share === 'full' && this.hasRoom('paced')) {
+      l.share = 'paced';
+    }
     l.exec.setSpeed(s);
     l.row.speed = s;
     return ok({ executionId: l.exec.id });
+  }
+
+  /** Whether one more live run fits in `share`. */
+  private hasRoom(share: Share): boolean {
+    let n = 0;
+    for (const l of this.live.values()) if (l.share === share) n++;
+    return n < (share === 'full' ? this.settings.maxConcurrent : this.settings.pacedMaxConcurrent);
   }
 
   get(userId: number, id: unknown): Result<ExecutionView, ExecutionNotFound> {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { limits } from '../../../src/config.ts';
 import { findInstrument } from '../../../src/domain/instrument.ts';
 import { PlaygroundRunStore } from '../../../src/store/playground-runs.ts';
 import { makeWebUser, webCall, webLogin } from '../../support/app.ts';
@@ -14,6 +15,8 @@ import { IDLE, makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_T
 const NQ = findInstrument('NQ')!;
 // Thursday 2025-02-27's CME session: Wed 17:00 CT to Thu 16:00 CT (23:00Z to 21:00Z), 1,380 one-minute bars.
 const DAY = { instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m' };
+/** A strategy that never finishes its first bar: holds its runner until stopped. */
+const SPIN = 'def on_bar(ctx, bar):\n    while True:\n        pass\n';
 
 let p: PlaygroundApp;
 beforeAll(async () => {
@@ -185,10 +188,11 @@ describe('POST run', () => {
 });
 
 describe('limits across users', () => {
-  it('refuses a run over the global cap with HTTP 503 and Retry-After', async () => {
+  it('refuses a full-speed run over the full-speed cap with HTTP 503 and Retry-After', async () => {
     const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPoolSize: 0 });
     try {
-      const id = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      // A full-speed run that never ends holds the one full-speed runner.
+      const id = await q.run({ ...DAY, code: SPIN });
       const other = await makeWebUser(q, { email: 'second@example.com' });
       const cookie = await webLogin(q, other.email, other.password);
       const r = await webCall(q, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
@@ -202,15 +206,90 @@ describe('limits across users', () => {
     }
   }, SANDBOX_TEST_MS);
 
+  it('a paced run takes a place in the paced share, never a full-speed runner, so it cannot lock others out', async () => {
+    const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPacedMaxConcurrent: 1, runnerPoolSize: 0 });
+    try {
+      const as = async (email: string) => {
+        const u = await makeWebUser(q, { email });
+        const cookie = await webLogin(q, u.email, u.password);
+        const call = (method: string, path: string, body?: unknown) => webCall(q, method, `/api/playground/${path}`, { cookie, body });
+        return Object.assign(call, { cookie });
+      };
+      const [bob, cat] = [await as('bob@example.com'), await as('cat@example.com')];
+      // Speed 1 = 2 bars a second: 1,380 bars take 11 minutes, longer than this test.
+      const paced = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      // The full-speed runner is free for another user's run, which runs to its end meanwhile.
+      const full = await bob('POST', 'run', { ...DAY, code: IDLE });
+      expect(full.body).toMatchObject({ success: true, status: 'running' });
+      expect((await q.waitEnd(full.body.executionId, { cookie: bob.cookie })).status).toBe('completed');
+      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
+      // The paced share is bounded too.
+      const secondPaced = await cat('POST', 'run', { ...DAY, code: IDLE, speed: 5 });
+      expect(secondPaced.status).toBe(503);
+      expect(secondPaced.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
+      // Back to full speed needs a free full-speed runner: refused while Cat's run holds it, and the
+      // run keeps its pace; accepted once it is free.
+      const spin = await cat('POST', 'run', { ...DAY, code: SPIN });
+      expect(spin.body.success).toBe(true);
+      const busy = await q.call('POST', 'speed', { speed: 0 });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect(busy.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
+      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
+      await cat('POST', 'stop', {});
+      expect((await q.waitEnd(spin.body.executionId, { cookie: cat.cookie })).status).toBe('stopped');
+      expect((await q.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: paced, success: true, errorCode: 0, errorMessage: null });
+      expect(await q.waitEnd(paced)).toMatchObject({ status: 'completed', speed: null, progress: { barsDone: 1380, barsTotal: 1380 } });
+    } finally {
+      await q.close();
+    }
+  }, SANDBOX_TEST_MS);
+
   it('kills a run at the timeout and records it as timeout', async () => {
     const q = await makePlaygroundApp({ playgroundTimeoutS: 2, runnerPoolSize: 0 });
     try {
-      const x = await q.waitEnd(await q.run({ ...DAY, code: 'def on_bar(ctx, bar):\n    while True:\n        pass\n' }));
+      const x = await q.waitEnd(await q.run({ ...DAY, code: SPIN }));
       expect(x.status).toBe('timeout');
       expect(x.error).toBe('Execution exceeded the 2-second time limit');
     } finally {
       await q.close();
     }
+  }, SANDBOX_TEST_MS);
+});
+
+describe('stored runs', () => {
+  it(`keeps a user's newest ${limits.playgroundRunsKeptPerUserMax} run records: a new run drops the oldest ended ones`, async () => {
+    const u = await makeWebUser(p, { email: 'prolific@example.com' });
+    const cookie = await webLogin(p, u.email, u.password);
+    const userId = p.s.users.list().find((x) => x.email === u.email)!.id;
+    const store = new PlaygroundRunStore(p.s.db);
+    const row = (id: string, startedMs: number) => ({
+      id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27',
+      params: {}, contextTimeframes: [], speed: null, barsTotal: 1380, startedMs,
+    });
+    // Another user's oldest record.
+    const theirs = 'exe_other_user_old';
+    store.insert({ ...row(theirs, 0), userId: p.s.users.list().find((x) => x.email === 'quant@example.com')!.id });
+    store.end(theirs, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 1 });
+    // The oldest row of all is still running (another process's run): never dropped.
+    store.insert(row('exe_old_running', 0));
+    for (let i = 0; i < limits.playgroundRunsKeptPerUserMax; i++) {
+      store.insert(row(`exe_old_${i}`, 1000 + i));
+      store.end(`exe_old_${i}`, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 2000 + i });
+    }
+    const r = await webCall(p, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
+    expect(r.body.success).toBe(true);
+    const ids = (p.s.db.query('SELECT id FROM playground_runs WHERE user_id = $u').all({ u: userId }) as { id: string }[]).map((x) => x.id);
+    // 502 rows before pruning: the running one, 500 ended, the new one; the two oldest ended go.
+    expect(ids.length).toBe(limits.playgroundRunsKeptPerUserMax);
+    expect(ids).toContain('exe_old_running');
+    expect(ids).toContain(r.body.executionId);
+    expect(ids).not.toContain('exe_old_0');
+    expect(ids).not.toContain('exe_old_1');
+    expect(ids).toContain('exe_old_2');
+    // Other users' records are untouched.
+    expect((await p.call('GET', `executions/${theirs}`)).body.execution.id).toBe(theirs);
+    await webCall(p, 'POST', '/api/playground/stop', { cookie, body: {} });
   }, SANDBOX_TEST_MS);
 });
 
