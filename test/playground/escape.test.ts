@@ -298,6 +298,38 @@ def on_bar(ctx, bar):
     }
   }, SANDBOX_TEST_MS);
 
+  it('a sandbox that dies keeps what the strategy printed before, with the failure', async () => {
+    // Printed in init and on bars 0-2, then the child dies on bar 3 in three ways: a refused
+    // permission, raw bytes on stdout, out of memory. Bars 1-3 are in one batch (the UTC day of
+    // 2025-02-27), whose reply never comes: what they printed must have left the child already.
+    const prelude = `
+import js, os
+def init(ctx):
+    print('init ran')
+def on_bar(ctx, bar):
+    if bar.index < 3:
+        ctx.log('bar', bar.index)
+        return
+    die()
+`;
+    const deaths: [string, string][] = [
+      ["def die():\n    os.system('true')\n", 'The sandbox refused an operation and the strategy process stopped (Requires env access)'],
+      ["def die():\n    js.Deno.stdout.writeSync(js.Uint8Array.new([255, 255, 255, 255, 1, 2, 3]))\n    while True:\n        pass\n", ''],
+      ["def die():\n    js.Array.new().constructor.constructor.new('const a = []; for (;;) a.push(new Array(1e6).fill(1.5));')()\n", 'The strategy ran out of memory (the sandbox allows 512 MB of JavaScript heap and 1 GiB for Python)'],
+    ];
+    for (const [die, error] of deaths) {
+      const x = await attack(`${prelude}${die}`, ['failed']);
+      if (error) expect(x.error).toBe(error);
+      else expect(x.error).toMatch(/^The strategy process broke the runner protocol \(.+\); the run was stopped$/);
+      expect(x.logs).toEqual([
+        'init ran',
+        '[2025-02-26 23:00:00] bar 0',
+        '[2025-02-27 00:00:00] bar 1',
+        '[2025-02-27 01:00:00] bar 2',
+      ]);
+    }
+  }, SANDBOX_TEST_MS);
+
   it('forged protocol frames are not believed: no fake completion, no fake P&L', async () => {
     const rich = 999_999_999_00;
     const bytes = (m: object) => `bytes([${[...encodeFrame(m)].join(',')}])`;
