@@ -23,6 +23,7 @@ export const limits = Object.freeze({
 
   contractSearchMax: 50, // (spec)
   endedReplayAccountsListedMax: 50, // Account/search lists the newest ended replay accounts only
+  endedReplayAccountsKeptPerUserMax: 500, // older ended replay accounts are deleted with their orders and fills
 
   // History/retrieveBars (spec)
   historyBarsPerRequestMax: 20_000,
