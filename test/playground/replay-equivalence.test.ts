@@ -128,5 +128,5 @@ describe('playground and Replay', () => {
     expect(end.body.account.balance).toBe(x.balance);
     expect(end.body.account.balance).toBe(x.results.finalBalance);
     expect(x.totalPnl).toBe(Math.round((end.body.account.balance - 50_000) * 100) / 100);
-  });
+  }, SANDBOX_TEST_MS);
 });

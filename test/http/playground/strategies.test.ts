@@ -1,8 +1,12 @@
 // Playground strategies (Pro, session cookie): list, save (create and update), read, delete, runs.
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { isoFromEpochMs } from '../../../src/lib/iso-time.ts';
 import { makeApp, makeWebUser, T0, type TestApp, webCall, webLogin } from '../../support/app.ts';
+
+// Most tests log a web user in (an argon2id hash): seconds each on a loaded machine, where bun's
+// default of 5 s per test (bunfig's `timeout` is not read) failed them. A bound, not an estimate.
+setDefaultTimeout(120_000);
 
 const NOT_FOUND = { success: false, errorCode: 1, errorMessage: 'Strategy not found' };
 const UNAUTHORIZED = { success: false, errorCode: 401, errorMessage: 'Unauthorized' };
