@@ -29,6 +29,7 @@ export const limits = Object.freeze({
 
   contractSearchMax: 50, // (spec)
   endedReplayAccountsListedMax: 50, // Account/search lists the newest ended replay accounts only
+  endedReplayAccountsKeptPerUserMax: 500, // older ended replay accounts are deleted with their orders and fills
 
   // History/retrieveBars (spec)
   historyBarsPerRequestMax: 20_000,
@@ -121,6 +122,13 @@ export const limits = Object.freeze({
   playgroundFineBarsPerAnswerMax: 65_536,
   playgroundErrorTextCharsMax: 16_384,
   playgroundLogLinesPerMessageMax: 10_000,
+  // Per-user growth (docs/decisions.md, Hardening): what one user may keep on disk, and how fast.
+  strategiesPerUserMax: 200,
+  strategyBytesPerUserMax: 5 * 1024 * 1024, // code + name + params (UTF-8) of all the user's strategies
+  strategySavesPerWindowMax: 30,
+  strategySaveWindowMs: 60_000,
+  playgroundRunsKeptPerUserMax: 500, // ended runs beyond the newest 500 are deleted, oldest first
+  playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
 });
 
 export interface Config {
@@ -140,8 +148,10 @@ export interface Config {
   logRequests: boolean;
   /** Playground runner: ready children kept waiting (each a loaded Pyodide, about 200 MB). */
   runnerPoolSize: number;
-  /** Playground executions running at once, all users together; over it a run gets HTTP 503. */
+  /** Full-speed playground executions running at once, all users together; over it a run gets HTTP 503. */
   runnerMaxConcurrent: number;
+  /** Paced playground executions (speed 1–50) at once, all users together: their own share, apart from the above. */
+  runnerPacedMaxConcurrent: number;
   /** A playground execution is killed after this long (spec: 10 minutes). */
   playgroundTimeoutS: number;
   /** The runner bundle, the Pyodide snapshot and Deno's cache; null = `<dataDir>/runner`. */
@@ -192,6 +202,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logRequests: bool(env.LOG_REQUESTS, true),
     runnerPoolSize: int(env.RUNNER_POOL_SIZE, 1, 'RUNNER_POOL_SIZE'),
     runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
+    // A paced child idles between bars: the share bounds its memory (about 200 MB each), not cores.
+    runnerPacedMaxConcurrent: Math.max(1, int(env.RUNNER_PACED_MAX_CONCURRENT, 2 * availableParallelism(), 'RUNNER_PACED_MAX_CONCURRENT')),
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),

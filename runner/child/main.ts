@@ -77,6 +77,9 @@ def _rd_finish():
 def _rd_logs():
     return harness.take_logs()
 
+def _rd_set_emit(fn):
+    harness.set_emit(fn)
+
 def _rd_done():
     # Bars that reached the strategy (the one whose on_bar raised included).
     return len(harness._rt.series)
@@ -182,6 +185,11 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     l.destroy();
     return out;
   };
+  // Each kept output line leaves at once, in a frame of its own (at most the harness's 2,000 lines),
+  // so a child that dies mid-batch has already delivered what it printed.
+  const setEmit = g.get('_rd_set_emit');
+  setEmit((line: string) => send({ t: 'log', logs: [String(line)] }));
+  setEmit.destroy();
   send({ t: 'ready' });
 
   const run = expect('run');

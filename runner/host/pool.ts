@@ -27,6 +27,10 @@ export interface PoolOptions {
 }
 
 const SNAPSHOT_FRAME_MAX = 256 * 1024 * 1024;
+// Bounds on a stuck child, not estimates of speed: both must hold on a loaded machine, where a
+// 5 s snapshot build takes a minute and a 0.5 s restore 20 s (load average 10-15 on 2 cores).
+const SNAPSHOT_BUILD_TIMEOUT_MS = 600_000;
+const READY_TIMEOUT_MS = 180_000;
 /** A serving child's frames are small: actions, logs, fine-bar requests. */
 const SERVE_FRAME_MAX = 4 * 1024 * 1024;
 const SERVE_TOTAL_MAX = 64 * 1024 * 1024;
@@ -95,7 +99,7 @@ export class RunnerPool {
   private async buildSnapshot(bundle: RunnerBundle, path: string): Promise<void> {
     const t0 = performance.now();
     const child = this.spawn(bundle, null, 'snapshot');
-    const timer = setTimeout(() => child.kill(), 120_000);
+    const timer = setTimeout(() => child.kill(), SNAPSHOT_BUILD_TIMEOUT_MS);
     try {
       const m = await child.next();
       if (m.kind !== 'message' || m.msg.t !== 'snapshot' || !(m.msg.bytes instanceof Uint8Array)) {
@@ -129,7 +133,7 @@ export class RunnerPool {
     const { bundle, snapshot } = await this.prepare();
     if (this.closed) return null;
     const child = this.spawn(bundle, snapshot, 'serve');
-    const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
     try {
       const m = await child.next();
       if (m.kind === 'message' && m.msg.t === 'ready') return child;

@@ -77,7 +77,8 @@ export function detectIsolation(): Isolation {
   let bwrap = which('bwrap');
   if (bwrap) {
     // User namespaces can be off (default Docker seccomp, sysctls): try once, fall back to Deno alone.
-    const r = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '/bin/true'], { timeout: 5000 });
+    // The bound is generous: a probe cut short on a loaded machine would drop a layer of isolation.
+    const r = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '/bin/true'], { timeout: 60_000 });
     if (r.status !== 0) bwrap = null;
   }
   detected = { prlimit, bwrap };

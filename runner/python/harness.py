@@ -70,6 +70,17 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
 
 # ---- Output capture ----
 
+# Where kept lines go at once when set (the runner child sends each as its own frame), so the output
+# printed before a sandbox dies (a refused permission, out of memory, a broken protocol) is already
+# with the server. Unset (tests, snapshot build): lines wait for take_logs().
+_emit = None
+
+
+def set_emit(fn):
+    global _emit
+    _emit = fn
+
+
 class _Output(io.TextIOBase):
     """sys.stdout / sys.stderr while user code runs: whole lines, bounded over the run."""
 
@@ -115,7 +126,10 @@ class _Output(io.TextIOBase):
             return
         self._kept_lines += 1
         self._kept_bytes += size
-        self._lines.append(line)
+        if _emit is not None:
+            _emit(line)
+        else:
+            self._lines.append(line)
 
     def close_run(self):
         """End of the run: flush a trailing partial line and add the truncation note once."""

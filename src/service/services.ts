@@ -120,6 +120,7 @@ export function createServices(deps: ServiceDeps): Services {
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,
+    pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
   }, clock);
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {

@@ -49,6 +49,11 @@ export class AccountStore {
     return toAccount(r);
   }
 
+  /** Deletes a replay account (its session, orders and fills deleted first, in the same transaction). */
+  deleteReplay(id: number): void {
+    this.db.query(`DELETE FROM accounts WHERE id = $id AND kind = 'replay'`).run({ id });
+  }
+
   rename(id: number, name: string): void {
     this.db.query('UPDATE accounts SET name = $name WHERE id = $id').run({ id, name });
   }

@@ -145,6 +145,20 @@ export class PlaygroundRunStore {
     return r ? toRow(r) : null;
   }
 
+  /**
+   * Keeps the user's newest `keep` runs: deletes the oldest ended ones beyond that count (running
+   * runs count and always stay); returns how many.
+   */
+  pruneUser(userId: number, keep: number): number {
+    return this.db
+      .query(
+        `DELETE FROM playground_runs WHERE id IN (
+           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' ORDER BY started_ms DESC, rowid DESC
+           LIMIT -1 OFFSET MAX(0, $keep - (SELECT COUNT(*) FROM playground_runs WHERE user_id = $u AND status = 'running')))`,
+      )
+      .run({ u: userId, keep }).changes;
+  }
+
   /** Marks one run failed if it is still running. */
   failRunning(id: string, reason: string, nowMs: number): void {
     this.db

@@ -206,6 +206,29 @@ export class ReplayStore {
     return r ? r.account_id : null;
   }
 
+  /**
+   * The user's ended sessions beyond the newest `keep` (by start), oldest included. A challenge's
+   * latest session is never among them, whatever its age: the challenge's trades are read from it
+   * (`latestSessionOfChallenge`).
+   */
+  endedBeyond(userId: number, keep: number): number[] {
+    const rows = this.db
+      .query(
+        `SELECT s.account_id FROM replay_sessions s WHERE s.user_id = $u AND s.status = 'ended' AND (s.challenge_id IS NULL OR s.account_id !=
+           (SELECT l.account_id FROM replay_sessions l WHERE l.challenge_id = s.challenge_id ORDER BY l.created_ms DESC, l.account_id DESC LIMIT 1))
+         AND s.account_id NOT IN (SELECT account_id FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY created_ms DESC, account_id DESC LIMIT $keep)`,
+      )
+      .all({ u: userId, keep }) as { account_id: number }[];
+    return rows.map((r) => r.account_id);
+  }
+
+  /** Deletes an ended session with its orders and fills (the caller deletes its account, in the same transaction). */
+  deleteEnded(accountId: number): void {
+    this.db.query('DELETE FROM fills WHERE account_id = $id').run({ id: accountId });
+    this.db.query('DELETE FROM orders WHERE account_id = $id').run({ id: accountId });
+    this.db.query(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`).run({ id: accountId });
+  }
+
   activeSessions(): SessionRow[] {
     return (this.db.query(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`).all() as RawSession[]).map(toSession);
   }

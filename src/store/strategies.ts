@@ -115,7 +115,20 @@ export class StrategyStore {
     return this.db.query('DELETE FROM strategies WHERE id = $id AND user_id = $u').run({ id, u: userId }).changes === 1;
   }
 
-  /** The user's runs of one strategy, newest first, at most `max`. */
+  /**
+   * How many strategies the user keeps and their stored bytes (code, name and params, UTF-8), with
+   * one strategy left out (the one an update rewrites).
+   */
+  usage(userId: number, exceptId: string | null): { count: number; bytes: number } {
+    const r = this.db
+      .query(
+        `SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(code AS BLOB)) + LENGTH(CAST(name AS BLOB)) + LENGTH(CAST(params_json AS BLOB))), 0) AS bytes
+         FROM strategies WHERE user_id = $u AND id IS NOT $except`,
+      )
+      .get({ u: userId, except: exceptId }) as { n: number; bytes: number };
+    return { count: r.n, bytes: r.bytes };
+  }
+
   private fieldParams(f: StrategyFields) {
     return { name: f.name, code: f.code, instrument: f.instrument, timeframe: f.timeframe, params: JSON.stringify(f.params) };
   }

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { isoFromEpochS } from '../../src/lib/iso-time.ts';
-import { makePlaygroundApp, type PlaygroundApp } from '../support/playground.ts';
+import { makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 
 const STRATEGY = `
 def init(ctx):
@@ -26,10 +26,10 @@ def on_bar(ctx, bar):
 let p: PlaygroundApp;
 beforeAll(async () => {
   p = await makePlaygroundApp();
-});
+}, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
-});
+}, SANDBOX_HOOK_MS);
 
 describe('contextTimeframes', () => {
   it('shows each closed 1 h and 4 h bar at the first run bar ending at or after it, with History\'s values', async () => {
@@ -57,5 +57,5 @@ describe('contextTimeframes', () => {
       expect(Number(w[2])).toBe(Number(w[5]));
       expect(Number(w[5]) % (4 * 3600)).toBe(0);
     }
-  }, 60_000);
+  }, SANDBOX_TEST_MS);
 });

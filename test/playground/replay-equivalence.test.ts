@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { isoFromEpochS } from '../../src/lib/iso-time.ts';
-import { makePlaygroundApp, type PlaygroundApp } from '../support/playground.ts';
+import { makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 
 const STRATEGY = `
 def fmt(x):
@@ -57,10 +57,10 @@ def on_bar(ctx, bar):
 let p: PlaygroundApp;
 beforeAll(async () => {
   p = await makePlaygroundApp({ slippageTicks: 1 });
-});
+}, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
-});
+}, SANDBOX_HOOK_MS);
 
 type Decision = string[];
 
@@ -128,5 +128,5 @@ describe('playground and Replay', () => {
     expect(end.body.account.balance).toBe(x.balance);
     expect(end.body.account.balance).toBe(x.results.finalBalance);
     expect(x.totalPnl).toBe(Math.round((end.body.account.balance - 50_000) * 100) / 100);
-  });
+  }, SANDBOX_TEST_MS);
 });

@@ -27,6 +27,13 @@ export const saveStrategy: CodeTable<SaveStrategyError> = {
   invalid_timeframe: [4, 'Invalid timeframe'],
   strategy_not_found: [5, 'Strategy not found'],
   invalid_params: [6, paramsMessage, 'Invalid params: {reason}'],
+  too_many_strategies: [7, (e) => `At most ${e.max} strategies per user; delete one first`, 'At most {max} strategies per user; delete one first'],
+  storage_full: [
+    8,
+    (e) => `Your strategies would exceed ${e.maxBytes / (1024 * 1024)} MB; delete or shorten some first`,
+    'Your strategies would exceed {max} MB; delete or shorten some first',
+  ],
+  rate_limited: { status: 429, message: 'Too many strategy saves; retry shortly' },
 };
 
 export const getStrategy: CodeTable<StrategyNotFound> = {

@@ -37,6 +37,8 @@ export const stop: CodeTable<StopError> = {
 export const speed: CodeTable<SpeedError> = {
   invalid_speed: [1, 'speed must be a number from 1 to 50, or "max" for full speed'],
   not_running: [2, 'No execution is running'],
+  // Back to full speed needs a full-speed runner; the run keeps its pace meanwhile.
+  capacity: { status: 503, message: 'All strategy runners are busy; retry shortly' },
 };
 
 export const execution: CodeTable<ExecutionNotFound> = {

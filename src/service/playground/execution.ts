@@ -281,8 +281,16 @@ export class Execution {
     }
   }
 
+  /**
+   * The child's next message. Output lines (`log`, sent as the strategy prints) are taken here in any
+   * phase, so what a strategy printed before its sandbox died stays in the run's logs.
+   */
   private async receive(child: RunnerChild): Promise<Record<string, unknown>> {
-    const m: Incoming = await child.next();
+    let m: Incoming = await child.next();
+    while (m.kind === 'message' && m.msg.t === 'log') {
+      this.takeLogs(logLines(m.msg.logs));
+      m = await child.next();
+    }
     if (m.kind === 'message') return m.msg;
     this.checkEnding();
     if (m.kind === 'protocol_error') throw new RunEnd('failed', `The strategy process broke the runner protocol (${m.reason}); the run was stopped`);

@@ -4,6 +4,13 @@
 // A run is checked whole before any runner child is used. Accepted, it is stored as `running` and
 // answered at once; a child from the pool then runs it in the background (execution.ts), and its
 // end (completed, failed, stopped, timeout) is written once, with the ledger's results.
+//
+// Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
+// busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
+// time, up to the 10-minute limit: it takes a place in a share of its own (`pacedMaxConcurrent`),
+// so paced runs can never hold the full-speed slots and lock every other user out. A run changing
+// pace changes share: to full speed only when a full-speed slot is free (else POST speed answers
+// busy and the run keeps its pace); to a pace when the paced share has room (else it keeps its slot).
 
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
@@ -46,7 +53,7 @@ export type RunError =
   | { kind: 'capacity'; retryAfterS: number };
 
 export type StopError = { kind: 'not_running' };
-export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' };
+export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' } | { kind: 'capacity'; retryAfterS: number };
 export type ExecutionNotFound = { kind: 'execution_not_found' };
 
 /** The run settings the service needs from the configuration. */
@@ -54,8 +61,14 @@ export interface RunSettings {
   customTimeframes: boolean;
   slippageTicks: number;
   timeoutMs: number;
+  /** Full-speed runs at once (cores). */
   maxConcurrent: number;
+  /** Paced runs at once: their own share. */
+  pacedMaxConcurrent: number;
 }
+
+/** Which share of the runners a live run takes. */
+type Share = 'full' | 'paced';
 
 /** What a client sees of an execution, live or ended (domain units: cents, ticks, epoch seconds). */
 export interface ExecutionView {
@@ -106,6 +119,7 @@ export interface RunInput {
 interface Live {
   exec: Execution;
   row: RunRow;
+  share: Share;
 }
 
 export class RunService {
@@ -133,7 +147,8 @@ export class RunService {
     const p = planned.value;
     const running = this.runningByUser.get(userId);
     if (running !== undefined) return err({ kind: 'already_running', executionId: running });
-    if (this.live.size >= this.settings.maxConcurrent) return err({ kind: 'capacity', retryAfterS: 5 });
+    const share: Share = p.speed === null ? 'full' : 'paced';
+    if (!this.hasRoom(share)) return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
 
     const id = `exe_${randomSecret(12)}`;
     const row: RunRow = {
@@ -143,6 +158,8 @@ export class RunService {
       winRate: null, barsDone: 0, result: null, completedMs: null,
     };
     this.store.insert(row);
+    // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
+    this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
     const exec = new Execution(
       {
         id, userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
@@ -151,7 +168,7 @@ export class RunService {
       },
       this.source,
     );
-    this.live.set(id, { exec, row });
+    this.live.set(id, { exec, row, share });
     this.runningByUser.set(userId, id);
     exec.subscribe((e) => {
       if (e.type === 'done') this.ended(exec, row);
@@ -176,16 +193,29 @@ export class RunService {
     return ok({ executionId: l.exec.id });
   }
 
-  /** 1–50 paces the user's running execution like Replay/play; 0 or null runs it at full speed. */
+  /** 1–50 paces the user's running execution like Replay/play; null runs it at full speed (the wire's "max"). */
   setSpeed(userId: number, speed: unknown): Result<{ executionId: string }, SpeedError> {
     const s = parseSpeed(speed, true);
     if (s === undefined) return err({ kind: 'invalid_speed' });
     const id = this.runningByUser.get(userId);
     const l = id === undefined ? undefined : this.live.get(id);
     if (!l) return err({ kind: 'not_running' });
+    if (s === null && l.share === 'paced') {
+      if (!this.hasRoom('full')) return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
+      l.share = 'full';
+    } else if (s !== null && l.share === 'full' && this.hasRoom('paced')) {
+      l.share = 'paced';
+    }
     l.exec.setSpeed(s);
     l.row.speed = s;
     return ok({ executionId: l.exec.id });
+  }
+
+  /** Whether one more live run fits in `share`. */
+  private hasRoom(share: Share): boolean {
+    let n = 0;
+    for (const l of this.live.values()) if (l.share === share) n++;
+    return n < (share === 'full' ? this.settings.maxConcurrent : this.settings.pacedMaxConcurrent);
   }
 
   get(userId: number, id: unknown): Result<ExecutionView, ExecutionNotFound> {
@@ -362,12 +392,11 @@ export class RunService {
   }
 }
 
-/** undefined = invalid. In a run body: absent/null = full speed, 1–50. In `speed`: 0 or null = full speed too. */
-function parseSpeed(v: unknown, zeroAllowed: boolean): number | null | undefined {
-  if (v === undefined) return zeroAllowed ? undefined : null;
+/** undefined = invalid. In a run body: absent/null = full speed, 1–50. In `speed`: null = full speed, 1–50. */
+function parseSpeed(v: unknown, required: boolean): number | null | undefined {
+  if (v === undefined) return required ? undefined : null;
   if (v === null) return null;
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  if (zeroAllowed && v === 0) return null;
   return v >= limits.replaySpeedMin && v <= limits.replaySpeedMax ? v : undefined;
 }
 

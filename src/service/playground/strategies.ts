@@ -8,6 +8,7 @@ import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
+import { SlidingWindowLimiter } from '../rate-limit.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
 import type { ParamMap, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
 
@@ -28,7 +29,10 @@ export type SaveStrategyError =
   | { kind: 'instrument_not_found' }
   | { kind: 'invalid_timeframe' }
   | ({ kind: 'invalid_params' } & InvalidParamsReason)
-  | { kind: 'strategy_not_found' };
+  | { kind: 'strategy_not_found' }
+  | { kind: 'too_many_strategies'; max: number }
+  | { kind: 'storage_full'; maxBytes: number }
+  | { kind: 'rate_limited'; retryAfterS: number };
 
 export type StrategyNotFound = { kind: 'strategy_not_found' };
 
@@ -61,7 +65,14 @@ function checkParams(params: Record<string, unknown>): InvalidParamsReason | nul
   return null;
 }
 
+/** What a strategy occupies in the user's byte budget (the columns `StrategyStore.usage` sums). */
+function storedBytes(f: StrategyFields): number {
+  return Buffer.byteLength(f.code, 'utf8') + Buffer.byteLength(f.name, 'utf8') + Buffer.byteLength(JSON.stringify(f.params), 'utf8');
+}
+
 export class StrategyService {
+  private readonly saveLimiter = new SlidingWindowLimiter(limits.strategySavesPerWindowMax, limits.strategySaveWindowMs);
+
   constructor(
     private readonly store: StrategyStore,
     private readonly runStore: PlaygroundRunStore,
@@ -81,9 +92,12 @@ export class StrategyService {
   /**
    * Creates a strategy, or rewrites the user's strategy `id` when given. Fields are checked one after
    * the other (name, code, instrument, timeframe, params: each for presence and type, then content),
-   * then the id.
+   * then the id, then the user's quota (count on create, bytes on both). Every save counts against
+   * the user's save rate first, as a replay start does, whatever its outcome.
    */
   save(userId: number, input: Record<string, unknown>): Result<{ id: string }, SaveStrategyError> {
+    const gate = this.saveLimiter.take(String(userId), this.clock.nowMs());
+    if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const { name, code, instrument, timeframe, params, id } = input;
     if (!nonEmptyString(name)) return err({ kind: 'field_required', field: 'name' });
     const trimmedName = name.trim();
@@ -102,9 +116,15 @@ export class StrategyService {
 
     const fields: StrategyFields = { name: trimmedName, code, instrument: inst.symbol, timeframe: tf.value.text, params: params as ParamMap };
     const nowMs = this.clock.nowMs();
-    if (id !== undefined && id !== null) {
-      if (typeof id !== 'string' || !this.store.update(id, userId, fields, nowMs)) return err({ kind: 'strategy_not_found' });
-      return ok({ id });
+    const updating = id !== undefined && id !== null;
+    if (updating && (typeof id !== 'string' || !this.store.exists(id, userId))) return err({ kind: 'strategy_not_found' });
+    // The other strategies' usage plus this one as it would be stored (an update replaces its old size).
+    const others = this.store.usage(userId, updating ? (id as string) : null);
+    if (!updating && others.count >= limits.strategiesPerUserMax) return err({ kind: 'too_many_strategies', max: limits.strategiesPerUserMax });
+    if (others.bytes + storedBytes(fields) > limits.strategyBytesPerUserMax) return err({ kind: 'storage_full', maxBytes: limits.strategyBytesPerUserMax });
+    if (updating) {
+      if (!this.store.update(id as string, userId, fields, nowMs)) return err({ kind: 'strategy_not_found' });
+      return ok({ id: id as string });
     }
     const newId = newStrategyId();
     this.store.insert(newId, userId, fields, nowMs);

@@ -230,7 +230,24 @@ export class ReplayService {
       return s;
     });
     this.sessions.set(session.accountId, session);
+    this.pruneEnded(userId);
     return ok({ session });
+  }
+
+  /**
+   * Each start adds an account: the user's ended replay accounts beyond the newest
+   * `endedReplayAccountsKeptPerUserMax` are deleted with their sessions, orders and fills
+   * (docs/decisions.md, Hardening). Usually one per start, so the cost stays flat.
+   */
+  private pruneEnded(userId: number): void {
+    const old = this.d.store.endedBeyond(userId, limits.endedReplayAccountsKeptPerUserMax);
+    if (old.length === 0) return;
+    inTransaction(this.d.db, () => {
+      for (const id of old) {
+        this.d.store.deleteEnded(id);
+        this.d.accounts.deleteReplay(id);
+      }
+    });
   }
 
   /**

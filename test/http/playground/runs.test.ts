@@ -6,22 +6,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { limits } from '../../../src/config.ts';
 import { findInstrument } from '../../../src/domain/instrument.ts';
 import { PlaygroundRunStore } from '../../../src/store/playground-runs.ts';
 import { makeWebUser, webCall, webLogin } from '../../support/app.ts';
-import { IDLE, makePlaygroundApp, type PlaygroundApp } from '../../support/playground.ts';
+import { IDLE, makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../../support/playground.ts';
 
 const NQ = findInstrument('NQ')!;
 // Thursday 2025-02-27's CME session: Wed 17:00 CT to Thu 16:00 CT (23:00Z to 21:00Z), 1,380 one-minute bars.
 const DAY = { instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m' };
+/** A strategy that never finishes its first bar: holds its runner until stopped. */
+const SPIN = 'def on_bar(ctx, bar):\n    while True:\n        pass\n';
 
 let p: PlaygroundApp;
 beforeAll(async () => {
   p = await makePlaygroundApp();
-});
+}, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
-});
+}, SANDBOX_HOOK_MS);
 
 describe('POST run', () => {
   it('runs custom code to completion: Run fields, progress, results, logs', async () => {
@@ -62,7 +65,7 @@ describe('POST run', () => {
     expect(x.tradesTotal).toBe(1);
     expect(x.equityCurve.length).toBeGreaterThan(100);
     expect(x.equityCurve.at(-1)).toEqual({ time: expect.any(String), equity: 50_000 + pnlCents / 100 });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('answers every error row before using a runner', async () => {
     const big = `# ${'x'.repeat(200 * 1024)}\n${IDLE}`;
@@ -95,7 +98,7 @@ describe('POST run', () => {
       const r = await p.call('POST', 'run', body);
       expect({ body, status: r.status, reply: r.body }).toEqual({ body, status: 200, reply: { success: false, errorCode: code, errorMessage: message } });
     }
-  });
+  }, SANDBOX_TEST_MS);
 
   it('reports a failure with the traceback at the user\'s line', async () => {
     const code = 'def on_bar(ctx, bar):\n    if bar.index == 5:\n        return 1 / 0\n';
@@ -106,7 +109,7 @@ describe('POST run', () => {
     expect(x.error).not.toContain('harness.py');
     // Bars 0–5 reached the strategy; bar 5's on_bar raised.
     expect(x.progress.barsDone).toBe(6);
-  });
+  }, SANDBOX_TEST_MS);
 
   it('refuses a second run of the same user with its execution id; stop ends it as stopped', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 1 });
@@ -119,7 +122,7 @@ describe('POST run', () => {
     expect(x.error).toBe('Stopped by the user');
     expect(x.progress.barsDone).toBeLessThan(1380);
     expect((await p.call('POST', 'stop', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'No execution is running' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('paces a run with speed and returns it to full speed with speed "max"; 0, null and 60 are refused', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
@@ -135,11 +138,11 @@ describe('POST run', () => {
     }
     expect((await p.call('GET', `executions/${id}`)).body.execution.speed).toBe(50);
     expect((await p.call('POST', 'speed', { speed: 'max' })).body).toEqual({ executionId: id, success: true, errorCode: 0, errorMessage: null });
-    const x = await p.waitEnd(id, 20_000);
+    const x = await p.waitEnd(id);
     expect(x.status).toBe('completed');
     expect(x.speed).toBeNull();
     expect((await p.call('POST', 'speed', { speed: 5 })).body).toEqual({ success: false, errorCode: 2, errorMessage: 'No execution is running' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('runs a template with typed params and records the run under a saved strategy', async () => {
     const saved = await p.call('POST', 'strategies/save', { name: 'My SMA', code: (await p.call('GET', 'templates')).body.templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '1m', params: { fast: 5, slow: 20, size: 1 } });
@@ -155,7 +158,7 @@ describe('POST run', () => {
     }]);
     const t = await p.waitEnd(await p.run({ ...DAY, templateId: 'sma_cross', params: { fast: 5 } }));
     expect(t).toMatchObject({ status: 'completed', templateId: 'sma_cross', strategyId: null, params: { fast: 5, slow: 30, size: 1 } });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('hides executions of other users', async () => {
     const id = await p.run({ ...DAY, code: IDLE });
@@ -165,7 +168,7 @@ describe('POST run', () => {
     const r = await webCall(p, 'GET', `/api/playground/executions/${id}`, { cookie });
     expect(r.body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
     expect((await p.call('GET', 'executions/exe_nope')).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Execution not found' });
-  });
+  }, SANDBOX_TEST_MS);
 
   it('streams progress and the end as Server-Sent Events', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
@@ -184,14 +187,15 @@ describe('POST run', () => {
     // A finished execution's stream is its end, at once.
     const again = await (await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }))).text();
     expect(again.startsWith('event: done\n')).toBe(true);
-  });
+  }, SANDBOX_TEST_MS);
 });
 
 describe('limits across users', () => {
-  it('refuses a run over the global cap with HTTP 503 and Retry-After', async () => {
+  it('refuses a full-speed run over the full-speed cap with HTTP 503 and Retry-After', async () => {
     const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPoolSize: 0 });
     try {
-      const id = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      // A full-speed run that never ends holds the one full-speed runner.
+      const id = await q.run({ ...DAY, code: SPIN });
       const other = await makeWebUser(q, { email: 'second@example.com' });
       const cookie = await webLogin(q, other.email, other.password);
       const r = await webCall(q, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
@@ -203,18 +207,93 @@ describe('limits across users', () => {
     } finally {
       await q.close();
     }
-  });
+  }, SANDBOX_TEST_MS);
+
+  it('a paced run takes a place in the paced share, never a full-speed runner, so it cannot lock others out', async () => {
+    const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPacedMaxConcurrent: 1, runnerPoolSize: 0 });
+    try {
+      const as = async (email: string) => {
+        const u = await makeWebUser(q, { email });
+        const cookie = await webLogin(q, u.email, u.password);
+        const call = (method: string, path: string, body?: unknown) => webCall(q, method, `/api/playground/${path}`, { cookie, body });
+        return Object.assign(call, { cookie });
+      };
+      const [bob, cat] = [await as('bob@example.com'), await as('cat@example.com')];
+      // Speed 1 = 2 bars a second: 1,380 bars take 11 minutes, longer than this test.
+      const paced = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      // The full-speed runner is free for another user's run, which runs to its end meanwhile.
+      const full = await bob('POST', 'run', { ...DAY, code: IDLE });
+      expect(full.body).toMatchObject({ success: true, status: 'running' });
+      expect((await q.waitEnd(full.body.executionId, { cookie: bob.cookie })).status).toBe('completed');
+      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
+      // The paced share is bounded too.
+      const secondPaced = await cat('POST', 'run', { ...DAY, code: IDLE, speed: 5 });
+      expect(secondPaced.status).toBe(503);
+      expect(secondPaced.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
+      // Back to full speed needs a free full-speed runner: refused while Cat's run holds it, and the
+      // run keeps its pace; accepted once it is free.
+      const spin = await cat('POST', 'run', { ...DAY, code: SPIN });
+      expect(spin.body.success).toBe(true);
+      const busy = await q.call('POST', 'speed', { speed: 0 });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect(busy.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
+      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
+      await cat('POST', 'stop', {});
+      expect((await q.waitEnd(spin.body.executionId, { cookie: cat.cookie })).status).toBe('stopped');
+      expect((await q.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: paced, success: true, errorCode: 0, errorMessage: null });
+      expect(await q.waitEnd(paced)).toMatchObject({ status: 'completed', speed: null, progress: { barsDone: 1380, barsTotal: 1380 } });
+    } finally {
+      await q.close();
+    }
+  }, SANDBOX_TEST_MS);
 
   it('kills a run at the timeout and records it as timeout', async () => {
     const q = await makePlaygroundApp({ playgroundTimeoutS: 2, runnerPoolSize: 0 });
     try {
-      const x = await q.waitEnd(await q.run({ ...DAY, code: 'def on_bar(ctx, bar):\n    while True:\n        pass\n' }), 30_000);
+      const x = await q.waitEnd(await q.run({ ...DAY, code: SPIN }));
       expect(x.status).toBe('timeout');
       expect(x.error).toBe('Execution exceeded the 2-second time limit');
     } finally {
       await q.close();
     }
-  });
+  }, SANDBOX_TEST_MS);
+});
+
+describe('stored runs', () => {
+  it(`keeps a user's newest ${limits.playgroundRunsKeptPerUserMax} run records: a new run drops the oldest ended ones`, async () => {
+    const u = await makeWebUser(p, { email: 'prolific@example.com' });
+    const cookie = await webLogin(p, u.email, u.password);
+    const userId = p.s.users.list().find((x) => x.email === u.email)!.id;
+    const store = new PlaygroundRunStore(p.s.db);
+    const row = (id: string, startedMs: number) => ({
+      id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27',
+      params: {}, contextTimeframes: [], speed: null, barsTotal: 1380, startedMs,
+    });
+    // Another user's oldest record.
+    const theirs = 'exe_other_user_old';
+    store.insert({ ...row(theirs, 0), userId: p.s.users.list().find((x) => x.email === 'quant@example.com')!.id });
+    store.end(theirs, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 1 });
+    // The oldest row of all is still running (another process's run): never dropped.
+    store.insert(row('exe_old_running', 0));
+    for (let i = 0; i < limits.playgroundRunsKeptPerUserMax; i++) {
+      store.insert(row(`exe_old_${i}`, 1000 + i));
+      store.end(`exe_old_${i}`, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 2000 + i });
+    }
+    const r = await webCall(p, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
+    expect(r.body.success).toBe(true);
+    const ids = (p.s.db.query('SELECT id FROM playground_runs WHERE user_id = $u').all({ u: userId }) as { id: string }[]).map((x) => x.id);
+    // 502 rows before pruning: the running one, 500 ended, the new one; the two oldest ended go.
+    expect(ids.length).toBe(limits.playgroundRunsKeptPerUserMax);
+    expect(ids).toContain('exe_old_running');
+    expect(ids).toContain(r.body.executionId);
+    expect(ids).not.toContain('exe_old_0');
+    expect(ids).not.toContain('exe_old_1');
+    expect(ids).toContain('exe_old_2');
+    // Other users' records are untouched.
+    expect((await p.call('GET', `executions/${theirs}`)).body.execution.id).toBe(theirs);
+    await webCall(p, 'POST', '/api/playground/stop', { cookie, body: {} });
+  }, SANDBOX_TEST_MS);
 });
 
 describe('restart', () => {
@@ -241,5 +320,5 @@ describe('restart', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SANDBOX_TEST_MS);
 });

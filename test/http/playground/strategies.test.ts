@@ -1,8 +1,12 @@
 // Playground strategies (Pro, session cookie): list, save (create and update), read, delete, runs.
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { isoFromEpochMs } from '../../../src/lib/iso-time.ts';
 import { makeApp, makeWebUser, T0, type TestApp, webCall, webLogin } from '../../support/app.ts';
+
+// Most tests log a web user in (an argon2id hash): seconds each on a loaded machine, where bun's
+// default of 5 s per test (bunfig's `timeout` is not read) failed them. A bound, not an estimate.
+setDefaultTimeout(120_000);
 
 const NOT_FOUND = { success: false, errorCode: 1, errorMessage: 'Strategy not found' };
 const UNAUTHORIZED = { success: false, errorCode: 401, errorMessage: 'Unauthorized' };
@@ -373,5 +377,67 @@ describe('GET strategies/:id/runs', () => {
     const r = await runs(t, t.cookie, id);
     expect(r.body.runs.length).toBe(limits.strategyRunsListedMax);
     expect(r.body.runs[0].id).toBe(`run_${limits.strategyRunsListedMax + 4}`);
+  });
+});
+
+describe('per-user bounds', () => {
+  /** Fills Ann's strategies straight into the store (the API's save rate would take minutes). */
+  function fill(t: Web, n: number, codeBytes = 100): void {
+    const ann = userIdOf(t, 'ann@example.com');
+    for (let i = 0; i < n; i++) {
+      t.s.db
+        .query(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms)
+                VALUES ($id, $u, 'x', $code, 'NQ', '5m', '{}', $now, $now)`)
+        .run({ id: `stg_fill${String(i).padStart(12, '0')}`, u: ann, code: 'x'.repeat(codeBytes - 3), now: T0 });
+    }
+  }
+
+  it(`refuses a new strategy beyond ${limits.strategiesPerUserMax} per user (errorCode 7); updates still work`, async () => {
+    const t = await setup();
+    fill(t, limits.strategiesPerUserMax - 1);
+    const last = await saved(t);
+    const over = await save(t, t.cookie, VALID);
+    expect(over.body).toEqual({ success: false, errorCode: 7, errorMessage: `At most ${limits.strategiesPerUserMax} strategies per user; delete one first` });
+    expect((await save(t, t.cookie, { ...VALID, id: last, name: 'Renamed' })).body).toEqual({ id: last, success: true, errorCode: 0, errorMessage: null });
+    // Another user has a quota of their own.
+    const bob = await otherUser(t);
+    expect((await save(t, bob, VALID)).body.success).toBe(true);
+    await del(t, t.cookie, last);
+    expect((await save(t, t.cookie, VALID)).body.success).toBe(true);
+  });
+
+  it(`refuses a save that would take the user's strategies past ${limits.strategyBytesPerUserMax} bytes (errorCode 8)`, async () => {
+    const t = await setup();
+    const script = limits.playgroundScriptBytesMax;
+    // A strategy named 'x' with params {} stores its code's bytes + 3. One filler row leaves room
+    // for one full-size script and 10 bytes more.
+    fill(t, 1, limits.strategyBytesPerUserMax - (script + 3) - 10);
+    const bigCode = `#${'x'.repeat(script - 1)}`;
+    const first = await save(t, t.cookie, { ...VALID, name: 'x', params: {}, code: bigCode });
+    expect(first.body.success).toBe(true);
+    const over = await save(t, t.cookie, VALID);
+    expect(over.body).toEqual({ success: false, errorCode: 8, errorMessage: `Your strategies would exceed ${limits.strategyBytesPerUserMax / 1048576} MB; delete or shorten some first` });
+    // Rewriting a strategy replaces its bytes: the same size fits, one byte more does not.
+    expect((await save(t, t.cookie, { ...VALID, id: first.body.id, name: 'x', params: {}, code: bigCode })).body.success).toBe(true);
+    expect((await save(t, t.cookie, { ...VALID, id: first.body.id, name: 'x', params: { a: 1234567 }, code: bigCode })).body).toMatchObject({ success: false, errorCode: 8 });
+    await del(t, t.cookie, first.body.id);
+    expect((await save(t, t.cookie, VALID)).body.success).toBe(true);
+  });
+
+  it(`answers HTTP 429 with Retry-After past ${limits.strategySavesPerWindowMax} saves a minute, per user`, async () => {
+    const t = await setup();
+    for (let i = 0; i < limits.strategySavesPerWindowMax; i++) {
+      // Refused saves count too: the rate bounds the work, whatever the outcome.
+      const r = await save(t, t.cookie, i % 2 === 0 ? VALID : { ...VALID, instrument: 'CL' });
+      expect(r.status).toBe(200);
+    }
+    const over = await save(t, t.cookie, VALID);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe(String(limits.strategySaveWindowMs / 1000));
+    expect(over.body).toEqual({ success: false, errorCode: 429, errorMessage: 'Too many strategy saves; retry shortly' });
+    const bob = await otherUser(t);
+    expect((await save(t, bob, VALID)).body.success).toBe(true);
+    t.clock.advance(limits.strategySaveWindowMs);
+    expect((await save(t, t.cookie, VALID)).body.success).toBe(true);
   });
 });
