@@ -234,14 +234,14 @@ describe('limits across users', () => {
       // run keeps its pace; accepted once it is free.
       const spin = await cat('POST', 'run', { ...DAY, code: SPIN });
       expect(spin.body.success).toBe(true);
-      const busy = await q.call('POST', 'speed', { speed: 0 });
+      const busy = await q.call('POST', 'speed', { speed: 'max' });
       expect(busy.status).toBe(503);
       expect(busy.headers.get('retry-after')).toBe('5');
       expect(busy.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
       expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
       await cat('POST', 'stop', {});
       expect((await q.waitEnd(spin.body.executionId, { cookie: cat.cookie })).status).toBe('stopped');
-      expect((await q.call('POST', 'speed', { speed: 0 })).body).toEqual({ executionId: paced, success: true, errorCode: 0, errorMessage: null });
+      expect((await q.call('POST', 'speed', { speed: 'max' })).body).toEqual({ executionId: paced, success: true, errorCode: 0, errorMessage: null });
       expect(await q.waitEnd(paced)).toMatchObject({ status: 'completed', speed: null, progress: { barsDone: 1380, barsTotal: 1380 } });
     } finally {
       await q.close();
