@@ -8,6 +8,11 @@
 // Rollups (src/data/rollup.ts) of a day are served from a byte-bounded LRU, then from the rollup
 // store; a miss builds them from the day's bars and keeps them in the store, tagged with the data
 // version they were built from (the store refuses them if an import has changed it since).
+//
+// The version check is one SQLite read (a read transaction: WAL-index locks, system calls). A
+// replay step asks for a rollup once per bar it looks for, so a walk runs inside `pinned`: each
+// instrument's version is read once for the whole walk, which also gives the walk one view of the
+// data (an import committing mid-walk is seen by the next call, never by half of this one).
 
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
@@ -46,6 +51,8 @@ export class BarSource {
   /** Rollups by `symbol:day:widthS`; null = that day has no exact rollup at that width (read finer). */
   private readonly rollupCache = new Map<string, BarColumns | null>();
   private rollupCacheBytes = 0;
+  /** Inside `pinned`: the data versions read so far, by symbol (null outside). */
+  private pinnedVersions: Map<string, number> | null = null;
 
   constructor(
     private readonly reader: ChunkReader,
@@ -53,6 +60,21 @@ export class BarSource {
     private readonly cacheDaysMax = 96,
     private readonly rollups: RollupStore | null = null,
   ) {}
+
+  /**
+   * Runs `fn` with each instrument's data version read at most once (the first time it is needed),
+   * so a walk of many days and rollup lookups costs one version query, not one per lookup. Nested
+   * calls share the outer scope. `fn` must not await: the pin lasts for the synchronous call only.
+   */
+  pinned<T>(fn: () => T): T {
+    if (this.pinnedVersions !== null) return fn();
+    this.pinnedVersions = new Map();
+    try {
+      return fn();
+    } finally {
+      this.pinnedVersions = null;
+    }
+  }
 
   /**
    * The day's bars aggregated to `widthS` (one of ROLLUP_WIDTHS_S, a multiple of the instrument's
@@ -199,7 +221,10 @@ export class BarSource {
 
   /** Drops the instrument's cached days, rollups and summary when its data version changed; returns it. */
   private checkVersion(symbol: string): number {
+    const pinned = this.pinnedVersions?.get(symbol);
+    if (pinned !== undefined) return pinned;
     const v = this.reader.dataVersion(symbol);
+    this.pinnedVersions?.set(symbol, v);
     if (this.versions.get(symbol) === v) return v;
     this.summaries.delete(symbol);
     if (this.versions.has(symbol)) {

@@ -31,10 +31,18 @@ const FIXED: ReadonlyMap<number, Timeframe> = new Map(
   }),
 );
 
+/** The widths by stored resolution, built once each: replay asks for them per bar it looks for. */
+const WIDTHS_BY_RESOLUTION = new Map<number, readonly number[]>();
+
 /** The rollup widths an instrument keeps: multiples of its stored resolution, coarser than it. */
 export function rollupWidthsFor(inst: Instrument): readonly number[] {
   const r = inst.storedResolutionS;
-  return ROLLUP_WIDTHS_S.filter((w) => w > r && w % r === 0);
+  let widths = WIDTHS_BY_RESOLUTION.get(r);
+  if (widths === undefined) {
+    widths = Object.freeze(ROLLUP_WIDTHS_S.filter((w) => w > r && w % r === 0));
+    WIDTHS_BY_RESOLUTION.set(r, widths);
+  }
+  return widths;
 }
 
 /**
