@@ -91,6 +91,11 @@ export interface Config {
   runnerCacheDir: string | null;
   /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
   symbolIdStyle: SymbolIdStyle;
+  /**
+   * Workers generating synthetic days' rollups off the main thread (cold replay steps, the start-up
+   * warm-up); 0 = build them on the main thread.
+   */
+  rollupWorkers: number;
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -124,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: bool(env.TRUST_PROXY, false),
     logRequests: bool(env.LOG_REQUESTS, true),
     runnerPoolSize: int(env.RUNNER_POOL_SIZE, 1, 'RUNNER_POOL_SIZE'),
+    rollupWorkers: int(env.ROLLUP_WORKERS, 1, 'ROLLUP_WORKERS'),
     runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,

@@ -13,12 +13,18 @@
 // replay step asks for a rollup once per bar it looks for, so a walk runs inside `pinned`: each
 // instrument's version is read once for the whole walk, which also gives the walk one view of the
 // data (an import committing mid-walk is seen by the next call, never by half of this one).
+//
+// With a RollupBuilder, synthetic days' rollups are built off the main thread: `prepareRollups`
+// before a replay advance (the days it will read), and the start-up warm-up. Without one (the admin
+// CLI, tools) and for anything a prepare did not cover, the walk builds what it lacks itself, as
+// before: the builder changes when rollups are built, never what they hold.
 
 import type { Instrument } from '../domain/instrument.ts';
 import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
 import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
 import { GENERATOR_VERSION, generateDay } from './generator.ts';
-import { buildRollup, type RollupStore, rollupWidthsFor } from './rollup.ts';
+import { buildRollup, type RollupSource, type RollupStore, rollupWidthsFor } from './rollup.ts';
+import type { BuiltRollup, RollupBuilder } from './rollup-builder.ts';
 
 export interface ChunkReader {
   get(symbol: string, day: number): BarColumns | null;
@@ -59,6 +65,7 @@ export class BarSource {
     private readonly span: SyntheticSpan,
     private readonly cacheDaysMax = 96,
     private readonly rollups: RollupStore | null = null,
+    private readonly builder: RollupBuilder | null = null,
   ) {}
 
   /**
@@ -91,14 +98,42 @@ export class BarSource {
       return hit;
     }
     const bars = this.loadRollup(inst, day, widthS, version);
-    this.rollupCache.set(key, bars);
-    this.rollupCacheBytes += rollupBytes(bars);
-    for (const [k, v] of this.rollupCache) {
-      if (this.rollupCacheBytes <= ROLLUP_CACHE_BYTES_MAX) break;
-      this.rollupCache.delete(k);
-      this.rollupCacheBytes -= rollupBytes(v);
-    }
+    this.cacheRollup(key, bars);
     return bars;
+  }
+
+  /**
+   * Has the builder make, off the main thread, the rollups of the synthetic days in [fromDay, toDay]
+   * that are neither in memory nor in the store (imported days are left to the walk: their bars are
+   * read from the store, not generated), and keeps them in both. Resolves when they are kept (a
+   * build that fails is left to the walk); null when there is nothing to build or no builder.
+   */
+  prepareRollups(inst: Instrument, fromDay: number, toDay: number): Promise<void> | null {
+    const builder = this.builder;
+    const store = this.rollups;
+    const first = Math.max(fromDay, this.span.firstDay);
+    const last = Math.min(toDay, this.span.lastDay());
+    if (builder === null || store === null || first > last) return null;
+    const version = this.checkVersion(inst.symbol);
+    const widths = rollupWidthsFor(inst);
+    const notInMemory: number[] = [];
+    for (let d = first; d <= last; d++) {
+      if (widths.some((w) => !this.rollupCache.has(`${inst.symbol}:${d}:${w}`))) notInMemory.push(d);
+    }
+    if (notInMemory.length === 0) return null;
+    const lo = notInMemory[0];
+    const hi = notInMemory[notInMemory.length - 1];
+    const kept = store.daysKept(inst.symbol, lo, hi, widths.length, GENERATOR_VERSION);
+    const imported = this.reader.daysStored(inst.symbol, lo, hi);
+    const missing = notInMemory.filter((d) => !kept.has(d) && !imported.has(d));
+    if (missing.length === 0) return null;
+    const builds = missing.map((d) =>
+      builder.build(inst, d).then(
+        (rollups) => this.keepBuilt(inst, d, version, rollups, true),
+        () => {},
+      ),
+    );
+    return Promise.all(builds).then(() => {});
   }
 
   /** The stored-resolution bars of one UTC day (empty when the market was closed or no data exists). */
@@ -168,15 +203,53 @@ export class BarSource {
    * Builds and keeps the day's rollups that the store lacks (the start-up warm-up), without putting
    * the day's stored bars in the day cache, so replay sessions keep their days in memory.
    */
-  warmRollups(inst: Instrument, day: number): void {
+  warmRollups(inst: Instrument, day: number): Promise<void> | null {
     const store = this.rollups;
-    if (!store) return;
+    if (!store) return null;
     const version = this.checkVersion(inst.symbol);
-    const generatorVersion = this.inSyntheticSpan(day) ? GENERATOR_VERSION : null;
-    const missing = rollupWidthsFor(inst).filter((w) => store.get(inst.symbol, day, w, generatorVersion) === null);
-    if (missing.length === 0) return;
+    const synthetic = this.inSyntheticSpan(day);
+    const widths = rollupWidthsFor(inst);
+    if (store.daysKept(inst.symbol, day, day, widths.length, synthetic ? GENERATOR_VERSION : null).has(day)) return null;
+    // A synthetic day goes to the builder, off the main thread; not into the memory cache either.
+    if (this.builder && synthetic && !this.isCached(inst, day) && !this.reader.daysStored(inst.symbol, day, day).has(day)) {
+      return this.builder.build(inst, day).then((rollups) => this.keepBuilt(inst, day, version, rollups, false));
+    }
+    const generatorVersion = synthetic ? GENERATOR_VERSION : null;
+    const missing = widths.filter((w) => store.get(inst.symbol, day, w, generatorVersion) === null);
+    if (missing.length === 0) return null;
     const bars = this.isCached(inst, day) ? this.day(inst, day) : this.load(inst, day);
     for (const widthS of missing) this.keepRollup(inst, day, widthS, version, bars);
+    return null;
+  }
+
+  /**
+   * Keeps a synthetic day's rollups built by the builder from the data at `version`: in the store
+   * (refused there if an import changed the data since) and, when `inMemory`, in the rollup cache,
+   * unless this source has seen a newer version meanwhile (then the walk reads afresh).
+   */
+  private keepBuilt(inst: Instrument, day: number, version: number, rollups: BuiltRollup[], inMemory: boolean): void {
+    if (this.versions.get(inst.symbol) !== version) return;
+    const source: RollupSource = { kind: 'synthetic', generatorVersion: GENERATOR_VERSION };
+    for (const r of rollups) {
+      if (r.bars) this.rollups?.putIfVersion(inst.symbol, day, r.widthS, source, r.bars, version);
+      if (inMemory) this.cacheRollup(`${inst.symbol}:${day}:${r.widthS}`, r.bars);
+    }
+  }
+
+  /** Puts a rollup in the byte-bounded LRU, dropping the least recently used beyond its bound. */
+  private cacheRollup(key: string, bars: BarColumns | null): void {
+    const old = this.rollupCache.get(key);
+    if (old !== undefined) {
+      this.rollupCache.delete(key);
+      this.rollupCacheBytes -= rollupBytes(old);
+    }
+    this.rollupCache.set(key, bars);
+    this.rollupCacheBytes += rollupBytes(bars);
+    for (const [k, v] of this.rollupCache) {
+      if (this.rollupCacheBytes <= ROLLUP_CACHE_BYTES_MAX) break;
+      this.rollupCache.delete(k);
+      this.rollupCacheBytes -= rollupBytes(v);
+    }
   }
 
   private loadRollup(inst: Instrument, day: number, widthS: number, version: number): BarColumns | null {

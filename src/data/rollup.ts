@@ -75,6 +75,11 @@ export interface RollupStore {
    */
   get(symbol: string, day: number, widthS: number, generatorVersion: number | null): BarColumns | null;
   /**
+   * The days in [fromDay, toDay] with at least `widthCount` rollups kept that `get` would return
+   * (one query, no BLOB read): what a prepare or the warm-up need not build.
+   */
+  daysKept(symbol: string, fromDay: number, toDay: number, widthCount: number, generatorVersion: number | null): Set<number>;
+  /**
    * Keeps a rollup built from the instrument's data at `dataVersion`; does nothing when the data
    * version has changed since (an import ran meanwhile and wrote its own days' rollups).
    */

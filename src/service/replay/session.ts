@@ -33,6 +33,8 @@ import { lastBarTimeBefore, pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 
 const DAY_S = 86_400;
+/** Days one prepare asks the rollup builder for at most: a jump of the longest span (two years). */
+const PREPARE_DAYS_MAX = 800;
 
 export interface AdvanceResult {
   /** Timeframe bars played (0 at the end of data). */
@@ -92,6 +94,8 @@ export class LiveSession {
   /** endOfNextBars's rollups of one day (`peekDay`), by width index: a step looks n bars up in them. */
   private peekDay = Number.NaN;
   private readonly peekRollups: (BarColumns | null | undefined)[] = [];
+  /** The last day a prepare has covered (−1: none); the cursor only moves forward. */
+  private preparedThroughDay = -1;
 
   constructor(
     init: SessionInit,
@@ -134,6 +138,20 @@ export class LiveSession {
     // A target past the end plays everything; advanceTo plays nothing for a cut at or before the cursor.
     const cutS = targetS >= this.endS ? this.endS : bucketStart(this.tf, targetS);
     return this.source.pinned(() => this.advanceTo(cutS, false, 0));
+  }
+
+  /**
+   * Before an advance that may reach about `horizonS`: has the rollups of the days from the cursor's
+   * to the horizon's that nobody has built yet made off the main thread (BarSource.prepareRollups),
+   * so the walk then finds them at hand. Null when there is nothing to wait for.
+   */
+  prepare(horizonS: number): Promise<void> | null {
+    if (this.walk !== 'ladder') return null;
+    const fromDay = Math.max(Math.floor(this.cursorS / DAY_S), this.preparedThroughDay + 1);
+    const toDay = Math.min(Math.floor((Math.min(horizonS, this.endS) - 1) / DAY_S), fromDay + PREPARE_DAYS_MAX - 1);
+    if (toDay < fromDay) return null;
+    this.preparedThroughDay = toDay;
+    return this.source.prepareRollups(this.inst, fromDay, toDay);
   }
 
   /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
