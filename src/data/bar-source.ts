@@ -114,13 +114,12 @@ export class BarSource {
     const first = Math.max(fromDay, this.span.firstDay);
     const last = Math.min(toDay, this.span.lastDay());
     if (builder === null || store === null || first > last) return null;
+    // Days in memory need nothing (an import since is caught by the walk's own version check).
+    const notInMemory: number[] = [];
+    for (let d = first; d <= last; d++) if (!this.rollupsInMemory(inst, d)) notInMemory.push(d);
+    if (notInMemory.length === 0) return null;
     const version = this.checkVersion(inst.symbol);
     const widths = rollupWidthsFor(inst);
-    const notInMemory: number[] = [];
-    for (let d = first; d <= last; d++) {
-      if (widths.some((w) => !this.rollupCache.has(`${inst.symbol}:${d}:${w}`))) notInMemory.push(d);
-    }
-    if (notInMemory.length === 0) return null;
     const lo = notInMemory[0];
     const hi = notInMemory[notInMemory.length - 1];
     const kept = store.daysKept(inst.symbol, lo, hi, widths.length, GENERATOR_VERSION);
@@ -134,6 +133,15 @@ export class BarSource {
       ),
     );
     return Promise.all(builds).then(() => {});
+  }
+
+  /**
+   * Whether the day's rollups at every width are in memory: no query, no version check (what the
+   * memory holds is checked against the data version when it is read).
+   */
+  rollupsInMemory(inst: Instrument, day: number): boolean {
+    for (const w of rollupWidthsFor(inst)) if (!this.rollupCache.has(`${inst.symbol}:${day}:${w}`)) return false;
+    return true;
   }
 
   /** The stored-resolution bars of one UTC day (empty when the market was closed or no data exists). */

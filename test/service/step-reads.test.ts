@@ -70,7 +70,7 @@ describe('data-version reads per replay call', () => {
     }
   });
 
-  it('a jump across days and a prefetch read it once each', () => {
+  it('a jump across days and a prefetch read it once each; a prefetch of a day in memory not at all', () => {
     const w = world();
     const s = session(w.source, timeframe('1m'), 'ladder');
     let before = w.reads.dataVersion;
@@ -79,6 +79,10 @@ describe('data-version reads per replay call', () => {
     before = w.reads.dataVersion;
     s.prefetch();
     expect(w.reads.dataVersion - before).toBe(1);
+    // The next day's rollups are in memory now: a prefetch reads nothing at all.
+    before = w.reads.dataVersion;
+    s.prefetch();
+    expect(w.reads.dataVersion - before).toBe(0);
   });
 
   it('reads it again on the next call: a version bumped between steps drops the cached days', () => {

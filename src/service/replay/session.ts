@@ -159,7 +159,8 @@ export class LiveSession {
     const day = Math.floor(this.cursorS / DAY_S) + 1;
     if (day * DAY_S >= this.endS) return;
     if (this.walk === 'flat') this.source.day(this.inst, day);
-    else this.source.pinned(() => this.prefetchRollups(day));
+    // In memory already (the usual case after a prepare): nothing to read, not even the data version.
+    else if (!this.source.rollupsInMemory(this.inst, day)) this.source.pinned(() => this.prefetchRollups(day));
   }
 
   private prefetchRollups(day: number): void {
