@@ -15,7 +15,7 @@
 // Reports medians (and max) of the step's wall time and of the event-loop hold, cold and warm, and
 // how far back the warm-up had come when the cold steps were done.
 //
-// Run: ./node_modules/.bin/bun bench/replay-cold.bench.ts
+// Run: ./node_modules/.bin/bun bench/replay-cold.bench.ts      (ROLLUP_WORKERS=0 or 2 to compare)
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,9 @@ interface Sample {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-cold-'));
-const config = defaultConfig({ dataStartDate: '2023-01-01', dataEndDate: '2025-06-30' });
+// ROLLUP_WORKERS=0 builds on the main thread (the behaviour before the builder), for a side-by-side run.
+const workers = process.env.ROLLUP_WORKERS ? { rollupWorkers: Number(process.env.ROLLUP_WORKERS) } : {};
+const config = defaultConfig({ dataStartDate: '2023-01-01', dataEndDate: '2025-06-30', ...workers });
 const s = createServices({ config, clock: systemClock, db: openDb(join(dir, 'replaydesk.db')), jwtSecret: new TextEncoder().encode(randomSecret()) });
 const startedMs = performance.now();
 s.warmRollups();
@@ -97,6 +99,7 @@ const coldDoneS = (performance.now() - startedMs) / 1000;
 // The warm-up's progress: the oldest day it kept after the steps' days (they end by 2024-06-01).
 const reached = s.db.query("SELECT MIN(day) AS d FROM bar_rollups WHERE day >= unixepoch('2024-06-01') / 86400").get() as { d: number | null };
 for (const [k, startDate] of START_DATES.entries()) warm.push(...(await pass(s, `warm${k}@example.com`, startDate)));
+console.log(`rollup workers: ${config.rollupWorkers}`);
 report('cold, right after start', cold);
 const reachedText = reached.d === null ? 'nothing yet' : new Date(reached.d * 86_400_000).toISOString().slice(0, 10);
 console.log(`  (cold steps done ${coldDoneS.toFixed(1)} s after start; the warm-up had come back to ${reachedText})`);

@@ -88,9 +88,16 @@ export class RollupBuilder {
       const worker = this.idle.pop() ?? (this.busy.size < this.workersMax ? this.spawn() : null);
       if (worker === null) return;
       const job = this.queue.shift() as Job;
+      try {
+        worker.postMessage({ id: job.id, inst: job.inst, day: job.day } satisfies RollupRequest);
+      } catch (e) {
+        // Not cloneable (never for catalog instruments): refused, the caller builds it itself.
+        this.idle.push(worker);
+        job.reject(e instanceof Error ? e : new Error(String(e)));
+        continue;
+      }
       this.busy.set(worker, job);
       worker.ref();
-      worker.postMessage({ id: job.id, inst: job.inst, day: job.day } satisfies RollupRequest);
     }
   }
 
