@@ -11,12 +11,18 @@
 // load generator is a separate process (this file spawned with --client) running 10 concurrent
 // loops, each stepping its own session of one user (4 far-away working orders each) and parsing
 // every JSON answer. WARMUP steps per loop first, then STEPS timed steps per loop. Reports
-// steps/s over the timed part, median and p99 latency seen by the client, and the server's own time
-// per step under that load (advanceSliced + prefetch, measured by wrappers installed below).
+// steps/s over the timed part, median and p99 latency seen by the client, the server's own time
+// per step under that load (advanceSliced + prefetch, measured by wrappers installed below), and the
+// server process's CPU (user + sys) per timed step: the client prints a line when its warm-up is done,
+// and the server samples process.cpuUsage() then and when the result arrives. A step that starts
+// doing I/O or system calls shows here even when its latency hides it behind the client's.
 // Phase 2, in process without HTTP: a fresh services instance (cold day cache), 10 new sessions of
 // a second user stepped round-robin one call at a time; times `await s.replay.step(...)` (including
-// the lock's event-loop yield), its parts, and barsResponse (the JSON encoding of the 100 bars).
-// Wrappers are bench-only (prototype patches below); nothing is instrumented in src/.
+// the lock's event-loop yield), its parts, barsResponse (the JSON encoding of the 100 bars), and the
+// process's CPU per step over the timed steps (one call at a time: the service's own cost).
+// Wrappers are bench-only (prototype patches below); nothing is instrumented in src/. They time
+// advanceSliced, or advanceLocked where no advanceSliced exists, so this file also runs against a
+// commit from before advances were sliced (e7625e2: copy it into that worktree's bench/).
 //
 // Run: ./node_modules/.bin/bun bench/replay-step.bench.ts
 
@@ -59,6 +65,10 @@ const pct = (xs: ArrayLike<number>, p: number): number => {
   return v[Math.min(v.length - 1, Math.ceil(v.length * p) - 1)];
 };
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** CPU used over `steps` steps, per step, in µs. */
+const cpuLine = (cpu: NodeJS.CpuUsage, steps: number): string =>
+  `${((cpu.user + cpu.system) / steps).toFixed(0)} µs (user ${(cpu.user / steps).toFixed(0)} + sys ${(cpu.system / steps).toFixed(0)} µs) ` +
+  `over ${steps} steps, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s in all`;
 
 if (process.argv[2] === '--client') await client();
 else await main();
@@ -86,10 +96,11 @@ async function client(): Promise<void> {
     }
   };
   await Promise.all(accounts.map((a) => loop(a, WARMUP, false)));
+  process.stdout.write('warm\n');
   const t0 = performance.now();
   await Promise.all(accounts.map((a) => loop(a, STEPS, true)));
   const wallMs = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ latencies, wallMs, bars }));
+  process.stdout.write(`${JSON.stringify({ latencies, wallMs, bars })}\n`);
 }
 
 // ---- The server side. ----
@@ -118,12 +129,15 @@ async function main(): Promise<void> {
   let prefetchMs = 0;
   // A step is one advance piece: advanceSliced runs it without yielding, so its time is the server's
   // work for the step (walk, fills, commit).
-  const proto = ReplayService.prototype as unknown as { advanceSliced: (...args: unknown[]) => Promise<unknown> };
-  const advanceSliced = proto.advanceSliced;
-  proto.advanceSliced = async function (this: ReplayService, ...args: unknown[]) {
+  const proto = ReplayService.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const advanceName = 'advanceSliced' in proto ? 'advanceSliced' : 'advanceLocked';
+  const advance = proto[advanceName];
+  proto[advanceName] = function (this: ReplayService, ...args: unknown[]) {
     const t0 = performance.now();
-    const r = await advanceSliced.apply(this, args);
-    recording?.push(performance.now() - t0);
+    const r = advance.apply(this, args);
+    const done = () => recording?.push(performance.now() - t0);
+    if (r instanceof Promise) return r.then((v) => (done(), v));
+    done();
     return r;
   };
   const prefetch = LiveSession.prototype.prefetch;
@@ -189,13 +203,25 @@ async function main(): Promise<void> {
       stdout: 'pipe',
       stderr: 'inherit',
     });
-    const out = await new Response(child.stdout).text();
+    // The client's lines: 'warm' when its warm-up is done, then its result.
+    let out = '';
+    let cpuTimed0: NodeJS.CpuUsage | null = null;
+    let cpuTimed: NodeJS.CpuUsage | null = null;
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      out += decoder.decode(chunk, { stream: true });
+      if (cpuTimed0 === null && out.startsWith('warm\n')) {
+        cpuTimed0 = process.cpuUsage();
+        out = out.slice(5);
+      }
+      if (cpuTimed0 !== null && cpuTimed === null && out.endsWith('\n')) cpuTimed = process.cpuUsage(cpuTimed0);
+    }
     const code = await child.exited;
     const wallMs = performance.now() - wall0;
     const cpu = process.cpuUsage(cpu0);
     const childCpu = child.resourceUsage()?.cpuTime;
     recording = null;
-    if (code !== 0) throw new Error(`client exited with ${code}`);
+    if (code !== 0 || cpuTimed === null) throw new Error(`client exited with ${code}`);
     const r = JSON.parse(out) as { latencies: number[]; wallMs: number; bars: number };
     const timedServer = serverMs.slice(SESSIONS * WARMUP);
     console.log(
@@ -215,6 +241,7 @@ async function main(): Promise<void> {
         `${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% (user ${(cpu.user / 1000).toFixed(0)} ms, sys ${(cpu.system / 1000).toFixed(0)} ms), ` +
         `client process ${childCpu ? `${(Number(childCpu.total) / 10 / wallMs).toFixed(0)}%` : 'n/a'} of one core`,
     );
+    console.log(`  server CPU per timed step: ${cpuLine(cpuTimed, r.latencies.length)}`);
     server.stop(true);
     await s2.shutdown();
     s2.db.close();
@@ -232,7 +259,9 @@ async function main(): Promise<void> {
     const prefetches: number[] = [];
     const encode: number[] = [];
     const request = new Request('http://localhost/');
+    let cpu0 = process.cpuUsage();
     for (let k = 0; k < WARMUP + STEPS; k++) {
+      if (k === WARMUP) cpu0 = process.cpuUsage();
       for (const accountId of user.accounts) {
         const lockedNow: number[] = [];
         recording = lockedNow;
@@ -260,6 +289,7 @@ async function main(): Promise<void> {
     line('  advance (walk + aggregate + commit)  ', locked);
     line('  prefetch (reads a day when one is due)', prefetches);
     line('barsResponse JSON, 100 bars', encode);
+    console.log(`  process CPU per timed step (step + JSON): ${cpuLine(process.cpuUsage(cpu0), total.length)}`);
     console.log('targets: median server time ≤ 1 ms per step; ≥ 3,000 steps/s across 10 sessions over loopback');
     await s2.shutdown();
     s2.db.close();

@@ -104,6 +104,7 @@ export const limits = Object.freeze({
   // Replay: the longest piece of an advance, in days of data (pieces start at one day and grow while
   // quick); fills read for one session's results (a session with more is summarised over its latest).
   replayAdvancePieceDaysMax: 30,
+  replayPrepareDaysMax: 800, // days one advance has the rollup builder make at most: a jump over the longest span (two years)
   replayResultFillsMax: 1_000_000,
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
@@ -158,6 +159,11 @@ export interface Config {
   runnerCacheDir: string | null;
   /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
   symbolIdStyle: SymbolIdStyle;
+  /**
+   * Workers generating synthetic days' rollups off the main thread (cold replay steps, the start-up
+   * warm-up); 0 = build them on the main thread.
+   */
+  rollupWorkers: number;
   /** User-hub events: `wrapped` (`{action, data}`, as the live gateway sends them) or `plain` (the entity, as its docs show). */
   hubEventShape: HubEventShape;
 }
@@ -201,6 +207,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: bool(env.TRUST_PROXY, false),
     logRequests: bool(env.LOG_REQUESTS, true),
     runnerPoolSize: int(env.RUNNER_POOL_SIZE, 1, 'RUNNER_POOL_SIZE'),
+    rollupWorkers: int(env.ROLLUP_WORKERS, 1, 'ROLLUP_WORKERS'),
     runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
     // A paced child idles between bars: the share bounds its memory (about 200 MB each), not cores.
     runnerPacedMaxConcurrent: Math.max(1, int(env.RUNNER_PACED_MAX_CONCURRENT, 2 * availableParallelism(), 'RUNNER_PACED_MAX_CONCURRENT')),

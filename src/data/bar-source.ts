@@ -8,6 +8,16 @@
 // Rollups (src/data/rollup.ts) of a day are served from a byte-bounded LRU, then from the rollup
 // store; a miss builds them from the day's bars and keeps them in the store, tagged with the data
 // version they were built from (the store refuses them if an import has changed it since).
+//
+// The version check is one SQLite read (a read transaction: WAL-index locks, system calls). A
+// replay step asks for a rollup once per bar it looks for, so a walk runs inside `pinned`: each
+// instrument's version is read once for the whole walk, which also gives the walk one view of the
+// data (an import committing mid-walk is seen by the next call, never by half of this one).
+//
+// With a RollupBuilder, synthetic days' rollups are built off the main thread: `prepareRollups`
+// before a replay advance (the days it will read), and the start-up warm-up. Without one (the admin
+// CLI, tools) and for anything a prepare did not cover, the walk builds what it lacks itself, as
+// before: the builder changes when rollups are built, never what they hold.
 
 import { coreLimits } from '../core-limits.ts';
 import type { Instrument } from '../domain/instrument.ts';
@@ -15,7 +25,8 @@ import { openIntervalsForUtcDay } from '../domain/trading-hours.ts';
 import { DAY_S } from '../lib/time-units.ts';
 import { type BarColumns, EMPTY_BARS } from './bar-columns.ts';
 import { GENERATOR_VERSION, generateDay } from './generator.ts';
-import { buildRollup, type RollupStore, rollupWidthsFor } from './rollup.ts';
+import { buildRollup, type RollupSource, type RollupStore, rollupWidthsFor } from './rollup.ts';
+import type { BuiltRollup, RollupBuilder } from './rollup-builder.ts';
 
 export interface ChunkReader {
   get(symbol: string, day: number): BarColumns | null;
@@ -44,13 +55,31 @@ export class BarSource {
   /** Rollups by `symbol:day:widthS`; null = that day has no exact rollup at that width (read finer). */
   private readonly rollupCache = new Map<string, BarColumns | null>();
   private rollupCacheBytes = 0;
+  /** Inside `pinned`: the data versions read so far, by symbol (null outside). */
+  private pinnedVersions: Map<string, number> | null = null;
 
   constructor(
     private readonly reader: ChunkReader,
     private readonly span: SyntheticSpan,
     private readonly cacheDaysMax = 96,
     private readonly rollups: RollupStore | null = null,
+    private readonly builder: RollupBuilder | null = null,
   ) {}
+
+  /**
+   * Runs `fn` with each instrument's data version read at most once (the first time it is needed),
+   * so a walk of many days and rollup lookups costs one version query, not one per lookup. Nested
+   * calls share the outer scope. `fn` must not await: the pin lasts for the synchronous call only.
+   */
+  pinned<T>(fn: () => T): T {
+    if (this.pinnedVersions !== null) return fn();
+    this.pinnedVersions = new Map();
+    try {
+      return fn();
+    } finally {
+      this.pinnedVersions = null;
+    }
+  }
 
   /**
    * The day's bars aggregated to `widthS` (one of ROLLUP_WIDTHS_S, a multiple of the instrument's
@@ -67,14 +96,50 @@ export class BarSource {
       return hit;
     }
     const bars = this.loadRollup(inst, day, widthS, version);
-    this.rollupCache.set(key, bars);
-    this.rollupCacheBytes += rollupBytes(bars);
-    for (const [k, v] of this.rollupCache) {
-      if (this.rollupCacheBytes <= coreLimits.rollupCacheBytesMax) break;
-      this.rollupCache.delete(k);
-      this.rollupCacheBytes -= rollupBytes(v);
-    }
+    this.cacheRollup(key, bars);
     return bars;
+  }
+
+  /**
+   * Has the builder make, off the main thread, the rollups of the synthetic days in [fromDay, toDay]
+   * that are neither in memory nor in the store (imported days are left to the walk: their bars are
+   * read from the store, not generated), and keeps them in both. Resolves when they are kept (a
+   * build that fails is left to the walk); null when there is nothing to build or no builder.
+   */
+  prepareRollups(inst: Instrument, fromDay: number, toDay: number): Promise<void> | null {
+    const builder = this.builder;
+    const store = this.rollups;
+    const first = Math.max(fromDay, this.span.firstDay);
+    const last = Math.min(toDay, this.span.lastDay());
+    if (builder === null || store === null || first > last) return null;
+    // Days in memory need nothing (an import since is caught by the walk's own version check).
+    const notInMemory: number[] = [];
+    for (let d = first; d <= last; d++) if (!this.rollupsInMemory(inst, d)) notInMemory.push(d);
+    if (notInMemory.length === 0) return null;
+    const version = this.checkVersion(inst.symbol);
+    const widths = rollupWidthsFor(inst);
+    const lo = notInMemory[0];
+    const hi = notInMemory[notInMemory.length - 1];
+    const kept = store.daysKept(inst.symbol, lo, hi, widths.length, GENERATOR_VERSION);
+    const imported = this.reader.daysStored(inst.symbol, lo, hi);
+    const missing = notInMemory.filter((d) => !kept.has(d) && !imported.has(d));
+    if (missing.length === 0) return null;
+    const builds = missing.map((d) =>
+      builder.build(inst, d).then(
+        (rollups) => this.keepBuilt(inst, d, version, rollups, true),
+        () => {},
+      ),
+    );
+    return Promise.all(builds).then(() => {});
+  }
+
+  /**
+   * Whether the day's rollups at every width are in memory: no query, no version check (what the
+   * memory holds is checked against the data version when it is read).
+   */
+  rollupsInMemory(inst: Instrument, day: number): boolean {
+    for (const w of rollupWidthsFor(inst)) if (!this.rollupCache.has(`${inst.symbol}:${day}:${w}`)) return false;
+    return true;
   }
 
   /** The stored-resolution bars of one UTC day (empty when the market was closed or no data exists). */
@@ -143,15 +208,53 @@ export class BarSource {
    * Builds and keeps the day's rollups that the store lacks (the start-up warm-up), without putting
    * the day's stored bars in the day cache, so replay sessions keep their days in memory.
    */
-  warmRollups(inst: Instrument, day: number): void {
+  warmRollups(inst: Instrument, day: number): Promise<void> | null {
     const store = this.rollups;
-    if (!store) return;
+    if (!store) return null;
     const version = this.checkVersion(inst.symbol);
-    const generatorVersion = this.inSyntheticSpan(day) ? GENERATOR_VERSION : null;
-    const missing = rollupWidthsFor(inst).filter((w) => store.get(inst.symbol, day, w, generatorVersion) === null);
-    if (missing.length === 0) return;
+    const synthetic = this.inSyntheticSpan(day);
+    const widths = rollupWidthsFor(inst);
+    if (store.daysKept(inst.symbol, day, day, widths.length, synthetic ? GENERATOR_VERSION : null).has(day)) return null;
+    // A synthetic day goes to the builder, off the main thread; not into the memory cache either.
+    if (this.builder && synthetic && !this.isCached(inst, day) && !this.reader.daysStored(inst.symbol, day, day).has(day)) {
+      return this.builder.build(inst, day).then((rollups) => this.keepBuilt(inst, day, version, rollups, false));
+    }
+    const generatorVersion = synthetic ? GENERATOR_VERSION : null;
+    const missing = widths.filter((w) => store.get(inst.symbol, day, w, generatorVersion) === null);
+    if (missing.length === 0) return null;
     const bars = this.isCached(inst, day) ? this.day(inst, day) : this.load(inst, day);
     for (const widthS of missing) this.keepRollup(inst, day, widthS, version, bars);
+    return null;
+  }
+
+  /**
+   * Keeps a synthetic day's rollups built by the builder from the data at `version`: in the store
+   * (refused there if an import changed the data since) and, when `inMemory`, in the rollup cache,
+   * unless this source has seen a newer version meanwhile (then the walk reads afresh).
+   */
+  private keepBuilt(inst: Instrument, day: number, version: number, rollups: BuiltRollup[], inMemory: boolean): void {
+    if (this.versions.get(inst.symbol) !== version) return;
+    const source: RollupSource = { kind: 'synthetic', generatorVersion: GENERATOR_VERSION };
+    for (const r of rollups) {
+      if (r.bars) this.rollups?.putIfVersion(inst.symbol, day, r.widthS, source, r.bars, version);
+      if (inMemory) this.cacheRollup(`${inst.symbol}:${day}:${r.widthS}`, r.bars);
+    }
+  }
+
+  /** Puts a rollup in the byte-bounded LRU, dropping the least recently used beyond its bound. */
+  private cacheRollup(key: string, bars: BarColumns | null): void {
+    const old = this.rollupCache.get(key);
+    if (old !== undefined) {
+      this.rollupCache.delete(key);
+      this.rollupCacheBytes -= rollupBytes(old);
+    }
+    this.rollupCache.set(key, bars);
+    this.rollupCacheBytes += rollupBytes(bars);
+    for (const [k, v] of this.rollupCache) {
+      if (this.rollupCacheBytes <= coreLimits.rollupCacheBytesMax) break;
+      this.rollupCache.delete(k);
+      this.rollupCacheBytes -= rollupBytes(v);
+    }
   }
 
   private loadRollup(inst: Instrument, day: number, widthS: number, version: number): BarColumns | null {
@@ -196,7 +299,10 @@ export class BarSource {
 
   /** Drops the instrument's cached days, rollups and summary when its data version changed; returns it. */
   private checkVersion(symbol: string): number {
+    const pinned = this.pinnedVersions?.get(symbol);
+    if (pinned !== undefined) return pinned;
     const v = this.reader.dataVersion(symbol);
+    this.pinnedVersions?.set(symbol, v);
     if (this.versions.get(symbol) === v) return v;
     this.summaries.delete(symbol);
     if (this.versions.has(symbol)) {

@@ -4,6 +4,8 @@
 // on a 2-core machine (docs/decisions.md, "Event-loop slices"): median ~2 ms a slice (a generated
 // 1 s day ~1.7 ms, both aggregations ~0.4 ms), p99 ~8-12 ms; only the first slice, cold (JIT and
 // the first prepared statements), took 25-45 ms. Days whose rollups are kept already cost one query.
+// With a RollupBuilder (bar-source.ts) a synthetic day is generated and rolled up in a worker: the
+// slice on the main thread is the query and keeping the result, and the next slice waits for it.
 // Stoppable: `stop()` ends it before the next slice (shutdown calls it before closing the database).
 
 import { INSTRUMENTS } from '../domain/instrument.ts';
@@ -52,13 +54,26 @@ export class RollupWarmup {
       return;
     }
     const startMs = performance.now();
+    let offThread: Promise<void> | null = null;
     try {
-      this.source.warmRollups(INSTRUMENTS[this.instIndex], this.day);
+      offThread = this.source.warmRollups(INSTRUMENTS[this.instIndex], this.day);
     } catch (e) {
       // A failing day (a locked database) is left for History to build on demand.
       this.onError(e);
     }
     this.sliceMsMax = Math.max(this.sliceMsMax, performance.now() - startMs);
+    if (offThread === null) this.next();
+    else offThread.then(() => this.next(), (e) => this.failedOffThread(e));
+  }
+
+  /** A day the worker could not build (or a closed builder at shutdown) is left for its readers. */
+  private failedOffThread(e: unknown): void {
+    if (this.stopped) return;
+    this.onError(e);
+    this.next();
+  }
+
+  private next(): void {
     this.visited++;
     this.instIndex++;
     if (this.instIndex === INSTRUMENTS.length) {

@@ -30,10 +30,18 @@ const FIXED: ReadonlyMap<number, Timeframe> = new Map(
   }),
 );
 
+/** The widths by stored resolution, built once each: replay asks for them per bar it looks for. */
+const WIDTHS_BY_RESOLUTION = new Map<number, readonly number[]>();
+
 /** The rollup widths an instrument keeps: multiples of its stored resolution, coarser than it. */
 export function rollupWidthsFor(inst: Instrument): readonly number[] {
   const r = inst.storedResolutionS;
-  return ROLLUP_WIDTHS_S.filter((w) => w > r && w % r === 0);
+  let widths = WIDTHS_BY_RESOLUTION.get(r);
+  if (widths === undefined) {
+    widths = Object.freeze(ROLLUP_WIDTHS_S.filter((w) => w > r && w % r === 0));
+    WIDTHS_BY_RESOLUTION.set(r, widths);
+  }
+  return widths;
 }
 
 /**
@@ -65,6 +73,11 @@ export interface RollupStore {
    * returned; rows built from generated bars only when built by `generatorVersion` (null: never).
    */
   get(symbol: string, day: number, widthS: number, generatorVersion: number | null): BarColumns | null;
+  /**
+   * The days in [fromDay, toDay] with at least `widthCount` rollups kept that `get` would return
+   * (one query, no BLOB read): what a prepare or the warm-up need not build.
+   */
+  daysKept(symbol: string, fromDay: number, toDay: number, widthCount: number, generatorVersion: number | null): Set<number>;
   /**
    * Keeps a rollup built from the instrument's data at `dataVersion`; does nothing when the data
    * version has changed since (an import ran meanwhile and wrote its own days' rollups).

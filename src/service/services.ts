@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
 import { BarSource } from '../data/bar-source.ts';
+import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
 import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
@@ -88,7 +89,8 @@ export function createServices(deps: ServiceDeps): Services {
   const accountStore = new AccountStore(db);
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
-  const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups);
+  const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
+  const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups, builder);
   const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
   const warmup = new RollupWarmup(
     bars,
@@ -160,6 +162,7 @@ export function createServices(deps: ServiceDeps): Services {
     },
     async shutdown() {
       warmup.stop();
+      builder?.close();
       replay.shutdown();
       await runs.shutdown();
       await pool?.close();

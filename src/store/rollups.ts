@@ -27,6 +27,17 @@ export class BarRollupStore implements RollupStore {
     return unpackBars(r.bars);
   }
 
+  daysKept(symbol: string, fromDay: number, toDay: number, widthCount: number, generatorVersion: number | null): Set<number> {
+    const synthetic = generatorVersion === null ? null : sourceText({ kind: 'synthetic', generatorVersion });
+    const rows = this.db
+      .query(
+        `SELECT day FROM bar_rollups WHERE symbol = $symbol AND day BETWEEN $from AND $to AND (source = $import OR source = $synthetic)
+         GROUP BY day HAVING COUNT(*) >= $n`,
+      )
+      .all({ symbol, from: fromDay, to: toDay, import: IMPORT, synthetic, n: widthCount }) as { day: number }[];
+    return new Set(rows.map((r) => r.day));
+  }
+
   putIfVersion(symbol: string, day: number, widthS: number, source: RollupSource, bars: BarColumns, dataVersion: number): void {
     this.db
       .query(

@@ -12,13 +12,26 @@ import type { AdvanceResult, LiveSession } from './session.ts';
 /** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
 export const ADVANCE_SLICE_MS = 20;
 
-/** The next piece of an advance, at most about `spanDays` days of data; null when it is complete. */
-export type AdvancePlan = (s: LiveSession, spanDays: number) => AdvanceResult | null;
+/**
+ * The next piece of an advance, at most about `spanDays` days of data; null when it is complete.
+ * `horizonS`: about where the whole advance will end, so the rollups of the days before it can be
+ * built off the main thread first (LiveSession.prepare); a guess, never a bound on the walk.
+ */
+export type AdvancePlan = ((s: LiveSession, spanDays: number) => AdvanceResult | null) & { horizonS(s: LiveSession): number };
+
+/**
+ * Where n bars from the cursor end, counted generously: 7/5 of their width for weekends (markets
+ * trade five or six UTC days a week), four days more for holidays, calendar bars at their longest.
+ */
+function stepHorizonS(s: LiveSession, n: number): number {
+  const widthS = s.tf.kind === 'fixed' ? s.tf.widthS : s.tf.count * (s.tf.unit === 'w' ? 7 : s.tf.unit === 'M' ? 31 : 366) * DAY_S;
+  return s.cursorS + Math.ceil((n * widthS * 7) / 5) + 4 * DAY_S;
+}
 
 /** n bars as steps of at most `spanDays` days' worth of bars each (at least one bar). */
 export function stepPlan(n: number): AdvancePlan {
   let left = n;
-  return (s, spanDays) => {
+  const next = (s: LiveSession, spanDays: number) => {
     if (left === 0) return null;
     const perPiece = s.tf.kind === 'fixed' ? Math.max(1, Math.floor((spanDays * DAY_S) / s.tf.widthS)) : 1;
     const k = Math.min(left, perPiece);
@@ -27,18 +40,20 @@ export function stepPlan(n: number): AdvancePlan {
     left = r.played < k ? 0 : left - k;
     return r;
   };
+  return Object.assign(next, { horizonS: (s: LiveSession) => stepHorizonS(s, n) });
 }
 
 /** A jump as jumps to nearer targets, each at least one bar ahead; the last one is the real target. */
 export function jumpPlan(targetS: number): AdvancePlan {
   let done = false;
-  return (s, spanDays) => {
+  const next = (s: LiveSession, spanDays: number) => {
     if (done) return null;
     const target = targetS >= s.endS ? s.endS : targetS;
     const near = Math.max(s.cursorS + spanDays * DAY_S, nextBucketStart(s.tf, s.cursorS));
     if (near >= target) done = true;
     return s.jumpTo(done ? targetS : near);
   };
+  return Object.assign(next, { horizonS: () => targetS });
 }
 
 /** One result for pieces played one after the other: bars joined, counts added, the last halt. */

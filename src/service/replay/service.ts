@@ -338,6 +338,12 @@ export class ReplayService {
     let spanDays = 1;
     let sliceFrom = performance.now();
     try {
+      // Days nobody has read yet are generated and rolled up off the main thread first (defect 12).
+      const ready = s.prepare(plan.horizonS(s));
+      if (ready) {
+        await ready;
+        sliceFrom = performance.now();
+      }
       for (;;) {
         const t0 = performance.now();
         const piece = plan(s, spanDays);

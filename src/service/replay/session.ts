@@ -32,6 +32,7 @@ import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../en
 import { lastBarTimeBefore, pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 import { DAY_S } from '../../lib/time-units.ts';
+import { limits } from '../../config.ts';
 
 export interface AdvanceResult {
   /** Timeframe bars played (0 at the end of data). */
@@ -85,6 +86,14 @@ export class LiveSession {
   finalized = false;
   /** 'ladder' walks down the rollups (the default); 'flat' walks every stored bar (the reference). */
   walk: 'ladder' | 'flat' = 'ladder';
+  /** The rollup width whose buckets tile the timeframe's (0: none), and the instrument's widths. */
+  private readonly tfRollupWidthS: number;
+  private readonly rollupWidthsS: readonly number[];
+  /** endOfNextBars's rollups of one day (`peekDay`), by width index: a step looks n bars up in them. */
+  private peekDay = Number.NaN;
+  private readonly peekRollups: (BarColumns | null | undefined)[] = [];
+  /** The last day a prepare has covered (−1: none); the cursor only moves forward. */
+  private preparedThroughDay = -1;
 
   constructor(
     init: SessionInit,
@@ -105,6 +114,8 @@ export class LiveSession {
     this.totalBars = init.totalBars;
     this.historyBars = init.historyBars;
     this.lastActivityMs = nowMs;
+    this.tfRollupWidthS = rollupWidthForTimeframe(this.inst, this.tf);
+    this.rollupWidthsS = rollupWidthsFor(this.inst);
   }
 
   /** Simulated now: the end of the last bar played. */
@@ -112,17 +123,33 @@ export class LiveSession {
     return this.cursorS;
   }
 
-  /** Plays up to `n` timeframe bars, returning them. */
+  /**
+   * Plays up to `n` timeframe bars, returning them. The walk reads the data version once
+   * (BarSource.pinned): finding the n-th bar alone looks rollups up n times.
+   */
   step(n: number): AdvanceResult {
-    const cutS = this.endOfNextBars(n);
-    return this.advanceTo(cutS, true, n);
+    return this.source.pinned(() => this.advanceTo(this.endOfNextBars(n), true, n));
   }
 
   /** Plays every bar that ends at or before the bar holding `targetS`; returns no bars. */
   jumpTo(targetS: number): AdvanceResult {
     // A target past the end plays everything; advanceTo plays nothing for a cut at or before the cursor.
     const cutS = targetS >= this.endS ? this.endS : bucketStart(this.tf, targetS);
-    return this.advanceTo(cutS, false, 0);
+    return this.source.pinned(() => this.advanceTo(cutS, false, 0));
+  }
+
+  /**
+   * Before an advance that may reach about `horizonS`: has the rollups of the days from the cursor's
+   * to the horizon's that nobody has built yet made off the main thread (BarSource.prepareRollups),
+   * so the walk then finds them at hand. Null when there is nothing to wait for.
+   */
+  prepare(horizonS: number): Promise<void> | null {
+    if (this.walk !== 'ladder') return null;
+    const fromDay = Math.max(Math.floor(this.cursorS / DAY_S), this.preparedThroughDay + 1);
+    const toDay = Math.min(Math.floor((Math.min(horizonS, this.endS) - 1) / DAY_S), fromDay + limits.replayPrepareDaysMax - 1);
+    if (toDay < fromDay) return null;
+    this.preparedThroughDay = toDay;
+    return this.source.prepareRollups(this.inst, fromDay, toDay);
   }
 
   /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
@@ -130,7 +157,12 @@ export class LiveSession {
     const day = Math.floor(this.cursorS / DAY_S) + 1;
     if (day * DAY_S >= this.endS) return;
     if (this.walk === 'flat') this.source.day(this.inst, day);
-    else for (const w of rollupWidthsFor(this.inst)) this.source.rollup(this.inst, day, w);
+    // In memory already (the usual case after a prepare): nothing to read, not even the data version.
+    else if (!this.source.rollupsInMemory(this.inst, day)) this.source.pinned(() => this.prefetchRollups(day));
+  }
+
+  private prefetchRollups(day: number): void {
+    for (const w of rollupWidthsFor(this.inst)) this.source.rollup(this.inst, day, w);
   }
 
   /**
@@ -142,6 +174,7 @@ export class LiveSession {
     const lastDay = Math.floor((this.endS - 1) / DAY_S);
     let day = Number.NaN;
     let bars = EMPTY_BARS;
+    this.peekDay = Number.NaN;
     for (let k = 0; k < n && t < this.endS; k++) {
       // The first stored bar at or after t: in t's day, else in the following days up to lastDay.
       let d = Math.floor(t / DAY_S);
@@ -164,6 +197,7 @@ export class LiveSession {
       if (d > lastDay || firstS >= this.endS) break;
       t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, firstS)), this.endS);
     }
+    this.peekRollups.length = 0;
     return t;
   }
 
@@ -173,11 +207,21 @@ export class LiveSession {
    * −2 when the day has none, −1 when no rollup can tell (then the stored bars are read).
    */
   private firstRollupTimeAtOrAfter(d: number, t: number): number {
-    const tfWidthS = rollupWidthForTimeframe(this.inst, this.tf);
+    const tfWidthS = this.tfRollupWidthS;
     if (tfWidthS === 0) return -1;
-    for (const w of rollupWidthsFor(this.inst)) {
+    if (d !== this.peekDay) {
+      this.peekDay = d;
+      this.peekRollups.length = 0;
+    }
+    const widths = this.rollupWidthsS;
+    for (let k = 0; k < widths.length; k++) {
+      const w = widths[k];
       if (w > tfWidthS || t % w !== 0) continue;
-      const r = this.source.rollup(this.inst, d, w);
+      let r = this.peekRollups[k];
+      if (r === undefined) {
+        r = this.source.rollup(this.inst, d, w);
+        this.peekRollups[k] = r;
+      }
       if (r === null) continue;
       const i = lowerBound(r.time, r.length, t);
       if (i === r.length) return -2;
@@ -203,7 +247,7 @@ export class LiveSession {
     if (haltS === undefined) walk.fixSkippedMarkTime();
     // The bars played: every stored bar before the cut, or up to the deciding bar.
     const playedToS = haltS === undefined ? cutS : haltS + 1;
-    const widthS = rollupWidthForTimeframe(this.inst, this.tf);
+    const widthS = this.tfRollupWidthS;
     let played: number;
     let out: BarColumns | null = null;
     if (withBars) {
