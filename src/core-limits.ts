@@ -16,6 +16,7 @@ export const coreLimits = Object.freeze({
   barPriceTicksAbsMax: 0x7fff_ffff,
   importFieldsPerLineMax: 64, // fields recorded per line; extra fields are counted but not kept
   rollupCacheBytesMax: 32 * 1024 * 1024, // rollups held in memory (a 1 m day is ~33 KB, a 1 h day ~0.6 KB)
+  rollupBuildsQueuedMax: 8_192, // requests waiting for the rollup builder (a cold two-year jump on every instrument is ~5,000 instrument-days)
 
   // Synthetic generator: days outside [2007-01-01, 2099-12-31] are refused (the DST rules hold from 2007).
   generatorDayMin: daysFromCivil(2007, 1, 1),

@@ -6,15 +6,14 @@
 //
 // - Requests for the same instrument-day share one build; requests are served in arrival order.
 // - A worker holds the process open only while it has work (ref while busy, unref when idle).
-// - Bounded: at most `workersMax` workers and QUEUE_MAX waiting requests (beyond it a request is
+// - Bounded: at most `workersMax` workers and coreLimits.rollupBuildsQueuedMax waiting requests (beyond it a request is
 //   refused and the caller builds on the main thread, as without a builder).
 // - A worker that fails is replaced; its request is refused (the caller builds it itself).
 
+import { coreLimits } from '../core-limits.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { type BarColumns, unpackBars } from './bar-columns.ts';
 
-/** Waiting requests at most (a cold two-year jump on every instrument is ~5,000 instrument-days). */
-const QUEUE_MAX = 8_192;
 
 /** The instrument travels whole (plain data): the generator reads its session and parameters. */
 export interface RollupRequest {
@@ -59,7 +58,7 @@ export class RollupBuilder {
     const pending = this.shared.get(key);
     if (pending) return pending;
     if (this.closed) return Promise.reject(new Error('rollup builder closed'));
-    if (this.queue.length >= QUEUE_MAX) return Promise.reject(new Error('rollup builder queue full'));
+    if (this.queue.length >= coreLimits.rollupBuildsQueuedMax) return Promise.reject(new Error('rollup builder queue full'));
     const p = new Promise<BuiltRollup[]>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, inst, day, resolve, reject });
     });
