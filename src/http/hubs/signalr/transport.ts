@@ -47,6 +47,13 @@ export interface HubTransportOptions {
   negotiatedIdsMax?: number;
   negotiatedIdTtlMs?: number;
   closeGraceMs?: number;
+  /**
+   * Measurement hook (bench/hubs.bench.ts), off when absent: after each WebSocket message that
+   * carried hub events (`send`), the `performance.now()` at which each of those events was queued
+   * and the one at which the message was handed to the socket. Completions, pings and close
+   * messages are not timed; a coalesced quote that was replaced is not reported.
+   */
+  onFrameWritten?(queuedAtMs: readonly number[], writtenAtMs: number, conn: HubConnection): void;
 }
 
 export interface HubTransport {
@@ -126,6 +133,7 @@ export function createHubTransport(opts: HubTransportOptions): HubTransport {
       live.delete(conn);
       stopSweepWhenIdle();
     },
+    onFrameWritten: opts.onFrameWritten?.bind(opts),
   };
 
   function startSweep(): void {
