@@ -104,6 +104,10 @@ export class RawHub {
   readonly counts = new Map<string, number>();
   pings = 0;
   bytes = 0;
+  /** Date.now() of the first and the last message received, and of the close. */
+  firstMessageWallMs = 0;
+  lastMessageWallMs = 0;
+  closedWallMs = 0;
   closeRecord: string | null = null;
   closeCode: number | null = null;
   /** Called per event record (not for completions, pings, close). */
@@ -120,6 +124,7 @@ export class RawHub {
     ws.onmessage = (e) => this.received(String(e.data));
     ws.onclose = (e) => {
       if (this.keepAlive !== null) clearTimeout(this.keepAlive);
+      this.closedWallMs = Date.now();
       this.closeCode = e.code;
       this.handshake?.reject(new Error(`closed during handshake (${e.code})`));
       for (const p of this.pending.values()) p.reject(new Error('connection closed'));
@@ -180,6 +185,8 @@ export class RawHub {
 
   private received(data: string): void {
     this.bytes += data.length;
+    this.lastMessageWallMs = Date.now();
+    if (this.firstMessageWallMs === 0) this.firstMessageWallMs = this.lastMessageWallMs;
     for (const rec of data.split(RS)) {
       if (rec === '') continue;
       if (rec.startsWith(INVOCATION_PREFIX)) {

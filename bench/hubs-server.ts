@@ -106,7 +106,7 @@ async function serve(): Promise<void> {
     logError: (m, f) => console.error(m, JSON.stringify(f ?? {})),
     logInfo: (m, f) => {
       if (m.startsWith('hub client not reading')) {
-        process.send?.({ kind: 'slow-closed', atMs: performance.now(), fields: f ?? {} } satisfies ServerMessage);
+        process.send?.({ kind: 'slow-closed', atMs: performance.now(), fields: { ...f, wallMs: Date.now() } } satisfies ServerMessage);
       }
     },
     keepAliveMs,

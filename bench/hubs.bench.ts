@@ -205,7 +205,7 @@ function reportIdle(r: {
   console.log(`   server memory per connection (after GC, delta / ${IDLE_CONNECTIONS}): RSS ${per(mem0.rssBytes, mem1.rssBytes)}, JS heap ${per(mem0.heapUsedBytes, mem1.heapUsedBytes)}`);
   console.log(`     (RSS ${mib(mem0.rssBytes)} → ${mib(mem1.rssBytes)} open → ${mib(mem2.rssBytes)} after ${IDLE_MS / 1000} s idle; heap ${mib(mem0.heapUsedBytes)} → ${mib(mem1.heapUsedBytes)} → ${mib(mem2.heapUsedBytes)})`);
   console.log(`   pings received per raw connection in ${IDLE_MS / 1000} s: median ${quantile(pings, 0.5)}, min ${Math.min(...pings)}, max ${Math.max(...pings)} (expected ~${IDLE_MS / IDLE_KEEPALIVE_MS}); still open: ${stillOpen}`);
-  console.log(`   server event-loop lag, no connections (${BASELINE_MS / 1000} s): ${spread(baselineLag.lagMs)}`);
+  console.log(`   server event-loop lag (a setInterval of 10 ms in the server process; lag = gap − 10 ms), no connections (${BASELINE_MS / 1000} s): ${spread(baselineLag.lagMs)}`);
   console.log(`   server event-loop lag, ${IDLE_CONNECTIONS.toLocaleString('en-US')} idle (${IDLE_MS / 1000} s): ${spread(lag.lagMs)}; server CPU ${(r.cpu * 100).toFixed(1)}% of one core`);
 }
 
@@ -294,8 +294,9 @@ async function playPhase(dir: string, keys: Keys): Promise<void> {
     slow.kill('SIGSTOP');
     let slowClosed: SlowClosed | null = null;
     srv.onSlowClosed = (serverMs, fields) => {
-      slowClosed = { parentMs: performance.now(), serverMs, fields, kernel: kernelQueued(slow!.pid, srv) };
+      const kernel = kernelQueued(slow!.pid, srv);
       slow?.kill('SIGCONT');
+      slowClosed = { continuedWallMs: Date.now(), parentMs: performance.now(), serverMs, fields, kernel };
     };
     const preroll = await fillBuffers(srv, slowUser, slow.pid);
     everyone = [...p.sessions, ...slowUser.sessions];
@@ -483,6 +484,9 @@ function placeOrdersEvery(srv: BenchServer, sessions: PlaySession[]) {
 }
 
 interface SlowReport {
+  /** Date.now() when the first message after subscribing arrived, and when the socket closed. */
+  firstAfterReadyWallMs: number;
+  closedWallMs: number;
   bytes: number;
   events: number;
   closeRecord: string | null;
@@ -518,16 +522,21 @@ async function slowClient(): Promise<void> {
     for (const method of ['SubscribeContractQuotes', 'SubscribeContractTrades', 'SubscribeContractMarketDepth']) await c.invoke(method, contractId);
   }
   for (const accountId of env.BENCH_ACCOUNTS.split(',')) await c.invoke('SubscribeReplayBars', Number(accountId));
+  c.firstMessageWallMs = 0;
   process.send?.({ kind: 'ready' });
   await c.closed;
   let events = 0;
   for (const n of c.counts.values()) events += n;
-  process.send?.({ kind: 'done', bytes: c.bytes, events, closeRecord: c.closeRecord, closeCode: c.closeCode } satisfies { kind: 'done' } & SlowReport);
+  process.send?.({
+    kind: 'done', firstAfterReadyWallMs: c.firstMessageWallMs, closedWallMs: c.closedWallMs, bytes: c.bytes, events, closeRecord: c.closeRecord, closeCode: c.closeCode,
+  } satisfies { kind: 'done' } & SlowReport);
   await Bun.sleep(50); // let the message leave
   process.exit(0);
 }
 
 interface SlowClosed {
+  /** Date.now() when the parent continued the slow client. */
+  continuedWallMs: number;
   parentMs: number;
   serverMs: number;
   fields: Record<string, unknown>;
@@ -579,9 +588,12 @@ function reportPlay(r: {
       `   slow consumer: closed by the server ${closeS.toFixed(1)} s into the window (transport: queued ${kib(Number(at.fields.queuedBytes))} + ` +
         `Bun-buffered ${kib(Number(at.fields.bufferedBytes))}; kernel: ${kernel(at.kernel)})`,
     );
+    const rep = r.slowReport;
+    const after = (wallMs: number | undefined) => (wallMs ? `${((wallMs - Number(at.fields.wallMs)) / 1000).toFixed(2)} s` : '?');
     console.log(
-      `     continued, its client read ${kib(r.slowReport?.bytes ?? 0)} (${r.slowReport?.events ?? 0} events), then the close message ` +
-        `${r.slowReport?.closeRecord ?? '(none)'} and WebSocket close code ${r.slowReport?.closeCode ?? '?'}`,
+      `     continued ${after(at.continuedWallMs)} after the close, its client read ${kib(rep?.bytes ?? 0)} (${rep?.events ?? 0} events; ` +
+        `first at ${after(rep?.firstAfterReadyWallMs)}, socket closed at ${after(rep?.closedWallMs)}), ending with the close message ` +
+        `${rep?.closeRecord ?? '(none)'} and WebSocket close code ${rep?.closeCode ?? '?'}`,
     );
     const cut = Math.floor(closeS);
     const split = (xs: number[], atMs: number[]) => [xs.filter((_, i) => atMs[i] < at.serverMs), xs.filter((_, i) => atMs[i] >= at.serverMs)];
