@@ -165,7 +165,7 @@ async function serve(): Promise<void> {
       case 'frames-start':
         frames = new Map();
         messages = 0;
-        return reply(m.cmd, null);
+        return reply(m.cmd, performance.now());
       case 'frames-stop': {
         const open = new Set(hubs.connections().map((c) => c.id));
         const out: FrameFigures = { latenciesMs: [], writtenAtMs: [], closedLatenciesMs: [], messages };

@@ -77,6 +77,7 @@ const PREROLL_MAX_MS = 60_000;
 /** The slow consumer's user plays one session on each (its connection gets four feeds, so it fills in seconds). */
 const SLOW_SYMBOLS = ['NQ', 'ES', 'MNQ', 'MES'];
 const ORDER_EVERY_MS = 2000;
+const SETTLE_S = 2;
 
 const STEP_SUBSCRIBERS = 10;
 const STEP_WARMUP = 20;
@@ -303,7 +304,7 @@ async function playPhase(dir: string, keys: Keys): Promise<void> {
 
     const load0 = machineLoad();
     const trades0 = p.tradeCounts.map((f) => f());
-    await srv.ask({ cmd: 'frames-start' });
+    const serverStartMs = await srv.ask<number>({ cmd: 'frames-start' });
     await srv.ask({ cmd: 'lag-start' });
     const cpu0 = { server: await srv.ask<number>({ cmd: 'cpu' }), client: cpuMs() };
     p.tally.startMs = performance.now();
@@ -321,7 +322,7 @@ async function playPhase(dir: string, keys: Keys): Promise<void> {
     const slowReport = await Promise.race([slowClient.done, Bun.sleep(20_000).then(() => null)]);
 
     const windowMs = endMs - p.tally.startMs;
-    reportPlay({ tally: p.tally, windowMs, placed, frames, lags, played, preroll, slowClosed, slowReport, cpu, load0 });
+    reportPlay({ tally: p.tally, serverStartMs, windowMs, placed, frames, lags, played, preroll, slowClosed, slowReport, cpu, load0 });
     await Promise.all(everyone.map((x) => post(srv.base, 'Replay/end', x.token, { accountId: x.accountId })));
   } finally {
     for (const c of p.raw) c.close();
@@ -545,6 +546,8 @@ interface SlowClosed {
 
 function reportPlay(r: {
   tally: Tally;
+  /** The window's start on the server's clock. */
+  serverStartMs: number;
   windowMs: number;
   placed: { placed: number; failures: string[] };
   frames: FrameFigures;
@@ -595,16 +598,22 @@ function reportPlay(r: {
         `first at ${after(rep?.firstAfterReadyWallMs)}, socket closed at ${after(rep?.closedWallMs)}), ending with the close message ` +
         `${rep?.closeRecord ?? '(none)'} and WebSocket close code ${rep?.closeCode ?? '?'}`,
     );
+    // The first SETTLE_S seconds (50 sessions starting at once) are left out of the "before".
     const cut = Math.floor(closeS);
-    const split = (xs: number[], atMs: number[]) => [xs.filter((_, i) => atMs[i] < at.serverMs), xs.filter((_, i) => atMs[i] >= at.serverMs)];
+    const from = r.serverStartMs + SETTLE_S * 1000;
+    const split = (xs: number[], atMs: number[]) => [
+      xs.filter((_, i) => atMs[i] >= from && atMs[i] < at.serverMs),
+      xs.filter((_, i) => atMs[i] >= at.serverMs),
+    ];
     const [lagBefore, lagAfter] = split(r.lags.lagMs, r.lags.atMs);
     const [latBefore, latAfter] = split(r.frames.latenciesMs, r.frames.writtenAtMs);
     const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2);
     console.log(
-      `   the others, before the close (s 0–${cut}) vs after (s ${cut + 1}–${seconds}): events ${Math.round(tally.rate('all', 0, cut)).toLocaleString('en-US')}/s vs ` +
+      `   the others, before the close (s ${SETTLE_S}–${cut}) vs after (s ${cut + 1}–${seconds}): events ${Math.round(tally.rate('all', SETTLE_S, cut)).toLocaleString('en-US')}/s vs ` +
         `${Math.round(tally.rate('all', cut + 1, seconds)).toLocaleString('en-US')}/s; frame latency p50 ${p(latBefore, 0.5)} vs ${p(latAfter, 0.5)} ms, ` +
         `p99 ${p(latBefore, 0.99)} vs ${p(latAfter, 0.99)} ms; server lag p99 ${p(lagBefore, 0.99)} vs ${p(lagAfter, 0.99)} ms`,
     );
+    console.log(`     (before the close the server also presents and queues the slow user's 4 feeds for it; after, nobody listens to them)`);
   }
   if (r.frames.closedLatenciesMs.length > 0) {
     console.log(`   (frame latencies of closed connections, left out above: ${spread(r.frames.closedLatenciesMs)})`);
