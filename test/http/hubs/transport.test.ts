@@ -207,3 +207,29 @@ describe('keep-alive, reconnect and closing', () => {
     expect((await closed)?.message).toBe('Server returned an error on close: Connection closed: the access token is no longer valid.');
   });
 });
+
+describe('measurement hook (bench/hubs.bench.ts)', () => {
+  it('onFrameWritten: each message carrying events gives their queue times and its write time; completions alone are not timed', async () => {
+    const frames: { queued: number[]; written: number; connectionId: string }[] = [];
+    await serve({ onFrameWritten: (queued, written, conn) => frames.push({ queued: [...queued], written, connectionId: conn.id }) });
+    const c = client();
+    const echoed = events(c, 'Echoed');
+    await c.start();
+    await expect(c.invoke('Fail')).rejects.toThrow(/^Account not found$/);
+    expect(frames).toEqual([]); // handshake and completion: no event, nothing timed
+    const before = performance.now();
+    await c.invoke('Echo', 1); // the event and the completion leave in one message
+    const after = performance.now();
+    expect(echoed).toEqual([[1]]);
+    expect(frames).toHaveLength(1);
+    expect(frames[0].queued).toHaveLength(1);
+    expect(frames[0].connectionId).toBe(h.transport.connections()[0].id);
+    expect(before <= frames[0].queued[0] && frames[0].queued[0] <= frames[0].written && frames[0].written <= after).toBe(true);
+    // Fire-and-forget: the event waits for the frame timer, then goes out alone.
+    await c.send('Echo', 'x');
+    await waitFor(() => echoed.length === 2);
+    await waitFor(() => frames.length === 2);
+    expect(frames[1].queued).toHaveLength(1);
+    expect(frames[1].written).toBeGreaterThanOrEqual(frames[1].queued[0]);
+  });
+});

@@ -50,6 +50,8 @@ export interface ConnectionHost {
   logInfo(msg: string, fields?: Record<string, unknown>): void;
   /** After the socket closed, once. */
   ended(conn: SocketConnection): void;
+  /** The measurement hook (HubTransportOptions.onFrameWritten); absent, nothing is timed. */
+  readonly onFrameWritten?: (queuedAtMs: readonly number[], writtenAtMs: number, conn: HubConnection) => void;
 }
 
 /** A hub with its methods keyed by lower-cased name (targets match case-insensitively). */
@@ -113,7 +115,8 @@ export class SocketConnection implements HubConnection {
 
   send(target: string, args: readonly unknown[], opts?: SendOptions): void {
     if (this.phase !== 'open') return;
-    if (!this.enqueue(invocationRecord(target, args), opts?.coalesceKey)) return;
+    const atMs = this.host.onFrameWritten ? this.host.monoMs() : -1;
+    if (!this.enqueue(invocationRecord(target, args), opts?.coalesceKey, atMs)) return;
     if (this.frameTimer === null && !this.flushPending) {
       this.frameTimer = setTimeout(() => this.flush(), this.host.settings.frameIntervalMs);
     }
@@ -272,8 +275,8 @@ export class SocketConnection implements HubConnection {
   }
 
   /** Queues a record; false (and the connection closed) when the client is too far behind. */
-  private enqueue(text: string, key?: string): boolean {
-    this.queue.push(text, key);
+  private enqueue(text: string, key?: string, atMs = -1): boolean {
+    this.queue.push(text, key, atMs);
     const bytesMax = this.host.settings.queueBytesMax;
     if (this.queue.bytes + this.bufferedBytes <= bytesMax) return true;
     this.bufferedBytes = this.ws.getBufferedAmount();
@@ -295,13 +298,17 @@ export class SocketConnection implements HubConnection {
     if (this.frameTimer !== null) clearTimeout(this.frameTimer);
     this.frameTimer = null;
     if (this.phase === 'ended') return;
+    const measure = this.host.onFrameWritten;
     this.bufferedBytes = this.ws.getBufferedAmount();
     while (!this.queue.empty && this.bufferedBytes === 0) {
-      const frame = this.queue.takeFrame(this.host.settings.frameBytesMax) as string;
+      const stamps: number[] | undefined = measure ? [] : undefined;
+      const frame = this.queue.takeFrame(this.host.settings.frameBytesMax, stamps) as string;
       const status = this.ws.sendText(frame);
       this.lastSentMs = this.host.monoMs();
       this.bufferedBytes = this.ws.getBufferedAmount();
       if (status === 0) return this.dropSlowConsumer(); // over Bun's own limit: the frame is lost
+      // Written: taken by the kernel, or (-1) by Bun's buffer, which sends it before anything later.
+      if (measure && stamps!.length > 0) measure(stamps!, this.lastSentMs, this);
     }
     // Output still buffered: drained() resumes.
   }

@@ -1,10 +1,13 @@
 // The records waiting to be written to one connection, in order. A record sent with a coalesce key
 // replaces the older record of that key still waiting: the older one is dropped where it stands and
 // the newer one joins the end, so nothing else changes order (hub.ts, SendOptions).
+// A record may carry the monotonic time it was queued at (only when the transport measures frame
+// latency, HubTransportOptions.onFrameWritten); -1 otherwise.
 
 interface Entry {
   text: string | null; // null once replaced by a newer record of the same key
   key: string | undefined;
+  atMs: number;
 }
 
 export class OutboundQueue {
@@ -18,7 +21,7 @@ export class OutboundQueue {
     return this.bytes === 0;
   }
 
-  push(text: string, key?: string): void {
+  push(text: string, key?: string, atMs = -1): void {
     if (key !== undefined) {
       const older = this.byKey.get(key);
       if (older && older.text !== null) {
@@ -26,14 +29,17 @@ export class OutboundQueue {
         older.text = null;
       }
     }
-    const entry: Entry = { text, key };
+    const entry: Entry = { text, key, atMs };
     this.entries.push(entry);
     if (key !== undefined) this.byKey.set(key, entry);
     this.bytes += text.length;
   }
 
-  /** Takes records from the front, joined, up to `bytesMax` (at least one record); null when empty. */
-  takeFrame(bytesMax: number): string | null {
+  /**
+   * Takes records from the front, joined, up to `bytesMax` (at least one record); null when empty.
+   * With `queuedAtMs`, the queue times of the records taken that carry one are appended to it.
+   */
+  takeFrame(bytesMax: number, queuedAtMs?: number[]): string | null {
     if (this.bytes === 0) return null;
     let frame = '';
     while (this.head < this.entries.length) {
@@ -42,6 +48,7 @@ export class OutboundQueue {
         if (frame.length > 0 && frame.length + e.text.length > bytesMax) break;
         frame += e.text;
         this.bytes -= e.text.length;
+        if (queuedAtMs !== undefined && e.atMs >= 0) queuedAtMs.push(e.atMs);
         if (e.key !== undefined && this.byKey.get(e.key) === e) this.byKey.delete(e.key);
       }
       this.head++;

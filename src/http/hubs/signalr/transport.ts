@@ -47,6 +47,13 @@ export interface HubTransportOptions {
   negotiatedIdsMax?: number;
   negotiatedIdTtlMs?: number;
   closeGraceMs?: number;
+  /**
+   * Measurement hook (bench/hubs.bench.ts), off when absent: after each WebSocket message that
+   * carried hub events (`send`), the `performance.now()` at which each of those events was queued
+   * and the one at which the message was handed to the socket. Completions, pings and close
+   * messages are not timed; a coalesced quote that was replaced is not reported.
+   */
+  onFrameWritten?(queuedAtMs: readonly number[], writtenAtMs: number, conn: HubConnection): void;
 }
 
 export interface HubTransport {
@@ -116,6 +123,7 @@ class SignalRTransport implements HubTransport, ConnectionHost {
   private lastRevalidateMs: number;
   private revalidating = false;
   private stopped = false;
+  readonly onFrameWritten: ConnectionHost['onFrameWritten'];
 
   constructor(private readonly opts: HubTransportOptions) {
     this.settings = settingsOf(opts);
@@ -129,6 +137,7 @@ class SignalRTransport implements HubTransport, ConnectionHost {
     this.byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
     this.negotiated = new NegotiatedIds(opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax, opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs);
     this.lastRevalidateMs = this.monoMs();
+    this.onFrameWritten = opts.onFrameWritten?.bind(opts);
     this.websocket = this.socketHandler();
   }
 
