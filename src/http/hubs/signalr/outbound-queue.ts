@@ -14,6 +14,8 @@ export class OutboundQueue {
   private entries: Entry[] = [];
   private head = 0;
   private readonly byKey = new Map<string, Entry>();
+  /** Replaced entries still in the list (they hold no text, but a slot). */
+  private dead = 0;
   /** Characters of the records waiting (≈ bytes: the records are JSON, mostly ASCII). */
   bytes = 0;
 
@@ -27,10 +29,13 @@ export class OutboundQueue {
       if (older && older.text !== null) {
         this.bytes -= older.text.length;
         older.text = null;
+        this.dead++;
       }
     }
     const entry: Entry = { text, key, atMs };
     this.entries.push(entry);
+    // A socket that is not read never takes a frame: replaced quotes must not pile up as slots.
+    if (this.dead > 64 && this.dead * 2 > this.entries.length - this.head) this.dropDead();
     if (key !== undefined) this.byKey.set(key, entry);
     this.bytes += text.length;
   }
@@ -50,6 +55,8 @@ export class OutboundQueue {
         this.bytes -= e.text.length;
         if (queuedAtMs !== undefined && e.atMs >= 0) queuedAtMs.push(e.atMs);
         if (e.key !== undefined && this.byKey.get(e.key) === e) this.byKey.delete(e.key);
+      } else {
+        this.dead--;
       }
       this.head++;
     }
@@ -60,8 +67,20 @@ export class OutboundQueue {
   clear(): void {
     this.entries = [];
     this.head = 0;
+    this.dead = 0;
     this.byKey.clear();
     this.bytes = 0;
+  }
+
+  /** Slots held, live and replaced (bounded: replaced ones are dropped once they are half). */
+  get length(): number {
+    return this.entries.length - this.head;
+  }
+
+  private dropDead(): void {
+    this.entries = this.entries.slice(this.head).filter((e) => e.text !== null);
+    this.head = 0;
+    this.dead = 0;
   }
 
   private compact(): void {
