@@ -1,0 +1,122 @@
+// The replay controls: step, jump, play, pause, speed and end. The server plays (Replay/play at
+// 2 × speed bars a second, Replay/pause); the bars come back through the market hub (status.ts).
+// Steps and jumps go through the core's queue with the hubs' bars, so they never overlap.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { sim } from '../../api.ts';
+import { attempt } from '../../ui.tsx';
+import type { Tables } from './book.ts';
+import type { SessionCore } from './core.ts';
+import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
+import type { SessionFeed } from './session-feed.ts';
+import { isPlayingRefusal } from './status.ts';
+
+export interface ReplayControls {
+  speed: number;
+  setSpeed(v: number): void;
+  /** A new speed while playing restarts the server's playback at it. */
+  changeSpeed(v: number): void;
+  /** The jump input's value (a datetime-local, read as UTC). */
+  jumpAt: string;
+  editJump(v: string): void;
+  submitJump(): void;
+  step(n: number): void;
+  togglePlay(): void;
+  end(): void;
+}
+
+/** `2025-03-03T14:30:00Z` ↔ the value of a datetime-local input (read as UTC). */
+const toLocalInput = (iso: string) => iso.slice(0, 16);
+const fromLocalInput = (v: string) => `${v.length === 16 ? `${v}:00` : v}Z`;
+
+interface Parts {
+  core: SessionCore;
+  tables: Tables;
+  session: SessionFeed;
+}
+
+export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed): ReplayControls {
+  const [speed, setSpeed] = useState(5);
+  core.live.current.speed = speed;
+  const p: Parts = { core, tables, session };
+  const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
+  const play = (v = core.live.current.speed) => run(() => startPlay(core, v));
+  const jump = useJumpTarget(session.lastTime, (iso) => run(() => advance(p, 'Replay/jumpTo', { targetTime: iso }, false)));
+  return {
+    speed,
+    setSpeed,
+    changeSpeed: (v) => {
+      if (core.live.current.playing && !core.live.current.over) play(v);
+    },
+    ...jump,
+    step: (n) => run(() => advance(p, 'Replay/step', { steps: n }, true)),
+    togglePlay: () => (core.live.current.playing ? run(() => pause(p)) : play()),
+    end: () => run(() => end(p)),
+  };
+}
+
+/** Default jump target: an hour after the last bar, until the user types one. */
+function useJumpTarget(lastTime: string | null, jump: (iso: string) => void): Pick<ReplayControls, 'jumpAt' | 'editJump' | 'submitJump'> {
+  const [jumpAt, setJumpAt] = useState('');
+  const edited = useRef(false);
+  useEffect(() => {
+    if (lastTime && !edited.current) setJumpAt(toLocalInput(new Date(Date.parse(lastTime) + 3_600_000).toISOString()));
+  }, [lastTime]);
+  const editJump = (v: string) => {
+    edited.current = true;
+    setJumpAt(v);
+  };
+  const submitJump = () => {
+    edited.current = false;
+    if (jumpAt) jump(fromLocalInput(jumpAt));
+  };
+  return { jumpAt, editJump, submitJump };
+}
+
+/** A step (its answer carries its bars) or a jump (its bars are read from History). */
+function advance({ core, session }: Parts, path: 'Replay/step' | 'Replay/jumpTo', body: Record<string, unknown>, withBars: boolean): Promise<void> {
+  return core.serial(async () => {
+    if (core.live.current.over) return;
+    const r = await sim<Advance>(path, { accountId: core.accountId, ...body }).catch((e) => {
+      if (isPlayingRefusal(e)) core.setPlaying(true); // started elsewhere: Pause is the way on
+      throw e;
+    });
+    await session.drawTo(r.currentIndex, withBars ? (r.bars ?? []) : null);
+    session.applyStatus(r);
+  });
+}
+
+/** The server plays at 2 × speed bars a second; the bars come back through the market hub. */
+async function startPlay(core: SessionCore, speed: number): Promise<void> {
+  if (core.live.current.over) return;
+  core.setAtEnd(false);
+  core.setPlaying(true);
+  try {
+    await sim('Replay/play', { accountId: core.accountId, speed });
+  } catch (e) {
+    core.setPlaying(false);
+    throw e;
+  }
+}
+
+/** Pauses the server's playback; its answer's snapshot is exact, and a status read lines the chart up with it. */
+async function pause({ core, session }: Parts): Promise<void> {
+  core.setPlaying(false);
+  const r = await sim<{ account: Snapshot | null; propFirm: PropFirm | null }>('Replay/pause', { accountId: core.accountId });
+  if (r.account) core.serverSnap(r.account);
+  if (r.propFirm) session.setPropFirm(r.propFirm);
+  await session.syncStatus();
+}
+
+async function end({ core, tables }: Parts): Promise<void> {
+  const { accountId, live } = core;
+  core.setPlaying(false);
+  await core.serial(async () => {
+    const r = await sim<{ ended: boolean; account: (Snapshot & { filledOrders: unknown[] }) | null }>('Replay/end', { accountId });
+    const t = await sim<{ trades: Trade[] }>('Trade/search', { accountId }).catch(() => null);
+    tables.setBook({ positions: [], orders: [], fills: t?.trades ?? live.current.book.fills });
+    if (r.account) core.setSnap(r.account);
+    core.finish('ended', r.account, null, t?.trades.length ?? 0);
+    core.refreshChallenge();
+  });
+}

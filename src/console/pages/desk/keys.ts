@@ -1,0 +1,44 @@
+// The desk's keyboard: → or N steps one bar (Shift: ten), Space plays or pauses, B and S buy and
+// sell at market (the ticket's size). Keys typed into a field, or with a modifier, are left alone.
+
+import { useEffect, useRef } from 'preact/hooks';
+
+export interface KeyCommands {
+  step(n: number): void;
+  togglePlay(): void;
+  market(side: 0 | 1): void;
+}
+
+function isTyping(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+}
+
+/** `blocked`: the session is over or loading; `playing`: steps wait for a pause. */
+export function useDeskKeys(blocked: boolean, playing: boolean, commands: KeyCommands): void {
+  const keys = useRef<(e: KeyboardEvent) => void>(() => {});
+  keys.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || blocked) return;
+    const k = e.key;
+    if (k === 'ArrowRight' || k === 'n' || k === 'N') {
+      e.preventDefault();
+      if (!playing) commands.step(e.shiftKey ? 10 : 1);
+    } else if (k === ' ') {
+      e.preventDefault();
+      commands.togglePlay();
+    } else if (k === 'b' || k === 'B') {
+      e.preventDefault();
+      commands.market(0);
+    } else if (k === 's' || k === 'S') {
+      e.preventDefault();
+      commands.market(1);
+    }
+  };
+  useEffect(() => {
+    const h = (e: KeyboardEvent) => keys.current(e);
+    addEventListener('keydown', h);
+    return () => removeEventListener('keydown', h);
+  }, []);
+}

@@ -1,0 +1,109 @@
+// The desk's top bar: the instrument, the session's clock and progress, the hubs' link state and
+// the replay controls (layout only; the commands are controls.ts').
+
+import type { LinkState } from '../../hubs.ts';
+import { ErrorLine, utc } from '../../ui.tsx';
+import type { Progress } from './chart-bars.ts';
+import type { ReplayControls } from './controls.ts';
+import type { SessionMeta } from './model.ts';
+
+const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
+const LINK_TITLE: Record<LinkState, string> = {
+  connecting: 'Connecting to the real-time hubs',
+  up: 'The chart and the tables follow the session as it moves, from any tab',
+  reconnecting: 'The real-time connection dropped; reconnecting (the tables are read again once it is back)',
+  down: 'No real-time connection: reload the page to try again',
+};
+
+interface BarProps {
+  meta: SessionMeta;
+  lastTime: string | null;
+  progress: Progress;
+  link: LinkState;
+  controls: ReplayControls;
+  playing: boolean;
+  /** The session is over or still loading: no command applies. */
+  blocked: boolean;
+  error: string | null;
+}
+
+export function ReplayBar({ meta, lastTime, progress, link, controls, playing, blocked, error }: BarProps) {
+  const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
+  return (
+    <header class="card desk-bar">
+      <div class="bar-row">
+        <div class="instrument">
+          <span class="sym">{meta.contract.name}</span>
+          <span class="muted desc" title={meta.contract.description}>{meta.contract.description}</span>
+          <span class="chip">{meta.timeframe}</span>
+          {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
+        </div>
+        <div class="clock">
+          <span class="mono" data-testid="sim-time">
+            {lastTime ? utc(lastTime) : '—'}
+          </span>
+          <span class="muted small">UTC</span>
+          <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
+            <div style={{ width: `${pct}%` }} />
+          </div>
+          <span class="mono small muted" data-testid="progress">
+            {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
+          </span>
+          <span class={`link link-${link}`} data-testid="link" data-state={link} title={LINK_TITLE[link]}>
+            {LINK_WORD[link]}
+          </span>
+        </div>
+        <ControlButtons controls={controls} playing={playing} blocked={blocked} />
+      </div>
+      <ErrorLine error={error} />
+    </header>
+  );
+}
+
+function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayControls; playing: boolean; blocked: boolean }) {
+  return (
+    <div class="controls">
+      <button type="button" onClick={() => c.step(1)} disabled={playing || blocked} data-testid="step" title="Step one bar (→ or N)">
+        Step <kbd>→</kbd>
+      </button>
+      <button type="button" onClick={() => c.step(10)} disabled={playing || blocked} title="Step ten bars (Shift+→)">
+        ×10
+      </button>
+      <button type="button" class={playing ? 'primary' : ''} onClick={c.togglePlay} disabled={blocked} data-testid="play" title="Play / pause (Space)">
+        {playing ? 'Pause' : 'Play'} <kbd>Space</kbd>
+      </button>
+      <label class="speed" title="Speed: 2 × speed bars a second">
+        <span>
+          Speed <span class="mono speed-val">{c.speed}</span>
+        </span>
+        <input
+          type="range"
+          min={1}
+          max={50}
+          value={c.speed}
+          onInput={(e) => c.setSpeed(Number((e.target as HTMLInputElement).value))}
+          onChange={(e) => c.changeSpeed(Number((e.target as HTMLInputElement).value))}
+          name="speed"
+        />
+      </label>
+      <form
+        class="jump"
+        onSubmit={(e) => {
+          e.preventDefault();
+          c.submitJump();
+        }}
+      >
+        <input type="datetime-local" name="jumpTo" value={c.jumpAt} step={60} onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
+          aria-label="Jump to (UTC)"
+          title="Jump to this time (UTC)"
+        />
+        <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
+          Jump
+        </button>
+      </form>
+      <button type="button" class="ghost end" onClick={c.end} disabled={blocked} data-testid="end">
+        End session
+      </button>
+    </div>
+  );
+}

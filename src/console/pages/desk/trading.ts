@@ -1,0 +1,92 @@
+// The desk's order commands: place (the ticket, or B/S at market), cancel and flatten. After each,
+// the tables follow the user hub's events (a read only when it is down); while paused, a status
+// read gives the exact snapshot (margin, equity at the current price).
+
+import { useState } from 'preact/hooks';
+import { sim } from '../../api.ts';
+import { attempt } from '../../ui.tsx';
+import type { Tables } from './book.ts';
+import type { SessionCore } from './core.ts';
+import { type Order, type Position, sideWord, typeShort } from './model.ts';
+import type { SessionFeed } from './session-feed.ts';
+import type { TicketOrder } from './ticket.tsx';
+
+export interface Trading {
+  size: number;
+  setSize(n: number): void;
+  placing: boolean;
+  canceling: number | null;
+  closing: boolean;
+  ticketError: string | null;
+  place(o: TicketOrder): Promise<void>;
+  /** A market order of the ticket's size. */
+  market(side: 0 | 1): Promise<void>;
+  cancel(o: Order): Promise<void>;
+  flatten(p: Position): Promise<void>;
+}
+
+export function useTrading(core: SessionCore, tables: Tables, session: SessionFeed): Trading {
+  const { accountId } = core;
+  const [size, setSize] = useState(1);
+  const [placing, setPlacing] = useState(false);
+  const [canceling, setCanceling] = useState<number | null>(null);
+  const [closing, setClosing] = useState(false);
+  const [ticketError, setTicketError] = useState<string | null>(null);
+
+  const afterCommand = async () => {
+    if (!session.userUp()) await tables.refreshTables();
+    if (!core.live.current.playing && !core.live.current.over) await session.syncStatus().catch(() => undefined);
+  };
+
+  const place = async (o: TicketOrder) => {
+    setPlacing(true);
+    await attempt(setTicketError, async () => {
+      const r = await sim<{ orderId: number }>('Order/place', placeBody(accountId, core.meta.contract.id, o));
+      if (o.type !== 2 && (o.slTicks !== null || o.tpTicks !== null)) {
+        core.updateMeta({ brackets: { ...core.metaRef.current.brackets, [String(r.orderId)]: { sl: o.slTicks, tp: o.tpTicks } } });
+      }
+      core.setFlash(`Order #${r.orderId} placed: ${sideWord(o.side)} ${o.size} ${typeShort(o.type)}`);
+      await afterCommand();
+    });
+    setPlacing(false);
+  };
+
+  const cancel = async (o: Order) => {
+    setCanceling(o.id);
+    await attempt(tables.setTableError, async () => {
+      await sim('Order/cancel', { accountId, orderId: o.id });
+      core.setFlash(`Order #${o.id} canceled`);
+      await afterCommand();
+    });
+    setCanceling(null);
+  };
+
+  const flatten = async (p: Position) => {
+    setClosing(true);
+    await attempt(tables.setTableError, async () => {
+      await sim('Position/closeContract', { accountId, contractId: p.contractId });
+      core.setFlash(`Position flattened`);
+      await afterCommand();
+    });
+    setClosing(false);
+  };
+
+  const market = (side: 0 | 1) => place({ side, type: 2, size, limitPrice: null, stopPrice: null, slTicks: null, tpTicks: null });
+  return { size, setSize, placing, canceling, closing, ticketError, place, market, cancel, flatten };
+}
+
+/** Order/place's body; brackets only when the ticket asks for them. */
+function placeBody(accountId: number, contractId: string, o: TicketOrder): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    accountId,
+    contractId,
+    type: o.type,
+    side: o.side,
+    size: o.size,
+    limitPrice: o.limitPrice,
+    stopPrice: o.stopPrice,
+  };
+  if (o.slTicks !== null) body.stopLossBracket = { ticks: o.slTicks };
+  if (o.tpTicks !== null) body.takeProfitBracket = { ticks: o.tpTicks };
+  return body;
+}
