@@ -32,19 +32,39 @@ interface MarketSubs {
 const OK: MethodResult = { ok: true };
 const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
 
+/**
+ * Arguments built once per event, target and contract id, shared by every connection it goes to, so
+ * the transport serializes them once (signalr/messages.ts).
+ */
+const shared = new WeakMap<ReplayEvent, Map<string, unknown[]>>();
+
+function argsFor(e: ReplayEvent, target: string, contractId: string, build: () => unknown): unknown[] {
+  let byKey = shared.get(e);
+  if (!byKey) shared.set(e, (byKey = new Map()));
+  const key = `${target}|${contractId}`;
+  let args = byKey.get(key);
+  if (!args) byKey.set(key, (args = [contractId, build()]));
+  return args;
+}
+
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentSubs): void {
   if (e.kind !== 'tick') return;
-  const contract = s.contracts.contractFor(sub.inst);
-  const quoteId = sub.contractIds.get('quotes');
+  const inst = sub.inst;
+  const contract = () => s.contracts.contractFor(inst);
+  // Quotes and books of earlier bars of one call would be merged into the last one anyway.
+  const quoteId = e.last ? sub.contractIds.get('quotes') : undefined;
   if (quoteId !== undefined) {
-    c.send('GatewayQuote', [quoteId, hubQuote(sub.inst, contract, e.quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+    const args = argsFor(e, 'GatewayQuote', quoteId, () => hubQuote(inst, contract(), e.quote));
+    c.send('GatewayQuote', args, { coalesceKey: `q:${inst.symbol}` });
   }
   if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
+  const bar = e.bar;
   const tradeId = sub.contractIds.get('trades');
-  if (tradeId !== undefined) c.send('GatewayTrade', [tradeId, hubTrades(sub.inst, contract, e.bar, e.quote.timeS)]);
-  const depthId = sub.contractIds.get('depth');
+  if (tradeId !== undefined) c.send('GatewayTrade', argsFor(e, 'GatewayTrade', tradeId, () => hubTrades(inst, contract(), bar, e.quote.timeS)));
+  const depthId = e.last ? sub.contractIds.get('depth') : undefined;
   if (depthId !== undefined) {
-    c.send('GatewayDepth', [depthId, hubDepth(sub.inst, e.quote, e.bar.volume)], { coalesceKey: `d:${sub.inst.symbol}` });
+    const args = argsFor(e, 'GatewayDepth', depthId, () => hubDepth(inst, e.quote, bar.volume));
+    c.send('GatewayDepth', args, { coalesceKey: `d:${inst.symbol}` });
   }
 }
 

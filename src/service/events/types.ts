@@ -51,7 +51,20 @@ export type ReplayEvent =
     }
   | { topic: string; kind: 'account'; account: AccountView }
   /** A processed bar of the session feeding a user's market subscriptions on `symbol`. */
-  | { topic: string; kind: 'tick'; userId: number; symbol: string; sessionAccountId: number; quote: QuoteFigures; bar: TickBar | null }
+  | {
+      topic: string;
+      kind: 'tick';
+      userId: number;
+      symbol: string;
+      sessionAccountId: number;
+      quote: QuoteFigures;
+      bar: TickBar | null;
+      /**
+       * The last tick of its call. The ticks of one call are queued together, so a subscriber's
+       * coalescing keeps only the last quote and book of them: earlier ones need not be built.
+       */
+      last: boolean;
+    }
   /** Bars a session played (the console's chart), with the cursor after them. */
   | { topic: string; kind: 'bars'; accountId: number; bars: TickBar[]; currentIndex: number; nowS: number; ended: boolean }
   /** Credentials stopped working: a token (logout) or all of a user's (key rotation, plan, disabled). */

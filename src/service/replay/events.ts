@@ -54,7 +54,8 @@ export class SessionEvents {
         if (marketWanted) {
           const bar = { timeS: b.time[i], open: b.open[i], high: b.high[i], low: b.low[i], close: b.close[i], volume: b.volume[i] };
           const quote = this.tape(s).quote(endS, b.close[i], { startS: b.time[i], high: bar.high, low: bar.low, volume: bar.volume });
-          bus.publish({ topic: market, kind: 'tick', userId: s.userId, symbol: s.inst.symbol, sessionAccountId: s.accountId, quote, bar });
+          const last = i === b.length - 1;
+          bus.publish({ topic: market, kind: 'tick', userId: s.userId, symbol: s.inst.symbol, sessionAccountId: s.accountId, quote, bar, last });
         }
       }
     }
@@ -75,7 +76,7 @@ export class SessionEvents {
     if (quote === null) return;
     this.d.bus.publish({
       topic: marketTopic(s.userId, s.inst.symbol), kind: 'tick', userId: s.userId, symbol: s.inst.symbol,
-      sessionAccountId: s.accountId, quote, bar: null,
+      sessionAccountId: s.accountId, quote, bar: null, last: true,
     });
   }
 

@@ -34,10 +34,16 @@ describe('market hub', () => {
       coalesceKey: 'q:NQ',
     }]);
     c.sent.length = 0;
-    await step(t, t, 2);
+    await step(t, t);
     expect(c.sent).toEqual([
       { target: 'GatewayQuote', args: [t.contractId, quote({ lastPrice: 20003, bestBid: 20003, bestAsk: 20003.25, open: 19995, high: 20005, low: 19990, volume: 2, lastUpdated: time(2), timestamp: time(2) })], coalesceKey: 'q:NQ' },
-      { target: 'GatewayQuote', args: [t.contractId, quote({ lastPrice: 19985, bestBid: 19985, bestAsk: 19985.25, open: 19995, high: 20005, low: 19980, volume: 3, lastUpdated: time(3), timestamp: time(3) })], coalesceKey: 'q:NQ' },
+    ]);
+    // Two bars in one call: the earlier bar's quote would be merged into the later one in the
+    // subscriber's queue, so only the last is built; the session figures include both bars.
+    c.sent.length = 0;
+    await t.post('Replay/step', { accountId: t.accountId, steps: 2 }, t.token);
+    expect(c.sent).toEqual([
+      { target: 'GatewayQuote', args: [t.contractId, quote({ lastPrice: 19986, bestBid: 19986, bestAsk: 19986.25, open: 19995, high: 20005, low: 19980, volume: 4, lastUpdated: time(4), timestamp: time(4) })], coalesceKey: 'q:NQ' },
     ]);
   });
 

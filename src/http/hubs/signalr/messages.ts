@@ -116,18 +116,15 @@ export const PING = record({ type: MessageType.Ping });
 export const handshakeError = (error: string) => record({ error });
 
 // One event is usually sent to every subscriber with the same arguments array: it is serialized
-// once. (hub.ts: the array must not change between those sends.)
-let memoTarget = '';
-let memoArgs: readonly unknown[] | null = null;
-let memoText = '';
+// once, whatever was sent in between (hub.ts: the array must not change between those sends).
+const serialized = new WeakMap<readonly unknown[], { target: string; text: string }>();
 
 export function invocationRecord(target: string, args: readonly unknown[]): string {
-  if (args !== memoArgs || target !== memoTarget) {
-    memoText = record({ type: MessageType.Invocation, target, arguments: args });
-    memoTarget = target;
-    memoArgs = args;
-  }
-  return memoText;
+  const hit = serialized.get(args);
+  if (hit !== undefined && hit.target === target) return hit.text;
+  const text = record({ type: MessageType.Invocation, target, arguments: args });
+  serialized.set(args, { target, text });
+  return text;
 }
 
 /** A completion: never both `error` and `result` (hub methods return nothing). */
