@@ -129,6 +129,7 @@ export const limits = Object.freeze({
   strategySavesPerWindowMax: 30,
   strategySaveWindowMs: 60_000,
   playgroundRunsKeptPerUserMax: 500, // ended runs beyond the newest 500 are deleted, oldest first
+  sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
 });
 

@@ -83,7 +83,8 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    // A failed resource names only its error in the text: the URL is in the location.
+    if (m.type() === 'error') errors.push(m.text().startsWith('Failed to load resource') ? `${m.text()} (${m.location().url})` : m.text());
   });
   return { context, page, errors };
 }

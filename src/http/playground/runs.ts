@@ -2,6 +2,7 @@
 // out: GET executions/:id to poll an execution and GET executions/:id/events, a Server-Sent Events
 // stream of the same progress for the console. Endpoints declared in schemas.ts.
 
+import { limits } from '../../config.ts';
 import type { Elysia } from 'elysia';
 import type { ExecutionEvent } from '../../service/playground/execution.ts';
 import type { Services } from '../../service/services.ts';
@@ -43,6 +44,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     const enc = new TextEncoder();
     let unsubscribe: (() => void) | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let keepAlive: ReturnType<typeof setInterval> | null = null;
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         let closed = false;
@@ -52,6 +54,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
           closed = true;
           unsubscribe?.();
           if (timer) clearTimeout(timer);
+          if (keepAlive) clearInterval(keepAlive);
           try {
             controller.close();
           } catch {}
@@ -79,6 +82,14 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
             send('progress');
           }, wait);
         };
+        // A comment line while nothing else is sent: Bun closes a connection idle for 10 s (its
+        // default idleTimeout), and a run may send nothing for longer (a sandbox starting on a busy
+        // machine, a slow strategy); proxies do the same.
+        keepAlive = setInterval(() => {
+          if (closed || performance.now() - lastSentMs < limits.sseKeepAliveMs) return;
+          controller.enqueue(enc.encode(': keep-alive\n\n'));
+          lastSentMs = performance.now();
+        }, limits.sseKeepAliveMs);
         request.signal.addEventListener('abort', close);
         if (first.value.status !== 'running') return send('done');
         send('progress');
@@ -88,6 +99,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
       cancel() {
         unsubscribe?.();
         if (timer) clearTimeout(timer);
+        if (keepAlive) clearInterval(keepAlive);
       },
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });

@@ -111,7 +111,8 @@ function checkedEvents(ep: ContractEndpoint, request: Request, res: Response): R
     const frames = pending.split('\n\n');
     pending = final ? '' : (frames.pop() ?? '');
     for (const frame of frames) {
-      if (frame.trim() === '') continue;
+      // Blank frames and comment-only frames (keep-alives) carry no event.
+      if (frame.split('\n').every((line) => line.trim() === '' || line.startsWith(':'))) continue;
       const { event, problem } = parseEvent(frame);
       const found = problem ?? contractError(ep, 200, event);
       if (found !== null) {

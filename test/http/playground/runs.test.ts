@@ -176,7 +176,8 @@ describe('POST run', () => {
     const res = await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }));
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const text = await res.text();
-    const events = text.trim().split('\n\n').map((block) => {
+    // Keep-alive comments may come between events on a slow machine.
+    const events = text.trim().split('\n\n').filter((block) => !block.startsWith(':')).map((block) => {
       const [ev, data] = block.split('\n');
       return { event: ev.replace('event: ', ''), data: JSON.parse(data.replace('data: ', '')) };
     });
@@ -187,6 +188,23 @@ describe('POST run', () => {
     // A finished execution's stream is its end, at once.
     const again = await (await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }))).text();
     expect(again.startsWith('event: done\n')).toBe(true);
+  }, SANDBOX_TEST_MS);
+
+  it('a silent run keeps its event stream alive with comment lines (idle connections are closed after 10 s)', async () => {
+    const id = await p.run({ ...DAY, code: SPIN });
+    const res = await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': keep-alive\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream ended without a keep-alive: ${text}`);
+      text += decoder.decode(value);
+    }
+    expect(text.startsWith('event: progress\n')).toBe(true);
+    await p.call('POST', 'stop', {});
+    await p.waitEnd(id);
+    await reader.cancel();
   }, SANDBOX_TEST_MS);
 });
 
