@@ -17,7 +17,7 @@ function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
   return Number((valueTicks / qty / inst.ticksPerPoint).toFixed(digits));
 }
 
-function presentTrade(inst: Instrument, t: TradeRecord) {
+export function presentTrade(inst: Instrument, t: TradeRecord) {
   return {
     side: t.direction === 1 ? ('long' as const) : ('short' as const),
     size: t.entryQty,
@@ -72,4 +72,17 @@ export function presentExecution(v: ExecutionView) {
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),
     logs: v.logs,
   };
+}
+
+/**
+ * Trades as CSV: the header row, then one row per trade with RunTrade's fields in that order (none
+ * of them can hold a comma, a quote or a line break, so nothing is quoted). Lines end with \n.
+ */
+export function presentTradesCsv(inst: Instrument, trades: readonly TradeRecord[], columns: readonly string[]): string {
+  const lines = [columns.join(',')];
+  for (const t of trades) {
+    const w = presentTrade(inst, t);
+    lines.push(`${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -257,6 +257,45 @@ export const executionEvents = defineEndpoint({
   errors: runCodes.execution,
 });
 
+/** The columns of GET executions/:id/trades.csv, in order: RunTrade's fields. */
+export const TRADE_CSV_COLUMNS = ['side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees'] as const;
+
+export const executionTrades = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id/trades',
+  auth: 'cookie-pro',
+  summary: 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000',
+  description:
+    `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundTradesPageMax}, default ${limits.playgroundTradesPageMax}). ` +
+    `\`total\` counts the trades that can be paged: all of the run's, up to ${limits.playgroundTradesStoredMax.toLocaleString('en-US')} ` +
+    '(a run recorded before trades were stored in full: its first 5,000); `tradesTotal` counts every trade of the run. A running execution pages over the trades closed so far.',
+  request: {},
+  fields: {},
+  response: okBody({
+    trades: T.Array(RunTrade, { maxItems: limits.playgroundTradesPageMax }),
+    offset: T.Integer({ minimum: 0 }),
+    limit: T.Integer({ minimum: 1, maximum: limits.playgroundTradesPageMax }),
+    total: T.Integer({ minimum: 0, description: 'Trades that can be paged' }),
+    tradesTotal: T.Integer({ minimum: 0, description: 'Every trade of the run' }),
+  }),
+  errors: runCodes.executionTrades,
+});
+
+export const executionTradesCsv = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id/trades.csv',
+  auth: 'cookie-pro',
+  summary: 'Every trade of an execution as CSV (extension), oldest first',
+  description:
+    `\`text/csv\` with a header row \`${TRADE_CSV_COLUMNS.join(',')}\`, then one row per trade, as RunTrade: side long/short, ` +
+    'times ISO 8601 UTC, prices in the instrument\'s units, pnl and fees in USD. Errors answer JSON like every endpoint.',
+  produces: 'csv',
+  request: {},
+  fields: {},
+  response: T.String({ pattern: `^${TRADE_CSV_COLUMNS.join(',')}\\n` }),
+  errors: runCodes.execution,
+});
+
 // ---- strategies ----
 
 export const strategyList = defineEndpoint({
@@ -337,6 +376,8 @@ export const PLAYGROUND_ENDPOINTS: readonly EndpointInfo[] = [
   speed,
   execution,
   executionEvents,
+  executionTrades,
+  executionTradesCsv,
   strategyList,
   strategySave,
   strategyGet,

@@ -55,6 +55,19 @@ export type RunError =
 export type StopError = { kind: 'not_running' };
 export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' } | { kind: 'capacity'; retryAfterS: number };
 export type ExecutionNotFound = { kind: 'execution_not_found' };
+export type TradesPageError = ExecutionNotFound | { kind: 'invalid_offset' } | { kind: 'invalid_limit'; max: number };
+
+/** A page of an execution's trades (GET executions/:id/trades). */
+export interface TradesPage {
+  inst: Instrument;
+  offset: number;
+  limit: number;
+  /** Trades that can be paged: every trade of the run (up to the stored bound). */
+  stored: number;
+  /** Every trade of the run, stored or not. */
+  tradesTotal: number;
+  trades: TradeRecord[];
+}
 
 /** The run settings the service needs from the configuration. */
 export interface RunSettings {
@@ -226,6 +239,48 @@ export class RunService {
     return row ? ok(storedView(row)) : err({ kind: 'execution_not_found' });
   }
 
+  /**
+   * Trades [offset, offset + limit) of an execution, oldest first: a running one's from its ledger,
+   * an ended one's from the packed store (a run recorded before trades were packed pages over the
+   * first 5,000 its record kept). offset defaults to 0, limit to the page bound.
+   */
+  tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Result<TradesPage, TradesPageError> {
+    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+    const o = offset ?? 0;
+    const n = limit ?? limits.playgroundTradesPageMax;
+    if (!Number.isSafeInteger(o) || o < 0) return err({ kind: 'invalid_offset' });
+    if (!Number.isSafeInteger(n) || n < 1 || n > limits.playgroundTradesPageMax) return err({ kind: 'invalid_limit', max: limits.playgroundTradesPageMax });
+    const r = this.readTrades(userId, id, o, n);
+    return r === null ? err({ kind: 'execution_not_found' }) : ok({ ...r, limit: n });
+  }
+
+  /** Every stored trade of an execution (the CSV export), oldest first. */
+  allTrades(userId: number, id: unknown): Result<Omit<TradesPage, 'limit'>, ExecutionNotFound> {
+    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+    const r = this.readTrades(userId, id, 0, limits.playgroundTradesStoredMax);
+    return r === null ? err({ kind: 'execution_not_found' }) : ok(r);
+  }
+
+  private readTrades(userId: number, id: string, offset: number, limit: number): Omit<TradesPage, 'limit'> | null {
+    const l = this.live.get(id);
+    if (l && l.exec.userId === userId) {
+      const all = l.exec.ledger.closedTrades;
+      const stored = Math.min(all.length, limits.playgroundTradesStoredMax);
+      const from = Math.min(offset, stored);
+      return { inst: findInstrument(l.row.instrument) as Instrument, offset, stored, tradesTotal: all.length, trades: all.slice(from, Math.min(stored, from + limit)) };
+    }
+    const row = this.store.get(userId, id);
+    if (row === null) return null;
+    const inst = findInstrument(row.instrument) as Instrument;
+    const result = row.result as StoredResult | null;
+    const tradesTotal = result?.tradesTotal ?? 0;
+    const packed = this.store.tradesPage(userId, id, offset, limit);
+    if (packed !== null) return { inst, offset, stored: packed.stored, tradesTotal, trades: packed.trades };
+    const kept = result?.trades ?? [];
+    const from = Math.min(offset, kept.length);
+    return { inst, offset, stored: kept.length, tradesTotal, trades: kept.slice(from, Math.min(kept.length, from + limit)) };
+  }
+
   /** Calls `fn` on the execution's progress and end; null when it is not running (read it instead). */
   subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): (() => void) | null {
     const l = this.live.get(id);
@@ -267,6 +322,7 @@ export class RunService {
         barsDone: exec.barsDone,
         speed: exec.speed,
         completedMs: exec.completedMs ?? this.clock.nowMs(),
+        trades: trades.length <= limits.playgroundTradesStoredMax ? trades : trades.slice(0, limits.playgroundTradesStoredMax),
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
