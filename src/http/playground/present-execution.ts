@@ -3,6 +3,7 @@
 // curve and logs. Money in USD, prices in the instrument's units, times ISO 8601 UTC.
 
 import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
+import type { Performance } from '../../engine/performance.ts';
 import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
@@ -63,10 +64,24 @@ export function presentProgress(v: ExecutionView) {
   };
 }
 
+/** The performance extension of `results` (all null, no months, for a run recorded before it existed). */
+function presentPerformance(p: Performance | null) {
+  return {
+    returnPct: p?.returnPct ?? null,
+    cagrPct: p?.cagrPct ?? null,
+    sharpeRatio: p?.sharpeRatio ?? null,
+    sortinoRatio: p?.sortinoRatio ?? null,
+    exposurePct: p?.exposurePct ?? null,
+    averageTradeDurationS: p?.averageTradeDurationS ?? null,
+    longestDrawdownS: p?.longestDrawdownS ?? null,
+    monthlyReturns: p?.monthlyReturns ?? [],
+  };
+}
+
 export function presentExecution(v: ExecutionView) {
   return {
     ...presentProgress(v),
-    results: presentStats(v.stats),
+    results: { ...presentStats(v.stats), ...presentPerformance(v.performance) },
     trades: v.trades.map((t) => presentTrade(v.inst, t)),
     tradesTotal: v.tradesTotal,
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),

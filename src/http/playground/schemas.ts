@@ -110,6 +110,32 @@ export const RunTrade = T.Object(
   { ...STRICT, title: 'RunTrade' },
 );
 
+/**
+ * The earlier family's Replay/end `results` plus the playground's performance figures (extension;
+ * engine/performance.ts states the model). Null (and no months) for runs recorded before they existed.
+ */
+export const PlaygroundResults = T.Object(
+  {
+    ...RunResults.properties,
+    returnPct: Nullable(T.Number({ description: 'Final equity against the starting balance, percent' })),
+    cagrPct: Nullable(T.Number({ description: 'Compound annual growth over the span played (365.25-day years), percent; null for an empty span' })),
+    sharpeRatio: Nullable(T.Number({
+      description: 'Daily returns (equity at each trade date\'s close): mean / sample standard deviation × √252, risk-free rate 0; null with fewer than 2 trade dates or no variation',
+    })),
+    sortinoRatio: Nullable(T.Number({
+      description: 'Daily returns: mean / downside deviation (√(Σ min(r, 0)² / n)) × √252, risk-free rate 0; null with fewer than 2 trade dates or no losing day',
+    })),
+    exposurePct: Nullable(T.Number({ minimum: 0, maximum: 100, description: 'Share of bars during which a position was open, percent' })),
+    averageTradeDurationS: Nullable(T.Integer({ minimum: 0, description: 'Mean entry-to-exit time of the trades, seconds; null without trades' })),
+    longestDrawdownS: Nullable(T.Integer({ minimum: 0, description: 'Longest time from an equity peak back to it (or to the end), seconds' })),
+    monthlyReturns: T.Array(
+      T.Object({ month: T.String({ description: 'YYYY-MM (of the trade dates)' }), returnPct: T.Number({ description: 'Percent against the previous month\'s last close' }) }, STRICT),
+      { maxItems: 12 * (limits.replaySpanYearsMax + 1) },
+    ),
+  },
+  { ...STRICT, title: 'PlaygroundRunResults' },
+);
+
 const progressFields = {
   id: T.String({ description: 'exe_ + 16 characters' }),
   strategyId: Nullable(T.String()),
@@ -139,7 +165,7 @@ export const ExecutionProgress = T.Object(progressFields, { ...STRICT, title: 'E
 export const Execution = T.Object(
   {
     ...progressFields,
-    results: RunResults, // the earlier family's Replay/end `results`
+    results: PlaygroundResults, // the earlier family's Replay/end `results` and the performance extension
     trades: T.Array(RunTrade, { description: 'While running the 100 most recent; when done the first 5,000' }),
     tradesTotal: T.Integer(),
     equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),

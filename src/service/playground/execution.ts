@@ -73,7 +73,7 @@ export class Execution {
     this.totalBars = init.totalBars;
     this.speed = init.speed;
     this.startedMs = init.nowMs();
-    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks);
+    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks, init.span.startS);
   }
 
   get barsDone(): number {

@@ -18,6 +18,7 @@ import { countBuckets } from '../../data/bucket-count.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
+import type { Performance } from '../../engine/performance.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
@@ -104,6 +105,8 @@ export interface ExecutionView {
   balanceCents: number;
   equityCents: number;
   stats: RunStats;
+  /** Null for a run recorded before these figures existed. */
+  performance: Performance | null;
   trades: TradeRecord[];
   tradesTotal: number;
   equity: EquityPoint[];
@@ -326,6 +329,7 @@ export class RunService {
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
+          performance: exec.ledger.performance(),
           trades: trades.slice(0, limits.playgroundTradesKeptMax),
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
@@ -470,6 +474,7 @@ function liveView(l: Live): ExecutionView {
     balanceCents: led.engine.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
+    performance: led.performance(),
     trades: trades.slice(-limits.playgroundTradesLiveMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
@@ -480,6 +485,7 @@ function liveView(l: Live): ExecutionView {
 interface StoredResult {
   balanceCents: number;
   stats: RunStats;
+  performance?: Performance;
   trades: TradeRecord[];
   tradesTotal: number;
   equity: EquityPoint[];
@@ -502,6 +508,7 @@ function storedView(row: RunRow): ExecutionView {
     balanceCents: r?.balanceCents ?? limits.startingBalanceCents,
     equityCents: r?.balanceCents ?? limits.startingBalanceCents,
     stats: r?.stats ?? empty,
+    performance: r?.performance ?? null,
     trades: r?.trades ?? [],
     tradesTotal: r?.tradesTotal ?? 0,
     equity: r?.equity ?? [],

@@ -4,9 +4,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { limits } from '../../../src/config.ts';
+import { findInstrument } from '../../../src/domain/instrument.ts';
 import { decodeTrades, encodeTrades, PACKED_TRADE_BYTES, PlaygroundRunStore, type StoredTrade } from '../../../src/store/playground-runs.ts';
 import { makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../../support/playground.ts';
 
+const NQ = findInstrument('NQ')!;
 const CSV_HEADER = 'side,size,entryTime,entryPrice,exitTime,exitPrice,pnl,fees';
 
 let p: PlaygroundApp;
@@ -153,5 +155,52 @@ describe('a real run with more trades than the execution shows', () => {
     expect(pages.slice(0, 5000)).toEqual(x.trades);
     expect(pages.reduce((s, t) => s + Math.round(t.pnl * 100), 0)).toBe(Math.round(x.totalPnl * 100));
     expect(pages.at(-1).exitTime <= x.equityCurve.at(-1).time).toBe(true);
+  }, SANDBOX_TEST_MS);
+});
+
+describe('a year-long run', () => {
+  it('has an equity curve from the first bar\'s close to the last, every month in it, and the performance figures', async () => {
+    // One NQ year of 1-hour bars: long 1 from bar 0's close to bar 10's, then flat.
+    const code = [
+      'def on_bar(ctx, bar):',
+      '    if bar.index == 0:',
+      '        print("first", bar.end)',
+      '        ctx.buy(1)',
+      '    if bar.index == 10:',
+      '        ctx.sell(1)',
+      'def on_end(ctx):',
+      '    print("last", ctx.bars[-1].end)',
+    ].join('\n');
+    const x = await p.waitEnd(await p.run({ instrument: 'NQ', startDate: '2024-01-02', endDate: '2024-12-31', timeframe: '1h', code }));
+    expect(x.status).toBe('completed');
+    const bars = x.progress.barsTotal;
+    expect(bars).toBeGreaterThan(4 * limits.playgroundEquityPointsMax); // thinned twice
+    const firstS = Number(/^first (\d+)$/.exec(x.logs[0])![1]);
+    const lastS = Number(/^last (\d+)$/.exec(x.logs[1])![1]);
+    const curve = x.equityCurve.map((pt: { time: string; equity: number }) => ({ s: Date.parse(pt.time) / 1000, equity: pt.equity }));
+    expect(curve.length).toBeGreaterThan(limits.playgroundEquityPointsMax);
+    expect(curve.length).toBeLessThanOrEqual(2 * limits.playgroundEquityPointsMax);
+    // Bar 0's close, after its buy paid one side's fee.
+    expect(curve[0]).toEqual({ s: firstS, equity: 50_000 - NQ.feePerSideCents / 100 });
+    expect(curve.at(-1)).toEqual({ s: lastS, equity: x.balance });
+    for (let i = 1; i < curve.length; i++) expect(curve[i].s).toBeGreaterThan(curve[i - 1].s);
+    const months = new Set(x.equityCurve.map((pt: { time: string }) => pt.time.slice(0, 7)));
+    expect([...months].sort()).toEqual(Array.from({ length: 12 }, (_, i) => `2024-${String(i + 1).padStart(2, '0')}`));
+
+    const [t] = x.trades;
+    expect(x.tradesTotal).toBe(1);
+    const r = x.results;
+    expect(r.returnPct).toBe(Math.round((x.totalPnl / 50_000) * 100 * 100) / 100);
+    // Held through bars 1 to 10 of the run.
+    expect(r.exposurePct).toBe(Math.round((10 / bars) * 100 * 100) / 100);
+    expect(r.averageTradeDurationS).toBe((Date.parse(t.exitTime) - Date.parse(t.entryTime)) / 1000);
+    expect(r.monthlyReturns.map((m: { month: string }) => m.month)).toEqual([...months].sort());
+    // Only January traded: every later month returns 0, and January's return is the run's.
+    expect(r.monthlyReturns.slice(1).every((m: { returnPct: number }) => m.returnPct === 0)).toBe(true);
+    expect(r.monthlyReturns[0].returnPct).toBe(r.returnPct);
+    expect(r.cagrPct).toBeCloseTo(r.returnPct, 0);
+    expect(r.longestDrawdownS === 0 ? x.totalPnl >= 0 : r.longestDrawdownS > 0).toBe(true);
+    // A losing run never gets back to the start's peak: its drawdown lasts from the run's start (bar 0's open) to the end.
+    if (x.totalPnl < 0) expect(r.longestDrawdownS).toBe(lastS - (firstS - 3600));
   }, SANDBOX_TEST_MS);
 });
