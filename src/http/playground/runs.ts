@@ -37,27 +37,6 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     return r.ok ? ep.execution.ok({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
   });
 
-  route(app, s, ep.executionTrades, ({ params, query, user }) => {
-    const r = s.runs.tradesPage(user.id, params.id, queryNumber(query.offset), queryNumber(query.limit));
-    if (!r.ok) return mapError(codes.executionTrades, r.error);
-    const v = r.value;
-    return ep.executionTrades.ok({
-      trades: v.trades.map((t) => presentTrade(v.inst, t)), offset: v.offset, limit: v.limit, total: v.stored, tradesTotal: v.tradesTotal,
-    });
-  });
-
-  route(app, s, ep.executionTradesCsv, ({ params, user }) => {
-    const r = s.runs.allTrades(user.id, params.id);
-    if (!r.ok) return mapError(codes.execution, r.error);
-    return new Response(presentTradesCsv(r.value.inst, r.value.trades, ep.TRADE_CSV_COLUMNS), {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${params.id}-trades.csv"`,
-        'cache-control': 'no-store',
-      },
-    });
-  });
-
   route(app, s, ep.executionEvents, ({ params, user, request }) => {
     const first = s.runs.get(user.id, params.id);
     if (!first.ok) return mapError(codes.execution, first.error);
@@ -113,6 +92,30 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
       },
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
+  });
+}
+
+/** Every trade of an execution, paged or as CSV (extensions). */
+export function registerRunTrades<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.executionTrades, ({ params, query, user }) => {
+    const r = s.runs.tradesPage(user.id, params.id, queryNumber(query.offset), queryNumber(query.limit));
+    if (!r.ok) return mapError(codes.executionTrades, r.error);
+    const v = r.value;
+    return ep.executionTrades.ok({
+      trades: v.trades.map((t) => presentTrade(v.inst, t)), offset: v.offset, limit: v.limit, total: v.stored, tradesTotal: v.tradesTotal,
+    });
+  });
+
+  route(app, s, ep.executionTradesCsv, ({ params, user }) => {
+    const r = s.runs.allTrades(user.id, params.id);
+    if (!r.ok) return mapError(codes.execution, r.error);
+    return new Response(presentTradesCsv(r.value.inst, r.value.trades, ep.TRADE_CSV_COLUMNS), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${params.id}-trades.csv"`,
+        'cache-control': 'no-store',
+      },
+    });
   });
 }
 
