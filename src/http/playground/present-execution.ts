@@ -86,6 +86,7 @@ export function presentExecution(v: ExecutionView) {
     tradesTotal: v.tradesTotal,
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),
     logs: v.logs,
+    logTimes: v.logTimes.map((t) => (t === null ? null : isoFromEpochS(t))),
   };
 }
 

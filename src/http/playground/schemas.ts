@@ -170,6 +170,9 @@ export const Execution = T.Object(
     tradesTotal: T.Integer(),
     equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),
     logs: T.Array(T.String()),
+    logTimes: T.Array(Nullable(IsoTime('Open time of the bar the strategy was on when it printed the line')), {
+      description: 'Extension: one per line of `logs`, in order; null before the first bar (init), for the truncation note, and for runs recorded before line times existed',
+    }),
   },
   { ...STRICT, title: 'Execution' },
 );

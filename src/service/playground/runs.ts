@@ -111,6 +111,8 @@ export interface ExecutionView {
   tradesTotal: number;
   equity: EquityPoint[];
   logs: string[];
+  /** The bar open time (epoch s) of each line of `logs`, or null (before the first bar, notes, runs recorded before times existed). */
+  logTimes: (number | null)[];
 }
 
 /**
@@ -334,6 +336,7 @@ export class RunService {
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
+          logTimes: exec.logs.timesView(),
           // Where the time went (per batch): for operators and benchmarks, not shown to clients.
           timings: { ...exec.timings, firstBarMs: exec.firstBarMs, child: exec.childTimings },
         },
@@ -479,6 +482,7 @@ function liveView(l: Live): ExecutionView {
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),
+    logTimes: x.logs.timesView(),
   };
 }
 
@@ -490,6 +494,7 @@ interface StoredResult {
   tradesTotal: number;
   equity: EquityPoint[];
   logs: string[];
+  logTimes?: (number | null)[];
 }
 
 function storedView(row: RunRow): ExecutionView {
@@ -513,6 +518,7 @@ function storedView(row: RunRow): ExecutionView {
     tradesTotal: r?.tradesTotal ?? 0,
     equity: r?.equity ?? [],
     logs: r?.logs ?? [],
+    logTimes: r?.logTimes ?? (r?.logs ?? []).map(() => null),
   };
 }
 

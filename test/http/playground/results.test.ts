@@ -204,3 +204,40 @@ describe('a year-long run', () => {
     if (x.totalPnl < 0) expect(r.longestDrawdownS).toBe(lastS - (firstS - 3600));
   }, SANDBOX_TEST_MS);
 });
+
+describe('log lines', () => {
+  it('carry the open time of the bar the strategy was on when it printed them', async () => {
+    const code = [
+      'def init(ctx):',
+      '    print("in init")',
+      'def on_bar(ctx, bar):',
+      '    if bar.index == 3:',
+      '        print("bar three", bar.time)',
+      '        print("two lines", end="\\n")',
+      '    if bar.index == 5:',
+      '        ctx.log("logged")',
+      '        ctx.buy(1)',
+      'def on_fill(ctx, fill):',
+      '    print("fill seen at", ctx.bars[-1].time)',
+      'def on_end(ctx):',
+      '    print("the end", ctx.bars[-1].time)',
+    ].join('\n');
+    const x = await p.waitEnd(await p.run({ instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m', code }));
+    expect(x.status).toBe('completed');
+    const iso = (s: string) => new Date(Number(s) * 1000).toISOString().replace('.000Z', 'Z');
+    const barTime = (line: string) => iso(line.split(' ').at(-1)!);
+    expect(x.logs.length).toBe(6);
+    expect(x.logTimes.length).toBe(6);
+    expect([x.logs[0], x.logTimes[0]]).toEqual(['in init', null]);
+    expect(x.logs[1]).toMatch(/^bar three \d+$/);
+    expect(x.logTimes[1]).toBe(barTime(x.logs[1]));
+    expect([x.logs[2], x.logTimes[2]]).toEqual(['two lines', x.logTimes[1]]);
+    // ctx.log's own prefix is the same bar time, as text.
+    expect(x.logs[3]).toBe(`[${x.logTimes[3].replace('T', ' ').replace('Z', '')}] logged`);
+    expect(Date.parse(x.logTimes[3]) - Date.parse(x.logTimes[1])).toBe(2 * 60_000);
+    // The buy fills at bar 5's close; on_fill sees it on bar 6.
+    expect(x.logTimes[4]).toBe(barTime(x.logs[4]));
+    expect(Date.parse(x.logTimes[4]) - Date.parse(x.logTimes[3])).toBe(60_000);
+    expect(x.logTimes[5]).toBe(barTime(x.logs[5]));
+  }, SANDBOX_TEST_MS);
+});
