@@ -82,6 +82,12 @@ describe('GET executions/:id/trades', () => {
 
     const beyond = await p.call('GET', 'executions/exe_year_long_run/trades?offset=20000&limit=5');
     expect(beyond.body).toMatchObject({ offset: 20_000, limit: 5, total: 14_041, trades: [] });
+
+    // 44 bytes a trade, and gone with its run.
+    const packed = () => p.s.db.query("SELECT length(trades) AS n FROM playground_run_trades WHERE run_id = 'exe_year_long_run'").get() as { n: number } | null;
+    expect(packed()).toEqual({ n: 14_041 * 44 });
+    p.s.db.query("DELETE FROM playground_runs WHERE id = 'exe_year_long_run'").run();
+    expect(packed()).toBeNull();
   }, SANDBOX_TEST_MS);
 
   it('answers its error rows', async () => {
