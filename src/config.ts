@@ -115,6 +115,10 @@ export const limits = Object.freeze({
   playgroundLogLineCharsMax: 2000,
   playgroundTradesKeptMax: 5000,
   playgroundTradesLiveMax: 100,
+  // Every trade of a run is stored packed (44 bytes each, store/playground-runs.ts) up to this many,
+  // and served in pages (GET executions/:id/trades) of at most the page size.
+  playgroundTradesStoredMax: 200_000,
+  playgroundTradesPageMax: 1000,
   playgroundContextTimeframesMax: 3,
   playgroundEquityPointsMax: 1000,
   // What the server accepts from a child in one message (its word is not trusted); stored bars sent

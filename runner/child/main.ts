@@ -188,7 +188,8 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   // Each kept output line leaves at once, in a frame of its own (at most the harness's 2,000 lines),
   // so a child that dies mid-batch has already delivered what it printed.
   const setEmit = g.get('_rd_set_emit');
-  setEmit((line: string) => send({ t: 'log', logs: [String(line)] }));
+  // With the open time of the bar the strategy was on (null before the first bar).
+  setEmit((line: string, barTime?: number | null) => send({ t: 'log', logs: [String(line)], times: [typeof barTime === 'number' ? barTime : null] }));
   setEmit.destroy();
   send({ t: 'ready' });
 

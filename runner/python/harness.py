@@ -72,7 +72,9 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
 
 # Where kept lines go at once when set (the runner child sends each as its own frame), so the output
 # printed before a sandbox dies (a refused permission, out of memory, a broken protocol) is already
-# with the server. Unset (tests, snapshot build): lines wait for take_logs().
+# with the server. Called as fn(line, bar_time): the open time (epoch s) of the bar the strategy was
+# on when the line ended, None before the first bar (init). Unset (tests, snapshot build): lines wait
+# for take_logs().
 _emit = None
 
 
@@ -84,7 +86,8 @@ def set_emit(fn):
 class _Output(io.TextIOBase):
     """sys.stdout / sys.stderr while user code runs: whole lines, bounded over the run."""
 
-    def __init__(self):
+    def __init__(self, times=()):
+        self._times = times  # the run's bar open times so far (the history column): the last is the current bar's
         self._lines = []
         self._partial = []
         self._partial_len = 0
@@ -127,7 +130,8 @@ class _Output(io.TextIOBase):
         self._kept_lines += 1
         self._kept_bytes += size
         if _emit is not None:
-            _emit(line)
+            times = self._times
+            _emit(line, times[-1] if len(times) else None)
         else:
             self._lines.append(line)
 
@@ -161,7 +165,7 @@ class _Runtime:
         # Context bars received but not yet visible: per timeframe, columns and a read position.
         self.context_pending = {tf: [[], [], [], [], [], [], [], 0] for tf in tfs}
         self.next_release = NO_RELEASE
-        self.out = _Output()
+        self.out = _Output(self.series.times)
         self.queue = []
         self.pending = []  # events for the strategy's next callback
         self.handles = {}  # order id -> Order handle, while the order can still change

@@ -225,4 +225,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, day, width_s)
   );
   `,
+  // 8: every round-trip trade of a playground run, packed in columns in one BLOB per run
+  // (src/store/playground-runs.ts, encodeTrades); deleted with its run.
+  `
+  CREATE TABLE playground_run_trades (
+    run_id      TEXT PRIMARY KEY REFERENCES playground_runs(id) ON DELETE CASCADE,
+    trade_count INTEGER NOT NULL,
+    trades      BLOB NOT NULL
+  );
+  `,
 ];

@@ -1,9 +1,11 @@
 // Playground runs: a row is written when a run is accepted (status running) and completed once when
-// it ends, with its totals and its result (statistics, trades, equity curve, logs) as JSON.
-// A row still `running` at start belongs to a server that stopped mid-run: `failInterrupted` marks
-// it failed.
+// it ends, with its totals and its result (statistics, the first trades, equity curve, logs) as JSON.
+// Every trade of the run goes beside it, packed in columns in one BLOB (`encodeTrades`), and is read
+// a page at a time. A row still `running` at start belongs to a server that stopped mid-run:
+// `failInterrupted` marks it failed.
 
-import type { Db } from './db.ts';
+import { assert } from '../lib/assert.ts';
+import { type Db, inTransaction } from './db.ts';
 import type { RunStatus } from './strategies.ts';
 
 export interface NewRun {
@@ -33,6 +35,70 @@ export interface RunEndFields {
   speed: number | null;
   result: unknown;
   completedMs: number;
+  /** Every trade of the run to store packed (at most `limits.playgroundTradesStoredMax`, the caller's cut); absent: none stored. */
+  trades?: readonly StoredTrade[];
+}
+
+/** A round-trip trade as stored: the engine's TradeRecord, field for field (ticks, cents, epoch seconds). */
+export interface StoredTrade {
+  direction: 1 | -1;
+  entryTimeS: number;
+  exitTimeS: number;
+  entryQty: number;
+  entryValueTicks: number;
+  exitValueTicks: number;
+  pnlCents: number;
+  feesCents: number;
+}
+
+/** Bytes per packed trade: four float64 columns, two uint32 and one int32. */
+export const PACKED_TRADE_BYTES = 44;
+
+/**
+ * Packs trades in columns, little-endian: entryValueTicks, exitValueTicks, pnlCents, feesCents
+ * (float64: sums of ticks and cents stay exact below 2^53), then entryTimeS, exitTimeS (uint32) and
+ * the signed size (int32: direction × entryQty). 44 bytes a trade against about 200 as JSON.
+ */
+export function encodeTrades(trades: readonly StoredTrade[]): Uint8Array {
+  const n = trades.length;
+  const out = new Uint8Array(n * PACKED_TRADE_BYTES);
+  const v = new DataView(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const t = trades[i];
+    assert(Number.isInteger(t.entryTimeS) && t.entryTimeS >= 0 && t.entryTimeS <= 0xffffffff, 'trade entry time out of range');
+    assert(Number.isInteger(t.exitTimeS) && t.exitTimeS >= 0 && t.exitTimeS <= 0xffffffff, 'trade exit time out of range');
+    assert(Number.isInteger(t.entryQty) && t.entryQty >= 1 && t.entryQty <= 0x7fffffff, 'trade size out of range');
+    v.setFloat64(i * 8, t.entryValueTicks, true);
+    v.setFloat64(8 * n + i * 8, t.exitValueTicks, true);
+    v.setFloat64(16 * n + i * 8, t.pnlCents, true);
+    v.setFloat64(24 * n + i * 8, t.feesCents, true);
+    v.setUint32(32 * n + i * 4, t.entryTimeS, true);
+    v.setUint32(36 * n + i * 4, t.exitTimeS, true);
+    v.setInt32(40 * n + i * 4, t.direction * t.entryQty, true);
+  }
+  return out;
+}
+
+/** Trades [from, to) of `n` packed by encodeTrades. */
+export function decodeTrades(bytes: Uint8Array, n: number, from: number, to: number): StoredTrade[] {
+  assert(bytes.byteLength === n * PACKED_TRADE_BYTES, 'packed trades: length does not match the count');
+  assert(from >= 0 && from <= to && to <= n, 'packed trades: range out of bounds');
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: StoredTrade[] = [];
+  for (let i = from; i < to; i++) {
+    const q = v.getInt32(40 * n + i * 4, true);
+    out.push({
+      direction: q > 0 ? 1 : -1,
+      entryTimeS: v.getUint32(32 * n + i * 4, true),
+      exitTimeS: v.getUint32(36 * n + i * 4, true),
+      entryQty: Math.abs(q),
+      entryValueTicks: v.getFloat64(i * 8, true),
+      exitValueTicks: v.getFloat64(8 * n + i * 8, true),
+      pnlCents: v.getFloat64(16 * n + i * 8, true),
+      feesCents: v.getFloat64(24 * n + i * 8, true),
+    });
+  }
+  return out;
 }
 
 export interface RunRow extends NewRun {
@@ -113,17 +179,42 @@ export class PlaygroundRunStore {
       });
   }
 
-  /** Completes a running row; a row already ended is left as it is. */
+  /** Completes a running row, with its packed trades; a row already ended is left as it is. */
   end(id: string, f: RunEndFields): void {
-    this.db
+    const trades = f.trades;
+    const packed = trades === undefined ? null : encodeTrades(trades);
+    inTransaction(this.db, () => {
+      const changed = this.db
+        .query(
+          `UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
+             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed WHERE id = $id AND status = 'running'`,
+        )
+        .run({
+          id, status: f.status, error: f.error, pnl: f.totalPnlCents, trades: f.totalTrades, win: f.winRate, done: f.barsDone, speed: f.speed,
+          result: JSON.stringify(f.result), completed: f.completedMs,
+        }).changes;
+      if (changed === 0 || trades === undefined) return;
+      this.db
+        .query('INSERT OR REPLACE INTO playground_run_trades (run_id, trade_count, trades) VALUES ($id, $n, $packed)')
+        .run({ id, n: trades.length, packed });
+    });
+  }
+
+  /**
+   * Trades [offset, offset + limit) of a run of the user's, clipped to what is stored, with the count
+   * stored; null when the run has no packed trades (not the user's, running, or recorded before
+   * trades were packed).
+   */
+  tradesPage(userId: number, id: string, offset: number, limit: number): { stored: number; trades: StoredTrade[] } | null {
+    const r = this.db
       .query(
-        `UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
-           bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed WHERE id = $id AND status = 'running'`,
+        `SELECT t.trade_count AS n, t.trades AS packed FROM playground_run_trades t JOIN playground_runs r ON r.id = t.run_id
+         WHERE t.run_id = $id AND r.user_id = $user`,
       )
-      .run({
-        id, status: f.status, error: f.error, pnl: f.totalPnlCents, trades: f.totalTrades, win: f.winRate, done: f.barsDone, speed: f.speed,
-        result: JSON.stringify(f.result), completed: f.completedMs,
-      });
+      .get({ id, user: userId }) as { n: number; packed: Uint8Array } | null;
+    if (r === null) return null;
+    const from = Math.min(offset, r.n);
+    return { stored: r.n, trades: decodeTrades(r.packed, r.n, from, Math.min(r.n, from + limit)) };
   }
 
   /** A strategy's runs, newest first, without their result payloads (`result` is null). */

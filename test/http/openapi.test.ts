@@ -92,6 +92,7 @@ function eventFrames(text: string): { event: string; data: unknown }[] {
 function asRead(ep: EndpointInfo, response: unknown): { type: string; value: unknown } {
   if (typeof response !== 'string') return { type: 'application/json', value: response };
   if (ep.produces === 'event-stream') return { type: 'text/event-stream', value: eventFrames(response) };
+  if (ep.produces === 'csv') return { type: 'text/csv', value: response };
   return { type: 'text/plain', value: response };
 }
 

@@ -2,7 +2,7 @@
 // must be known operations with values in range, in the batch, in order; anything else is a
 // protocol violation that fails the run.
 import { describe, expect, it } from 'bun:test';
-import { logLines, optionalText, parseActions, RunEnd } from '../../src/service/playground/messages.ts';
+import { logLines, logTimes, optionalText, parseActions, RunEnd } from '../../src/service/playground/messages.ts';
 
 describe('parseActions', () => {
   it('accepts places, cancels and closes of the batch, in bar order', () => {
@@ -59,4 +59,25 @@ describe('texts from the child', () => {
     expect(optionalText('x'.repeat(20_000), 'error')?.length).toBe(16_384);
     expect(() => optionalText(5, 'error')).toThrow(RunEnd);
   });
+});
+
+describe('logTimes', () => {
+  it('takes one bar time or null per line inside the run span; absent times are null', () => {
+    expect(logTimes([100, null, 199], 3, 100, 200)).toEqual([100, null, 199]);
+    expect(logTimes(undefined, 2, 100, 200)).toEqual([null, null]);
+  });
+
+  const bad: [string, unknown][] = [
+    ['fewer times than lines', [100]],
+    ['a time before the span', [99, null]],
+    ['a time at its end', [200, null]],
+    ['a fractional time', [100.5, null]],
+    ['a time that is text', ['100', null]],
+    ['not an array', { 0: 100, 1: null }],
+  ];
+  for (const [what, v] of bad) {
+    it(`refuses ${what}`, () => {
+      expect(() => logTimes(v, 2, 100, 200)).toThrow(RunEnd);
+    });
+  }
 });

@@ -195,6 +195,9 @@ async function capturePlayground(): Promise<Record<string, CapturedExample[]>> {
   await waitForEnd(r.app, id, jar());
   await r.call('A finished run', 'GET', pg(`/executions/${id}`), undefined, jar(), pg('/executions/:id'));
   await r.call('The end of a finished run as Server-Sent Events', 'GET', pg(`/executions/${id}/events`), undefined, jar(), pg('/executions/:id/events'));
+  await r.call('A page of a run\'s trades', 'GET', pg(`/executions/${id}/trades?offset=2&limit=3`), undefined, jar(), pg('/executions/:id/trades'));
+  await r.call('A limit over the page size', 'GET', pg(`/executions/${id}/trades?limit=5000`), undefined, jar(), pg('/executions/:id/trades'));
+  await r.call('Every trade of a run as CSV', 'GET', pg(`/executions/${id}/trades.csv`), undefined, jar(), pg('/executions/:id/trades.csv'));
 
   const code = 'def on_bar(ctx, bar):\n    if ctx.position.qty == 0 and bar.close < bar.open:\n        ctx.buy(1, stop_loss=20, take_profit=40)\n';
   const saved = await r.call('Save a strategy', 'POST', pg('/strategies/save'), { name: 'Buy the dip', code, instrument: 'NQ', timeframe: '5m', params: {} }, jar());

@@ -227,7 +227,7 @@ function responses(ep: EndpointInfo, rows: readonly ErrorRow[], examples: readon
 }
 
 /** The media type of a success that is not JSON. */
-const TEXT_MEDIA: Record<string, string | undefined> = { text: 'text/plain', 'event-stream': 'text/event-stream' };
+const TEXT_MEDIA: Record<string, string | undefined> = { text: 'text/plain', csv: 'text/csv', 'event-stream': 'text/event-stream' };
 
 /**
  * A plain-text success is its schema (`pong`). An event stream is described as the sequence of its

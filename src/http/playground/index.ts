@@ -5,7 +5,7 @@
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { registerRuns } from './runs.ts';
+import { registerRuns, registerRunTrades } from './runs.ts';
 import { registerStrategies } from './strategies.ts';
 import { registerTemplates } from './templates.ts';
 
@@ -14,5 +14,6 @@ export function playgroundFamily(s: Services) {
   registerTemplates(app, s);
   registerStrategies(app, s);
   registerRuns(app, s);
+  registerRunTrades(app, s);
   return app;
 }

@@ -3,6 +3,7 @@
 // curve and logs. Money in USD, prices in the instrument's units, times ISO 8601 UTC.
 
 import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
+import type { Performance } from '../../engine/performance.ts';
 import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
@@ -17,7 +18,7 @@ function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
   return Number((valueTicks / qty / inst.ticksPerPoint).toFixed(digits));
 }
 
-function presentTrade(inst: Instrument, t: TradeRecord) {
+export function presentTrade(inst: Instrument, t: TradeRecord) {
   return {
     side: t.direction === 1 ? ('long' as const) : ('short' as const),
     size: t.entryQty,
@@ -63,13 +64,41 @@ export function presentProgress(v: ExecutionView) {
   };
 }
 
+/** The performance extension of `results` (all null, no months, for a run recorded before it existed). */
+function presentPerformance(p: Performance | null) {
+  return {
+    returnPct: p?.returnPct ?? null,
+    cagrPct: p?.cagrPct ?? null,
+    sharpeRatio: p?.sharpeRatio ?? null,
+    sortinoRatio: p?.sortinoRatio ?? null,
+    exposurePct: p?.exposurePct ?? null,
+    averageTradeDurationS: p?.averageTradeDurationS ?? null,
+    longestDrawdownS: p?.longestDrawdownS ?? null,
+    monthlyReturns: p?.monthlyReturns ?? [],
+  };
+}
+
 export function presentExecution(v: ExecutionView) {
   return {
     ...presentProgress(v),
-    results: presentStats(v.stats),
+    results: { ...presentStats(v.stats), ...presentPerformance(v.performance) },
     trades: v.trades.map((t) => presentTrade(v.inst, t)),
     tradesTotal: v.tradesTotal,
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),
     logs: v.logs,
+    logTimes: v.logTimes.map((t) => (t === null ? null : isoFromEpochS(t))),
   };
+}
+
+/**
+ * Trades as CSV: the header row, then one row per trade with RunTrade's fields in that order (none
+ * of them can hold a comma, a quote or a line break, so nothing is quoted). Lines end with \n.
+ */
+export function presentTradesCsv(inst: Instrument, trades: readonly TradeRecord[], columns: readonly string[]): string {
+  const lines = [columns.join(',')];
+  for (const t of trades) {
+    const w = presentTrade(inst, t);
+    lines.push(`${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

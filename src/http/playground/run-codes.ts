@@ -2,7 +2,7 @@
 // kind (the spec leaves the Playground's codes to us, Errors 6; docs/decisions.md lists them).
 
 import type { CodeTable } from '../shared/code-table.ts';
-import type { ExecutionNotFound, RunError, SpeedError, StopError } from '../../service/playground/runs.ts';
+import type { ExecutionNotFound, RunError, SpeedError, StopError, TradesPageError } from '../../service/playground/runs.ts';
 
 export const run: CodeTable<RunError> = {
   source_required: [1, 'Provide either templateId or code'],
@@ -43,4 +43,10 @@ export const speed: CodeTable<SpeedError> = {
 
 export const execution: CodeTable<ExecutionNotFound> = {
   execution_not_found: [1, 'Execution not found'],
+};
+
+export const executionTrades: CodeTable<TradesPageError> = {
+  execution_not_found: [1, 'Execution not found'],
+  invalid_offset: [2, 'offset must be a whole number of at least 0'],
+  invalid_limit: [3, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
 };

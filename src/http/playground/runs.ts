@@ -1,6 +1,7 @@
 // Playground runs (Pro, session cookie): POST run, POST stop, POST speed, and what the spec leaves
-// out: GET executions/:id to poll an execution and GET executions/:id/events, a Server-Sent Events
-// stream of the same progress for the console. Endpoints declared in schemas.ts.
+// out: GET executions/:id to poll an execution, GET executions/:id/events, a Server-Sent Events
+// stream of the same progress for the console, and every trade of a run, paged
+// (GET executions/:id/trades) or as CSV (GET executions/:id/trades.csv). Endpoints declared in schemas.ts.
 
 import { limits } from '../../config.ts';
 import type { Elysia } from 'elysia';
@@ -8,7 +9,7 @@ import type { ExecutionEvent } from '../../service/playground/execution.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
-import { presentExecution, presentProgress } from './present-execution.ts';
+import { presentExecution, presentProgress, presentTrade, presentTradesCsv } from './present-execution.ts';
 import * as codes from './run-codes.ts';
 import * as ep from './schemas.ts';
 
@@ -104,4 +105,34 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
   });
+}
+
+/** Every trade of an execution, paged or as CSV (extensions). */
+export function registerRunTrades<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.executionTrades, ({ params, query, user }) => {
+    const r = s.runs.tradesPage(user.id, params.id, queryNumber(query.offset), queryNumber(query.limit));
+    if (!r.ok) return mapError(codes.executionTrades, r.error);
+    const v = r.value;
+    return ep.executionTrades.ok({
+      trades: v.trades.map((t) => presentTrade(v.inst, t)), offset: v.offset, limit: v.limit, total: v.stored, tradesTotal: v.tradesTotal,
+    });
+  });
+
+  route(app, s, ep.executionTradesCsv, ({ params, user }) => {
+    const r = s.runs.allTrades(user.id, params.id);
+    if (!r.ok) return mapError(codes.execution, r.error);
+    return new Response(presentTradesCsv(r.value.inst, r.value.trades, ep.TRADE_CSV_COLUMNS), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${params.id}-trades.csv"`,
+        'cache-control': 'no-store',
+      },
+    });
+  });
+}
+
+/** A query parameter as a number: absent or empty → undefined (the default); digits → their number; anything else → NaN (refused). */
+function queryNumber(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  return /^\d{1,15}$/.test(v) ? Number(v) : Number.NaN;
 }

@@ -110,6 +110,32 @@ export const RunTrade = T.Object(
   { ...STRICT, title: 'RunTrade' },
 );
 
+/**
+ * The earlier family's Replay/end `results` plus the playground's performance figures (extension;
+ * engine/performance.ts states the model). Null (and no months) for runs recorded before they existed.
+ */
+export const PlaygroundResults = T.Object(
+  {
+    ...RunResults.properties,
+    returnPct: Nullable(T.Number({ description: 'Final equity against the starting balance, percent' })),
+    cagrPct: Nullable(T.Number({ description: 'Compound annual growth over the span played (365.25-day years), percent; null for an empty span' })),
+    sharpeRatio: Nullable(T.Number({
+      description: 'Daily returns (equity at each trade date\'s close): mean / sample standard deviation × √252, risk-free rate 0; null with fewer than 2 trade dates or no variation',
+    })),
+    sortinoRatio: Nullable(T.Number({
+      description: 'Daily returns: mean / downside deviation (√(Σ min(r, 0)² / n)) × √252, risk-free rate 0; null with fewer than 2 trade dates or no losing day',
+    })),
+    exposurePct: Nullable(T.Number({ minimum: 0, maximum: 100, description: 'Share of bars during which a position was open, percent' })),
+    averageTradeDurationS: Nullable(T.Integer({ minimum: 0, description: 'Mean entry-to-exit time of the trades, seconds; null without trades' })),
+    longestDrawdownS: Nullable(T.Integer({ minimum: 0, description: 'Longest time from an equity peak back to it (or to the end), seconds' })),
+    monthlyReturns: T.Array(
+      T.Object({ month: T.String({ description: 'YYYY-MM (of the trade dates)' }), returnPct: T.Number({ description: 'Percent against the previous month\'s last close' }) }, STRICT),
+      { maxItems: 12 * (limits.replaySpanYearsMax + 1) },
+    ),
+  },
+  { ...STRICT, title: 'PlaygroundRunResults' },
+);
+
 const progressFields = {
   id: T.String({ description: 'exe_ + 16 characters' }),
   strategyId: Nullable(T.String()),
@@ -139,11 +165,14 @@ export const ExecutionProgress = T.Object(progressFields, { ...STRICT, title: 'E
 export const Execution = T.Object(
   {
     ...progressFields,
-    results: RunResults, // the earlier family's Replay/end `results`
+    results: PlaygroundResults, // the earlier family's Replay/end `results` and the performance extension
     trades: T.Array(RunTrade, { description: 'While running the 100 most recent; when done the first 5,000' }),
     tradesTotal: T.Integer(),
     equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),
     logs: T.Array(T.String()),
+    logTimes: T.Array(Nullable(IsoTime('Open time of the bar the strategy was on when it printed the line')), {
+      description: 'Extension: one per line of `logs`, in order; null before the first bar (init), for the truncation note, and for runs recorded before line times existed',
+    }),
   },
   { ...STRICT, title: 'Execution' },
 );
@@ -257,6 +286,45 @@ export const executionEvents = defineEndpoint({
   errors: runCodes.execution,
 });
 
+/** The columns of GET executions/:id/trades.csv, in order: RunTrade's fields. */
+export const TRADE_CSV_COLUMNS = ['side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees'] as const;
+
+export const executionTrades = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id/trades',
+  auth: 'cookie-pro',
+  summary: 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000',
+  description:
+    `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundTradesPageMax}, default ${limits.playgroundTradesPageMax}). ` +
+    `\`total\` counts the trades that can be paged: all of the run's, up to ${limits.playgroundTradesStoredMax.toLocaleString('en-US')} ` +
+    '(a run recorded before trades were stored in full: its first 5,000); `tradesTotal` counts every trade of the run. A running execution pages over the trades closed so far.',
+  request: {},
+  fields: {},
+  response: okBody({
+    trades: T.Array(RunTrade, { maxItems: limits.playgroundTradesPageMax }),
+    offset: T.Integer({ minimum: 0 }),
+    limit: T.Integer({ minimum: 1, maximum: limits.playgroundTradesPageMax }),
+    total: T.Integer({ minimum: 0, description: 'Trades that can be paged' }),
+    tradesTotal: T.Integer({ minimum: 0, description: 'Every trade of the run' }),
+  }),
+  errors: runCodes.executionTrades,
+});
+
+export const executionTradesCsv = defineEndpoint({
+  method: 'GET',
+  path: '/executions/:id/trades.csv',
+  auth: 'cookie-pro',
+  summary: 'Every trade of an execution as CSV (extension), oldest first',
+  description:
+    `\`text/csv\` with a header row \`${TRADE_CSV_COLUMNS.join(',')}\`, then one row per trade, as RunTrade: side long/short, ` +
+    'times ISO 8601 UTC, prices in the instrument\'s units, pnl and fees in USD. Errors answer JSON like every endpoint.',
+  produces: 'csv',
+  request: {},
+  fields: {},
+  response: T.String({ pattern: `^${TRADE_CSV_COLUMNS.join(',')}\\n` }),
+  errors: runCodes.execution,
+});
+
 // ---- strategies ----
 
 export const strategyList = defineEndpoint({
@@ -337,6 +405,8 @@ export const PLAYGROUND_ENDPOINTS: readonly EndpointInfo[] = [
   speed,
   execution,
   executionEvents,
+  executionTrades,
+  executionTradesCsv,
   strategyList,
   strategySave,
   strategyGet,

@@ -51,7 +51,7 @@ import { STRICT } from './schemas.ts';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a success answer is (see `EndpointSpec.produces`). */
-export type Produces = 'json' | 'json+msgpack' | 'text' | 'event-stream';
+export type Produces = 'json' | 'json+msgpack' | 'text' | 'csv' | 'event-stream';
 
 /**
  * - `none`: public.
@@ -165,7 +165,8 @@ export interface EndpointSpec<
   readonly response: Res;
   /**
    * `json` (default), `json+msgpack` (`Accept: application/x-msgpack` gets the same body in msgpack),
-   * `text`, `event-stream` (Server-Sent Events: `response` is the schema of one event, `{event, data}`).
+   * `text`, `csv` (`text/csv`: `response` is the schema of the whole text), `event-stream` (Server-Sent
+   * Events: `response` is the schema of one event, `{event, data}`).
    */
   readonly produces?: Produces;
   /** The endpoint's code table: every error row it answers besides 400/401/403. */

@@ -76,7 +76,7 @@ export async function checkResponse(ep: ContractEndpoint, request: Request, res:
     }
   } else if (type.startsWith(MSGPACK) && ep.produces === 'json+msgpack') {
     body = unpack(new Uint8Array(await res.clone().arrayBuffer()));
-  } else if (type.startsWith('text/plain') && ep.produces === 'text') {
+  } else if ((type.startsWith('text/plain') && ep.produces === 'text') || (type.startsWith('text/csv') && ep.produces === 'csv')) {
     body = await res.clone().text();
   } else {
     problem = `unexpected content-type "${type}"`;

@@ -16,7 +16,7 @@ import { dayBatch, type DayBatch, firstDay, lastDay, type RunSpan } from './feed
 import { RunLedger } from './ledger.ts';
 import { LogBuffer } from './logs.ts';
 import {
-  batchMessage, exitMessage, fineMessage, isInt, logLines, optionalText, parseActions, protocol, RunEnd, type RunStatus,
+  batchMessage, exitMessage, fineMessage, isInt, logLines, logTimes, optionalText, parseActions, protocol, RunEnd, type RunStatus,
 } from './messages.ts';
 
 export type { RunStatus };
@@ -73,7 +73,7 @@ export class Execution {
     this.totalBars = init.totalBars;
     this.speed = init.speed;
     this.startedMs = init.nowMs();
-    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks);
+    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks, init.span.startS);
   }
 
   get barsDone(): number {
@@ -288,7 +288,8 @@ export class Execution {
   private async receive(child: RunnerChild): Promise<Record<string, unknown>> {
     let m: Incoming = await child.next();
     while (m.kind === 'message' && m.msg.t === 'log') {
-      this.takeLogs(logLines(m.msg.logs));
+      const lines = logLines(m.msg.logs);
+      this.takeLogs(lines, logTimes(m.msg.times, lines.length, this.init.span.startS, this.init.span.endS));
       m = await child.next();
     }
     if (m.kind === 'message') return m.msg;
@@ -330,8 +331,9 @@ export class Execution {
     }
   }
 
-  private takeLogs(lines: string[]): void {
-    for (const l of lines) this.logs.push(l);
+  /** Output lines, with the bar time of each when the child sent it (`log` frames) and null otherwise. */
+  private takeLogs(lines: string[], times: readonly (number | null)[] | null = null): void {
+    for (let i = 0; i < lines.length; i++) this.logs.push(lines[i], times === null ? null : times[i]);
   }
 }
 

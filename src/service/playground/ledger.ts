@@ -9,7 +9,9 @@
 
 import { limits } from '../../config.ts';
 import type { Instrument } from '../../domain/instrument.ts';
+import { nextTradeDateStartS, tradeDate } from '../../domain/trading-hours.ts';
 import { SessionEngine } from '../../engine/engine.ts';
+import { type DailyClose, DrawdownDuration, type Performance, performance } from '../../engine/performance.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
 import { type OrderSide, type OrderType } from '../../engine/types.ts';
 import type { DayBatch } from './feed.ts';
@@ -34,10 +36,21 @@ export class RunLedger {
   private equity: EquityPoint[] = [];
   private stride = 1;
   lastEndS = 0;
+  /** Bars during which a position was open (engine/performance.ts: exposure). */
+  private exposedBars = 0;
+  private readonly ddTime: DrawdownDuration;
+  /** Equity at each completed trade date's close; the current date's is `lastEquityCents`. */
+  private readonly dailyCloses: DailyClose[] = [];
+  private tradeDay = -1;
+  private nextTradeDayS = 0;
+  private lastEquityCents: number;
 
-  constructor(inst: Instrument, readonly startingBalanceCents: number, slippageTicks: number) {
+  /** `startS`: the run's start (its first session's open), where returns and drawdown durations begin. */
+  constructor(private readonly inst: Instrument, readonly startingBalanceCents: number, slippageTicks: number, private readonly startS: number) {
     this.engine = new SessionEngine(inst, { startingBalanceCents, slippageTicks });
     this.dd = new DrawdownTracker(startingBalanceCents);
+    this.ddTime = new DrawdownDuration(startingBalanceCents, startS);
+    this.lastEquityCents = startingBalanceCents;
   }
 
   /** Plays run bars [j0, j1) of a day batch with their actions (sorted by k, from `acts[ai]` on). */
@@ -49,9 +62,13 @@ export class RunLedger {
       const k = base + j;
       // A run bar whose range reaches no trigger cannot fill anything in its stored bars (the
       // engine's own quiet-bar rule, one level up): only its close matters.
+      const openS = b.run.time[j];
+      if (openS >= this.nextTradeDayS) this.newTradeDay(openS);
+      const heldAtStart = e.positionQty !== 0;
       if (b.run.high[j] >= book.upTriggerTicks || b.run.low[j] <= book.downTriggerTicks) {
         e.processBars(b.stored, b.storedStart(j), b.storedStart(j + 1), null);
       }
+      if (heldAtStart || e.positionQty !== 0) this.exposedBars++;
       const endS = b.runEnd[j];
       e.mark(b.run.close[j], endS);
       for (; ai < acts.length && acts[ai].k === k; ai++) this.apply(acts[ai], endS);
@@ -60,7 +77,10 @@ export class RunLedger {
       this.lastEndS = endS;
       const eq = this.equityCents();
       this.dd.update(eq);
-      if (this.barsDone % this.stride === 0) this.sample(endS, eq);
+      this.ddTime.update(eq, endS);
+      this.lastEquityCents = eq;
+      // Bars 1, 1 + stride, 1 + 2·stride, …: the first bar's close is always a point.
+      if ((this.barsDone - 1) % this.stride === 0) this.sample(endS, eq);
     }
   }
 
@@ -76,11 +96,32 @@ export class RunLedger {
     this.collectFills();
     const eq = this.engine.balanceCents;
     this.dd.update(eq);
-    this.sample(this.lastEndS, eq);
+    if (this.barsDone > 0) this.ddTime.update(eq, this.lastEndS);
+    this.lastEquityCents = eq;
+    // The last point (the flat balance at the last bar's end) is never thinned away; a run that
+    // played no bar has no point (it has no time).
+    if (this.barsDone > 0) this.sample(this.lastEndS, eq, false);
   }
 
   stats(): RunStats {
     return runStats(this.trades.closed, this.startingBalanceCents, this.engine.balanceCents, this.dd.maxDrawdownCents);
+  }
+
+  /** Return, CAGR, Sharpe, Sortino, exposure, durations, monthly returns (engine/performance.ts), so far. */
+  performance(): Performance {
+    const closes = this.tradeDay === -1 ? this.dailyCloses : [...this.dailyCloses, { day: this.tradeDay, equityCents: this.lastEquityCents }];
+    const endS = this.barsDone === 0 ? this.startS : this.lastEndS;
+    return performance({
+      startingBalanceCents: this.startingBalanceCents,
+      finalEquityCents: this.lastEquityCents,
+      startS: this.startS,
+      endS,
+      dailyCloses: closes,
+      trades: this.trades.closed,
+      exposedBars: this.exposedBars,
+      bars: this.barsDone,
+      longestDrawdownS: this.ddTime.longestUntil(endS),
+    });
   }
 
   get closedTrades(): readonly TradeRecord[] {
@@ -96,6 +137,13 @@ export class RunLedger {
     const e = this.engine;
     const qty = e.positionQty;
     return e.balanceCents + (qty === 0 ? 0 : (e.lastPriceTicks * qty - e.positionCostTicks) * e.tickValueCents);
+  }
+
+  /** A bar opening at `openS` begins a new trade date: the previous one closed at the last bar's equity. */
+  private newTradeDay(openS: number): void {
+    if (this.tradeDay !== -1) this.dailyCloses.push({ day: this.tradeDay, equityCents: this.lastEquityCents });
+    this.tradeDay = tradeDate(this.inst.session, openS);
+    this.nextTradeDayS = nextTradeDateStartS(this.inst.session, openS);
   }
 
   private apply(a: LedgerAction, nowS: number): void {
@@ -114,15 +162,22 @@ export class RunLedger {
     for (; this.fillsSeen < fills.length; this.fillsSeen++) this.trades.add(fills[this.fillsSeen]);
   }
 
-  private sample(timeS: number, equityCents: number): void {
+  /**
+   * Adds a point (or updates the last one at the same time). When the curve reaches twice the bound,
+   * every other point goes: the even indices stay, so the first bar's close stays, and the points
+   * left are bars 1, 1 + 2·stride, …, matching the doubled stride. The final point (`thin` false)
+   * is added after the last thinning, so the curve always ends at the run's end, with at most
+   * 2 × playgroundEquityPointsMax points.
+   */
+  private sample(timeS: number, equityCents: number, thin = true): void {
     const last = this.equity[this.equity.length - 1];
     if (last !== undefined && last.timeS === timeS) {
       last.equityCents = equityCents;
       return;
     }
     this.equity.push({ timeS, equityCents });
-    if (this.equity.length >= 2 * limits.playgroundEquityPointsMax) {
-      this.equity = this.equity.filter((_, i) => i % 2 === 1);
+    if (thin && this.equity.length >= 2 * limits.playgroundEquityPointsMax) {
+      this.equity = this.equity.filter((_, i) => i % 2 === 0);
       this.stride *= 2;
     }
   }

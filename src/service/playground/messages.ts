@@ -45,6 +45,21 @@ export function logLines(v: unknown): string[] {
   });
 }
 
+/**
+ * The bar times of a `log` frame's lines (the open time of the bar the strategy was on; null before
+ * the first bar): as many as the lines, each null or a whole epoch second inside the run's span.
+ * Absent (frames without times): null for each line.
+ */
+export function logTimes(v: unknown, n: number, startS: number, endS: number): (number | null)[] {
+  if (v === undefined || v === null) return new Array<null>(n).fill(null);
+  if (!Array.isArray(v) || v.length !== n) throw protocol('bad log times');
+  return v.map((t) => {
+    if (t === null) return null;
+    if (!isInt(t) || t < startS || t >= endS) throw protocol('bad log time');
+    return t;
+  });
+}
+
 /** Checks the child's actions: known operations, values in range, bar indexes in the batch, in order. */
 export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerAction[] {
   if (!Array.isArray(v) || v.length > limits.playgroundActionsPerBatchMax) throw protocol('bad actions');

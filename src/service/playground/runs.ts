@@ -18,6 +18,7 @@ import { countBuckets } from '../../data/bucket-count.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
+import type { Performance } from '../../engine/performance.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
@@ -55,6 +56,19 @@ export type RunError =
 export type StopError = { kind: 'not_running' };
 export type SpeedError = { kind: 'not_running' } | { kind: 'invalid_speed' } | { kind: 'capacity'; retryAfterS: number };
 export type ExecutionNotFound = { kind: 'execution_not_found' };
+export type TradesPageError = ExecutionNotFound | { kind: 'invalid_offset' } | { kind: 'invalid_limit'; max: number };
+
+/** A page of an execution's trades (GET executions/:id/trades). */
+export interface TradesPage {
+  inst: Instrument;
+  offset: number;
+  limit: number;
+  /** Trades that can be paged: every trade of the run (up to the stored bound). */
+  stored: number;
+  /** Every trade of the run, stored or not. */
+  tradesTotal: number;
+  trades: TradeRecord[];
+}
 
 /** The run settings the service needs from the configuration. */
 export interface RunSettings {
@@ -91,10 +105,14 @@ export interface ExecutionView {
   balanceCents: number;
   equityCents: number;
   stats: RunStats;
+  /** Null for a run recorded before these figures existed. */
+  performance: Performance | null;
   trades: TradeRecord[];
   tradesTotal: number;
   equity: EquityPoint[];
   logs: string[];
+  /** The bar open time (epoch s) of each line of `logs`, or null (before the first bar, notes, runs recorded before times existed). */
+  logTimes: (number | null)[];
 }
 
 /**
@@ -226,6 +244,48 @@ export class RunService {
     return row ? ok(storedView(row)) : err({ kind: 'execution_not_found' });
   }
 
+  /**
+   * Trades [offset, offset + limit) of an execution, oldest first: a running one's from its ledger,
+   * an ended one's from the packed store (a run recorded before trades were packed pages over the
+   * first 5,000 its record kept). offset defaults to 0, limit to the page bound.
+   */
+  tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Result<TradesPage, TradesPageError> {
+    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+    const o = offset ?? 0;
+    const n = limit ?? limits.playgroundTradesPageMax;
+    if (!Number.isSafeInteger(o) || o < 0) return err({ kind: 'invalid_offset' });
+    if (!Number.isSafeInteger(n) || n < 1 || n > limits.playgroundTradesPageMax) return err({ kind: 'invalid_limit', max: limits.playgroundTradesPageMax });
+    const r = this.readTrades(userId, id, o, n);
+    return r === null ? err({ kind: 'execution_not_found' }) : ok({ ...r, limit: n });
+  }
+
+  /** Every stored trade of an execution (the CSV export), oldest first. */
+  allTrades(userId: number, id: unknown): Result<Omit<TradesPage, 'limit'>, ExecutionNotFound> {
+    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+    const r = this.readTrades(userId, id, 0, limits.playgroundTradesStoredMax);
+    return r === null ? err({ kind: 'execution_not_found' }) : ok(r);
+  }
+
+  private readTrades(userId: number, id: string, offset: number, limit: number): Omit<TradesPage, 'limit'> | null {
+    const l = this.live.get(id);
+    if (l && l.exec.userId === userId) {
+      const all = l.exec.ledger.closedTrades;
+      const stored = Math.min(all.length, limits.playgroundTradesStoredMax);
+      const from = Math.min(offset, stored);
+      return { inst: findInstrument(l.row.instrument) as Instrument, offset, stored, tradesTotal: all.length, trades: all.slice(from, Math.min(stored, from + limit)) };
+    }
+    const row = this.store.get(userId, id);
+    if (row === null) return null;
+    const inst = findInstrument(row.instrument) as Instrument;
+    const result = row.result as StoredResult | null;
+    const tradesTotal = result?.tradesTotal ?? 0;
+    const packed = this.store.tradesPage(userId, id, offset, limit);
+    if (packed !== null) return { inst, offset, stored: packed.stored, tradesTotal, trades: packed.trades };
+    const kept = result?.trades ?? [];
+    const from = Math.min(offset, kept.length);
+    return { inst, offset, stored: kept.length, tradesTotal, trades: kept.slice(from, Math.min(kept.length, from + limit)) };
+  }
+
   /** Calls `fn` on the execution's progress and end; null when it is not running (read it instead). */
   subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): (() => void) | null {
     const l = this.live.get(id);
@@ -267,13 +327,16 @@ export class RunService {
         barsDone: exec.barsDone,
         speed: exec.speed,
         completedMs: exec.completedMs ?? this.clock.nowMs(),
+        trades: trades.length <= limits.playgroundTradesStoredMax ? trades : trades.slice(0, limits.playgroundTradesStoredMax),
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
+          performance: exec.ledger.performance(),
           trades: trades.slice(0, limits.playgroundTradesKeptMax),
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
+          logTimes: exec.logs.timesView(),
           // Where the time went (per batch): for operators and benchmarks, not shown to clients.
           timings: { ...exec.timings, firstBarMs: exec.firstBarMs, child: exec.childTimings },
         },
@@ -414,20 +477,24 @@ function liveView(l: Live): ExecutionView {
     balanceCents: led.engine.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
+    performance: led.performance(),
     trades: trades.slice(-limits.playgroundTradesLiveMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),
+    logTimes: x.logs.timesView(),
   };
 }
 
 interface StoredResult {
   balanceCents: number;
   stats: RunStats;
+  performance?: Performance;
   trades: TradeRecord[];
   tradesTotal: number;
   equity: EquityPoint[];
   logs: string[];
+  logTimes?: (number | null)[];
 }
 
 function storedView(row: RunRow): ExecutionView {
@@ -446,10 +513,12 @@ function storedView(row: RunRow): ExecutionView {
     balanceCents: r?.balanceCents ?? limits.startingBalanceCents,
     equityCents: r?.balanceCents ?? limits.startingBalanceCents,
     stats: r?.stats ?? empty,
+    performance: r?.performance ?? null,
     trades: r?.trades ?? [],
     tradesTotal: r?.tradesTotal ?? 0,
     equity: r?.equity ?? [],
     logs: r?.logs ?? [],
+    logTimes: r?.logTimes ?? (r?.logs ?? []).map(() => null),
   };
 }
 
