@@ -172,6 +172,8 @@ describe.skipIf(noBrowser)('console: playground', () => {
       await page.click('button:has-text("Save as strategy")');
       await page.waitForSelector('[data-testid=save-message]');
       expect(await text(page, '[data-testid=save-message]')).toBe('Saved as a new strategy “SMA 5/30 on NQ”');
+      // The list is read again after the save: wait for it rather than for the message alone.
+      await page.waitForSelector('[data-testid=strategies] .pg-item-name', { timeout: 60_000 });
       expect(await page.$$eval('[data-testid=strategies] .pg-item-name', (els: any[]) => els.map((e) => e.textContent))).toEqual(['SMA 5/30 on NQ']);
       expect(await text(page, '[data-testid=runs-tab]')).toBe('Runs of SMA 5/30 on NQ 0');
 

@@ -41,7 +41,15 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
   route(app, s, ep.executionEvents, ({ params, user, request }) => {
     const first = s.runs.get(user.id, params.id);
     if (!first.ok) return mapError(codes.execution, first.error);
-    const id = params.id;
+    return executionEvents(s, user.id, params.id, first.value.status === 'running', request);
+  });
+}
+
+/**
+ * An execution's progress as Server-Sent Events: `progress` at most every EVENT_INTERVAL_MS, `done`
+ * with the whole execution at its end (at once for a finished one), and a comment line while silent.
+ */
+function executionEvents(s: Services, userId: number, id: string, running: boolean, request: Request): Response {
     const enc = new TextEncoder();
     let unsubscribe: (() => void) | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -62,7 +70,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
         };
         const send = (event: 'progress' | 'done') => {
           if (closed) return;
-          const v = s.runs.get(user.id, id);
+          const v = s.runs.get(userId, id);
           if (!v.ok) return close();
           const data = event === 'done' ? presentExecution(v.value) : presentProgress(v.value);
           controller.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
@@ -92,9 +100,9 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
           lastSentMs = performance.now();
         }, limits.sseKeepAliveMs);
         request.signal.addEventListener('abort', close);
-        if (first.value.status !== 'running') return send('done');
+        if (!running) return send('done');
         send('progress');
-        unsubscribe = s.runs.subscribe(user.id, id, onEvent);
+        unsubscribe = s.runs.subscribe(userId, id, onEvent);
         if (unsubscribe === null) send('done');
       },
       cancel() {
@@ -104,7 +112,6 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
       },
     });
     return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
-  });
 }
 
 /** Every trade of an execution, paged or as CSV (extensions). */
