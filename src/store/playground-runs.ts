@@ -4,6 +4,7 @@
 // a page at a time. A row still `running` at start belongs to a server that stopped mid-run:
 // `failInterrupted` marks it failed.
 
+import type { TradeRecord } from '../engine/results.ts';
 import { assert } from '../lib/assert.ts';
 import { type Db, inTransaction } from './db.ts';
 import type { RunStatus } from './strategies.ts';
@@ -39,17 +40,8 @@ export interface RunEndFields {
   trades?: readonly StoredTrade[];
 }
 
-/** A round-trip trade as stored: the engine's TradeRecord, field for field (ticks, cents, epoch seconds). */
-export interface StoredTrade {
-  direction: 1 | -1;
-  entryTimeS: number;
-  exitTimeS: number;
-  entryQty: number;
-  entryValueTicks: number;
-  exitValueTicks: number;
-  pnlCents: number;
-  feesCents: number;
-}
+/** A round-trip trade as stored: the engine's TradeRecord (ticks, cents, epoch seconds). */
+export type StoredTrade = TradeRecord;
 
 /** Bytes per packed trade: four float64 columns, two uint32 and one int32. */
 export const PACKED_TRADE_BYTES = 44;

@@ -2,7 +2,7 @@
 
 import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrument.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
-import { type Fill, type Order, OrderStatus } from '../../engine/types.ts';
+import type { Fill } from '../../engine/types.ts';
 import { type ChallengeOutcome, type ChallengeState, snapshotOf } from '../../challenge/state.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
