@@ -272,6 +272,8 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     await a.click('[data-testid=positions] button:has-text("Flatten")');
     await b.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0", undefined, WAIT);
     await b.waitForFunction("document.querySelectorAll('[data-testid=fills] tbody tr').length === 2", undefined, WAIT);
+    // A hears of its own closing fill through the same event: wait for it there too.
+    await a.waitForFunction("document.querySelectorAll('[data-testid=fills] tbody tr').length === 2", undefined, WAIT);
     expect(await rows(b, 'fills')).toEqual(await rows(a, 'fills'));
     expect((await rows(b, 'fills'))[0].slice(1, 3)).toEqual(['Sell', '2']);
     // B read no table: every row came from the user hub's events.
