@@ -234,4 +234,14 @@ export const MIGRATIONS: readonly string[] = [
     trades      BLOB NOT NULL
   );
   `,
+  // 9: insertion order without SQLite's rowid, which PostgreSQL lacks: a `seq` column (the rowid
+  // for rows kept), each insert taking the table's next (src/store/seq.ts).
+  `
+  ALTER TABLE payouts ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE payouts SET seq = rowid;
+  ALTER TABLE strategies ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE strategies SET seq = rowid;
+  ALTER TABLE playground_runs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE playground_runs SET seq = rowid;
+  `,
 ];
