@@ -63,8 +63,8 @@ async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: numbe
   }
 }
 
-function timingsOf(id: string): Record<string, number> {
-  const user = s.users.list()[0];
+async function timingsOf(id: string): Record<string, number> {
+  const user = await s.users.list()[0];
   return ((runs.get(user.id, id)?.result as any)?.timings ?? {}) as Record<string, number>;
 }
 
@@ -112,7 +112,7 @@ const cold = createServices({
 });
 const coldFirst: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const user = s.users.list()[0];
+  const user = await s.users.list()[0];
   const r = cold.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   for (;;) {
@@ -138,7 +138,7 @@ const empty: number[] = [];
 let emptyBars = 0;
 const emptyWait: number[] = [];
 for (let i = 0; i < 3; i++) {
-  const user = s.users.list()[0];
+  const user = await s.users.list()[0];
   const t0 = performance.now();
   const r = s2.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' });
   if (!r.ok) throw new Error(JSON.stringify(r.error));

@@ -58,7 +58,7 @@ async function pass(s: Services, email: string, startDate: string): Promise<Samp
   const out: Sample[] = [];
   {
     for (const inst of INSTRUMENTS) {
-      const r = s.replay.start(userId, {
+      const r = await s.replay.start(userId, {
         instrumentSymbol: inst.symbol, contractId: undefined, startDate, endDate: undefined, timeframe: '1d', accountId: undefined,
       }, SIM_POLICY.start);
       if (!r.ok) throw new Error(`Replay/start failed: ${JSON.stringify(r.error)}`);
@@ -77,7 +77,7 @@ async function pass(s: Services, email: string, startDate: string): Promise<Samp
       clearInterval(timer);
       if (!step.ok) throw new Error(`Replay/step failed: ${JSON.stringify(step.error)}`);
       out.push({ label: `${inst.symbol} ${startDate}`, stepMs, loopHoldMs: hold, bars: step.value.advance.played });
-      s.replay.end(userId, accountId);
+      await s.replay.end(userId, accountId);
     }
   }
   return out;

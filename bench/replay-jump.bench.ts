@@ -122,7 +122,7 @@ async function benchUser(path: string, s: Services): Promise<{ id: number; apiKe
 }
 
 /** Far buy limits and sell stops below every price, far sell limits and buy stops above: never filled. */
-function placeFarOrders(s: Services, userId: number, accountId: number, count: number): void {
+async function placeFarOrders(s: Services, userId: number, accountId: number, count: number): void {
   const contractId = s.contracts.contractFor(NQ).id;
   for (let k = 0; k < count; k++) {
     const kind = k % 4;
@@ -131,7 +131,7 @@ function placeFarOrders(s: Services, userId: number, accountId: number, count: n
     const type = kind < 2 ? OrderType.Limit : OrderType.Stop;
     const side = kind === 0 || kind === 2 ? OrderSide.Buy : OrderSide.Sell;
     const price = kind === 0 || kind === 3 ? below : above;
-    const r = s.trading.place(userId, {
+    const r = await s.trading.place(userId, {
       accountId, contractId, type, side, size: 1,
       limitPrice: type === OrderType.Limit ? price : undefined,
       stopPrice: type === OrderType.Stop ? price : undefined,
@@ -197,8 +197,8 @@ async function runOnce(c: CaseSpec): Promise<Sample> {
   let db = openDb(c.path);
   let s = services(db, c.config);
   const user = await benchUser(c.path, s);
-  const challengeId = c.challenge ? s.challenges.create(user.id, '50K', 'evaluation', 'standard').account.id : undefined;
-  const started = s.replay.start(user.id, {
+  const challengeId = c.challenge ? await s.challenges.create(user.id, '50K', 'evaluation', 'standard').account.id : undefined;
+  const started = await s.replay.start(user.id, {
     instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
     endDate: dayToDateString(START_DAY + JUMP_DAYS + 2), timeframe: '1m', accountId: challengeId,
   }, SIM_POLICY.start);

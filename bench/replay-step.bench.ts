@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     const contractId = s.contracts.contractFor(NQ).id;
     const accounts: number[] = [];
     for (let k = 0; k < SESSIONS; k++) {
-      const r = s.replay.start(userId, {
+      const r = await s.replay.start(userId, {
         instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
         endDate: dayToDateString(STORE_LAST_DAY), timeframe: '1m', accountId: undefined,
       }, SIM_POLICY.start);
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
         const buy = j % 2 === 0;
         const limit = j < 2;
         const price = (buy === limit ? lo - 2000 - j : hi + 2000 + j) / 4;
-        const placed = s.trading.place(userId, {
+        const placed = await s.trading.place(userId, {
           accountId, contractId, type: limit ? OrderType.Limit : OrderType.Stop, side: buy ? OrderSide.Buy : OrderSide.Sell,
           size: 1, limitPrice: limit ? price : undefined, stopPrice: limit ? undefined : price,
           stopLossTicks: undefined, takeProfitTicks: undefined,

@@ -29,7 +29,7 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
   return new Uint8Array(secret);
 }
 
-export function openInstance(
+export async function openInstance(
   config: Config,
   opts: {
     clock?: Clock;
@@ -37,7 +37,7 @@ export function openInstance(
     logError?: (message: string, fields: Record<string, unknown>) => void;
     logInfo?: (message: string, fields: Record<string, unknown>) => void;
   } = {},
-): Services {
+): Promise<Services> {
   // DATA_DIR holds the secret, the database and the demo credentials: owner-only, also when an older
   // version made it 0755.
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -54,7 +54,7 @@ export const DEMO_EMAIL = 'demo@replaydesk.local';
  * created, null otherwise.
  */
 export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; password: string; path: string } | null> {
-  if (s.users.list().length > 0) return null;
+  if ((await s.users.list()).length > 0) return null;
   const password = randomSecret(18); // 24 characters, 144 bits
   const r = await s.users.create({ email: DEMO_EMAIL, plan: 'pro', password });
   if (!r.ok) return null;

@@ -17,7 +17,7 @@ async function run(argv: string[]): Promise<object> {
   const isSet = argv[0] === 'user' && argv[1] === 'set';
   const args = parseArgs(argv, isSet ? new Set() : BOOLEAN_FLAGS);
   const [group, sub] = args.words;
-  const s = openInstance(loadConfig(process.env), { restoreSessions: false });
+  const s = await openInstance(loadConfig(process.env), { restoreSessions: false });
   try {
     switch (group) {
       case 'user':
@@ -25,7 +25,7 @@ async function run(argv: string[]): Promise<object> {
       case 'data':
         return await dataCommand(s, sub, args);
       case 'challenge':
-        return challengeCommand(s, sub, args);
+        return await challengeCommand(s, sub, args);
       default:
         throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user, challenge or data`);
     }

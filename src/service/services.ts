@@ -4,6 +4,7 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
+import { type Sql, SqliteSql } from '../store/sql.ts';
 import { BarSource } from '../data/bar-source.ts';
 import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
@@ -42,7 +43,10 @@ import type { Revocation } from './auth.ts';
 export interface Services {
   config: Config;
   clock: Clock;
+  /** This node's SQLite file: market data (bars, rollups, imports), and everything else when `sql` is over it. */
   db: Db;
+  /** The store of users, accounts, sessions, challenges and runs: the SQLite file, or a shared PostgreSQL. */
+  sql: Sql;
   startedMs: number;
   auth: AuthService;
   users: UserService;
@@ -74,6 +78,8 @@ export interface ServiceDeps {
   config: Config;
   clock: Clock;
   db: Db;
+  /** The shared store (PostgreSQL); the SQLite file `db` when absent. */
+  sql?: Sql;
   jwtSecret: Uint8Array;
   /** Load live replay sessions from the store (default true; the admin CLI says false). */
   restoreSessions?: boolean;
@@ -82,11 +88,12 @@ export interface ServiceDeps {
   logInfo?: (message: string, fields: Record<string, unknown>) => void;
 }
 
-export function createServices(deps: ServiceDeps): Services {
+export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { db, clock, config } = deps;
-  const userStore = new UserStore(db);
-  const tokenStore = new IssuedJwtStore(db, 'tokens');
-  const accountStore = new AccountStore(db);
+  const sql = deps.sql ?? new SqliteSql(db);
+  const userStore = new UserStore(sql);
+  const tokenStore = new IssuedJwtStore(sql, 'tokens');
+  const accountStore = new AccountStore(sql);
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
   const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
@@ -99,12 +106,12 @@ export function createServices(deps: ServiceDeps): Services {
   );
   const events = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
   const revoked = revocationPublisher(events);
-  const replayStore = new ReplayStore(db);
-  const challengeStore = new ChallengeStore(db);
-  const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
-  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
-  const runStore = new PlaygroundRunStore(db);
-  const strategies = new StrategyService(new StrategyStore(db), runStore, clock, config.customTimeframes);
+  const replayStore = new ReplayStore(sql);
+  const challengeStore = new ChallengeStore(sql);
+  const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
+  const replay = new ReplayService({ db: sql, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
+  const runStore = new PlaygroundRunStore(sql);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
   let pool: RunnerPool | null = null;
   const runner = (): RunnerPool => {
     pool ??= new RunnerPool({
@@ -126,13 +133,14 @@ export function createServices(deps: ServiceDeps): Services {
   }, clock);
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {
-    replay.restoreLive();
-    runs.recoverInterrupted();
+    await replay.restoreLive();
+    await runs.recoverInterrupted();
   }
   return {
     config,
     clock,
     db,
+    sql,
     startedMs: clock.nowMs(),
     auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, revoked),
     users: new UserService(userStore, tokenStore, clock, revoked),
@@ -142,7 +150,7 @@ export function createServices(deps: ServiceDeps): Services {
     bars,
     history: new HistoryService({
       source: bars,
-      usage: new UsageStore(db),
+      usage: new UsageStore(sql),
       clock,
       customTimeframes: config.customTimeframes,
       isImporting: (symbol) => chunks.isImporting(symbol),
@@ -150,10 +158,10 @@ export function createServices(deps: ServiceDeps): Services {
     marketData: new MarketDataService(db, chunks, bars, clock, rollups),
     replay,
     challenges,
-    payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
+    payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     events,
-    webAuth: new WebAuthService(userStore, new IssuedJwtStore(db, 'web_sessions'), deps.jwtSecret, clock),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock),
     strategies,
     runs,
     runner,

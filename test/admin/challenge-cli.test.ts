@@ -57,7 +57,7 @@ describe('admin challenge', () => {
     expect(ended.json.propFirm.status).toBe('ended');
     const s = openInstance(defaultConfig({ dataDir: dir }));
     const app = buildApp(s);
-    const key = s.users.rotateKey('ann@example.com');
+    const key = await s.users.rotateKey('ann@example.com');
     if (!key.ok) throw new Error('rotate');
     const call = async (path: string, body: unknown, token?: string) => {
       const res = await app.handle(

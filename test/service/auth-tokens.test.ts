@@ -31,7 +31,7 @@ async function instance() {
   const email = 'trader@example.com';
   const created = await s.users.create({ email, plan: 'pro' });
   if (!created.ok) throw new Error('setup');
-  const userId = s.users.list().find((u) => u.email === email)!.id;
+  const userId = await s.users.list().find((u) => u.email === email)!.id;
   const post = async (path: string, token: string | null) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -93,11 +93,11 @@ describe('a token the verifier remembers is still checked on every call', () => 
     const b = t.oldToken('remembered-3');
     expect((await t.post('sim/Account/search', a)).status).toBe(200);
     expect((await t.post('sim/Account/search', b)).status).toBe(200);
-    t.s.users.rotateKey(t.email);
+    await t.s.users.rotateKey(t.email);
     expect((await t.post('sim/Account/search', a)).status).toBe(401);
     const c = t.oldToken('remembered-4');
     expect((await t.post('sim/Account/search', c)).status).toBe(200);
-    t.s.users.set(t.email, { disabled: true });
+    await t.s.users.set(t.email, { disabled: true });
     expect((await t.post('sim/Account/search', c)).status).toBe(401);
   });
 

@@ -21,9 +21,9 @@ const BARS: BarSpec[] = [20000, 20000, [20000, 20000, 19985, 19995], 19995];
 
 type App = ReplayTestApp & Session;
 
-function modify(t: App, over: Partial<ModifyInput>) {
+async function modify(t: App, over: Partial<ModifyInput>) {
   const input: ModifyInput = { accountId: t.accountId, orderId: 1, size: null, limitPrice: null, stopPrice: null, ...over };
-  return t.s.trading.modify(userIdOf(t, t.email), input);
+  return await t.s.trading.modify(userIdOf(t, t.email), input);
 }
 
 const buyLimit = (limitPrice: number, size = 1) => ({ type: 1, side: 0, size, limitPrice });
@@ -69,7 +69,7 @@ describe('TradingService.modify', () => {
     await placeOk(t, t, buyLimit(19980)); // 1: working
     await placeOk(t, t, { type: 2, side: 0, size: 1 }); // 2: filled
     await placeOk(t, t, buyLimit(19970)); // 3: canceled below
-    expect(t.s.trading.cancel(userIdOf(t, t.email), t.accountId, 3).ok).toBe(true);
+    expect(await t.s.trading.cancel(userIdOf(t, t.email), t.accountId, 3).ok).toBe(true);
     const before = { orders: await orders(t, t), trades: await trades(t, t) };
     const r = modify(t, over as Partial<ModifyInput>);
     expect(r).toEqual({ ok: false, error: typeof error === 'string' ? { kind: error } : error });
@@ -91,7 +91,7 @@ describe('TradingService.modify', () => {
     await market(t, x, 2);
     await step(t, x); // −1,000 points × 2 × $20: the maximum loss is breached, the session ends
     for (const accountId of [c, x.accountId]) {
-      const r = t.s.trading.modify(t.userId, { accountId, orderId: 1, size: 1, limitPrice: null, stopPrice: null });
+      const r = await t.s.trading.modify(t.userId, { accountId, orderId: 1, size: 1, limitPrice: null, stopPrice: null });
       expect(r).toEqual({ ok: false, error: { kind: 'challenge_inactive' } });
     }
   });
@@ -103,9 +103,9 @@ describe('TradingService.cancel: what became of an order that is not working', (
     await placeOk(t, t, { type: 2, side: 0, size: 1 });
     await placeOk(t, t, buyLimit(19970));
     const uid = userIdOf(t, t.email);
-    expect(t.s.trading.cancel(uid, t.accountId, 2).ok).toBe(true);
-    const kinds = [1, 2, 3].map((id) => {
-      const r = t.s.trading.cancel(uid, t.accountId, id);
+    expect(await t.s.trading.cancel(uid, t.accountId, 2).ok).toBe(true);
+    const kinds = [1, 2, 3].map(async (id) => {
+      const r = await t.s.trading.cancel(uid, t.accountId, id);
       return r.ok ? 'ok' : r.error.kind;
     });
     expect(kinds).toEqual(['order_filled', 'order_canceled', 'order_not_found']);

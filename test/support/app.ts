@@ -73,8 +73,8 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
   return t;
 }
 
-function rotateOrThrow(s: Services, email: string): string {
-  const r = s.users.rotateKey(email);
+async function rotateOrThrow(s: Services, email: string): string {
+  const r = await s.users.rotateKey(email);
   if (!r.ok) throw new Error('cannot create test user');
   return r.value.apiKey;
 }

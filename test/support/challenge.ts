@@ -57,8 +57,8 @@ export async function challengeApp(
   return x;
 }
 
-export function userIdOf(t: TestApp, email: string): number {
-  const u = t.s.users.list().find((row) => row.email === email);
+export async function userIdOf(t: TestApp, email: string): number {
+  const u = await t.s.users.list().find((row) => row.email === email);
   if (!u) throw new Error(`no user ${email}`);
   return u.id;
 }
@@ -70,7 +70,7 @@ export function createChallenge(
   policy: PayoutPolicy = 'standard',
   userId = t.userId,
 ): number {
-  return t.s.challenges.create(userId, '50K', phase, policy).account.id;
+  return await t.s.challenges.create(userId, '50K', phase, policy).account.id;
 }
 
 /** A second Pro user with its own token. */

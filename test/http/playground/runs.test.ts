@@ -321,7 +321,7 @@ describe('restart', () => {
       const dbPath = join(dir, 'replaydesk.db');
       const a = await makePlaygroundApp({ runnerPoolSize: 0 }, { dbPath });
       new PlaygroundRunStore(a.s.db).insert({
-        id: 'exe_interrupted', userId: a.s.users.list().find((u) => u.email === 'quant@example.com')!.id, strategyId: null,
+        id: 'exe_interrupted', userId: await a.s.users.list().find((u) => u.email === 'quant@example.com')!.id, strategyId: null,
         templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27', params: {}, contextTimeframes: [],
         speed: null, barsTotal: 1380, startedMs: Date.now(),
       });

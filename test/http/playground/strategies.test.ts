@@ -41,8 +41,8 @@ async function saved(t: Web, body: Record<string, unknown> = {}, cookie = t.cook
   return r.body.id;
 }
 
-function userIdOf(t: TestApp, email: string): number {
-  return t.s.users.list().find((u) => u.email === email)!.id;
+async function userIdOf(t: TestApp, email: string): number {
+  return await t.s.users.list().find((u) => u.email === email)!.id;
 }
 
 /** Inserts a playground run row as the run service would (the run endpoint is not part of this change). */

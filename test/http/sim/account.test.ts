@@ -14,7 +14,7 @@ describe('Account/search', () => {
     const t = await makeApp();
     const token = await t.login();
     const store = new AccountStore(t.s.db);
-    const me = t.s.users.list()[0].id;
+    const me = await t.s.users.list()[0].id;
     const other = await t.s.users.create({ email: 'other@example.com' });
     if (!other.ok) throw new Error('setup');
     const ended = store.insert({ userId: me, kind: 'replay', name: 'Replay NQ 1', balanceCents: 5_012_345, nowMs: 0 });
@@ -35,7 +35,7 @@ describe('Account/search', () => {
     const t = await makeApp();
     const token = await t.login();
     const store = new AccountStore(t.s.db);
-    const me = t.s.users.list()[0].id;
+    const me = await t.s.users.list()[0].id;
     const ended: number[] = [];
     for (let i = 0; i < 55; i++) {
       const a = store.insert({ userId: me, kind: 'replay', name: `R${i}`, balanceCents: 1, nowMs: 0 });
@@ -43,7 +43,7 @@ describe('Account/search', () => {
       ended.push(a.id);
     }
     const live = store.insert({ userId: me, kind: 'replay', name: 'live', balanceCents: 1, nowMs: 0 });
-    const challenge = t.s.challenges.create(me, '50K', 'evaluation', 'standard').account.id;
+    const challenge = await t.s.challenges.create(me, '50K', 'evaluation', 'standard').account.id;
     const ids = (await t.post('Account/search', {}, token)).body.accounts.map((a: any) => a.id);
     // Active first (the live replay account, then the challenge), then the newest 50 ended, by id.
     expect(ids).toEqual([live.id, challenge, ...ended.slice(5)]);

@@ -132,7 +132,7 @@ describe('Replay/start with a challenge account', () => {
   it('an ended challenge answers 7 with the reason', async () => {
     const t = await challengeApp(rows);
     const c = createChallenge(t);
-    t.s.challenges.end(c);
+    await t.s.challenges.end(c);
     expect((await startReply(t, c, '2025-03-04')).body).toEqual(failure(7, `Challenge account ${c} is no longer active (ended)`));
     expect(await accountEntry(t, c)).toMatchObject({ balance: 50_000, canTrade: false });
   });
@@ -419,7 +419,7 @@ describe('daily loss limit (hard)', () => {
   // orders are refused until the next trade date, which starts at the 2025-03-05 bars.
   it('soft mode: flattens, refuses orders until the next trade date, no violation', async () => {
     const t = await challengeApp([...dayRows('2025-03-04', 19_950), ...dayRows('2025-03-05', 20_000)]);
-    const c = t.s.challenges.create(t.userId, '50K', 'evaluation', 'standard', 'soft').account.id;
+    const c = await t.s.challenges.create(t.userId, '50K', 'evaluation', 'standard', 'soft').account.id;
     const x = await startOn(t, c, '2025-03-04');
     await step(t, x);
     await market(t, x, 1);

@@ -236,11 +236,11 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
   it('yields to the event loop between days and returns the bars the unsliced scan returns', async () => {
     const t = await longSetup();
     let settled = false;
-    const sliced = t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => ((settled = true), r));
+    const sliced = await t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => ((settled = true), r));
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     const a = await sliced;
-    const b = t.s.history.retrieve(2, long(), SIM_POLICY.history);
+    const b = await t.s.history.retrieve(2, long(), SIM_POLICY.history);
     if (!a.ok || !b.ok) throw new Error('refused');
     expect(a.value.bars.length).toBe(20_000);
     expect(Array.from(a.value.bars.close.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.close.subarray(0, 20_000)));
@@ -253,7 +253,7 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
   it('a request sent while a long scan runs is answered before the scan ends', async () => {
     const t = await longSetup();
     const order: string[] = [];
-    const scan = t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => {
+    const scan = await t.s.history.retrieveSliced(1, long(), SIM_POLICY.history, 1).then((r) => {
       order.push('history');
       return r;
     });

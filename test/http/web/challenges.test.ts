@@ -19,7 +19,7 @@ describe('GET /api/auth/challenges', () => {
     const c = createChallenge(t);
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
     if (!other.ok) throw new Error('setup');
-    t.s.challenges.create(t.s.users.list().find((u) => u.email === 'other@example.com')!.id, '100K', 'evaluation', 'standard');
+    await t.s.challenges.create(await t.s.users.list().find((u) => u.email === 'other@example.com')!.id, '100K', 'evaluation', 'standard');
     const r = await webCall(t, 'GET', '/api/auth/challenges', { cookie });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
