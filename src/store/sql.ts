@@ -117,6 +117,7 @@ export class SqliteSql implements Sql {
 
   private async savepoint<T>(c: TxContext<Db>, fn: () => Promise<T>): Promise<T> {
     const name = `sp${++c.depth}`;
+    const queued = c.after.length;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
       const result = await fn();
@@ -125,6 +126,8 @@ export class SqliteSql implements Sql {
     } catch (e) {
       this.db.exec(`ROLLBACK TO ${name}`);
       this.db.exec(`RELEASE ${name}`);
+      // What the savepoint queued announces writes just undone.
+      c.after.length = queued;
       throw e;
     } finally {
       c.depth--;
@@ -203,7 +206,13 @@ export class PostgresSql implements Sql {
     const outer = this.current();
     if (outer) {
       const tx = outer.handle as unknown as { savepoint<R>(f: () => Promise<R>): Promise<R> };
-      return tx.savepoint(() => fn());
+      const queued = outer.after.length;
+      try {
+        return await tx.savepoint(() => fn());
+      } catch (e) {
+        outer.after.length = queued;
+        throw e;
+      }
     }
     let c: TxContext<PgHandle> | null = null;
     try {
