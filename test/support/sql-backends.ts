@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openDb } from '../../src/store/db.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import { type Dialect, type Sql, SqliteSql } from '../../src/store/sql.ts';
-import { describePg, freshDatabase } from './postgres.ts';
+import { describePg, freshDatabase, templateDatabase } from './postgres.ts';
 
 export type OpenSql = () => Promise<Sql>;
 
@@ -24,9 +24,10 @@ export async function freshSqlite(): Promise<Sql> {
   return sql;
 }
 
-/** A migrated PostgreSQL database of its own. */
+/** A migrated PostgreSQL database of its own (a copy of one migrated once per process). */
 export async function freshPostgres(): Promise<Sql> {
-  return openPostgres(await freshDatabase());
+  const template = await templateDatabase('migrated', async (url) => (await openPostgres(url, { max: 1 })).close());
+  return openPostgres(await freshDatabase(template ?? undefined));
 }
 
 const OPENERS: Record<Dialect, OpenSql> = { sqlite: freshSqlite, postgres: freshPostgres };
