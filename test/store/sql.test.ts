@@ -133,10 +133,17 @@ eachBackend('Sql', (open, dialect) => {
       await sql.transaction(async () => {
         await sql.run('INSERT INTO t (id) VALUES (3)');
         await sql.transaction(() => sql.run('INSERT INTO t (id) VALUES (4)'));
+        // Two levels down, a failure undoes only the innermost level.
+        const deeper = sql.transaction(async () => {
+          await sql.run('INSERT INTO t (id) VALUES (5)');
+          throw new Error('deeper');
+        });
+        await expect(deeper).rejects.toThrow('deeper');
+        await sql.run('INSERT INTO t (id) VALUES (6)');
       });
-      expect(await ids(sql)).toEqual([1, 3, 4]);
+      expect(await ids(sql)).toEqual([1, 3, 4, 6]);
     });
-    expect(await ids(sql)).toEqual([1, 3, 4]);
+    expect(await ids(sql)).toEqual([1, 3, 4, 6]);
   });
 
   it('afterCommit runs at once outside a transaction, after the outermost commit inside one, never after a rollback', async () => {
