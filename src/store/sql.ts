@@ -19,7 +19,8 @@ export interface Sql {
   run(text: string, params?: SqlParams): Promise<number>;
   /**
    * Runs `fn` in one transaction, committing before it resolves. A nested call is a savepoint of the
-   * outer one. Work queued with `afterCommit` runs once the outermost commits, never on a rollback.
+   * outer one. Work queued with `afterCommit` runs once the outermost commits, never on a rollback
+   * (work queued inside a savepoint that rolls back is dropped with it).
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `run` once what is written now is committed: at once outside a transaction. */

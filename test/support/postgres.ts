@@ -7,7 +7,7 @@
 import { afterAll, describe, it } from 'bun:test';
 import { SQL } from 'bun';
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ const SYSTEM_PG_ROOT = '/usr/lib/postgresql';
 /** The server's own user: postgres refuses to run as root. */
 const SERVER_USER = 'postgres';
 const START_WAIT_S = 60;
+const START_ATTEMPTS = 3;
 
 interface Binaries {
   initdb: string;
@@ -47,12 +48,14 @@ function findBinaries(): Binaries | null {
   return null;
 }
 
-/** Whether a PostgreSQL can be had: a given server, or binaries to start one. */
-export function postgresAvailable(): boolean {
-  return Boolean(process.env.TEST_DATABASE_URL) || findBinaries() !== null;
-}
-
 const isRoot = process.getuid?.() === 0;
+
+/** Whether a PostgreSQL can be had: a given server, or binaries to start one (as root, with a postgres user to run it). */
+export function postgresAvailable(): boolean {
+  if (process.env.TEST_DATABASE_URL) return true;
+  if (findBinaries() === null) return false;
+  return !isRoot || spawnSync('id', ['-u', SERVER_USER]).status === 0;
+}
 
 /** Runs a server binary, as the postgres user when we are root; throws with its output on failure. */
 function runServerTool(cmd: string, args: string[]): void {
@@ -104,10 +107,18 @@ async function startOwnCluster(bins: Binaries): Promise<string> {
   }
   const data = join(dir, 'data');
   runServerTool(bins.initdb, ['-D', data, '-U', SERVER_USER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const port = await freePort();
-  const opts = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=127.0.0.1`, ...TEST_SERVER_SETTINGS.map((s) => `-c ${s}`)];
-  runServerTool(bins.pgCtl, ['start', '-D', data, '-w', '-t', String(START_WAIT_S), '-l', join(dir, 'server.log'), '-o', opts.join(' ')]);
-  return `postgres://${SERVER_USER}@127.0.0.1:${port}/postgres`;
+  // The free port may be taken before the server binds it (the machine is shared): try another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const opts = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=127.0.0.1`, ...TEST_SERVER_SETTINGS.map((s) => `-c ${s}`)];
+    const log = join(dir, `server-${port}.log`);
+    try {
+      runServerTool(bins.pgCtl, ['start', '-D', data, '-w', '-t', String(START_WAIT_S), '-l', log, '-o', opts.join(' ')]);
+      return `postgres://${SERVER_USER}@127.0.0.1:${port}/postgres`;
+    } catch (e) {
+      if (attempt >= START_ATTEMPTS) throw new Error(`${(e as Error).message}\nserver log:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+    }
+  }
 }
 
 let adminUrl: Promise<string> | null = null;
@@ -160,18 +171,18 @@ const templates = new Map<string, Promise<string | null>>();
  */
 export function templateDatabase(key: string, prepare: (url: string) => Promise<void>): Promise<string | null> {
   if (process.env.TEST_DATABASE_URL) return Promise.resolve(null);
-  let made = templates.get(key);
-  if (!made) {
-    made = (async () => {
+  let pending = templates.get(key);
+  if (!pending) {
+    pending = (async () => {
       const { sql, url } = await adminClient();
       const name = `replaydesk_template_${key}`;
       await sql.unsafe(`CREATE DATABASE ${name}`);
       await prepare(withDatabase(url, name));
       return name;
     })();
-    templates.set(key, made);
+    templates.set(key, pending);
   }
-  return made;
+  return pending;
 }
 
 async function dropCreated(): Promise<void> {
