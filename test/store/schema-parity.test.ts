@@ -1,6 +1,6 @@
 // The two migration lists give the same schema, step for step: after each step, both databases have
 // the same tables, and for each the same columns (in order, with nullability and a matching type),
-// primary key, unique keys, foreign keys and named indexes. Read from sqlite_master and the pragmas
+// defaults, CHECKed columns, primary key, unique keys, foreign keys and named indexes. Read from sqlite_master and the pragmas
 // on one side, from information_schema and the catalogs on the other.
 
 import { expect, it } from 'bun:test';
@@ -13,8 +13,10 @@ import { describePg, freshDatabase } from '../support/postgres.ts';
 import { eachBackend } from '../support/sql-backends.ts';
 
 interface Table {
-  /** name:nullable:type class, in column order. */
+  /** name:nullable:type class[:default], in column order. */
   columns: string[];
+  /** Columns with a CHECK constraint, sorted. */
+  checked: string[];
   primaryKey: string[];
   /** Column lists of the unique keys besides the primary key, sorted. */
   unique: string[];
@@ -47,18 +49,24 @@ function classOf(type: string): string {
   return c;
 }
 
+function column(name: string, nullable: boolean, type: string, dflt: string | null): string {
+  return `${name}:${nullable ? 'null' : 'not null'}:${classOf(type)}${dflt === null ? '' : `:${dflt}`}`;
+}
+
 async function sqliteSchema(sql: Sql): Promise<Schema> {
   const tables = await sql.all<{ name: string }>(
     `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
   );
   const schema: Schema = {};
   for (const { name } of tables) {
-    const cols = await sql.all<{ name: string; type: string; notnull: number; pk: number }>(
-      'SELECT name, type, "notnull", pk FROM pragma_table_info($t) ORDER BY cid',
+    const cols = await sql.all<{ name: string; type: string; notnull: number; pk: number; dflt_value: string | null }>(
+      'SELECT name, type, "notnull", pk, dflt_value FROM pragma_table_info($t) ORDER BY cid',
       { t: name },
     );
     // A primary key column is never NULL in PostgreSQL; SQLite's pragma reports it as declared.
-    const columns = cols.map((c) => `${c.name}:${c.notnull || c.pk ? 'not null' : 'null'}:${classOf(c.type)}`);
+    const columns = cols.map((c) => column(c.name, !(c.notnull || c.pk), c.type, c.dflt_value));
+    const { sql: ddl } = (await sql.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = $t`, { t: name }))!;
+    const checked = ddl.split('\n').flatMap((line) => (/\bCHECK\s*\(/.test(line) ? [line.trim().split(/\s+/)[0]] : [])).sort();
     const primaryKey = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
     const indexList = await sql.all<{ name: string; origin: string }>('SELECT name, origin FROM pragma_index_list($t)', { t: name });
     const colsOf = async (index: string) =>
@@ -74,7 +82,7 @@ async function sqliteSchema(sql: Sql): Promise<Schema> {
       { t: name },
     );
     const foreignKeys = fks.map((f) => `${f.from} -> ${f.table}(${f.to}) on delete ${ON_DELETE[f.on_delete]}`);
-    schema[name] = { columns, primaryKey, unique: unique.sort(), foreignKeys: foreignKeys.sort(), indexes: indexes.sort() };
+    schema[name] = { columns, checked, primaryKey, unique: unique.sort(), foreignKeys: foreignKeys.sort(), indexes: indexes.sort() };
   }
   return schema;
 }
@@ -89,7 +97,7 @@ const PG_KEYS = `
   CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(col, refcol, ord)
   JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.col
   LEFT JOIN pg_attribute af ON af.attrelid = c.confrelid AND af.attnum = k.refcol
-  WHERE c.connamespace = 'public'::regnamespace AND c.contype IN ('p', 'u', 'f')
+  WHERE c.connamespace = 'public'::regnamespace AND c.contype IN ('p', 'u', 'f', 'c')
   GROUP BY c.oid`;
 
 const PG_INDEXES = `
@@ -113,25 +121,27 @@ interface PgKey {
 }
 
 async function postgresSchema(sql: Sql): Promise<Schema> {
-  const cols = await sql.all<{ table_name: string; column_name: string; is_nullable: string; data_type: string }>(
-    `SELECT table_name, column_name, is_nullable, data_type FROM information_schema.columns
+  const cols = await sql.all<{ table_name: string; column_name: string; is_nullable: string; data_type: string; column_default: string | null }>(
+    `SELECT table_name, column_name, is_nullable, data_type, column_default FROM information_schema.columns
      WHERE table_schema = 'public' AND table_name <> 'schema_version' ORDER BY table_name, ordinal_position`,
   );
   const schema: Schema = {};
   for (const c of cols) {
-    schema[c.table_name] ??= { columns: [], primaryKey: [], unique: [], foreignKeys: [], indexes: [] };
-    schema[c.table_name].columns.push(`${c.column_name}:${c.is_nullable === 'YES' ? 'null' : 'not null'}:${classOf(c.data_type)}`);
+    schema[c.table_name] ??= { columns: [], checked: [], primaryKey: [], unique: [], foreignKeys: [], indexes: [] };
+    schema[c.table_name].columns.push(column(c.column_name, c.is_nullable === 'YES', c.data_type, c.column_default));
   }
   for (const k of await sql.all<PgKey>(PG_KEYS)) {
     const t = schema[k.tbl];
     if (k.kind === 'p') t.primaryKey = k.cols.split(', ');
     if (k.kind === 'u') t.unique.push(k.cols);
+    if (k.kind === 'c') t.checked.push(k.cols);
     if (k.kind === 'f') t.foreignKeys.push(`${k.cols} -> ${k.ref}(${k.ref_cols}) on delete ${ON_DELETE[k.on_delete]}`);
   }
   for (const ix of await sql.all<{ tbl: string; name: string; cols: string }>(PG_INDEXES)) {
     schema[ix.tbl].indexes.push(`${ix.name}(${ix.cols})`);
   }
   for (const t of Object.values(schema)) {
+    t.checked.sort();
     t.unique.sort();
     t.foreignKeys.sort();
     t.indexes.sort();
@@ -158,7 +168,9 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
       expect(Object.keys(end).length).toBe(18);
-      expect(end.users.unique.sort()).toEqual(['api_key_hash', 'email']);
+      expect(end.users.unique).toEqual(['api_key_hash', 'email']);
+      expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);
+      expect(end.playground_runs.columns).toContain('bars_done:not null:integer:0');
       expect(end.orders.primaryKey).toEqual(['account_id', 'id']);
       expect(end.playground_run_trades.foreignKeys).toEqual(['run_id -> playground_runs(id) on delete cascade']);
       expect(end.playground_runs.indexes).toEqual(['playground_runs_strategy(strategy_id, started_ms)', 'playground_runs_user(user_id, started_ms)']);
