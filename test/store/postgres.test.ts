@@ -1,8 +1,11 @@
 // Opening the PostgreSQL store: it migrates a fresh database to the code's version, leaves a current
-// one alone, migrates once when several nodes start together, and refuses a newer schema.
+// one alone, migrates once when several nodes start together, and refuses a newer schema. And the
+// tests' own server goes away with the process that started it.
 
 import { expect, it } from 'bun:test';
 import { SQL } from 'bun';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PG_MIGRATIONS } from '../../src/store/migrations-pg.ts';
 import { openPostgres, pgSchemaVersion, SchemaTooNewError } from '../../src/store/postgres.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
@@ -57,5 +60,38 @@ describePg('openPostgres', () => {
     expect(await pgSchemaVersion(raw)).toBe(0);
     expect(await raw.unsafe(`SELECT to_regclass('users') IS NULL AS gone`)).toEqual([{ gone: true }]);
     await raw.close();
+  });
+});
+
+/** A process of its own that starts the test server, makes a database and exits at once. */
+const CHILD = `
+  import { freshDatabase } from ${JSON.stringify(join(import.meta.dir, '..', 'support', 'postgres.ts'))};
+  import { SQL } from 'bun';
+  const url = await freshDatabase();
+  const sql = new SQL(url, { max: 1 });
+  const [row] = await sql.unsafe('SHOW data_directory');
+  console.log(JSON.stringify({ url, dir: row.data_directory }));
+  await sql.close();
+  process.exit(0);
+`;
+
+const GONE_WAIT_MS = 60_000;
+
+describePg('the test server', () => {
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('is stopped and its folder removed once the process that started it exits', async () => {
+    const env = { ...process.env };
+    delete env.TEST_DATABASE_URL;
+    const child = Bun.spawn([process.execPath, '-e', CHILD], { env, stdout: 'pipe', stderr: 'pipe' });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    const { url, dir } = JSON.parse(out) as { url: string; dir: string };
+    expect(dir).toEndWith('data');
+    const deadline = Date.now() + GONE_WAIT_MS;
+    while (existsSync(dir) && Date.now() < deadline) await Bun.sleep(100);
+    expect(existsSync(join(dir, '..'))).toBe(false);
+    const probe = new SQL(url, { max: 1, connectionTimeout: 5 });
+    expect(probe.unsafe('SELECT 1')).rejects.toThrow();
+    await probe.unsafe('SELECT 1').catch(() => {});
+    await probe.close();
   });
 });
