@@ -233,4 +233,17 @@ export const PG_MIGRATIONS: readonly string[] = [
     trades      BYTEA NOT NULL
   );
   `,
+  // 9: insertion order in a \`seq\` column; rows kept are numbered in the order they were made
+  // (PostgreSQL has no rowid), ties broken by id.
+  `
+  ALTER TABLE payouts ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
+  UPDATE payouts p SET seq = o.n
+    FROM (SELECT id, row_number() OVER (ORDER BY requested_ms, id) AS n FROM payouts) o WHERE p.id = o.id;
+  ALTER TABLE strategies ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
+  UPDATE strategies s SET seq = o.n
+    FROM (SELECT id, row_number() OVER (ORDER BY created_ms, id) AS n FROM strategies) o WHERE s.id = o.id;
+  ALTER TABLE playground_runs ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
+  UPDATE playground_runs r SET seq = o.n
+    FROM (SELECT id, row_number() OVER (ORDER BY started_ms, id) AS n FROM playground_runs) o WHERE r.id = o.id;
+  `,
 ];
