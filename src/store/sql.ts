@@ -19,7 +19,8 @@ export interface Sql {
   run(text: string, params?: SqlParams): Promise<number>;
   /**
    * Runs `fn` in one transaction, committing before it resolves. A nested call is a savepoint of the
-   * outer one. Work queued with `afterCommit` runs once the outermost commits, never on a rollback.
+   * outer one. Work queued with `afterCommit` runs once the outermost commits, never on a rollback
+   * (work queued inside a savepoint that rolls back is dropped with it).
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `run` once what is written now is committed: at once outside a transaction. */
@@ -117,6 +118,7 @@ export class SqliteSql implements Sql {
 
   private async savepoint<T>(c: TxContext<Db>, fn: () => Promise<T>): Promise<T> {
     const name = `sp${++c.depth}`;
+    const queued = c.after.length;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
       const result = await fn();
@@ -125,6 +127,8 @@ export class SqliteSql implements Sql {
     } catch (e) {
       this.db.exec(`ROLLBACK TO ${name}`);
       this.db.exec(`RELEASE ${name}`);
+      // What the savepoint queued announces writes just undone.
+      c.after.length = queued;
       throw e;
     } finally {
       c.depth--;
@@ -203,7 +207,13 @@ export class PostgresSql implements Sql {
     const outer = this.current();
     if (outer) {
       const tx = outer.handle as unknown as { savepoint<R>(f: () => Promise<R>): Promise<R> };
-      return tx.savepoint(() => fn());
+      const queued = outer.after.length;
+      try {
+        return await tx.savepoint(() => fn());
+      } catch (e) {
+        outer.after.length = queued;
+        throw e;
+      }
     }
     let c: TxContext<PgHandle> | null = null;
     try {
