@@ -141,6 +141,13 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * `postgres://…`: users, accounts, sessions, challenges, payouts and runs live in this shared
+   * PostgreSQL (several nodes, README "Running on several machines"); null: all in DATA_DIR's SQLite.
+   */
+  databaseUrl: string | null;
+  /** Connections this node opens to PostgreSQL at most. */
+  databasePoolMax: number;
   /** Custom (non-preset) timeframes: off by default, as the spec's platform switch. */
   customTimeframes: boolean;
   /** First UTC day of the embedded synthetic history (YYYY-MM-DD). */
@@ -205,6 +212,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: env.HOST || '127.0.0.1',
     port: int(env.PORT, 8080, 'PORT'),
     dataDir: env.DATA_DIR || './data',
+    databaseUrl: env.DATABASE_URL || null,
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     customTimeframes: bool(env.CUSTOM_TIMEFRAMES, false),
     dataStartDate: env.DATA_START_DATE || '2024-01-01',
     dataEndDate: env.DATA_END_DATE || null,

@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
+import { openPostgres } from './store/postgres.ts';
+import type { Sql } from './store/sql.ts';
 
 export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');
@@ -43,7 +45,23 @@ export async function openInstance(
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
-  return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+  const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax });
+  // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
+  const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config.dataDir);
+  return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+}
+
+/** The cluster's JWT secret: made by the first node to start, read by the others. */
+async function sharedSecret(sql: Sql): Promise<Uint8Array> {
+  await sql.run(`INSERT INTO meta (key, value) VALUES ('jwt_secret', $v) ON CONFLICT (key) DO NOTHING`, { v: randomBytes(32).toString('hex') });
+  const row = await sql.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'jwt_secret'`);
+  return new Uint8Array(Buffer.from((row as { value: string }).value, 'hex'));
+}
+
+/** DATABASE_URL as given, once it names PostgreSQL (the only shared store). */
+function postgresUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL must be a postgres:// URL, got ${JSON.stringify(url.split('@').pop())}`);
+  return url;
 }
 
 export const DEMO_EMAIL = 'demo@replaydesk.local';

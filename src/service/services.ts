@@ -174,6 +174,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       replay.shutdown();
       await runs.shutdown();
       await pool?.close();
+      // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
+      if (sql.dialect === 'postgres') await sql.close();
     },
   };
 }

@@ -9,6 +9,8 @@ import { PostgresSql, type Sql } from './sql.ts';
 export interface PostgresOptions {
   /** Connections in the pool (Bun opens them as work needs them). */
   max?: number;
+  /** Seconds before an idle connection is closed (0: kept). */
+  idleTimeoutS?: number;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -55,7 +57,7 @@ export async function migratePostgres(pool: SQL): Promise<number> {
 
 /** Connects to `url` (a pool of `opts.max` connections) and migrates; the pool is closed on failure. */
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<PostgresSql> {
-  const pool = new SQL(url, { max: opts.max ?? DEFAULT_POOL_SIZE });
+  const pool = new SQL(url, { max: opts.max ?? DEFAULT_POOL_SIZE, idleTimeout: opts.idleTimeoutS ?? 0 });
   try {
     await migratePostgres(pool);
   } catch (e) {
