@@ -81,6 +81,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  s.lifecycle.draining = true;
   log.info('shutting down', { signal });
   // Running executions end first (as failed, recorded), which also closes their event streams.
   await s.runs.shutdown();
