@@ -41,6 +41,8 @@ export interface Ownership {
   startRenewing(lost: (accountIds: readonly number[]) => void): void;
   /** Stops renewing and hands back every lease of this node (a drain). */
   stop(): Promise<void>;
+  /** Where other nodes reach this one, once it listens (NODE_URL, or its own address). */
+  advertise(nodeUrl: string): void;
 }
 
 export class SingleNode implements Ownership {
@@ -53,6 +55,7 @@ export class SingleNode implements Ownership {
   async release(): Promise<void> {}
   startRenewing(): void {}
   async stop(): Promise<void> {}
+  advertise(): void {}
 }
 
 export interface LeaseSettings {
@@ -110,6 +113,10 @@ export class Leased implements Ownership {
         (e) => this.logError('lease renewal failed; will retry', { error: String(e) }),
       );
     }, this.settings.renewMs);
+  }
+
+  advertise(nodeUrl: string): void {
+    this.settings.nodeUrl = nodeUrl;
   }
 
   async stop(): Promise<void> {
