@@ -30,7 +30,7 @@ const FIRST_USES = 2_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-auth-'));
 const db = openDb(join(dir, 'replaydesk.db'));
-const s = createServices({ config: defaultConfig(), clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+const s = await createServices({ config: defaultConfig(), clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
 const app = buildApp(s);
 
 const email = 'bench-auth@example.com';

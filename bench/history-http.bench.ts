@@ -35,7 +35,7 @@ const FIRST_DAY = daysFromCivil(2025, 1, 6); // a Monday
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-history-'));
 const db = openDb(join(dir, 'replaydesk.db'));
-const s = createServices({
+const s = await createServices({
   config: defaultConfig({ dataStartDate: '2024-12-01', dataEndDate: '2025-12-31' }),
   clock: systemClock,
   db,
@@ -156,8 +156,8 @@ report('split: retrieve (1 new day generated)', retrieveMs, 0);
 report('split: retrieve (all days in memory)', retrieveWarmMs, 0);
 report('split: barsResponse JSON', jsonEncodeMs, jsonBytes);
 report('split: barsResponse msgpack', packEncodeMs, packBytes);
-console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${await s.users.list().length} users logged in`);
+console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${(await s.users.list()).length} users logged in`);
 
-server.stop(true);
+await server.stop(true);
 db.close();
 rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rd-bench-cold-'));
 // ROLLUP_WORKERS=0 builds on the main thread (the behaviour before the builder), for a side-by-side run.
 const workers = process.env.ROLLUP_WORKERS ? { rollupWorkers: Number(process.env.ROLLUP_WORKERS) } : {};
 const config = defaultConfig({ dataStartDate: '2023-01-01', dataEndDate: '2025-06-30', ...workers });
-const s = createServices({ config, clock: systemClock, db: openDb(join(dir, 'replaydesk.db')), jwtSecret: new TextEncoder().encode(randomSecret()) });
+const s = await createServices({ config, clock: systemClock, db: openDb(join(dir, 'replaydesk.db')), jwtSecret: new TextEncoder().encode(randomSecret()) });
 const startedMs = performance.now();
 s.warmRollups();
 

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   let lo: number;
   let hi: number;
   {
-    const s = open();
+    const s = await open();
     const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
     ({ lo, hi } = r);
     s.db.close();
@@ -179,12 +179,12 @@ async function main(): Promise<void> {
 
   // ---- Phase 1: loopback, client in another process. ----
   {
-    const s = open();
+    const s = await open();
     const user = await sessionsFor(s, 'loopback@example.com');
     // Replay/start counted every day of the span, filling the day cache: restart for a cold cache.
     await s.shutdown();
     s.db.close();
-    const s2 = open();
+    const s2 = await open();
     const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s2), silentLogger, false) });
     const base = `http://127.0.0.1:${server.port}/api/sim`;
     const login = (await (
@@ -242,18 +242,18 @@ async function main(): Promise<void> {
         `client process ${childCpu ? `${(Number(childCpu.total) / 10 / wallMs).toFixed(0)}%` : 'n/a'} of one core`,
     );
     console.log(`  server CPU per timed step: ${cpuLine(cpuTimed, r.latencies.length)}`);
-    server.stop(true);
+    await server.stop(true);
     await s2.shutdown();
     s2.db.close();
   }
 
   // ---- Phase 2: in process, no HTTP, one call at a time. ----
   {
-    const s = open();
+    const s = await open();
     const user = await sessionsFor(s, 'inprocess@example.com');
     await s.shutdown();
     s.db.close();
-    const s2 = open();
+    const s2 = await open();
     const total: number[] = [];
     const locked: number[] = [];
     const prefetches: number[] = [];

@@ -133,19 +133,19 @@ export class HistoryService {
       planned = this.prepare(userId, req, policy);
     }
     if (!isPlan(planned)) return planned;
-    const admitted = await this.admit(userId, planned);
-    if (!admitted.ok) return admitted;
-    const scanning = drainSliced(this.scanOf(planned), sliceMs);
+    // Registered before anything is awaited: an identical request arriving meanwhile waits for this
+    // one (billed once, then served from the cache), whatever the store's latency.
     const key = planned.key;
-    const done = scanning.then(
-      () => undefined,
-      () => undefined,
-    );
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
     this.inFlight.set(key, done);
     try {
-      return await this.finish(userId, planned, await scanning);
+      const admitted = await this.admit(userId, planned);
+      if (!admitted.ok) return admitted;
+      return await this.finish(userId, planned, await drainSliced(this.scanOf(planned), sliceMs));
     } finally {
       if (this.inFlight.get(key) === done) this.inFlight.delete(key);
+      settle();
     }
   }
 

@@ -4,7 +4,8 @@
 import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
-import { type Sql, SqliteSql } from '../store/sql.ts';
+import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
+import { ClusterEventBus } from './events/cluster-bus.ts';
 import { LeaseStore } from '../store/leases.ts';
 import { Leased, type Ownership, SingleNode } from './cluster/ownership.ts';
 import { BarSource } from '../data/bar-source.ts';
@@ -113,19 +114,12 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
     (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
   );
-  const events = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
+  const { events, clusterBus } = await eventBusFor(sql, config, logError);
   const revoked = revocationPublisher(events);
   const replayStore = new ReplayStore(sql);
   const challengeStore = new ChallengeStore(sql);
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
-  const ownership = sql.dialect === 'postgres'
-    ? new Leased(new LeaseStore(sql), {
-        nodeId: config.nodeId,
-        nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,
-        ttlMs: limits.sessionLeaseTtlMs,
-        renewMs: limits.sessionLeaseRenewMs,
-      }, logError)
-    : new SingleNode(config.nodeId);
+  const ownership = ownershipFor(sql, config, logError);
   const replay = new ReplayService({ db: sql, ownership, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
   const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
@@ -192,12 +186,38 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       warmup.stop();
       builder?.close();
       await replay.shutdown();
+      await clusterBus?.stop();
       await runs.shutdown();
       await pool?.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
       if (sql.dialect === 'postgres') await sql.close();
     },
   };
+}
+
+type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** One node: events in process. A cluster: the same events reach every node through LISTEN/NOTIFY. */
+async function eventBusFor(sql: Sql, config: Config, logError: LogError) {
+  if (!(sql instanceof PostgresSql)) {
+    const local = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
+    return { events: local as EventBus<ReplayEvent>, clusterBus: null };
+  }
+  const clusterBus = new ClusterEventBus<ReplayEvent>(sql, config.nodeId, (e, context) => logError('cluster event bus', { context, error: String(e) }));
+  await clusterBus.start();
+  return { events: clusterBus as EventBus<ReplayEvent>, clusterBus };
+}
+
+/** One node owns every session; on a shared PostgreSQL, each session is held under a lease. */
+function ownershipFor(sql: Sql, config: Config, logError: LogError): Ownership {
+  if (sql.dialect !== 'postgres') return new SingleNode(config.nodeId);
+  const settings = {
+    nodeId: config.nodeId,
+    nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,
+    ttlMs: limits.sessionLeaseTtlMs,
+    renewMs: limits.sessionLeaseRenewMs,
+  };
+  return new Leased(new LeaseStore(sql), settings, logError);
 }
 
 /** Revocations (logout, key rotation, …) as events: hub connections on the user's tokens close. */

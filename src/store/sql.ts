@@ -177,7 +177,14 @@ export function numberParams(text: string, cache: Map<string, Translated>): Tran
 
 type PgHandle = Pick<SQL, 'unsafe'>;
 
-export class PostgresSql implements Sql {
+/** PostgreSQL's LISTEN/NOTIFY, for messages between nodes (service/events/cluster-bus.ts). */
+export interface Notifier {
+  notify(channel: string, payload: string): Promise<void>;
+  /** Resolves once listening; `onPayload` gets each notification in order. Returns the unlisten. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
+export class PostgresSql implements Sql, Notifier {
   readonly dialect = 'postgres' as const;
   private readonly ctx = new AsyncLocalStorage<TxContext<PgHandle>>();
   private readonly texts = new Map<string, Translated>();
@@ -240,6 +247,15 @@ export class PostgresSql implements Sql {
 
   async close(): Promise<void> {
     await this.pool.close({ timeout: 5 });
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pool.notify(channel, payload);
+  }
+
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const sub = await this.pool.listen(channel, onPayload);
+    return () => sub.unlisten();
   }
 
   private handle(): PgHandle {

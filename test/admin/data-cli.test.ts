@@ -287,7 +287,7 @@ describe('imported bars on the server', () => {
 
   /** A server on `dir`, as `bun src/main.ts` would open it, with a logged-in Pro user. */
   async function serverOn(dir: string) {
-    const s = openInstance(defaultConfig({ dataDir: dir, ...SPAN }));
+    const s = await openInstance(defaultConfig({ dataDir: dir, ...SPAN }));
     const app = buildApp(s);
     const created = await s.users.create({ email: 'bars@example.com', plan: 'pro' });
     if (!created.ok) throw new Error('cannot create user');

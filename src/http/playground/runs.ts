@@ -80,10 +80,7 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
         };
         // One event at a time, in order: each reads the run from the store first.
         let sending: Promise<void> = Promise.resolve();
-        const send = (event: 'progress' | 'done') => {
-          sending = sending.then(() => sendNow(event)).catch(() => close());
-          return sending;
-        };
+        const send = (event: 'progress' | 'done') => (sending = sending.then(() => sendNow(event)).catch(() => close()));
         const onEvent = (e: ExecutionEvent) => {
           if (e.type === 'done') {
             // The record is written by a listener too; read it on the next turn.

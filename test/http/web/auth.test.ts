@@ -42,7 +42,7 @@ describe('POST /api/auth/login', () => {
     expect(decode(header)).toEqual({ alg: 'HS256', typ: 'rd-web+jwt' });
     const claims = decode(payload);
     expect(claims).toEqual({
-      sub: String(await t.s.users.list().find((x) => x.email === u.email)!.id),
+      sub: String((await t.s.users.list()).find((x) => x.email === u.email)!.id),
       jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       iat: expect.any(Number),
       exp: Math.floor(t.clock.nowMs() / 1000) + 24 * 3600,
@@ -148,8 +148,8 @@ describe('POST /api/auth/login', () => {
     // parameters from the stored hash, and the throttle is what is tested here.
     async function cheapUser(t: TestApp) {
       const u = await makeWebUser(t);
-      const id = await t.s.users.list().find((x) => x.email === u.email)!.id;
-      new UserStore(t.s.db).setPasswordHash(id, await Bun.password.hash(u.password, { algorithm: 'argon2id', memoryCost: 256, timeCost: 1 }));
+      const id = (await t.s.users.list()).find((x) => x.email === u.email)!.id;
+      await new UserStore(t.s.sql).setPasswordHash(id, await Bun.password.hash(u.password, { algorithm: 'argon2id', memoryCost: 256, timeCost: 1 }));
       return u;
     }
 
