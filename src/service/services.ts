@@ -123,18 +123,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const replay = new ReplayService({ db: sql, ownership, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
   const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
-  let pool: RunnerPool | null = null;
-  const runner = (): RunnerPool => {
-    pool ??= new RunnerPool({
-      cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
-      size: config.runnerPoolSize,
-      // CPU time is a backstop behind the server's own kill at the timeout.
-      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
-      log: (message, fields) => deps.logInfo?.(message, fields ?? {}),
-      logError: (message, fields) => logError(message, fields ?? {}),
-    });
-    return pool;
-  };
+  const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
+  const runner = runnerPool.get;
   const runs = new RunService(runStore, strategies, bars, runner, {
     customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
@@ -188,7 +178,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       await replay.shutdown();
       await clusterBus?.stop();
       await runs.shutdown();
-      await pool?.close();
+      await runnerPool.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
       if (sql.dialect === 'postgres') await sql.close();
     },
@@ -196,6 +186,21 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 }
 
 type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** The playground's sandboxed runner children, created on first use. */
+function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError: LogError) {
+  let pool: RunnerPool | null = null;
+  const get = (): RunnerPool =>
+    (pool ??= new RunnerPool({
+      cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
+      size: config.runnerPoolSize,
+      // CPU time is a backstop behind the server's own kill at the timeout.
+      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
+      log: (message, fields) => logInfo?.(message, fields ?? {}),
+      logError: (message, fields) => logError(message, fields ?? {}),
+    }));
+  return { get, close: async () => pool?.close() };
+}
 
 /** One node: events in process. A cluster: the same events reach every node through LISTEN/NOTIFY. */
 async function eventBusFor(sql: Sql, config: Config, logError: LogError) {
