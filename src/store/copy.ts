@@ -188,7 +188,9 @@ async function advanceSequences(db: Db, pg: Sql): Promise<Record<string, number>
     const copied = (await pg.get<{ m: number | null }>(`SELECT MAX(${c}) AS m FROM ${t}`))?.m ?? 0;
     const used = hasSeq ? ((db.query('SELECT seq FROM sqlite_sequence WHERE name = $t').get({ t }) as { seq: number } | null)?.seq ?? 0) : 0;
     const high = Math.max(copied, used);
-    await pg.get(`SELECT setval(pg_get_serial_sequence($t, $c), $v, $called)`, { t, c, v: Math.max(high, 1), called: high > 0 });
+    // setval(…, v) gives v + 1 next; setval(…, 1, false) gives 1 (nothing used yet).
+    const set = high > 0 ? `setval(pg_get_serial_sequence($t, $c), $v::bigint)` : `setval(pg_get_serial_sequence($t, $c), 1, false)`;
+    await pg.get(`SELECT ${set}`, { t, c, v: high });
     next[t] = high + 1;
   }
   return next;
