@@ -191,6 +191,10 @@ describePg('admin data migrate', () => {
       expect([name, t[name] > 0]).toEqual([name, true]);
     }
     expect(figures.realizedCents).not.toBe(0);
+    // The answers compared after the move are not empty ones.
+    expect([before.users.length, before.accounts.length, before.orders.length, before.trades.length, before.payouts.length, before.strategies.length]).toEqual([2, 2, 3, 2, 1, 1]);
+    expect(before.runs.ok && before.runs.value.map((r) => [r.id, r.status, r.totalPnlCents])).toEqual([['run-1', 'completed', 12_345]]);
+    expect(before.trades1?.stored).toBe(1);
   });
 
   it('copies everything into an empty database: counts and sums in the summary, the same answers from a PostgreSQL instance with the same token', async () => {
