@@ -118,6 +118,7 @@ async function view(s: Services, m: Made) {
     orders: (await ok(s, 'Order/search', { accountId: m.replayAccount, startTimestamp: '2020-01-01T00:00:00Z' }, m.token)).orders,
     trades: (await ok(s, 'Trade/search', { accountId: m.replayAccount, startTimestamp: '2020-01-01T00:00:00Z' }, m.token)).trades,
     payouts: (await ok(s, 'Payout/history', { accountId: m.challengeAccount }, m.token)).payouts,
+    challenges: await s.challenges.listOwned(m.userId),
     strategies: await s.strategies.list(m.userId),
     runs: await s.strategies.runs(m.userId, m.strategyId),
     trades1: await new PlaygroundRunStore(s.sql).tradesPage(m.userId, 'run-1', 0, 10),
@@ -137,6 +138,30 @@ function sqliteFigures(dataDir: string) {
     };
   } finally {
     db.close();
+  }
+}
+
+const CHUNKS = 'SELECT symbol, day, source, bar_count, first_s, last_s, bars FROM bar_chunks ORDER BY symbol, day';
+const IMPORTS = 'SELECT symbol, file_sha256, file_name, format, bar_count, first_s, last_s, imported_ms FROM imports ORDER BY symbol, file_sha256';
+const hexBars = (rows: any[]) => rows.map((r) => ({ ...r, bars: Buffer.from(r.bars).toString('hex') }));
+
+/** Every day chunk (bytes as hex) and import record of the SQLite file. */
+function sqliteMarketData(dataDir: string) {
+  const db = openDb(dbPathOf(defaultConfig({ dataDir })));
+  try {
+    return { chunks: hexBars(db.query(CHUNKS).all()), imports: db.query(IMPORTS).all() };
+  } finally {
+    db.close();
+  }
+}
+
+/** The same read from PostgreSQL through the store's own Sql (whole numbers as numbers). */
+async function pgMarketData(url: string) {
+  const pg = await openPostgres(url, { max: 1 });
+  try {
+    return { chunks: hexBars(await pg.all(CHUNKS)), imports: await pg.all(IMPORTS) };
+  } finally {
+    await pg.close();
   }
 }
 
@@ -168,6 +193,8 @@ describePg('admin data migrate', () => {
     before = await view(s, made);
     await s.shutdown();
     s.db.close();
+    const imported = admin(dataDir, 'data', 'import', '--symbol', 'NQ', '--format', 'csv', 'test/fixtures/import/generic-nq-1s.csv');
+    expect(imported.json.files?.[0]?.status).toBe('imported');
     figures = sqliteFigures(dataDir);
   });
 
@@ -187,7 +214,7 @@ describePg('admin data migrate', () => {
 
   it('the DATA_DIR holds every kind of row the issue names', () => {
     const t = figures.tables;
-    for (const name of ['users', 'tokens', 'accounts', 'replay_sessions', 'orders', 'fills', 'challenges', 'payouts', 'strategies', 'playground_runs', 'playground_run_trades', 'bar_chunks']) {
+    for (const name of ['users', 'tokens', 'accounts', 'replay_sessions', 'orders', 'fills', 'challenges', 'payouts', 'strategies', 'playground_runs', 'playground_run_trades', 'bar_chunks', 'bar_rollups', 'imports']) {
       expect([name, t[name] > 0]).toEqual([name, true]);
     }
     expect(figures.realizedCents).not.toBe(0);
@@ -195,12 +222,14 @@ describePg('admin data migrate', () => {
     expect([before.users.length, before.accounts.length, before.orders.length, before.trades.length, before.payouts.length, before.strategies.length]).toEqual([2, 2, 3, 2, 1, 1]);
     expect(before.runs.ok && before.runs.value.map((r) => [r.id, r.status, r.totalPnlCents])).toEqual([['run-1', 'completed', 12_345]]);
     expect(before.trades1?.stored).toBe(1);
+    expect(before.challenges.map((c) => c.account.id)).toEqual([made.challengeAccount]);
   });
 
   it('copies everything into an empty database: counts and sums in the summary, the same answers from a PostgreSQL instance with the same token', async () => {
     const url = await freshDatabase();
     const r = admin(dataDir, 'data', 'migrate', '--to', url);
     expect([r.code, r.stderr, r.json.error]).toEqual([0, '', undefined]);
+    if (process.env.SHOW_SUMMARY) console.log(JSON.stringify(r.json));
     const { meta, ...copiedTables } = r.json.tables;
     const { meta: liteMeta, ...liteTables } = figures.tables;
     expect(copiedTables).toEqual(liteTables);
@@ -222,6 +251,8 @@ describePg('admin data migrate', () => {
     const stored = (await secret.unsafe(`SELECT value FROM meta WHERE key = 'jwt_secret'`)) as { value: string }[];
     await secret.close();
     expect(stored[0].value).toBe(readFileSync(jwtSecretPathOf(config(dataDir))).toString('hex'));
+
+    expect(await pgMarketData(url)).toEqual(sqliteMarketData(dataDir));
 
     const s = await pgInstance(url);
     expect(s.sql.dialect).toBe('postgres');
