@@ -27,6 +27,7 @@ import { DAY, OPEN_S, ticks, WALL_MS } from '../support/replay.ts';
 const ROOT = join(import.meta.dir, '..', '..');
 const SPAN = { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' };
 const EMAIL = 'trader@example.com';
+const PASSWORD = 'correct horse battery';
 
 function admin(dataDir: string, ...args: string[]) {
   const p = Bun.spawnSync([process.execPath, 'src/admin/cli.ts', ...args], {
@@ -61,6 +62,8 @@ function putBars(s: Services, prices: number[]): void {
 
 interface Made {
   token: string;
+  /** The web login's cookie value (a web_sessions row). */
+  cookie: string;
   userId: number;
   replayAccount: number;
   challengeAccount: number;
@@ -70,13 +73,15 @@ interface Made {
 /** What a trader leaves in a DATA_DIR: bars, a session with a round trip, a challenge with a payout, a strategy and a run. */
 async function fill(s: Services): Promise<Made> {
   putBars(s, [20_000, 20_000, 20_010, 20_020, 20_005, 20_030]);
-  const created = await s.users.create({ email: EMAIL, plan: 'pro' });
+  const created = await s.users.create({ email: EMAIL, plan: 'pro', password: PASSWORD });
   if (!created.ok) throw new Error('cannot create user');
   await s.users.create({ email: 'second@example.com', plan: 'free' });
   const userId = (await s.users.list()).find((u) => u.email === EMAIL)!.id;
   const token = (await readReply(await buildApp(s).handle(new Request('http://localhost/api/sim/Auth/loginKey', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: EMAIL, apiKey: created.value.apiKey }),
   })))).body.token as string;
+  const web = await s.webAuth.login(EMAIL, PASSWORD, '127.0.0.1');
+  if (!web.ok) throw new Error('cannot log in on the web');
   const started = await ok(s, 'Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe: '1m' }, token);
   const x = { accountId: started.accountId as number, contractId: started.instrument.contractId as string };
   const market = (side: number, size: number) => ok(s, 'Order/place', { ...x, type: 2, side, size }, token);
@@ -94,7 +99,7 @@ async function fill(s: Services): Promise<Made> {
   const saved = await s.strategies.save(userId, { name: 'Breakout', code: 'def on_bar(ctx, bar):\n    pass\n', instrument: 'NQ', timeframe: '5m', params: { n: 3 } });
   if (!saved.ok) throw new Error('cannot save strategy');
   await finishedRun(s, userId, saved.value.id);
-  return { token, userId, replayAccount: x.accountId, challengeAccount: challenge.account.id, strategyId: saved.value.id };
+  return { token, cookie: web.value.cookieValue, userId, replayAccount: x.accountId, challengeAccount: challenge.account.id, strategyId: saved.value.id };
 }
 
 async function finishedRun(s: Services, userId: number, strategyId: string): Promise<void> {
@@ -114,6 +119,7 @@ async function finishedRun(s: Services, userId: number, strategyId: string): Pro
 async function view(s: Services, m: Made) {
   return {
     users: await s.users.list(),
+    webUser: (await s.webAuth.authenticate(m.cookie))?.user.email,
     accounts: (await ok(s, 'Account/search', { onlyActiveAccounts: false }, m.token)).accounts,
     orders: (await ok(s, 'Order/search', { accountId: m.replayAccount, startTimestamp: '2020-01-01T00:00:00Z' }, m.token)).orders,
     trades: (await ok(s, 'Trade/search', { accountId: m.replayAccount, startTimestamp: '2020-01-01T00:00:00Z' }, m.token)).trades,
@@ -214,7 +220,7 @@ describePg('admin data migrate', () => {
 
   it('the DATA_DIR holds every kind of row the issue names', () => {
     const t = figures.tables;
-    for (const name of ['users', 'tokens', 'accounts', 'replay_sessions', 'orders', 'fills', 'challenges', 'payouts', 'strategies', 'playground_runs', 'playground_run_trades', 'bar_chunks', 'bar_rollups', 'imports']) {
+    for (const name of ['users', 'tokens', 'accounts', 'replay_sessions', 'orders', 'fills', 'challenges', 'payouts', 'strategies', 'playground_runs', 'playground_run_trades', 'bar_chunks', 'bar_rollups', 'imports', 'web_sessions']) {
       expect([name, t[name] > 0]).toEqual([name, true]);
     }
     expect(figures.realizedCents).not.toBe(0);
@@ -223,6 +229,7 @@ describePg('admin data migrate', () => {
     expect(before.runs.ok && before.runs.value.map((r) => [r.id, r.status, r.totalPnlCents])).toEqual([['run-1', 'completed', 12_345]]);
     expect(before.trades1?.stored).toBe(1);
     expect(before.challenges.map((c) => c.account.id)).toEqual([made.challengeAccount]);
+    expect(before.webUser).toBe(EMAIL);
   });
 
   it('copies everything into an empty database: counts and sums in the summary, the same answers from a PostgreSQL instance with the same token', async () => {
