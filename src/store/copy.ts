@@ -14,6 +14,9 @@ import type { Sql } from './sql.ts';
 /** The key under which PostgreSQL keeps the cluster's JWT secret (hex); src/instance.ts reads it. */
 export const JWT_SECRET_KEY = 'jwt_secret';
 
+/** The advisory lock two copies into one database queue on: "RDcopy" in ASCII, any constant would do. */
+const COPY_LOCK_KEY = 0x5244636f7079;
+
 /** Rows per multi-row INSERT, bounded further by PostgreSQL's 65,535 parameters per statement. */
 const ROWS_PER_INSERT = 500;
 const PARAMS_PER_STATEMENT = 60_000;
@@ -55,6 +58,8 @@ export async function copySqliteToPostgres(db: Db, pg: Sql, jwtSecret: Uint8Arra
   try {
     const { plan, skipped } = await planTables(db, pg);
     return await pg.transaction(async () => {
+      // A second copy started meanwhile waits here, then finds the target full and is refused.
+      await pg.get(`SELECT pg_advisory_xact_lock(${COPY_LOCK_KEY})`);
       await refuseUnlessEmpty(pg, plan);
       const tables: Record<string, number> = {};
       for (const t of plan) tables[t.name] = await copyTable(db, pg, t);
@@ -124,10 +129,10 @@ async function refuseUnlessEmpty(pg: Sql, plan: TablePlan[]): Promise<void> {
   for (const t of plan) {
     const where = t.name === 'meta' ? ` WHERE key <> '${JWT_SECRET_KEY}'` : '';
     const n = (await pg.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name}${where}`))?.n ?? 0;
-    if (n > 0) found.push(`${t.name}: ${n}`);
+    if (n > 0) found.push(`${t.name} (${n} row${n === 1 ? '' : 's'})`);
   }
   if (found.length > 0) {
-    throw new CopyRefusedError(`the target database is not empty (${found.join(', ')} rows); migrate only into an empty database (nothing was written)`);
+    throw new CopyRefusedError(`the target database is not empty: it holds ${found.join(', ')}; migrate only into an empty database (nothing was written)`);
   }
 }
 

@@ -278,7 +278,7 @@ describePg('admin data migrate', () => {
     const again = admin(dataDir, 'data', 'migrate', '--to', url);
     expect(again.code).toBe(1);
     expect(again.json.kind).toBe('refused');
-    expect(again.json.error).toContain('the target database is not empty (users: 3, accounts:');
+    expect(again.json.error).toContain('the target database is not empty: it holds users (3 rows), accounts (');
     expect(await pgCounts(url, ['users', 'accounts', 'orders'])).toEqual({ users: 3, accounts: figures.tables.accounts + 1, orders: figures.tables.orders });
   }, 120_000);
 
@@ -289,7 +289,7 @@ describePg('admin data migrate', () => {
     const r = admin(dataDir, 'data', 'migrate', '--to', url);
     expect(r.code).toBe(1);
     expect(r.json).toEqual({
-      error: 'the target database is not empty (users: 1 rows); migrate only into an empty database (nothing was written)',
+      error: 'the target database is not empty: it holds users (1 row); migrate only into an empty database (nothing was written)',
       kind: 'refused',
     });
     const counts = await pgCounts(url, Object.keys(figures.tables));

@@ -6,7 +6,7 @@ import { expect, it } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copySqliteToPostgres } from '../../src/store/copy.ts';
+import { CopyRefusedError, copySqliteToPostgres } from '../../src/store/copy.ts';
 import { openDb } from '../../src/store/db.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
@@ -59,6 +59,29 @@ describePg('copySqliteToPostgres', () => {
     } finally {
       await pg.close();
       db.close();
+    }
+  }, 120_000);
+
+  it('two copies into one database at once: one copies, the other waits on the lock and is refused', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'rd-copy-')), 'replaydesk.db');
+    const seed = openDb(path);
+    seed.exec(`INSERT INTO users (id, email, plan, verified, disabled, created_ms) VALUES (1, 'a@example.com', 'pro', 1, 0, 1)`);
+    seed.exec(`INSERT INTO accounts (user_id, kind, name, balance_cents, active, created_ms) VALUES (1, 'replay', 'R', 5000000, 1, 2)`);
+    seed.close();
+    const url = await freshDatabase();
+    const sides = [0, 1].map(() => ({ db: openDb(path) }));
+    const pools = await Promise.all(sides.map(() => openPostgres(url, { max: 1 })));
+    try {
+      const outcomes = await Promise.allSettled(sides.map((side, i) => copySqliteToPostgres(side.db, pools[i], null)));
+      const done = outcomes.filter((o) => o.status === 'fulfilled');
+      const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect([done.length, refused.length]).toEqual([1, 1]);
+      expect(refused[0].reason).toBeInstanceOf(CopyRefusedError);
+      expect((refused[0].reason as Error).message).toContain('not empty: it holds users (1 row), accounts (1 row);');
+      expect(await pools[0].get('SELECT COUNT(*) AS n FROM accounts')).toEqual({ n: 1 });
+    } finally {
+      for (const p of pools) await p.close();
+      for (const side of sides) side.db.close();
     }
   }, 120_000);
 });
