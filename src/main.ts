@@ -63,6 +63,8 @@ const server = Bun.serve({
   fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
   websocket: hubs.websocket,
 });
+// In a cluster, where the other nodes send requests for the sessions this one holds.
+s.ownership.advertise(config.nodeUrl ?? `http://${server.hostname}:${server.port}`);
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 // Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
 s.warmRollups();
@@ -81,6 +83,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  s.lifecycle.draining = true;
   log.info('shutting down', { signal });
   // Running executions end first (as failed, recorded), which also closes their event streams.
   await s.runs.shutdown();

@@ -40,7 +40,7 @@ export class PayoutService {
   async eligibility(userId: number, accountId: unknown): Promise<Result<PayoutEligibility, PayoutPhaseError>> {
     const c = await this.performanceChallenge(userId, accountId);
     if (!c.ok) return c;
-    const state = this.currentState(c.value);
+    const state = await this.currentState(c.value);
     return ok(eligibilityOf(state, c.value.plan, currentDate(state)));
   }
 
@@ -55,7 +55,7 @@ export class PayoutService {
     this.inFlight.add(id);
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const live = this.replay.liveSessionOfChallenge(id);
+      const live = await this.replay.liveOfChallenge(id);
       // The session's lock first, then the store's transaction (LiveSession.exclusive).
       return await (live ? live.exclusive(() => this.apply(userId, id, cents, live)) : this.apply(userId, id, cents, null));
     } finally {
@@ -115,12 +115,12 @@ export class PayoutService {
   private async performanceChallenge(userId: number, accountId: unknown): Promise<Result<Challenge, PayoutPhaseError>> {
     const c = await this.challenges.owned(userId, accountId);
     if (!c.ok) return c;
-    return isPayoutPhase(this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
+    return isPayoutPhase(await this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
   }
 
   /** The freshest state: the live session's rule holds it while a session runs. */
-  private currentState(c: Challenge): ChallengeState {
-    return this.replay.liveSessionOfChallenge(c.account.id)?.challenge?.rule.state ?? c.state;
+  private async currentState(c: Challenge): Promise<ChallengeState> {
+    return (await this.replay.liveOfChallenge(c.account.id))?.challenge?.rule.state ?? c.state;
   }
 }
 

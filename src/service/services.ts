@@ -1,10 +1,12 @@
 // Builds every service over one database: the composition root below HTTP. Adapters receive this
 // object and call one service function per operation.
 
-import type { Config } from '../config.ts';
+import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
 import { type Sql, SqliteSql } from '../store/sql.ts';
+import { LeaseStore } from '../store/leases.ts';
+import { Leased, type Ownership, SingleNode } from './cluster/ownership.ts';
 import { BarSource } from '../data/bar-source.ts';
 import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
@@ -27,6 +29,7 @@ import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
@@ -60,6 +63,12 @@ export interface Services {
   challenges: ChallengeService;
   payouts: PayoutService;
   trading: TradingService;
+  /** `draining` once SIGTERM is received: /health answers 503 so a load balancer sends no new work. */
+  lifecycle: { draining: boolean };
+  /** Signs requests one node forwards to another (derived from the JWT secret every node shares). */
+  clusterKey: Uint8Array;
+  /** Which node runs which live session (leases in a cluster). */
+  ownership: Ownership;
   /** Committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
   events: EventBus<ReplayEvent>;
   /** The web login's cookie sessions (playground and console). */
@@ -109,7 +118,15 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const replayStore = new ReplayStore(sql);
   const challengeStore = new ChallengeStore(sql);
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
-  const replay = new ReplayService({ db: sql, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
+  const ownership = sql.dialect === 'postgres'
+    ? new Leased(new LeaseStore(sql), {
+        nodeId: config.nodeId,
+        nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,
+        ttlMs: limits.sessionLeaseTtlMs,
+        renewMs: limits.sessionLeaseRenewMs,
+      }, logError)
+    : new SingleNode(config.nodeId);
+  const replay = new ReplayService({ db: sql, ownership, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
   const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
   let pool: RunnerPool | null = null;
@@ -161,6 +178,9 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     events,
+    ownership,
+    lifecycle: { draining: false },
+    clusterKey: new Uint8Array(createHmac('sha256', deps.jwtSecret).update('replaydesk node forwarding').digest()),
     webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock),
     strategies,
     runs,
@@ -171,7 +191,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     async shutdown() {
       warmup.stop();
       builder?.close();
-      replay.shutdown();
+      await replay.shutdown();
       await runs.shutdown();
       await pool?.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.

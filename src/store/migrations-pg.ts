@@ -246,4 +246,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   UPDATE playground_runs r SET seq = o.n
     FROM (SELECT id, row_number() OVER (ORDER BY started_ms, id) AS n FROM playground_runs) o WHERE r.id = o.id;
   `,
+  // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
+  `
+  CREATE TABLE session_leases (
+    account_id BIGINT PRIMARY KEY,
+    node_id    TEXT NOT NULL,
+    node_url   TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+  );
+  CREATE INDEX session_leases_node ON session_leases (node_id);
+  `,
 ];

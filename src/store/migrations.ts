@@ -244,4 +244,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE playground_runs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
   UPDATE playground_runs SET seq = rowid;
   `,
+  // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
+  `
+  CREATE TABLE session_leases (
+    account_id INTEGER PRIMARY KEY,
+    node_id    TEXT NOT NULL,
+    node_url   TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL
+  );
+  CREATE INDEX session_leases_node ON session_leases (node_id);
+  `,
 ];

@@ -215,6 +215,18 @@ export class ReplayStore {
     await this.db.run(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`, { id: accountId });
   }
 
+  /** The user's live sessions, counted in the store (every node's). */
+  async activeCountOf(userId: number): Promise<number> {
+    const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM replay_sessions WHERE user_id = $u AND status = 'active'`, { u: userId });
+    return r?.n ?? 0;
+  }
+
+  /** The live session on a challenge, whichever node runs it. */
+  async activeSessionOfChallenge(challengeId: number): Promise<SessionRow | null> {
+    const r = (await this.db.get(`SELECT * FROM replay_sessions WHERE challenge_id = $c AND status = 'active' ORDER BY account_id DESC LIMIT 1`, { c: challengeId })) as RawSession | null;
+    return r ? toSession(r) : null;
+  }
+
   async activeSessions(): Promise<SessionRow[]> {
     return ((await this.db.all(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`)) as RawSession[]).map(toSession);
   }

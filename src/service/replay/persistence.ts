@@ -21,6 +21,7 @@ import type { ReplayStore, SessionRow } from '../../store/replay.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { LiveSession } from './session.ts';
+import type { Ownership } from '../cluster/ownership.ts';
 
 /** Before a mutating call: where the fill log stood (the call's own fills are those after it). */
 export interface ChangeMark {
@@ -51,6 +52,7 @@ export interface PersistenceDeps {
   accounts: AccountStore;
   store: ReplayStore;
   challenges: ChallengeService;
+  ownership: Ownership;
 }
 
 export class SessionPersistence {
@@ -64,6 +66,8 @@ export class SessionPersistence {
   /** Writes one command's unit of work in one transaction; `endReason` ends the session. */
   async commit(s: LiveSession, unit: SessionUnit, endReason: string | null, nowMs: number): Promise<void> {
     await this.d.db.transaction(async () => {
+      // In a cluster: nothing is written unless this node still holds the session.
+      await this.d.ownership.fence(s.accountId);
       await this.d.store.upsertOrders(s.accountId, unit.orders);
       await this.d.store.insertFills(s.accountId, unit.fills);
       await this.d.store.updateSession({
@@ -79,6 +83,7 @@ export class SessionPersistence {
       await this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
       if (endReason) await this.d.accounts.setActive(s.accountId, false);
       if (s.challenge) await this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
+      if (endReason) await this.d.ownership.release(s.accountId);
     });
   }
 

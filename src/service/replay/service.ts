@@ -32,6 +32,8 @@ import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
 import { sessionResults } from './results.ts';
 import { replayAccountName } from '../account-names.ts';
+import { type Ownership, OwnedElsewhere } from '../cluster/ownership.ts';
+import type { SessionRow } from '../../store/replay.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
@@ -65,6 +67,8 @@ export interface ReplayDeps {
   challenges: ChallengeService;
   /** Where committed changes are published for the real-time hubs. */
   bus: EventBus<ReplayEvent>;
+  /** Which node runs which session (one node, or leases in a cluster). */
+  ownership: Ownership;
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
@@ -90,6 +94,8 @@ interface InheritedChallenge {
 
 export class ReplayService {
   private readonly sessions = new Map<number, LiveSession>();
+  /** Sessions being loaded from the store by this node (a cluster's lazy restore), by account. */
+  private readonly adopting = new Map<number, Promise<LiveSession | null>>();
   private readonly persistence: SessionPersistence;
   private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
   private readonly streaming: StreamingAllowance;
@@ -121,7 +127,60 @@ export class ReplayService {
 
   /** Loads every live session from the store (the server does this once at start). */
   async restoreLive(): Promise<void> {
+    // In a cluster a session is loaded by the node that takes its lease, when it is first needed.
+    if (this.d.ownership.clustered) return this.d.ownership.startRenewing((lost) => this.dropLost(lost));
     for (const s of await this.persistence.restoreAll(this.d.clock.nowMs())) this.sessions.set(s.accountId, s);
+  }
+
+  /** Sessions whose lease this node lost (it stalled past the lease): another node may run them now. */
+  private dropLost(accountIds: readonly number[]): void {
+    for (const id of accountIds) {
+      const s = this.sessions.get(id);
+      if (!s) continue;
+      this.stopPlayback(s);
+      this.sessions.delete(id);
+      this.d.logError('session lease lost; the session is left to the node that takes it', { accountId: id });
+    }
+  }
+
+  /**
+   * A live session this node does not hold yet (a cluster): takes its lease and loads it from the
+   * store, or throws OwnedElsewhere naming the node that runs it. Null when the store says it ended.
+   */
+  private adopt(accountId: number): Promise<LiveSession | null> {
+    const present = this.sessions.get(accountId);
+    if (present) return Promise.resolve(present);
+    let pending = this.adopting.get(accountId);
+    if (!pending) {
+      pending = this.adoptNow(accountId).finally(() => this.adopting.delete(accountId));
+      this.adopting.set(accountId, pending);
+    }
+    return pending;
+  }
+
+  private async adoptNow(accountId: number): Promise<LiveSession | null> {
+    const claim = await this.d.ownership.claim(accountId);
+    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    // Read after the lease is ours: the last holder's commits are all in.
+    const row = await this.d.store.session(accountId);
+    if (row?.status !== 'active') {
+      await this.d.ownership.release(accountId);
+      return null;
+    }
+    const s = await this.persistence.restore(row, this.d.clock.nowMs());
+    if (!s) {
+      await this.persistence.endUnreadable(row, this.d.clock.nowMs());
+      await this.d.ownership.release(accountId);
+      return null;
+    }
+    this.sessions.set(s.accountId, s);
+    return s;
+  }
+
+  /** In a cluster, the live session of a row the store holds as active (adopted, or owned elsewhere). */
+  private async liveFromRow(row: SessionRow | null): Promise<LiveSession | undefined> {
+    if (!this.d.ownership.clustered || row?.status !== 'active') return undefined;
+    return (await this.adopt(row.accountId)) ?? undefined;
   }
 
   // ---- lookup ----
@@ -143,9 +202,12 @@ export class ReplayService {
     if (direct) return direct.userId === userId ? ok(direct) : err({ kind: 'account_not_found' });
     const account = await this.d.accounts.byId(accountId);
     if (!account || account.userId !== userId) return err({ kind: 'account_not_found' });
-    const challengeId = account.kind === 'challenge' ? accountId : ((await this.d.store.session(accountId))?.challengeId ?? null);
+    const row = account.kind === 'challenge' ? null : await this.d.store.session(accountId);
+    const adopted = await this.liveFromRow(row);
+    if (adopted) return ok(adopted);
+    const challengeId = account.kind === 'challenge' ? accountId : (row?.challengeId ?? null);
     if (challengeId === null) return err({ kind: 'session_ended' });
-    const live = this.liveSessionOfChallenge(challengeId);
+    const live = this.liveSessionOfChallenge(challengeId) ?? (await this.liveFromRow(this.d.ownership.clustered ? await this.d.store.activeSessionOfChallenge(challengeId) : null));
     if (live) return ok(live);
     const c = await this.d.challenges.byId(challengeId);
     return c && c.state.status !== 'active' ? err({ kind: 'challenge_inactive' }) : err({ kind: 'session_ended' });
@@ -170,6 +232,16 @@ export class ReplayService {
     return row ? findInstrument(row.symbol) : undefined;
   }
 
+  /**
+   * The live session on a challenge wherever it runs: in a cluster one held by another node is taken
+   * over when its lease is free, else OwnedElsewhere names the node (payouts go there).
+   */
+  async liveOfChallenge(challengeId: number): Promise<LiveSession | undefined> {
+    const here = this.liveSessionOfChallenge(challengeId);
+    if (here || !this.d.ownership.clustered) return here;
+    return this.liveFromRow(await this.d.store.activeSessionOfChallenge(challengeId));
+  }
+
   liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
     for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return s;
     return undefined;
@@ -185,6 +257,11 @@ export class ReplayService {
     const out: LiveSession[] = [];
     for (const s of this.sessions.values()) if (s.userId === userId) out.push(s);
     return out;
+  }
+
+  /** The user's live sessions on every node (the store counts in a cluster). */
+  async liveCountAll(userId: number): Promise<number> {
+    return this.d.ownership.clustered ? this.d.store.activeCountOf(userId) : this.liveCount(userId);
   }
 
   liveCount(userId: number): number {
@@ -204,7 +281,7 @@ export class ReplayService {
     if (req.startDate === undefined || req.startDate === null || req.startDate === '') return err({ kind: 'start_date_required' });
     const tf = parseSessionTimeframe(req.timeframe, inst.value, this.d.config.customTimeframes);
     if (!tf.ok) return tf;
-    if (this.liveCount(userId) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
+    if ((await this.liveCountAll(userId)) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
     const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate, policy.span);
     if (!plan.ok) return plan;
     const p = plan.value;
@@ -224,6 +301,8 @@ export class ReplayService {
       await this.d.accounts.rename(account.id, replayAccountName(p.inst.symbol, p.tf.text, account.id));
       const init = { ...p, accountId: account.id, sessionId: `rs_${randomSecret(12)}`, userId, cursorS: p.startS, currentIndex: 0 };
       const s = new LiveSession(init, engine, this.d.source, binding, nowMs);
+      // In a cluster the starting node holds the new session.
+      await this.d.ownership.claim(account.id);
       // A performance phase opening at this start is part of the start.
       if (c) await this.d.challenges.save(c.accountId, c.state);
       await this.persistence.insert(s);
@@ -259,7 +338,9 @@ export class ReplayService {
     const owned = await this.d.challenges.owned(userId, accountId);
     if (!owned.ok) return err({ kind: 'challenge_not_found' });
     const ch = owned.value;
-    if (this.liveSessionOfChallenge(ch.account.id)) return err({ kind: 'challenge_busy' });
+    if (this.liveSessionOfChallenge(ch.account.id) || (this.d.ownership.clustered && (await this.d.store.activeSessionOfChallenge(ch.account.id)))) {
+      return err({ kind: 'challenge_busy' });
+    }
     const prepared = prepareSession(ch.state, ch.plan, startS);
     if (!prepared.ok) {
       const e = prepared.error;
@@ -539,11 +620,15 @@ export class ReplayService {
   }
 
   /** Stops timers; live sessions stay persisted as they are and are restored on the next start. */
-  shutdown(): void {
+  async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.idleTimer) clearInterval(this.idleTimer);
     this.idleTimer = null;
     for (const s of this.sessions.values()) this.stopPlayback(s);
+    // Every command queued on a session finishes (and commits) before the leases are handed back.
+    await Promise.all([...this.sessions.values()].map((s) => s.exclusive(async () => {})));
+    this.sessions.clear();
+    await this.d.ownership.stop();
   }
 
   private async finalize(s: LiveSession, reason: string, mark: ChangeMark, movement: Movement = { kind: 'none' }): Promise<void> {
@@ -588,6 +673,8 @@ export class ReplayService {
   async reload(s: LiveSession): Promise<void> {
     this.stopPlayback(s);
     this.sessions.delete(s.accountId);
+    // In a cluster the next request loads it again, on whichever node then holds its lease.
+    if (this.d.ownership.clustered) return;
     // Inside a failed transaction (a payout's), read what the store holds once it has rolled back.
     const row = this.d.db.inTransaction() ? null : await this.d.store.session(s.accountId);
     if (row?.status !== 'active') return;
