@@ -23,6 +23,11 @@ const PARAMS_PER_STATEMENT = 60_000;
 /** Bytes of text and BLOB per INSERT, so a batch of day chunks stays a few MiB. */
 const BYTES_PER_INSERT = 8 * 1024 * 1024;
 
+/** Tables not copied, with why: state of the running nodes, not of the users. */
+const NOT_COPIED: ReadonlyMap<string, string> = new Map([
+  ['session_leases', 'which node holds each live session: runtime state of the nodes, the new ones take their own'],
+]);
+
 export interface TablePlan {
   name: string;
   columns: string[];
@@ -33,8 +38,8 @@ export interface TablePlan {
 export interface CopySummary {
   /** Rows copied per table, in the order they were copied. */
   tables: Record<string, number>;
-  /** SQLite tables PostgreSQL does not hold (none today). */
-  skipped: string[];
+  /** SQLite tables not copied, with why: node state, or a table PostgreSQL does not hold. */
+  skipped: Record<string, string>;
   balancesCents: number;
   realizedCents: number;
   /** The next id each identity column will give. */
@@ -77,7 +82,7 @@ export async function copySqliteToPostgres(db: Db, pg: Sql, jwtSecret: Uint8Arra
 // ---- plan ----
 
 /** The tables both stores hold, parents first; throws CopyRefusedError when their schemas differ. */
-export async function planTables(db: Db, pg: Sql): Promise<{ plan: TablePlan[]; skipped: string[] }> {
+export async function planTables(db: Db, pg: Sql): Promise<{ plan: TablePlan[]; skipped: Record<string, string> }> {
   const liteVersion = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;
   const pgVersion = await pgSchemaVersion(pg);
   if (liteVersion !== pgVersion) throw new CopyRefusedError(`schema versions differ: SQLite ${liteVersion}, PostgreSQL ${pgVersion}`);
@@ -86,8 +91,13 @@ export async function planTables(db: Db, pg: Sql): Promise<{ plan: TablePlan[]; 
   );
   const names = (db.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
   const plan: TablePlan[] = [];
-  for (const name of names.filter((n) => pgTables.has(n))) plan.push(await tablePlan(db, pg, name));
-  return { plan: parentsFirst(db, plan), skipped: names.filter((n) => !pgTables.has(n)) };
+  const skipped: Record<string, string> = {};
+  for (const name of names) {
+    const why = NOT_COPIED.get(name) ?? (pgTables.has(name) ? null : 'PostgreSQL has no such table');
+    if (why) skipped[name] = why;
+    else plan.push(await tablePlan(db, pg, name));
+  }
+  return { plan: parentsFirst(db, plan), skipped };
 }
 
 async function tablePlan(db: Db, pg: Sql, name: string): Promise<TablePlan> {
