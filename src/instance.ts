@@ -17,8 +17,13 @@ export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');
 }
 
-function loadOrCreateSecret(dataDir: string): Uint8Array {
-  const path = join(dataDir, 'jwt-secret');
+/** The instance's JWT secret when the store is its SQLite file (with PostgreSQL, meta.jwt_secret). */
+export function jwtSecretPathOf(config: Config): string {
+  return join(config.dataDir, 'jwt-secret');
+}
+
+function loadOrCreateSecret(config: Config): Uint8Array {
+  const path = jwtSecretPathOf(config);
   if (existsSync(path)) return new Uint8Array(readFileSync(path));
   const secret = randomBytes(32);
   // wx: never overwrite a secret another process has just written.
@@ -47,7 +52,7 @@ export async function openInstance(
   const db = openDb(dbPathOf(config));
   const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax });
   // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
-  const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config.dataDir);
+  const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config);
   return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
 }
 

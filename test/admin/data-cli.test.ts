@@ -189,7 +189,7 @@ describe('admin data import', () => {
   it('unknown data command → exit 1', () => {
     const r = admin(freshDir(), 'data', 'frob');
     expect(r.code).toBe(1);
-    expect(r.json).toEqual({ error: 'unknown data command "frob"; expected import or list' });
+    expect(r.json).toEqual({ error: 'unknown data command "frob"; expected import, list or migrate' });
   });
 
   it('refuses while a live process holds the import lock; a lock left by a dead process is ignored', () => {
