@@ -3,6 +3,7 @@
 // forward); when that node is killed (-9) its sessions move to another once the lease expires, with
 // everything that was acknowledged kept.
 
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { afterAll, beforeAll, expect, it } from 'bun:test';
 import { type Cluster, startCluster } from '../support/cluster.ts';
 import { describePg } from '../support/postgres.ts';
@@ -68,6 +69,48 @@ describePg('a cluster of three nodes', () => {
     const open = await call('Position/searchOpen', { accountId });
     expect(open.body.positions).toHaveLength(1);
     expect(open.body.positions[0].size).toBe(1);
+  }, 120_000);
+
+  it('tells a hub connection on any node of orders placed through another (LISTEN/NOTIFY)', async () => {
+    const start = await call('Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-03-05', timeframe: '1m' });
+    const accountId = start.body.accountId as number;
+    const held = await owner(accountId);
+    // The connection is on a node that does not hold the session; the order goes through the proxy.
+    const other = c.nodes.find((n) => n.id !== held && n.alive)!;
+    const hub = new HubConnectionBuilder()
+      .withUrl(`${other.server.base}/hubs/user`, { skipNegotiation: true, transport: HttpTransportType.WebSockets, accessTokenFactory: () => token })
+      .configureLogging(LogLevel.None)
+      .build();
+    const orders: any[] = [];
+    let notify: () => void = () => {};
+    hub.on('GatewayUserOrder', (e) => {
+      orders.push(e.data);
+      notify();
+    });
+    await hub.start();
+    try {
+      await hub.invoke('SubscribeOrders', accountId);
+      // The other nodes hear of the subscription through PostgreSQL: wait for the first event, placing
+      // an order again while none has come (a bounded wait, never a fixed delay).
+      const deadline = Date.now() + 30_000;
+      let placed = 0;
+      while (orders.length === 0 && Date.now() < deadline) {
+        const o = await call('Order/place', { accountId, contractId: start.body.instrument.contractId, type: 1, side: 0, size: 1, limitPrice: 1000 });
+        expect(o.body.success).toBe(true);
+        placed = o.body.orderId;
+        await new Promise<void>((resolve) => {
+          notify = resolve;
+          setTimeout(resolve, 1000);
+        });
+      }
+      expect(orders.length).toBeGreaterThan(0);
+      const seen = orders.find((o) => o.id === placed) ?? orders[0];
+      expect(seen.accountId).toBe(accountId);
+      expect(seen.status).toBe(1);
+      expect(seen.limitPrice).toBe(1000);
+    } finally {
+      await hub.stop();
+    }
   }, 120_000);
 
   it('gives one 503 to two concurrent steps of one session, whichever nodes they reach', async () => {
