@@ -33,6 +33,7 @@ import { PlaygroundRunStore } from '../store/playground-runs.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
+import { rateLimitsFor } from './rate-limit.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
@@ -91,6 +92,7 @@ export interface ServiceDeps {
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { db, clock, config } = deps;
   const sql = deps.sql ?? new SqliteSql(db);
+  const rateLimits = rateLimitsFor(sql);
   const userStore = new UserStore(sql);
   const tokenStore = new IssuedJwtStore(sql, 'tokens');
   const accountStore = new AccountStore(sql);
@@ -111,7 +113,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
   const replay = new ReplayService({ db: sql, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
-  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
   let pool: RunnerPool | null = null;
   const runner = (): RunnerPool => {
     pool ??= new RunnerPool({
@@ -142,7 +144,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     db,
     sql,
     startedMs: clock.nowMs(),
-    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, revoked),
+    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, rateLimits, revoked),
     users: new UserService(userStore, tokenStore, clock, revoked),
     accounts: new AccountService(accountStore),
     contracts: new ContractService(clock, config.symbolIdStyle),
@@ -154,6 +156,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       clock,
       customTimeframes: config.customTimeframes,
       isImporting: (symbol) => chunks.isImporting(symbol),
+      rateLimits,
     }),
     marketData: new MarketDataService(db, chunks, bars, clock, rollups),
     replay,
@@ -161,7 +164,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     events,
-    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits),
     strategies,
     runs,
     runner,
