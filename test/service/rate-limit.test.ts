@@ -1,11 +1,13 @@
 // The rate limits and the streaming budget, alike in memory (one node) and in the store (a cluster),
 // on both backends; and on PostgreSQL, two nodes (two pools on one database) cannot both admit the
-// last call of a window, nor both take the last bars of a day.
+// last call of a window, nor both take the last bars of a day; two nodes' services share the limits.
 import { describe, expect, it } from 'bun:test';
-import { limits } from '../../src/config.ts';
+import { defaultConfig, limits } from '../../src/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { secondsToUtcMidnight } from '../../src/lib/iso-time.ts';
 import { memoryRateLimits, type RateLimits, rateLimitsFor, sharedRateLimits } from '../../src/service/rate-limit.ts';
+import { createServices } from '../../src/service/services.ts';
+import { openDb } from '../../src/store/db.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import type { Sql } from '../../src/store/sql.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
@@ -267,5 +269,42 @@ eachBackend('streaming budget shared through the store', (open) => {
     await b.take(7, 10);
     const rows = await sql.all<{ user_id: number; bars: number }>('SELECT user_id, bars FROM stream_usage ORDER BY user_id');
     expect(rows.map((r) => [Number(r.user_id), Number(r.bars)])).toEqual([[7, 10]]);
+  });
+});
+
+// ---- Two nodes' services on one PostgreSQL: the wiring in createServices shares the limits ----
+
+describePg('two nodes\' services on one PostgreSQL', () => {
+  it('login failures and strategy saves count once across both nodes (either node refuses the limit's next call)', async () => {
+    const url = await freshDatabase();
+    const secret = new TextEncoder().encode('k-limits two nodes secret, 32 bytes+');
+    const clock = new ManualClock(NOON);
+    const nodes = await Promise.all(
+      [0, 1].map(async () =>
+        createServices({ config: defaultConfig(), clock, db: openDb(':memory:'), sql: await openPostgres(url), jwtSecret: secret, restoreSessions: false }),
+      ),
+    );
+    try {
+      const made = await nodes[0].users.create({ email: 'ann@example.com', plan: 'pro' });
+      if (!made.ok) throw new Error(JSON.stringify(made));
+      const userId = made.value.user.id;
+      // Failed logins of one email from one address, alternating nodes: the limit's 11th is refused on either.
+      for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
+        const r = await nodes[i % 2].auth.login('ann@example.com', 'wrong-key', '10.1.1.1');
+        expect(r).toEqual({ ok: false, error: { kind: 'invalid_credentials' } } as never);
+      }
+      for (const s of nodes) expect(await s.auth.login('ann@example.com', 'wrong-key', '10.1.1.1')).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterS: 60 } } as never);
+      // Strategy saves count whatever their outcome: the limit's worth across both nodes, then 429 on either.
+      for (let i = 0; i < limits.strategySavesPerWindowMax; i++) {
+        const r = await nodes[i % 2].strategies.save(userId, {});
+        expect(r.ok ? 'ok' : r.error.kind).toBe('field_required');
+      }
+      for (const s of nodes) expect((await s.strategies.save(userId, {})) as unknown).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterS: 60 } });
+    } finally {
+      for (const s of nodes) {
+        await s.shutdown();
+        s.db.close();
+      }
+    }
   });
 });
