@@ -275,7 +275,7 @@ eachBackend('streaming budget shared through the store', (open) => {
 // ---- Two nodes' services on one PostgreSQL: the wiring in createServices shares the limits ----
 
 describePg('two nodes\' services on one PostgreSQL', () => {
-  it('login failures and strategy saves count once across both nodes (either node refuses the limit's next call)', async () => {
+  it('login failures and strategy saves count once across both nodes (either node refuses the next call past the limit)', async () => {
     const url = await freshDatabase();
     const secret = new TextEncoder().encode('k-limits two nodes secret, 32 bytes+');
     const clock = new ManualClock(NOON);
