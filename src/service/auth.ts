@@ -14,7 +14,7 @@ import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { SlidingWindowLimiter } from './rate-limit.ts';
+import type { RateLimiter, RateLimits } from './rate-limit.ts';
 
 export type LoginError =
   | { kind: 'missing_credentials' }
@@ -47,8 +47,8 @@ export interface Principal {
 const DUMMY_HASH = sha256Hex('replaydesk-dummy-api-key-hash');
 
 export class AuthService {
-  private readonly throttle = new LoginThrottle();
-  private readonly validateByUser = new SlidingWindowLimiter(limits.validatePerAccountMax, limits.validateWindowMs);
+  private readonly throttle: LoginThrottle;
+  private readonly validateByUser: RateLimiter;
   private readonly jwt: JwtKind;
 
   constructor(
@@ -56,15 +56,18 @@ export class AuthService {
     private readonly tokens: IssuedJwtStore,
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
+    rateLimits: RateLimits,
     /** Told when a token stops working before its expiry (logout), after the revocation is stored. */
     private readonly onRevoked: (e: Revocation) => void = () => {},
   ) {
     this.jwt = jwtKinds(jwtSecret).bearer;
+    this.throttle = new LoginThrottle(rateLimits, 'api_login');
+    this.validateByUser = rateLimits.limiter('validate', limits.validatePerAccountMax, limits.validateWindowMs);
   }
 
   async login(userName: unknown, apiKey: unknown, clientAddress: string): Promise<Result<{ token: string; user: UserRow }, LoginError>> {
     const nowMs = this.clock.nowMs();
-    const addressGate = this.throttle.admitAddress(clientAddress, nowMs);
+    const addressGate = await this.throttle.admitAddress(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
     if (typeof userName !== 'string' || typeof apiKey !== 'string' || userName === '' || apiKey === '') {
       return err({ kind: 'missing_credentials' });
@@ -73,14 +76,14 @@ export class AuthService {
     if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
     const attempt = { address: clientAddress, email, startedMs: nowMs };
-    const emailGate = this.throttle.admitEmail(attempt);
+    const emailGate = await this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = await this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
     if (!found || !matches) return err({ kind: 'invalid_credentials' });
     // The key matched: whatever the account's state, this was no failed guess.
-    const userGate = this.throttle.succeeded(attempt, found.user.id, nowMs);
+    const userGate = await this.throttle.succeeded(attempt, found.user.id, nowMs);
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });
@@ -162,7 +165,7 @@ export class AuthService {
     if (!authorized.ok) return authorized;
     const principal = authorized.value;
     const nowMs = this.clock.nowMs();
-    const gate = this.validateByUser.take(String(principal.user.id), nowMs);
+    const gate = await this.validateByUser.take(String(principal.user.id), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     return ok({ principal, nowMs });
   }

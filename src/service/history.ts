@@ -37,7 +37,7 @@ import { parseIsoMs, secondsToUtcMidnight } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { DAY_S } from '../lib/time-units.ts';
 import type { UsageStore } from '../store/usage.ts';
-import { SlidingWindowLimiter } from './rate-limit.ts';
+import { memoryRateLimits, type RateLimiter, type RateLimits } from './rate-limit.ts';
 
 export type HistoryError =
   | { kind: 'contract_not_found' }
@@ -86,6 +86,8 @@ export interface HistoryDeps {
   customTimeframes: boolean;
   /** Whether an import holds the instrument (checked per request; imports run in another process). */
   isImporting(symbol: string): boolean;
+  /** Where the request rate is counted; in this process when absent (tests, benches). */
+  rateLimits?: RateLimits;
 }
 
 /** Longest a History scan holds the event loop before it lets other requests run (issue 10). */
@@ -97,12 +99,14 @@ interface CacheEntry {
 }
 
 export class HistoryService {
-  private readonly limiter = new SlidingWindowLimiter(limits.historyRequestsPerWindowMax, limits.historyWindowMs);
+  private readonly limiter: RateLimiter;
   private readonly cache = new Map<string, CacheEntry>();
   /** Sliced scans under way by cache key; settled (never rejected) when the scan ends. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
-  constructor(private readonly d: HistoryDeps) {}
+  constructor(private readonly d: HistoryDeps) {
+    this.limiter = (d.rateLimits ?? memoryRateLimits()).limiter('history', limits.historyRequestsPerWindowMax, limits.historyWindowMs);
+  }
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */
   async retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy): Promise<Result<HistoryResult, HistoryError>> {
@@ -178,7 +182,7 @@ export class HistoryService {
 
   /** The rate limit and the daily budgets, checked before the scan (the rate limit takes a request). */
   private async admit(userId: number, plan: Plan): Promise<Result<true, HistoryError>> {
-    const gate = this.limiter.take(String(userId), plan.nowMs);
+    const gate = await this.limiter.take(String(userId), plan.nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const used = await this.d.usage.get(userId, dayOfMs(plan.nowMs));
     const untilMidnightS = secondsToUtcMidnight(plan.nowMs);

@@ -22,7 +22,7 @@
 // sprays others.
 
 import { limits } from '../config.ts';
-import { type RateDecision, SlidingWindowLimiter } from './rate-limit.ts';
+import type { RateDecision, RateLimiter, RateLimits } from './rate-limit.ts';
 
 export interface LoginAttempt {
   address: string;
@@ -31,13 +31,22 @@ export interface LoginAttempt {
 }
 
 export class LoginThrottle {
-  private readonly failuresByAddress = new SlidingWindowLimiter(limits.loginFailuresPerAddressMax, limits.loginWindowMs);
-  private readonly failuresByEmailAddress = new SlidingWindowLimiter(limits.loginFailuresPerEmailAddressMax, limits.loginWindowMs);
-  private readonly failuresByEmail = new SlidingWindowLimiter(limits.loginFailuresPerEmailMax, limits.loginWindowMs);
-  private readonly successesByUser = new SlidingWindowLimiter(limits.loginSuccessesPerUserMax, limits.loginWindowMs);
+  private readonly failuresByAddress: RateLimiter;
+  private readonly failuresByEmailAddress: RateLimiter;
+  private readonly failuresByEmail: RateLimiter;
+  private readonly successesByUser: RateLimiter;
+
+  /** `kind` names this login's limits (`api_login`, `web_login`): each kind counts apart. */
+  constructor(rateLimits: RateLimits, kind: string) {
+    const w = limits.loginWindowMs;
+    this.failuresByAddress = rateLimits.limiter(`${kind}:failures_by_address`, limits.loginFailuresPerAddressMax, w);
+    this.failuresByEmailAddress = rateLimits.limiter(`${kind}:failures_by_email_address`, limits.loginFailuresPerEmailAddressMax, w);
+    this.failuresByEmail = rateLimits.limiter(`${kind}:failures_by_email`, limits.loginFailuresPerEmailMax, w);
+    this.successesByUser = rateLimits.limiter(`${kind}:successes_by_user`, limits.loginSuccessesPerUserMax, w);
+  }
 
   /** Refused while the address has too many failures; otherwise the attempt counts as its failure until `succeeded`. */
-  admitAddress(address: string, startedMs: number): RateDecision {
+  admitAddress(address: string, startedMs: number): Promise<RateDecision> {
     return this.failuresByAddress.take(address, startedMs);
   }
 
@@ -45,11 +54,11 @@ export class LoginThrottle {
    * Refused while the email has too many failures from this address, or from anywhere; otherwise the
    * attempt counts as a failure of both until `succeeded`.
    */
-  admitEmail(attempt: LoginAttempt): RateDecision {
-    const pair = this.failuresByEmailAddress.take(pairKey(attempt), attempt.startedMs);
+  async admitEmail(attempt: LoginAttempt): Promise<RateDecision> {
+    const pair = await this.failuresByEmailAddress.take(pairKey(attempt), attempt.startedMs);
     if (!pair.allowed) return pair;
-    const email = this.failuresByEmail.take(attempt.email, attempt.startedMs);
-    if (!email.allowed) this.failuresByEmailAddress.release(pairKey(attempt), attempt.startedMs);
+    const email = await this.failuresByEmail.take(attempt.email, attempt.startedMs);
+    if (!email.allowed) await this.failuresByEmailAddress.release(pairKey(attempt), attempt.startedMs);
     return email;
   }
 
@@ -58,10 +67,10 @@ export class LoginThrottle {
    * the email's earlier failures from this address forgotten), and it counts against the user's
    * success rate instead.
    */
-  succeeded(attempt: LoginAttempt, userId: number, nowMs: number): RateDecision {
-    this.failuresByAddress.release(attempt.address, attempt.startedMs);
-    this.failuresByEmail.release(attempt.email, attempt.startedMs);
-    this.failuresByEmailAddress.clear(pairKey(attempt));
+  async succeeded(attempt: LoginAttempt, userId: number, nowMs: number): Promise<RateDecision> {
+    await this.failuresByAddress.release(attempt.address, attempt.startedMs);
+    await this.failuresByEmail.release(attempt.email, attempt.startedMs);
+    await this.failuresByEmailAddress.clear(pairKey(attempt));
     return this.successesByUser.take(String(userId), nowMs);
   }
 }

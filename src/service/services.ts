@@ -37,6 +37,7 @@ import { PlaygroundRunStore } from '../store/playground-runs.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
+import { rateLimitsFor } from './rate-limit.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
@@ -101,6 +102,7 @@ export interface ServiceDeps {
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { db, clock, config } = deps;
   const sql = deps.sql ?? new SqliteSql(db);
+  const rateLimits = rateLimitsFor(sql);
   const userStore = new UserStore(sql);
   const tokenStore = new IssuedJwtStore(sql, 'tokens');
   const accountStore = new AccountStore(sql);
@@ -120,9 +122,9 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const challengeStore = new ChallengeStore(sql);
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
   const ownership = ownershipFor(sql, config, logError);
-  const replay = new ReplayService({ db: sql, ownership, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
+  const replay = new ReplayService({ db: sql, ownership, rateLimits, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
-  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
   const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
   const runner = runnerPool.get;
   const runs = new RunService(runStore, strategies, bars, runner, {
@@ -143,7 +145,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     db,
     sql,
     startedMs: clock.nowMs(),
-    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, revoked),
+    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, rateLimits, revoked),
     users: new UserService(userStore, tokenStore, clock, revoked),
     accounts: new AccountService(accountStore),
     contracts: new ContractService(clock, config.symbolIdStyle),
@@ -155,6 +157,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       clock,
       customTimeframes: config.customTimeframes,
       isImporting: (symbol) => chunks.isImporting(symbol),
+      rateLimits,
     }),
     marketData: new MarketDataService(db, chunks, bars, clock, rollups),
     replay,
@@ -165,7 +168,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     ownership,
     lifecycle: { draining: false },
     clusterKey: new Uint8Array(createHmac('sha256', deps.jwtSecret).update('replaydesk node forwarding').digest()),
-    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits),
     strategies,
     runs,
     runner,

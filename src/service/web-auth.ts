@@ -19,6 +19,7 @@ import { randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import type { RateLimits } from './rate-limit.ts';
 
 export type WebLoginError =
   | { kind: 'missing_credentials' }
@@ -43,7 +44,7 @@ function dummyPasswordHash(): Promise<string> {
 }
 
 export class WebAuthService {
-  private readonly throttle = new LoginThrottle();
+  private readonly throttle: LoginThrottle;
   private readonly jwt: JwtKind;
 
   constructor(
@@ -51,8 +52,10 @@ export class WebAuthService {
     private readonly sessions: IssuedJwtStore,
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
+    rateLimits: RateLimits,
   ) {
     this.jwt = jwtKinds(jwtSecret).web;
+    this.throttle = new LoginThrottle(rateLimits, 'web_login');
   }
 
   /** Checks email and password; on success a new session and its cookie value (a JWT). */
@@ -62,7 +65,7 @@ export class WebAuthService {
     clientAddress: string,
   ): Promise<Result<{ cookieValue: string; maxAgeS: number; user: UserRow }, WebLoginError>> {
     const nowMs = this.clock.nowMs();
-    const addressGate = this.throttle.admitAddress(clientAddress, nowMs);
+    const addressGate = await this.throttle.admitAddress(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
     if (typeof email !== 'string' || typeof password !== 'string' || email.trim() === '' || password === '') {
       return err({ kind: 'missing_credentials' });
@@ -71,7 +74,7 @@ export class WebAuthService {
     if (email.length > limits.emailLengthMax || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_credentials' });
     const normalized = email.trim().toLowerCase();
     const attempt = { address: clientAddress, email: normalized, startedMs: nowMs };
-    const emailGate = this.throttle.admitEmail(attempt);
+    const emailGate = await this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = await this.users.passwordHashOf(normalized);
@@ -79,7 +82,7 @@ export class WebAuthService {
     const matches = await Bun.password.verify(password, hash).catch(() => false);
     if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
     // The password matched: whatever the account's state, this was no failed guess.
-    const userGate = this.throttle.succeeded(attempt, found.user.id, this.clock.nowMs());
+    const userGate = await this.throttle.succeeded(attempt, found.user.id, this.clock.nowMs());
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });

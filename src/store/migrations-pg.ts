@@ -246,6 +246,24 @@ export const PG_MIGRATIONS: readonly string[] = [
   UPDATE playground_runs r SET seq = o.n
     FROM (SELECT id, row_number() OVER (ORDER BY started_ms, id) AS n FROM playground_runs) o WHERE r.id = o.id;
   `,
+  // 10: limits shared by the nodes of a cluster: calls of the sliding-window limits, and bars
+  // streamed per user and UTC day.
+  `
+  CREATE TABLE rate_hits (
+    scope TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    hits  INTEGER NOT NULL,
+    PRIMARY KEY (scope, key, at_ms)
+  );
+  CREATE INDEX rate_hits_age ON rate_hits(scope, at_ms);
+  CREATE TABLE stream_usage (
+    user_id BIGINT NOT NULL,
+    day     INTEGER NOT NULL,
+    bars    BIGINT NOT NULL,
+    PRIMARY KEY (user_id, day)
+  );
+  `,
   // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
   `
   CREATE TABLE session_leases (

@@ -244,6 +244,26 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE playground_runs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
   UPDATE playground_runs SET seq = rowid;
   `,
+  // 10: limits shared by the nodes of a cluster (src/service/rate-limit.ts; on SQLite they are
+  // counted in memory and these tables stay empty). rate_hits: calls of a sliding-window limit, per
+  // scope (which limit), key (whose calls) and millisecond, \`hits\` the calls counted at that instant.
+  // stream_usage: bars a user was streamed by Replay/step per UTC day.
+  `
+  CREATE TABLE rate_hits (
+    scope TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    hits  INTEGER NOT NULL,
+    PRIMARY KEY (scope, key, at_ms)
+  );
+  CREATE INDEX rate_hits_age ON rate_hits(scope, at_ms);
+  CREATE TABLE stream_usage (
+    user_id INTEGER NOT NULL,
+    day     INTEGER NOT NULL,
+    bars    INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day)
+  );
+  `,
   // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
   `
   CREATE TABLE session_leases (

@@ -1,10 +1,12 @@
 // The login throttle alone: failures per email and address, per email and per address (each attempt
 // counted from its start and withdrawn when its secret matches), successes per user, and the limiter
-// pieces under it.
+// pieces under it. The throttle's suite runs counted in memory and counted in the store (a cluster's),
+// on both backends, with the same answers.
 import { describe, expect, it } from 'bun:test';
 import { limits } from '../../src/config.ts';
 import { LoginThrottle } from '../../src/service/login-throttle.ts';
-import { SlidingWindowLimiter } from '../../src/service/rate-limit.ts';
+import { memoryRateLimits, type RateLimits, SlidingWindowLimiter, sharedRateLimits } from '../../src/service/rate-limit.ts';
+import { eachBackend } from '../support/sql-backends.ts';
 
 const T = 1_000_000;
 
@@ -32,73 +34,77 @@ describe('SlidingWindowLimiter release and clear', () => {
   });
 });
 
-describe('LoginThrottle', () => {
+function throttleSuite(make: () => Promise<RateLimits>): void {
   const attempt = (address: string, email: string, startedMs: number) => ({ address, email, startedMs });
 
-  it('admitted attempts count as failures of the email from that address until they succeed', () => {
-    const th = new LoginThrottle();
-    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect(th.admitEmail(attempt('h', 'a@x', T + i)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('h', 'a@x', T + 100))).toEqual({ allowed: false, retryAfterS: 60 });
+  it('admitted attempts count as failures of the email from that address until they succeed', async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect((await th.admitEmail(attempt('h', 'a@x', T + i))).allowed).toBe(true);
+    expect(await th.admitEmail(attempt('h', 'a@x', T + 100))).toEqual({ allowed: false, retryAfterS: 60 });
     // Another email from the address, and the email from another address, go on.
-    expect(th.admitEmail(attempt('h', 'b@x', T + 100)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('g', 'a@x', T + 100)).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('h', 'b@x', T + 100))).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('g', 'a@x', T + 100))).allowed).toBe(true);
   });
 
-  it(`the email from anywhere: ${limits.loginFailuresPerEmailMax} failures, and a refusal there leaves no mark on the pair`, () => {
-    const th = new LoginThrottle();
-    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) expect(th.admitEmail(attempt(`10.0.0.${i}`, 'a@x', T + i)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('fresh', 'a@x', T + 200))).toEqual({ allowed: false, retryAfterS: 60 });
+  it(`the email from anywhere: ${limits.loginFailuresPerEmailMax} failures, and a refusal there leaves no mark on the pair`, async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) expect((await th.admitEmail(attempt(`10.0.0.${i}`, 'a@x', T + i))).allowed).toBe(true);
+    expect(await th.admitEmail(attempt('fresh', 'a@x', T + 200))).toEqual({ allowed: false, retryAfterS: 60 });
     // The refused attempt did not count for `fresh`: once the window passes it has its full allowance.
-    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect(th.admitEmail(attempt('fresh', 'a@x', T + 60_200 + i)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('fresh', 'a@x', T + 60_300)).allowed).toBe(false);
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect((await th.admitEmail(attempt('fresh', 'a@x', T + 60_200 + i))).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('fresh', 'a@x', T + 60_300))).allowed).toBe(false);
   });
 
-  it(`the address: ${limits.loginFailuresPerAddressMax} failures across emails (a flood), then refused`, () => {
-    const th = new LoginThrottle();
-    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect(th.admitAddress('h', T + i).allowed).toBe(true);
-    expect(th.admitAddress('h', T + 1000)).toEqual({ allowed: false, retryAfterS: 59 });
-    expect(th.admitAddress('g', T + 1000).allowed).toBe(true);
+  it(`the address: ${limits.loginFailuresPerAddressMax} failures across emails (a flood), then refused`, async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect((await th.admitAddress('h', T + i)).allowed).toBe(true);
+    expect(await th.admitAddress('h', T + 1000)).toEqual({ allowed: false, retryAfterS: 59 });
+    expect((await th.admitAddress('g', T + 1000)).allowed).toBe(true);
   });
 
-  it('a success withdraws its own marks only, and forgets the email\'s failures from that address', () => {
-    const th = new LoginThrottle();
-    for (let i = 0; i < limits.loginFailuresPerAddressMax - 1; i++) th.admitAddress('1.2.3.4', T + i);
-    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax - 1; i++) th.admitEmail(attempt('1.2.3.4', 'a@x', T + i));
-    for (let i = 0; i < limits.loginFailuresPerEmailMax - limits.loginFailuresPerEmailAddressMax; i++) th.admitEmail(attempt(`9.9.9.${i}`, 'a@x', T + i));
+  it('a success withdraws its own marks only, and forgets the email\'s failures from that address', async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    for (let i = 0; i < limits.loginFailuresPerAddressMax - 1; i++) await th.admitAddress('1.2.3.4', T + i);
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax - 1; i++) await th.admitEmail(attempt('1.2.3.4', 'a@x', T + i));
+    for (let i = 0; i < limits.loginFailuresPerEmailMax - limits.loginFailuresPerEmailAddressMax; i++) await th.admitEmail(attempt(`9.9.9.${i}`, 'a@x', T + i));
     // One more attempt from the address for a@x, which succeeds.
-    expect(th.admitAddress('1.2.3.4', T + 500).allowed).toBe(true);
-    expect(th.admitEmail(attempt('1.2.3.4', 'a@x', T + 500)).allowed).toBe(true);
-    expect(th.succeeded(attempt('1.2.3.4', 'a@x', T + 500), 7, T + 510).allowed).toBe(true);
+    expect((await th.admitAddress('1.2.3.4', T + 500)).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('1.2.3.4', 'a@x', T + 500))).allowed).toBe(true);
+    expect((await th.succeeded(attempt('1.2.3.4', 'a@x', T + 500), 7, T + 510)).allowed).toBe(true);
     // The address still holds its earlier failures: one more, then the cap.
-    expect(th.admitAddress('1.2.3.4', T + 600).allowed).toBe(true);
-    expect(th.admitAddress('1.2.3.4', T + 601).allowed).toBe(false);
+    expect((await th.admitAddress('1.2.3.4', T + 600)).allowed).toBe(true);
+    expect((await th.admitAddress('1.2.3.4', T + 601)).allowed).toBe(false);
     // The email from anywhere keeps the others' failures: one more attempt, from anywhere, then the cap.
-    expect(th.admitEmail(attempt('5.5.5.5', 'a@x', T + 650)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('5.5.5.6', 'a@x', T + 651)).allowed).toBe(false);
+    expect((await th.admitEmail(attempt('5.5.5.5', 'a@x', T + 650))).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('5.5.5.6', 'a@x', T + 651))).allowed).toBe(false);
   });
 
-  it('a success forgets the pair\'s failures: a full allowance from that address again', () => {
-    const th = new LoginThrottle();
-    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax - 1; i++) th.admitEmail(attempt('h', 'a@x', T + i));
-    th.admitAddress('h', T + 500);
-    th.admitEmail(attempt('h', 'a@x', T + 500));
-    th.succeeded(attempt('h', 'a@x', T + 500), 7, T + 510);
-    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect(th.admitEmail(attempt('h', 'a@x', T + 700 + i)).allowed).toBe(true);
-    expect(th.admitEmail(attempt('h', 'a@x', T + 800)).allowed).toBe(false);
+  it('a success forgets the pair\'s failures: a full allowance from that address again', async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax - 1; i++) await th.admitEmail(attempt('h', 'a@x', T + i));
+    await th.admitAddress('h', T + 500);
+    await th.admitEmail(attempt('h', 'a@x', T + 500));
+    await th.succeeded(attempt('h', 'a@x', T + 500), 7, T + 510);
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) expect((await th.admitEmail(attempt('h', 'a@x', T + 700 + i))).allowed).toBe(true);
+    expect((await th.admitEmail(attempt('h', 'a@x', T + 800))).allowed).toBe(false);
   });
 
-  it(`successes: ${limits.loginSuccessesPerUserMax} per user per window, then Retry-After until the oldest leaves`, () => {
-    const th = new LoginThrottle();
+  it(`successes: ${limits.loginSuccessesPerUserMax} per user per window, then Retry-After until the oldest leaves`, async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
     for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) {
-      th.admitAddress('h', T + i * 100);
-      expect(th.succeeded(attempt('h', 'a@x', T + i * 100), 7, T + i * 100).allowed).toBe(true);
+      await th.admitAddress('h', T + i * 100);
+      expect((await th.succeeded(attempt('h', 'a@x', T + i * 100), 7, T + i * 100)).allowed).toBe(true);
     }
-    th.admitAddress('h', T + 20_000);
-    expect(th.succeeded(attempt('h', 'a@x', T + 20_000), 7, T + 20_000)).toEqual({ allowed: false, retryAfterS: 40 });
+    await th.admitAddress('h', T + 20_000);
+    expect(await th.succeeded(attempt('h', 'a@x', T + 20_000), 7, T + 20_000)).toEqual({ allowed: false, retryAfterS: 40 });
     // Another user, same host: unaffected; and the host's address holds no failures from all this.
-    expect(th.succeeded(attempt('h', 'b@x', T + 20_000), 8, T + 20_000).allowed).toBe(true);
-    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect(th.admitAddress('h', T + 30_000).allowed).toBe(true);
-    expect(th.admitAddress('h', T + 30_000).allowed).toBe(false);
-    expect(th.succeeded(attempt('h', 'a@x', T + 60_000), 7, T + 60_000).allowed).toBe(true);
+    expect((await th.succeeded(attempt('h', 'b@x', T + 20_000), 8, T + 20_000)).allowed).toBe(true);
+    for (let i = 0; i < limits.loginFailuresPerAddressMax; i++) expect((await th.admitAddress('h', T + 30_000)).allowed).toBe(true);
+    expect((await th.admitAddress('h', T + 30_000)).allowed).toBe(false);
+    expect((await th.succeeded(attempt('h', 'a@x', T + 60_000), 7, T + 60_000)).allowed).toBe(true);
   });
-});
+}
+
+describe('LoginThrottle [memory]', () => throttleSuite(async () => memoryRateLimits()));
+
+eachBackend('LoginThrottle shared through the store', (open) => throttleSuite(async () => sharedRateLimits(await open())));

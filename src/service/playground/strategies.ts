@@ -8,7 +8,7 @@ import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
-import { SlidingWindowLimiter } from '../rate-limit.ts';
+import type { RateLimiter, RateLimits } from '../rate-limit.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
 import type { ParamMap, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
 
@@ -71,14 +71,17 @@ function storedBytes(f: StrategyFields): number {
 }
 
 export class StrategyService {
-  private readonly saveLimiter = new SlidingWindowLimiter(limits.strategySavesPerWindowMax, limits.strategySaveWindowMs);
+  private readonly saveLimiter: RateLimiter;
 
   constructor(
     private readonly store: StrategyStore,
     private readonly runStore: PlaygroundRunStore,
     private readonly clock: Clock,
     private readonly customTimeframes: boolean,
-  ) {}
+    rateLimits: RateLimits,
+  ) {
+    this.saveLimiter = rateLimits.limiter('strategy_save', limits.strategySavesPerWindowMax, limits.strategySaveWindowMs);
+  }
 
   async list(userId: number): Promise<StrategySummaryRow[]> {
     return await this.store.list(userId);
@@ -96,7 +99,7 @@ export class StrategyService {
    * the user's save rate first, as a replay start does, whatever its outcome.
    */
   async save(userId: number, input: Record<string, unknown>): Promise<Result<{ id: string }, SaveStrategyError>> {
-    const gate = this.saveLimiter.take(String(userId), this.clock.nowMs());
+    const gate = await this.saveLimiter.take(String(userId), this.clock.nowMs());
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const { name, code, instrument, timeframe, params, id } = input;
     if (!nonEmptyString(name)) return err({ kind: 'field_required', field: 'name' });

@@ -20,12 +20,13 @@ import type { AccountStore } from '../../store/accounts.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
-import { SlidingWindowLimiter } from '../rate-limit.ts';
+import type { RateLimiter, RateLimits } from '../rate-limit.ts';
+import type { StreamingBudget } from '../streaming-budget.ts';
 import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence, unitOf } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
-import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
+import type { AllowanceRefusal } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
@@ -69,6 +70,8 @@ export interface ReplayDeps {
   bus: EventBus<ReplayEvent>;
   /** Which node runs which session (one node, or leases in a cluster). */
   ownership: Ownership;
+  /** Replay/start's rate and the streaming budget: per process, or shared by a cluster. */
+  rateLimits: RateLimits;
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
@@ -97,15 +100,16 @@ export class ReplayService {
   /** Sessions being loaded from the store by this node (a cluster's lazy restore), by account. */
   private readonly adopting = new Map<number, Promise<LiveSession | null>>();
   private readonly persistence: SessionPersistence;
-  private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
-  private readonly streaming: StreamingAllowance;
+  private readonly startLimiter: RateLimiter;
+  private readonly streaming: StreamingBudget;
   readonly events: SessionEvents;
   private idleTimer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
 
   constructor(private readonly d: ReplayDeps) {
     this.persistence = new SessionPersistence(d);
-    this.streaming = new StreamingAllowance(d.clock);
+    this.streaming = d.rateLimits.streaming(d.clock);
+    this.startLimiter = d.rateLimits.limiter('replay_start', limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
     this.events = new SessionEvents({
       bus: d.bus,
       source: d.source,
@@ -274,7 +278,7 @@ export class ReplayService {
 
   async start(userId: number, req: StartRequest, policy: StartPolicy): Promise<Result<{ session: LiveSession }, StartError>> {
     const nowMs = this.d.clock.nowMs();
-    const gate = this.startLimiter.take(String(userId), nowMs);
+    const gate = await this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const inst = resolveInstrument(req);
     if (!inst.ok) return inst;
@@ -377,10 +381,11 @@ export class ReplayService {
    */
   private async advance(s: LiveSession, plan: AdvancePlan, streamedBars: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     if (s.busy || s.playTimer !== null) return err({ kind: 'busy', cause: s.busy ? 'in_progress' : 'playing', retryAfterS: 1 });
-    const refusal = this.streaming.take(s.userId, streamedBars);
-    if (refusal) return err(refusal);
     s.busy = true;
     try {
+      // Counted while the session is held: a concurrent advance gets its 503 first.
+      const refusal = await this.streaming.take(s.userId, streamedBars);
+      if (refusal) return err(refusal);
       return await s.exclusive(async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
