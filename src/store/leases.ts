@@ -47,19 +47,23 @@ export class LeaseStore {
     return row && row.live === 1 ? { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms } : null;
   }
 
-  /** Extends the lease if this node still holds it unexpired: false when it was lost (fencing). */
+  /**
+   * Extends the lease if it is still this node's: false when another node took it (fencing). An
+   * expired lease nobody took is still this node's: nothing ran elsewhere meanwhile. The row lock
+   * orders this against another node's `acquire`, so exactly one of them wins.
+   */
   async extend(accountId: number, nodeId: string, ttlMs: number): Promise<boolean> {
     const n = await this.db.run(
-      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE account_id = $a AND node_id = $n AND expires_ms >= ${this.now}`,
+      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE account_id = $a AND node_id = $n`,
       { a: accountId, n: nodeId, ttl: ttlMs },
     );
     return n === 1;
   }
 
-  /** Renews every unexpired lease of the node; answers the accounts it still holds. */
+  /** Renews every lease still the node's (see `extend`); answers the accounts it holds. */
   async renewAll(nodeId: string, ttlMs: number): Promise<number[]> {
     const rows = await this.db.all<{ account_id: number }>(
-      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE node_id = $n AND expires_ms >= ${this.now} RETURNING account_id`,
+      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE node_id = $n RETURNING account_id`,
       { n: nodeId, ttl: ttlMs },
     );
     return rows.map((r) => r.account_id);

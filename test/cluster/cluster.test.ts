@@ -113,6 +113,21 @@ describePg('a cluster of three nodes', () => {
     }
   }, 120_000);
 
+  it('holds the per-account History limit (20 a minute) across the three nodes', async () => {
+    // A different window each time: an answer served from a node's cache is not a new request.
+    const req = (i: number) => ({ contractId: 'CON.F.US.ENQ.H25', live: false, unit: 2, unitNumber: 1, startTime: `2025-03-03T14:${10 + i}:00Z`, limit: 5, includePartialBar: false });
+    const from = c.routed.length;
+    const answers: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const r = await call('History/retrieveBars', req(i));
+      answers.push(r.status === 200 && r.body.success ? 200 : r.status);
+    }
+    // Every node took some of them; together they admitted 20 and refused the 21st.
+    expect(new Set(c.routed.slice(from))).toEqual(new Set(['n1', 'n2', 'n3']));
+    expect(answers.slice(0, 20)).toEqual(Array(20).fill(200));
+    expect(answers[20]).toBe(429);
+  }, 120_000);
+
   it('gives one 503 to two concurrent steps of one session, whichever nodes they reach', async () => {
     const start = await call('Replay/start', { instrumentSymbol: 'ES', startDate: '2025-03-03', timeframe: '1m' });
     const accountId = start.body.accountId as number;

@@ -39,8 +39,9 @@ describePg('session leases', () => {
     // B cannot take a live lease: it is told who holds it.
     await expect(b.replay.step(userId, accountId, 1, 1000)).rejects.toMatchObject({ name: 'OwnedElsewhere' });
 
-    // A stalls past its lease; B takes the session over from the store, where A left it.
-    await b.sql.run('UPDATE session_leases SET expires_ms = 0 WHERE account_id = $a', { a: accountId });
+    // A stalls past its lease and B takes it (the expired-lease path itself is the three-node test's
+    // kill -9): the row now names B, as B's acquire leaves it. B loads the session where A left it.
+    await b.sql.run(`UPDATE session_leases SET node_id = 'node-b', expires_ms = 0 WHERE account_id = $a`, { a: accountId });
     const onB = await b.replay.step(userId, accountId, 2, 1000);
     expect(onB.ok && onB.value.session.currentIndex).toBe(5);
 
