@@ -189,7 +189,7 @@ if (TARGETS) {
 // 4. The server beside a year-long run: event-loop lag and another client's Replay/step.
 await s.runner().warm();
 await Bun.sleep(1500);
-await s.users.create({ email: 'bot@example.com', plan: 'pro' }).then(async (u) => {
+await s.users.create({ email: 'bot@example.com', plan: 'pro' }).then(async (u: any) => {
   if (!u.ok) throw new Error('bot user');
   const tok = (await (await fetch(`${base}/api/sim/Auth/loginKey`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'bot@example.com', apiKey: u.value.apiKey }) })).json() as any).token;
   const h = { 'content-type': 'application/json', authorization: `Bearer ${tok}` };
