@@ -248,6 +248,9 @@ describe.skipIf(noBrowser)('console: playground', () => {
       expect(fitted).toBeLessThan(marks / 10);
       const chartWidth = await page.$eval(chart, (el: any) => el.clientWidth);
       expect(fitted).toBeLessThanOrEqual(2 * Math.ceil(chartWidth / 14) + 2); // a side's markers ≥ 14 px apart
+      // Fitted, the whole run is in view.
+      expect(Number(await data(page, chart, 'data-visible-from'))).toBeLessThanOrEqual(Date.parse(ex.trades[0].entryTime) / 1000);
+      expect(Number(await data(page, chart, 'data-visible-to'))).toBeGreaterThanOrEqual(Date.parse(ex.equityCurve[ex.equityCurve.length - 1].time) / 1000 - 300);
 
       // The list holds every trade, 500 a page; the last page ends with the run's last trade.
       expect(await text(page, '[data-testid=trades-range]')).toBe(`1–500 of ${ex.tradesTotal.toLocaleString('en-US')}`);
@@ -255,7 +258,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
       const pages = Math.ceil(ex.tradesTotal / 500);
       for (let p = 1; p < pages; p++) await page.click('[data-testid=trades-pager] button:has-text("Later")');
       const tail = (await apiGet(page, `/api/playground/executions/${id}/trades?offset=${ex.tradesTotal - 1}&limit=1`)).trades[0];
-      expect(await text(page, '[data-testid=trades] tbody tr:last-child td:first-child')).toBe(ex.tradesTotal.toLocaleString('en-US'));
+      expect(await text(page, '[data-testid=trades] tbody tr:last-child td:first-child')).toBe(String(ex.tradesTotal));
       expect(await text(page, '[data-testid=trades] tbody tr:last-child td:last-child')).toBe(usd.format(tail.pnl));
 
       // A row click moves the chart to that trade: its entry and exit in view, zoomed in, marked.

@@ -49,7 +49,10 @@ export function EquityChart({ points, startingBalance }: Props) {
   const chart = useRef<{ chart: IChartApi; equity: ISeriesApi<'Line'>; dd: ISeriesApi<'Area'> } | null>(null);
 
   useEffect(() => {
-    const c = createChart(host.current!, { ...chartTheme(), handleScale: { axisPressedMouseMove: false } });
+    // Fitted to the whole run however many points: lightweight-charts' default minimum of 0.5 px a
+    // point would show only the last ~1,000 of 2,000 in a narrow pane.
+    const theme = chartTheme();
+    const c = createChart(host.current!, { ...theme, timeScale: { ...theme.timeScale, minBarSpacing: 0.01 }, handleScale: { axisPressedMouseMove: false } });
     const equity = c.addSeries(LineSeries, {
       color: css('--accent') || '#4c8dff',
       lineWidth: 2,

@@ -48,7 +48,8 @@ export class TradesChart {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border },
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: opts.seconds },
+      // Fit shows every bar of a long run (the default minimum, 0.5 px a bar, would cut it).
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: opts.seconds, minBarSpacing: 0.01 },
       localization: { timeFormatter: (t: Time) => new Date((t as number) * 1000).toISOString().slice(0, opts.seconds ? 19 : 16).replace('T', ' ') },
     });
     this.candles = this.chart.addSeries(CandlestickSeries, {
