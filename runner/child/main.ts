@@ -39,25 +39,36 @@ sys.path.insert(0, '${PY_DIR}')
 import harness
 
 class _Bridge:
-    # One to_py() per call converts a whole JS array at once (iterating a JsProxy costs a crossing
-    # per element).
-    __slots__ = ('_j',)
+    # Answers come as texts of integers or single numbers (runner/child/bridge.ts): one split here
+    # is far cheaper than to_py() of a JS array. JS methods are bound once.
+    __slots__ = ('_j', '_advance', '_state', '_fills', '_working', '_place', '_cancel', '_close')
     def __init__(self, j):
         self._j = j
+        self._advance = j.advanceText
+        self._state = j.stateText
+        self._fills = j.fillsText
+        self._working = j.workingText
+        self._place = j.placeId
+        self._cancel = j.cancel
+        self._close = j.closeId
     def advance(self, k):
-        return tuple(self._j.advance(k).to_py())
+        return tuple(map(int, self._advance(k).split(',')))
     def place(self, k, ty, side, size, lim, stp, sl, tp):
-        return tuple(self._j.place(k, ty, side, size, lim, stp, sl, tp).to_py())
+        oid = self._place(k, ty, side, size, lim, stp, sl, tp)
+        return (oid, '' if oid else self._j.lastReason)
     def cancel(self, k, oid):
-        return bool(self._j.cancel(k, oid))
+        return bool(self._cancel(k, oid))
     def close(self, k, size):
-        return tuple(self._j.close(k, size).to_py())
+        oid = self._close(k, size)
+        return (oid, '' if oid else self._j.lastReason)
     def state(self):
-        return tuple(self._j.state().to_py())
+        return tuple(map(int, self._state().split(',')))
     def fills(self, i):
-        return [tuple(f) for f in self._j.fills(i).to_py()]
+        t = self._fills(i)
+        return [tuple(map(int, f.split(','))) for f in t.split(';')] if t else []
     def working(self):
-        return [tuple(o) for o in self._j.working().to_py()]
+        t = self._working()
+        return [tuple(None if v == '' else int(v) for v in o.split(',')) for o in t.split(';')] if t else []
 
 def _cols(t, e, o, h, l, c, v):
     return {'t': t.to_py().tolist(), 'e': e.to_py().tolist(), 'o': o.to_py().tolist(), 'h': h.to_py().tolist(),
