@@ -61,12 +61,23 @@ export class EngineBridge {
   /** Why the last placeId / closeId refused (read only after a 0). */
   lastReason = '';
 
+  /** Fills already sent along with a state text (the glue keeps them for its next fills() call). */
+  private fillsSent = 0;
+
   advanceText(k: number): string {
-    return this.advance(k).join(',');
+    return this.withNewFills(this.advance(k));
   }
 
   stateText(): string {
-    return this.state().join(',');
+    return this.withNewFills(this.state());
+  }
+
+  /** A state as text, then `|` and the fills made since the last text (fillsText's form), if any. */
+  private withNewFills(state: number[]): string {
+    const from = this.fillsSent;
+    const n = this.engine.fillCount;
+    this.fillsSent = n;
+    return n === from ? state.join(',') : `${state.join(',')}|${from}|${this.fillsText(from)}`;
   }
 
   /** Fills from index `from` on: `id,orderId,side,size,price,time,fee,pnl` each, joined by ';'. */

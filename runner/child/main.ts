@@ -41,7 +41,7 @@ import harness
 class _Bridge:
     # Answers come as texts of integers or single numbers (runner/child/bridge.ts): one split here
     # is far cheaper than to_py() of a JS array. JS methods are bound once.
-    __slots__ = ('_j', '_advance', '_state', '_fills', '_working', '_place', '_cancel', '_close')
+    __slots__ = ('_j', '_advance', '_state', '_fills', '_working', '_place', '_cancel', '_close', '_new_fills')
     def __init__(self, j):
         self._j = j
         self._advance = j.advanceText
@@ -51,8 +51,15 @@ class _Bridge:
         self._place = j.placeId
         self._cancel = j.cancel
         self._close = j.closeId
+        self._new_fills = None  # (from, fills) sent along with the last state text
+    def _take_state(self, t):
+        # 'state' or 'state|from|fills': the harness asks for exactly those fills next.
+        if '|' in t:
+            t, start, fl = t.split('|')
+            self._new_fills = (int(start), [tuple(map(int, f.split(','))) for f in fl.split(';')])
+        return tuple(map(int, t.split(',')))
     def advance(self, k):
-        return tuple(map(int, self._advance(k).split(',')))
+        return self._take_state(self._advance(k))
     def place(self, k, ty, side, size, lim, stp, sl, tp):
         oid = self._place(k, ty, side, size, lim, stp, sl, tp)
         return (oid, '' if oid else self._j.lastReason)
@@ -62,8 +69,12 @@ class _Bridge:
         oid = self._close(k, size)
         return (oid, '' if oid else self._j.lastReason)
     def state(self):
-        return tuple(map(int, self._state().split(',')))
+        return self._take_state(self._state())
     def fills(self, i):
+        nf = self._new_fills
+        if nf is not None and nf[0] == i:
+            self._new_fills = None
+            return nf[1]
         t = self._fills(i)
         return [tuple(map(int, f.split(','))) for f in t.split(';')] if t else []
     def working(self):
