@@ -5,6 +5,10 @@
 // its run-bar index; the child sends the actions with each batch reply and the server replays them
 // through its own engine. The server never takes the child's word for a fill, a balance or a P&L.
 //
+// Answers cross into Python as short texts of integers (`…Text`, parsed there with one split) or as
+// single numbers, never as JS arrays: Pyodide's to_py() of a small array costs several times the
+// call itself, and an order takes three of these calls (place, state, fills).
+//
 // Stored bars are fetched lazily: the harness calls `advance(k)` only for run bars whose range can
 // reach a working order (high ≥ up-trigger or low ≤ down-trigger), and only then does the child ask
 // the server for that bar's stored-resolution bars (`need`), so a quiet year ships no 1 s bars.
@@ -52,6 +56,51 @@ export class EngineBridge {
     for (const kk of this.fine.keys()) if (kk <= k) this.fine.delete(kk);
     this.engine.processBars(bars, 0, bars.length, null);
     return this.state();
+  }
+
+  /** Why the last placeId / closeId refused (read only after a 0). */
+  lastReason = '';
+
+  /** Fills already sent along with a state text (the glue keeps them for its next fills() call). */
+  private fillsSent = 0;
+
+  advanceText(k: number): string {
+    return this.withNewFills(this.advance(k));
+  }
+
+  stateText(): string {
+    return this.withNewFills(this.state());
+  }
+
+  /** A state as text, then `|` and the fills made since the last text (fillsText's form), if any. */
+  private withNewFills(state: number[]): string {
+    const from = this.fillsSent;
+    const n = this.engine.fillCount;
+    this.fillsSent = n;
+    return n === from ? state.join(',') : `${state.join(',')}|${from}|${this.fillsText(from)}`;
+  }
+
+  /** Fills from index `from` on: `id,orderId,side,size,price,time,fee,pnl` each, joined by ';'. */
+  fillsText(from: number): string {
+    return this.fills(from).map((f) => f.join(',')).join(';');
+  }
+
+  /** Working orders as `id,type,side,size,limit,stop,parent` joined by ';' (absent values empty). */
+  workingText(): string {
+    return this.working().map((o) => o.map((v) => (v === undefined ? '' : String(v))).join(',')).join(';');
+  }
+
+  /** place() as one number: the order id, or 0 with the reason in `lastReason`. */
+  placeId(k: number, type: number, side: number, size: number, limit: number | null, stop: number | null, sl: number | null, tp: number | null): number {
+    const [id, reason] = this.place(k, type, side, size, limit, stop, sl, tp);
+    this.lastReason = reason;
+    return id;
+  }
+
+  closeId(k: number, size: number | null): number {
+    const [id, reason] = this.close(k, size);
+    this.lastReason = reason;
+    return id;
   }
 
   place(k: number, type: number, side: number, size: number, limit: number | null, stop: number | null, sl: number | null, tp: number | null): [number, string] {

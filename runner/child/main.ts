@@ -34,29 +34,52 @@ const LOCK = JSON.stringify({
 // Glue between the harness and the JS bridge: converts JS arrays to the tuples the harness expects.
 const GLUE = `
 import sys
+from array import array
 sys.path.insert(0, '${PY_DIR}')
 import harness
 
 class _Bridge:
-    # One to_py() per call converts a whole JS array at once (iterating a JsProxy costs a crossing
-    # per element).
-    __slots__ = ('_j',)
+    # Answers come as texts of integers or single numbers (runner/child/bridge.ts): one split here
+    # is far cheaper than to_py() of a JS array. JS methods are bound once.
+    __slots__ = ('_j', '_advance', '_state', '_fills', '_working', '_place', '_cancel', '_close', '_new_fills')
     def __init__(self, j):
         self._j = j
+        self._advance = j.advanceText
+        self._state = j.stateText
+        self._fills = j.fillsText
+        self._working = j.workingText
+        self._place = j.placeId
+        self._cancel = j.cancel
+        self._close = j.closeId
+        self._new_fills = None  # (from, fills) sent along with the last state text
+    def _take_state(self, t):
+        # 'state' or 'state|from|fills': the harness asks for exactly those fills next.
+        if '|' in t:
+            t, start, fl = t.split('|')
+            self._new_fills = (int(start), [tuple(map(int, f.split(','))) for f in fl.split(';')])
+        return tuple(map(int, t.split(',')))
     def advance(self, k):
-        return tuple(self._j.advance(k).to_py())
+        return self._take_state(self._advance(k))
     def place(self, k, ty, side, size, lim, stp, sl, tp):
-        return tuple(self._j.place(k, ty, side, size, lim, stp, sl, tp).to_py())
+        oid = self._place(k, ty, side, size, lim, stp, sl, tp)
+        return (oid, '' if oid else self._j.lastReason)
     def cancel(self, k, oid):
-        return bool(self._j.cancel(k, oid))
+        return bool(self._cancel(k, oid))
     def close(self, k, size):
-        return tuple(self._j.close(k, size).to_py())
+        oid = self._close(k, size)
+        return (oid, '' if oid else self._j.lastReason)
     def state(self):
-        return tuple(self._j.state().to_py())
+        return self._take_state(self._state())
     def fills(self, i):
-        return [tuple(f) for f in self._j.fills(i).to_py()]
+        nf = self._new_fills
+        if nf is not None and nf[0] == i:
+            self._new_fills = None
+            return nf[1]
+        t = self._fills(i)
+        return [tuple(map(int, f.split(','))) for f in t.split(';')] if t else []
     def working(self):
-        return [tuple(o) for o in self._j.working().to_py()]
+        t = self._working()
+        return [tuple(None if v == '' else int(v) for v in o.split(',')) for o in t.split(';')] if t else []
 
 def _cols(t, e, o, h, l, c, v):
     return {'t': t.to_py().tolist(), 'e': e.to_py().tolist(), 'o': o.to_py().tolist(), 'h': h.to_py().tolist(),
@@ -65,11 +88,17 @@ def _cols(t, e, o, h, l, c, v):
 def _rd_start(code, params, meta, jbridge):
     return harness.start(code, params.to_py(), meta.to_py(), _Bridge(jbridge))
 
-def _rd_batch(base, t, e, o, h, l, c, v, ctx):
-    b = _cols(t, e, o, h, l, c, v)
-    b['base'] = base
-    b['ctx'] = {x[0]: _cols(*list(x)[1:]) for x in ctx}
-    return harness.run_batch(b)
+def _rd_batch(base, prices, ints, ctx):
+    # One copy per buffer (packBatch's layout): open, high, low, close as float64, then volume,
+    # time, end as int64, each column n long.
+    f = array('d')
+    f.frombytes(prices.to_bytes())
+    q = array('q')
+    q.frombytes(ints.to_bytes())
+    n = len(f) // 4
+    src = (f[:n], f[n:2 * n], f[2 * n:3 * n], f[3 * n:], q[:n], q[n:2 * n], q[2 * n:])
+    cx = {x[0]: _cols(*list(x)[1:]) for x in ctx} if len(ctx) else None
+    return harness.run_columns(base, src, cx)
 
 def _rd_finish():
     return harness.finish()
@@ -118,6 +147,36 @@ function expect(t: string): Record<string, unknown> {
 
 function nextCommand(): Record<string, unknown> {
   return queued.length > 0 ? (queued.shift() as Record<string, unknown>) : readFrame();
+}
+
+/**
+ * A batch's bars in the harness's column layout (strategy_api.Series), so Python takes them with
+ * one copy per buffer: prices in units (ticks / k: the same correctly rounded division Python's
+ * int / int does) as float64, then volume, open time and end time as little-endian int64 (all are
+ * unsigned 32-bit values: the high words stay 0).
+ */
+function packBatch(m: Record<string, unknown>, k: number): { prices: Float64Array; ints: Uint32Array; end: Uint32Array; close: Int32Array } {
+  const o = asInt32(m.o);
+  const h = asInt32(m.h);
+  const l = asInt32(m.l);
+  const c = asInt32(m.c);
+  const v = asUint32(m.v);
+  const t = asUint32(m.time);
+  const e = asUint32(m.e);
+  const n = c.length;
+  if (o.length !== n || h.length !== n || l.length !== n || v.length !== n || t.length !== n || e.length !== n) throw new Error('batch columns differ in length');
+  const prices = new Float64Array(4 * n);
+  const ints = new Uint32Array(6 * n);
+  for (let i = 0; i < n; i++) {
+    prices[i] = o[i] / k;
+    prices[n + i] = h[i] / k;
+    prices[2 * n + i] = l[i] / k;
+    prices[3 * n + i] = c[i] / k;
+    ints[2 * i] = v[i];
+    ints[2 * (n + i)] = t[i];
+    ints[2 * (2 * n + i)] = e[i];
+  }
+  return { prices, ints, end: e, close: c };
 }
 
 function fineBars(m: Record<string, unknown>): Map<number, BarColumns> {
@@ -206,6 +265,8 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     spent.needs++;
     return bars;
   });
+  // The harness's divisor (meta.ticks_per_unit): the prices packed here must be the ones it would make.
+  const ticksPerUnit = Number((run.meta as Record<string, unknown>).ticks_per_unit);
   const startError = pyStart(run.code, run.params, run.meta, bridge) as string | undefined;
   send({ t: 'started', error: startError ?? null, logs: logs() });
   if (startError) return;
@@ -221,16 +282,17 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     }
     if (m.t !== 'batch') throw new Error(`unexpected ${String(m.t)}`);
     const base = Number(m.base);
-    const e = asUint32(m.e);
-    const c = asInt32(m.c);
-    bridge.batch = { base, end: e, close: c };
+    const t0 = performance.now();
+    const { prices, ints, end, close } = packBatch(m, ticksPerUnit);
+    bridge.batch = { base, end, close };
     bridge.actions = [];
     const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
       tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
     ]);
-    const t0 = performance.now();
-    const error = pyBatch(base, asUint32(m.time), e, asInt32(m.o), asInt32(m.h), asInt32(m.l), c, asUint32(m.v), ctx) as string | undefined;
-    spent.batchMs += performance.now() - t0;
+    const t1 = performance.now();
+    const error = pyBatch(base, prices, ints, ctx) as string | undefined;
+    spent.convertMs += t1 - t0;
+    spent.batchMs += performance.now() - t1;
     const s = bridge.state();
     send({ t: 'batch', seq: m.seq, done: pyDone(), acts: bridge.actions, logs: logs(), error: error ?? null, balanceCents: s[0], fillCount: s[5] });
     if (error) return;

@@ -4,13 +4,15 @@ The child's JS glue drives it through four calls, in this order (docs/playground
 side of the API; the bridge is runner/child/bridge.ts):
 
     start(code, params, meta, bridge) -> error text or None   compile, on_bar check, init(ctx)
-    run_batch(b) -> error text or None                        repeatedly, consecutive bars
+    run_columns(base, src, ctx) -> error text or None         repeatedly, consecutive bars
+                                                              (run_batch(b): the same from int columns)
     finish() -> error text or None                            on_end(ctx)
     take_logs() -> list[str]                                  after every call above
 
 Model:
-- Bars arrive in batches of columns (prices in integer ticks). For each bar k, in order: (a) if the
-  bar's range reaches a trigger of the last engine state (high >= up or low <= down), the bridge
+- Bars arrive in batches of columns (prices in units, ticks / k). For each bar k, in order: (a) if
+  the bar's range reaches a trigger of the last engine state (high >= up or low <= down, compared as
+  ticks / k: exact and order-keeping for any price the engine accepts), the bridge
   advances the engine through bar k and its fills become events; otherwise the bridge is not called
   (the hot path); (b) the bar, and every context bar that ended by this bar's end, join the history;
   (c) on_fill(ctx, fill) runs for each new fill, then on_bar(ctx, bar).
@@ -25,9 +27,11 @@ Model:
   whole run; the rest is counted and reported by one final note.
 - Errors in user code end the run: the text is the traceback restricted to strategy.py's frames.
 
-Speed: per bar the hot path is two compares, seven appends to typed history columns, one Bar
-object (built without __init__), and the callback. No dict, list or datetime is made per bar and the
-bridge is called only on bars that can fill or after the strategy asked for something.
+Speed: a batch arrives as seven typed columns (prices already in units), taken from the JS glue
+with one copy per buffer. Per bar the hot path is two float compares, one count, one Bar object
+(built without __init__) and the callback. History columns are lazy (strategy_api.Series): only the
+columns the strategy has read are appended to per bar. No dict, list or datetime is made per bar and
+the bridge is called only on bars that can fill or after the strategy asked for something.
 """
 
 import builtins
@@ -36,6 +40,7 @@ import linecache
 import sys
 import traceback
 import types
+from array import array
 
 from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests)
     Bar,
@@ -60,10 +65,13 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     _CANCEL,
     _CANCEL_ALL,
     _CLOSE,
+    _ENDS,
     _EMPTY,
     _FLATTEN,
     _NO_INPUT,
     _PLACE,
+    _TIMES,
+    _TYPECODES,
     _new,
 )
 
@@ -86,8 +94,8 @@ def set_emit(fn):
 class _Output(io.TextIOBase):
     """sys.stdout / sys.stderr while user code runs: whole lines, bounded over the run."""
 
-    def __init__(self, times=()):
-        self._times = times  # the run's bar open times so far (the history column): the last is the current bar's
+    def __init__(self, series=None):
+        self._series = series  # the run's bars: the latest one's open time stamps each line
         self._lines = []
         self._partial = []
         self._partial_len = 0
@@ -130,8 +138,7 @@ class _Output(io.TextIOBase):
         self._kept_lines += 1
         self._kept_bytes += size
         if _emit is not None:
-            times = self._times
-            _emit(line, times[-1] if len(times) else None)
+            _emit(line, None if self._series is None else self._series._last(_TIMES))
         else:
             self._lines.append(line)
 
@@ -165,7 +172,7 @@ class _Runtime:
         # Context bars received but not yet visible: per timeframe, columns and a read position.
         self.context_pending = {tf: [[], [], [], [], [], [], [], 0] for tf in tfs}
         self.next_release = NO_RELEASE
-        self.out = _Output(self.series.times)
+        self.out = _Output(self.series)
         self.queue = []
         self.pending = []  # events for the strategy's next callback
         self.handles = {}  # order id -> Order handle, while the order can still change
@@ -182,7 +189,7 @@ class _Runtime:
         self.ctx = Context(self, params, meta)
 
     def request(self, kind, arg):
-        if not self.series.closes:
+        if not self.series._n:
             raise RuntimeError('orders can be placed from on_bar (or on_fill / on_end) only: there is no price yet')
         if self.finished:
             raise RuntimeError('the run has ended: no more orders')
@@ -253,7 +260,7 @@ class _Runtime:
         if filled:
             gone -= filled
         if gone:
-            t = self.series.ends[-1] if self.series.ends else None
+            t = self.series._last(_ENDS)
             for oid in sorted(gone):
                 order = self.handles.pop(oid, None)
                 if order is not None:
@@ -270,7 +277,7 @@ class _Runtime:
         bridge = self.bridge
         q = self.queue[:]
         self.queue.clear()
-        t = self.series.ends[-1]
+        t = self.series._last(_ENDS)
         for kind, arg in q:
             if kind == _PLACE:
                 o = arg
@@ -341,45 +348,57 @@ class _Runtime:
         n = len(b['t'])
         if not all(len(b[key]) == n for key in ('e', 'o', 'h', 'l', 'c', 'v')):
             raise ValueError('batch columns differ in length')
-        if b['base'] != len(self.series):
-            raise ValueError(f'batch base {b["base"]} is not the next bar index {len(self.series)}')
         cx = b.get('ctx')
         if cx:
             self.stage_context(cx)
 
-    def run_batch(self, b):
+    def columns_of(self, b):
+        """A batch's integer columns (prices in ticks: the tests' form) as Series columns."""
+        k = self.k
+        src = tuple(array('d', [x / k for x in b[key]]) for key in 'ohlc')
+        return src + tuple(array('q', b[key]) for key in 'vte')
+
+    def check_columns(self, base, src):
+        """Raises on malformed columns or a gap: a bug in the glue, never the strategy's error."""
+        n = len(src[0])
+        if len(src) != 7 or not all(len(c) == n and c.typecode == tc for c, tc in zip(src, _TYPECODES)):
+            raise ValueError('batch columns differ in length or type')
+        if base != len(self.series):
+            raise ValueError(f'batch base {base} is not the next bar index {len(self.series)}')
+
+    def run_columns(self, base, src):
+        self.series._feed(base, src)
+        self.bar_loop(base, src)
+
+    def bar_loop(self, base, src):
+        # Per bar, on the hot path: two float compares (ticks / k is exact and keeps the order),
+        # the visible count, one Bar built without __init__, the callback. History columns the
+        # strategy reads are kept current through `eager` (strategy_api.Series).
         ctx = self.ctx
         on_bar = self.on_bar
         on_fill = self.on_fill
         k = self.k
         s = self.series
-        ao, ah, al, ac = s.opens.append, s.highs.append, s.lows.append, s.closes.append
-        av, at, ae = s.volumes.append, s.times.append, s.ends.append
+        eager = s._eager
         B = Bar
         new = _new
         q = self.queue
         pend = self.pending  # the runtime appends events here; swapped for a new list once delivered
         had_events = bool(ctx.events)
-        up = self.up
-        down = self.down
+        up = self.up / k
+        down = self.down / k
         release = self.next_release
-        idx = b['base']
-        for ti, ei, oi, hi, li, ci, vi in zip(b['t'], b['e'], b['o'], b['h'], b['l'], b['c'], b['v']):
-            if hi >= up or li <= down:
+        idx = base
+        for of, hf, lf, cf, vi, ti, ei in zip(*src):
+            if hf >= up or lf <= down:
                 self.advance(idx)
-                up = self.up
-                down = self.down
-            of = oi / k
-            hf = hi / k
-            lf = li / k
-            cf = ci / k
-            ao(of)
-            ah(hf)
-            al(lf)
-            ac(cf)
-            av(vi)
-            at(ti)
-            ae(ei)
+                up = self.up / k
+                down = self.down / k
+            s._n = idx + 1
+            if eager:
+                j = idx - base
+                for append, col in eager:
+                    append(col[j])
             if ei >= release:
                 release = self.next_release = self.release_context(ei)
             bar = new(B)
@@ -403,8 +422,8 @@ class _Runtime:
             on_bar(ctx, bar)
             if q:
                 self.apply(idx)
-                up = self.up
-                down = self.down
+                up = self.up / k
+                down = self.down / k
             idx += 1
 
     def call_on_fill(self, events):
@@ -495,16 +514,14 @@ def start(code, params, meta, bridge):
     return None
 
 
-def run_batch(b):
-    """Runs the strategy over one batch of consecutive bars. Returns None or an error text."""
+def _guarded(run, *args):
     rt = _rt
     if rt.error is not None:
         return rt.error
-    rt.check_batch(b)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = _NO_INPUT, rt.out, rt.out
     try:
-        rt.run_batch(b)
+        run(*args)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:
@@ -512,6 +529,30 @@ def run_batch(b):
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     return None
+
+
+def run_batch(b):
+    """Runs the strategy over one batch of consecutive bars (a dict of integer columns, prices in
+    ticks, and `ctx`: context bars by timeframe). Returns None or an error text."""
+    rt = _rt
+    if rt.error is not None:
+        return rt.error
+    rt.check_batch(b)
+    src = rt.columns_of(b)
+    rt.check_columns(b['base'], src)
+    return _guarded(rt.run_columns, b['base'], src)
+
+
+def run_columns(base, src, ctx=None):
+    """The glue's run_batch: bars from `base` on as Series columns (four 'd' price columns in
+    units, then volume, time and end as 'q'), `ctx` as in run_batch. Returns None or an error text."""
+    rt = _rt
+    if rt.error is not None:
+        return rt.error
+    if ctx:
+        rt.stage_context(ctx)
+    rt.check_columns(base, src)
+    return _guarded(rt.run_columns, base, src)
 
 
 def finish():

@@ -77,55 +77,110 @@ class Bar:
 _new = object.__new__
 
 
+# Column order of a Series (and of the glue's batch buffers): four price columns ('d'), then three
+# integer ones ('q').
+_OPENS, _HIGHS, _LOWS, _CLOSES, _VOLUMES, _TIMES, _ENDS = range(7)
+_TYPECODES = 'ddddqqq'
+
+
 class Series:
     """Closed bars of one timeframe, oldest first: a sequence of Bar plus typed columns.
 
     Columns are arrays that grow by one element per bar, so ``closes[-20:]`` is a cheap copy.
     Bars are built from the columns on access; ``series[-1]`` is the latest bar.
+
+    Lazy columns: the run's bars arrive a batch at a time (``_feed``), and the bar loop only moves
+    the visible count ``_n``. A column array catches up with ``_n`` when the strategy reads it, and
+    from then on the loop keeps it current bar by bar (``_eager``), so a reference the strategy
+    holds on to grows exactly as before. Columns nobody reads cost nothing per bar.
     """
 
-    __slots__ = ('timeframe', 'opens', 'highs', 'lows', 'closes', 'volumes', 'times', 'ends')
+    __slots__ = ('timeframe', '_cols', '_src', '_base', '_n', '_read', '_eager')
 
     def __init__(self, timeframe):
         self.timeframe = timeframe
-        self.opens = array('d')
-        self.highs = array('d')
-        self.lows = array('d')
-        self.closes = array('d')
-        self.volumes = array('q')
-        self.times = array('q')
-        self.ends = array('q')
+        self._cols = tuple(array(tc) for tc in _TYPECODES)
+        self._src = None  # the current batch's columns (same typecodes), bar _base first
+        self._base = 0
+        self._n = 0  # bars visible to the strategy
+        self._read = [False] * 7  # columns the strategy has read (kept current by the loop)
+        self._eager = []  # (append, source column) of read columns, for the bar loop
+
+    def _col(self, i):
+        a = self._cols[i]
+        if len(a) != self._n:
+            b = self._base
+            a.extend(self._src[i][len(a) - b:self._n - b])
+        if not self._read[i]:
+            self._read[i] = True
+            if self._src is not None:
+                self._eager.append((a.append, self._src[i]))
+        return a
+
+    def _feed(self, base, src):
+        """A new batch of bars from `base` on: every column first catches up with the old batch."""
+        b = self._base
+        old = self._src
+        for i, a in enumerate(self._cols):
+            if len(a) != self._n:
+                a.extend(old[i][len(a) - b:self._n - b])
+        self._src = src
+        self._base = base
+        self._eager[:] = [(a.append, src[i]) for i, a in enumerate(self._cols) if self._read[i]]
+
+    def _last(self, i):
+        """Column i's value at the latest bar (None before the first), without syncing the column."""
+        n = self._n
+        if not n:
+            return None
+        j = n - 1 - self._base
+        return self._src[i][j] if self._src is not None and j >= 0 else self._cols[i][n - 1]
+
+    opens = property(lambda self: self._col(_OPENS))
+    highs = property(lambda self: self._col(_HIGHS))
+    lows = property(lambda self: self._col(_LOWS))
+    closes = property(lambda self: self._col(_CLOSES))
+    volumes = property(lambda self: self._col(_VOLUMES))
+    times = property(lambda self: self._col(_TIMES))
+    ends = property(lambda self: self._col(_ENDS))
 
     def __len__(self):
-        return len(self.closes)
+        return self._n
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [self._bar(j) for j in range(*i.indices(len(self.closes)))]
-        n = len(self.closes)
+            return [self._bar(j) for j in range(*i.indices(self._n))]
+        n = self._n
         j = i + n if i < 0 else i
         if not 0 <= j < n:
             raise IndexError(f'bar index {i} out of range ({n} bars)')
         return self._bar(j)
 
     def __iter__(self):
-        return (self._bar(j) for j in range(len(self.closes)))
+        return (self._bar(j) for j in range(self._n))
 
     def __repr__(self):
-        return f'<Series {self.timeframe}: {len(self.closes)} bars>'
+        return f'<Series {self.timeframe}: {self._n} bars>'
 
     def _bar(self, j):
-        return Bar(self.opens[j], self.highs[j], self.lows[j], self.closes[j], self.volumes[j],
-                   self.times[j], self.ends[j], j)
+        src = self._src
+        if src is not None and j >= self._base:
+            i = j - self._base
+            return Bar(src[0][i], src[1][i], src[2][i], src[3][i], src[4][i], src[5][i], src[6][i], j)
+        c = self._cols
+        return Bar(c[0][j], c[1][j], c[2][j], c[3][j], c[4][j], c[5][j], c[6][j], j)
 
     def _append(self, t, e, o, h, l, c, v, k):
-        self.opens.append(o / k)
-        self.highs.append(h / k)
-        self.lows.append(l / k)
-        self.closes.append(c / k)
-        self.volumes.append(v)
-        self.times.append(t)
-        self.ends.append(e)
+        """One bar, at once (context timeframes: they have no batch source)."""
+        cols = self._cols
+        cols[0].append(o / k)
+        cols[1].append(h / k)
+        cols[2].append(l / k)
+        cols[3].append(c / k)
+        cols[4].append(v)
+        cols[5].append(t)
+        cols[6].append(e)
+        self._n += 1
 
 
 class Position:
@@ -145,10 +200,10 @@ class Position:
     def open_pnl(self):
         """Unrealized P&L in USD at the current bar's close."""
         rt = self._rt
-        closes = rt.series.closes
-        if not self.qty or not closes:
+        last = rt.series._last(_CLOSES)
+        if not self.qty or last is None:
             return 0.0
-        last_ticks = round(closes[-1] * rt.k)  # exact: prices are ticks / k
+        last_ticks = round(last * rt.k)  # exact: prices are ticks / k
         return (last_ticks * self.qty - self._cost_ticks) * rt.tick_value_cents / 100
 
     def __repr__(self):
@@ -280,15 +335,20 @@ class Context:
         self.end = meta['end']
         self.context_timeframes = tuple(meta.get('context_timeframes') or ())
         self.ind = indicators
-        s = rt.series
-        self.bars = s
-        self.opens, self.highs, self.lows, self.closes = s.opens, s.highs, s.lows, s.closes
-        self.volumes, self.times = s.volumes, s.times
+        self.bars = rt.series
         self.position = Position(0, 0, rt)
         self.balance = self.starting_balance
         self.orders = _EMPTY
         self.events = _EMPTY
         self.fills = []
+
+    # History columns of the run's bars, read through the series (lazy: strategy_api.Series).
+    opens = property(lambda self: self.bars._col(_OPENS))
+    highs = property(lambda self: self.bars._col(_HIGHS))
+    lows = property(lambda self: self.bars._col(_LOWS))
+    closes = property(lambda self: self.bars._col(_CLOSES))
+    volumes = property(lambda self: self.bars._col(_VOLUMES))
+    times = property(lambda self: self.bars._col(_TIMES))
 
     @property
     def equity(self):
@@ -378,8 +438,8 @@ class Context:
 
     def log(self, *args, sep=' '):
         """Writes one line to the run's logs, prefixed with the current bar's open time (UTC)."""
-        times = self._rt.series.times
-        stamp = datetime.fromtimestamp(times[-1], _utc).strftime('%Y-%m-%d %H:%M:%S') if times else 'init'
+        t = self._rt.series._last(_TIMES)
+        stamp = 'init' if t is None else datetime.fromtimestamp(t, _utc).strftime('%Y-%m-%d %H:%M:%S')
         self._rt.out.write(f'[{stamp}] {sep.join(map(str, args))}\n')
 
 

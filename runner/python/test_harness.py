@@ -362,6 +362,54 @@ def on_bar(ctx, bar):
         self.assertEqual(seen[9], (9, 2, T0 + 600, 10_001.25))
         self.assertEqual(seen[11][1], 2)
 
+    def test_history_columns_are_current_however_and_whenever_they_are_read(self):
+        # Columns are built lazily (strategy_api.Series): a column held from init, one first read
+        # mid-run, one read only through ctx.bars and one read only in on_end must all show every
+        # bar so far, across batch edges, and nothing later.
+        code = '''
+seen = []
+def init(ctx):
+    ctx.held = ctx.closes
+def on_bar(ctx, bar):
+    row = [bar.index, len(ctx.held), ctx.held[-1], ctx.bars[-1].high, len(ctx.bars)]
+    if bar.index >= 5:
+        row.append(list(ctx.lows))
+    if bar.index in (2, 3):
+        row.append((list(ctx.times), list(ctx.volumes)))
+    seen.append(row)
+def on_end(ctx):
+    seen.append((list(ctx.opens), list(ctx.highs), [b.close for b in ctx.bars], list(ctx.bars.ends)))
+'''
+        rows = [(400 + i, 404 + i, 396 + i, 401 + i) for i in range(8)]
+        r = Run(code, make_bars(rows), batch=3)
+        self.assertIsNone(r.error)
+        seen = r.ns['seen']
+        for i in range(8):
+            self.assertEqual(seen[i][:5], [i, i + 1, (401 + i) / 4, (404 + i) / 4, i + 1])
+        self.assertEqual(seen[2][5], ([T0, T0 + 60, T0 + 120], [10, 11, 12]))
+        self.assertEqual(seen[3][5], ([T0, T0 + 60, T0 + 120, T0 + 180], [10, 11, 12, 13]))
+        self.assertEqual(seen[5][5], [(396 + j) / 4 for j in range(6)])
+        self.assertEqual(seen[7][5], [(396 + j) / 4 for j in range(8)])
+        self.assertEqual(seen[8], ([(400 + j) / 4 for j in range(8)], [(404 + j) / 4 for j in range(8)],
+                                   [(401 + j) / 4 for j in range(8)], [T0 + 60 * (j + 1) for j in range(8)]))
+        self.assertIs(r.ns['seen'] and r.ctx.held, r.ctx.closes)  # the same array object throughout
+
+    def test_glue_columns_form_gives_the_same_run_as_integer_batches(self):
+        # run_columns is what the runner child calls (prices already in units, int64 columns).
+        from array import array
+        code = 'out = []\ndef on_bar(ctx, bar):\n    out.append((bar.index, bar.close, bar.volume, bar.end, len(ctx.closes)))\n'
+        bars = synthetic_bars(40)
+        a = Run(code, bars, batch=7).ns['out']
+        harness.start(code, {}, meta(), FakeBridge(bars))
+        for base in range(0, 40, 16):
+            src = tuple(array('d', [x / 4 for x in bars[key][base:base + 16]]) for key in 'ohlc')
+            src += tuple(array('q', bars[key][base:base + 16]) for key in 'vte')
+            self.assertIsNone(harness.run_columns(base, src))
+        self.assertIsNone(harness.finish())
+        self.assertEqual(sys.modules['strategy'].__dict__['out'], a)
+        with self.assertRaises(ValueError):  # a gap is a glue bug, never the strategy's error
+            harness.run_columns(99, src)
+
     def test_unrequested_context_timeframe_is_a_clear_error(self):
         r = Run("def on_bar(ctx, bar):\n    ctx.context('1h')\n", flat_bars(2))
         self.assertIn("KeyError: \"context timeframe '1h' was not requested for this run (requested: none)\"",

@@ -1,5 +1,6 @@
 // The playground in a real browser: a template run to completion (progress, statistics, equity and
-// drawdown, trades in the table and on the price chart), a strategy saved and its run listed, a
+// drawdown, trades in the table and on the price chart), a run of thousands of trades (every one on
+// the chart, grouped by zoom; a row click moves the chart to its trade), a strategy saved and its run listed, a
 // Python error pointed at the user's line, a paced run stopped midway, and a run started elsewhere
 // followed (Run answered "already running") and stopped. Figures on the page are compared with the
 // execution the server reports (read in the page, with the session cookie).
@@ -138,12 +139,17 @@ describe.skipIf(noBrowser)('console: playground', () => {
       expect(Number(await data(page, '[data-testid=equity-chart]', 'data-drawdown-points'))).toBe(ex.equityCurve.length);
       expect(Number(await data(page, '[data-testid=equity-chart]', 'data-last-equity'))).toBe(ex.equityCurve[ex.equityCurve.length - 1].equity);
 
-      // Trades on the price chart: the run's bars, a marker per entry and exit (a reversal shares one).
+      // Trades on the price chart: the run's bars, every trade, a mark per entry and exit (a
+      // reversal shares one), drawn as at most that many markers (close ones share one).
       const bars = Number(await data(page, '[data-testid=price-chart]', 'data-bars'));
       expect(bars).toBe(ex.progress.barsTotal); // 5m is a History preset: one candle per run bar
+      expect(Number(await data(page, '[data-testid=price-chart]', 'data-trades'))).toBe(ex.totalTrades);
+      const marks = Number(await data(page, '[data-testid=price-chart]', 'data-marks'));
+      expect(marks).toBeGreaterThanOrEqual(ex.totalTrades + 1);
+      expect(marks).toBeLessThanOrEqual(2 * ex.totalTrades);
       const markers = Number(await data(page, '[data-testid=price-chart]', 'data-markers'));
-      expect(markers).toBeGreaterThanOrEqual(ex.totalTrades + 1);
-      expect(markers).toBeLessThanOrEqual(2 * ex.totalTrades);
+      expect(markers).toBeGreaterThan(0);
+      expect(markers).toBeLessThanOrEqual(marks);
 
       await page.waitForTimeout(300); // let the charts paint
       await screenshot(page, 'playground-result');
@@ -210,6 +216,82 @@ describe.skipIf(noBrowser)('console: playground', () => {
       await context.close();
     },
     RUN_TIMEOUT + 30_000,
+  );
+
+  it(
+    'a run of thousands of trades: every trade on the chart, grouped at the fitted zoom; a row moves the chart to its trade; the equity chart spans the run',
+    async () => {
+      const { page, errors, context } = await newPage(stage.browser);
+      await loginThroughForm(page, stage.server);
+      errors.length = 0; // the signed-out shell's 401 from /api/auth/me before logging in
+      await page.goto(`${stage.server.base}/#/playground`);
+      await page.waitForSelector('[data-template=sma_cross]');
+      await page.click('button:has-text("+ Blank")');
+      // In on one bar, out on the next: a trade every two 1 m bars, over 5,000 of them in eight days.
+      await replaceCode(page, 'def on_bar(ctx, bar):\n    if ctx.position.qty == 0:\n        ctx.buy(1)\n    else:\n        ctx.close()\n');
+      await setMarket(page, { instrument: 'NQ', timeframe: '1m', startDate: '2025-03-03', endDate: '2025-03-12' });
+      expect(await runToEnd(page)).toBe('completed');
+      const id = await data(page, '[data-testid=run-head]', 'data-execution-id');
+      const ex = (await apiGet(page, `/api/playground/executions/${id}`)).execution;
+      expect(ex.tradesTotal).toBeGreaterThan(5000);
+      expect(ex.trades.length).toBe(5000); // the execution carries the first 5,000: the page reads the rest
+
+      // Every trade reaches the chart; at the fitted zoom (thousands of bars) marks that would
+      // overlap share a marker, so far fewer markers are drawn than there are marks.
+      const chart = '[data-testid=price-chart]';
+      await page.waitForSelector(`${chart}[data-trades="${ex.tradesTotal}"]`, { timeout: 60_000 });
+      const marks = Number(await data(page, chart, 'data-marks'));
+      expect(marks).toBe(2 * ex.tradesTotal); // no reversals: an entry and an exit each
+      const fitted = Number(await data(page, chart, 'data-markers'));
+      expect(Number(await data(page, chart, 'data-grouped'))).toBeGreaterThan(0);
+      expect(Number(await data(page, chart, 'data-cell-bars'))).toBeGreaterThan(1);
+      expect(fitted).toBeLessThan(marks / 10);
+      const chartWidth = await page.$eval(chart, (el: any) => el.clientWidth);
+      expect(fitted).toBeLessThanOrEqual(2 * Math.ceil(chartWidth / 14) + 2); // a side's markers ≥ 14 px apart
+      // Fitted, the whole run is in view.
+      expect(Number(await data(page, chart, 'data-visible-from'))).toBeLessThanOrEqual(Date.parse(ex.trades[0].entryTime) / 1000);
+      expect(Number(await data(page, chart, 'data-visible-to'))).toBeGreaterThanOrEqual(Date.parse(ex.equityCurve[ex.equityCurve.length - 1].time) / 1000 - 300);
+
+      // The list holds every trade, 500 a page; the last page ends with the run's last trade.
+      expect(await text(page, '[data-testid=trades-range]')).toBe(`1–500 of ${ex.tradesTotal.toLocaleString('en-US')}`);
+      expect(await page.$$eval('[data-testid=trades] tbody tr', (els: any[]) => els.length)).toBe(500);
+      const pages = Math.ceil(ex.tradesTotal / 500);
+      for (let p = 1; p < pages; p++) await page.click('[data-testid=trades-pager] button:has-text("Later")');
+      const tail = (await apiGet(page, `/api/playground/executions/${id}/trades?offset=${ex.tradesTotal - 1}&limit=1`)).trades[0];
+      expect(await text(page, '[data-testid=trades] tbody tr:last-child td:first-child')).toBe(String(ex.tradesTotal));
+      expect(await text(page, '[data-testid=trades] tbody tr:last-child td:last-child')).toBe(usd.format(tail.pnl));
+
+      // A row click moves the chart to that trade: its entry and exit in view, zoomed in, marked.
+      const pick = ex.tradesTotal - 3;
+      await page.click(`[data-testid=trades] tbody tr[data-index="${pick}"]`);
+      await page.waitForSelector(`${chart}[data-focused="${pick}"]`);
+      expect(await data(page, `[data-testid=trades] tbody tr.selected`, 'data-index')).toBe(String(pick));
+      const picked = (await apiGet(page, `/api/playground/executions/${id}/trades?offset=${pick}&limit=1`)).trades[0];
+      await page.waitForFunction(
+        `(() => { const d = document.querySelector('${chart}').dataset; return Number(d.visibleTo) - Number(d.visibleFrom) < 86400; })()`,
+        undefined,
+        { timeout: 10_000 },
+      );
+      const from = Number(await data(page, chart, 'data-visible-from'));
+      const to = Number(await data(page, chart, 'data-visible-to'));
+      expect(from).toBeLessThanOrEqual(Date.parse(picked.entryTime) / 1000);
+      expect(to).toBeGreaterThanOrEqual(Date.parse(picked.exitTime) / 1000 - 300); // the exit's 5 m bar
+      // Zoomed in, only marks on one bar share a marker (at the fitted zoom, marks many bars apart
+      // did), and the picked trade's entry and exit are drawn on their own.
+      expect(Number(await data(page, chart, 'data-cell-bars'))).toBe(1);
+      expect(Number(await data(page, chart, 'data-focused-markers'))).toBe(2);
+
+      // The equity chart shows the run's whole span: its first and last points are in view.
+      const eq = '[data-testid=equity-chart]';
+      expect(Number(await data(page, eq, 'data-first-time'))).toBe(Date.parse(ex.equityCurve[0].time) / 1000);
+      expect(Number(await data(page, eq, 'data-last-time'))).toBe(Date.parse(ex.equityCurve[ex.equityCurve.length - 1].time) / 1000);
+      expect(Number(await data(page, eq, 'data-visible-from'))).toBeLessThanOrEqual(Date.parse(ex.equityCurve[0].time) / 1000);
+      expect(Number(await data(page, eq, 'data-visible-to'))).toBeGreaterThanOrEqual(Date.parse(ex.equityCurve[ex.equityCurve.length - 1].time) / 1000);
+      await screenshot(page, 'playground-many-trades');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    RUN_TIMEOUT + 60_000,
   );
 
   it(

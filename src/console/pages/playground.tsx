@@ -551,7 +551,7 @@ export function PlaygroundPage(_: PageProps) {
             )}
           </div>
           <div class="pg-tab-body">
-            {tab === 'trades' && (result ? <TradesTable trades={result.trades} total={result.tradesTotal} /> : <p class="empty">Run the strategy to see its trades.</p>)}
+            {tab === 'trades' && (result ? <TradesTable execution={result} /> : <p class="empty">Run the strategy to see its trades.</p>)}
             {tab === 'logs' && (result ? <Logs execution={result} /> : <p class="empty">Run the strategy to see what it prints.</p>)}
             {tab === 'runs' && strategy && (
               <>

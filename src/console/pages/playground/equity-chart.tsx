@@ -1,6 +1,8 @@
 // The run's equity curve (mark-to-market at bar closes) with its drawdown from the running peak in
-// a pane below: lightweight-charts LineSeries and AreaSeries. `data-points` and
-// `data-drawdown-points` give tests the series lengths; `data-last-equity` the last value drawn.
+// a pane below: lightweight-charts LineSeries and AreaSeries, fitted to the whole run. `data-points`
+// and `data-drawdown-points` give tests the series lengths; `data-last-equity` the last value drawn;
+// `data-first-time` / `data-last-time` the curve's ends and `data-visible-from` / `data-visible-to`
+// the edges of the view (epoch seconds).
 
 import { AreaSeries, ColorType, createChart, type IChartApi, type ISeriesApi, LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'preact/hooks';
@@ -47,7 +49,10 @@ export function EquityChart({ points, startingBalance }: Props) {
   const chart = useRef<{ chart: IChartApi; equity: ISeriesApi<'Line'>; dd: ISeriesApi<'Area'> } | null>(null);
 
   useEffect(() => {
-    const c = createChart(host.current!, { ...chartTheme(), handleScale: { axisPressedMouseMove: false } });
+    // Fitted to the whole run however many points: lightweight-charts' default minimum of 0.5 px a
+    // point would show only the last ~1,000 of 2,000 in a narrow pane.
+    const theme = chartTheme();
+    const c = createChart(host.current!, { ...theme, timeScale: { ...theme.timeScale, minBarSpacing: 0.01 }, handleScale: { axisPressedMouseMove: false } });
     const equity = c.addSeries(LineSeries, {
       color: css('--accent') || '#4c8dff',
       lineWidth: 2,
@@ -70,7 +75,15 @@ export function EquityChart({ points, startingBalance }: Props) {
     );
     c.panes()[1]?.setStretchFactor(0.45);
     chart.current = { chart: c, equity, dd };
+    const el = host.current!;
+    const onView = () => {
+      const r = c.timeScale().getVisibleRange();
+      el.dataset.visibleFrom = r ? String(r.from) : '';
+      el.dataset.visibleTo = r ? String(r.to) : '';
+    };
+    c.timeScale().subscribeVisibleTimeRangeChange(onView);
     return () => {
+      c.timeScale().unsubscribeVisibleTimeRangeChange(onView);
       chart.current = null;
       c.remove();
     };
@@ -89,6 +102,8 @@ export function EquityChart({ points, startingBalance }: Props) {
     el.dataset.points = String(clean.length);
     el.dataset.drawdownPoints = String(clean.length);
     el.dataset.lastEquity = clean.length ? String(clean[clean.length - 1]!.equity) : '';
+    el.dataset.firstTime = clean.length ? String(clean[0]!.time) : '';
+    el.dataset.lastTime = clean.length ? String(clean[clean.length - 1]!.time) : '';
   }, [points, startingBalance]);
 
   return <div class="pg-chart pg-equity" ref={host} data-testid="equity-chart" data-points="0" data-drawdown-points="0" />;

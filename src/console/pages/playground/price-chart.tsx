@@ -1,51 +1,27 @@
-// The run's price bars with its trades on them: an up arrow where a long was entered or a short
-// covered, a down arrow where a short was entered or a long sold (../../chart.ts). The container
-// carries the chart module's data attributes (data-bars, data-markers, …) for tests.
+// The run's price bars with its trades on them (trades-chart.ts): an up arrow where a long was
+// entered or a short covered, a down arrow where a short was entered or a long sold, and, where
+// they would pile up at the current zoom, one circle with their count. Every trade of the run is on
+// it (trades-store.ts pages in those past the execution's first 5,000); picking a row of the trade
+// list moves the chart to that trade.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { createPriceChart, decimalsOf, type MarkerSpec, type PriceChart } from '../../chart.ts';
+import { decimalsOf } from '../../chart.ts';
 import { contractFor, displayWidth, loadBars, widthSeconds } from './bars.ts';
-import type { Execution, Trade } from './types.ts';
-
-const EXIT_COLOR = '#c9d1d9';
-/** Beyond this many trades the markers carry no text (it would only be noise). */
-const LABELLED_TRADES = 40;
-
-/**
- * One marker per entry and per exit; where a trade's exit and the next one's entry share a time (a
- * reversal) they make one marker in the new direction, labelled with the closed trade's P&L.
- */
-export function tradeMarkers(trades: readonly Trade[]): MarkerSpec[] {
-  const text = trades.length <= LABELLED_TRADES;
-  const pnlText = (t: Trade) => `${t.pnl >= 0 ? '+' : '−'}${Math.abs(t.pnl).toFixed(0)}`;
-  const out: MarkerSpec[] = [];
-  trades.forEach((t, i) => {
-    const long = t.side === 'long';
-    const prev = trades[i - 1];
-    const reversal = prev !== undefined && prev.exitTime === t.entryTime;
-    if (!reversal) out.push({ time: t.entryTime, side: long ? 'buy' : 'sell', text: text ? `${long ? 'Long' : 'Short'} ${t.size}` : undefined });
-    const next = trades[i + 1];
-    if (next && next.entryTime === t.exitTime) {
-      const nl = next.side === 'long';
-      out.push({ time: t.exitTime, side: nl ? 'buy' : 'sell', text: text ? pnlText(t) : undefined });
-    } else out.push({ time: t.exitTime, side: long ? 'sell' : 'buy', text: text ? pnlText(t) : undefined, color: EXIT_COLOR });
-  });
-  return out;
-}
+import { TradesChart } from './trades-chart.ts';
+import { useAllTrades, useFocusedTrade } from './trades-store.ts';
+import type { Execution } from './types.ts';
 
 export function widthLabel(w: number): string {
   return w % 86400 === 0 ? `${w / 86400}d` : w % 3600 === 0 ? `${w / 3600}h` : w % 60 === 0 ? `${w / 60}m` : `${w}s`;
 }
 
-export function TradesPriceChart({ execution }: { execution: Execution }) {
-  const host = useRef<HTMLDivElement>(null);
-  const [note, setNote] = useState<string>('Loading bars…');
-  const [error, setError] = useState<string | null>(null);
-
+/** Creates the chart once the run's bars are in; null until then. */
+function useTradesChart(execution: Execution, host: { current: HTMLDivElement | null }, setNote: (s: string) => void, setError: (s: string | null) => void) {
+  const [chart, setChart] = useState<TradesChart | null>(null);
   useEffect(() => {
     const runWidth = widthSeconds(execution.timeframe) ?? 60;
     const curve = execution.equityCurve;
-    let chart: PriceChart | null = null;
+    let made: TradesChart | null = null;
     let live = true;
     setError(null);
     if (curve.length === 0) {
@@ -61,24 +37,41 @@ export function TradesPriceChart({ execution }: { execution: Execution }) {
       const contract = await contractFor(execution.instrument);
       const bars = await loadBars(contract.id, width, startS, endS);
       if (!live) return;
-      chart = createPriceChart(host.current!, { seconds: width < 60, precision: decimalsOf(contract.tickSize), minMove: contract.tickSize });
-      chart.setBars(bars);
-      chart.setMarkers(tradeMarkers(execution.trades));
-      chart.fit();
+      made = new TradesChart(host.current!, { seconds: width < 60, precision: decimalsOf(contract.tickSize), minMove: contract.tickSize });
+      made.setBars(bars);
+      made.fit();
+      setChart(made);
       setNote(`${contract.name} · ${widthLabel(width)} bars${width !== runWidth ? ` (run on ${execution.timeframe})` : ''}`);
     })().catch((e) => live && setError(`Price bars could not be loaded: ${e.message}`));
     return () => {
       live = false;
-      chart?.destroy();
+      made?.destroy();
+      setChart(null);
     };
   }, [execution.id]);
+  return chart;
+}
 
+export function TradesPriceChart({ execution }: { execution: Execution }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [note, setNote] = useState<string>('Loading bars…');
+  const [error, setError] = useState<string | null>(null);
+  const chart = useTradesChart(execution, host, setNote, setError);
+  const all = useAllTrades(execution);
+  const focused = useFocusedTrade(execution.id);
+
+  useEffect(() => chart?.setTrades(all.trades), [chart, all.trades]);
+  useEffect(() => {
+    if (chart && focused !== null) chart.focus(focused);
+  }, [chart, focused, all.trades]);
+
+  const tradesNote = all.loading ? ' · loading trades…' : all.error ? ` · ${all.error}` : '';
   return (
     <div class="pg-price">
       <div class="pg-chart-head">
         <span>Trades on the price chart</span>
         <span class={error ? 'error' : 'muted'} data-testid="price-chart-note">
-          {error ?? note}
+          {error ?? note + tradesNote}
         </span>
       </div>
       <div class="pg-chart pg-price-chart" ref={host} data-testid="price-chart" />

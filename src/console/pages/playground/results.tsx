@@ -1,7 +1,10 @@
-// What a finished (or running) execution shows: its statistics, trades and logs.
+// What a finished (or running) execution shows: its statistics, trades (every one, paged; a row
+// click moves the price chart to it) and logs.
 
+import { useEffect, useState } from 'preact/hooks';
 import { money, signClass, utc } from '../../ui.tsx';
-import type { Execution, Run, RunResults, Trade } from './types.ts';
+import { focusTrade, useAllTrades, useFocusedTrade } from './trades-store.ts';
+import type { Execution, Run, RunResults } from './types.ts';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}%`);
 const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
@@ -37,19 +40,44 @@ export function Stats({ r, startingBalance }: { r: RunResults; startingBalance: 
   );
 }
 
-export function TradesTable({ trades, total }: { trades: readonly Trade[]; total: number }) {
-  // Within one year the year is noise; across years it is needed.
-  const oneYear = trades.length > 0 && trades[0]!.entryTime.slice(0, 4) === trades[trades.length - 1]!.exitTime.slice(0, 4);
-  const when = (iso: string) => utc(iso).slice(oneYear ? 5 : 0, 16);
+/** Rows of the trade list per page. */
+const TRADES_PAGE_ROWS = 500;
+
+function TradesPager({ page, pages, first, last, total, onPage }: { page: number; pages: number; first: number; last: number; total: number; onPage: (p: number) => void }) {
+  const n = (v: number) => v.toLocaleString('en-US');
+  return (
+    <div class="pg-pager" data-testid="trades-pager">
+      <button type="button" disabled={page === 0} onClick={() => onPage(page - 1)}>
+        ‹ Earlier
+      </button>
+      <span class="muted" data-testid="trades-range">
+        {n(first)}–{n(last)} of {n(total)}
+      </span>
+      <button type="button" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+        Later ›
+      </button>
+    </div>
+  );
+}
+
+/** Every trade of the run, a page at a time; a row click moves the price chart to that trade. */
+export function TradesTable({ execution }: { execution: Execution }) {
+  const { trades, loading, error } = useAllTrades(execution);
+  const focused = useFocusedTrade(execution.id);
+  const [page, setPage] = useState(0);
+  useEffect(() => setPage(0), [execution.id]);
   if (trades.length === 0) return <p class="empty">No trades: the strategy never went from flat to a position and back.</p>;
+  // Within one year the year is noise; across years it is needed.
+  const oneYear = trades[0]!.entryTime.slice(0, 4) === trades[trades.length - 1]!.exitTime.slice(0, 4);
+  const when = (iso: string) => utc(iso).slice(oneYear ? 5 : 0, 16);
+  const pages = Math.ceil(trades.length / TRADES_PAGE_ROWS);
+  const at = Math.min(page, pages - 1) * TRADES_PAGE_ROWS;
+  const rows = trades.slice(at, at + TRADES_PAGE_ROWS);
   return (
     <div class="pg-table-wrap">
-      {total > trades.length && (
-        <p class="muted pg-small">
-          Showing the first {trades.length.toLocaleString('en-US')} of {total.toLocaleString('en-US')} trades.
-        </p>
-      )}
-      <table data-testid="trades">
+      {(loading || error) && <p class={`pg-small ${error ? 'error' : 'muted'}`}>{error ?? `Loading ${execution.tradesTotal.toLocaleString('en-US')} trades…`}</p>}
+      {pages > 1 && <TradesPager page={at / TRADES_PAGE_ROWS} pages={pages} first={at + 1} last={at + rows.length} total={trades.length} onPage={setPage} />}
+      <table data-testid="trades" class="pg-trades">
         <thead>
           <tr>
             <th class="num">#</th>
@@ -64,9 +92,9 @@ export function TradesTable({ trades, total }: { trades: readonly Trade[]; total
           </tr>
         </thead>
         <tbody>
-          {trades.map((t, i) => (
-            <tr key={i}>
-              <td class="num muted">{i + 1}</td>
+          {rows.map((t, j) => (
+            <tr key={at + j} data-index={at + j} class={at + j === focused ? 'selected' : ''} onClick={() => focusTrade(execution.id, at + j)} title="Show this trade on the price chart">
+              <td class="num muted">{at + j + 1}</td>
               <td class={t.side === 'long' ? 'pos' : 'neg'}>{t.side}</td>
               <td class="num">{t.size}</td>
               <td class="mono nowrap">{when(t.entryTime)}</td>
