@@ -34,6 +34,7 @@ import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
 import { RunService } from './playground/runs.ts';
+import { randomSecret } from '../lib/secrets.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
@@ -142,6 +143,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     return pool;
   };
   const runs = new RunService(runStore, strategies, bars, runner, {
+    // A name for this process in the run queue (the cluster's node id will take its place).
+    nodeId: `node_${randomSecret(8)}`,
     customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
@@ -152,6 +155,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   if (deps.restoreSessions !== false) {
     await replay.restoreLive();
     await runs.recoverInterrupted();
+    runs.startWorker();
   }
   return {
     config,

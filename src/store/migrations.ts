@@ -258,8 +258,10 @@ export const MIGRATIONS: readonly string[] = [
   // row with no node_id is queued; a node with a free runner claims it (node_id, claimed_ms), writes
   // progress and a heartbeat to it, and applies stop_requested and speed set by any node. job_json
   // holds what a node needs to run it (the code, the span), cleared at the end; paced = 1 when it
-  // holds a place in the paced runner share (0: full speed). 0/1 flags without CHECK: ALTER-added. One user has at most one run queued or running: a partial unique index. Rows left
-  // running by an older version read as claimed by no live node, so they are failed as stale.
+  // holds a place in the paced runner share (0: full speed); 0/1 flags without CHECK (ALTER-added).
+  // One user has at most one run queued or running: a partial unique index (extra ones an older
+  // version left running are failed first). Rows left running read as claimed by a node that is
+  // gone ('unknown'), so they are failed as stale.
   `
   UPDATE playground_runs SET status = 'failed', error = 'The server restarted while the run was in progress', completed_ms = started_ms
     WHERE status = 'running' AND EXISTS (SELECT 1 FROM playground_runs n WHERE n.user_id = playground_runs.user_id AND n.status = 'running'
