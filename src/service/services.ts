@@ -143,8 +143,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     return pool;
   };
   const runs = new RunService(runStore, strategies, bars, runner, {
-    // A name for this process in the run queue (the cluster's node id will take its place).
-    nodeId: `node_${randomSecret(8)}`,
+    nodeId: `node_${randomSecret(8)}`, // this process in the run queue, until the cluster's node id comes
     customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
@@ -154,8 +153,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {
     await replay.restoreLive();
-    await runs.recoverInterrupted();
-    runs.startWorker();
+    await runs.startQueue();
   }
   return {
     config,

@@ -109,7 +109,6 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
         request.signal.addEventListener('abort', close);
         if (!running) return send('done');
         send('progress');
-        // Executing here: its events; elsewhere (queued, another node): its row polled.
         unsubscribe = s.runs.subscribe(userId, id, onEvent);
       },
       cancel() {

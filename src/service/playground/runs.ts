@@ -1,9 +1,13 @@
 // Playground runs: validation of a run request, the one-per-user and global limits, the executions
 // in flight, and their records. Family-agnostic; the playground adapter maps the error kinds.
 //
-// A run is checked whole before any runner child is used. Accepted, it is stored as `running` and
-// answered at once; a child from the pool then runs it in the background (execution.ts), and its
-// end (completed, failed, stopped, timeout) is written once, with the ledger's results.
+// A run is checked whole before any runner child is used. Accepted, it is queued in the store (a
+// `running` row without a node, store/playground-runs.ts) and answered at once; any node with a free
+// runner claims it, and a child from that node's pool runs it in the background (execution.ts). Its
+// end (completed, failed, stopped, timeout) is written once, with the ledger's results. The running
+// node writes progress and a heartbeat to the row and applies the stop and pace any node set there;
+// every other node reads and streams the run from the row. One run per user and the shares' caps
+// are counted in the store, so they hold across nodes (docs/decisions.md, Playground runs as jobs).
 //
 // Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
 // busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
@@ -180,6 +184,13 @@ export class RunService {
     const now = this.clock.nowMs();
     if (this.store.dialect === 'sqlite') await this.store.failInterrupted(INTERRUPTED_MESSAGE, now);
     else await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
+  }
+
+  /** At server start: recovers interrupted runs, then claims queued ones (startWorker). */
+  async startQueue(): Promise<void> {
+    await this.recoverInterrupted();
+    this.startWorker();
+    await this.poke();
   }
 
   /** Starts this node's claimer: queued runs are taken while a runner is free, silent nodes' runs failed. */
