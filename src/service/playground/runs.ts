@@ -193,9 +193,12 @@ export class RunService {
     await this.poke();
   }
 
-  /** Starts this node's claimer: queued runs are taken while a runner is free, silent nodes' runs failed. */
+  /**
+   * Starts this node's claimer on a shared store: queued runs are taken while a runner is free,
+   * silent nodes' runs failed. SQLite has one server, which claims as it queues and as runs end.
+   */
   startWorker(): void {
-    if (this.worker !== null || this.closing) return;
+    if (this.worker !== null || this.closing || this.store.dialect === 'sqlite') return;
     this.worker = setInterval(() => void this.tick(), limits.playgroundClaimIntervalMs);
     this.worker.unref?.();
   }
@@ -206,7 +209,9 @@ export class RunService {
       await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
       await this.poke();
     } catch (e) {
-      if (!this.closing) console.error('playground run queue', e);
+      // A store closed under a service never shut down (a test's app): nothing more to do here.
+      if (/closed/i.test(String((e as Error)?.message)) && this.worker) clearInterval(this.worker);
+      else if (!this.closing) console.error('playground run queue', e);
     }
   }
 
