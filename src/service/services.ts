@@ -34,7 +34,6 @@ import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
 import { RunService } from './playground/runs.ts';
-import { randomSecret } from '../lib/secrets.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
 import { TradingService } from './trading.ts';
@@ -143,8 +142,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     return pool;
   };
   const runs = new RunService(runStore, strategies, bars, runner, {
-    nodeId: `node_${randomSecret(8)}`, // this process in the run queue, until the cluster's node id comes
-    customTimeframes: config.customTimeframes,
+    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,

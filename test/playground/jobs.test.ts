@@ -67,9 +67,9 @@ describePg('playground runs across two nodes on one PostgreSQL', () => {
     const template = await templateDatabase('app', async (url) => (await openPostgres(url, { max: 1 })).close());
     const url = await freshDatabase(template ?? undefined);
     const secret = new TextEncoder().encode(randomSecret());
-    a = await node(url, secret, { runnerMaxConcurrent: 2, runnerPacedMaxConcurrent: 2 });
+    a = await node(url, secret, { nodeId: 'node-a', runnerMaxConcurrent: 2, runnerPacedMaxConcurrent: 2 });
     // Node B: no runner place of its own, so it never claims a run.
-    b = await node(url, secret, { runnerMaxConcurrent: 0, runnerPacedMaxConcurrent: 0 });
+    b = await node(url, secret, { nodeId: 'node-b', runnerMaxConcurrent: 0, runnerPacedMaxConcurrent: 0 });
     const made = await a.s.users.create({ ...USER, plan: 'pro' });
     if (!made.ok) throw new Error(made.error.kind);
     cookie = await webLogin(a.app, USER.email, USER.password);
@@ -98,7 +98,7 @@ describePg('playground runs across two nodes on one PostgreSQL', () => {
     expect(await execution(b, id)).toEqual(onA);
     expect(onA).toMatchObject({ status: 'completed', progress: { barsDone: 1380, barsTotal: 1380 } });
     const row = await a.s.sql.get<{ node_id: string; job_json: string | null }>('SELECT node_id, job_json FROM playground_runs WHERE id = $id', { id });
-    expect(row?.node_id).toMatch(/^node_/);
+    expect(row?.node_id).toBe('node-a');
     expect(row?.job_json).toBeNull();
   }, SANDBOX_TEST_MS);
 
