@@ -167,7 +167,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(18);
+      expect(Object.keys(end).length).toBe(19);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
       expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);
       expect(end.playground_runs.columns).toContain('bars_done:not null:integer:0');
