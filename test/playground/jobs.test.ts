@@ -4,7 +4,7 @@
 // the event stream, one run per user, pace, stop; and B fails a run whose node went silent.
 // Real sandboxes on A: three runs in all.
 
-import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { buildApp } from '../../src/app.ts';
 import { type Config, defaultConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
@@ -54,7 +54,8 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
   }
 }
 
-describePg('playground runs across two nodes on one PostgreSQL', () => {
+// Nested: its hooks run before describePg's own afterAll drops the database.
+describePg('playground runs across two nodes on one PostgreSQL', () => describe('node A runs, node B answers', () => {
   let a: Node;
   let b: Node;
   let cookie: string;
@@ -141,4 +142,4 @@ describePg('playground runs across two nodes on one PostgreSQL', () => {
     expect((await call(b, 'POST', 'stop', {})).body).toMatchObject({ success: true, executionId: again.body.executionId });
     await until('stopped', () => execution(b, again.body.executionId), (x) => x.status === 'stopped');
   }, SANDBOX_TEST_MS);
-});
+}));
