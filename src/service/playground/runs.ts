@@ -462,7 +462,6 @@ export class RunService {
   private async ended(l: Live): Promise<void> {
     const exec = l.exec;
     clearInterval(l.heartbeat);
-    this.live.delete(exec.id);
     const stats = exec.ledger.stats();
     const trades = exec.ledger.closedTrades;
     try {
@@ -492,6 +491,9 @@ export class RunService {
     } catch (e) {
       if (!this.closing) console.error('playground run record failed', exec.id, e);
     }
+    // Read from memory until the record is written (a PostgreSQL write takes a round trip): a read
+    // in between sees the ended run, never the row still running.
+    this.live.delete(exec.id);
     // A runner is free: take the next queued run.
     if (!this.closing) void this.poke().catch((e) => console.error('playground run queue', e));
   }
@@ -627,7 +629,8 @@ function liveView(l: Live): ExecutionView {
     equityCents: led.equityCents(),
     stats: led.stats(),
     performance: led.performance(),
-    trades: trades.slice(-limits.playgroundTradesLiveMax),
+    // Running: the newest trades; ended (its record being written): the first ones, as the record keeps.
+    trades: x.status === 'running' ? trades.slice(-limits.playgroundTradesLiveMax) : trades.slice(0, limits.playgroundTradesKeptMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),
