@@ -128,7 +128,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
   const runner = runnerPool.get;
   const runs = new RunService(runStore, strategies, bars, runner, {
-    customTimeframes: config.customTimeframes,
+    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,
@@ -137,7 +137,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {
     await replay.restoreLive();
-    await runs.recoverInterrupted();
+    await runs.startQueue();
   }
   return {
     config,

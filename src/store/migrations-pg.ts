@@ -264,7 +264,7 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, day)
   );
   `,
-  // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
+  // 11: which node holds each live replay session, until when (src/store/leases.ts).
   `
   CREATE TABLE session_leases (
     account_id BIGINT PRIMARY KEY,
@@ -273,5 +273,28 @@ export const PG_MIGRATIONS: readonly string[] = [
     expires_ms BIGINT NOT NULL
   );
   CREATE INDEX session_leases_node ON session_leases (node_id);
+  `,
+  // 12: a playground run is a job in the store (src/service/playground/runs.ts). A `running`
+  // row with no node_id is queued; a node with a free runner claims it (node_id, claimed_ms), writes
+  // progress and a heartbeat to it, and applies stop_requested and speed set by any node. job_json
+  // holds what a node needs to run it (the code, the span), cleared at the end; paced = 1 when it
+  // holds a place in the paced runner share (0: full speed); 0/1 flags without CHECK (ALTER-added).
+  // One user has at most one run queued or running: a partial unique index (extra ones an older
+  // version left running are failed first). Rows left running read as claimed by a node that is
+  // gone ('unknown'), so they are failed as stale.
+  `
+  UPDATE playground_runs SET status = 'failed', error = 'The server restarted while the run was in progress', completed_ms = started_ms
+    WHERE status = 'running' AND EXISTS (SELECT 1 FROM playground_runs n WHERE n.user_id = playground_runs.user_id AND n.status = 'running'
+      AND (n.started_ms > playground_runs.started_ms OR (n.started_ms = playground_runs.started_ms AND n.id > playground_runs.id)));
+  ALTER TABLE playground_runs ADD COLUMN node_id TEXT;
+  ALTER TABLE playground_runs ADD COLUMN claimed_ms BIGINT;
+  ALTER TABLE playground_runs ADD COLUMN heartbeat_ms BIGINT;
+  ALTER TABLE playground_runs ADD COLUMN stop_requested INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE playground_runs ADD COLUMN paced INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE playground_runs ADD COLUMN job_json TEXT;
+  ALTER TABLE playground_runs ADD COLUMN progress_json TEXT;
+  UPDATE playground_runs SET node_id = 'unknown', claimed_ms = started_ms, heartbeat_ms = started_ms WHERE status = 'running';
+  CREATE UNIQUE INDEX playground_runs_one_live ON playground_runs(user_id) WHERE status = 'running';
+  CREATE INDEX playground_runs_queue ON playground_runs(seq) WHERE status = 'running' AND node_id IS NULL;
   `,
 ];

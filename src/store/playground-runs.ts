@@ -3,6 +3,12 @@
 // Every trade of the run goes beside it, packed in columns in one BLOB (`encodeTrades`), and is read
 // a page at a time. A row still `running` at start belongs to a server that stopped mid-run:
 // `failInterrupted` marks it failed.
+//
+// The rows are also the cluster's job queue (migration 11): a `running` row without node_id is
+// queued with its job (job_json); a node claims it (`claim`: FOR UPDATE SKIP LOCKED on PostgreSQL),
+// writes its progress and heartbeat (`heartbeat`) and reads back the stop and pace any node set.
+// Admission (one per user, the runner shares' caps) is counted here under one lock: SQLite's write
+// transaction, a transaction-level advisory lock on PostgreSQL.
 
 import type { TradeRecord } from '../engine/results.ts';
 import { assert } from '../lib/assert.ts';
@@ -103,6 +109,54 @@ export interface RunRow extends NewRun {
   barsDone: number;
   result: unknown;
   completedMs: number | null;
+  /** The node running it; null while queued. */
+  nodeId: string | null;
+  heartbeatMs: number | null;
+  stopRequested: boolean;
+  /** Holds a place in the paced runner share (else a full-speed one). */
+  paced: boolean;
+  /** What the running node last wrote of its progress (balance, equity, statistics); null otherwise. */
+  progress: unknown;
+}
+
+/** What a node needs to run a queued run besides its row: the script and the span (epoch seconds). */
+export interface RunJob {
+  code: string;
+  startS: number;
+  endS: number;
+}
+
+/** A run a node claimed: its row and its job. */
+export interface ClaimedRun {
+  row: RunRow;
+  job: RunJob;
+}
+
+/** Runs at once per runner share, cluster-wide. */
+export interface ShareCaps {
+  full: number;
+  paced: number;
+}
+
+export type Admission = { kind: 'queued' } | { kind: 'already_running'; executionId: string } | { kind: 'capacity' };
+
+/** What the owner of a running run reads back at each heartbeat. */
+export interface RunControl {
+  speed: number | null;
+  stopRequested: boolean;
+  paced: boolean;
+}
+
+export type SpeedChange = { kind: 'changed'; executionId: string; nodeId: string | null; paced: boolean } | { kind: 'not_running' } | { kind: 'capacity' };
+
+/** The advisory lock key of run admission on PostgreSQL ("RDrun" would not fit: any constant does). */
+const ADMISSION_LOCK_KEY = 0x5244_7275;
+
+/** Whether `e` is a unique-key violation (SQLite or PostgreSQL). */
+export function isUniqueViolation(e: unknown): boolean {
+  const x = e as { code?: unknown; errno?: unknown; message?: unknown } | null;
+  if (x?.code === '23505' || x?.errno === '23505') return true;
+  return /UNIQUE constraint failed|duplicate key value/i.test(String(x?.message ?? ''));
 }
 
 interface Raw {
@@ -127,6 +181,11 @@ interface Raw {
   result_json: string | null;
   started_ms: number;
   completed_ms: number | null;
+  node_id?: string | null;
+  heartbeat_ms?: number | null;
+  stop_requested?: number;
+  paced?: number;
+  progress_json?: string | null;
 }
 
 function toRow(r: Raw): RunRow {
@@ -152,21 +211,154 @@ function toRow(r: Raw): RunRow {
     result: r.result_json === null ? null : JSON.parse(r.result_json),
     startedMs: r.started_ms,
     completedMs: r.completed_ms,
+    nodeId: r.node_id ?? null,
+    heartbeatMs: r.heartbeat_ms ?? null,
+    stopRequested: r.stop_requested === 1,
+    paced: r.paced === 1,
+    progress: r.progress_json ? JSON.parse(r.progress_json) : null,
   };
 }
+
+const ROW_COLUMNS = `id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json, context_timeframes_json, speed,
+  status, error, total_pnl_cents, total_trades, win_rate, bars_done, bars_total, result_json, started_ms, completed_ms, node_id,
+  heartbeat_ms, stop_requested, paced, progress_json`;
 
 export class PlaygroundRunStore {
   constructor(private readonly db: Sql) {}
 
-  async insert(r: NewRun): Promise<void> {
+  get dialect(): Sql['dialect'] {
+    return this.db.dialect;
+  }
+
+  /**
+   * Writes a running row. With a job it is queued for any node to claim; without one (tests,
+   * imports of another process's run) it is a run no node will pick up.
+   */
+  async insert(r: NewRun, job: RunJob | null = null, paced = false): Promise<void> {
     await this.db.run(`INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
-           params_json, context_timeframes_json, speed, status, bars_total, started_ms, seq)
+           params_json, context_timeframes_json, speed, status, bars_total, started_ms, paced, job_json, seq)
          VALUES ($id, $user, $strategy, $template, $instrument, $timeframe, $start, $end, $params, $ctx, $speed, 'running', $total, $started,
-           ${nextSeq('playground_runs')})`, {
+           $paced, $job, ${nextSeq('playground_runs')})`, {
         id: r.id, user: r.userId, strategy: r.strategyId, template: r.templateId, instrument: r.instrument, timeframe: r.timeframe,
         start: r.startDate, end: r.endDate, params: JSON.stringify(r.params), ctx: JSON.stringify(r.contextTimeframes), speed: r.speed,
-        total: r.barsTotal, started: r.startedMs,
+        total: r.barsTotal, started: r.startedMs, paced: paced ? 1 : 0, job: job === null ? null : JSON.stringify(job),
       });
+  }
+
+  /**
+   * Queues a run if its user has none queued or running and its runner share is under its cluster
+   * cap (queued and running rows counted), atomically; else says which refusal applies.
+   */
+  async enqueue(r: NewRun, job: RunJob, paced: boolean, caps: ShareCaps): Promise<Admission> {
+    try {
+      return await this.db.transaction(async () => {
+        await this.lockAdmission();
+        const mine = await this.liveOf(r.userId);
+        if (mine !== null) return { kind: 'already_running', executionId: mine.id };
+        if (await this.countShare(paced) >= (paced ? caps.paced : caps.full)) return { kind: 'capacity' };
+        await this.insert(r, job, paced);
+        return { kind: 'queued' };
+      });
+    } catch (e) {
+      // The unique index is the last word (a row written outside admission, e.g. by an older node).
+      if (!isUniqueViolation(e)) throw e;
+      const mine = await this.liveOf(r.userId);
+      if (mine === null) throw e;
+      return { kind: 'already_running', executionId: mine.id };
+    }
+  }
+
+  /** The user's queued or running run: its id and node (null while queued). */
+  async liveOf(userId: number): Promise<{ id: string; nodeId: string | null } | null> {
+    const r = await this.db.get<{ id: string; node_id: string | null }>(`SELECT id, node_id FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+    return r === null ? null : { id: r.id, nodeId: r.node_id };
+  }
+
+  /**
+   * Claims the oldest queued run of the given shares for `nodeId`: PostgreSQL skips rows another
+   * node is claiming (FOR UPDATE SKIP LOCKED); SQLite has one writer. Null when none is queued.
+   */
+  async claim(nodeId: string, shares: { full: boolean; paced: boolean }, nowMs: number): Promise<ClaimedRun | null> {
+    if (!shares.full && !shares.paced) return null;
+    const paced = shares.full && shares.paced ? '' : `AND paced = ${shares.paced ? 1 : 0}`;
+    const lock = this.db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+    const r = await this.db.get<Raw & { job_json: string }>(
+      `UPDATE playground_runs SET node_id = $node, claimed_ms = $now, heartbeat_ms = $now
+       WHERE id = (SELECT id FROM playground_runs WHERE status = 'running' AND node_id IS NULL AND job_json IS NOT NULL ${paced}
+                   ORDER BY seq LIMIT 1 ${lock})
+         AND status = 'running' AND node_id IS NULL
+       RETURNING ${ROW_COLUMNS}, job_json`,
+      { node: nodeId, now: nowMs },
+    );
+    return r === null ? null : { row: toRow(r), job: JSON.parse(r.job_json) as RunJob };
+  }
+
+  /**
+   * The owner's heartbeat: writes progress and the time, reads back the pace, share and stop any
+   * node set. Null when the run is no longer this node's and running (another node failed it as stale).
+   */
+  async heartbeat(id: string, nodeId: string, nowMs: number, barsDone: number, progress: unknown): Promise<RunControl | null> {
+    const r = await this.db.get<{ speed: number | null; stop_requested: number; paced: number }>(
+      `UPDATE playground_runs SET heartbeat_ms = $now, bars_done = $done, progress_json = $progress
+       WHERE id = $id AND node_id = $node AND status = 'running' RETURNING speed, stop_requested, paced`,
+      { id, node: nodeId, now: nowMs, done: barsDone, progress: JSON.stringify(progress) },
+    );
+    return r === null ? null : { speed: r.speed, stopRequested: r.stop_requested === 1, paced: r.paced === 1 };
+  }
+
+  /**
+   * Asks the user's run to stop: a queued one ends here as stopped, a running one is flagged for
+   * its node. Returns its id, or null when the user has none.
+   */
+  async requestStop(userId: number, message: string, nowMs: number): Promise<{ id: string; nodeId: string | null } | null> {
+    return this.db.transaction(async () => {
+      const mine = await this.liveOf(userId);
+      if (mine === null) return null;
+      if (mine.nodeId === null) {
+        await this.db.run(`UPDATE playground_runs SET status = 'stopped', error = $m, completed_ms = $now, job_json = NULL WHERE id = $id AND status = 'running'`,
+          { id: mine.id, m: message, now: nowMs });
+      } else await this.db.run(`UPDATE playground_runs SET stop_requested = 1 WHERE id = $id`, { id: mine.id });
+      return mine;
+    });
+  }
+
+  /**
+   * Sets the pace of the user's run (null: full speed). Going to full speed needs a full-speed place
+   * (else capacity, pace unchanged); going paced moves it to the paced share when that has room.
+   */
+  async changeSpeed(userId: number, speed: number | null, caps: ShareCaps): Promise<SpeedChange> {
+    return this.db.transaction(async () => {
+      await this.lockAdmission();
+      const r = await this.db.get<{ id: string; node_id: string | null; paced: number }>(
+        `SELECT id, node_id, paced FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+      if (r === null) return { kind: 'not_running' } as SpeedChange;
+      let paced = r.paced === 1;
+      if (speed === null && paced) {
+        if (await this.countShare(false) >= caps.full) return { kind: 'capacity' } as SpeedChange;
+        paced = false;
+      } else if (speed !== null && !paced && await this.countShare(true) < caps.paced) paced = true;
+      await this.db.run('UPDATE playground_runs SET speed = $speed, paced = $paced WHERE id = $id', { id: r.id, speed, paced: paced ? 1 : 0 });
+      return { kind: 'changed', executionId: r.id, nodeId: r.node_id, paced } as SpeedChange;
+    });
+  }
+
+  /** Fails running runs of other nodes whose heartbeat is older than `beforeMs`; returns their ids. */
+  async failStale(nodeId: string, reason: string, beforeMs: number, nowMs: number): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>(
+      `UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL
+       WHERE status = 'running' AND node_id IS NOT NULL AND node_id != $node AND heartbeat_ms < $before RETURNING id`,
+      { node: nodeId, reason, before: beforeMs, now: nowMs },
+    );
+    return rows.map((r) => r.id);
+  }
+
+  private async lockAdmission(): Promise<void> {
+    if (this.db.dialect === 'postgres') await this.db.get(`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK_KEY})`);
+  }
+
+  private async countShare(paced: boolean): Promise<number> {
+    const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE status = 'running' AND paced = $p`, { p: paced ? 1 : 0 });
+    return Number(r?.n ?? 0);
   }
 
   /** Completes a running row, with its packed trades; a row already ended is left as it is. */
@@ -175,7 +367,8 @@ export class PlaygroundRunStore {
     const packed = trades === undefined ? null : encodeTrades(trades);
     await this.db.transaction(async () => {
       const changed = (await this.db.run(`UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
-             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed WHERE id = $id AND status = 'running'`, {
+             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed, job_json = NULL, progress_json = NULL
+           WHERE id = $id AND status = 'running'`, {
           id, status: f.status, error: f.error, pnl: f.totalPnlCents, trades: f.totalTrades, win: f.winRate, done: f.barsDone, speed: f.speed,
           result: JSON.stringify(f.result), completed: f.completedMs,
         }));
@@ -202,14 +395,14 @@ export class PlaygroundRunStore {
   async listOfStrategy(strategyId: string, userId: number, max: number): Promise<RunRow[]> {
     const rows = (await this.db.all(`SELECT id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
                 context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done,
-                bars_total, NULL AS result_json, started_ms, completed_ms
+                bars_total, NULL AS result_json, started_ms, completed_ms, node_id, heartbeat_ms, stop_requested, paced, NULL AS progress_json
          FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, seq DESC LIMIT $max`, { s: strategyId, u: userId, max })) as Raw[];
     return rows.map(toRow);
   }
 
   /** The user's run, or null (another user's run reads as absent). */
   async get(userId: number, id: string): Promise<RunRow | null> {
-    const r = (await this.db.get('SELECT * FROM playground_runs WHERE id = $id AND user_id = $user', { id, user: userId })) as Raw | null;
+    const r = (await this.db.get(`SELECT ${ROW_COLUMNS} FROM playground_runs WHERE id = $id AND user_id = $user`, { id, user: userId })) as Raw | null;
     return r ? toRow(r) : null;
   }
 
@@ -230,11 +423,11 @@ export class PlaygroundRunStore {
 
   /** Marks one run failed if it is still running. */
   async failRunning(id: string, reason: string, nowMs: number): Promise<void> {
-    await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE id = $id AND status = 'running'`, { id, reason, now: nowMs });
+    await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL WHERE id = $id AND status = 'running'`, { id, reason, now: nowMs });
   }
 
   /** Marks runs left `running` by a stopped server as failed; returns how many. */
   async failInterrupted(reason: string, nowMs: number): Promise<number> {
-    return (await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE status = 'running'`, { reason, now: nowMs }));
+    return (await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL WHERE status = 'running'`, { reason, now: nowMs }));
   }
 }

@@ -23,13 +23,13 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
   });
 
-  route(app, s, ep.stop, ({ user }) => {
-    const r = s.runs.stop(user.id);
+  route(app, s, ep.stop, async ({ user }) => {
+    const r = await s.runs.stop(user.id);
     return r.ok ? ep.stop.ok({ executionId: r.value.executionId }) : mapError(codes.stop, r.error);
   });
 
-  route(app, s, ep.speed, ({ body, user }) => {
-    const r = s.runs.setSpeed(user.id, body.speed === ep.FULL_SPEED ? null : body.speed);
+  route(app, s, ep.speed, async ({ body, user }) => {
+    const r = await s.runs.setSpeed(user.id, body.speed === ep.FULL_SPEED ? null : body.speed);
     return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
   });
 
@@ -107,7 +107,6 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
         if (!running) return send('done');
         send('progress');
         unsubscribe = s.runs.subscribe(userId, id, onEvent);
-        if (unsubscribe === null) send('done');
       },
       cancel() {
         unsubscribe?.();

@@ -1,9 +1,13 @@
 // Playground runs: validation of a run request, the one-per-user and global limits, the executions
 // in flight, and their records. Family-agnostic; the playground adapter maps the error kinds.
 //
-// A run is checked whole before any runner child is used. Accepted, it is stored as `running` and
-// answered at once; a child from the pool then runs it in the background (execution.ts), and its
-// end (completed, failed, stopped, timeout) is written once, with the ledger's results.
+// A run is checked whole before any runner child is used. Accepted, it is queued in the store (a
+// `running` row without a node, store/playground-runs.ts) and answered at once; any node with a free
+// runner claims it, and a child from that node's pool runs it in the background (execution.ts). Its
+// end (completed, failed, stopped, timeout) is written once, with the ledger's results. The running
+// node writes progress and a heartbeat to the row and applies the stop and pace any node set there;
+// every other node reads and streams the run from the row. One run per user and the shares' caps
+// are counted in the store, so they hold across nodes (docs/decisions.md, Playground runs as jobs).
 //
 // Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
 // busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
@@ -27,7 +31,7 @@ import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { DAY_S } from '../../lib/time-units.ts';
-import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
+import type { ClaimedRun, NewRun, PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
 import { Execution, type ExecutionEvent, type RunStatus, SHUTDOWN_MESSAGE } from './execution.ts';
 import type { EquityPoint } from './ledger.ts';
@@ -72,6 +76,8 @@ export interface TradesPage {
 
 /** The run settings the service needs from the configuration. */
 export interface RunSettings {
+  /** This node's name in the run queue (claimed runs carry it). */
+  nodeId: string;
   customTimeframes: boolean;
   slippageTicks: number;
   timeoutMs: number;
@@ -80,9 +86,6 @@ export interface RunSettings {
   /** Paced runs at once: their own share. */
   pacedMaxConcurrent: number;
 }
-
-/** Which share of the runners a live run takes. */
-type Share = 'full' | 'paced';
 
 /** What a client sees of an execution, live or ended (domain units: cents, ticks, epoch seconds). */
 export interface ExecutionView {
@@ -137,13 +140,32 @@ export interface RunInput {
 interface Live {
   exec: Execution;
   row: RunRow;
-  share: Share;
+  /** Holds a place in the paced share (else a full-speed one). */
+  paced: boolean;
+  /** Pace changes made here: a heartbeat begun before one must not undo it with the older pace it read. */
+  speedEdits: number;
+  heartbeat: ReturnType<typeof setInterval>;
+  beating: boolean;
+}
+
+/** The reason a run reads failed when its server went away mid-run (a restart, or a silent node). */
+export const INTERRUPTED_MESSAGE = 'The server restarted while the run was in progress';
+const STOPPED_MESSAGE = 'Stopped by the user';
+
+/** What the running node writes of its progress beside bars_done, for other nodes to show. */
+interface Progress {
+  balanceCents: number;
+  equityCents: number;
+  stats: RunStats;
 }
 
 export class RunService {
+  /** Runs executing on this node's runners. */
   private readonly live = new Map<string, Live>();
-  private readonly runningByUser = new Map<number, string>();
   private closing = false;
+  private worker: ReturnType<typeof setInterval> | null = null;
+  private claiming: Promise<void> | null = null;
+  private pokeAgain = false;
 
   constructor(
     private readonly store: PlaygroundRunStore,
@@ -154,49 +176,120 @@ export class RunService {
     private readonly clock: Clock,
   ) {}
 
-  /** At server start: runs a stopped server left `running` read failed, with the reason. */
+  /**
+   * At server start: on SQLite (one server) runs a stopped server left running read failed, with the
+   * reason; on PostgreSQL only those whose node went silent (other nodes' runs go on).
+   */
   async recoverInterrupted(): Promise<void> {
-    await this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
+    const now = this.clock.nowMs();
+    if (this.store.dialect === 'sqlite') await this.store.failInterrupted(INTERRUPTED_MESSAGE, now);
+    else await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
+  }
+
+  /** At server start: recovers interrupted runs, then claims queued ones (startWorker). */
+  async startQueue(): Promise<void> {
+    await this.recoverInterrupted();
+    this.startWorker();
+    await this.poke();
+  }
+
+  /**
+   * Starts this node's claimer on a shared store: queued runs are taken while a runner is free,
+   * silent nodes' runs failed. SQLite has one server, which claims as it queues and as runs end.
+   */
+  startWorker(): void {
+    if (this.worker !== null || this.closing || this.store.dialect === 'sqlite') return;
+    this.worker = setInterval(() => void this.tick(), limits.playgroundClaimIntervalMs);
+    this.worker.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const now = this.clock.nowMs();
+      await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
+      await this.poke();
+    } catch (e) {
+      // A store closed under a service never shut down (a test's app): nothing more to do here.
+      if (/closed/i.test(String((e as Error)?.message)) && this.worker) clearInterval(this.worker);
+      else if (!this.closing) console.error('playground run queue', e);
+    }
   }
 
   async start(userId: number, body: RunInput): Promise<Result<{ executionId: string }, RunError>> {
     const planned = await this.plan(userId, body);
     if (!planned.ok) return planned;
     const p = planned.value;
-    const running = this.runningByUser.get(userId);
-    if (running !== undefined) return err({ kind: 'already_running', executionId: running });
-    const share: Share = p.speed === null ? 'full' : 'paced';
-    if (!this.hasRoom(share)) return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
-
     const id = `exe_${randomSecret(12)}`;
-    const row: RunRow = {
+    const run: NewRun = {
       id, userId, strategyId: p.strategyId, templateId: p.templateId, instrument: p.inst.symbol, timeframe: p.tf.text,
       startDate: p.startDate, endDate: p.endDate, params: p.params, contextTimeframes: p.ctx.map((c) => c.text), speed: p.speed,
-      barsTotal: p.totalBars, startedMs: this.clock.nowMs(), status: 'running', error: null, totalPnlCents: null, totalTrades: null,
-      winRate: null, barsDone: 0, result: null, completedMs: null,
+      barsTotal: p.totalBars, startedMs: this.clock.nowMs(),
+    };
+    // Queued in the store: one per user and the shares' caps hold across every node.
+    const admitted = await this.store.enqueue(run, { code: p.code, startS: p.startS, endS: p.endS }, p.speed !== null, this.caps());
+    if (admitted.kind === 'already_running') return err({ kind: 'already_running', executionId: admitted.executionId });
+    if (admitted.kind === 'capacity') return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
+    // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
+    await this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
+    await this.poke();
+    return ok({ executionId: id });
+  }
+
+  private caps() {
+    return { full: this.settings.maxConcurrent, paced: this.settings.pacedMaxConcurrent };
+  }
+
+  /** Claims queued runs while this node has a free runner; one claimer at a time, run again if poked meanwhile. */
+  private poke(): Promise<void> {
+    if (this.claiming) {
+      this.pokeAgain = true;
+      return this.claiming;
+    }
+    this.claiming = (async () => {
+      do {
+        this.pokeAgain = false;
+        while (!this.closing && await this.claimOne());
+      } while (this.pokeAgain && !this.closing);
+    })().finally(() => (this.claiming = null));
+    return this.claiming;
+  }
+
+  private async claimOne(): Promise<boolean> {
+    const room = { full: this.localCount(false) < this.settings.maxConcurrent, paced: this.localCount(true) < this.settings.pacedMaxConcurrent };
+    const c = await this.store.claim(this.settings.nodeId, room, this.clock.nowMs());
+    if (c === null) return false;
+    if (this.closing) await this.store.failRunning(c.row.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
+    else this.launch(c);
+    return true;
+  }
+
+  private localCount(paced: boolean): number {
+    let n = 0;
+    for (const l of this.live.values()) if (l.paced === paced) n++;
+    return n;
+  }
+
+  /** Runs a claimed run on this node's pool, heart-beating its row until it ends. */
+  private launch({ row, job }: ClaimedRun): void {
+    const inst = findInstrument(row.instrument) as Instrument;
+    const parse = (text: string) => {
+      const r = parseTimeframe(text, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
+      if (!r.ok) throw new Error(`stored run ${row.id}: timeframe ${text} does not parse`);
+      return r.value;
     };
     const exec = new Execution(
       {
-        id, userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
-        totalBars: p.totalBars, speed: p.speed, timeoutMs: this.settings.timeoutMs, slippageTicks: this.settings.slippageTicks,
-        startingBalanceCents: limits.startingBalanceCents, nowMs: () => this.clock.nowMs(),
+        id: row.id, userId: row.userId, span: { inst, tf: parse(row.timeframe), ctx: row.contextTimeframes.map(parse), startS: job.startS, endS: job.endS },
+        code: job.code, params: row.params as Record<string, number | string | boolean>, totalBars: row.barsTotal, speed: row.speed,
+        timeoutMs: this.settings.timeoutMs, slippageTicks: this.settings.slippageTicks, startingBalanceCents: limits.startingBalanceCents,
+        nowMs: () => this.clock.nowMs(),
       },
       this.source,
     );
-    // Held before the store is awaited, so a second start meanwhile finds this one running.
-    this.live.set(id, { exec, row, share });
-    this.runningByUser.set(userId, id);
-    try {
-      await this.store.insert(row);
-      // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
-      await this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
-    } catch (e) {
-      this.live.delete(id);
-      this.runningByUser.delete(userId);
-      throw e;
-    }
+    const l: Live = { exec, row, paced: row.paced, speedEdits: 0, beating: false, heartbeat: setInterval(() => void this.beat(l), limits.playgroundHeartbeatMs) };
+    this.live.set(row.id, l);
     exec.subscribe((e) => {
-      if (e.type === 'done') this.ended(exec, row);
+      if (e.type === 'done') void this.ended(l);
     });
     this.pool()
       .acquire()
@@ -207,40 +300,61 @@ export class RunService {
           exec.failWithoutChild('The strategy sandbox could not be started; try again later');
         },
       );
-    return ok({ executionId: id });
   }
 
-  stop(userId: number): Result<{ executionId: string }, StopError> {
-    const id = this.runningByUser.get(userId);
-    const l = id === undefined ? undefined : this.live.get(id);
-    if (!l) return err({ kind: 'not_running' });
-    l.exec.stop();
-    return ok({ executionId: l.exec.id });
+  /** Writes the run's progress and heartbeat; applies the stop and pace any node set on its row. */
+  private async beat(l: Live): Promise<void> {
+    if (l.beating || l.exec.status !== 'running') return;
+    l.beating = true;
+    const edits = l.speedEdits;
+    try {
+      const led = l.exec.ledger;
+      const progress: Progress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
+      const ctl = await this.store.heartbeat(l.exec.id, this.settings.nodeId, this.clock.nowMs(), l.exec.barsDone, progress);
+      // Failed by another node (this one was silent too long): end it here as well.
+      if (ctl === null) return l.exec.abort();
+      if (ctl.stopRequested) l.exec.stop();
+      if (edits === l.speedEdits && ctl.speed !== l.exec.speed) l.exec.setSpeed(ctl.speed);
+      if (edits === l.speedEdits) l.paced = ctl.paced;
+    } catch (e) {
+      if (!this.closing) console.error('playground run heartbeat failed', l.exec.id, e);
+    } finally {
+      l.beating = false;
+    }
+  }
+
+  /** The user's run executing on this node, if any. */
+  private localOf(userId: number): Live | undefined {
+    for (const l of this.live.values()) if (l.exec.userId === userId && l.exec.status === 'running') return l;
+    return undefined;
+  }
+
+  /** Stops the user's run wherever it is: here at once, on another node at its next heartbeat, queued at once. */
+  async stop(userId: number): Promise<Result<{ executionId: string }, StopError>> {
+    const l = this.localOf(userId);
+    if (l) {
+      l.exec.stop();
+      return ok({ executionId: l.exec.id });
+    }
+    const r = await this.store.requestStop(userId, STOPPED_MESSAGE, this.clock.nowMs());
+    return r === null ? err({ kind: 'not_running' }) : ok({ executionId: r.id });
   }
 
   /** 1–50 paces the user's running execution like Replay/play; null runs it at full speed (the wire's "max"). */
-  setSpeed(userId: number, speed: unknown): Result<{ executionId: string }, SpeedError> {
+  async setSpeed(userId: number, speed: unknown): Promise<Result<{ executionId: string }, SpeedError>> {
     const s = parseSpeed(speed, true);
     if (s === undefined) return err({ kind: 'invalid_speed' });
-    const id = this.runningByUser.get(userId);
-    const l = id === undefined ? undefined : this.live.get(id);
-    if (!l) return err({ kind: 'not_running' });
-    if (s === null && l.share === 'paced') {
-      if (!this.hasRoom('full')) return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
-      l.share = 'full';
-    } else if (s !== null && l.share === 'full' && this.hasRoom('paced')) {
-      l.share = 'paced';
+    const r = await this.store.changeSpeed(userId, s, this.caps());
+    if (r.kind === 'not_running') return err({ kind: 'not_running' });
+    if (r.kind === 'capacity') return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
+    const l = this.live.get(r.executionId);
+    if (l) {
+      l.speedEdits++;
+      l.paced = r.paced;
+      l.exec.setSpeed(s);
+      l.row.speed = s;
     }
-    l.exec.setSpeed(s);
-    l.row.speed = s;
-    return ok({ executionId: l.exec.id });
-  }
-
-  /** Whether one more live run fits in `share`. */
-  private hasRoom(share: Share): boolean {
-    let n = 0;
-    for (const l of this.live.values()) if (l.share === share) n++;
-    return n < (share === 'full' ? this.settings.maxConcurrent : this.settings.pacedMaxConcurrent);
+    return ok({ executionId: r.executionId });
   }
 
   async get(userId: number, id: unknown): Promise<Result<ExecutionView, ExecutionNotFound>> {
@@ -293,16 +407,42 @@ export class RunService {
     return { inst, offset, stored: kept.length, tradesTotal, trades: kept.slice(from, Math.min(kept.length, from + limit)) };
   }
 
-  /** Calls `fn` on the execution's progress and end; null when it is not running (read it instead). */
-  subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): (() => void) | null {
+  /**
+   * Calls `fn` on the execution's progress and end. A run executing here is followed as it goes; any
+   * other (queued, on another node, ended, absent) by polling its row: `progress` when its bars
+   * done move, `done` once it is no longer running (at the first poll for an ended or absent one).
+   */
+  subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): () => void {
     const l = this.live.get(id);
-    if (!l || l.exec.userId !== userId) return null;
-    return l.exec.subscribe(fn);
+    if (l && l.exec.userId === userId) return l.exec.subscribe(fn);
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let barsDone = 0;
+    const poll = async () => {
+      const row = await this.store.get(userId, id).catch(() => undefined);
+      if (stopped) return;
+      if (row === null || (row !== undefined && row.status !== 'running')) {
+        stopped = true;
+        return fn({ type: 'done' });
+      }
+      if (row !== undefined && row.barsDone !== barsDone) {
+        barsDone = row.barsDone;
+        fn({ type: 'progress' });
+      }
+      timer = setTimeout(() => void poll(), limits.playgroundRemotePollMs);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
   }
 
   /** Ends this process's executions in flight as failed and waits (5 s at most) until their records are written. */
   async shutdown(): Promise<void> {
     this.closing = true;
+    if (this.worker) clearInterval(this.worker);
+    await this.claiming;
     const live = [...this.live.values()];
     if (live.length > 0) {
       const done = live.map(
@@ -319,9 +459,9 @@ export class RunService {
     }
   }
 
-  private async ended(exec: Execution, row: RunRow): Promise<void> {
-    this.live.delete(exec.id);
-    if (this.runningByUser.get(exec.userId) === exec.id) this.runningByUser.delete(exec.userId);
+  private async ended(l: Live): Promise<void> {
+    const exec = l.exec;
+    clearInterval(l.heartbeat);
     const stats = exec.ledger.stats();
     const trades = exec.ledger.closedTrades;
     try {
@@ -351,7 +491,11 @@ export class RunService {
     } catch (e) {
       if (!this.closing) console.error('playground run record failed', exec.id, e);
     }
-    void row;
+    // Read from memory until the record is written (a PostgreSQL write takes a round trip): a read
+    // in between sees the ended run, never the row still running.
+    this.live.delete(exec.id);
+    // A runner is free: take the next queued run.
+    if (!this.closing) void this.poke().catch((e) => console.error('playground run queue', e));
   }
 
   private async plan(userId: number, body: RunInput) {
@@ -485,7 +629,8 @@ function liveView(l: Live): ExecutionView {
     equityCents: led.equityCents(),
     stats: led.stats(),
     performance: led.performance(),
-    trades: trades.slice(-limits.playgroundTradesLiveMax),
+    // Running: the newest trades; ended (its record being written): the first ones, as the record keeps.
+    trades: x.status === 'running' ? trades.slice(-limits.playgroundTradesLiveMax) : trades.slice(0, limits.playgroundTradesKeptMax),
     tradesTotal: trades.length,
     equity: led.equityCurve.slice(),
     logs: x.logs.view(),
@@ -504,8 +649,10 @@ interface StoredResult {
   logTimes?: (number | null)[];
 }
 
+/** An ended run's record, or a run queued or executing on another node as its row reads (progress written by its node). */
 function storedView(row: RunRow): ExecutionView {
   const r = row.result as StoredResult | null;
+  const pr = row.status === 'running' ? (row.progress as Progress | null) : null;
   const empty: RunStats = {
     totalPnlCents: 0, totalTrades: 0, winningTrades: 0, losingTrades: 0, winRate: 0, averageWinCents: 0, averageLossCents: 0,
     largestWinCents: 0, largestLossCents: 0, profitFactor: null, maxDrawdownCents: 0, finalBalanceCents: limits.startingBalanceCents,
@@ -517,9 +664,9 @@ function storedView(row: RunRow): ExecutionView {
     speed: row.speed,
     barsDone: row.barsDone,
     completedMs: row.completedMs,
-    balanceCents: r?.balanceCents ?? limits.startingBalanceCents,
-    equityCents: r?.balanceCents ?? limits.startingBalanceCents,
-    stats: r?.stats ?? empty,
+    balanceCents: r?.balanceCents ?? pr?.balanceCents ?? limits.startingBalanceCents,
+    equityCents: r?.balanceCents ?? pr?.equityCents ?? limits.startingBalanceCents,
+    stats: r?.stats ?? pr?.stats ?? empty,
     performance: r?.performance ?? null,
     trades: r?.trades ?? [],
     tradesTotal: r?.tradesTotal ?? 0,

@@ -292,8 +292,6 @@ describe('stored runs', () => {
     const theirs = 'exe_other_user_old';
     await store.insert({ ...row(theirs, 0), userId: (await p.s.users.list()).find((x) => x.email === 'quant@example.com')!.id });
     await store.end(theirs, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 1 });
-    // The oldest row of all is still running (another process's run): never dropped.
-    await store.insert(row('exe_old_running', 0));
     for (let i = 0; i < limits.playgroundRunsKeptPerUserMax; i++) {
       await store.insert(row(`exe_old_${i}`, 1000 + i));
       await store.end(`exe_old_${i}`, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 2000 + i });
@@ -301,13 +299,12 @@ describe('stored runs', () => {
     const r = await webCall(p, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
     expect(r.body.success).toBe(true);
     const ids = (p.s.db.query('SELECT id FROM playground_runs WHERE user_id = $u').all({ u: userId }) as { id: string }[]).map((x) => x.id);
-    // 502 rows before pruning: the running one, 500 ended, the new one; the two oldest ended go.
+    // 501 rows before pruning: 500 ended and the new one, running (it counts and stays; a user has
+    // at most one run queued or running, cluster-wide); the oldest ended one goes.
     expect(ids.length).toBe(limits.playgroundRunsKeptPerUserMax);
-    expect(ids).toContain('exe_old_running');
     expect(ids).toContain(r.body.executionId);
     expect(ids).not.toContain('exe_old_0');
-    expect(ids).not.toContain('exe_old_1');
-    expect(ids).toContain('exe_old_2');
+    expect(ids).toContain('exe_old_1');
     // Other users' records are untouched.
     expect((await p.call('GET', `executions/${theirs}`)).body.execution.id).toBe(theirs);
     await webCall(p, 'POST', '/api/playground/stop', { cookie, body: {} });
