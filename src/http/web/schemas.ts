@@ -127,5 +127,26 @@ export const challenges = defineEndpoint({
   errors: codes.none,
 });
 
+export const DataRange = T.Object(
+  {
+    symbol: T.String({ description: 'The instrument symbol (`NQ`)' }),
+    contractId: T.String({ description: 'The contract ID Contract/available answers for the instrument' }),
+    firstDate: T.String({ description: 'First UTC day with data, YYYY-MM-DD' }),
+    lastDate: T.String({ description: 'Last UTC day with data, YYYY-MM-DD (synthetic history joined with imported days)' }),
+  },
+  { ...STRICT, title: 'DataRange' },
+);
+
+export const dataRanges = defineEndpoint({
+  method: 'GET',
+  path: '/data-ranges',
+  auth: 'cookie',
+  summary: 'The days of data the server holds per instrument (what a replay may start on), for the console',
+  request: {},
+  fields: {},
+  response: okBody({ instruments: T.Array(DataRange) }),
+  errors: codes.none,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges];

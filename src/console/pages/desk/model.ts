@@ -3,7 +3,7 @@
 // account, and the bar loads the chart needs.
 
 import type { ApiBar } from '../../chart.ts';
-import { sim } from '../../api.ts';
+import { auth, sim } from '../../api.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export type { Order, Position, Snapshot, Trade };
@@ -208,11 +208,18 @@ export function readStatus(accountId: number): Promise<Advance> {
   return sim<Advance>('Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
 }
 
-/** The data's first and last day for an instrument (day bars from the start of the data). */
-export async function dataRange(contractId: string): Promise<{ first: string; last: string } | null> {
-  const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', { contractId, unit: 4, unitNumber: 1, limit: 20000 });
-  if (r.bars.length === 0) return null;
-  return { first: r.bars[0].t.slice(0, 10), last: r.bars[r.bars.length - 1].t.slice(0, 10) };
+/** The days of data the server holds for an instrument (GET /api/auth/data-ranges). */
+export interface DataRange {
+  symbol: string;
+  contractId: string;
+  /** YYYY-MM-DD, UTC. */
+  firstDate: string;
+  lastDate: string;
+}
+
+/** Every instrument's days of data, as the server states them. */
+export async function loadDataRanges(): Promise<DataRange[]> {
+  return (await auth<{ instruments: DataRange[] }>('GET', 'data-ranges')).instruments;
 }
 
 /** Bars of a session start, inclusive of its last played time, as ISO of the last bar. */

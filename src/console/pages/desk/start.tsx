@@ -7,7 +7,8 @@ import { attempt, ErrorLine, money } from '../../ui.tsx';
 import {
   type Account,
   type Contract,
-  dataRange,
+  type DataRange,
+  loadDataRanges,
   forgetMeta,
   loadMeta,
   parseReplayName,
@@ -24,7 +25,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [contracts, setContracts] = useState<Contract[] | null>(null);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [contractId, setContractId] = useState('');
-  const [range, setRange] = useState<{ first: string; last: string } | null>(null);
+  const [ranges, setRanges] = useState<DataRange[] | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [timeframe, setTimeframe] = useState('1m');
@@ -49,24 +50,18 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
     loadAccounts();
   }, []);
 
-  // The data's span for the chosen instrument sets sensible default dates.
   useEffect(() => {
-    if (!contractId) return;
-    let gone = false;
-    dataRange(contractId)
-      .then((r) => {
-        if (gone) return;
-        setRange(r);
-        if (r && (!startDate || startDate < r.first || startDate > r.last)) {
-          const s = addDays(r.last, -7);
-          setStartDate(s < r.first ? r.first : s);
-        }
-      })
-      .catch(() => !gone && setRange(null));
-    return () => {
-      gone = true;
-    };
-  }, [contractId]);
+    loadDataRanges().then(setRanges, () => setRanges([]));
+  }, []);
+
+  // The data's span for the chosen instrument, as the server states it, sets sensible default dates.
+  const range = ranges?.find((r) => r.contractId === contractId) ?? null;
+  useEffect(() => {
+    if (range && (!startDate || startDate < range.firstDate || startDate > range.lastDate)) {
+      const s = addDays(range.lastDate, -7);
+      setStartDate(s < range.firstDate ? range.firstDate : s);
+    }
+  }, [range?.contractId, ranges]);
 
   const challenges = (accounts ?? []).filter((a) => a.name.startsWith('CHALLENGE-'));
   const live = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && a.canTrade);
@@ -163,7 +158,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
           </label>
           <label>
             Start date (UTC)
-            <input name="startDate" type="date" required value={startDate} min={range?.first} max={range?.last} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
+            <input name="startDate" type="date" required value={startDate} min={range?.firstDate} max={range?.lastDate} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
           </label>
           <label>
             End date <span class="muted">(optional)</span>
@@ -186,7 +181,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
         <p class="muted small">
           {range ? (
             <>
-              Data held for this instrument: <span class="mono">{range.first}</span> to <span class="mono">{range.last}</span>. Bars before the start date are loaded as chart history.
+              Data held for this instrument: <span class="mono" data-testid="data-first">{range.firstDate}</span> to <span class="mono" data-testid="data-last">{range.lastDate}</span>. Bars before the start date are loaded as chart history.
             </>
           ) : (
             'Bars before the start date are loaded as chart history.'
