@@ -23,6 +23,11 @@ async function progress(page: Page): Promise<[number, number]> {
   return [a, b];
 }
 
+/** Rows of a table as arrays of cell texts. */
+async function rows(page: Page, testid: string): Promise<string[][]> {
+  return page.$$eval(`[data-testid=${testid}] tbody tr`, (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.trim())));
+}
+
 async function openDesk(page: Page, stage: ReturnType<typeof browserStage>): Promise<void> {
   await loginThroughForm(page, stage.server);
   await page.goto(`${stage.server.base}/#/desk`);
@@ -82,6 +87,33 @@ describe.skipIf(noBrowser)('console: the desk reaches all the data and draws lon
     // The last bar drawn is the last one before the jump's time, and the clock says so.
     expect(await chartAttr(page, 'last-time')).toBe('2025-03-02T23:59:00.000Z');
     expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-02 23:59:00');
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a trader expects', () => {
+  const stage = browserStage();
+
+  it('B places a market buy with the ticket’s stop-loss and take-profit, like the Buy button', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-10');
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')");
+    await page.fill('input[name=slTicks]', '40');
+    await page.fill('input[name=tpTicks]', '80');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=positions] tbody tr');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    const pos = (await rows(page, 'positions'))[0];
+    expect(pos.slice(0, 2)).toEqual(['Long', '1']);
+    const avg = Number(pos[2]);
+    // NQ ticks are 0.25: 40 ticks under and 80 ticks over the fill.
+    const legs = (await rows(page, 'orders')).map((r) => r.slice(1, 5));
+    expect(legs).toContainEqual(['Sell', 'STP', '1', (avg - 10).toFixed(2)]);
+    expect(legs).toContainEqual(['Sell', 'LMT', '1', (avg + 20).toFixed(2)]);
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);

@@ -20,6 +20,7 @@ import { ReplayBar } from './replay-bar.tsx';
 import { useSessionFeed } from './session-feed.ts';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
 import { Ticket } from './ticket.tsx';
+import { useTicketModel } from './ticket-model.ts';
 import { type Trading, useTrading } from './trading.ts';
 
 export type { EndResult };
@@ -34,7 +35,8 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const tables = useTables(core);
   const session = useSessionFeed(core, tables);
   const controls = useReplayControls(core, tables, session);
-  const trading = useTrading(core, tables, session);
+  const ticket = useTicketModel();
+  const trading = useTrading(core, tables, session, ticket);
   const { meta, snap, over, fmt, playing } = core;
   const { tickSize } = meta.contract;
   const { lastPrice, loading, progress } = session;
@@ -73,6 +75,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             <FinalResult result={over} onNew={() => onClose()} />
           ) : (
             <Ticket
+              ticket={ticket}
               tickSize={tickSize}
               decimals={core.decimals}
               lastPrice={lastPrice}
@@ -80,8 +83,6 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
               busy={trading.placing}
               error={trading.ticketError}
               onPlace={trading.place}
-              size={trading.size}
-              onSize={trading.setSize}
             />
           )}
           <ChallengePanel
@@ -126,7 +127,7 @@ function DeskTables({ tables, trading, lastPrice, contract, fmt }: { tables: Tab
         <FillsTable fills={fills} fmt={fmt} />
       </div>
       <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (ticket size)
+        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets)
       </p>
     </div>
   );
