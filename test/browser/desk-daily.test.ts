@@ -117,4 +117,62 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('leaves a session without ending it, resumes it from the list, and asks before ending it', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-11');
+    const history = Number(await chartAttr(page, 'bars'));
+    await page.click('[data-testid=step]');
+    await page.keyboard.press('n');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('2 /')");
+    const [, total] = await progress(page);
+    const accountId = Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
+
+    // Leave: the start form again, with the session in the live list and a note saying so.
+    await page.click('[data-testid=leave]');
+    await page.waitForSelector(`[data-testid=live-sessions] tr[data-account-id="${accountId}"]`);
+    expect(await text(page, '[data-testid=notice]')).toContain('is still live');
+    // A reload opens on the start form: the page left the session.
+    await page.reload();
+    await page.waitForSelector(`[data-testid=live-sessions] tr[data-account-id="${accountId}"]`);
+    expect(await page.$('[data-testid=desk]')).toBeNull();
+
+    // Resume: where it stood, chart and progress.
+    await page.click(`[data-testid=live-sessions] tr[data-account-id="${accountId}"] >> text=Resume`);
+    await page.waitForSelector('[data-testid=desk]');
+    await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+    expect(await progress(page)).toEqual([2, total]);
+    expect(Number(await chartAttr(page, 'bars'))).toBe(history + 2);
+
+    // End asks first; keeping it changes nothing.
+    await page.click('[data-testid=end]');
+    await page.waitForSelector('[data-testid=end-confirm]');
+    await page.click('[data-testid=end-no]');
+    expect(await page.$('[data-testid=end-confirm]')).toBeNull();
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('3 /')");
+    expect(await page.$('[data-testid=final-result]')).toBeNull();
+    await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
+    await page.waitForSelector('[data-testid=final-result]');
+
+    // The live list's End asks too.
+    await page.click('[data-testid=final-result] button');
+    await startSession(page, '2025-03-12');
+    const second = Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
+    await page.click('[data-testid=leave]');
+    const row = `[data-testid=live-sessions] tr[data-account-id="${second}"]`;
+    await page.waitForSelector(row);
+    expect(await page.$(`[data-testid=live-sessions] tr[data-account-id="${accountId}"]`)).toBeNull();
+    await page.click(`${row} button:has-text("End")`);
+    await page.waitForSelector(`${row} [data-testid=end-row-confirm]`);
+    await page.click(`${row} >> text=Keep`);
+    expect(await page.$(`${row} [data-testid=end-row-confirm]`)).toBeNull();
+    await page.click(`${row} button:has-text("End")`);
+    await page.click(`${row} [data-testid=end-row-confirm] button.sell`);
+    await page.waitForSelector(row, { state: 'detached' });
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

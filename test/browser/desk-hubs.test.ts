@@ -141,6 +141,7 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     await page.mouse.move(700, 890);
     await screenshot(page, 'desk-played');
     await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
     await page.waitForSelector('[data-testid=final-result]', WAIT);
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();

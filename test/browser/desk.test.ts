@@ -171,6 +171,7 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
 
     // End the session: the final balance is the account's balance as the API reports it.
     await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
     await page.waitForSelector('[data-testid=final-result]');
     const finalText = await text(page, '[data-testid=final-balance]');
     const accounts: any = await page.evaluate(

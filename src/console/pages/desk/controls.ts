@@ -1,4 +1,5 @@
-// The replay controls: step, jump, play, pause, speed and end. The server plays (Replay/play at
+// The replay controls: step, jump, play, pause, speed, leave (the session stays live) and end
+// (asked first). The server plays (Replay/play at
 // 2 × speed bars a second, Replay/pause); the bars come back through the market hub (status.ts).
 // Steps and jumps go through the core's queue with the hubs' bars, so they never overlap.
 
@@ -10,6 +11,8 @@ import type { SessionCore } from './core.ts';
 import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
+import { type Confirm, useConfirm } from './confirm.ts';
+import { leaveCurrent } from './model.ts';
 
 export interface ReplayControls {
   speed: number;
@@ -22,7 +25,11 @@ export interface ReplayControls {
   submitJump(): void;
   step(n: number): void;
   togglePlay(): void;
+  /** Ending asks first: `confirmEnd.ask(true)` shows the question, `end()` ends. */
+  confirmEnd: Confirm<true>;
   end(): void;
+  /** Back to the start form; the session stays live, resumable from the live-sessions list. */
+  leave(): void;
 }
 
 /** `2025-03-03T14:30:00Z` ↔ the value of a datetime-local input (read as UTC). */
@@ -35,8 +42,9 @@ interface Parts {
   session: SessionFeed;
 }
 
-export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed): ReplayControls {
+export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed, onLeave: (notice: string) => void): ReplayControls {
   const [speed, setSpeed] = useState(5);
+  const confirmEnd = useConfirm<true>();
   core.live.current.speed = speed;
   const p: Parts = { core, tables, session };
   const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
@@ -51,7 +59,16 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
     ...jump,
     step: (n) => run(() => advance(p, 'Replay/step', { steps: n }, true)),
     togglePlay: () => (core.live.current.playing ? run(() => pause(p)) : play()),
-    end: () => run(() => end(p)),
+    confirmEnd,
+    end: () => {
+      confirmEnd.cancel();
+      run(() => end(p));
+    },
+    // Unmounting the session pauses a playing session (session-feed.ts), so nothing plays unseen.
+    leave: () => {
+      leaveCurrent(core.accountId);
+      onLeave(`${core.meta.accountName} is still live: resume it from the list on the right, or end it there.`);
+    },
   };
 }
 

@@ -135,6 +135,18 @@ export function forgetMeta(accountId: number): void {
   }
 }
 
+/**
+ * The desk leaves a session without ending it: the page opens on the start form next time, and the
+ * session (its description kept here) is resumed from the live-sessions list.
+ */
+export function leaveCurrent(accountId: number): void {
+  try {
+    if (localStorage.getItem('rd.desk.current') === String(accountId)) localStorage.removeItem('rd.desk.current');
+  } catch {
+    // nothing to leave
+  }
+}
+
 export function currentSessionId(): number | null {
   try {
     const v = Number(localStorage.getItem('rd.desk.current'));

@@ -101,9 +101,31 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           Jump
         </button>
       </form>
-      <button type="button" class="ghost end" onClick={c.end} disabled={blocked} data-testid="end">
+      <button type="button" class="ghost" onClick={c.leave} data-testid="leave" title="Back to the start form; the session stays live and can be resumed">
+        Leave
+      </button>
+      <button type="button" class="ghost end" onClick={() => c.confirmEnd.ask(true)} disabled={blocked} data-testid="end">
         End session
       </button>
+      {c.confirmEnd.asked && <EndConfirm controls={c} />}
+    </div>
+  );
+}
+
+function EndConfirm({ controls: c }: { controls: ReplayControls }) {
+  return (
+    <div class="confirm end-confirm" role="alertdialog" aria-label="End the session" data-testid="end-confirm">
+      <p>
+        <strong>End this session?</strong> Working orders are canceled, positions are closed at the last price, and the session cannot be resumed.
+      </p>
+      <div class="row">
+        <button type="button" class="sell" onClick={c.end} data-testid="end-yes">
+          End session
+        </button>
+        <button type="button" class="ghost" onClick={c.confirmEnd.cancel} data-testid="end-no">
+          Keep it
+        </button>
+      </div>
     </div>
   );
 }

@@ -34,7 +34,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const core = useSessionCore(initialMeta);
   const tables = useTables(core);
   const session = useSessionFeed(core, tables);
-  const controls = useReplayControls(core, tables, session);
+  const controls = useReplayControls(core, tables, session, onClose);
   const ticket = useTicketModel();
   const trading = useTrading(core, tables, session, ticket);
   const { meta, snap, over, fmt, playing } = core;

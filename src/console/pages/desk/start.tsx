@@ -15,6 +15,7 @@ import {
   type SessionMeta,
   TIMEFRAMES,
 } from './model.ts';
+import { useConfirm } from './confirm.ts';
 
 /** `NQZ6` / `NQH25` → `NQ` (the contract name is the symbol plus the month code and year). */
 const rootOf = (name: string) => name.replace(/[FGHJKMNQUVXZ]\d{1,2}$/, '');
@@ -33,6 +34,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
+  const confirmEnd = useConfirm<number>();
 
   const loadAccounts = () =>
     attempt(setListError, async () => {
@@ -123,6 +125,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   };
 
   const endLive = async (a: Account) => {
+    confirmEnd.cancel();
     await attempt(setListError, async () => {
       await sim('Replay/end', { accountId: a.id });
       forgetMeta(a.id);
@@ -134,7 +137,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
     <div class="desk-start">
       <form class="card start-form" onSubmit={start} data-testid="start-form">
         <h2>New replay session</h2>
-        {notice && <p class="notice">{notice}</p>}
+        {notice && <p class="notice" data-testid="notice">{notice}</p>}
         <div class="start-grid">
           <label>
             Instrument
@@ -210,16 +213,30 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             </thead>
             <tbody>
               {live.map((a) => (
-                <tr key={a.id}>
+                <tr key={a.id} data-account-id={a.id}>
                   <td class="mono">{a.name}</td>
                   <td class="num">{money(a.balance)}</td>
                   <td class="actions">
-                    <button type="button" class="small primary" onClick={() => resume(a)}>
-                      Resume
-                    </button>{' '}
-                    <button type="button" class="small ghost" onClick={() => endLive(a)}>
-                      End
-                    </button>
+                    {confirmEnd.asked === a.id ? (
+                      <span class="end-row" data-testid="end-row-confirm">
+                        <span class="neg small">End it for good?</span>{' '}
+                        <button type="button" class="small sell" onClick={() => endLive(a)}>
+                          End
+                        </button>{' '}
+                        <button type="button" class="small ghost" onClick={confirmEnd.cancel}>
+                          Keep
+                        </button>
+                      </span>
+                    ) : (
+                      <>
+                        <button type="button" class="small primary" onClick={() => resume(a)}>
+                          Resume
+                        </button>{' '}
+                        <button type="button" class="small ghost" onClick={() => confirmEnd.ask(a.id)}>
+                          End
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
