@@ -175,4 +175,38 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('chips of working orders at one price, or a tick apart, do not cover each other, and each cancels its order', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-12');
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')");
+    const last = Number(await chartAttr(page, 'last-close'));
+    await page.click('.seg button[data-type=Limit]');
+    const prices = [last - 5, last - 5, last - 5.25];
+    for (const [i, p] of prices.entries()) {
+      await page.fill('input[name=limitPrice]', p.toFixed(2));
+      await page.click('[data-testid=buy]');
+      await page.waitForFunction(`document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === ${i + 1}`);
+    }
+    const boxes = await page.$$eval('[data-testid=chart-orders] [data-order-id]', (els: any[]) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { id: Number(el.dataset.orderId), left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }),
+    );
+    const overlap = (a: (typeof boxes)[0], b: (typeof boxes)[0]) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const a of boxes) for (const b of boxes) if (a.id !== b.id) expect(overlap(a, b)).toBe(false);
+    // Each chip's × cancels its own order, the lowest price's first.
+    const ids = (await rows(page, 'orders')).map((r) => Number(r[0]));
+    const byPrice = (await rows(page, 'orders')).sort((a, b) => Number(a[4]) - Number(b[4])).map((r) => Number(r[0]));
+    for (const [n, id] of byPrice.entries()) {
+      await page.click(`[data-testid=chart-orders] [data-order-id="${id}"] button`);
+      await page.waitForFunction(`document.querySelectorAll('[data-testid=orders] tbody tr').length === ${ids.length - n - 1}`);
+      expect((await rows(page, 'orders')).map((r) => Number(r[0]))).not.toContain(id);
+    }
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

@@ -26,6 +26,8 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
     set((Math.round(base / tickSize + ticks) * tickSize).toFixed(decimals));
   };
   const place = (side: 0 | 1) => onPlace(m.order(side));
+  // A refused price or bracket (at or below 0, off the tick grid) shows under the prices it names.
+  const priceError = error !== null && /price|bracket|stop-loss|take-profit|tick size/i.test(error);
 
   const label = ORDER_TYPES.find((t) => t.value === type)!.short;
   return (
@@ -85,6 +87,7 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
           </label>
         )}
       </div>
+      {priceError && <ErrorLine error={error} />}
       <div class="ticket-grid brackets">
         <label>
           <span class="nowrap">
@@ -107,7 +110,7 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
           Sell {size} {label}
         </button>
       </div>
-      <ErrorLine error={error} />
+      {!priceError && <ErrorLine error={error} />}
     </section>
   );
 }
