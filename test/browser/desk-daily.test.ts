@@ -57,7 +57,7 @@ describe.skipIf(noBrowser)('console: the desk reaches all the data and draws lon
     await startSession(page, '2025-03-03');
     await page.click('[data-testid=step]');
     await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')");
-    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-03 00:00:00');
+    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-03 00:01:00');
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);
@@ -68,7 +68,7 @@ describe.skipIf(noBrowser)('console: the desk reaches all the data and draws lon
     await startSession(page, '2025-02-03');
     const history = Number(await chartAttr(page, 'bars'));
     expect(history).toBe(500);
-    await page.fill('input[name=jumpTo]', '2025-03-03T00:00');
+    await page.fill('input[name=jumpTo]', '2025-03-03 00:00');
     const t0 = Date.now();
     await page.click('[data-testid=jump]');
     // The server's part is about 0.3 s: a bar-by-bar draw (51 s for these bars) misses this bound.
@@ -84,9 +84,9 @@ describe.skipIf(noBrowser)('console: the desk reaches all the data and draws lon
     expect(played).toBeLessThan(total);
     expect(Number(await chartAttr(page, 'bars'))).toBe(history + played);
     expect(Number(await chartAttr(page, 'volume-bars'))).toBe(history + played);
-    // The last bar drawn is the last one before the jump's time, and the clock says so.
+    // The last bar drawn is the last one before the jump's time, and the clock (its close) reads the jump's time.
     expect(await chartAttr(page, 'last-time')).toBe('2025-03-02T23:59:00.000Z');
-    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-02 23:59:00');
+    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-03 00:00:00');
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);
@@ -206,6 +206,43 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
       await page.waitForFunction(`document.querySelectorAll('[data-testid=orders] tbody tr').length === ${ids.length - n - 1}`);
       expect((await rows(page, 'orders')).map((r) => Number(r[0]))).not.toContain(id);
     }
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('reads one time everywhere: the clock is the close of the last bar, fills never later, the jump box in UTC 24-hour', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-13');
+    await page.click('[data-testid=step]');
+    await page.keyboard.press('n');
+    await page.keyboard.press('n');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('3 /')");
+    expect(await chartAttr(page, 'last-time')).toBe('2025-03-13T00:02:00.000Z');
+    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-13 00:03:00');
+    // The jump box offers an hour after the clock, written as the clock is (no locale, no 12-hour time).
+    expect(await page.getAttribute('input[name=jumpTo]', 'type')).toBe('text');
+    expect(await page.inputValue('input[name=jumpTo]')).toBe('2025-03-13 01:03');
+
+    // A market buy fills inside the played bars: never later than the clock.
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=fills] tbody tr');
+    const fillTime = (await rows(page, 'fills'))[0][0];
+    expect(fillTime).toMatch(/^2025-03-13 \d\d:\d\d:\d\d$/);
+    expect(fillTime <= (await text(page, '[data-testid=sim-time]'))).toBe(true);
+
+    // A jump to 13:30 leaves the clock at 13:30; a time that is not one is refused with the format.
+    await page.fill('input[name=jumpTo]', '2025-03-13 13:30');
+    await page.click('[data-testid=jump]');
+    await page.waitForFunction("document.querySelector('[data-testid=sim-time]').textContent.trim() === '2025-03-13 13:30:00'");
+    expect(await chartAttr(page, 'last-time')).toBe('2025-03-13T13:29:00.000Z');
+    expect(await page.inputValue('input[name=jumpTo]')).toBe('2025-03-13 14:30');
+    await page.fill('input[name=jumpTo]', '3/13/2025 2:30 PM');
+    await page.click('[data-testid=jump]');
+    await page.waitForSelector('.desk-bar .error');
+    expect(await text(page, '.desk-bar .error')).toContain('YYYY-MM-DD HH:MM (UTC)');
+    expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-13 13:30:00');
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);

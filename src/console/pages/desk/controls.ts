@@ -13,13 +13,14 @@ import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
 import { type Confirm, useConfirm } from './confirm.ts';
 import { leaveCurrent } from './model.ts';
+import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
 
 export interface ReplayControls {
   speed: number;
   setSpeed(v: number): void;
   /** A new speed while playing restarts the server's playback at it. */
   changeSpeed(v: number): void;
-  /** The jump input's value (a datetime-local, read as UTC). */
+  /** The jump box's text: `YYYY-MM-DD HH:MM`, UTC (sim-clock.ts). */
   jumpAt: string;
   editJump(v: string): void;
   submitJump(): void;
@@ -32,9 +33,6 @@ export interface ReplayControls {
   leave(): void;
 }
 
-/** `2025-03-03T14:30:00Z` ↔ the value of a datetime-local input (read as UTC). */
-const toLocalInput = (iso: string) => iso.slice(0, 16);
-const fromLocalInput = (v: string) => `${v.length === 16 ? `${v}:00` : v}Z`;
 
 interface Parts {
   core: SessionCore;
@@ -49,7 +47,13 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
   const p: Parts = { core, tables, session };
   const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
   const play = (v = core.live.current.speed) => run(() => startPlay(core, v));
-  const jump = useJumpTarget(session.lastTime, (iso) => run(() => advance(p, 'Replay/jumpTo', { targetTime: iso }, false)));
+  const jump = useJumpTarget(clockAfter(session.lastTime, core.meta.timeframe), (text) =>
+    run(async () => {
+      const iso = parseJumpBox(text);
+      if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (UTC), not “${text}”`);
+      await advance(p, 'Replay/jumpTo', { targetTime: iso }, false);
+    }),
+  );
   return {
     speed,
     setSpeed,
@@ -72,20 +76,20 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
   };
 }
 
-/** Default jump target: an hour after the last bar, until the user types one. */
-function useJumpTarget(lastTime: string | null, jump: (iso: string) => void): Pick<ReplayControls, 'jumpAt' | 'editJump' | 'submitJump'> {
+/** Default jump target: an hour after the clock, until the user types one. */
+function useJumpTarget(clock: string | null, jump: (text: string) => void): Pick<ReplayControls, 'jumpAt' | 'editJump' | 'submitJump'> {
   const [jumpAt, setJumpAt] = useState('');
   const edited = useRef(false);
   useEffect(() => {
-    if (lastTime && !edited.current) setJumpAt(toLocalInput(new Date(Date.parse(lastTime) + 3_600_000).toISOString()));
-  }, [lastTime]);
+    if (clock && !edited.current) setJumpAt(jumpBoxText(new Date(Date.parse(clock) + 3_600_000).toISOString()));
+  }, [clock]);
   const editJump = (v: string) => {
     edited.current = true;
     setJumpAt(v);
   };
   const submitJump = () => {
     edited.current = false;
-    if (jumpAt) jump(fromLocalInput(jumpAt));
+    if (jumpAt) jump(jumpAt);
   };
   return { jumpAt, editJump, submitJump };
 }

@@ -6,6 +6,7 @@ import { ErrorLine, utc } from '../../ui.tsx';
 import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
 import type { SessionMeta } from './model.ts';
+import { clockAfter } from './sim-clock.ts';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
 const LINK_TITLE: Record<LinkState, string> = {
@@ -39,8 +40,8 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
           {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
         </div>
         <div class="clock">
-          <span class="mono" data-testid="sim-time">
-            {lastTime ? utc(lastTime) : '—'}
+          <span class="mono" data-testid="sim-time" title="Simulated now: the close of the last bar played (bars are named by their open)">
+            {lastTime ? utc(clockAfter(lastTime, meta.timeframe)) : '—'}
           </span>
           <span class="muted small">UTC</span>
           <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
@@ -93,9 +94,16 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           c.submitJump();
         }}
       >
-        <input type="datetime-local" name="jumpTo" value={c.jumpAt} step={60} onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
-          aria-label="Jump to (UTC)"
-          title="Jump to this time (UTC)"
+        <input
+          type="text"
+          name="jumpTo"
+          value={c.jumpAt}
+          placeholder="YYYY-MM-DD HH:MM"
+          spellcheck={false}
+          autocomplete="off"
+          onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
+          aria-label="Jump to (UTC, YYYY-MM-DD HH:MM)"
+          title="Jump to this time, UTC, 24-hour: YYYY-MM-DD HH:MM"
         />
         <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
           Jump
