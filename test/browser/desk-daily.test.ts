@@ -4,7 +4,7 @@
 // not hide each other, and times read one way.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { browserStage, loginThroughForm, newPage, noBrowser } from './support.ts';
+import { browserStage, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
 
 /** Longer than the 365 day bars one History read may hold: the range must come from the server. */
 const SPAN = { DATA_START_DATE: '2024-01-01', DATA_END_DATE: '2025-03-14' };
@@ -244,6 +244,32 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     expect(await text(page, '.desk-bar .error')).toContain('YYYY-MM-DD HH:MM (UTC)');
     expect(await text(page, '[data-testid=sim-time]')).toBe('2025-03-13 13:30:00');
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('at 1280×720 the session bar stays on one line and the tables begin above the fold', async () => {
+    const context = await stage.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-14');
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')");
+    // Every item of the bar (instrument, clock, each control) on one line.
+    const tops = await page.$$eval('.bar-row > *, .bar-row .controls > *', (els: any[]) => els.map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)));
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(4);
+    // The tables' headings and column heads are on screen without scrolling, the chart right above them.
+    for (const t of ['positions', 'orders', 'fills']) {
+      const bottom = await page.$eval(`[data-testid=${t}] thead`, (el: any) => el.getBoundingClientRect().bottom);
+      expect(bottom).toBeLessThanOrEqual(720);
+    }
+    const chartBottom = await page.$eval('.chart-wrap', (el: any) => el.getBoundingClientRect().bottom);
+    const tablesTop = await page.$eval('.desk-below', (el: any) => el.getBoundingClientRect().top);
+    expect(tablesTop - chartBottom).toBeLessThanOrEqual(12);
+    await page.focus('[data-testid=step]');
+    await screenshot(page, 'desk-1280');
+    expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
 });

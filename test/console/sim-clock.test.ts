@@ -4,10 +4,10 @@ import { clockAfter, jumpBoxText, parseJumpBox } from '../../src/console/pages/d
 
 describe('sim clock', () => {
   it('is the close of the last bar played, at the session timeframe', () => {
-    expect(clockAfter('2025-03-03T14:29:00Z', '1m')).toBe('2025-03-03T14:30:00.000Z');
-    expect(clockAfter('2025-03-03T14:29:50Z', '10s')).toBe('2025-03-03T14:30:00.000Z');
-    expect(clockAfter('2025-03-03T12:00:00Z', '4h')).toBe('2025-03-03T16:00:00.000Z');
-    expect(clockAfter(null, '1m')).toBeNull();
+    expect(clockAfter('2025-03-03T14:29:00Z', 60)).toBe('2025-03-03T14:30:00.000Z');
+    expect(clockAfter('2025-03-03T14:29:50Z', 10)).toBe('2025-03-03T14:30:00.000Z');
+    expect(clockAfter('2025-03-03T12:00:00Z', 14_400)).toBe('2025-03-03T16:00:00.000Z');
+    expect(clockAfter(null, 60)).toBeNull();
   });
 
   it.each([

@@ -48,8 +48,9 @@ export function useChartDecorations(
   useEffect(() => {
     chart.current?.setPriceLines(lines);
   }, [lines]);
+  // A fill's marker says side and size; its price is in the fills table (prices on markers piled up).
   useEffect(() => {
-    const markers: MarkerSpec[] = fills.map((t) => ({ time: t.creationTimestamp, side: t.side === 0 ? 'buy' : 'sell', text: `${t.side === 0 ? 'B' : 'S'} ${t.size} @ ${fmt.price(t.price)}` }));
+    const markers: MarkerSpec[] = fills.map((t) => ({ time: t.creationTimestamp, side: t.side === 0 ? 'buy' : 'sell', text: `${t.side === 0 ? 'B' : 'S'} ${t.size}` }));
     chart.current?.setMarkers(markers);
   }, [fills, currentIndex]);
   return lines;

@@ -12,7 +12,7 @@ import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
 import { type Confirm, useConfirm } from './confirm.ts';
-import { leaveCurrent } from './model.ts';
+import { leaveCurrent, timeframeParts } from './model.ts';
 import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
 
 export interface ReplayControls {
@@ -47,7 +47,7 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
   const p: Parts = { core, tables, session };
   const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
   const play = (v = core.live.current.speed) => run(() => startPlay(core, v));
-  const jump = useJumpTarget(clockAfter(session.lastTime, core.meta.timeframe), (text) =>
+  const jump = useJumpTarget(clockAfter(session.lastTime, timeframeParts(core.meta.timeframe).widthS), (text) =>
     run(async () => {
       const iso = parseJumpBox(text);
       if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (UTC), not “${text}”`);

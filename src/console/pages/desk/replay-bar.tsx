@@ -5,7 +5,7 @@ import type { LinkState } from '../../hubs.ts';
 import { ErrorLine, utc } from '../../ui.tsx';
 import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
-import type { SessionMeta } from './model.ts';
+import { type SessionMeta, timeframeParts } from './model.ts';
 import { clockAfter } from './sim-clock.ts';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
@@ -41,7 +41,7 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
         </div>
         <div class="clock">
           <span class="mono" data-testid="sim-time" title="Simulated now: the close of the last bar played (bars are named by their open)">
-            {lastTime ? utc(clockAfter(lastTime, meta.timeframe)) : '—'}
+            {lastTime ? utc(clockAfter(lastTime, timeframeParts(meta.timeframe).widthS)) : '—'}
           </span>
           <span class="muted small">UTC</span>
           <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
@@ -122,7 +122,7 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
 
 function EndConfirm({ controls: c }: { controls: ReplayControls }) {
   return (
-    <div class="confirm end-confirm" role="alertdialog" aria-label="End the session" data-testid="end-confirm">
+    <div class="end-confirm" role="alertdialog" aria-label="End the session" data-testid="end-confirm">
       <p>
         <strong>End this session?</strong> Working orders are canceled, positions are closed at the last price, and the session cannot be resumed.
       </p>

@@ -57,17 +57,20 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         error={core.controlError}
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
-        <div class="chart-wrap card">
-          <div class="chart" ref={session.chartEl} data-testid="chart" />
-          <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
-          {loading && <div class="chart-loading">Loading bars…</div>}
-          {core.flash && (
-            <div class="flash" data-testid="flash">
-              {core.flash}
-            </div>
-          )}
-          {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-          {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
+        <div class="desk-left">
+          <div class="chart-wrap card">
+            <div class="chart" ref={session.chartEl} data-testid="chart" />
+            <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
+            {loading && <div class="chart-loading">Loading bars…</div>}
+            {core.flash && (
+              <div class="flash" data-testid="flash">
+                {core.flash}
+              </div>
+            )}
+            {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
+            {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
+          </div>
+          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
         </div>
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
@@ -94,7 +97,6 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             error={core.challenge.error}
           />
         </aside>
-        <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
       </div>
     </div>
   );

@@ -4,12 +4,10 @@
 // played. So a fill, which happens inside a played bar, never reads later than the clock, and a jump
 // to 14:00 leaves the clock at 14:00.
 
-import { timeframeParts } from './model.ts';
-
-/** The simulated now after the bar opening at `lastBarOpen` (ISO) was played. */
-export function clockAfter(lastBarOpen: string | null, timeframe: string): string | null {
+/** The simulated now after the bar opening at `lastBarOpen` (ISO) was played; `widthS` is the timeframe's width. */
+export function clockAfter(lastBarOpen: string | null, widthS: number): string | null {
   if (lastBarOpen === null) return null;
-  return new Date(Date.parse(lastBarOpen) + timeframeParts(timeframe).widthS * 1000).toISOString();
+  return new Date(Date.parse(lastBarOpen) + widthS * 1000).toISOString();
 }
 
 /** An ISO time as the jump box writes it: `2025-03-03 14:30`. */
