@@ -272,4 +272,53 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('an ended session shows its statistics (round trips, win rate, averages, largest, profit factor, drawdown) and keeps them', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await openDesk(page, stage);
+    await startSession(page, '2025-03-06');
+    const accountId = Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
+    // Two round trips at market, ten bars each.
+    for (let i = 0; i < 2; i++) {
+      await page.focus('[data-testid=step]');
+      await page.keyboard.press('b');
+      await page.waitForSelector('[data-testid=positions] tbody tr');
+      await page.keyboard.press('Shift+ArrowRight');
+      await page.waitForFunction(`document.querySelector('[data-testid=progress]').textContent.trim().startsWith('${10 * (i + 1)} /')`);
+      await page.keyboard.press('s');
+      await page.waitForFunction(`document.querySelectorAll('[data-testid=fills] tbody tr').length === ${2 * (i + 1)}`);
+      await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    }
+    await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
+    await page.waitForSelector('[data-testid=final-result] [data-testid=session-results]');
+    const api: any = await page.evaluate(`fetch('/api/auth/replay-results/${accountId}').then((r) => r.json())`);
+    const r = api.results;
+    expect(r.totalTrades).toBe(2);
+    const usd = (v: number) => v.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    const expected = {
+      trades: `2 · ${r.winningTrades} won · ${r.losingTrades} lost`,
+      'win-rate': `${r.winRate.toFixed(2)}%`,
+      'average-win': usd(r.averageWin),
+      'average-loss': usd(r.averageLoss),
+      'largest-win': usd(r.largestWin),
+      'largest-loss': usd(r.largestLoss),
+      'profit-factor': r.profitFactor === null ? '— (no loss)' : r.profitFactor.toFixed(2),
+      'max-drawdown': usd(r.maxDrawdown),
+    };
+    const shown = async (scope: string) =>
+      Object.fromEntries(await Promise.all(Object.keys(expected).map(async (k) => [k, await text(page, `${scope} [data-testid=result-${k}]`)])));
+    expect(await shown('[data-testid=final-result]')).toEqual(expected);
+    expect(await text(page, '[data-testid=final-balance]')).toBe(usd(r.finalBalance));
+
+    // Kept: the start form lists the ended session, and its statistics are the same.
+    await page.click('[data-testid=final-result] button');
+    const row = `[data-testid=ended-sessions] tr[data-account-id="${accountId}"]`;
+    await page.waitForSelector(row);
+    await page.click(`${row} button`);
+    await page.waitForSelector('[data-testid=ended-sessions] [data-testid=session-results]');
+    expect(await shown('[data-testid=ended-sessions]')).toEqual(expected);
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

@@ -16,3 +16,8 @@ export const login: CodeTable<WebLoginError> = {
 
 /** Endpoints that answer no error row of their own. */
 export const none: CodeTable<never> = {};
+
+/** GET /replay-results/:accountId: an account that is not the user's reads as not found. */
+export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
+  account_not_found: [1, 'Account not found'],
+};

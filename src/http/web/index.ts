@@ -1,12 +1,13 @@
 // The web application's own endpoints (`/api/auth/`): the cookie login the Playground and the
 // console rely on, the API-key settings, and the reads the console needs beside the simulator API
-// (challenge figures, the days of data held).
+// (challenge figures, the days of data held, a session's statistics).
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { registerApiKey } from './api-key.ts';
 import { registerChallenges } from './challenges.ts';
 import { registerDataRanges } from './data-ranges.ts';
+import { registerReplayResults } from './replay-results.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
@@ -15,5 +16,6 @@ export function webAuthFamily(s: Services) {
   registerApiKey(app, s);
   registerChallenges(app, s);
   registerDataRanges(app, s);
+  registerReplayResults(app, s);
   return app;
 }

@@ -4,7 +4,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Nullable, STRICT } from '../shared/schemas.ts';
+import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 
 export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
@@ -148,5 +148,18 @@ export const dataRanges = defineEndpoint({
   errors: codes.none,
 });
 
+export const replayResults = defineEndpoint({
+  method: 'GET',
+  path: '/replay-results/:accountId',
+  auth: 'cookie',
+  summary: "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended",
+  description:
+    "The earlier family's Replay/end `results`, for any of the user's replay or challenge accounts, at any time: the console shows them when a session ends and for ended sessions.",
+  request: {},
+  fields: {},
+  response: okBody({ accountId: T.Integer(), name: T.String(), canTrade: T.Boolean(), results: RunResults }),
+  errors: codes.replayResults,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults];

@@ -18,6 +18,8 @@ import { useDeskKeys } from './keys.ts';
 import type { Contract, SessionMeta, Snapshot } from './model.ts';
 import { ReplayBar } from './replay-bar.tsx';
 import { useSessionFeed } from './session-feed.ts';
+import { useResults } from './results-model.ts';
+import { ResultsList } from './results-view.tsx';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
 import { Ticket } from './ticket.tsx';
 import { useTicketModel } from './ticket-model.ts';
@@ -75,7 +77,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
           {over ? (
-            <FinalResult result={over} onNew={() => onClose()} />
+            <FinalResult result={over} accountId={meta.accountId} onNew={() => onClose()} />
           ) : (
             <Ticket
               ticket={ticket}
@@ -146,10 +148,11 @@ function Stat({ label, value, cls, testid }: { label: string; value: string; cls
   );
 }
 
-function FinalResult({ result, onNew }: { result: EndResult; onNew: () => void }) {
+function FinalResult({ result, accountId, onNew }: { result: EndResult; accountId: number; onNew: () => void }) {
   const a = result.account;
   const net = a && result.startingBalance !== null ? a.balance - result.startingBalance : null;
   const title = result.reason === 'ended' ? 'Session ended' : result.reason === 'passed' ? 'Challenge passed' : 'Challenge violated — session finalized';
+  const stats = useResults(accountId, true);
   return (
     <section class={`card final final-${result.reason}`} data-testid="final-result">
       <h2>{title}</h2>
@@ -163,13 +166,10 @@ function FinalResult({ result, onNew }: { result: EndResult; onNew: () => void }
         <dd class={`mono ${signClass(net)}`} data-testid="final-pnl">
           {money(net)}
         </dd>
-        {result.reason === 'ended' && (
-          <>
-            <dt>Fills</dt>
-            <dd class="mono">{result.fills}</dd>
-          </>
-        )}
+        <dt>Fills</dt>
+        <dd class="mono">{result.fills}</dd>
       </dl>
+      <ResultsList results={stats.results} error={stats.error} />
       <button type="button" class="primary" onClick={onNew}>
         New session
       </button>

@@ -16,6 +16,7 @@ import {
   TIMEFRAMES,
 } from './model.ts';
 import { useConfirm } from './confirm.ts';
+import { EndedSessions } from './ended-list.tsx';
 
 /** `NQZ6` / `NQH25` → `NQ` (the contract name is the symbol plus the month code and year). */
 const rootOf = (name: string) => name.replace(/[FGHJKMNQUVXZ]\d{1,2}$/, '');
@@ -67,6 +68,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
 
   const challenges = (accounts ?? []).filter((a) => a.name.startsWith('CHALLENGE-'));
   const live = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && a.canTrade);
+  const ended = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && !a.canTrade);
 
   const start = async (e: Event) => {
     e.preventDefault();
@@ -243,6 +245,8 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             </tbody>
           </table>
         )}
+        <h2 class="gap">Ended sessions</h2>
+        {accounts !== null && <EndedSessions accounts={ended} />}
         <h2 class="gap">Challenge accounts</h2>
         {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account. An administrator creates them (`challenge create`).</p>}
         {challenges.length > 0 && (
