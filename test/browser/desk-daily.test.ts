@@ -321,4 +321,37 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('a session started in one browser opens whole in another: chart, clock, last price and progress', async () => {
+    const a = await newPage(stage.browser);
+    await openDesk(a.page, stage);
+    await startSession(a.page, '2025-03-07', '5m');
+    const history = Number(await chartAttr(a.page, 'bars'));
+    await a.page.click('[data-testid=step]');
+    await a.page.keyboard.press('Shift+ArrowRight');
+    await a.page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('11 /')");
+    const accountId = Number(await a.page.evaluate("localStorage.getItem('rd.desk.current')"));
+    const clock = await text(a.page, '[data-testid=sim-time]');
+    const last = await text(a.page, '[data-testid=last-price]');
+    const lastTime = await chartAttr(a.page, 'last-time');
+
+    // Another browser (its own storage): the session is in the live list and opens as it stands.
+    const b = await newPage(stage.browser);
+    await openDesk(b.page, stage);
+    await b.page.click(`[data-testid=live-sessions] tr[data-account-id="${accountId}"] >> text=Resume`);
+    await b.page.waitForSelector('[data-testid=desk]');
+    await b.page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+    expect(Number(await chartAttr(b.page, 'bars'))).toBe(history + 11);
+    expect(await chartAttr(b.page, 'last-time')).toBe(lastTime);
+    expect(await text(b.page, '[data-testid=sim-time]')).toBe(clock);
+    expect(await text(b.page, '[data-testid=last-price]')).toBe(last);
+    expect((await progress(b.page))[0]).toBe(11);
+    expect(await text(b.page, '.desk-bar .chip')).toBe('5m');
+    expect(await text(b.page, '[data-testid=balance]')).toBe('$50,000.00');
+    expect(await text(b.page, '[data-testid=realized]')).toBe('$0.00');
+    for (const x of [a, b]) {
+      expect(x.errors.filter((e) => !e.includes('401'))).toEqual([]);
+      await x.context.close();
+    }
+  }, 120_000);
 });

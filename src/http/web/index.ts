@@ -1,6 +1,6 @@
 // The web application's own endpoints (`/api/auth/`): the cookie login the Playground and the
 // console rely on, the API-key settings, and the reads the console needs beside the simulator API
-// (challenge figures, the days of data held, a session's statistics).
+// (challenge figures, the days of data held, what a session is, its statistics).
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
@@ -8,6 +8,7 @@ import { registerApiKey } from './api-key.ts';
 import { registerChallenges } from './challenges.ts';
 import { registerDataRanges } from './data-ranges.ts';
 import { registerReplayResults } from './replay-results.ts';
+import { registerReplaySessions } from './replay-sessions.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
@@ -17,5 +18,6 @@ export function webAuthFamily(s: Services) {
   registerChallenges(app, s);
   registerDataRanges(app, s);
   registerReplayResults(app, s);
+  registerReplaySessions(app, s);
   return app;
 }

@@ -161,5 +161,44 @@ export const replayResults = defineEndpoint({
   errors: codes.replayResults,
 });
 
+export const SessionContract = T.Object(
+  {
+    id: T.String(),
+    name: T.String(),
+    description: T.String(),
+    tickSize: T.Number(),
+    tickValue: T.Number(),
+    symbolId: T.String(),
+  },
+  { ...STRICT, title: 'SessionContract', description: 'As Contract/search lists it (without activeContract)' },
+);
+
+export const replaySessionInfo = defineEndpoint({
+  method: 'GET',
+  path: '/replay-sessions/:accountId',
+  auth: 'cookie',
+  summary: 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge',
+  description:
+    'Lets any browser open a session started elsewhere (another browser, a bot): the current family answers a session\'s progress and snapshot, not its instrument, span or timeframe. Times are ISO 8601 UTC; `currentTime` is the simulated now (the close of the last bar played).',
+  request: {},
+  fields: {},
+  response: okBody({
+    accountId: T.Integer(),
+    name: T.String(),
+    contract: SessionContract,
+    timeframe: T.String({ description: 'Canonical, e.g. `1m`' }),
+    startTime: T.String(),
+    endTime: T.String(),
+    currentTime: T.String(),
+    currentIndex: T.Integer(),
+    totalBars: T.Integer(),
+    historyBars: T.Integer({ description: 'Bars before startTime Replay/start offered as chart history' }),
+    playing: T.Boolean(),
+    challenge: Nullable(T.Object({ accountId: T.Integer(), name: T.String() }, { ...STRICT, title: 'SessionChallenge', description: 'The challenge account the session trades for' })),
+    startingBalance: Nullable(T.Number({ description: 'The balance before the first fill (null on a challenge session)' })),
+  }),
+  errors: codes.replaySession,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo];

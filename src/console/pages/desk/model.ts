@@ -156,10 +156,39 @@ export function currentSessionId(): number | null {
   }
 }
 
-/** `REPLAY-NQ-1m-12` → symbol and timeframe (the server names replay accounts so). */
-export function parseReplayName(name: string): { symbol: string; timeframe: string } | null {
-  const m = /^REPLAY-(.+)-([0-9]+[a-zA-Z])-\d+$/.exec(name);
-  return m ? { symbol: m[1], timeframe: m[2] } : null;
+/** What the server says a live session is (GET /api/auth/replay-sessions/:accountId). */
+interface SessionInfo {
+  accountId: number;
+  name: string;
+  contract: Contract;
+  timeframe: string;
+  startTime: string;
+  endTime: string;
+  historyBars: number;
+  challenge: { accountId: number; name: string } | null;
+  startingBalance: number | null;
+}
+
+/**
+ * A live session's description from the server, so any browser opens it whole (instrument, span,
+ * timeframe, chart history); what this browser planned for it (brackets on pending entries) is kept.
+ */
+export async function describeSession(accountId: number): Promise<SessionMeta> {
+  const r = await auth<SessionInfo>('GET', `replay-sessions/${accountId}`);
+  const known = loadMeta(accountId);
+  return {
+    accountId: r.accountId,
+    accountName: r.name,
+    contract: r.contract,
+    timeframe: r.timeframe,
+    startDate: r.startTime.slice(0, 10),
+    endDate: null,
+    historyBars: r.historyBars,
+    startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
+    challengeAccountId: r.challenge?.accountId ?? null,
+    challengeName: r.challenge?.name ?? null,
+    brackets: known?.brackets ?? {},
+  };
 }
 
 const DAY_MS = 86_400_000;

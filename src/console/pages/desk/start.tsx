@@ -10,16 +10,12 @@ import {
   type DataRange,
   loadDataRanges,
   forgetMeta,
-  loadMeta,
-  parseReplayName,
+  describeSession,
   type SessionMeta,
   TIMEFRAMES,
 } from './model.ts';
 import { useConfirm } from './confirm.ts';
 import { EndedSessions } from './ended-list.tsx';
-
-/** `NQZ6` / `NQH25` → `NQ` (the contract name is the symbol plus the month code and year). */
-const rootOf = (name: string) => name.replace(/[FGHJKMNQUVXZ]\d{1,2}$/, '');
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -80,50 +76,17 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
       const body: Record<string, unknown> = { contractId, startDate, timeframe };
       if (endDate) body.endDate = endDate;
       if (challenge) body.accountId = challenge.id;
-      const r = await sim<{ accountId: number; historyBars: number; totalBars: number; instrument: { name: string; contractId: string; tickSize: number; tickValue: number } }>(
-        'Replay/start',
-        body,
-      );
-      onStarted({
-        accountId: r.accountId,
-        accountName: `REPLAY-${rootOf(contract.name)}-${timeframe}-${r.accountId}`,
-        contract: { ...contract, id: r.instrument.contractId, tickSize: r.instrument.tickSize, tickValue: r.instrument.tickValue },
-        timeframe,
-        startDate,
-        endDate: endDate || null,
-        historyBars: r.historyBars,
-        startingBalance: null,
-        challengeAccountId: challenge?.id ?? null,
-        challengeName: challenge?.name ?? null,
-        brackets: {},
-      });
+      const r = await sim<{ accountId: number }>('Replay/start', body);
+      // The server names the session and states its span, history and contract.
+      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null });
     });
     setBusy(false);
   };
 
+  // The server says what the session is, so a session started in another browser (or by a bot)
+  // opens whole here too.
   const resume = async (a: Account) => {
-    await attempt(setListError, async () => {
-      const known = loadMeta(a.id);
-      if (known) return onStarted({ ...known, accountName: a.name });
-      const parsed = parseReplayName(a.name);
-      if (!parsed) throw new Error(`Cannot tell the instrument of ${a.name}`);
-      const r = await sim<{ contracts: Contract[] }>('Contract/search', { searchText: parsed.symbol });
-      const contract = r.contracts.find((c) => c.symbolId === parsed.symbol || rootOf(c.name) === parsed.symbol) ?? r.contracts[0];
-      if (!contract) throw new Error(`No contract for ${parsed.symbol}`);
-      onStarted({
-        accountId: a.id,
-        accountName: a.name,
-        contract,
-        timeframe: parsed.timeframe,
-        startDate: null,
-        endDate: null,
-        historyBars: 0,
-        startingBalance: null,
-        challengeAccountId: null,
-        challengeName: null,
-        brackets: {},
-      });
-    });
+    await attempt(setListError, async () => onStarted(await describeSession(a.id)));
   };
 
   const endLive = async (a: Account) => {
