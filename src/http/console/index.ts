@@ -51,7 +51,7 @@ async function build(): Promise<ConsoleBundle> {
 }
 
 const PAGE_TEMPLATE = readFileSync(join(CONSOLE_DIR, 'index.html'), 'utf8');
-/** The icon of every page of this server: the console links it, and browsers ask for /favicon.ico on the API reference pages. */
+/** The icon of every page of this server: the console links it, and browsers ask for `favicon.ico` at the root on the API reference pages. */
 const FAVICON = readFileSync(join(CONSOLE_DIR, 'favicon.svg'));
 const FAVICON_HEADERS = { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' };
 

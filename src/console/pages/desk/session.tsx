@@ -11,13 +11,13 @@
 import { ErrorLine, money, signClass } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
 import { ChallengePanel } from './challenge.tsx';
-import { OrderOverlay, useChartDecorations } from './chart-orders.tsx';
+import { type OrderLine, OrderOverlay, useChartDecorations } from './chart-orders.tsx';
 import { useReplayControls } from './controls.ts';
-import { type EndResult, type PriceFormat, useSessionCore } from './core.ts';
+import { type EndResult, type PriceFormat, type SessionCore, useSessionCore } from './core.ts';
 import { useDeskKeys } from './keys.ts';
 import type { Contract, SessionMeta, Snapshot } from './model.ts';
 import { ReplayBar } from './replay-bar.tsx';
-import { useSessionFeed } from './session-feed.ts';
+import { type SessionFeed, useSessionFeed } from './session-feed.ts';
 import { useResults } from './results-model.ts';
 import { ResultsList } from './results-view.tsx';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
@@ -60,18 +60,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
-          <div class="chart-wrap card">
-            <div class="chart" ref={session.chartEl} data-testid="chart" />
-            <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
-            {loading && <div class="chart-loading">Loading bars…</div>}
-            {core.flash && (
-              <div class="flash" data-testid="flash">
-                {core.flash}
-              </div>
-            )}
-            {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-            {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
-          </div>
+          <ChartArea core={core} session={session} tables={tables} trading={trading} lines={lines} />
           <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
         </div>
         <aside class="desk-side">
@@ -100,6 +89,26 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
           />
         </aside>
       </div>
+    </div>
+  );
+}
+
+/** The chart with the order chips on it and the notes over it (loading, flash, end of data, history). */
+function ChartArea({ core, session, tables, trading, lines }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; lines: OrderLine[] }) {
+  const { over, fmt } = core;
+  const { loading } = session;
+  return (
+    <div class="chart-wrap card">
+      <div class="chart" ref={session.chartEl} data-testid="chart" />
+      <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
+      {loading && <div class="chart-loading">Loading bars…</div>}
+      {core.flash && (
+        <div class="flash" data-testid="flash">
+          {core.flash}
+        </div>
+      )}
+      {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
+      {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
     </div>
   );
 }
