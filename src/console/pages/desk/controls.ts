@@ -40,7 +40,7 @@ interface Parts {
   session: SessionFeed;
 }
 
-export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed, onLeave: (notice: string) => void): ReplayControls {
+export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed, onLeave: (notice?: string) => void): ReplayControls {
   const [speed, setSpeed] = useState(5);
   const confirmEnd = useConfirm<true>();
   core.live.current.speed = speed;
@@ -70,6 +70,7 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
     },
     // Unmounting the session pauses a playing session (session-feed.ts), so nothing plays unseen.
     leave: () => {
+      if (core.live.current.over) return onLeave();
       leaveCurrent(core.accountId);
       onLeave(`${core.meta.accountName} is still live: resume it from the list on the right, or end it there.`);
     },
