@@ -206,6 +206,12 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
       await page.waitForFunction(`document.querySelectorAll('[data-testid=orders] tbody tr').length === ${ids.length - n - 1}`);
       expect((await rows(page, 'orders')).map((r) => Number(r[0]))).not.toContain(id);
     }
+    // A price the engine refuses (at or below 0) is refused next to the ticket's prices, and no chip appears.
+    await page.fill('input[name=limitPrice]', '-15.00');
+    await page.click('[data-testid=buy]');
+    await page.waitForSelector('[data-testid=ticket-price-error]');
+    expect(await text(page, '[data-testid=ticket-price-error]')).toBe('limitPrice must be greater than 0');
+    expect(await page.$('[data-testid=chart-orders] [data-order-id]')).toBeNull();
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();
   }, 120_000);

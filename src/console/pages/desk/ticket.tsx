@@ -87,7 +87,11 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
           </label>
         )}
       </div>
-      {priceError && <ErrorLine error={error} />}
+      {priceError && (
+        <div data-testid="ticket-price-error">
+          <ErrorLine error={error} />
+        </div>
+      )}
       <div class="ticket-grid brackets">
         <label>
           <span class="nowrap">
