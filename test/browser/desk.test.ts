@@ -266,6 +266,12 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     expect(await text(page, '[data-testid=challenge-status]')).toBe('Violated');
     expect(await text(page, '[data-testid=final-result] h2')).toBe('Challenge violated — session finalized');
     expect(await text(page, '[data-testid=final-balance]')).toBe(usd(shown.balance));
+    // The figure's arithmetic is stated beside it, and the end panel counts the fills the table lists.
+    expect(await text(page, '[data-testid=violation-arithmetic]')).toStartWith(
+      shown.outcome.rule === 'dailyLossLimit' ? "Daily net P&L = equity at the breach price − the trade date's starting equity" : 'Equity at the breach price',
+    );
+    await page.waitForFunction("document.querySelector('[data-testid=final-fills]').textContent === String(document.querySelectorAll('[data-testid=fills] tbody tr').length)");
+    expect(Number(await text(page, '[data-testid=final-fills]'))).toBeGreaterThan(0);
     // The panel's figures after the violation are the API's.
     api = await challengeOf(page, ch.accountId);
     expect(api.status).toBe('violated');

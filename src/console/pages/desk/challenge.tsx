@@ -14,6 +14,7 @@ import {
   loadChallengeDetails,
   outcomeText,
   PHASE_LABEL,
+  RULE_ARITHMETIC,
   RULE_LABEL,
   STATUS_LABEL,
 } from '../../challenge.ts';
@@ -155,6 +156,11 @@ export function ChallengePanel({ name, propFirm, detail, equity, violations, err
           <p class="mono small">
             at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
           </p>
+          {v.rule && RULE_ARITHMETIC[v.rule] && (
+            <p class="small muted" data-testid="violation-arithmetic">
+              {RULE_ARITHMETIC[v.rule]}
+            </p>
+          )}
         </div>
       ))}
       {d?.pausedForDay && (

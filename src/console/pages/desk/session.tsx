@@ -66,7 +66,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
           {over ? (
-            <FinalResult result={over} accountId={meta.accountId} onNew={() => onClose()} />
+            <FinalResult result={over} accountId={meta.accountId} fills={tables.book.fills.length} onNew={() => onClose()} />
           ) : (
             <Ticket
               ticket={ticket}
@@ -157,7 +157,7 @@ function Stat({ label, value, cls, testid }: { label: string; value: string; cls
   );
 }
 
-function FinalResult({ result, accountId, onNew }: { result: EndResult; accountId: number; onNew: () => void }) {
+function FinalResult({ result, accountId, fills, onNew }: { result: EndResult; accountId: number; fills: number; onNew: () => void }) {
   const a = result.account;
   const net = a && result.startingBalance !== null ? a.balance - result.startingBalance : null;
   const title = result.reason === 'ended' ? 'Session ended' : result.reason === 'passed' ? 'Challenge passed' : 'Challenge violated — session finalized';
@@ -176,7 +176,9 @@ function FinalResult({ result, accountId, onNew }: { result: EndResult; accountI
           {money(net)}
         </dd>
         <dt>Fills</dt>
-        <dd class="mono">{result.fills}</dd>
+        <dd class="mono" data-testid="final-fills">
+          {fills}
+        </dd>
       </dl>
       <ResultsList results={stats.results} error={stats.error} />
       <button type="button" class="primary" onClick={onNew}>
