@@ -4,7 +4,7 @@
 // Timed, one request at a time after a warm-up:
 // - `Account/search` with a valid bearer token (verify + token row + user row + handler + JSON);
 // - the same POST without a token (HTTP 401 before any verify): routing and envelope, the floor;
-// - `s.auth.authenticate(token)` alone: signature, claims, token row, user row;
+// - `await s.auth.authenticate(token)` alone: signature, claims, token row, user row;
 // - `s.auth.authenticate` of a token on its first use (2,000 users, one login each, each token
 //   authenticated once: no verifier can have seen it before);
 // - `s.auth.authenticate` of a token with a bad signature (refused at the signature check).
@@ -30,7 +30,7 @@ const FIRST_USES = 2_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-auth-'));
 const db = openDb(join(dir, 'replaydesk.db'));
-const s = createServices({ config: defaultConfig(), clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+const s = await createServices({ config: defaultConfig(), clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
 const app = buildApp(s);
 
 const email = 'bench-auth@example.com';
@@ -106,9 +106,9 @@ for (let i = 0; i < FIRST_USES; i++) {
 
 report('Account/search, bearer token (app.handle)', authed);
 report('Account/search, no token → 401 (app.handle)', floor);
-report('s.auth.authenticate(valid token)', verify);
-report('s.auth.authenticate(first use of a token)', firstUse);
-report('s.auth.authenticate(bad signature)', refuse);
+report('await s.auth.authenticate(valid token)', verify);
+report('await s.auth.authenticate(first use of a token)', firstUse);
+report('await s.auth.authenticate(bad signature)', refuse);
 console.log(`authenticated request over the 401 floor (verify, lookups, handler): ${(median(authed) - median(floor)).toFixed(1)} µs (medians)`);
 
 db.close();

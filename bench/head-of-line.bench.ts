@@ -138,14 +138,14 @@ async function runServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rd-bench-hol-'));
   const db = openDb(join(dir, 'replaydesk.db'));
   const config = defaultConfig({ dataStartDate: DATA_START, dataEndDate: DATA_END });
-  const s = createServices({ config, clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  const s = await createServices({ config, clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
   const base = `http://127.0.0.1:${server.port}/api/sim`;
   const nq = findInstrument('NQ') as Instrument;
   const span = s.bars.syntheticRange();
 
   const t0 = performance.now();
-  if (process.env.HOL_COLD !== '1') for (let d = span.firstDay; d <= span.lastDay; d++) s.bars.warmRollups(nq, d);
+  if (process.env.HOL_COLD !== '1') for (let d = span.firstDay; d <= span.lastDay; d++) await s.bars.warmRollups(nq, d);
   const warmMs = performance.now() - t0;
 
   let userCount = 0;
@@ -199,7 +199,7 @@ async function runServer(): Promise<void> {
   console.log(`server loop lag  p50 ${f(median(lagMs))}  p99 ${f(percentile(lagMs, 0.99))}  max ${f(Math.max(...lagMs))}`);
   console.log(`target: ping p99 ≤ 25 ms${r.historyTokensLeft === 0 ? '; History users ran out (raise HISTORY_USERS_PER_CLIENT)' : ''}`);
 
-  server.stop(true);
+  await server.stop(true);
   await s.shutdown();
   db.close();
   rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,7 @@ const FIRST_DAY = daysFromCivil(2025, 1, 6); // a Monday
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-history-'));
 const db = openDb(join(dir, 'replaydesk.db'));
-const s = createServices({
+const s = await createServices({
   config: defaultConfig({ dataStartDate: '2024-12-01', dataEndDate: '2025-12-31' }),
   clock: systemClock,
   db,
@@ -126,12 +126,12 @@ for (let i = 0; i < WARMUP + RUNS; i++) {
   const userId = 1_000_000 + Math.floor(i / REQUESTS_PER_USER);
   const t0 = Bun.nanoseconds();
   const lastRequest = freshRequest();
-  const r = s.history.retrieve(userId, lastRequest, SIM_POLICY.history);
+  const r = await s.history.retrieve(userId, lastRequest, SIM_POLICY.history);
   const t1 = Bun.nanoseconds();
   if (!r.ok) throw new Error(`retrieve failed: ${JSON.stringify(r.error)}`);
   // The same request for another account misses the response cache but finds every day in memory.
   const tw = Bun.nanoseconds();
-  s.history.retrieve(userId + 1_000_000, lastRequest, SIM_POLICY.history);
+  await s.history.retrieve(userId + 1_000_000, lastRequest, SIM_POLICY.history);
   const warmMs = (Bun.nanoseconds() - tw) / 1e6;
   const { instrument, bars } = r.value;
   barCount = bars.length;
@@ -156,8 +156,8 @@ report('split: retrieve (1 new day generated)', retrieveMs, 0);
 report('split: retrieve (all days in memory)', retrieveWarmMs, 0);
 report('split: barsResponse JSON', jsonEncodeMs, jsonBytes);
 report('split: barsResponse msgpack', packEncodeMs, packBytes);
-console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${s.users.list().length} users logged in`);
+console.log(`targets: JSON median ≤ 40 ms, msgpack median ≤ 25 ms; ${(await s.users.list()).length} users logged in`);
 
-server.stop(true);
+await server.stop(true);
 db.close();
 rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,7 @@ const REQUESTS_PER_USER = 20; // limits.historyRequestsPerWindowMax
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-rollups-'));
 const db = openDb(join(dir, 'replaydesk.db'));
 const config = defaultConfig({ dataStartDate: '2024-12-01', dataEndDate: '2025-12-31' });
-const s = createServices({ config, clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+const s = await createServices({ config, clock: systemClock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}/api/sim`;
 const nq = findInstrument('NQ') as Instrument;
@@ -50,7 +50,7 @@ class FlatSource extends BarSource {
 }
 const flat = new HistoryService({
   source: new FlatSource(s.chunks, syntheticSpan(config, systemClock)),
-  usage: new UsageStore(db),
+  usage: new UsageStore(s.sql),
   clock: systemClock,
   customTimeframes: false,
   isImporting: () => false,
@@ -104,7 +104,7 @@ for (const c of CASES) {
   const flatMs: number[] = [];
   for (let i = 0; i < FLAT_RUNS; i++) {
     const t0 = Bun.nanoseconds();
-    const r = flat.retrieve(2_000_000 + nonce, request(c), SIM_POLICY.history);
+    const r = await flat.retrieve(2_000_000 + nonce, request(c), SIM_POLICY.history);
     flatMs.push((Bun.nanoseconds() - t0) / 1e6);
     if (!r.ok) throw new Error(JSON.stringify(r.error));
   }
@@ -127,7 +127,7 @@ console.log(
     `(1 h + 1 m BLOBs; ${(fp.bytes / 1024 / 1024).toFixed(1)} MB in all); first warm-up of the three cases took ${warmS.toFixed(2)} s`,
 );
 
-server.stop(true);
+await server.stop(true);
 await s.shutdown();
 db.close();
 rmSync(dir, { recursive: true, force: true });

@@ -85,7 +85,7 @@ function reply(cmd: ServerCommand['cmd'], value: unknown): void {
 
 async function serve(): Promise<void> {
   const config = loadConfig(process.env);
-  const s = openInstance(config, { logError: (m, f) => console.error(m, JSON.stringify(f)) });
+  const s = await openInstance(config, { logError: (m, f) => console.error(m, JSON.stringify(f)) });
 
   // Frame latency per connection id, while measuring: [written at, latency] pairs.
   let frames: Map<string, number[]> | null = null;

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
 /** Generated NQ days as imported chunks, and the bench's Pro users (their API keys). */
 async function prepare(dir: string): Promise<Keys> {
   const t0 = performance.now();
-  const s = openInstance(defaultConfig({ dataDir: dir, dataStartDate: '2020-01-06', dataEndDate: '2020-01-07' }));
+  const s = await openInstance(defaultConfig({ dataDir: dir, dataStartDate: '2020-01-06', dataEndDate: '2020-01-07' }));
   const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
   for (const symbol of SLOW_SYMBOLS.filter((x) => x !== 'NQ')) storeGeneratedDays(s, findInstrument(symbol) as Instrument, STORE_FIRST_DAY, START_DAY + 1);
   const keys: Keys = new Map();

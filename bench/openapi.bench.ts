@@ -37,7 +37,7 @@ async function child(): Promise<Cold> {
   const { buildDocument } = await import('../src/http/openapi/document.ts');
   const { createServices } = await import('../src/service/services.ts');
   const { openDb } = await import('../src/store/db.ts');
-  const s = createServices({ config: defaultConfig({}), clock: new ManualClock(Date.UTC(2025, 2, 3)), db: openDb(':memory:'), jwtSecret: new TextEncoder().encode(randomSecret()) });
+  const s = await createServices({ config: defaultConfig({}), clock: new ManualClock(Date.UTC(2025, 2, 3)), db: openDb(':memory:'), jwtSecret: new TextEncoder().encode(randomSecret()) });
   t = performance.now();
   apiReference();
   const mountMs = performance.now() - t;

@@ -28,7 +28,7 @@ import { median, percentile } from './support.ts';
 const RUNS = Number(process.env.RUNS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-playground-'));
 const db = openDb(join(dir, 'replaydesk.db'));
-const s = createServices({
+const s = await createServices({
   config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
   clock: systemClock,
   db,
@@ -36,7 +36,7 @@ const s = createServices({
 });
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}`;
-const runs = new PlaygroundRunStore(db);
+const runs = new PlaygroundRunStore(s.sql);
 
 await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench password 123' }) });
@@ -63,9 +63,9 @@ async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: numbe
   }
 }
 
-function timingsOf(id: string): Record<string, number> {
-  const user = s.users.list()[0];
-  return ((runs.get(user.id, id)?.result as any)?.timings ?? {}) as Record<string, number>;
+async function timingsOf(id: string): Promise<Record<string, number>> {
+  const user = (await s.users.list())[0];
+  return (((await runs.get(user.id, id))?.result as any)?.timings ?? {}) as Record<string, number>;
 }
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
@@ -86,7 +86,7 @@ for (let i = 0; i < RUNS; i++) {
   sma.push(r.totalMs);
   bars = r.x.progress.barsDone;
   trades = r.x.tradesTotal;
-  for (const [k, v] of Object.entries(timingsOf(r.id))) {
+  for (const [k, v] of Object.entries(await timingsOf(r.id))) {
     if (typeof v === 'number') (phases[k] ??= []).push(v);
     else for (const [ck, cv] of Object.entries(v as Record<string, number>)) (phases[`child.${ck}`] ??= []).push(cv);
   }
@@ -100,11 +100,11 @@ for (const [k, v] of Object.entries(phases)) console.log(`  ${k.padEnd(12)} medi
 const warm: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const r = await runToEnd({ instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
-  warm.push(timingsOf(r.id).firstBarMs);
+  warm.push((await timingsOf(r.id)).firstBarMs);
   await Bun.sleep(1500);
 }
 console.log(`\nfirst bar after POST run, warm pool: median ${fmt(median(warm))} (max ${fmt(Math.max(...warm))})`);
-const cold = createServices({
+const cold = await createServices({
   config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 0 }),
   clock: systemClock,
   db,
@@ -112,21 +112,21 @@ const cold = createServices({
 });
 const coldFirst: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const user = s.users.list()[0];
-  const r = cold.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
+  const user = (await s.users.list())[0];
+  const r = await cold.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', timeframe: '1m', code: 'def on_bar(ctx, bar):\n    pass\n' });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   for (;;) {
-    const v = cold.runs.get(user.id, r.value.executionId);
+    const v = await cold.runs.get(user.id, r.value.executionId);
     if (v.ok && v.value.status !== 'running') break;
     await Bun.sleep(5);
   }
-  coldFirst.push(timingsOf(r.value.executionId).firstBarMs);
+  coldFirst.push((await timingsOf(r.value.executionId)).firstBarMs);
 }
 await cold.shutdown();
 console.log(`first bar after POST run, cold (spawn + snapshot load): median ${fmt(median(coldFirst))} (max ${fmt(Math.max(...coldFirst))})`);
 
 // 3. Empty on_bar over ~1 M one-second bars.
-const s2 = createServices({
+const s2 = await createServices({
   config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
   clock: systemClock,
   db,
@@ -138,12 +138,12 @@ const empty: number[] = [];
 let emptyBars = 0;
 const emptyWait: number[] = [];
 for (let i = 0; i < 3; i++) {
-  const user = s.users.list()[0];
+  const user = (await s.users.list())[0];
   const t0 = performance.now();
-  const r = s2.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' });
+  const r = await s2.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   for (;;) {
-    const v = s2.runs.get(user.id, r.value.executionId);
+    const v = await s2.runs.get(user.id, r.value.executionId);
     if (v.ok && v.value.status !== 'running') {
       emptyBars = v.value.barsDone;
       break;
@@ -151,7 +151,7 @@ for (let i = 0; i < 3; i++) {
     await Bun.sleep(5);
   }
   empty.push(performance.now() - t0);
-  emptyWait.push(timingsOf(r.value.executionId).waitMs);
+  emptyWait.push((await timingsOf(r.value.executionId)).waitMs);
   await Bun.sleep(1500);
 }
 await s2.shutdown();
@@ -187,7 +187,7 @@ await s.users.create({ email: 'bot@example.com', plan: 'pro' }).then(async (u) =
   console.log(`  Replay/step (10 × 1 m) of another client: median ${median(steps).toFixed(1)} ms, p99 ${percentile(steps, 0.99).toFixed(1)} ms over ${steps.length} calls`);
 });
 
-server.stop(true);
+await server.stop(true);
 await s.shutdown();
 db.close();
 rmSync(dir, { recursive: true, force: true });

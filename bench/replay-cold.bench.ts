@@ -43,7 +43,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rd-bench-cold-'));
 // ROLLUP_WORKERS=0 builds on the main thread (the behaviour before the builder), for a side-by-side run.
 const workers = process.env.ROLLUP_WORKERS ? { rollupWorkers: Number(process.env.ROLLUP_WORKERS) } : {};
 const config = defaultConfig({ dataStartDate: '2023-01-01', dataEndDate: '2025-06-30', ...workers });
-const s = createServices({ config, clock: systemClock, db: openDb(join(dir, 'replaydesk.db')), jwtSecret: new TextEncoder().encode(randomSecret()) });
+const s = await createServices({ config, clock: systemClock, db: openDb(join(dir, 'replaydesk.db')), jwtSecret: new TextEncoder().encode(randomSecret()) });
 const startedMs = performance.now();
 s.warmRollups();
 
@@ -58,7 +58,7 @@ async function pass(s: Services, email: string, startDate: string): Promise<Samp
   const out: Sample[] = [];
   {
     for (const inst of INSTRUMENTS) {
-      const r = s.replay.start(userId, {
+      const r = await s.replay.start(userId, {
         instrumentSymbol: inst.symbol, contractId: undefined, startDate, endDate: undefined, timeframe: '1d', accountId: undefined,
       }, SIM_POLICY.start);
       if (!r.ok) throw new Error(`Replay/start failed: ${JSON.stringify(r.error)}`);
@@ -77,7 +77,7 @@ async function pass(s: Services, email: string, startDate: string): Promise<Samp
       clearInterval(timer);
       if (!step.ok) throw new Error(`Replay/step failed: ${JSON.stringify(step.error)}`);
       out.push({ label: `${inst.symbol} ${startDate}`, stepMs, loopHoldMs: hold, bars: step.value.advance.played });
-      s.replay.end(userId, accountId);
+      await s.replay.end(userId, accountId);
     }
   }
   return out;

@@ -93,7 +93,7 @@ let lo: number;
 let hi: number;
 {
   const db = openDb(storePath);
-  const s = services(db, storeConfig);
+  const s = await services(db, storeConfig);
   const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
   ({ lo, hi } = r);
   let jumpBars = 0;
@@ -105,7 +105,7 @@ let hi: number;
   db.close();
 }
 
-function services(db: ReturnType<typeof openDb>, config: Config): Services {
+function services(db: ReturnType<typeof openDb>, config: Config): Promise<Services> {
   return createServices({ config, clock: systemClock, db, jwtSecret: JWT_SECRET });
 }
 
@@ -122,7 +122,7 @@ async function benchUser(path: string, s: Services): Promise<{ id: number; apiKe
 }
 
 /** Far buy limits and sell stops below every price, far sell limits and buy stops above: never filled. */
-function placeFarOrders(s: Services, userId: number, accountId: number, count: number): void {
+async function placeFarOrders(s: Services, userId: number, accountId: number, count: number): Promise<void> {
   const contractId = s.contracts.contractFor(NQ).id;
   for (let k = 0; k < count; k++) {
     const kind = k % 4;
@@ -131,7 +131,7 @@ function placeFarOrders(s: Services, userId: number, accountId: number, count: n
     const type = kind < 2 ? OrderType.Limit : OrderType.Stop;
     const side = kind === 0 || kind === 2 ? OrderSide.Buy : OrderSide.Sell;
     const price = kind === 0 || kind === 3 ? below : above;
-    const r = s.trading.place(userId, {
+    const r = await s.trading.place(userId, {
       accountId, contractId, type, side, size: 1,
       limitPrice: type === OrderType.Limit ? price : undefined,
       stopPrice: type === OrderType.Stop ? price : undefined,
@@ -189,27 +189,27 @@ async function timedJump(s: Services, accountId: number, c: CaseSpec): Promise<S
   if (c.challenge && r.propFirm?.status !== 'active') throw new Error(`challenge not active: ${JSON.stringify(r.propFirm)}`);
   const end = await post(base, 'Replay/end', { accountId }, login.token);
   if (!end.success) throw new Error(`Replay/end failed: ${JSON.stringify(end)}`);
-  server.stop(true);
+  await server.stop(true);
   return sample;
 }
 
 async function runOnce(c: CaseSpec): Promise<Sample> {
   let db = openDb(c.path);
-  let s = services(db, c.config);
+  let s = await services(db, c.config);
   const user = await benchUser(c.path, s);
-  const challengeId = c.challenge ? s.challenges.create(user.id, '50K', 'evaluation', 'standard').account.id : undefined;
-  const started = s.replay.start(user.id, {
+  const challengeId = c.challenge ? (await s.challenges.create(user.id, '50K', 'evaluation', 'standard')).account.id : undefined;
+  const started = await s.replay.start(user.id, {
     instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
     endDate: dayToDateString(START_DAY + JUMP_DAYS + 2), timeframe: '1m', accountId: challengeId,
   }, SIM_POLICY.start);
   if (!started.ok) throw new Error(`Replay/start failed: ${JSON.stringify(started.error)}`);
   const accountId = started.value.session.accountId;
-  placeFarOrders(s, user.id, accountId, c.orders);
+  await placeFarOrders(s, user.id, accountId, c.orders);
   if (c.cold) {
     await s.shutdown();
     db.close();
     db = openDb(c.path);
-    s = services(db, c.config);
+    s = await services(db, c.config);
   }
   const sample = await timedJump(s, accountId, c);
   await s.shutdown();

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   let lo: number;
   let hi: number;
   {
-    const s = open();
+    const s = await open();
     const r = storeGeneratedDays(s, NQ, STORE_FIRST_DAY, STORE_LAST_DAY);
     ({ lo, hi } = r);
     s.db.close();
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     const contractId = s.contracts.contractFor(NQ).id;
     const accounts: number[] = [];
     for (let k = 0; k < SESSIONS; k++) {
-      const r = s.replay.start(userId, {
+      const r = await s.replay.start(userId, {
         instrumentSymbol: 'NQ', contractId: undefined, startDate: dayToDateString(START_DAY),
         endDate: dayToDateString(STORE_LAST_DAY), timeframe: '1m', accountId: undefined,
       }, SIM_POLICY.start);
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
         const buy = j % 2 === 0;
         const limit = j < 2;
         const price = (buy === limit ? lo - 2000 - j : hi + 2000 + j) / 4;
-        const placed = s.trading.place(userId, {
+        const placed = await s.trading.place(userId, {
           accountId, contractId, type: limit ? OrderType.Limit : OrderType.Stop, side: buy ? OrderSide.Buy : OrderSide.Sell,
           size: 1, limitPrice: limit ? price : undefined, stopPrice: limit ? undefined : price,
           stopLossTicks: undefined, takeProfitTicks: undefined,
@@ -179,12 +179,12 @@ async function main(): Promise<void> {
 
   // ---- Phase 1: loopback, client in another process. ----
   {
-    const s = open();
+    const s = await open();
     const user = await sessionsFor(s, 'loopback@example.com');
     // Replay/start counted every day of the span, filling the day cache: restart for a cold cache.
     await s.shutdown();
     s.db.close();
-    const s2 = open();
+    const s2 = await open();
     const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s2), silentLogger, false) });
     const base = `http://127.0.0.1:${server.port}/api/sim`;
     const login = (await (
@@ -242,18 +242,18 @@ async function main(): Promise<void> {
         `client process ${childCpu ? `${(Number(childCpu.total) / 10 / wallMs).toFixed(0)}%` : 'n/a'} of one core`,
     );
     console.log(`  server CPU per timed step: ${cpuLine(cpuTimed, r.latencies.length)}`);
-    server.stop(true);
+    await server.stop(true);
     await s2.shutdown();
     s2.db.close();
   }
 
   // ---- Phase 2: in process, no HTTP, one call at a time. ----
   {
-    const s = open();
+    const s = await open();
     const user = await sessionsFor(s, 'inprocess@example.com');
     await s.shutdown();
     s.db.close();
-    const s2 = open();
+    const s2 = await open();
     const total: number[] = [];
     const locked: number[] = [];
     const prefetches: number[] = [];

@@ -45,21 +45,28 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
     })
     // database: `ok`; `degraded` while writes fail (disk full, I/O errors); `error` when the store
     // cannot be read or answered that its file is damaged. Anything but ok is HTTP 503.
-    .get('/health', () => {
+    // database: `ok`; `degraded` while writes fail (disk full, I/O errors); `error` when the store
+    // cannot be read or answered that its file is damaged. Anything but ok, or a node draining
+    // (SIGTERM), is HTTP 503: a load balancer sends it no new work.
+    .get('/health', async () => {
       let database: string = store.state();
       let version = -1;
       try {
         version = schemaVersion(s.db);
+        if (s.sql.dialect === 'postgres') await s.sql.get('SELECT 1 AS ok');
       } catch {
         database = 'error';
       }
+      const status = s.lifecycle.draining ? 'draining' : database === 'ok' ? 'ok' : 'degraded';
       const body = {
-        status: database === 'ok' ? 'ok' : 'degraded',
+        status,
         uptimeS: Math.floor((s.clock.nowMs() - s.startedMs) / 1000),
         database,
         schemaVersion: version,
+        store: s.sql.dialect,
+        node: s.config.nodeId,
       };
-      return database === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
+      return status === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
     })
     .use(simFamily(s, '/api/sim'))
     .use(simFamily(s, '/api/sim/api'))

@@ -133,6 +133,12 @@ export const limits = Object.freeze({
   strategySavesPerWindowMax: 30,
   strategySaveWindowMs: 60_000,
   playgroundRunsKeptPerUserMax: 500, // ended runs beyond the newest 500 are deleted, oldest first
+  // Cluster (DATABASE_URL): a node holds a live session under a lease this long, renewed this often;
+  // a dead node's sessions move once its leases expire (docs/decisions.md, "Cluster").
+  sessionLeaseTtlMs: 10_000,
+  sessionLeaseRenewMs: 2_500,
+  // A forwarded request's signature is good this long either side of the receiving node's clock.
+  forwardSkewMs: 60_000,
   sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
 });
@@ -141,6 +147,17 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * `postgres://…`: users, accounts, sessions, challenges, payouts and runs live in this shared
+   * PostgreSQL (several nodes, README "Running on several machines"); null: all in DATA_DIR's SQLite.
+   */
+  databaseUrl: string | null;
+  /** Connections this node opens to PostgreSQL at most. */
+  databasePoolMax: number;
+  /** This node's name in a cluster (leases, logs); random per process when unset. */
+  nodeId: string;
+  /** Where the other nodes reach this one (forwarded requests); `http://HOST:PORT` when unset. */
+  nodeUrl: string | null;
   /** Custom (non-preset) timeframes: off by default, as the spec's platform switch. */
   customTimeframes: boolean;
   /** First UTC day of the embedded synthetic history (YYYY-MM-DD). */
@@ -205,6 +222,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: env.HOST || '127.0.0.1',
     port: int(env.PORT, 8080, 'PORT'),
     dataDir: env.DATA_DIR || './data',
+    databaseUrl: env.DATABASE_URL || null,
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+    nodeId: env.NODE_ID || `node-${crypto.randomUUID().slice(0, 8)}`,
+    nodeUrl: env.NODE_URL || null,
     customTimeframes: bool(env.CUSTOM_TIMEFRAMES, false),
     dataStartDate: env.DATA_START_DATE || '2024-01-01',
     dataEndDate: env.DATA_END_DATE || null,

@@ -10,13 +10,20 @@ import { randomBytes } from 'node:crypto';
 import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
+import { openPostgres } from './store/postgres.ts';
+import type { Sql } from './store/sql.ts';
 
 export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');
 }
 
-function loadOrCreateSecret(dataDir: string): Uint8Array {
-  const path = join(dataDir, 'jwt-secret');
+/** The instance's JWT secret when the store is its SQLite file (with PostgreSQL, meta.jwt_secret). */
+export function jwtSecretPathOf(config: Config): string {
+  return join(config.dataDir, 'jwt-secret');
+}
+
+function loadOrCreateSecret(config: Config): Uint8Array {
+  const path = jwtSecretPathOf(config);
   if (existsSync(path)) return new Uint8Array(readFileSync(path));
   const secret = randomBytes(32);
   // wx: never overwrite a secret another process has just written.
@@ -29,7 +36,7 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
   return new Uint8Array(secret);
 }
 
-export function openInstance(
+export async function openInstance(
   config: Config,
   opts: {
     clock?: Clock;
@@ -37,13 +44,29 @@ export function openInstance(
     logError?: (message: string, fields: Record<string, unknown>) => void;
     logInfo?: (message: string, fields: Record<string, unknown>) => void;
   } = {},
-): Services {
+): Promise<Services> {
   // DATA_DIR holds the secret, the database and the demo credentials: owner-only, also when an older
   // version made it 0755.
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
-  return createServices({ config, clock: opts.clock ?? systemClock, db, jwtSecret: loadOrCreateSecret(config.dataDir), restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+  const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax });
+  // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
+  const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config);
+  return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+}
+
+/** The cluster's JWT secret: made by the first node to start, read by the others. */
+async function sharedSecret(sql: Sql): Promise<Uint8Array> {
+  await sql.run(`INSERT INTO meta (key, value) VALUES ('jwt_secret', $v) ON CONFLICT (key) DO NOTHING`, { v: randomBytes(32).toString('hex') });
+  const row = await sql.get<{ value: string }>(`SELECT value FROM meta WHERE key = 'jwt_secret'`);
+  return new Uint8Array(Buffer.from((row as { value: string }).value, 'hex'));
+}
+
+/** DATABASE_URL as given, once it names PostgreSQL (the only shared store). */
+function postgresUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL must be a postgres:// URL, got ${JSON.stringify(url.split('@').pop())}`);
+  return url;
 }
 
 export const DEMO_EMAIL = 'demo@replaydesk.local';
@@ -54,7 +77,7 @@ export const DEMO_EMAIL = 'demo@replaydesk.local';
  * created, null otherwise.
  */
 export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; password: string; path: string } | null> {
-  if (s.users.list().length > 0) return null;
+  if ((await s.users.list()).length > 0) return null;
   const password = randomSecret(18); // 24 characters, 144 bits
   const r = await s.users.create({ email: DEMO_EMAIL, plan: 'pro', password });
   if (!r.ok) return null;

@@ -14,12 +14,12 @@ import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
 const log = consoleLogger();
 const config = loadConfig(process.env);
-const s = openOrExit();
+const s = await openOrExit();
 
 /** The instance, or a clear line and exit 1 when its database is damaged (never serve half of it). */
-function openOrExit(): ReturnType<typeof openInstance> {
+async function openOrExit(): ReturnType<typeof openInstance> {
   try {
-    return openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+    return await openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
   } catch (e) {
     if (!(e instanceof CorruptDatabaseError)) throw e;
     log.error(e.message, {});
@@ -37,10 +37,10 @@ if (demo) {
 }
 
 s.replay.startIdleSweeper();
-const housekeeping = setInterval(() => {
+const housekeeping = setInterval(async () => {
   try {
-    s.auth.pruneTokens();
-    s.webAuth.pruneSessions();
+    await s.auth.pruneTokens();
+    await s.webAuth.pruneSessions();
   } catch (e) {
     log.error('token pruning failed; will retry', { error: String(e) });
   }
@@ -63,6 +63,8 @@ const server = Bun.serve({
   fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
   websocket: hubs.websocket,
 });
+// In a cluster, where the other nodes send requests for the sessions this one holds.
+s.ownership.advertise(config.nodeUrl ?? `http://${server.hostname}:${server.port}`);
 log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 // Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
 s.warmRollups();
@@ -81,6 +83,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  s.lifecycle.draining = true;
   log.info('shutting down', { signal });
   // Running executions end first (as failed, recorded), which also closes their event streams.
   await s.runs.shutdown();

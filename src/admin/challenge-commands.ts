@@ -48,29 +48,29 @@ function present(c: Challenge) {
   };
 }
 
-export function challengeCommand(s: Services, sub: string | undefined, a: ParsedArgs): object {
+export async function challengeCommand(s: Services, sub: string | undefined, a: ParsedArgs): Promise<object> {
   switch (sub) {
     case 'create': {
       const email = str(a, 'email', true);
-      const user = s.users.list().find((u) => u.email === email.trim().toLowerCase());
+      const user = (await s.users.list()).find((u) => u.email === email.trim().toLowerCase());
       if (!user) throw new UsageError('no user with this email');
       const size = oneOf(a, 'plan', SIZES, '50K');
       if (!a.flags.has('plan')) throw new UsageError(`--plan is required (one of ${SIZES.join(', ')})`);
       const phase = oneOf<ChallengePhase>(a, 'phase', ['evaluation', 'performance'], 'evaluation');
       const policy = oneOf<PayoutPolicy>(a, 'policy', ['standard', 'consistency'], 'standard');
       const dailyLoss = oneOf<DailyLossMode>(a, 'daily-loss', ['hard', 'soft'], 'hard');
-      return present(s.challenges.create(user.id, size, phase, policy, dailyLoss));
+      return present(await s.challenges.create(user.id, size, phase, policy, dailyLoss));
     }
     case 'show': {
-      const c = s.challenges.byId(accountArg(a));
+      const c = await s.challenges.byId(accountArg(a));
       if (!c) throw new UsageError('no challenge account with this id');
       return present(c);
     }
     case 'end': {
       const id = accountArg(a);
-      if (s.replay.challengeHasLiveSession(id)) throw new UsageError('the challenge has a live replay session; end it first');
-      if (!s.challenges.end(id)) throw new UsageError('no challenge account with this id');
-      return present(s.challenges.byId(id)!);
+      if (await s.replay.challengeHasLiveSession(id)) throw new UsageError('the challenge has a live replay session; end it first');
+      if (!await s.challenges.end(id)) throw new UsageError('no challenge account with this id');
+      return present((await s.challenges.byId(id))!);
     }
     case 'plans':
       return { plans: PLANS.map((p) => ({ key: p.key, size: p.size, policy: p.payout.policy, dailyLossMode: p.dailyLossMode, startingBalance: centsToUsd(p.startingBalanceCents) })) };

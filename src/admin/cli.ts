@@ -7,7 +7,7 @@ import { loadConfig } from '../config.ts';
 import { openInstance } from '../instance.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { challengeCommand } from './challenge-commands.ts';
-import { dataCommand } from './data-commands.ts';
+import { dataCommand, migrateCommand } from './data-commands.ts';
 import { userCommand } from './user-commands.ts';
 import { USAGE, wantsHelp } from './usage.ts';
 
@@ -18,7 +18,9 @@ async function run(argv: string[]): Promise<object> {
   const isSet = argv[0] === 'user' && argv[1] === 'set';
   const args = parseArgs(argv, isSet ? new Set() : BOOLEAN_FLAGS);
   const [group, sub] = args.words;
-  const s = openInstance(loadConfig(process.env), { restoreSessions: false });
+  // The migration reads DATA_DIR and writes the target: it opens no instance (and no DATABASE_URL).
+  if (group === 'data' && sub === 'migrate') return migrateCommand(loadConfig(process.env), args);
+  const s = await openInstance(loadConfig(process.env), { restoreSessions: false });
   try {
     switch (group) {
       case 'user':
@@ -26,7 +28,7 @@ async function run(argv: string[]): Promise<object> {
       case 'data':
         return await dataCommand(s, sub, args);
       case 'challenge':
-        return challengeCommand(s, sub, args);
+        return await challengeCommand(s, sub, args);
       default:
         throw new UsageError(`unknown command group ${JSON.stringify(group ?? '')}; expected user, challenge or data`);
     }

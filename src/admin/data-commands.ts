@@ -1,8 +1,12 @@
-// `data import --symbol S --format F [--tz ZONE] FILE...` and `data list`.
-// Progress goes to stderr so that stdout stays one JSON object.
+// `data import --symbol S --format F [--tz ZONE] FILE...`, `data list` and
+// `data migrate --to postgres://…`. Progress goes to stderr so that stdout stays one JSON object.
 
+import { existsSync, readFileSync } from 'node:fs';
+import type { Config } from '../config.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../data/import/types.ts';
 import { INSTRUMENTS } from '../domain/instrument.ts';
+import { dbPathOf, jwtSecretPathOf } from '../instance.ts';
+import { migrateToPostgres } from '../service/data-migration.ts';
 import type { ImportFileError } from '../service/market-data.ts';
 import type { Services } from '../service/services.ts';
 import { str, UsageError, type ParsedArgs } from './args.ts';
@@ -43,6 +47,33 @@ export async function dataCommand(s: Services, sub: string | undefined, a: Parse
     case 'list':
       return { instruments: s.marketData.list() };
     default:
-      throw new UsageError(`unknown data command ${JSON.stringify(sub ?? '')}; expected import or list`);
+      throw new UsageError(`unknown data command ${JSON.stringify(sub ?? '')}; expected import, list or migrate`);
   }
+}
+
+/** What the summary says of market data: copied, but not yet read from PostgreSQL. */
+const MARKET_DATA_NOTE =
+  'bar_chunks, bar_rollups, imports, import_locks and the data versions in meta were copied into PostgreSQL; ' +
+  'nodes still read market data from their local DATA_DIR today, so keep (or copy) DATA_DIR on each node until they read it from PostgreSQL';
+
+/**
+ * `data migrate --to postgres://…`: copies this DATA_DIR's store into an empty PostgreSQL database.
+ * Runs without opening the instance (no services, no session restore): it only reads DATA_DIR.
+ */
+export async function migrateCommand(config: Config, a: ParsedArgs): Promise<object> {
+  const to = str(a, 'to', true);
+  if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError('--to must be a postgres:// URL');
+  const dbPath = dbPathOf(config);
+  if (!existsSync(dbPath)) throw new UsageError(`no database in DATA_DIR ${config.dataDir} (expected ${dbPath})`);
+  const secretPath = jwtSecretPathOf(config);
+  const secret = existsSync(secretPath) ? new Uint8Array(readFileSync(secretPath)) : null;
+  const r = await migrateToPostgres(dbPath, secret, to);
+  if (!r.ok) throw new UsageError(r.error.message, { kind: r.error.kind });
+  return { from: dbPath, to: describeUrl(to), ...r.value, marketData: MARKET_DATA_NOTE };
+}
+
+/** The target without its credentials: host, port and database. */
+function describeUrl(url: string): string {
+  const u = new URL(url);
+  return `postgres://${u.host}${u.pathname}`;
 }

@@ -44,12 +44,12 @@ export async function userCommand(s: Services, sub: string | undefined, a: Parse
       return { userId: r.value.user.id, email: r.value.user.email, apiKey: r.value.apiKey };
     }
     case 'rotate-key': {
-      const r = s.users.rotateKey(str(a, 'email', true));
+      const r = await s.users.rotateKey(str(a, 'email', true));
       if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
       return { apiKey: r.value.apiKey };
     }
     case 'set': {
-      const r = s.users.set(str(a, 'email', true), {
+      const r = await s.users.set(str(a, 'email', true), {
         plan: plan(a),
         disabled: boolFlag(a, 'disabled'),
         verified: boolFlag(a, 'verified'),
@@ -64,7 +64,7 @@ export async function userCommand(s: Services, sub: string | undefined, a: Parse
       return { email: r.value.email };
     }
     case 'list':
-      return { users: s.users.list().map(presentUser) };
+      return { users: (await s.users.list()).map(presentUser) };
     default:
       throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set, set-password or list`);
   }

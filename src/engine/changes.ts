@@ -6,8 +6,11 @@
 import type { Fill, Order } from './types.ts';
 
 export type EngineChange =
-  /** An order was placed (created) or changed: filled, canceled, modified, or a bracket leg resized. */
-  | { readonly kind: 'order'; readonly order: Readonly<Order>; readonly created: boolean; readonly timeS: number }
+  /**
+   * An order was placed (created) or changed: filled, canceled, modified, a bracket leg resized, or a
+   * stop-limit armed at its stop (`armed`: a change of state no client sees, stored all the same).
+   */
+  | { readonly kind: 'order'; readonly order: Readonly<Order>; readonly created: boolean; readonly timeS: number; readonly armed?: true }
   /** A fill, with the account and the position as they stand right after it. */
   | {
       readonly kind: 'fill';

@@ -195,6 +195,10 @@ export class SessionEngine implements MatchingHost {
     if (this.changes !== null) this.changes.push({ kind: 'order', order: { ...order }, created, timeS });
   }
 
+  private recordArmed(order: Order, timeS: number): void {
+    if (this.changes !== null) this.changes.push({ kind: 'order', order: { ...order }, created: false, timeS, armed: true });
+  }
+
   /** Sets the last price before the first bar (from the last history bar) or after a data reload. */
   setLastPrice(priceTicks: number, timeS: number): void {
     if (!Number.isInteger(priceTicks)) throw new Error(`last price must be integer ticks, got ${priceTicks}`);
@@ -313,6 +317,7 @@ export class SessionEngine implements MatchingHost {
     if (order.type === OrderType.StopLimit && !order.triggered) {
       order.triggered = true;
       this.book.recompute();
+      this.recordArmed(order, timeS);
       return;
     }
     this.book.remove(order);

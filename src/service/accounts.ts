@@ -21,8 +21,8 @@ export class AccountService {
    * ended replay accounts only the newest `endedReplayAccountsListedMax` are listed: a bot starting
    * sessions all day would otherwise get an ever longer answer.
    */
-  search(userId: number, onlyActive: boolean): AccountView[] {
-    const rows = this.accounts.listForUser(userId, onlyActive);
+  async search(userId: number, onlyActive: boolean): Promise<AccountView[]> {
+    const rows = await this.accounts.listForUser(userId, onlyActive);
     const endedReplay = rows.filter((r) => r.kind === 'replay' && !r.active);
     const dropped = new Set(endedReplay.slice(0, Math.max(0, endedReplay.length - limits.endedReplayAccountsListedMax)));
     const views = rows
@@ -32,9 +32,9 @@ export class AccountService {
   }
 
   /** The account if it belongs to the user. */
-  owned(userId: number, accountId: unknown): AccountRow | null {
+  async owned(userId: number, accountId: unknown): Promise<AccountRow | null> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return null;
-    const row = this.accounts.byId(accountId);
+    const row = await this.accounts.byId(accountId);
     return row && row.userId === userId ? row : null;
   }
 }

@@ -76,7 +76,7 @@ export class AuthService {
     const emailGate = this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
-    const found = this.users.apiKeyHashOf(email);
+    const found = await this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
     if (!found || !matches) return err({ kind: 'invalid_credentials' });
     // The key matched: whatever the account's state, this was no failed guess.
@@ -112,11 +112,11 @@ export class AuthService {
   }
 
   /** The live token row of verified claims and its user, read in one synchronous step. */
-  private principalOf(claims: JwtClaims, nowMs: number): Principal | null {
+  private async principalOf(claims: JwtClaims, nowMs: number): Promise<Principal | null> {
     const jtiHash = sha256Hex(claims.jti);
-    const row = this.tokens.get(jtiHash);
+    const row = await this.tokens.get(jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;
-    const user = this.users.byId(row.userId);
+    const user = await this.users.byId(row.userId);
     // A user disabled after login loses access at once.
     if (!user || user.disabled) return null;
     return { user, jtiHash, expiresMs: row.expiresMs };
@@ -127,11 +127,11 @@ export class AuthService {
    * user neither disabled nor below the Pro plan (long-lived hub connections ask this periodically,
    * catching changes another process made).
    */
-  stillValid(p: Principal): boolean {
+  async stillValid(p: Principal): Promise<boolean> {
     const nowMs = this.clock.nowMs();
-    const row = this.tokens.get(p.jtiHash);
+    const row = await this.tokens.get(p.jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs) return false;
-    const user = this.users.byId(row.userId);
+    const user = await this.users.byId(row.userId);
     return user !== null && !user.disabled && user.plan === 'pro';
   }
 
@@ -172,24 +172,24 @@ export class AuthService {
    * (two rotations of one token racing: only the first gets a successor).
    */
   private async replace(principal: Principal, nowMs: number): Promise<string | null> {
-    if (!this.tokens.revoke(principal.jtiHash, nowMs)) return null;
+    if (!await this.tokens.revoke(principal.jtiHash, nowMs)) return null;
     return this.issue(principal.user.id, nowMs);
   }
 
   /** Drops token rows long expired (a timer calls it), so the table stays bounded. */
-  pruneTokens(): void {
-    this.tokens.prune(this.clock.nowMs());
+  async pruneTokens(): Promise<void> {
+    await this.tokens.prune(this.clock.nowMs());
   }
 
-  logout(principal: Principal): void {
-    this.tokens.revoke(principal.jtiHash, this.clock.nowMs());
+  async logout(principal: Principal): Promise<void> {
+    await this.tokens.revoke(principal.jtiHash, this.clock.nowMs());
     this.onRevoked({ userId: principal.user.id, jtiHash: principal.jtiHash, reason: 'logged out' });
   }
 
   private async issue(userId: number, nowMs: number): Promise<string> {
     const jti = randomSecret(16);
     const exp = Math.floor(nowMs / 1000) + limits.tokenTtlS;
-    this.tokens.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
+    await this.tokens.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
     return this.jwt.sign({ sub: String(userId), jti, exp });
   }
 }

@@ -7,7 +7,8 @@ import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountRow, AccountStore } from '../store/accounts.ts';
 import type { ChallengeRow, ChallengeStore } from '../store/challenges.ts';
-import { type Db, inTransaction } from '../store/db.ts';
+import type { Sql } from '../store/sql.ts';
+import { challengeAccountName } from './account-names.ts';
 
 export interface Challenge {
   account: AccountRow;
@@ -20,44 +21,44 @@ export type ChallengeLookupError = { kind: 'account_not_found' };
 
 export class ChallengeService {
   constructor(
-    private readonly db: Db,
+    private readonly db: Sql,
     private readonly accounts: AccountStore,
     private readonly store: ChallengeStore,
     private readonly clock: Clock,
   ) {}
 
-  create(userId: number, size: PlanSize, phase: ChallengePhase, policy: PayoutPolicy, dailyLossMode: DailyLossMode = 'hard'): Challenge {
+  async create(userId: number, size: PlanSize, phase: ChallengePhase, policy: PayoutPolicy, dailyLossMode: DailyLossMode = 'hard'): Promise<Challenge> {
     const plan = planFor(size, policy, dailyLossMode);
     const state = newChallenge(plan, phase);
     const nowMs = this.clock.nowMs();
-    return inTransaction(this.db, () => {
-      const account = this.accounts.insert({ userId, kind: 'challenge', name: 'Challenge', balanceCents: state.balanceCents, nowMs });
-      const name = `CHALLENGE-${size}-${account.id}`;
-      this.accounts.rename(account.id, name);
-      this.store.insert(account.id, plan.key, state, nowMs);
+    return this.db.transaction(async () => {
+      const account = await this.accounts.insert({ userId, kind: 'challenge', name: 'Challenge', balanceCents: state.balanceCents, nowMs });
+      const name = challengeAccountName(size, account.id);
+      await this.accounts.rename(account.id, name);
+      await this.store.insert(account.id, plan.key, state, nowMs);
       return { account: { ...account, name }, plan, state, version: 1 };
     });
   }
 
   /** A challenge account the user owns (any status). */
-  owned(userId: number, accountId: unknown): Result<Challenge, ChallengeLookupError> {
+  async owned(userId: number, accountId: unknown): Promise<Result<Challenge, ChallengeLookupError>> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
-    const c = this.byId(accountId);
+    const c = await this.byId(accountId);
     return c && c.account.userId === userId ? ok(c) : err({ kind: 'account_not_found' });
   }
 
   /** Every challenge account of a user, any status, oldest first. */
-  listOwned(userId: number): Challenge[] {
-    return this.accounts
-      .listForUser(userId, false)
-      .filter((a) => a.kind === 'challenge')
-      .map((a) => this.byId(a.id) as Challenge);
+  async listOwned(userId: number): Promise<Challenge[]> {
+    const accounts = (await this.accounts.listForUser(userId, false)).filter((a) => a.kind === 'challenge');
+    const out: Challenge[] = [];
+    for (const a of accounts) out.push((await this.byId(a.id)) as Challenge);
+    return out;
   }
 
-  byId(accountId: number): Challenge | null {
-    const account = this.accounts.byId(accountId);
+  async byId(accountId: number): Promise<Challenge | null> {
+    const account = await this.accounts.byId(accountId);
     if (!account || account.kind !== 'challenge') return null;
-    const row = this.store.get(accountId) as ChallengeRow;
+    const row = await this.store.get(accountId) as ChallengeRow;
     const plan = planByKey(row.planKey);
     if (!plan) throw new Error(`challenge ${accountId} has unknown plan ${row.planKey}`);
     return { account, plan, state: row.state, version: row.version };
@@ -67,19 +68,19 @@ export class ChallengeService {
    * Writes a challenge's state and mirrors it on its account row. Call inside the caller's
    * transaction; with `expectedVersion` it is a compare-and-set and returns false when it lost.
    */
-  save(accountId: number, state: ChallengeState, expectedVersion?: number): boolean {
-    if (!this.store.save(accountId, state, expectedVersion)) return false;
-    this.accounts.setBalance(accountId, state.balanceCents);
-    this.accounts.setActive(accountId, state.status === 'active');
+  async save(accountId: number, state: ChallengeState, expectedVersion?: number): Promise<boolean> {
+    if (!await this.store.save(accountId, state, expectedVersion)) return false;
+    await this.accounts.setBalance(accountId, state.balanceCents);
+    await this.accounts.setActive(accountId, state.status === 'active');
     return true;
   }
 
   /** Closes a challenge for good (status `ended`); a passed or violated one keeps its status. */
-  end(accountId: number): ChallengeState | null {
-    const c = this.byId(accountId);
+  async end(accountId: number): Promise<ChallengeState | null> {
+    const c = await this.byId(accountId);
     if (!c) return null;
     const next = endChallenge(c.state);
-    inTransaction(this.db, () => this.save(accountId, next));
+    await this.db.transaction(() => this.save(accountId, next));
     return next;
   }
 }

@@ -105,10 +105,10 @@ export class HistoryService {
   constructor(private readonly d: HistoryDeps) {}
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */
-  retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy): Result<HistoryResult, HistoryError> {
+  async retrieve(userId: number, req: HistoryRequest, policy: HistoryPolicy): Promise<Result<HistoryResult, HistoryError>> {
     const planned = this.prepare(userId, req, policy);
     if (!isPlan(planned)) return planned;
-    const admitted = this.admit(userId, planned);
+    const admitted = await this.admit(userId, planned);
     if (!admitted.ok) return admitted;
     return this.finish(userId, planned, drain(this.scanOf(planned)));
   }
@@ -133,19 +133,19 @@ export class HistoryService {
       planned = this.prepare(userId, req, policy);
     }
     if (!isPlan(planned)) return planned;
-    const admitted = this.admit(userId, planned);
-    if (!admitted.ok) return admitted;
-    const scanning = drainSliced(this.scanOf(planned), sliceMs);
+    // Registered before anything is awaited: an identical request arriving meanwhile waits for this
+    // one (billed once, then served from the cache), whatever the store's latency.
     const key = planned.key;
-    const done = scanning.then(
-      () => undefined,
-      () => undefined,
-    );
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
     this.inFlight.set(key, done);
     try {
-      return this.finish(userId, planned, await scanning);
+      const admitted = await this.admit(userId, planned);
+      if (!admitted.ok) return admitted;
+      return await this.finish(userId, planned, await drainSliced(this.scanOf(planned), sliceMs));
     } finally {
       if (this.inFlight.get(key) === done) this.inFlight.delete(key);
+      settle();
     }
   }
 
@@ -177,10 +177,10 @@ export class HistoryService {
   }
 
   /** The rate limit and the daily budgets, checked before the scan (the rate limit takes a request). */
-  private admit(userId: number, plan: Plan): Result<true, HistoryError> {
+  private async admit(userId: number, plan: Plan): Promise<Result<true, HistoryError>> {
     const gate = this.limiter.take(String(userId), plan.nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
-    const used = this.d.usage.get(userId, dayOfMs(plan.nowMs));
+    const used = await this.d.usage.get(userId, dayOfMs(plan.nowMs));
     const untilMidnightS = secondsToUtcMidnight(plan.nowMs);
     if (used.sourceBars >= limits.historySourceBarsPerDayMax) {
       return err({ kind: 'daily_processing_exhausted', retryAfterS: untilMidnightS });
@@ -200,15 +200,15 @@ export class HistoryService {
    * Bills the scan and caches its bars. Usage is read again here: another request of the same user
    * may have been billed while a sliced scan yielded (with no yield it is the value `admit` read).
    */
-  private finish(userId: number, plan: Plan, scanned: Scanned): Result<HistoryResult, HistoryError> {
+  private async finish(userId: number, plan: Plan, scanned: Scanned): Promise<Result<HistoryResult, HistoryError>> {
     const today = dayOfMs(plan.nowMs);
-    const used = this.d.usage.get(userId, today);
+    const used = await this.d.usage.get(userId, today);
     if (used.bars + scanned.bars.length > limits.historyBarsPerDayMax) {
       // Refused, but the scan was work done: it counts against the processing budget.
-      this.d.usage.add(userId, today, 0, scanned.sourceBars);
+      await this.d.usage.add(userId, today, 0, scanned.sourceBars);
       return err({ kind: 'daily_bars_exhausted', retryAfterS: secondsToUtcMidnight(plan.nowMs) });
     }
-    this.d.usage.add(userId, today, scanned.bars.length, scanned.sourceBars);
+    await this.d.usage.add(userId, today, scanned.bars.length, scanned.sourceBars);
     const result = { instrument: plan.inst, timeframe: plan.tf, bars: scanned.bars };
     this.remember(plan.key, result, plan.nowMs);
     return ok(result);

@@ -14,7 +14,8 @@ import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret } from '../lib/secrets.ts';
 import type { ChallengeStore, PayoutRow } from '../store/challenges.ts';
-import { type Db, inTransaction } from '../store/db.ts';
+import type { Sql } from '../store/sql.ts';
+import type { LiveSession } from './replay/session.ts';
 import type { Challenge, ChallengeService } from './challenges.ts';
 import type { ReplayService } from './replay/service.ts';
 
@@ -29,22 +30,22 @@ export class PayoutService {
   private readonly inFlight = new Set<number>();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Sql,
     private readonly challenges: ChallengeService,
     private readonly store: ChallengeStore,
     private readonly replay: ReplayService,
     private readonly clock: Clock,
   ) {}
 
-  eligibility(userId: number, accountId: unknown): Result<PayoutEligibility, PayoutPhaseError> {
-    const c = this.performanceChallenge(userId, accountId);
+  async eligibility(userId: number, accountId: unknown): Promise<Result<PayoutEligibility, PayoutPhaseError>> {
+    const c = await this.performanceChallenge(userId, accountId);
     if (!c.ok) return c;
-    const state = this.currentState(c.value);
+    const state = await this.currentState(c.value);
     return ok(eligibilityOf(state, c.value.plan, currentDate(state)));
   }
 
   async request(userId: number, accountId: unknown, amount: unknown): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
-    const c = this.performanceChallenge(userId, accountId);
+    const c = await this.performanceChallenge(userId, accountId);
     if (!c.ok) return c;
     const id = c.value.account.id;
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return err({ kind: 'invalid_amount' });
@@ -54,22 +55,25 @@ export class PayoutService {
     this.inFlight.add(id);
     try {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      return this.apply(userId, id, cents);
+      const live = await this.replay.liveOfChallenge(id);
+      // The session's lock first, then the store's transaction (LiveSession.exclusive).
+      return await (live ? live.exclusive(() => this.apply(userId, id, cents, live)) : this.apply(userId, id, cents, null));
     } finally {
       this.inFlight.delete(id);
     }
   }
 
-  history(userId: number, accountId: unknown): Result<PayoutRow[], { kind: 'account_not_found' }> {
-    const c = this.challenges.owned(userId, accountId);
+  async history(userId: number, accountId: unknown): Promise<Result<PayoutRow[], { kind: 'account_not_found' }>> {
+    const c = await this.challenges.owned(userId, accountId);
     if (!c.ok) return c;
-    return ok(this.store.payouts(c.value.account.id));
+    return ok(await this.store.payouts(c.value.account.id));
   }
 
-  private apply(userId: number, accountId: number, cents: number): Result<{ payout: PayoutRow }, PayoutRequestError> {
-    const c = this.performanceChallenge(userId, accountId);
+  private async apply(userId: number, accountId: number, cents: number, locked: LiveSession | null): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
+    const c = await this.performanceChallenge(userId, accountId);
     if (!c.ok) return c;
-    const live = this.replay.liveSessionOfChallenge(accountId);
+    // The session may have ended while this request waited for its lock.
+    const live = locked && this.replay.liveSessionOfChallenge(accountId) === locked ? locked : null;
     const state = live?.challenge ? live.challenge.rule.state : c.value.state;
     const date = currentDate(state);
     const elig = eligibilityOf(state, c.value.plan, date);
@@ -88,35 +92,35 @@ export class PayoutService {
     };
     let done: boolean;
     try {
-      done = inTransaction(this.db, () => {
-        if (!this.challenges.save(accountId, next, c.value.version)) return false;
-        this.store.insertPayout(payout);
+      done = await this.db.transaction(async () => {
+        if (!await this.challenges.save(accountId, next, c.value.version)) return false;
+        await this.store.insertPayout(payout);
         if (live?.challenge) {
           // The live session trades on with the reduced balance under a rule over the new state.
           const mark = this.replay.mark(live);
           live.engine.balanceCents -= cents;
           live.challenge.rule = new ChallengeRule(next, c.value.plan, live.engine);
-          this.replay.commit(live, mark);
+          await this.replay.commit(live, mark);
         }
         return true;
       });
     } catch (e) {
       // The transaction rolled back; the live session must not keep the reduced balance.
-      if (live) this.replay.reload(live);
+      if (live) await this.replay.reload(live);
       throw e;
     }
     return done ? ok({ payout }) : err({ kind: 'conflict' });
   }
 
-  private performanceChallenge(userId: number, accountId: unknown): Result<Challenge, PayoutPhaseError> {
-    const c = this.challenges.owned(userId, accountId);
+  private async performanceChallenge(userId: number, accountId: unknown): Promise<Result<Challenge, PayoutPhaseError>> {
+    const c = await this.challenges.owned(userId, accountId);
     if (!c.ok) return c;
-    return isPayoutPhase(this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
+    return isPayoutPhase(await this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
   }
 
   /** The freshest state: the live session's rule holds it while a session runs. */
-  private currentState(c: Challenge): ChallengeState {
-    return this.replay.liveSessionOfChallenge(c.account.id)?.challenge?.rule.state ?? c.state;
+  private async currentState(c: Challenge): Promise<ChallengeState> {
+    return (await this.replay.liveOfChallenge(c.account.id))?.challenge?.rule.state ?? c.state;
   }
 }
 

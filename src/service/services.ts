@@ -1,9 +1,13 @@
 // Builds every service over one database: the composition root below HTTP. Adapters receive this
 // object and call one service function per operation.
 
-import type { Config } from '../config.ts';
+import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../store/db.ts';
+import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
+import { ClusterEventBus } from './events/cluster-bus.ts';
+import { LeaseStore } from '../store/leases.ts';
+import { Leased, type Ownership, SingleNode } from './cluster/ownership.ts';
 import { BarSource } from '../data/bar-source.ts';
 import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
@@ -26,6 +30,7 @@ import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
@@ -42,7 +47,10 @@ import type { Revocation } from './auth.ts';
 export interface Services {
   config: Config;
   clock: Clock;
+  /** This node's SQLite file: market data (bars, rollups, imports), and everything else when `sql` is over it. */
   db: Db;
+  /** The store of users, accounts, sessions, challenges and runs: the SQLite file, or a shared PostgreSQL. */
+  sql: Sql;
   startedMs: number;
   auth: AuthService;
   users: UserService;
@@ -56,6 +64,12 @@ export interface Services {
   challenges: ChallengeService;
   payouts: PayoutService;
   trading: TradingService;
+  /** `draining` once SIGTERM is received: /health answers 503 so a load balancer sends no new work. */
+  lifecycle: { draining: boolean };
+  /** Signs requests one node forwards to another (derived from the JWT secret every node shares). */
+  clusterKey: Uint8Array;
+  /** Which node runs which live session (leases in a cluster). */
+  ownership: Ownership;
   /** Committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
   events: EventBus<ReplayEvent>;
   /** The web login's cookie sessions (playground and console). */
@@ -74,6 +88,8 @@ export interface ServiceDeps {
   config: Config;
   clock: Clock;
   db: Db;
+  /** The shared store (PostgreSQL); the SQLite file `db` when absent. */
+  sql?: Sql;
   jwtSecret: Uint8Array;
   /** Load live replay sessions from the store (default true; the admin CLI says false). */
   restoreSessions?: boolean;
@@ -82,11 +98,12 @@ export interface ServiceDeps {
   logInfo?: (message: string, fields: Record<string, unknown>) => void;
 }
 
-export function createServices(deps: ServiceDeps): Services {
+export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { db, clock, config } = deps;
-  const userStore = new UserStore(db);
-  const tokenStore = new IssuedJwtStore(db, 'tokens');
-  const accountStore = new AccountStore(db);
+  const sql = deps.sql ?? new SqliteSql(db);
+  const userStore = new UserStore(sql);
+  const tokenStore = new IssuedJwtStore(sql, 'tokens');
+  const accountStore = new AccountStore(sql);
   const chunks = new BarChunkStore(db);
   const rollups = new BarRollupStore(db);
   const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
@@ -97,26 +114,17 @@ export function createServices(deps: ServiceDeps): Services {
     (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
     (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
   );
-  const events = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
+  const { events, clusterBus } = await eventBusFor(sql, config, logError);
   const revoked = revocationPublisher(events);
-  const replayStore = new ReplayStore(db);
-  const challengeStore = new ChallengeStore(db);
-  const challenges = new ChallengeService(db, accountStore, challengeStore, clock);
-  const replay = new ReplayService({ db, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
-  const runStore = new PlaygroundRunStore(db);
-  const strategies = new StrategyService(new StrategyStore(db), runStore, clock, config.customTimeframes);
-  let pool: RunnerPool | null = null;
-  const runner = (): RunnerPool => {
-    pool ??= new RunnerPool({
-      cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
-      size: config.runnerPoolSize,
-      // CPU time is a backstop behind the server's own kill at the timeout.
-      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
-      log: (message, fields) => deps.logInfo?.(message, fields ?? {}),
-      logError: (message, fields) => logError(message, fields ?? {}),
-    });
-    return pool;
-  };
+  const replayStore = new ReplayStore(sql);
+  const challengeStore = new ChallengeStore(sql);
+  const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
+  const ownership = ownershipFor(sql, config, logError);
+  const replay = new ReplayService({ db: sql, ownership, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
+  const runStore = new PlaygroundRunStore(sql);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes);
+  const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
+  const runner = runnerPool.get;
   const runs = new RunService(runStore, strategies, bars, runner, {
     customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
@@ -126,13 +134,14 @@ export function createServices(deps: ServiceDeps): Services {
   }, clock);
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {
-    replay.restoreLive();
-    runs.recoverInterrupted();
+    await replay.restoreLive();
+    await runs.recoverInterrupted();
   }
   return {
     config,
     clock,
     db,
+    sql,
     startedMs: clock.nowMs(),
     auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, revoked),
     users: new UserService(userStore, tokenStore, clock, revoked),
@@ -142,7 +151,7 @@ export function createServices(deps: ServiceDeps): Services {
     bars,
     history: new HistoryService({
       source: bars,
-      usage: new UsageStore(db),
+      usage: new UsageStore(sql),
       clock,
       customTimeframes: config.customTimeframes,
       isImporting: (symbol) => chunks.isImporting(symbol),
@@ -150,10 +159,13 @@ export function createServices(deps: ServiceDeps): Services {
     marketData: new MarketDataService(db, chunks, bars, clock, rollups),
     replay,
     challenges,
-    payouts: new PayoutService(db, challenges, challengeStore, replay, clock),
+    payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     events,
-    webAuth: new WebAuthService(userStore, new IssuedJwtStore(db, 'web_sessions'), deps.jwtSecret, clock),
+    ownership,
+    lifecycle: { draining: false },
+    clusterKey: new Uint8Array(createHmac('sha256', deps.jwtSecret).update('replaydesk node forwarding').digest()),
+    webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock),
     strategies,
     runs,
     runner,
@@ -163,11 +175,54 @@ export function createServices(deps: ServiceDeps): Services {
     async shutdown() {
       warmup.stop();
       builder?.close();
-      replay.shutdown();
+      await replay.shutdown();
+      await clusterBus?.stop();
       await runs.shutdown();
-      await pool?.close();
+      await runnerPool.close();
+      // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
+      if (sql.dialect === 'postgres') await sql.close();
     },
   };
+}
+
+type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** The playground's sandboxed runner children, created on first use. */
+function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError: LogError) {
+  let pool: RunnerPool | null = null;
+  const get = (): RunnerPool =>
+    (pool ??= new RunnerPool({
+      cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
+      size: config.runnerPoolSize,
+      // CPU time is a backstop behind the server's own kill at the timeout.
+      limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
+      log: (message, fields) => logInfo?.(message, fields ?? {}),
+      logError: (message, fields) => logError(message, fields ?? {}),
+    }));
+  return { get, close: async () => pool?.close() };
+}
+
+/** One node: events in process. A cluster: the same events reach every node through LISTEN/NOTIFY. */
+async function eventBusFor(sql: Sql, config: Config, logError: LogError) {
+  if (!(sql instanceof PostgresSql)) {
+    const local = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
+    return { events: local as EventBus<ReplayEvent>, clusterBus: null };
+  }
+  const clusterBus = new ClusterEventBus<ReplayEvent>(sql, config.nodeId, (e, context) => logError('cluster event bus', { context, error: String(e) }));
+  await clusterBus.start();
+  return { events: clusterBus as EventBus<ReplayEvent>, clusterBus };
+}
+
+/** One node owns every session; on a shared PostgreSQL, each session is held under a lease. */
+function ownershipFor(sql: Sql, config: Config, logError: LogError): Ownership {
+  if (sql.dialect !== 'postgres') return new SingleNode(config.nodeId);
+  const settings = {
+    nodeId: config.nodeId,
+    nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,
+    ttlMs: limits.sessionLeaseTtlMs,
+    renewMs: limits.sessionLeaseRenewMs,
+  };
+  return new Leased(new LeaseStore(sql), settings, logError);
 }
 
 /** Revocations (logout, key rotation, …) as events: hub connections on the user's tokens close. */

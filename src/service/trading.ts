@@ -103,23 +103,21 @@ export class TradingService {
     private readonly accounts: AccountStore,
   ) {}
 
-  place(userId: number, input: PlaceInput): Result<{ order: Order }, PlaceError> {
+  async place(userId: number, input: PlaceInput): Promise<Result<{ order: Order }, PlaceError>> {
     assert(isInt(input.size) && input.size >= 1 && input.size <= limits.orderSizeMax, 'an order size the route should have refused');
     const type = input.type;
     const side = input.side;
     if (isInvalid(type) || isInvalid(side)) return err({ kind: 'invalid_type_or_side' });
-    const found = this.replay.resolve(userId, input.accountId);
+    const found = await this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
-    const s = found.value;
-    const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
-    if (refusal) return err(refusal);
-    const req = this.orderRequest(s, input, type, side, input.size);
-    if (!req.ok) return req;
-    const mark = this.replay.mark(s);
-    const placed = s.engine.placeOrder(req.value, s.nowS);
-    if (!placed.ok) return placed; // a rejection changes nothing
-    this.replay.afterCommand(s, mark);
-    return ok({ order: placed.order });
+    return this.replay.command(found.value, (s): Result<{ order: Order }, PlaceError> => {
+      const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
+      if (refusal) return err(refusal);
+      const req = this.orderRequest(s, input, type, side, input.size);
+      if (!req.ok) return req;
+      const placed = s.engine.placeOrder(req.value, s.nowS);
+      return placed.ok ? ok({ order: placed.order }) : placed; // a rejection changes nothing
+    });
   }
 
   /** Contract, prices and brackets of a new order, in ticks. */
@@ -143,17 +141,16 @@ export class TradingService {
     return ok({ type, side, size, limitTicks: limit.value, stopTicks: stop.value, slTicks: sl.value, tpTicks: tp.value });
   }
 
-  cancel(userId: number, accountId: unknown, orderId: unknown): Result<{ order: Order }, CancelError> {
-    const found = this.replay.live(userId, accountId);
+  async cancel(userId: number, accountId: unknown, orderId: unknown): Promise<Result<{ order: Order }, CancelError>> {
+    const found = await this.replay.live(userId, accountId);
     if (!found.ok) return found;
-    const s = found.value;
-    const working = this.workingOrder(s, orderId);
-    if (!working.ok) return working;
-    const mark = this.replay.mark(s);
-    const r = s.engine.cancelOrder(working.value.id, s.nowS);
-    assert(r.ok, 'a working order could not be canceled');
-    this.replay.afterCommand(s, mark);
-    return ok({ order: r.order });
+    return this.replay.command(found.value, async (s): Promise<Result<{ order: Order }, CancelError>> => {
+      const working = await this.workingOrder(s, orderId);
+      if (!working.ok) return working;
+      const r = s.engine.cancelOrder(working.value.id, s.nowS);
+      assert(r.ok, 'a working order could not be canceled');
+      return ok({ order: r.order });
+    });
   }
 
   /**
@@ -162,13 +159,16 @@ export class TradingService {
    * price, stop price, then the engine's own checks (risk, legs, an armed stop). A modified order that
    * is marketable fills at once; the change is committed before the answer, like every command.
    */
-  modify(userId: number, input: ModifyInput): Result<{ order: Order }, ModifyError> {
-    const found = this.replay.resolve(userId, input.accountId);
+  async modify(userId: number, input: ModifyInput): Promise<Result<{ order: Order }, ModifyError>> {
+    const found = await this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
-    const s = found.value;
+    return this.replay.command(found.value, (s) => this.modifyLocked(s, input));
+  }
+
+  private async modifyLocked(s: LiveSession, input: ModifyInput): Promise<Result<{ order: Order }, ModifyError>> {
     const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
     if (refusal) return err(refusal);
-    const working = this.workingOrder(s, input.orderId);
+    const working = await this.workingOrder(s, input.orderId);
     if (!working.ok) return working;
     const order = working.value;
     const size = input.size;
@@ -181,12 +181,9 @@ export class TradingService {
     const hasStop = order.type === OrderType.Stop || order.type === OrderType.StopLimit;
     const stop = this.modifiedPrice(s, order, 'stop', input.stopPrice, hasStop);
     if (!stop.ok) return stop;
-    const mark = this.replay.mark(s);
     const patch = { size: size as number | null | undefined, limitTicks: limit.value, stopTicks: stop.value };
     const r = s.engine.modifyOrder(order.id, patch, s.nowS);
-    if (!r.ok) return r; // a refusal changes nothing
-    this.replay.afterCommand(s, mark);
-    return ok({ order: r.order });
+    return r.ok ? ok({ order: r.order }) : r; // a refusal changes nothing
   }
 
   /** A modify's new price in ticks; null keeps the order's price. */
@@ -201,11 +198,11 @@ export class TradingService {
    * The working order `orderId` of a live session, or what became of it. Finished orders are read from
    * the store: a restored engine holds only its working orders.
    */
-  private workingOrder(s: LiveSession, orderId: unknown): Result<Order, OrderStateError> {
+  private async workingOrder(s: LiveSession, orderId: unknown): Promise<Result<Order, OrderStateError>> {
     if (!isInt(orderId)) return err({ kind: 'order_not_found' });
     const working = s.engine.book.find(orderId);
     if (working) return ok(working);
-    const stored = this.store.order(s.accountId, orderId);
+    const stored = await this.store.order(s.accountId, orderId);
     if (stored?.status === OrderStatus.Filled) return err({ kind: 'order_filled' });
     if (stored?.status === OrderStatus.Canceled) return err({ kind: 'order_canceled' });
     return err({ kind: 'order_not_found' });
@@ -215,76 +212,72 @@ export class TradingService {
    * Orders of an account the user owns, newest first, bounded by submission time (inclusive), with
    * the instrument they trade (null for accounts that never traded: then there are none).
    */
-  search(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Listing<Order>, SearchError> {
-    const owned = this.ownedAccount(userId, accountId);
+  async search(userId: number, accountId: unknown, start: unknown, end: unknown): Promise<Result<Listing<Order>, SearchError>> {
+    const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    return ok(this.listing(owned, () => this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax)));
+    return ok(await this.listing(owned, () => this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax)));
   }
 
   /** Working orders of the live session, newest first; empty when the account has no live session. */
-  searchOpen(userId: number, accountId: unknown): Result<Listing<Order>, { kind: 'account_not_found' }> {
-    const owned = this.ownedAccount(userId, accountId);
+  async searchOpen(userId: number, accountId: unknown): Promise<Result<Listing<Order>, { kind: 'account_not_found' }>> {
+    const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
-    const found = this.replay.live(userId, owned);
+    const found = await this.replay.live(userId, owned);
     if (!found.ok) return ok({ instrument: null, rows: [] });
-    this.replay.touch(found.value);
+    await this.replay.touch(found.value);
     // Newest placement first: the book's own order is time priority, which a modify can change.
     const rows = [...found.value.engine.book.working].sort((a, b) => b.id - a.id);
     return ok({ instrument: found.value.inst, rows });
   }
 
-  positions(userId: number, accountId: unknown): Result<OpenPosition[], { kind: 'account_not_found' }> {
-    const owned = this.ownedAccount(userId, accountId);
+  async positions(userId: number, accountId: unknown): Promise<Result<OpenPosition[], { kind: 'account_not_found' }>> {
+    const owned = await this.ownedAccount(userId, accountId);
     if (!owned) return err({ kind: 'account_not_found' });
-    const found = this.replay.live(userId, owned);
+    const found = await this.replay.live(userId, owned);
     if (!found.ok) return ok([]);
-    this.replay.touch(found.value);
+    await this.replay.touch(found.value);
     if (found.value.engine.positionQty === 0) return ok([]);
     const snap = found.value.engine.snapshot();
     return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks }]);
   }
 
-  close(userId: number, accountId: unknown, contractId: unknown): Result<{ order: Order }, CloseError> {
-    const r = this.closeSized(userId, accountId, contractId, null);
+  async close(userId: number, accountId: unknown, contractId: unknown): Promise<Result<{ order: Order }, CloseError>> {
+    const r = await this.closeSized(userId, accountId, contractId, null);
     // A full close has no size to get wrong.
     assert(r.ok || r.error.kind !== 'invalid_close_size', 'full close reported an invalid size');
     return r as Result<{ order: Order }, CloseError>;
   }
 
-  partialClose(userId: number, accountId: unknown, contractId: unknown, size: unknown): Result<{ order: Order }, PartialCloseError> {
-    const found = this.replay.resolve(userId, accountId);
-    if (!found.ok) return found;
-    if (!this.hasPosition(found.value, contractId)) return err({ kind: 'position_not_found' });
-    if (!isInt(size) || size < 1 || size > Math.abs(found.value.engine.positionQty)) return err({ kind: 'invalid_close_size' });
+  async partialClose(userId: number, accountId: unknown, contractId: unknown, size: unknown): Promise<Result<{ order: Order }, PartialCloseError>> {
     return this.closeSized(userId, accountId, contractId, size);
   }
 
-  private closeSized(userId: number, accountId: unknown, contractId: unknown, size: number | null): Result<{ order: Order }, PartialCloseError> {
-    const found = this.replay.resolve(userId, accountId);
+  /** A full close (`size` null) or a partial one, checked under the session's lock. */
+  private async closeSized(userId: number, accountId: unknown, contractId: unknown, size: unknown): Promise<Result<{ order: Order }, PartialCloseError>> {
+    const found = await this.replay.resolve(userId, accountId);
     if (!found.ok) return found;
-    const s = found.value;
-    if (!this.hasPosition(s, contractId)) return err({ kind: 'position_not_found' });
-    const mark = this.replay.mark(s);
-    const r = s.engine.closePosition(size, s.nowS);
-    if (!r.ok) return r;
-    this.replay.afterCommand(s, mark);
-    return ok({ order: r.order });
+    return this.replay.command(found.value, (s): Result<{ order: Order }, PartialCloseError> => {
+      if (!this.hasPosition(s, contractId)) return err({ kind: 'position_not_found' });
+      if (size !== null && (!isInt(size) || size < 1 || size > Math.abs(s.engine.positionQty))) return err({ kind: 'invalid_close_size' });
+      const r = s.engine.closePosition(size as number | null, s.nowS);
+      return r.ok ? ok({ order: r.order }) : r;
+    });
   }
 
   /** Fills of an account the user owns, newest first, bounded by fill time (inclusive). */
-  trades(userId: number, accountId: unknown, start: unknown, end: unknown): Result<Listing<Fill>, SearchError> {
-    const owned = this.ownedAccount(userId, accountId);
+  async trades(userId: number, accountId: unknown, start: unknown, end: unknown): Promise<Result<Listing<Fill>, SearchError>> {
+    const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    return ok(this.listing(owned, () => this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax)));
+    return ok(await this.listing(owned, () => this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax)));
   }
 
-  private listing<T>(replayAccountId: number, rows: () => T[]): Listing<T> {
-    const instrument = this.replay.instrumentOf(replayAccountId) ?? null;
-    return instrument ? { instrument, rows: rows() } : { instrument: null, rows: [] };
+  private async listing<T>(replayAccountId: number, rows: () => Promise<T[]>): Promise<Listing<T>> {
+    const instrument = (await this.replay.instrumentOf(replayAccountId)) ?? null;
+    return instrument ? { instrument, rows: await rows() } : { instrument: null, rows: [] };
   }
 
   private hasPosition(s: LiveSession, contractId: unknown): boolean {
@@ -292,9 +285,9 @@ export class TradingService {
   }
 
   /** The replay account behind an account id the user owns (see ReplayService.tradingAccountOf). */
-  private ownedAccount(userId: number, accountId: unknown): number | null {
+  private async ownedAccount(userId: number, accountId: unknown): Promise<number | null> {
     if (!isInt(accountId)) return null;
-    const a = this.accounts.byId(accountId);
+    const a = await this.accounts.byId(accountId);
     return a && a.userId === userId ? this.replay.tradingAccountOf(a.id) : null;
   }
 }

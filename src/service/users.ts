@@ -43,10 +43,10 @@ export class UserService {
     const email = input.email.trim().toLowerCase();
     if (!EMAIL_RE.test(email)) return err({ kind: 'invalid_email' });
     if (input.plan !== undefined && input.plan !== 'pro' && input.plan !== 'free') return err({ kind: 'invalid_plan' });
-    if (this.users.byEmail(email)) return err({ kind: 'email_taken' });
+    if (await this.users.byEmail(email)) return err({ kind: 'email_taken' });
     const apiKey = newApiKey();
     const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null;
-    const user = this.users.insert({
+    const user = await this.users.insert({
       email,
       plan: input.plan ?? 'pro',
       verified: input.verified ?? true,
@@ -62,28 +62,28 @@ export class UserService {
    * Replaces the user's key: the old key no longer matches at once, and every token issued so far is
    * revoked too, since a leaked key usually means leaked tokens (docs/decisions.md).
    */
-  rotateKey(email: string): Result<{ apiKey: string }, UserAdminError> {
-    const user = this.users.byEmail(email.trim().toLowerCase());
+  async rotateKey(email: string): Promise<Result<{ apiKey: string }, UserAdminError>> {
+    const user = await this.users.byEmail(email.trim().toLowerCase());
     if (!user) return err({ kind: 'user_not_found' });
     const apiKey = newApiKey();
     const nowMs = this.clock.nowMs();
-    this.users.setApiKeyHash(user.id, sha256Hex(apiKey), nowMs);
-    this.tokens.revokeAllForUser(user.id, nowMs);
+    await this.users.setApiKeyHash(user.id, sha256Hex(apiKey), nowMs);
+    await this.tokens.revokeAllForUser(user.id, nowMs);
     this.onRevoked({ userId: user.id, jtiHash: null, reason: 'API key rotated' });
     return ok({ apiKey });
   }
 
-  set(email: string, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Result<UserRow, UserAdminError> {
-    const user = this.users.byEmail(email.trim().toLowerCase());
+  async set(email: string, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Promise<Result<UserRow, UserAdminError>> {
+    const user = await this.users.byEmail(email.trim().toLowerCase());
     if (!user) return err({ kind: 'user_not_found' });
     if (patch.plan !== undefined && patch.plan !== 'pro' && patch.plan !== 'free') return err({ kind: 'invalid_plan' });
-    this.users.update(user.id, patch);
+    await this.users.update(user.id, patch);
     if (patch.disabled === true) this.onRevoked({ userId: user.id, jtiHash: null, reason: 'account disabled' });
     else if (patch.plan === 'free') this.onRevoked({ userId: user.id, jtiHash: null, reason: 'the Simulator API needs the Pro plan' });
-    return ok(this.users.byId(user.id) as UserRow);
+    return ok(await this.users.byId(user.id) as UserRow);
   }
 
-  list(): UserRow[] {
-    return this.users.list();
+  async list(): Promise<UserRow[]> {
+    return await this.users.list();
   }
 }

@@ -74,7 +74,7 @@ export class WebAuthService {
     const emailGate = this.throttle.admitEmail(attempt);
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
-    const found = this.users.passwordHashOf(normalized);
+    const found = await this.users.passwordHashOf(normalized);
     const hash = found?.passwordHash ?? (await dummyPasswordHash());
     const matches = await Bun.password.verify(password, hash).catch(() => false);
     if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
@@ -93,37 +93,37 @@ export class WebAuthService {
     const claims = await this.jwt.verify(cookieValue, nowMs);
     if (!claims) return null;
     const jtiHash = sha256Hex(claims.jti);
-    const row = this.sessions.get(jtiHash);
+    const row = await this.sessions.get(jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;
-    const user = this.users.byId(row.userId);
+    const user = await this.users.byId(row.userId);
     // A user disabled after login loses access at once.
     if (!user || user.disabled) return null;
     return { user, jtiHash };
   }
 
-  logout(principal: WebPrincipal): void {
-    this.sessions.revoke(principal.jtiHash, this.clock.nowMs());
+  async logout(principal: WebPrincipal): Promise<void> {
+    await this.sessions.revoke(principal.jtiHash, this.clock.nowMs());
   }
 
   /** Sets (or replaces) a user's password; every live cookie session of the user is revoked. */
   async setPassword(email: string, password: string): Promise<Result<{ email: string }, SetPasswordError>> {
     if (password === '' || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_password' });
-    const user = this.users.byEmail(email.trim().toLowerCase());
+    const user = await this.users.byEmail(email.trim().toLowerCase());
     if (!user) return err({ kind: 'user_not_found' });
-    this.users.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'));
-    this.sessions.revokeAllForUser(user.id, this.clock.nowMs());
+    await this.users.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'));
+    await this.sessions.revokeAllForUser(user.id, this.clock.nowMs());
     return ok({ email: user.email });
   }
 
   /** Drops session rows long expired (a timer calls it), so the table stays bounded. */
-  pruneSessions(): void {
-    this.sessions.prune(this.clock.nowMs());
+  async pruneSessions(): Promise<void> {
+    await this.sessions.prune(this.clock.nowMs());
   }
 
   private async issue(userId: number, nowMs: number): Promise<string> {
     const jti = randomSecret(16);
     const exp = Math.floor(nowMs / 1000) + limits.tokenTtlS;
-    this.sessions.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
+    await this.sessions.insert(sha256Hex(jti), userId, nowMs, exp * 1000);
     // The plugin stamps `iat` itself (wall clock); `exp` comes from the service clock.
     return this.jwt.sign({ sub: String(userId), jti, exp });
   }

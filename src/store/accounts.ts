@@ -1,6 +1,6 @@
 // Trading accounts: replay-session accounts and challenge accounts. Balances are integer cents.
 
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export type AccountKind = 'replay' | 'challenge';
 
@@ -37,45 +37,41 @@ function toAccount(r: RawAccount): AccountRow {
 }
 
 export class AccountStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insert(a: { userId: number; kind: AccountKind; name: string; balanceCents: number; nowMs: number }): AccountRow {
-    const r = this.db
-      .query(
-        `INSERT INTO accounts (user_id, kind, name, balance_cents, active, created_ms)
-         VALUES ($user_id, $kind, $name, $balance, 1, $now) RETURNING *`,
-      )
-      .get({ user_id: a.userId, kind: a.kind, name: a.name, balance: a.balanceCents, now: a.nowMs }) as RawAccount;
+  async insert(a: { userId: number; kind: AccountKind; name: string; balanceCents: number; nowMs: number }): Promise<AccountRow> {
+    const r = (await this.db.get(`INSERT INTO accounts (user_id, kind, name, balance_cents, active, created_ms)
+         VALUES ($user_id, $kind, $name, $balance, 1, $now) RETURNING *`, { user_id: a.userId, kind: a.kind, name: a.name, balance: a.balanceCents, now: a.nowMs })) as RawAccount;
     return toAccount(r);
   }
 
   /** Deletes a replay account (its session, orders and fills deleted first, in the same transaction). */
-  deleteReplay(id: number): void {
-    this.db.query(`DELETE FROM accounts WHERE id = $id AND kind = 'replay'`).run({ id });
+  async deleteReplay(id: number): Promise<void> {
+    await this.db.run(`DELETE FROM accounts WHERE id = $id AND kind = 'replay'`, { id });
   }
 
-  rename(id: number, name: string): void {
-    this.db.query('UPDATE accounts SET name = $name WHERE id = $id').run({ id, name });
+  async rename(id: number, name: string): Promise<void> {
+    await this.db.run('UPDATE accounts SET name = $name WHERE id = $id', { id, name });
   }
 
-  byId(id: number): AccountRow | null {
-    const r = this.db.query('SELECT * FROM accounts WHERE id = $id').get({ id }) as RawAccount | null;
+  async byId(id: number): Promise<AccountRow | null> {
+    const r = (await this.db.get('SELECT * FROM accounts WHERE id = $id', { id })) as RawAccount | null;
     return r ? toAccount(r) : null;
   }
 
   /** The user's accounts, oldest first; `activeOnly` keeps those that can still trade. */
-  listForUser(userId: number, activeOnly: boolean): AccountRow[] {
+  async listForUser(userId: number, activeOnly: boolean): Promise<AccountRow[]> {
     const sql = activeOnly
       ? 'SELECT * FROM accounts WHERE user_id = $u AND active = 1 ORDER BY id'
       : 'SELECT * FROM accounts WHERE user_id = $u ORDER BY id';
-    return (this.db.query(sql).all({ u: userId }) as RawAccount[]).map(toAccount);
+    return ((await this.db.all(sql, { u: userId })) as RawAccount[]).map(toAccount);
   }
 
-  setBalance(id: number, balanceCents: number): void {
-    this.db.query('UPDATE accounts SET balance_cents = $b WHERE id = $id').run({ id, b: balanceCents });
+  async setBalance(id: number, balanceCents: number): Promise<void> {
+    await this.db.run('UPDATE accounts SET balance_cents = $b WHERE id = $id', { id, b: balanceCents });
   }
 
-  setActive(id: number, active: boolean): void {
-    this.db.query('UPDATE accounts SET active = $a WHERE id = $id').run({ id, a: active ? 1 : 0 });
+  async setActive(id: number, active: boolean): Promise<void> {
+    await this.db.run('UPDATE accounts SET active = $a WHERE id = $id', { id, a: active ? 1 : 0 });
   }
 }

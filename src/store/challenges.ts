@@ -3,7 +3,8 @@
 // requests, even from two processes) can never both apply a change made from the same state.
 
 import type { ChallengeState } from '../challenge/state.ts';
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
+import { nextSeq } from './seq.ts';
 
 export interface ChallengeRow {
   accountId: number;
@@ -24,16 +25,14 @@ export interface PayoutRow {
 }
 
 export class ChallengeStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insert(accountId: number, planKey: string, state: ChallengeState, nowMs: number): void {
-    this.db
-      .query('INSERT INTO challenges (account_id, plan_key, state, version, created_ms) VALUES ($a, $p, $s, 1, $now)')
-      .run({ a: accountId, p: planKey, s: JSON.stringify(state), now: nowMs });
+  async insert(accountId: number, planKey: string, state: ChallengeState, nowMs: number): Promise<void> {
+    await this.db.run('INSERT INTO challenges (account_id, plan_key, state, version, created_ms) VALUES ($a, $p, $s, 1, $now)', { a: accountId, p: planKey, s: JSON.stringify(state), now: nowMs });
   }
 
-  get(accountId: number): ChallengeRow | null {
-    const r = this.db.query('SELECT * FROM challenges WHERE account_id = $a').get({ a: accountId }) as {
+  async get(accountId: number): Promise<ChallengeRow | null> {
+    const r = (await this.db.get('SELECT * FROM challenges WHERE account_id = $a', { a: accountId })) as {
       account_id: number;
       plan_key: string;
       state: string;
@@ -43,25 +42,19 @@ export class ChallengeStore {
   }
 
   /** Writes the state; with `expectedVersion`, only if nobody wrote since. Returns whether it wrote. */
-  save(accountId: number, state: ChallengeState, expectedVersion?: number): boolean {
+  async save(accountId: number, state: ChallengeState, expectedVersion?: number): Promise<boolean> {
     const s = JSON.stringify(state);
     if (expectedVersion === undefined) {
-      return this.db.query('UPDATE challenges SET state = $s, version = version + 1 WHERE account_id = $a').run({ a: accountId, s }).changes === 1;
+      return (await this.db.run('UPDATE challenges SET state = $s, version = version + 1 WHERE account_id = $a', { a: accountId, s })) === 1;
     }
     return (
-      this.db
-        .query('UPDATE challenges SET state = $s, version = version + 1 WHERE account_id = $a AND version = $v')
-        .run({ a: accountId, s, v: expectedVersion }).changes === 1
+      (await this.db.run('UPDATE challenges SET state = $s, version = version + 1 WHERE account_id = $a AND version = $v', { a: accountId, s, v: expectedVersion })) === 1
     );
   }
 
-  insertPayout(p: PayoutRow): void {
-    this.db
-      .query(
-        `INSERT INTO payouts (id, account_id, amount_cents, balance_before_cents, balance_after_cents, status, sim_trade_date, requested_ms)
-         VALUES ($id, $a, $amount, $before, $after, $status, $date, $ms)`,
-      )
-      .run({
+  async insertPayout(p: PayoutRow): Promise<void> {
+    await this.db.run(`INSERT INTO payouts (id, account_id, amount_cents, balance_before_cents, balance_after_cents, status, sim_trade_date, requested_ms, seq)
+         VALUES ($id, $a, $amount, $before, $after, $status, $date, $ms, ${nextSeq('payouts')})`, {
         id: p.id,
         a: p.accountId,
         amount: p.amountCents,
@@ -73,8 +66,8 @@ export class ChallengeStore {
       });
   }
 
-  payouts(accountId: number): PayoutRow[] {
-    const rows = this.db.query('SELECT * FROM payouts WHERE account_id = $a ORDER BY requested_ms DESC, rowid DESC').all({ a: accountId }) as {
+  async payouts(accountId: number): Promise<PayoutRow[]> {
+    const rows = (await this.db.all('SELECT * FROM payouts WHERE account_id = $a ORDER BY requested_ms DESC, seq DESC', { a: accountId })) as {
       id: string;
       account_id: number;
       amount_cents: number;

@@ -83,6 +83,8 @@ export function storeFailureOf(e: unknown): StoreFailure | null {
   if (typeof code === 'string') {
     if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) return 'unwritable';
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'corrupt';
+    // PostgreSQL out of reach (down, restarting, the connection cut): nothing was written; retry.
+    if (code.startsWith('ERR_POSTGRES_CONNECTION') || code === 'ECONNREFUSED' || code === 'ERR_POSTGRES_IDLE_TIMEOUT') return 'unwritable';
   }
   // Without a code (an error rewrapped on its way up), SQLite's own texts.
   if (/database or disk is full|disk I\/O error/i.test(message)) return 'unwritable';

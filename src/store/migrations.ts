@@ -234,4 +234,24 @@ export const MIGRATIONS: readonly string[] = [
     trades      BLOB NOT NULL
   );
   `,
+  // 9: insertion order without SQLite's rowid, which PostgreSQL lacks: a `seq` column (the rowid
+  // for rows kept), each insert taking the table's next (src/store/seq.ts).
+  `
+  ALTER TABLE payouts ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE payouts SET seq = rowid;
+  ALTER TABLE strategies ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE strategies SET seq = rowid;
+  ALTER TABLE playground_runs ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE playground_runs SET seq = rowid;
+  `,
+  // 12 (cluster): which node holds each live replay session, until when (src/store/leases.ts).
+  `
+  CREATE TABLE session_leases (
+    account_id INTEGER PRIMARY KEY,
+    node_id    TEXT NOT NULL,
+    node_url   TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL
+  );
+  CREATE INDEX session_leases_node ON session_leases (node_id);
+  `,
 ];

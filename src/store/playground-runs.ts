@@ -6,7 +6,8 @@
 
 import type { TradeRecord } from '../engine/results.ts';
 import { assert } from '../lib/assert.ts';
-import { type Db, inTransaction } from './db.ts';
+import type { Sql } from './sql.ts';
+import { nextSeq } from './seq.ts';
 import type { RunStatus } from './strategies.ts';
 
 export interface NewRun {
@@ -155,16 +156,13 @@ function toRow(r: Raw): RunRow {
 }
 
 export class PlaygroundRunStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insert(r: NewRun): void {
-    this.db
-      .query(
-        `INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
-           params_json, context_timeframes_json, speed, status, bars_total, started_ms)
-         VALUES ($id, $user, $strategy, $template, $instrument, $timeframe, $start, $end, $params, $ctx, $speed, 'running', $total, $started)`,
-      )
-      .run({
+  async insert(r: NewRun): Promise<void> {
+    await this.db.run(`INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
+           params_json, context_timeframes_json, speed, status, bars_total, started_ms, seq)
+         VALUES ($id, $user, $strategy, $template, $instrument, $timeframe, $start, $end, $params, $ctx, $speed, 'running', $total, $started,
+           ${nextSeq('playground_runs')})`, {
         id: r.id, user: r.userId, strategy: r.strategyId, template: r.templateId, instrument: r.instrument, timeframe: r.timeframe,
         start: r.startDate, end: r.endDate, params: JSON.stringify(r.params), ctx: JSON.stringify(r.contextTimeframes), speed: r.speed,
         total: r.barsTotal, started: r.startedMs,
@@ -172,23 +170,18 @@ export class PlaygroundRunStore {
   }
 
   /** Completes a running row, with its packed trades; a row already ended is left as it is. */
-  end(id: string, f: RunEndFields): void {
+  async end(id: string, f: RunEndFields): Promise<void> {
     const trades = f.trades;
     const packed = trades === undefined ? null : encodeTrades(trades);
-    inTransaction(this.db, () => {
-      const changed = this.db
-        .query(
-          `UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
-             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed WHERE id = $id AND status = 'running'`,
-        )
-        .run({
+    await this.db.transaction(async () => {
+      const changed = (await this.db.run(`UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
+             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed WHERE id = $id AND status = 'running'`, {
           id, status: f.status, error: f.error, pnl: f.totalPnlCents, trades: f.totalTrades, win: f.winRate, done: f.barsDone, speed: f.speed,
           result: JSON.stringify(f.result), completed: f.completedMs,
-        }).changes;
+        }));
       if (changed === 0 || trades === undefined) return;
-      this.db
-        .query('INSERT OR REPLACE INTO playground_run_trades (run_id, trade_count, trades) VALUES ($id, $n, $packed)')
-        .run({ id, n: trades.length, packed });
+      await this.db.run(`INSERT INTO playground_run_trades (run_id, trade_count, trades) VALUES ($id, $n, $packed)
+         ON CONFLICT (run_id) DO UPDATE SET trade_count = excluded.trade_count, trades = excluded.trades`, { id, n: trades.length, packed });
     });
   }
 
@@ -197,34 +190,26 @@ export class PlaygroundRunStore {
    * stored; null when the run has no packed trades (not the user's, running, or recorded before
    * trades were packed).
    */
-  tradesPage(userId: number, id: string, offset: number, limit: number): { stored: number; trades: StoredTrade[] } | null {
-    const r = this.db
-      .query(
-        `SELECT t.trade_count AS n, t.trades AS packed FROM playground_run_trades t JOIN playground_runs r ON r.id = t.run_id
-         WHERE t.run_id = $id AND r.user_id = $user`,
-      )
-      .get({ id, user: userId }) as { n: number; packed: Uint8Array } | null;
+  async tradesPage(userId: number, id: string, offset: number, limit: number): Promise<{ stored: number; trades: StoredTrade[] } | null> {
+    const r = (await this.db.get(`SELECT t.trade_count AS n, t.trades AS packed FROM playground_run_trades t JOIN playground_runs r ON r.id = t.run_id
+         WHERE t.run_id = $id AND r.user_id = $user`, { id, user: userId })) as { n: number; packed: Uint8Array } | null;
     if (r === null) return null;
     const from = Math.min(offset, r.n);
     return { stored: r.n, trades: decodeTrades(r.packed, r.n, from, Math.min(r.n, from + limit)) };
   }
 
   /** A strategy's runs, newest first, without their result payloads (`result` is null). */
-  listOfStrategy(strategyId: string, userId: number, max: number): RunRow[] {
-    const rows = this.db
-      .query(
-        `SELECT id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
+  async listOfStrategy(strategyId: string, userId: number, max: number): Promise<RunRow[]> {
+    const rows = (await this.db.all(`SELECT id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
                 context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done,
                 bars_total, NULL AS result_json, started_ms, completed_ms
-         FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, rowid DESC LIMIT $max`,
-      )
-      .all({ s: strategyId, u: userId, max }) as Raw[];
+         FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, seq DESC LIMIT $max`, { s: strategyId, u: userId, max })) as Raw[];
     return rows.map(toRow);
   }
 
   /** The user's run, or null (another user's run reads as absent). */
-  get(userId: number, id: string): RunRow | null {
-    const r = this.db.query('SELECT * FROM playground_runs WHERE id = $id AND user_id = $user').get({ id, user: userId }) as Raw | null;
+  async get(userId: number, id: string): Promise<RunRow | null> {
+    const r = (await this.db.get('SELECT * FROM playground_runs WHERE id = $id AND user_id = $user', { id, user: userId })) as Raw | null;
     return r ? toRow(r) : null;
   }
 
@@ -232,27 +217,24 @@ export class PlaygroundRunStore {
    * Keeps the user's newest `keep` runs: deletes the oldest ended ones beyond that count (running
    * runs count and always stay); returns how many.
    */
-  pruneUser(userId: number, keep: number): number {
-    return this.db
-      .query(
-        `DELETE FROM playground_runs WHERE id IN (
-           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' ORDER BY started_ms DESC, rowid DESC
-           LIMIT -1 OFFSET MAX(0, $keep - (SELECT COUNT(*) FROM playground_runs WHERE user_id = $u AND status = 'running')))`,
-      )
-      .run({ u: userId, keep }).changes;
+  async pruneUser(userId: number, keep: number): Promise<number> {
+    return this.db.transaction(async () => {
+      const running = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+      return this.db.run(
+        `DELETE FROM playground_runs WHERE user_id = $u AND status != 'running' AND id NOT IN (
+           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' ORDER BY started_ms DESC, seq DESC LIMIT $kept)`,
+        { u: userId, kept: Math.max(0, keep - (running?.n ?? 0)) },
+      );
+    });
   }
 
   /** Marks one run failed if it is still running. */
-  failRunning(id: string, reason: string, nowMs: number): void {
-    this.db
-      .query(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE id = $id AND status = 'running'`)
-      .run({ id, reason, now: nowMs });
+  async failRunning(id: string, reason: string, nowMs: number): Promise<void> {
+    await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE id = $id AND status = 'running'`, { id, reason, now: nowMs });
   }
 
   /** Marks runs left `running` by a stopped server as failed; returns how many. */
-  failInterrupted(reason: string, nowMs: number): number {
-    return this.db
-      .query(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE status = 'running'`)
-      .run({ reason, now: nowMs }).changes;
+  async failInterrupted(reason: string, nowMs: number): Promise<number> {
+    return (await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now WHERE status = 'running'`, { reason, now: nowMs }));
   }
 }

@@ -2,7 +2,7 @@
 // service/replay), so a response never reports a change that is not on disk.
 
 import type { Fill, Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export interface SessionRow {
   accountId: number;
@@ -137,18 +137,14 @@ function toFill(r: RawFill): Fill {
 }
 
 export class ReplayStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insertSession(s: SessionRow): void {
-    this.db
-      .query(
-        `INSERT INTO replay_sessions (account_id, session_id, user_id, symbol, timeframe, start_s, end_s, cursor_s,
+  async insertSession(s: SessionRow): Promise<void> {
+    await this.db.run(`INSERT INTO replay_sessions (account_id, session_id, user_id, symbol, timeframe, start_s, end_s, cursor_s,
            current_index, total_bars, history_bars, status, end_reason, challenge_id, engine_core, created_ms,
            last_activity_ms, ended_ms)
          VALUES ($account_id, $session_id, $user_id, $symbol, $timeframe, $start_s, $end_s, $cursor_s, $current_index,
-           $total_bars, $history_bars, $status, $end_reason, $challenge_id, $engine_core, $created_ms, $last_activity_ms, $ended_ms)`,
-      )
-      .run({
+           $total_bars, $history_bars, $status, $end_reason, $challenge_id, $engine_core, $created_ms, $last_activity_ms, $ended_ms)`, {
         account_id: s.accountId,
         session_id: s.sessionId,
         user_id: s.userId,
@@ -171,14 +167,10 @@ export class ReplayStore {
   }
 
   /** Writes the moving parts of a session: cursor, engine core, status, activity. */
-  updateSession(s: Pick<SessionRow, 'accountId' | 'cursorS' | 'currentIndex' | 'engineCore' | 'status' | 'endReason' | 'lastActivityMs' | 'endedMs'>): void {
-    this.db
-      .query(
-        `UPDATE replay_sessions SET cursor_s = $cursor_s, current_index = $current_index, engine_core = $engine_core,
+  async updateSession(s: Pick<SessionRow, 'accountId' | 'cursorS' | 'currentIndex' | 'engineCore' | 'status' | 'endReason' | 'lastActivityMs' | 'endedMs'>): Promise<void> {
+    await this.db.run(`UPDATE replay_sessions SET cursor_s = $cursor_s, current_index = $current_index, engine_core = $engine_core,
            status = $status, end_reason = $end_reason, last_activity_ms = $last_activity_ms, ended_ms = $ended_ms
-         WHERE account_id = $account_id`,
-      )
-      .run({
+         WHERE account_id = $account_id`, {
         account_id: s.accountId,
         cursor_s: s.cursorS,
         current_index: s.currentIndex,
@@ -190,19 +182,17 @@ export class ReplayStore {
       });
   }
 
-  touch(accountId: number, nowMs: number): void {
-    this.db.query('UPDATE replay_sessions SET last_activity_ms = $now WHERE account_id = $id').run({ id: accountId, now: nowMs });
+  async touch(accountId: number, nowMs: number): Promise<void> {
+    await this.db.run('UPDATE replay_sessions SET last_activity_ms = $now WHERE account_id = $id', { id: accountId, now: nowMs });
   }
 
-  session(accountId: number): SessionRow | null {
-    const r = this.db.query('SELECT * FROM replay_sessions WHERE account_id = $id').get({ id: accountId }) as RawSession | null;
+  async session(accountId: number): Promise<SessionRow | null> {
+    const r = (await this.db.get('SELECT * FROM replay_sessions WHERE account_id = $id', { id: accountId })) as RawSession | null;
     return r ? toSession(r) : null;
   }
 
-  latestSessionOfChallenge(challengeId: number): number | null {
-    const r = this.db
-      .query('SELECT account_id FROM replay_sessions WHERE challenge_id = $c ORDER BY created_ms DESC, account_id DESC LIMIT 1')
-      .get({ c: challengeId }) as { account_id: number } | null;
+  async latestSessionOfChallenge(challengeId: number): Promise<number | null> {
+    const r = (await this.db.get('SELECT account_id FROM replay_sessions WHERE challenge_id = $c ORDER BY created_ms DESC, account_id DESC LIMIT 1', { c: challengeId })) as { account_id: number } | null;
     return r ? r.account_id : null;
   }
 
@@ -211,40 +201,46 @@ export class ReplayStore {
    * latest session is never among them, whatever its age: the challenge's trades are read from it
    * (`latestSessionOfChallenge`).
    */
-  endedBeyond(userId: number, keep: number): number[] {
-    const rows = this.db
-      .query(
-        `SELECT s.account_id FROM replay_sessions s WHERE s.user_id = $u AND s.status = 'ended' AND (s.challenge_id IS NULL OR s.account_id !=
+  async endedBeyond(userId: number, keep: number): Promise<number[]> {
+    const rows = (await this.db.all(`SELECT s.account_id FROM replay_sessions s WHERE s.user_id = $u AND s.status = 'ended' AND (s.challenge_id IS NULL OR s.account_id !=
            (SELECT l.account_id FROM replay_sessions l WHERE l.challenge_id = s.challenge_id ORDER BY l.created_ms DESC, l.account_id DESC LIMIT 1))
-         AND s.account_id NOT IN (SELECT account_id FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY created_ms DESC, account_id DESC LIMIT $keep)`,
-      )
-      .all({ u: userId, keep }) as { account_id: number }[];
+         AND s.account_id NOT IN (SELECT account_id FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY created_ms DESC, account_id DESC LIMIT $keep)`, { u: userId, keep })) as { account_id: number }[];
     return rows.map((r) => r.account_id);
   }
 
   /** Deletes an ended session with its orders and fills (the caller deletes its account, in the same transaction). */
-  deleteEnded(accountId: number): void {
-    this.db.query('DELETE FROM fills WHERE account_id = $id').run({ id: accountId });
-    this.db.query('DELETE FROM orders WHERE account_id = $id').run({ id: accountId });
-    this.db.query(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`).run({ id: accountId });
+  async deleteEnded(accountId: number): Promise<void> {
+    await this.db.run('DELETE FROM fills WHERE account_id = $id', { id: accountId });
+    await this.db.run('DELETE FROM orders WHERE account_id = $id', { id: accountId });
+    await this.db.run(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`, { id: accountId });
   }
 
-  activeSessions(): SessionRow[] {
-    return (this.db.query(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`).all() as RawSession[]).map(toSession);
+  /** The user's live sessions, counted in the store (every node's). */
+  async activeCountOf(userId: number): Promise<number> {
+    const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM replay_sessions WHERE user_id = $u AND status = 'active'`, { u: userId });
+    return r?.n ?? 0;
   }
 
-  upsertOrders(accountId: number, orders: Iterable<Order>): void {
-    const q = this.db.query(
-      `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
+  /** The live session on a challenge, whichever node runs it. */
+  async activeSessionOfChallenge(challengeId: number): Promise<SessionRow | null> {
+    const r = (await this.db.get(`SELECT * FROM replay_sessions WHERE challenge_id = $c AND status = 'active' ORDER BY account_id DESC LIMIT 1`, { c: challengeId })) as RawSession | null;
+    return r ? toSession(r) : null;
+  }
+
+  async activeSessions(): Promise<SessionRow[]> {
+    return ((await this.db.all(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`)) as RawSession[]).map(toSession);
+  }
+
+  async upsertOrders(accountId: number, orders: Iterable<Order>): Promise<void> {
+    const q = `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
          created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered)
        VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig)
        ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, limit_ticks = excluded.limit_ticks,
          stop_ticks = excluded.stop_ticks, status = excluded.status,
          fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
-         updated_s = excluded.updated_s, triggered = excluded.triggered`,
-    );
+         updated_s = excluded.updated_s, triggered = excluded.triggered`;
     for (const o of orders) {
-      q.run({
+      await this.db.run(q, {
         a: accountId,
         id: o.id,
         type: o.type,
@@ -266,38 +262,32 @@ export class ReplayStore {
     }
   }
 
-  insertFills(accountId: number, fills: readonly Fill[]): void {
-    const q = this.db.query(
-      `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents)
-       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized)`,
-    );
+  async insertFills(accountId: number, fills: readonly Fill[]): Promise<void> {
+    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents)
+       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized)`;
     for (const f of fills) {
-      q.run({ a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents, realized: f.realizedPnlCents });
+      await this.db.run(q, { a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents, realized: f.realizedPnlCents });
     }
   }
 
 
   /** One order of a replay account, in any state; null when the account has no such order. */
-  order(accountId: number, id: number): Order | null {
-    const r = this.db.query('SELECT * FROM orders WHERE account_id = $a AND id = $id').get({ a: accountId, id }) as RawOrder | null;
+  async order(accountId: number, id: number): Promise<Order | null> {
+    const r = (await this.db.get('SELECT * FROM orders WHERE account_id = $a AND id = $id', { a: accountId, id })) as RawOrder | null;
     return r ? toOrder(r) : null;
   }
 
   /** Orders newest first, with inclusive bounds on submission time. */
-  searchOrders(accountId: number, fromS: number, toS: number, max: number): Order[] {
+  async searchOrders(accountId: number, fromS: number, toS: number, max: number): Promise<Order[]> {
     return (
-      this.db
-        .query('SELECT * FROM orders WHERE account_id = $a AND created_s BETWEEN $from AND $to ORDER BY created_s DESC, id DESC LIMIT $max')
-        .all({ a: accountId, from: fromS, to: toS, max }) as RawOrder[]
+      (await this.db.all('SELECT * FROM orders WHERE account_id = $a AND created_s BETWEEN $from AND $to ORDER BY created_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawOrder[]
     ).map(toOrder);
   }
 
   /** Fills newest first, with inclusive bounds on fill time. */
-  searchFills(accountId: number, fromS: number, toS: number, max: number): Fill[] {
+  async searchFills(accountId: number, fromS: number, toS: number, max: number): Promise<Fill[]> {
     return (
-      this.db
-        .query('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max')
-        .all({ a: accountId, from: fromS, to: toS, max }) as RawFill[]
+      (await this.db.all('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawFill[]
     ).map(toFill);
   }
 

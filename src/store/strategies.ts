@@ -2,7 +2,8 @@
 // service through playground-runs.ts). Every query is scoped to the owning user: a strategy id of
 // another user reads as absent.
 
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
+import { nextSeq } from './seq.ts';
 
 export type ParamValue = number | string | boolean;
 export type ParamMap = Record<string, ParamValue>;
@@ -58,47 +59,35 @@ function toStrategy(r: RawStrategy): StrategyRow {
 }
 
 export class StrategyStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insert(id: string, userId: number, f: StrategyFields, nowMs: number): void {
-    this.db
-      .query(
-        `INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms)
-         VALUES ($id, $u, $name, $code, $instrument, $timeframe, $params, $now, $now)`,
-      )
-      .run({ id, u: userId, ...this.fieldParams(f), now: nowMs });
+  async insert(id: string, userId: number, f: StrategyFields, nowMs: number): Promise<void> {
+    await this.db.run(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms, seq)
+         VALUES ($id, $u, $name, $code, $instrument, $timeframe, $params, $now, $now, ${nextSeq('strategies')})`, { id, u: userId, ...this.fieldParams(f), now: nowMs });
   }
 
   /** Rewrites a strategy of the user; false when the user has no strategy with this id. */
-  update(id: string, userId: number, f: StrategyFields, nowMs: number): boolean {
+  async update(id: string, userId: number, f: StrategyFields, nowMs: number): Promise<boolean> {
     return (
-      this.db
-        .query(
-          `UPDATE strategies SET name = $name, code = $code, instrument = $instrument, timeframe = $timeframe,
+      (await this.db.run(`UPDATE strategies SET name = $name, code = $code, instrument = $instrument, timeframe = $timeframe,
              params_json = $params, updated_ms = $now
-           WHERE id = $id AND user_id = $u`,
-        )
-        .run({ id, u: userId, ...this.fieldParams(f), now: nowMs }).changes === 1
+           WHERE id = $id AND user_id = $u`, { id, u: userId, ...this.fieldParams(f), now: nowMs })) === 1
     );
   }
 
-  get(id: string, userId: number): StrategyRow | null {
-    const r = this.db.query('SELECT * FROM strategies WHERE id = $id AND user_id = $u').get({ id, u: userId }) as RawStrategy | null;
+  async get(id: string, userId: number): Promise<StrategyRow | null> {
+    const r = (await this.db.get('SELECT * FROM strategies WHERE id = $id AND user_id = $u', { id, u: userId })) as RawStrategy | null;
     return r ? toStrategy(r) : null;
   }
 
-  exists(id: string, userId: number): boolean {
-    return this.db.query('SELECT 1 FROM strategies WHERE id = $id AND user_id = $u').get({ id, u: userId }) !== null;
+  async exists(id: string, userId: number): Promise<boolean> {
+    return (await this.db.get('SELECT 1 FROM strategies WHERE id = $id AND user_id = $u', { id, u: userId })) !== null;
   }
 
   /** The user's strategies without code and params, most recently updated first. */
-  list(userId: number): StrategySummaryRow[] {
-    const rows = this.db
-      .query(
-        `SELECT id, user_id, name, instrument, timeframe, created_ms, updated_ms FROM strategies
-         WHERE user_id = $u ORDER BY updated_ms DESC, rowid DESC`,
-      )
-      .all({ u: userId }) as Omit<RawStrategy, 'code' | 'params_json'>[];
+  async list(userId: number): Promise<StrategySummaryRow[]> {
+    const rows = (await this.db.all(`SELECT id, user_id, name, instrument, timeframe, created_ms, updated_ms FROM strategies
+         WHERE user_id = $u ORDER BY updated_ms DESC, seq DESC`, { u: userId })) as Omit<RawStrategy, 'code' | 'params_json'>[];
     return rows.map((r) => ({
       id: r.id,
       userId: r.user_id,
@@ -111,21 +100,17 @@ export class StrategyStore {
   }
 
   /** Deletes a strategy of the user (its runs stay); false when there was none. */
-  delete(id: string, userId: number): boolean {
-    return this.db.query('DELETE FROM strategies WHERE id = $id AND user_id = $u').run({ id, u: userId }).changes === 1;
+  async delete(id: string, userId: number): Promise<boolean> {
+    return (await this.db.run('DELETE FROM strategies WHERE id = $id AND user_id = $u', { id, u: userId })) === 1;
   }
 
   /**
    * How many strategies the user keeps and their stored bytes (code, name and params, UTF-8), with
    * one strategy left out (the one an update rewrites).
    */
-  usage(userId: number, exceptId: string | null): { count: number; bytes: number } {
-    const r = this.db
-      .query(
-        `SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(code AS BLOB)) + LENGTH(CAST(name AS BLOB)) + LENGTH(CAST(params_json AS BLOB))), 0) AS bytes
-         FROM strategies WHERE user_id = $u AND id IS NOT $except`,
-      )
-      .get({ u: userId, except: exceptId }) as { n: number; bytes: number };
+  async usage(userId: number, exceptId: string | null): Promise<{ count: number; bytes: number }> {
+    const r = (await this.db.get(`SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(code AS BLOB)) + LENGTH(CAST(name AS BLOB)) + LENGTH(CAST(params_json AS BLOB))), 0) AS bytes
+         FROM strategies WHERE user_id = $u AND id IS NOT $except`, { u: userId, except: exceptId })) as { n: number; bytes: number };
     return { count: r.n, bytes: r.bytes };
   }
 

@@ -1,6 +1,6 @@
 // Per-user daily History usage (UTC days), for the spec's daily bar budget and our processing budget.
 
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export interface Usage {
   bars: number;
@@ -8,22 +8,18 @@ export interface Usage {
 }
 
 export class UsageStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  get(userId: number, day: number): Usage {
-    const r = this.db.query('SELECT bars, source_bars FROM history_usage WHERE user_id = $u AND day = $d').get({ u: userId, d: day }) as {
+  async get(userId: number, day: number): Promise<Usage> {
+    const r = (await this.db.get('SELECT bars, source_bars FROM history_usage WHERE user_id = $u AND day = $d', { u: userId, d: day })) as {
       bars: number;
       source_bars: number;
     } | null;
     return r ? { bars: r.bars, sourceBars: r.source_bars } : { bars: 0, sourceBars: 0 };
   }
 
-  add(userId: number, day: number, bars: number, sourceBars: number): void {
-    this.db
-      .query(
-        `INSERT INTO history_usage (user_id, day, bars, source_bars) VALUES ($u, $d, $b, $s)
-         ON CONFLICT (user_id, day) DO UPDATE SET bars = bars + excluded.bars, source_bars = source_bars + excluded.source_bars`,
-      )
-      .run({ u: userId, d: day, b: bars, s: sourceBars });
+  async add(userId: number, day: number, bars: number, sourceBars: number): Promise<void> {
+    await this.db.run(`INSERT INTO history_usage (user_id, day, bars, source_bars) VALUES ($u, $d, $b, $s)
+         ON CONFLICT (user_id, day) DO UPDATE SET bars = bars + excluded.bars, source_bars = source_bars + excluded.source_bars`, { u: userId, d: day, b: bars, s: sourceBars });
   }
 }

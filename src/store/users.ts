@@ -1,6 +1,6 @@
 // Users with their API-key and password hashes. Never returns a hash to callers outside the auth services.
 
-import type { Db } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export type Plan = 'pro' | 'free';
 
@@ -48,15 +48,11 @@ export interface NewUser {
 }
 
 export class UserStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Sql) {}
 
-  insert(u: NewUser): UserRow {
-    const r = this.db
-      .query(
-        `INSERT INTO users (email, password_hash, plan, verified, disabled, api_key_hash, api_key_created_ms, created_ms)
-         VALUES ($email, $password_hash, $plan, $verified, $disabled, $api_key_hash, $now, $now) RETURNING *`,
-      )
-      .get({
+  async insert(u: NewUser): Promise<UserRow> {
+    const r = (await this.db.get(`INSERT INTO users (email, password_hash, plan, verified, disabled, api_key_hash, api_key_created_ms, created_ms)
+         VALUES ($email, $password_hash, $plan, $verified, $disabled, $api_key_hash, $now, $now) RETURNING *`, {
         email: u.email,
         password_hash: u.passwordHash,
         plan: u.plan,
@@ -64,55 +60,53 @@ export class UserStore {
         disabled: u.disabled ? 1 : 0,
         api_key_hash: u.apiKeyHash,
         now: u.nowMs,
-      }) as RawUser;
+      })) as RawUser;
     return toUser(r);
   }
 
-  byEmail(email: string): UserRow | null {
-    const r = this.db.query('SELECT * FROM users WHERE email = $email').get({ email }) as RawUser | null;
+  async byEmail(email: string): Promise<UserRow | null> {
+    const r = (await this.db.get('SELECT * FROM users WHERE email = $email', { email })) as RawUser | null;
     return r ? toUser(r) : null;
   }
 
-  byId(id: number): UserRow | null {
-    const r = this.db.query('SELECT * FROM users WHERE id = $id').get({ id }) as RawUser | null;
+  async byId(id: number): Promise<UserRow | null> {
+    const r = (await this.db.get('SELECT * FROM users WHERE id = $id', { id })) as RawUser | null;
     return r ? toUser(r) : null;
   }
 
   /** The stored API-key hash for login; null when the user is unknown or has no key. */
-  apiKeyHashOf(email: string): { user: UserRow; apiKeyHash: string | null } | null {
-    const r = this.db.query('SELECT * FROM users WHERE email = $email').get({ email }) as RawUser | null;
+  async apiKeyHashOf(email: string): Promise<{ user: UserRow; apiKeyHash: string | null } | null> {
+    const r = (await this.db.get('SELECT * FROM users WHERE email = $email', { email })) as RawUser | null;
     return r ? { user: toUser(r), apiKeyHash: r.api_key_hash } : null;
   }
 
   /** The stored password hash for the web login; null when the user is unknown (hash null: no password). */
-  passwordHashOf(email: string): { user: UserRow; passwordHash: string | null } | null {
-    const r = this.db.query('SELECT * FROM users WHERE email = $email').get({ email }) as RawUser | null;
+  async passwordHashOf(email: string): Promise<{ user: UserRow; passwordHash: string | null } | null> {
+    const r = (await this.db.get('SELECT * FROM users WHERE email = $email', { email })) as RawUser | null;
     return r ? { user: toUser(r), passwordHash: r.password_hash } : null;
   }
 
-  setPasswordHash(id: number, hash: string): void {
-    this.db.query('UPDATE users SET password_hash = $hash WHERE id = $id').run({ id, hash });
+  async setPasswordHash(id: number, hash: string): Promise<void> {
+    await this.db.run('UPDATE users SET password_hash = $hash WHERE id = $id', { id, hash });
   }
 
-  setApiKeyHash(id: number, hash: string, nowMs: number): void {
-    this.db
-      .query('UPDATE users SET api_key_hash = $hash, api_key_created_ms = $now WHERE id = $id')
-      .run({ id, hash, now: nowMs });
+  async setApiKeyHash(id: number, hash: string, nowMs: number): Promise<void> {
+    await this.db.run('UPDATE users SET api_key_hash = $hash, api_key_created_ms = $now WHERE id = $id', { id, hash, now: nowMs });
   }
 
-  update(id: number, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): void {
-    if (patch.plan !== undefined) this.db.query('UPDATE users SET plan = $v WHERE id = $id').run({ id, v: patch.plan });
+  async update(id: number, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Promise<void> {
+    if (patch.plan !== undefined) (await this.db.run('UPDATE users SET plan = $v WHERE id = $id', { id, v: patch.plan }));
     if (patch.disabled !== undefined)
-      this.db.query('UPDATE users SET disabled = $v WHERE id = $id').run({ id, v: patch.disabled ? 1 : 0 });
+      await this.db.run('UPDATE users SET disabled = $v WHERE id = $id', { id, v: patch.disabled ? 1 : 0 });
     if (patch.verified !== undefined)
-      this.db.query('UPDATE users SET verified = $v WHERE id = $id').run({ id, v: patch.verified ? 1 : 0 });
+      await this.db.run('UPDATE users SET verified = $v WHERE id = $id', { id, v: patch.verified ? 1 : 0 });
   }
 
-  list(): UserRow[] {
-    return (this.db.query('SELECT * FROM users ORDER BY id').all() as RawUser[]).map(toUser);
+  async list(): Promise<UserRow[]> {
+    return ((await this.db.all('SELECT * FROM users ORDER BY id')) as RawUser[]).map(toUser);
   }
 
-  count(): number {
-    return (this.db.query('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+  async count(): Promise<number> {
+    return ((await this.db.get('SELECT COUNT(*) AS n FROM users')) as { n: number }).n;
   }
 }

@@ -55,9 +55,9 @@ describe('admin challenge', () => {
     const created = admin(dir, 'challenge', 'create', '--email', 'ann@example.com', '--plan', '50K');
     const ended = admin(dir, 'challenge', 'end', '--account', String(created.json.accountId));
     expect(ended.json.propFirm.status).toBe('ended');
-    const s = openInstance(defaultConfig({ dataDir: dir }));
+    const s = await openInstance(defaultConfig({ dataDir: dir }));
     const app = buildApp(s);
-    const key = s.users.rotateKey('ann@example.com');
+    const key = await s.users.rotateKey('ann@example.com');
     if (!key.ok) throw new Error('rotate');
     const call = async (path: string, body: unknown, token?: string) => {
       const res = await app.handle(

@@ -86,7 +86,7 @@ describe('admin CLI', () => {
 
   it('works on the data directory of a running server, with immediate effect', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-admin-'));
-    const s = openInstance(defaultConfig({ dataDir: dir }));
+    const s = await openInstance(defaultConfig({ dataDir: dir }));
     const app = buildApp(s);
     const created = admin(dir, 'user', 'create', '--email', 'live@example.com');
     const call = (path: string, body: unknown, token?: string) =>

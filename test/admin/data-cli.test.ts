@@ -189,7 +189,7 @@ describe('admin data import', () => {
   it('unknown data command → exit 1', () => {
     const r = admin(freshDir(), 'data', 'frob');
     expect(r.code).toBe(1);
-    expect(r.json).toEqual({ error: 'unknown data command "frob"; expected import or list' });
+    expect(r.json).toEqual({ error: 'unknown data command "frob"; expected import, list or migrate' });
   });
 
   it('refuses while a live process holds the import lock; a lock left by a dead process is ignored', () => {
@@ -287,7 +287,7 @@ describe('imported bars on the server', () => {
 
   /** A server on `dir`, as `bun src/main.ts` would open it, with a logged-in Pro user. */
   async function serverOn(dir: string) {
-    const s = openInstance(defaultConfig({ dataDir: dir, ...SPAN }));
+    const s = await openInstance(defaultConfig({ dataDir: dir, ...SPAN }));
     const app = buildApp(s);
     const created = await s.users.create({ email: 'bars@example.com', plan: 'pro' });
     if (!created.ok) throw new Error('cannot create user');

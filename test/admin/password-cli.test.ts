@@ -19,7 +19,7 @@ describe('admin CLI user set-password', () => {
   it('sets the password (printing only the email); the web login then works and old sessions end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-admin-pw-'));
     admin(dir, 'user', 'create', '--email', 'ann@example.com', '--password', 'first-passphrase');
-    const s = openInstance(defaultConfig({ dataDir: dir }));
+    const s = await openInstance(defaultConfig({ dataDir: dir }));
     const app = buildApp(s);
     const login = (password: string) =>
       app.handle(

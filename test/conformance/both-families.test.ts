@@ -283,7 +283,7 @@ describe('both families, one engine', () => {
     const ids: number[] = [];
     for (const family of ['current', 'earlier'] as const) {
       const t = await challengeApp(rows);
-      ids.push(createChallenge(t));
+      ids.push(await createChallenge(t));
       drivers.push(family === 'current' ? currentDriver(t, t.token) : earlierDriver(t, await legacyLogin(t)));
     }
     const seen = await conforms(drivers, async (d) => {
@@ -311,7 +311,7 @@ describe('both families, one engine', () => {
     const ids: number[] = [];
     for (const family of ['current', 'earlier'] as const) {
       const t = await challengeApp(rows);
-      ids.push(createChallenge(t, 'performance', 'standard'));
+      ids.push(await createChallenge(t, 'performance', 'standard'));
       drivers.push(family === 'current' ? currentDriver(t, t.token) : earlierDriver(t, await legacyLogin(t)));
     }
     const seen = await conforms(drivers, async (d) => {

@@ -9,6 +9,7 @@ import { BarSource } from '../../src/data/bar-source.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { isoFromEpochS } from '../../src/lib/iso-time.ts';
 import { HistoryService, type HistoryPolicy, type HistoryRequest } from '../../src/service/history.ts';
+import { SqliteSql } from '../../src/store/sql.ts';
 import { UsageStore } from '../../src/store/usage.ts';
 import { day, importAll, IMPORTED, inst, type RollupWorld, rollupWorld, SPAN } from './rollup-fixture.ts';
 
@@ -40,13 +41,13 @@ describe('History over rollups', () => {
   beforeAll(async () => {
     w = rollupWorld();
     await importAll(w);
-    usage = new UsageStore(w.db);
+    usage = new UsageStore(new SqliteSql(w.db));
     const deps = { usage, clock, customTimeframes: true, isImporting: () => false };
     rolled = new HistoryService({ ...deps, source: w.source });
     flat = new HistoryService({ ...deps, source: new FlatSource(w.chunks, SPAN, 96, null) });
   });
 
-  it('returns bit-identical bars for forward and counted-back requests, reading fewer bars', () => {
+  it('returns bit-identical bars for forward and counted-back requests, reading fewer bars', async () => {
     let seed = 12_345;
     const rnd = (n: number) => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -75,8 +76,8 @@ describe('History over rollups', () => {
       };
       const policy: HistoryPolicy = { instrumentFor: () => inst(symbol), barsPerRequestMax: () => 20_000 };
       userId++;
-      const a = rolled.retrieve(userId, req, policy);
-      const b = flat.retrieve(userId + 1_000_000, req, policy);
+      const a = await rolled.retrieve(userId, req, policy);
+      const b = await flat.retrieve(userId + 1_000_000, req, policy);
       if (!a.ok || !b.ok) {
         // Refusals (a start after the instrument's data) are the same refusal.
         expect([k, a.ok ? null : a.error]).toEqual([k, b.ok ? null : b.error]);
@@ -84,23 +85,23 @@ describe('History over rollups', () => {
       }
       expect([k, columns(a.value.bars)]).toEqual([k, columns(b.value.bars)]);
       barsSeen += a.value.bars.length;
-      rolledRead += usage.get(userId, today).sourceBars;
-      flatRead += usage.get(userId + 1_000_000, today).sourceBars;
-      expect(usage.get(userId, today).sourceBars).toBeLessThanOrEqual(usage.get(userId + 1_000_000, today).sourceBars);
+      rolledRead += (await usage.get(userId, today)).sourceBars;
+      flatRead += (await usage.get(userId + 1_000_000, today)).sourceBars;
+      expect((await usage.get(userId, today)).sourceBars).toBeLessThanOrEqual((await usage.get(userId + 1_000_000, today)).sourceBars);
     }
     expect(barsSeen).toBeGreaterThan(10_000);
     expect(rolledRead * 20).toBeLessThan(flatRead);
   }, 300_000); // CPU-heavy: a generous bound for a loaded machine
 
-  it('a request ending inside rollup bars reads the partial piece finer (1 d ending at 14:30:07)', () => {
+  it('a request ending inside rollup bars reads the partial piece finer (1 d ending at 14:30:07)', async () => {
     const policy: HistoryPolicy = { instrumentFor: () => inst('NQ'), barsPerRequestMax: () => 20_000 };
     const req = { contractId: 'NQ', unit: 4, unitNumber: 1, startTime: '2025-03-03T00:00:00Z', endTime: '2025-03-12T14:30:07Z', limit: null };
-    const a = rolled.retrieve(9_000_001, req, policy);
-    const b = flat.retrieve(9_000_002, req, policy);
+    const a = await rolled.retrieve(9_000_001, req, policy);
+    const b = await flat.retrieve(9_000_002, req, policy);
     if (!a.ok || !b.ok) throw new Error('refused');
     expect(columns(a.value.bars)).toEqual(columns(b.value.bars));
     const today = Math.floor(clock.nowMs() / 86_400_000);
     // Whole hours from 1 h rollups, 14:00–14:29 from 1 m, 14:30:00–14:30:06 from 1 s.
-    expect(usage.get(9_000_001, today).sourceBars).toBeLessThan(250);
+    expect((await usage.get(9_000_001, today)).sourceBars).toBeLessThan(250);
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await p.close();
-  canary.stop(true);
+  await canary.stop(true);
   delete process.env.REPLAYDESK_ESCAPE_SECRET;
   rmSync(MARKER, { force: true });
 }, SANDBOX_HOOK_MS);

@@ -27,7 +27,7 @@ describe('long advances yield', () => {
     expect(turns).toBeGreaterThan(3);
 
     const b = await dailySession();
-    const live = b.t.s.replay.live(b.t.s.users.list()[0].id, b.accountId);
+    const live = await b.t.s.replay.live((await b.t.s.users.list())[0].id, b.accountId);
     if (!live.ok) throw new Error('no session');
     const whole = live.value.step(100);
     const bars = whole.bars!;

@@ -21,9 +21,9 @@ const BARS: BarSpec[] = [20000, 20000, [20000, 20000, 19985, 19995], 19995];
 
 type App = ReplayTestApp & Session;
 
-function modify(t: App, over: Partial<ModifyInput>) {
+async function modify(t: App, over: Partial<ModifyInput>) {
   const input: ModifyInput = { accountId: t.accountId, orderId: 1, size: null, limitPrice: null, stopPrice: null, ...over };
-  return t.s.trading.modify(userIdOf(t, t.email), input);
+  return await t.s.trading.modify(await userIdOf(t, t.email), input);
 }
 
 const buyLimit = (limitPrice: number, size = 1) => ({ type: 1, side: 0, size, limitPrice });
@@ -32,7 +32,7 @@ describe('TradingService.modify', () => {
   it('changes price and size; the store and the next fills follow', async () => {
     const t = await tradingApp(BARS);
     await placeOk(t, t, buyLimit(19980));
-    const r = modify(t, { limitPrice: 19985.25, size: 2 });
+    const r = await modify(t, { limitPrice: 19985.25, size: 2 });
     expect(r.ok && [r.value.order.limitTicks, r.value.order.size]).toEqual([ticks(19985.25), 2]);
     expect((await orders(t, t)).map((o) => [o.id, o.status, o.size, o.limitPrice])).toEqual([[1, 6, 2, 19985.25]]);
     expect((await openOrders(t, t)).map((o) => [o.id, o.size, o.limitPrice])).toEqual([[1, 2, 19985.25]]);
@@ -43,7 +43,7 @@ describe('TradingService.modify', () => {
   it('a marketable modify fills at once at the last price, and the fill is committed before the answer', async () => {
     const t = await tradingApp(BARS);
     await placeOk(t, t, buyLimit(19980));
-    const r = modify(t, { limitPrice: 20010 });
+    const r = await modify(t, { limitPrice: 20010 });
     expect(r.ok && [r.value.order.status, r.value.order.filledPriceTicks]).toEqual([2, ticks(20000)]);
     expect((await orders(t, t)).map((o) => [o.id, o.status, o.limitPrice, o.filledPrice])).toEqual([[1, 2, 20010, 20000]]);
     expect((await trades(t, t)).map((f) => [f.orderId, f.price])).toEqual([[1, 20000]]);
@@ -69,9 +69,9 @@ describe('TradingService.modify', () => {
     await placeOk(t, t, buyLimit(19980)); // 1: working
     await placeOk(t, t, { type: 2, side: 0, size: 1 }); // 2: filled
     await placeOk(t, t, buyLimit(19970)); // 3: canceled below
-    expect(t.s.trading.cancel(userIdOf(t, t.email), t.accountId, 3).ok).toBe(true);
+    expect((await t.s.trading.cancel(await userIdOf(t, t.email), t.accountId, 3)).ok).toBe(true);
     const before = { orders: await orders(t, t), trades: await trades(t, t) };
-    const r = modify(t, over as Partial<ModifyInput>);
+    const r = await modify(t, over as Partial<ModifyInput>);
     expect(r).toEqual({ ok: false, error: typeof error === 'string' ? { kind: error } : error });
     expect({ orders: await orders(t, t), trades: await trades(t, t) }).toEqual(before);
   });
@@ -80,18 +80,18 @@ describe('TradingService.modify', () => {
     const t = await tradingApp(BARS);
     await placeOk(t, t, buyLimit(19980));
     await t.post('Replay/end', { accountId: t.accountId }, t.token);
-    expect(modify(t, { size: 2 })).toEqual({ ok: false, error: { kind: 'session_ended' } });
+    expect(await modify(t, { size: 2 })).toEqual({ ok: false, error: { kind: 'session_ended' } });
   });
 
   it('a challenge that is no longer active refuses it (the spec\'s "Account violation")', async () => {
     const t = await challengeApp(dayRows('2025-03-04', 19_000));
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await step(t, x);
     await market(t, x, 2);
     await step(t, x); // −1,000 points × 2 × $20: the maximum loss is breached, the session ends
     for (const accountId of [c, x.accountId]) {
-      const r = t.s.trading.modify(t.userId, { accountId, orderId: 1, size: 1, limitPrice: null, stopPrice: null });
+      const r = await t.s.trading.modify(t.userId, { accountId, orderId: 1, size: 1, limitPrice: null, stopPrice: null });
       expect(r).toEqual({ ok: false, error: { kind: 'challenge_inactive' } });
     }
   });
@@ -102,12 +102,12 @@ describe('TradingService.cancel: what became of an order that is not working', (
     const t = await tradingApp(BARS);
     await placeOk(t, t, { type: 2, side: 0, size: 1 });
     await placeOk(t, t, buyLimit(19970));
-    const uid = userIdOf(t, t.email);
-    expect(t.s.trading.cancel(uid, t.accountId, 2).ok).toBe(true);
-    const kinds = [1, 2, 3].map((id) => {
-      const r = t.s.trading.cancel(uid, t.accountId, id);
+    const uid = await userIdOf(t, t.email);
+    expect((await t.s.trading.cancel(uid, t.accountId, 2)).ok).toBe(true);
+    const kinds = await Promise.all([1, 2, 3].map(async (id) => {
+      const r = await t.s.trading.cancel(uid, t.accountId, id);
       return r.ok ? 'ok' : r.error.kind;
-    });
+    }));
     expect(kinds).toEqual(['order_filled', 'order_canceled', 'order_not_found']);
     for (const orderId of [1, 2, 3]) {
       const r = await t.post('Order/cancel', { accountId: t.accountId, orderId }, t.token);
@@ -150,7 +150,7 @@ describe('modify survives a restart', () => {
 
   it('the modified order comes back with its price, size and place in the queue', async () => {
     const { t, dbPath } = await twoLimits();
-    expect(modify(t, { orderId: 1, size: 2 }).ok).toBe(true); // a size increase: behind order 2
+    expect((await modify(t, { orderId: 1, size: 2 })).ok).toBe(true); // a size increase: behind order 2
     const b = await restart(t, dbPath);
     // Order/searchOpen lists newest placements first, whatever the queue.
     expect((await openOrders(b, b)).map((o) => [o.id, o.size, o.limitPrice])).toEqual([[2, 1, 19985], [1, 2, 19985]]);
@@ -174,8 +174,8 @@ describe('modify survives a restart', () => {
     db.close();
     const b = await fileApp(dbPath);
     const x = Object.assign(b, { accountId: t.accountId, contractId: t.contractId });
-    expect(modify(x, { orderId: 1, limitPrice: 19985.25 }).ok).toBe(true);
-    expect(modify(x, { orderId: 1, limitPrice: 19985 }).ok).toBe(true); // back at 19,985, behind order 2
+    expect((await modify(x, { orderId: 1, limitPrice: 19985.25 })).ok).toBe(true);
+    expect((await modify(x, { orderId: 1, limitPrice: 19985 })).ok).toBe(true); // back at 19,985, behind order 2
     await step(x, x, 2);
     expect((await trades(x, x)).map((f) => f.orderId)).toEqual([1, 2]);
     b.s.db.close();

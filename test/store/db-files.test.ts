@@ -22,8 +22,8 @@ describe('data directory permissions', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  function open(dataDir: string): Services {
-    const s = openInstance(defaultConfig({ dataDir }), { restoreSessions: false });
+  async function open(dataDir: string): Promise<Services> {
+    const s = await openInstance(defaultConfig({ dataDir }), { restoreSessions: false });
     opened.push(s);
     // A write, so the WAL and its index exist.
     s.db.exec('CREATE TABLE IF NOT EXISTS perm_probe (x INTEGER)');
@@ -38,15 +38,15 @@ describe('data directory permissions', () => {
 
   const PRIVATE = { dir: 0o700, db: 0o600, wal: 0o600, shm: 0o600, secret: 0o600 };
 
-  it('a first start makes DATA_DIR 0700 and the database, -wal and -shm 0600', () => {
+  it('a first start makes DATA_DIR 0700 and the database, -wal and -shm 0600', async () => {
     const root = mkdtempSync(join(tmpdir(), 'rd-perm-'));
     dirs.push(root);
     const dataDir = join(root, 'nested', 'data');
-    open(dataDir);
+    await open(dataDir);
     expect(files(dataDir)).toEqual(PRIVATE);
   });
 
-  it('a start over files an older version left world-readable narrows them', () => {
+  it('a start over files an older version left world-readable narrows them', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rd-perm-'));
     dirs.push(dataDir);
     chmodSync(dataDir, 0o755);
@@ -56,7 +56,7 @@ describe('data directory permissions', () => {
     old.exec('CREATE TABLE t (x INTEGER)');
     for (const p of [path, `${path}-wal`, `${path}-shm`]) chmodSync(p, 0o644);
     expect(modeOf(`${path}-wal`)).toBe(0o644);
-    open(dataDir);
+    await open(dataDir);
     old.close();
     expect(files(dataDir)).toEqual(PRIVATE);
   });

@@ -7,6 +7,8 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
 import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
+import { openPostgres } from '../../src/store/postgres.ts';
+import { freshDatabase, templateDatabase } from './postgres.ts';
 
 export const T0 = Date.UTC(2025, 2, 3, 14, 30, 0); // 2025-03-03T14:30:00Z, a Monday
 
@@ -37,15 +39,29 @@ export async function readReply(res: Response): Promise<Reply> {
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
+/**
+ * The store tests run on: `TEST_STORE=postgres` puts users, accounts, sessions and runs in a fresh
+ * PostgreSQL database per app (test/support/postgres.ts); SQLite otherwise.
+ */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A fresh PostgreSQL database at the current schema (copied from a template migrated once). */
+async function migratedDatabase(): Promise<string> {
+  const template = await templateDatabase('app', async (url) => (await openPostgres(url, { max: 1 })).close());
+  return freshDatabase(template ?? undefined);
+}
+
 export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string; nowMs?: number } = {}): Promise<TestApp> {
   const clock = new ManualClock(opts.nowMs ?? T0);
   const db = openDb(opts.dbPath ?? ':memory:');
-  const s = createServices({ config: defaultConfig(opts.config), clock, db, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  // A reopened SQLite file (dbPath) keeps the whole store there, as a restarted server would.
+  const sql = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await openPostgres(await migratedDatabase(), { max: 4, idleTimeoutS: 1 }) : undefined;
+  const s = await createServices({ config: defaultConfig(opts.config), clock, db, sql, jwtSecret: new TextEncoder().encode(randomSecret()) });
   const app = buildApp(s);
   const email = 'trader@example.com';
   // On a reopened database the user exists already: give it a fresh key instead.
   const created = await s.users.create({ email, plan: 'pro' });
-  const apiKey = created.ok ? created.value.apiKey : rotateOrThrow(s, email);
+  const apiKey = created.ok ? created.value.apiKey : await rotateOrThrow(s, email);
   const t: TestApp = {
     app,
     s,
@@ -73,8 +89,8 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
   return t;
 }
 
-function rotateOrThrow(s: Services, email: string): string {
-  const r = s.users.rotateKey(email);
+async function rotateOrThrow(s: Services, email: string): Promise<string> {
+  const r = await s.users.rotateKey(email);
   if (!r.ok) throw new Error('cannot create test user');
   return r.value.apiKey;
 }

@@ -42,8 +42,8 @@ class Recorder {
   }
 }
 
-function userIdOf(t: TestApp, email: string): number {
-  return t.s.users.list().find((u) => u.email === email)!.id;
+async function userIdOf(t: TestApp, email: string): Promise<number> {
+  return (await t.s.users.list()).find((u) => u.email === email)!.id;
 }
 
 /** The current family: login, contracts, history, a replay session with orders, fills and a position, payouts. */
@@ -73,7 +73,7 @@ async function captureSim(): Promise<Record<string, CapturedExample[]>> {
 
   const started = await call('A 1-minute NQ session', 'Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-02-27', timeframe: '1m' });
   await call('No start date', 'Replay/start', { instrumentSymbol: 'NQ' });
-  const challengeId = t.s.challenges.create(userIdOf(t, t.email), '50K', 'performance', 'standard').account.id;
+  const challengeId = (await t.s.challenges.create(await userIdOf(t, t.email), '50K', 'performance', 'standard')).account.id;
   await call('The session account and a challenge account', 'Account/search', {});
   const accountId: number = started.accountId;
   const contractId: string = started.instrument.contractId;
@@ -133,7 +133,7 @@ async function captureLegacy(): Promise<Record<string, CapturedExample[]>> {
   await call('Unknown timeframe', 'Replay/start', { instrumentSymbol: 'CL', startDate: '2025-02-27', timeframe: '2m' });
   const accountId: number = started.accountId;
   const contractId: string = started.contractId;
-  const challengeId = t.s.challenges.create(userIdOf(t, t.email), '50K', 'performance', 'standard').account.id;
+  const challengeId = (await t.s.challenges.create(await userIdOf(t, t.email), '50K', 'performance', 'standard')).account.id;
   await call('Active accounts', 'Account/search', { onlyActiveAccounts: true });
   const stepped = await call('Two bars', 'Replay/step', { accountId, steps: 2 });
   const last: number = stepped.bars[stepped.bars.length - 1].c;

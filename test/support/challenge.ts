@@ -51,26 +51,26 @@ export async function challengeApp(
 ): Promise<ChallengeApp> {
   const t = await makeApp({ nowMs: WALL_MS, dbPath: opts.dbPath, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } });
   const token = await t.login();
-  const x = Object.assign(t, { token, userId: userIdOf(t, t.email) });
+  const x = Object.assign(t, { token, userId: await userIdOf(t, t.email) });
   if (rows.length > 0) putBars(x, opts.symbol ?? 'NQ', rows);
   for (const [symbol, more] of Object.entries(opts.extra ?? {})) putBars(x, symbol, more);
   return x;
 }
 
-export function userIdOf(t: TestApp, email: string): number {
-  const u = t.s.users.list().find((row) => row.email === email);
+export async function userIdOf(t: TestApp, email: string): Promise<number> {
+  const u = (await t.s.users.list()).find((row) => row.email === email);
   if (!u) throw new Error(`no user ${email}`);
   return u.id;
 }
 
 /** A 50K challenge account of the demo user (or `userId`), as the admin CLI creates it. */
-export function createChallenge(
+export async function createChallenge(
   t: ChallengeApp,
   phase: ChallengePhase = 'evaluation',
   policy: PayoutPolicy = 'standard',
   userId = t.userId,
-): number {
-  return t.s.challenges.create(userId, '50K', phase, policy).account.id;
+): Promise<number> {
+  return (await t.s.challenges.create(userId, '50K', phase, policy)).account.id;
 }
 
 /** A second Pro user with its own token. */
@@ -78,7 +78,7 @@ export async function otherUser(t: ChallengeApp): Promise<{ userId: number; toke
   const created = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
   if (!created.ok) throw new Error('cannot create second user');
   const r = await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: created.value.apiKey });
-  return { userId: userIdOf(t, 'other@example.com'), token: r.body.token as string };
+  return { userId: await userIdOf(t, 'other@example.com'), token: r.body.token as string };
 }
 
 /** Replay/start of a 1 m session from `startDate` to the end of data, on challenge `accountId` if given. */

@@ -46,9 +46,9 @@ export async function makePlaygroundApp(config: Partial<Config> = {}, opts: { no
   });
   // On a reopened database the user exists already, with the same password.
   const user = { email: 'quant@example.com', password: 'correct horse battery staple' };
-  if (!t.s.users.list().some((u) => u.email === user.email)) await makeWebUser(t, user);
+  if (!(await t.s.users.list()).some((u) => u.email === user.email)) await makeWebUser(t, user);
   const cookie = await webLogin(t, user.email, user.password);
-  const userId = t.s.users.list().find((u) => u.email === user.email)!.id;
+  const userId = (await t.s.users.list()).find((u) => u.email === user.email)!.id;
   const p: PlaygroundApp = Object.assign(t, {
     cookie,
     call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>

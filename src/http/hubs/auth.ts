@@ -30,7 +30,7 @@ export function hubAuthentication(s: Services): HubAuthentication {
     },
     async revalidate(p) {
       const cookie = cookieOf.get(p);
-      if (cookie === undefined) return s.auth.stillValid(p);
+      if (cookie === undefined) return await s.auth.stillValid(p);
       const session = await s.webAuth.authenticate(cookie);
       return session !== null && session.user.plan === 'pro';
     },

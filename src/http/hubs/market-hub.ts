@@ -6,7 +6,7 @@
 // played bars; no client gets an event it did not subscribe to.
 
 import { instrumentForContractId } from '../../domain/contract-id.ts';
-import type { Instrument } from '../../domain/instrument.ts';
+import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import type { Unsubscribe } from '../../service/events/bus.ts';
 import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/types.ts';
 import type { Services } from '../../service/services.ts';
@@ -102,16 +102,15 @@ function unsubscribe(feed: Feed): HubMethod {
 }
 
 function subscribeReplayBars(s: Services): HubMethod {
-  return (c, args) => {
+  return async (c, args) => {
     const accountId = idArg(args[0]);
-    const owned = accountId === null ? null : s.accounts.owned(c.principal.user.id, accountId);
+    const owned = accountId === null ? null : await s.accounts.owned(c.principal.user.id, accountId);
     if (!owned || accountId === null) return failed('SubscribeReplayBars', 'Account not found');
     const subs = subsOf(c);
     if (subs.bars.has(accountId)) return OK;
-    // Looked up at the first event: the account may get its session only after subscribing.
-    let inst: Instrument | undefined;
+    // The event names its instrument: the account may get its session only after subscribing.
     const deliverBars = (e: ReplayEvent) => {
-      inst ??= s.replay.instrumentOf(accountId);
+      const inst = e.kind === 'bars' ? findInstrument(e.symbol) : undefined;
       if (e.kind !== 'bars' || !inst) return;
       c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
     };

@@ -46,9 +46,9 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Str
 
 function subscribe(s: Services, stream: Stream): HubMethod {
   const method = `Subscribe${stream[0].toUpperCase()}${stream.slice(1)}`;
-  return (c, args) => {
+  return async (c, args) => {
     const accountId = idArg(args[0]);
-    if (accountId === null || !s.accounts.owned(c.principal.user.id, accountId)) return failed(method, 'Account not found');
+    if (accountId === null || !await s.accounts.owned(c.principal.user.id, accountId)) return failed(method, 'Account not found');
     const subs = subsOf(c);
     let entry = subs.byAccount.get(accountId);
     if (!entry) {

@@ -7,8 +7,8 @@ import { presentAccount } from './present.ts';
 import * as ep from './schemas.ts';
 
 export function registerAccount<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.accountSearch, ({ body, principal }) => {
-    const accounts = s.accounts.search(principal.user.id, body.onlyActiveAccounts === true);
+  route(app, s, ep.accountSearch, async ({ body, principal }) => {
+    const accounts = await s.accounts.search(principal.user.id, body.onlyActiveAccounts === true);
     return ep.accountSearch.ok({ accounts: accounts.map(presentAccount) });
   });
 }

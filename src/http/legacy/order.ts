@@ -20,10 +20,10 @@ import * as ep from './schemas.ts';
 type PlaceBody = BodyOf<typeof ep.orderPlace.request, typeof ep.orderPlace.fields>;
 
 export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.orderPlace, ({ body, principal }) => {
+  route(app, s, ep.orderPlace, async ({ body, principal }) => {
     const parsed = parsePlace(s, body);
     if (!parsed.ok) return mapError(codes.placeOrder, parsed.error);
-    const r = s.trading.place(principal.user.id, {
+    const r = await s.trading.place(principal.user.id, {
       accountId: body.accountId,
       contractId: parsed.baseContractId,
       type: body.type,
@@ -36,40 +36,40 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     });
     if (!r.ok) return mapError(codes.placeOrder, r.error);
     // The service found the account, so accountId is the number sent.
-    const owner = s.replay.tradingAccountOf(body.accountId as number);
+    const owner = await s.replay.tradingAccountOf(body.accountId as number);
     return ep.orderPlace.ok({ orderId: legacyId(owner, r.value.order.id), orderStatus: r.value.order.status });
   });
 
-  const list = (accountId: number, l: Listing<Order>) => {
+  const list = async (accountId: number, l: Listing<Order>) => {
     if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
-    const owner = s.replay.tradingAccountOf(accountId);
+    const owner = await s.replay.tradingAccountOf(accountId);
     const contractId = legacyContractId(l.instrument, s.clock.nowMs());
     return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(owner, accountId, l.instrument as Instrument, contractId, o)) });
   };
 
-  route(app, s, ep.orderSearch, ({ body, principal }) => {
-    const r = s.trading.search(principal.user.id, body.accountId, null, null);
+  route(app, s, ep.orderSearch, async ({ body, principal }) => {
+    const r = await s.trading.search(principal.user.id, body.accountId, null, null);
     return r.ok ? list(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   });
 
-  route(app, s, ep.orderSearchOpen, ({ body, principal }) => {
-    const r = s.trading.searchOpen(principal.user.id, body.accountId);
+  route(app, s, ep.orderSearchOpen, async ({ body, principal }) => {
+    const r = await s.trading.searchOpen(principal.user.id, body.accountId);
     return r.ok ? list(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   });
 
-  route(app, s, ep.orderCancel, ({ body, principal }) => {
+  route(app, s, ep.orderCancel, async ({ body, principal }) => {
     const id = parseLegacyId(body.orderId);
     if (!id) return mapError(codes.cancelOrder, { kind: 'order_not_found' });
-    const r = s.trading.cancel(principal.user.id, id.accountId, id.id);
+    const r = await s.trading.cancel(principal.user.id, id.accountId, id.id);
     return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
   });
 
   // Supported here (spec): size, limitPrice, stopPrice, each null or absent to keep it. The ID's
   // account must be one of the caller's live sessions before any field is read, so another user's
   // ID answers `Order not found` and nothing else.
-  route(app, s, ep.orderModify, ({ body, principal }) => {
+  route(app, s, ep.orderModify, async ({ body, principal }) => {
     const id = parseLegacyId(body.orderId);
-    const live = id ? s.replay.live(principal.user.id, id.accountId) : null;
+    const live = id ? await s.replay.live(principal.user.id, id.accountId) : null;
     if (!id || !live?.ok) return mapError(codes.modifyOrder, { kind: 'order_not_found' });
     const size = body.size === undefined || body.size === null ? null : sizeError(body.size);
     if (size) return mapError(codes.modifyOrder, size);
@@ -78,7 +78,7 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     if (!limit.ok) return mapError(codes.modifyOrder, limit.error);
     const stop = basePrice(l, 'stop', body.stopPrice, true);
     if (!stop.ok) return mapError(codes.modifyOrder, stop.error);
-    const r = s.trading.modify(principal.user.id, {
+    const r = await s.trading.modify(principal.user.id, {
       accountId: id.accountId,
       orderId: id.id,
       size: body.size,

@@ -31,10 +31,10 @@ function position(s: LiveSession) {
 }
 
 export function registerReplay<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.replayStart, ({ body, principal }) => {
+  route(app, s, ep.replayStart, async ({ body, principal }) => {
     const parsed = parseStart(body);
     if (!parsed.ok) return mapError(codes.replayStart, parsed.error);
-    const r = s.replay.start(
+    const r = await s.replay.start(
       principal.user.id,
       { instrumentSymbol: parsed.baseSymbol, contractId: null, startDate: body.startDate, endDate: body.endDate, timeframe: parsed.timeframe, accountId: body.accountId },
       LEGACY_POLICY.start,
@@ -61,20 +61,20 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     return r.ok ? ep.replayJumpTo.ok(position(r.value.session)) : mapError(codes.replayAdvance, r.error);
   });
 
-  route(app, s, ep.replayPlay, ({ body, principal }) => {
-    const r = s.replay.play(principal.user.id, body.accountId, body.speed, LEGACY_POLICY.playbackRate);
+  route(app, s, ep.replayPlay, async ({ body, principal }) => {
+    const r = await s.replay.play(principal.user.id, body.accountId, body.speed, LEGACY_POLICY.playbackRate);
     return r.ok ? ep.replayPlay.ok({}) : mapError(codes.replayPlay, r.error);
   });
 
-  route(app, s, ep.replayPause, ({ body, principal }) => {
-    const r = s.replay.pause(principal.user.id, body.accountId);
+  route(app, s, ep.replayPause, async ({ body, principal }) => {
+    const r = await s.replay.pause(principal.user.id, body.accountId);
     return r.ok ? ep.replayPause.ok({}) : mapError(codes.replaySession, r.error);
   });
 
-  route(app, s, ep.replayEnd, ({ body, principal }) => {
-    const r = s.replay.end(principal.user.id, body.accountId);
+  route(app, s, ep.replayEnd, async ({ body, principal }) => {
+    const r = await s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return ep.replayEnd.ok({ results: presentStats(s.replay.results(r.value.session.accountId)) });
+    return ep.replayEnd.ok({ results: presentStats(await s.replay.results(r.value.session.accountId)) });
   });
 }
 

@@ -10,12 +10,12 @@ import * as codes from './trading-codes.ts';
 
 export function registerTrade<P extends string>(app: Elysia<P>, s: Services): void {
   // The service lists the newest 500 fills newest first; this family shows them oldest first.
-  route(app, s, ep.tradeSearch, ({ body, principal }) => {
-    const r = s.trading.trades(principal.user.id, body.accountId, null, null);
+  route(app, s, ep.tradeSearch, async ({ body, principal }) => {
+    const r = await s.trading.trades(principal.user.id, body.accountId, null, null);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
     const { instrument, rows } = r.value;
     if (!instrument) return ep.tradeSearch.ok({ trades: [] });
-    const owner = s.replay.tradingAccountOf(body.accountId);
+    const owner = await s.replay.tradingAccountOf(body.accountId);
     const contractId = legacyContractId(instrument, s.clock.nowMs());
     const trades = [];
     for (let i = rows.length - 1; i >= 0; i--) trades.push(presentTrade(owner, body.accountId, instrument, contractId, rows[i]));

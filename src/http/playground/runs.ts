@@ -17,8 +17,8 @@ import * as ep from './schemas.ts';
 const EVENT_INTERVAL_MS = 100;
 
 export function registerRuns<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.run, ({ body, user }) => {
-    const r = s.runs.start(user.id, body);
+  route(app, s, ep.run, async ({ body, user }) => {
+    const r = await s.runs.start(user.id, body);
     if (r.ok) return ep.run.ok({ executionId: r.value.executionId, status: 'running' });
     return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
   });
@@ -33,13 +33,13 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
   });
 
-  route(app, s, ep.execution, ({ params, user }) => {
-    const r = s.runs.get(user.id, params.id);
+  route(app, s, ep.execution, async ({ params, user }) => {
+    const r = await s.runs.get(user.id, params.id);
     return r.ok ? ep.execution.ok({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
   });
 
-  route(app, s, ep.executionEvents, ({ params, user, request }) => {
-    const first = s.runs.get(user.id, params.id);
+  route(app, s, ep.executionEvents, async ({ params, user, request }) => {
+    const first = await s.runs.get(user.id, params.id);
     if (!first.ok) return mapError(codes.execution, first.error);
     return executionEvents(s, user.id, params.id, first.value.status === 'running', request);
   });
@@ -68,15 +68,19 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
             controller.close();
           } catch {}
         };
-        const send = (event: 'progress' | 'done') => {
+        const sendNow = async (event: 'progress' | 'done') => {
           if (closed) return;
-          const v = s.runs.get(userId, id);
+          const v = await s.runs.get(userId, id);
+          if (closed) return;
           if (!v.ok) return close();
           const data = event === 'done' ? presentExecution(v.value) : presentProgress(v.value);
           controller.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
           lastSentMs = performance.now();
           if (event === 'done') close();
         };
+        // One event at a time, in order: each reads the run from the store first.
+        let sending: Promise<void> = Promise.resolve();
+        const send = (event: 'progress' | 'done') => (sending = sending.then(() => sendNow(event)).catch(() => close()));
         const onEvent = (e: ExecutionEvent) => {
           if (e.type === 'done') {
             // The record is written by a listener too; read it on the next turn.
@@ -116,8 +120,8 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
 
 /** Every trade of an execution, paged or as CSV (extensions). */
 export function registerRunTrades<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.executionTrades, ({ params, query, user }) => {
-    const r = s.runs.tradesPage(user.id, params.id, queryNumber(query.offset), queryNumber(query.limit));
+  route(app, s, ep.executionTrades, async ({ params, query, user }) => {
+    const r = await s.runs.tradesPage(user.id, params.id, queryNumber(query.offset), queryNumber(query.limit));
     if (!r.ok) return mapError(codes.executionTrades, r.error);
     const v = r.value;
     return ep.executionTrades.ok({
@@ -125,8 +129,8 @@ export function registerRunTrades<P extends string>(app: Elysia<P>, s: Services)
     });
   });
 
-  route(app, s, ep.executionTradesCsv, ({ params, user }) => {
-    const r = s.runs.allTrades(user.id, params.id);
+  route(app, s, ep.executionTradesCsv, async ({ params, user }) => {
+    const r = await s.runs.allTrades(user.id, params.id);
     if (!r.ok) return mapError(codes.execution, r.error);
     return new Response(presentTradesCsv(r.value.inst, r.value.trades, ep.TRADE_CSV_COLUMNS), {
       headers: {

@@ -10,25 +10,25 @@ import { presentRun, presentStrategy, presentStrategySummary } from './present.t
 import * as ep from './schemas.ts';
 
 export function registerStrategies<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.strategyList, ({ user }) => ep.strategyList.ok({ strategies: s.strategies.list(user.id).map(presentStrategySummary) }));
+  route(app, s, ep.strategyList, async ({ user }) => ep.strategyList.ok({ strategies: (await s.strategies.list(user.id)).map(presentStrategySummary) }));
 
-  route(app, s, ep.strategySave, ({ body, user }) => {
-    const r = s.strategies.save(user.id, body);
+  route(app, s, ep.strategySave, async ({ body, user }) => {
+    const r = await s.strategies.save(user.id, body);
     return r.ok ? ep.strategySave.ok({ id: r.value.id }) : mapError(codes.saveStrategy, r.error);
   });
 
-  route(app, s, ep.strategyGet, ({ params, user }) => {
-    const r = s.strategies.get(user.id, params.id);
+  route(app, s, ep.strategyGet, async ({ params, user }) => {
+    const r = await s.strategies.get(user.id, params.id);
     return r.ok ? ep.strategyGet.ok({ strategy: presentStrategy(r.value) }) : mapError(codes.getStrategy, r.error);
   });
 
-  route(app, s, ep.strategyDelete, ({ params, user }) => {
-    const r = s.strategies.delete(user.id, params.id);
+  route(app, s, ep.strategyDelete, async ({ params, user }) => {
+    const r = await s.strategies.delete(user.id, params.id);
     return r.ok ? ep.strategyDelete.ok({}) : mapError(codes.deleteStrategy, r.error);
   });
 
-  route(app, s, ep.strategyRuns, ({ params, user }) => {
-    const r = s.strategies.runs(user.id, params.id);
+  route(app, s, ep.strategyRuns, async ({ params, user }) => {
+    const r = await s.strategies.runs(user.id, params.id);
     return r.ok ? ep.strategyRuns.ok({ runs: r.value.map(presentRun) }) : mapError(codes.strategyRuns, r.error);
   });
 }

@@ -43,9 +43,11 @@ import type { WebPrincipal } from '../../service/web-auth.ts';
 import type { UserRow } from '../../store/users.ts';
 import { type CodeTable, describeTable, type Kinded, mapError } from './code-table.ts';
 import { CROSS_SITE_REFUSED, cookiePrincipal, csrfRefusal, forbidden, PRO_REQUIRED, SIM_PRO_REQUIRED, sessionCookieValue } from './cookie.ts';
-import { malformedJson, success, unauthorized } from './envelope.ts';
+import { busy, malformedJson, success, unauthorized } from './envelope.ts';
 import { checkResponse, responseContract } from './response-contract.ts';
-import { bearerToken, clientAddress, isBadJson, readLenientBody } from './route.ts';
+import { bearerToken, bodyTexts, clientAddress, clientAddresses, isBadJson, readLenientBody } from './route.ts';
+import { forwardedRequest, forwardTo, SESSION_MOVING } from './forward.ts';
+import { LeaseLost, OwnedElsewhere } from '../../service/cluster/ownership.ts';
 import { STRICT } from './schemas.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -391,8 +393,19 @@ async function serve(
   request: Request,
   parts: CookieParts | null,
 ): Promise<Response> {
-  const res = await answer(s, ep, handler, request, parts);
-  return responseContract.enabled ? checkResponse(ep, request, res) : res;
+  // A request another node of the cluster passed on: the client's host and address restored.
+  const forwarded = forwardedRequest(s, request);
+  const req = forwarded?.request ?? request;
+  if (forwarded) clientAddresses.set(req, forwarded.address);
+  let res: Response;
+  try {
+    res = await answer(s, ep, handler, req, parts);
+  } catch (e) {
+    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost)) throw e;
+    // The session is another node's: pass the request on, once; a lost lease (or a second hop) retries.
+    res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
+  }
+  return responseContract.enabled ? checkResponse(ep, req, res) : res;
 }
 
 async function answer(

@@ -64,8 +64,8 @@ export function payoutEndpoints(codes: PayoutTables) {
 export type PayoutEndpoints = ReturnType<typeof payoutEndpoints>;
 
 export function registerPayoutRoutes<P extends string>(app: Elysia<P>, s: Services, codes: PayoutTables, eps: PayoutEndpoints = payoutEndpoints(codes)): void {
-  route(app, s, eps.eligibility, ({ body, principal }) => {
-    const r = s.payouts.eligibility(principal.user.id, body.accountId);
+  route(app, s, eps.eligibility, async ({ body, principal }) => {
+    const r = await s.payouts.eligibility(principal.user.id, body.accountId);
     return r.ok ? eps.eligibility.ok({ eligibility: presentEligibility(r.value, codes.PAYOUT_PHASE) }) : mapError(codes.payoutEligibility, r.error);
   });
 
@@ -76,8 +76,8 @@ export function registerPayoutRoutes<P extends string>(app: Elysia<P>, s: Servic
     return mapError(codes.payoutRequest, r.error, fields);
   });
 
-  route(app, s, eps.history, ({ body, principal }) => {
-    const r = s.payouts.history(principal.user.id, body.accountId);
+  route(app, s, eps.history, async ({ body, principal }) => {
+    const r = await s.payouts.history(principal.user.id, body.accountId);
     return r.ok ? eps.history.ok({ payouts: r.value.map(presentPayout) }) : mapError(codes.payoutHistory, r.error);
   });
 }

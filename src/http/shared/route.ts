@@ -1,6 +1,9 @@
 // Request plumbing shared by the families' routes (src/http/shared/endpoint.ts): the lenient body
 // reader, the bearer token, the client address.
 
+/** Each read body as sent, for a request passed on to another node (src/http/shared/forward.ts). */
+export const bodyTexts = new WeakMap<Request, string>();
+
 /** Marks a body that was not valid JSON; the route answers 400 before the handler runs. */
 const BAD_JSON: Record<string, unknown> = Object.freeze({ __replaydeskBadJson: true });
 
@@ -25,6 +28,7 @@ export function clientAddress(request: Request, trustProxy: boolean): string {
  */
 export async function readLenientBody(request: Request): Promise<Body> {
   const text = await request.text();
+  bodyTexts.set(request, text);
   if (text.trim() === '') return {};
   try {
     const value = JSON.parse(text);

@@ -20,8 +20,8 @@ export function registerAuth<P extends string>(app: Elysia<P>, s: Services): voi
   });
 
   // Bearer tokens only: the console's cookie session ends through the web logout.
-  route(app, s, ep.logout, ({ principal }) => {
-    s.auth.logout(principal);
+  route(app, s, ep.logout, async ({ principal }) => {
+    await s.auth.logout(principal);
     return ep.logout.ok({});
   });
 

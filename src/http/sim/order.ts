@@ -11,8 +11,8 @@ import { presentOrder } from './present.ts';
 import * as ep from './schemas.ts';
 
 export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.orderPlace, ({ body, principal }) => {
-    const r = s.trading.place(principal.user.id, {
+  route(app, s, ep.orderPlace, async ({ body, principal }) => {
+    const r = await s.trading.place(principal.user.id, {
       accountId: body.accountId,
       contractId: body.contractId,
       type: body.type,
@@ -32,18 +32,18 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
   };
 
-  route(app, s, ep.orderSearch, ({ body, principal }) => {
-    const r = s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
+  route(app, s, ep.orderSearch, async ({ body, principal }) => {
+    const r = await s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     return r.ok ? list(body.accountId, r.value, false) : mapError(codes.searchOrders, r.error);
   });
 
-  route(app, s, ep.orderSearchOpen, ({ body, principal }) => {
-    const r = s.trading.searchOpen(principal.user.id, body.accountId);
+  route(app, s, ep.orderSearchOpen, async ({ body, principal }) => {
+    const r = await s.trading.searchOpen(principal.user.id, body.accountId);
     return r.ok ? list(body.accountId, r.value, true) : mapError(codes.searchOrders, r.error);
   });
 
-  route(app, s, ep.orderCancel, ({ body, principal }) => {
-    const r = s.trading.cancel(principal.user.id, body.accountId, body.orderId);
+  route(app, s, ep.orderCancel, async ({ body, principal }) => {
+    const r = await s.trading.cancel(principal.user.id, body.accountId, body.orderId);
     return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
   });
 

@@ -34,8 +34,8 @@ function progress(o: AdvanceOutcome) {
 }
 
 export function registerReplay<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.replayStart, ({ body, principal }) => {
-    const r = s.replay.start(principal.user.id, {
+  route(app, s, ep.replayStart, async ({ body, principal }) => {
+    const r = await s.replay.start(principal.user.id, {
       instrumentSymbol: body.instrumentSymbol,
       contractId: body.contractId,
       startDate: body.startDate,
@@ -73,20 +73,20 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     return ep.replayJumpTo.ok(progress(r.value));
   });
 
-  route(app, s, ep.replayPlay, ({ body, principal }) => {
-    const r = s.replay.play(principal.user.id, body.accountId, body.speed, SIM_POLICY.playbackRate);
+  route(app, s, ep.replayPlay, async ({ body, principal }) => {
+    const r = await s.replay.play(principal.user.id, body.accountId, body.speed, SIM_POLICY.playbackRate);
     if (!r.ok) return mapError(codes.replayPlay, r.error);
     return ep.replayPlay.ok({ playing: true, speed: r.value.speed });
   });
 
-  route(app, s, ep.replayPause, ({ body, principal }) => {
-    const r = s.replay.pause(principal.user.id, body.accountId);
+  route(app, s, ep.replayPause, async ({ body, principal }) => {
+    const r = await s.replay.pause(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
     return ep.replayPause.ok({ paused: true, account: presentSnapshot(r.value.engine), propFirm: propFirmOf(r.value) });
   });
 
-  route(app, s, ep.replayEnd, ({ body, principal }) => {
-    const r = s.replay.end(principal.user.id, body.accountId);
+  route(app, s, ep.replayEnd, async ({ body, principal }) => {
+    const r = await s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
     return ep.replayEnd.ok({ ended: true, account: endSnapshot(r.value.session.engine, r.value.fills) });
   });

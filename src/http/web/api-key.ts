@@ -14,9 +14,9 @@ import * as ep from './schemas.ts';
 export function registerApiKey<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.apiKeyStatus, ({ user }) => ep.apiKeyStatus.ok({ hasApiKey: user.hasApiKey, userName: user.email }));
 
-  route(app, s, ep.apiKeyCreate, ({ user }) => {
+  route(app, s, ep.apiKeyCreate, async ({ user }) => {
     if (user.plan !== 'pro') return forbidden(SIM_PRO_REQUIRED);
-    const r = s.users.rotateKey(user.email);
+    const r = await s.users.rotateKey(user.email);
     // The user was resolved from a live session a moment ago; only a concurrent delete could miss.
     if (!r.ok) return internalError();
     return ep.apiKeyCreate.ok({ userName: user.email, apiKey: r.value.apiKey });

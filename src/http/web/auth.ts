@@ -26,7 +26,7 @@ export function registerWebAuth<P extends string>(app: Elysia<P>, s: Services): 
   // Always succeeds (a missing or dead session is already logged out) and always clears the cookie.
   route(app, s, ep.logout, async ({ request, cookie }) => {
     const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
-    if (session) s.webAuth.logout(session);
+    if (session) await s.webAuth.logout(session);
     clearSessionCookie(cookie, cameOverHttps(request, s.config.trustProxy));
     return ep.logout.ok({});
   });

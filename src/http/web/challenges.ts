@@ -47,7 +47,9 @@ function presentChallenge(c: Challenge, liveSession: boolean) {
 }
 
 export function registerChallenges<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.challenges, ({ user }) =>
-    ep.challenges.ok({ challenges: s.challenges.listOwned(user.id).map((c) => presentChallenge(c, s.replay.challengeHasLiveSession(c.account.id))) }),
-  );
+  route(app, s, ep.challenges, async ({ user }) => {
+    const challenges = [];
+    for (const c of await s.challenges.listOwned(user.id)) challenges.push(presentChallenge(c, await s.replay.challengeHasLiveSession(c.account.id)));
+    return ep.challenges.ok({ challenges });
+  });
 }

@@ -44,4 +44,9 @@ export class LocalEventBus<E extends { topic: string }> implements EventBus<E> {
   listeners(topic: string): number {
     return this.handlers.get(topic)?.size ?? 0;
   }
+
+  /** The topics with a handler now. */
+  topics(): string[] {
+    return [...this.handlers.keys()];
+  }
 }

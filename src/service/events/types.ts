@@ -66,7 +66,7 @@ export type ReplayEvent =
       last: boolean;
     }
   /** Bars a session played (the console's chart), with the cursor after them. */
-  | { topic: string; kind: 'bars'; accountId: number; bars: TickBar[]; currentIndex: number; nowS: number; ended: boolean }
+  | { topic: string; kind: 'bars'; accountId: number; symbol: string; bars: TickBar[]; currentIndex: number; nowS: number; ended: boolean }
   /** Credentials stopped working: a token (logout) or all of a user's (key rotation, plan, disabled). */
   | { topic: string; kind: 'auth_revoked'; userId: number; jtiHash: string | null; reason: string };
 

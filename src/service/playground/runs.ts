@@ -155,12 +155,12 @@ export class RunService {
   ) {}
 
   /** At server start: runs a stopped server left `running` read failed, with the reason. */
-  recoverInterrupted(): void {
-    this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
+  async recoverInterrupted(): Promise<void> {
+    await this.store.failInterrupted('The server restarted while the run was in progress', this.clock.nowMs());
   }
 
-  start(userId: number, body: RunInput): Result<{ executionId: string }, RunError> {
-    const planned = this.plan(userId, body);
+  async start(userId: number, body: RunInput): Promise<Result<{ executionId: string }, RunError>> {
+    const planned = await this.plan(userId, body);
     if (!planned.ok) return planned;
     const p = planned.value;
     const running = this.runningByUser.get(userId);
@@ -175,9 +175,6 @@ export class RunService {
       barsTotal: p.totalBars, startedMs: this.clock.nowMs(), status: 'running', error: null, totalPnlCents: null, totalTrades: null,
       winRate: null, barsDone: 0, result: null, completedMs: null,
     };
-    this.store.insert(row);
-    // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
-    this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
     const exec = new Execution(
       {
         id, userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
@@ -186,8 +183,18 @@ export class RunService {
       },
       this.source,
     );
+    // Held before the store is awaited, so a second start meanwhile finds this one running.
     this.live.set(id, { exec, row, share });
     this.runningByUser.set(userId, id);
+    try {
+      await this.store.insert(row);
+      // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
+      await this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
+    } catch (e) {
+      this.live.delete(id);
+      this.runningByUser.delete(userId);
+      throw e;
+    }
     exec.subscribe((e) => {
       if (e.type === 'done') this.ended(exec, row);
     });
@@ -236,11 +243,11 @@ export class RunService {
     return n < (share === 'full' ? this.settings.maxConcurrent : this.settings.pacedMaxConcurrent);
   }
 
-  get(userId: number, id: unknown): Result<ExecutionView, ExecutionNotFound> {
+  async get(userId: number, id: unknown): Promise<Result<ExecutionView, ExecutionNotFound>> {
     if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
     const l = this.live.get(id);
     if (l && l.exec.userId === userId) return ok(liveView(l));
-    const row = this.store.get(userId, id);
+    const row = await this.store.get(userId, id);
     return row ? ok(storedView(row)) : err({ kind: 'execution_not_found' });
   }
 
@@ -249,24 +256,24 @@ export class RunService {
    * an ended one's from the packed store (a run recorded before trades were packed pages over the
    * first 5,000 its record kept). offset defaults to 0, limit to the page bound.
    */
-  tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Result<TradesPage, TradesPageError> {
+  async tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Promise<Result<TradesPage, TradesPageError>> {
     if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
     const o = offset ?? 0;
     const n = limit ?? limits.playgroundTradesPageMax;
     if (!Number.isSafeInteger(o) || o < 0) return err({ kind: 'invalid_offset' });
     if (!Number.isSafeInteger(n) || n < 1 || n > limits.playgroundTradesPageMax) return err({ kind: 'invalid_limit', max: limits.playgroundTradesPageMax });
-    const r = this.readTrades(userId, id, o, n);
+    const r = await this.readTrades(userId, id, o, n);
     return r === null ? err({ kind: 'execution_not_found' }) : ok({ ...r, limit: n });
   }
 
   /** Every stored trade of an execution (the CSV export), oldest first. */
-  allTrades(userId: number, id: unknown): Result<Omit<TradesPage, 'limit'>, ExecutionNotFound> {
+  async allTrades(userId: number, id: unknown): Promise<Result<Omit<TradesPage, 'limit'>, ExecutionNotFound>> {
     if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
-    const r = this.readTrades(userId, id, 0, limits.playgroundTradesStoredMax);
+    const r = await this.readTrades(userId, id, 0, limits.playgroundTradesStoredMax);
     return r === null ? err({ kind: 'execution_not_found' }) : ok(r);
   }
 
-  private readTrades(userId: number, id: string, offset: number, limit: number): Omit<TradesPage, 'limit'> | null {
+  private async readTrades(userId: number, id: string, offset: number, limit: number): Promise<Omit<TradesPage, 'limit'> | null> {
     const l = this.live.get(id);
     if (l && l.exec.userId === userId) {
       const all = l.exec.ledger.closedTrades;
@@ -274,12 +281,12 @@ export class RunService {
       const from = Math.min(offset, stored);
       return { inst: findInstrument(l.row.instrument) as Instrument, offset, stored, tradesTotal: all.length, trades: all.slice(from, Math.min(stored, from + limit)) };
     }
-    const row = this.store.get(userId, id);
+    const row = await this.store.get(userId, id);
     if (row === null) return null;
     const inst = findInstrument(row.instrument) as Instrument;
     const result = row.result as StoredResult | null;
     const tradesTotal = result?.tradesTotal ?? 0;
-    const packed = this.store.tradesPage(userId, id, offset, limit);
+    const packed = await this.store.tradesPage(userId, id, offset, limit);
     if (packed !== null) return { inst, offset, stored: packed.stored, tradesTotal, trades: packed.trades };
     const kept = result?.trades ?? [];
     const from = Math.min(offset, kept.length);
@@ -308,17 +315,17 @@ export class RunService {
       await Promise.race([Promise.all(done), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
       clearTimeout(timer);
       // Only this process's runs: the admin CLI shares the database with a live server.
-      for (const l of live) this.store.failRunning(l.exec.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
+      for (const l of live) await this.store.failRunning(l.exec.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
     }
   }
 
-  private ended(exec: Execution, row: RunRow): void {
+  private async ended(exec: Execution, row: RunRow): Promise<void> {
     this.live.delete(exec.id);
     if (this.runningByUser.get(exec.userId) === exec.id) this.runningByUser.delete(exec.userId);
     const stats = exec.ledger.stats();
     const trades = exec.ledger.closedTrades;
     try {
-      this.store.end(exec.id, {
+      await this.store.end(exec.id, {
         status: exec.status === 'running' ? 'failed' : exec.status,
         error: exec.error,
         totalPnlCents: stats.totalPnlCents,
@@ -347,7 +354,7 @@ export class RunService {
     void row;
   }
 
-  private plan(userId: number, body: RunInput) {
+  private async plan(userId: number, body: RunInput) {
     const code = body.code;
     const templateId = body.templateId;
     const strategyId = body.strategyId;
@@ -356,7 +363,7 @@ export class RunService {
     const hasStrategy = strategyId !== undefined && strategyId !== null;
     let strategy = null;
     if (hasStrategy) {
-      const s = this.strategies.get(userId, strategyId);
+      const s = await this.strategies.get(userId, strategyId);
       if (!s.ok) return err({ kind: 'strategy_not_found' } as RunError);
       strategy = s.value;
     }

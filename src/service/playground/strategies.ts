@@ -80,12 +80,12 @@ export class StrategyService {
     private readonly customTimeframes: boolean,
   ) {}
 
-  list(userId: number): StrategySummaryRow[] {
-    return this.store.list(userId);
+  async list(userId: number): Promise<StrategySummaryRow[]> {
+    return await this.store.list(userId);
   }
 
-  get(userId: number, id: unknown): Result<StrategyRow, StrategyNotFound> {
-    const row = typeof id === 'string' ? this.store.get(id, userId) : null;
+  async get(userId: number, id: unknown): Promise<Result<StrategyRow, StrategyNotFound>> {
+    const row = typeof id === 'string' ? await this.store.get(id, userId) : null;
     return row ? ok(row) : err({ kind: 'strategy_not_found' });
   }
 
@@ -95,7 +95,7 @@ export class StrategyService {
    * then the id, then the user's quota (count on create, bytes on both). Every save counts against
    * the user's save rate first, as a replay start does, whatever its outcome.
    */
-  save(userId: number, input: Record<string, unknown>): Result<{ id: string }, SaveStrategyError> {
+  async save(userId: number, input: Record<string, unknown>): Promise<Result<{ id: string }, SaveStrategyError>> {
     const gate = this.saveLimiter.take(String(userId), this.clock.nowMs());
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const { name, code, instrument, timeframe, params, id } = input;
@@ -117,27 +117,27 @@ export class StrategyService {
     const fields: StrategyFields = { name: trimmedName, code, instrument: inst.symbol, timeframe: tf.value.text, params: params as ParamMap };
     const nowMs = this.clock.nowMs();
     const updating = id !== undefined && id !== null;
-    if (updating && (typeof id !== 'string' || !this.store.exists(id, userId))) return err({ kind: 'strategy_not_found' });
+    if (updating && (typeof id !== 'string' || !await this.store.exists(id, userId))) return err({ kind: 'strategy_not_found' });
     // The other strategies' usage plus this one as it would be stored (an update replaces its old size).
-    const others = this.store.usage(userId, updating ? (id as string) : null);
+    const others = await this.store.usage(userId, updating ? (id as string) : null);
     if (!updating && others.count >= limits.strategiesPerUserMax) return err({ kind: 'too_many_strategies', max: limits.strategiesPerUserMax });
     if (others.bytes + storedBytes(fields) > limits.strategyBytesPerUserMax) return err({ kind: 'storage_full', maxBytes: limits.strategyBytesPerUserMax });
     if (updating) {
-      if (!this.store.update(id as string, userId, fields, nowMs)) return err({ kind: 'strategy_not_found' });
+      if (!await this.store.update(id as string, userId, fields, nowMs)) return err({ kind: 'strategy_not_found' });
       return ok({ id: id as string });
     }
     const newId = newStrategyId();
-    this.store.insert(newId, userId, fields, nowMs);
+    await this.store.insert(newId, userId, fields, nowMs);
     return ok({ id: newId });
   }
 
-  delete(userId: number, id: unknown): Result<void, StrategyNotFound> {
-    return typeof id === 'string' && this.store.delete(id, userId) ? ok(undefined) : err({ kind: 'strategy_not_found' });
+  async delete(userId: number, id: unknown): Promise<Result<void, StrategyNotFound>> {
+    return typeof id === 'string' && await this.store.delete(id, userId) ? ok(undefined) : err({ kind: 'strategy_not_found' });
   }
 
   /** The strategy's runs, newest first (bounded); not found unless the strategy is the user's. */
-  runs(userId: number, id: unknown): Result<RunRow[], StrategyNotFound> {
-    if (typeof id !== 'string' || !this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
-    return ok(this.runStore.listOfStrategy(id, userId, limits.strategyRunsListedMax));
+  async runs(userId: number, id: unknown): Promise<Result<RunRow[], StrategyNotFound>> {
+    if (typeof id !== 'string' || !await this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
+    return ok(await this.runStore.listOfStrategy(id, userId, limits.strategyRunsListedMax));
   }
 }

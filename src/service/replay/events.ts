@@ -9,7 +9,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
 import { sideSign } from '../../engine/types.ts';
-import type { AccountStore } from '../../store/accounts.ts';
+import { challengeAccountName, replayAccountName } from '../account-names.ts';
 import type { EventBus } from '../events/bus.ts';
 import { accountsTopic, barsTopic, marketTopic, type ReplayEvent, type TickBar, userTopic } from '../events/types.ts';
 import type { LiveSession } from './session.ts';
@@ -20,7 +20,6 @@ export type Movement = { kind: 'bars'; bars: BarColumns } | { kind: 'jump' } | {
 
 export interface SessionEventDeps {
   bus: EventBus<ReplayEvent>;
-  accounts: AccountStore;
   source: BarSource;
   /** The live session that feeds a user's market subscriptions on an instrument (see decisions). */
   feedingSession(userId: number, symbol: string): LiveSession | undefined;
@@ -63,10 +62,10 @@ export class SessionEvents {
     if (marketWanted && movement.kind === 'jump' && s.engine.hasLastPrice) this.publishQuote(s);
     // The session ended, or a call changed the balance without a fill (a payout): the account as it is now.
     const balanceOnly = changes.length === 0 && movement.kind === 'none';
-    if (userWanted && (ended || balanceOnly)) this.accountEvents(s, accountIds, s.engine.balanceCents);
+    if (userWanted && (ended || balanceOnly)) this.accountEvents(s, accountIds, s.engine.balanceCents, ended);
     if (barsWanted && (movement.kind !== 'none' || ended)) {
       const bars = movement.kind === 'bars' ? tickBars(movement.bars) : [];
-      bus.publish({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, bars, currentIndex: s.currentIndex, nowS: s.nowS, ended });
+      bus.publish({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, symbol: s.inst.symbol, bars, currentIndex: s.currentIndex, nowS: s.nowS, ended });
     }
   }
 
@@ -95,6 +94,7 @@ export class SessionEvents {
     const bus = this.d.bus;
     const symbol = s.inst.symbol;
     if (c.kind === 'order') {
+      if (c.armed) return; // nothing a client sees changed
       for (const accountId of accountIds) {
         bus.publish({ topic: userTopic(accountId), kind: 'order', accountId, symbol, order: c.order, action: c.created ? 0 : 1 });
       }
@@ -107,16 +107,22 @@ export class SessionEvents {
       bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
       bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action });
     }
-    this.accountEvents(s, accountIds, c.balanceCents);
+    this.accountEvents(s, accountIds, c.balanceCents, false);
   }
 
-  private accountEvents(s: LiveSession, accountIds: readonly number[], balanceCents: number): void {
+  /**
+   * The session's accounts as they stand (the store holds the same once the call has committed):
+   * the replay account trades until the session ends, the challenge's while it is active.
+   */
+  private accountEvents(s: LiveSession, accountIds: readonly number[], balanceCents: number, ended: boolean): void {
     const topic = accountsTopic(s.userId);
     if (this.d.bus.listeners(topic) === 0) return;
     for (const id of accountIds) {
-      const row = this.d.accounts.byId(id);
-      if (!row) continue;
-      this.d.bus.publish({ topic, kind: 'account', account: { id, name: row.name, balanceCents, canTrade: row.active, kind: row.kind } });
+      const challenge = s.challenge && id === s.challenge.accountId ? s.challenge : null;
+      const account = challenge
+        ? { id, name: challengeAccountName(challenge.rule.plan.size, id), balanceCents, canTrade: challenge.rule.state.status === 'active', kind: 'challenge' as const }
+        : { id, name: replayAccountName(s.inst.symbol, s.tf.text, id), balanceCents, canTrade: !ended, kind: 'replay' as const };
+      this.d.bus.publish({ topic, kind: 'account', account });
     }
   }
 }

@@ -1,10 +1,11 @@
-// Writing live sessions to SQLite and reading them back.
+// Writing live sessions to the store and reading them back: one unit of work per session command.
 //
-// A call marks the session before it changes anything (the working orders with their state, the
-// length of the order and fill logs); `commit` then writes, in one transaction, the orders that are
-// new or changed, the new fills, the cursor and the engine's core state (balance, open lots, working
-// orders, id counters), the account balance, and the challenge's state. The engine's core state is
-// the source for restoring; the orders and fills tables serve the searches.
+// A call marks the session before it changes anything (the engine starts its change journal,
+// engine/changes.ts); `commit` then writes, in one transaction, exactly what the journal says changed
+// (each order in its last state, each new fill), the cursor and the engine's core state (balance,
+// open lots, working orders, id counters), the account balance, and the challenge's state. Nothing is
+// found by comparing: a field the engine changes is journaled with its order, or it is in the core
+// state. The core state is the source for restoring; the orders and fills tables serve the searches.
 
 import { maxPositionQtyFor } from '../../challenge/plans.ts';
 import { ChallengeRule } from '../../challenge/rules.ts';
@@ -12,57 +13,64 @@ import type { Config } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
+import type { EngineChange } from '../../engine/changes.ts';
 import { type EngineState, type EngineStateV1, SessionEngine } from '../../engine/engine.ts';
-import type { Order } from '../../engine/types.ts';
+import type { Fill, Order } from '../../engine/types.ts';
 import type { AccountStore } from '../../store/accounts.ts';
-import { type Db, inTransaction } from '../../store/db.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
+import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { LiveSession } from './session.ts';
+import type { Ownership } from '../cluster/ownership.ts';
 
-/** Before a mutating call: the working orders as they were, and where the logs stood. */
+/** Before a mutating call: where the fill log stood (the call's own fills are those after it). */
 export interface ChangeMark {
-  working: readonly { order: Order; signature: string }[];
-  ordersLen: number;
   fillsFrom: number;
 }
 
+/** What one command changed, from the engine's journal: the rows to write. */
+export interface SessionUnit {
+  /** Each changed order once, in its last state, in the order first changed. */
+  orders: Order[];
+  fills: Fill[];
+}
+
+export function unitOf(changes: readonly EngineChange[]): SessionUnit {
+  const orders = new Map<number, Order>();
+  const fills: Fill[] = [];
+  for (const c of changes) {
+    if (c.kind === 'order') orders.set(c.order.id, c.order as Order);
+    else fills.push(c.fill);
+  }
+  return { orders: [...orders.values()], fills };
+}
+
 export interface PersistenceDeps {
-  db: Db;
+  db: Sql;
   config: Config;
   source: BarSource;
   accounts: AccountStore;
   store: ReplayStore;
   challenges: ChallengeService;
-}
-
-/**
- * What of a working order can change without a new order: status, size (bracket legs, modify), prices
- * (modify), arming. Time priority lives in the engine's core state only.
- */
-function signature(o: Order): string {
-  return `${o.status}|${o.size}|${o.limitTicks}|${o.stopTicks}|${o.fillVolume}|${o.triggered}`;
+  ownership: Ownership;
 }
 
 export class SessionPersistence {
   constructor(private readonly d: PersistenceDeps) {}
 
   mark(s: LiveSession): ChangeMark {
-    // The engine journals what the call changes, for the events published after the commit.
     s.engine.beginChanges();
-    const working = s.engine.book.working.map((order) => ({ order, signature: signature(order) }));
-    return { working, ordersLen: s.engine.orders.length, fillsFrom: s.engine.fillCount };
+    return { fillsFrom: s.engine.fillCount };
   }
 
-  /** Writes what changed since `mark` in one transaction; `endReason` ends the session. */
-  commit(s: LiveSession, mark: ChangeMark, endReason: string | null, nowMs: number): void {
-    const changed: Order[] = [];
-    for (const w of mark.working) if (signature(w.order) !== w.signature) changed.push(w.order);
-    for (let i = mark.ordersLen; i < s.engine.orders.length; i++) changed.push(s.engine.orders[i]);
-    inTransaction(this.d.db, () => {
-      this.d.store.upsertOrders(s.accountId, changed);
-      this.d.store.insertFills(s.accountId, s.engine.fills.slice(mark.fillsFrom));
-      this.d.store.updateSession({
+  /** Writes one command's unit of work in one transaction; `endReason` ends the session. */
+  async commit(s: LiveSession, unit: SessionUnit, endReason: string | null, nowMs: number): Promise<void> {
+    await this.d.db.transaction(async () => {
+      // In a cluster: nothing is written unless this node still holds the session.
+      await this.d.ownership.fence(s.accountId);
+      await this.d.store.upsertOrders(s.accountId, unit.orders);
+      await this.d.store.insertFills(s.accountId, unit.fills);
+      await this.d.store.updateSession({
         accountId: s.accountId,
         cursorS: s.cursorS,
         currentIndex: s.currentIndex,
@@ -72,15 +80,16 @@ export class SessionPersistence {
         lastActivityMs: s.lastActivityMs,
         endedMs: endReason ? nowMs : null,
       });
-      this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
-      if (endReason) this.d.accounts.setActive(s.accountId, false);
-      if (s.challenge) this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
+      await this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
+      if (endReason) await this.d.accounts.setActive(s.accountId, false);
+      if (s.challenge) await this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
+      if (endReason) await this.d.ownership.release(s.accountId);
     });
   }
 
   /** The row of a new session, written when it starts. */
-  insert(s: LiveSession): void {
-    this.d.store.insertSession({
+  async insert(s: LiveSession): Promise<void> {
+    await this.d.store.insertSession({
       accountId: s.accountId,
       sessionId: s.sessionId,
       userId: s.userId,
@@ -107,13 +116,13 @@ export class SessionPersistence {
    * challenge's stored state. A restored session counts as active now, so a restart after a long
    * stop does not let the idle sweep end every session before its client is back.
    */
-  restore(row: SessionRow, nowMs: number): LiveSession | null {
+  async restore(row: SessionRow, nowMs: number): Promise<LiveSession | null> {
     const inst = findInstrument(row.symbol);
     const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
     if (!inst || !tf || !tf.ok) return null;
     // Rows written before order modify hold version 1 states; restore reads both.
     const core = JSON.parse(row.engineCore) as EngineState | EngineStateV1;
-    const c = row.challengeId === null ? null : this.d.challenges.byId(row.challengeId);
+    const c = row.challengeId === null ? null : await this.d.challenges.byId(row.challengeId);
     const engine = SessionEngine.restore(
       inst,
       { startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, inst) : null },
@@ -124,20 +133,20 @@ export class SessionPersistence {
   }
 
   /** Every active session in the store; a row that cannot be read back is ended, not left dangling. */
-  restoreAll(nowMs: number): LiveSession[] {
+  async restoreAll(nowMs: number): Promise<LiveSession[]> {
     const out: LiveSession[] = [];
-    for (const row of this.d.store.activeSessions()) {
-      const s = this.restore(row, nowMs);
+    for (const row of await this.d.store.activeSessions()) {
+      const s = await this.restore(row, nowMs);
       if (s) out.push(s);
-      else this.endUnreadable(row, nowMs);
+      else await this.endUnreadable(row, nowMs);
     }
     return out;
   }
 
-  private endUnreadable(row: SessionRow, nowMs: number): void {
-    inTransaction(this.d.db, () => {
-      this.d.store.updateSession({ ...row, status: 'ended', endReason: 'unrestorable', endedMs: nowMs });
-      this.d.accounts.setActive(row.accountId, false);
+  async endUnreadable(row: SessionRow, nowMs: number): Promise<void> {
+    await this.d.db.transaction(async () => {
+      await this.d.store.updateSession({ ...row, status: 'ended', endReason: 'unrestorable', endedMs: nowMs });
+      await this.d.accounts.setActive(row.accountId, false);
     });
   }
 }

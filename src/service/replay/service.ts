@@ -17,12 +17,12 @@ import { parseIsoMs } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import type { AccountStore } from '../../store/accounts.ts';
-import { afterCommit, type Db, inTransaction } from '../../store/db.ts';
+import type { Sql } from '../../store/sql.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import { SlidingWindowLimiter } from '../rate-limit.ts';
 import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
-import { type ChangeMark, SessionPersistence } from './persistence.ts';
+import { type ChangeMark, SessionPersistence, unitOf } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
 import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
 import { type AllowanceRefusal, StreamingAllowance } from './streaming.ts';
@@ -31,6 +31,9 @@ import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
 import { sessionResults } from './results.ts';
+import { replayAccountName } from '../account-names.ts';
+import { type Ownership, OwnedElsewhere } from '../cluster/ownership.ts';
+import type { SessionRow } from '../../store/replay.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
 
@@ -55,7 +58,7 @@ export interface AdvanceOutcome {
 }
 
 export interface ReplayDeps {
-  db: Db;
+  db: Sql;
   config: Config;
   clock: Clock;
   source: BarSource;
@@ -64,6 +67,8 @@ export interface ReplayDeps {
   challenges: ChallengeService;
   /** Where committed changes are published for the real-time hubs. */
   bus: EventBus<ReplayEvent>;
+  /** Which node runs which session (one node, or leases in a cluster). */
+  ownership: Ownership;
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
@@ -89,6 +94,8 @@ interface InheritedChallenge {
 
 export class ReplayService {
   private readonly sessions = new Map<number, LiveSession>();
+  /** Sessions being loaded from the store by this node (a cluster's lazy restore), by account. */
+  private readonly adopting = new Map<number, Promise<LiveSession | null>>();
   private readonly persistence: SessionPersistence;
   private readonly startLimiter = new SlidingWindowLimiter(limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
   private readonly streaming: StreamingAllowance;
@@ -101,7 +108,6 @@ export class ReplayService {
     this.streaming = new StreamingAllowance(d.clock);
     this.events = new SessionEvents({
       bus: d.bus,
-      accounts: d.accounts,
       source: d.source,
       feedingSession: (userId, symbol) => this.feedingSession(userId, symbol),
     });
@@ -120,15 +126,68 @@ export class ReplayService {
   }
 
   /** Loads every live session from the store (the server does this once at start). */
-  restoreLive(): void {
-    for (const s of this.persistence.restoreAll(this.d.clock.nowMs())) this.sessions.set(s.accountId, s);
+  async restoreLive(): Promise<void> {
+    // In a cluster a session is loaded by the node that takes its lease, when it is first needed.
+    if (this.d.ownership.clustered) return this.d.ownership.startRenewing((lost) => this.dropLost(lost));
+    for (const s of await this.persistence.restoreAll(this.d.clock.nowMs())) this.sessions.set(s.accountId, s);
+  }
+
+  /** Sessions whose lease this node lost (it stalled past the lease): another node may run them now. */
+  private dropLost(accountIds: readonly number[]): void {
+    for (const id of accountIds) {
+      const s = this.sessions.get(id);
+      if (!s) continue;
+      this.stopPlayback(s);
+      this.sessions.delete(id);
+      this.d.logError('session lease lost; the session is left to the node that takes it', { accountId: id });
+    }
+  }
+
+  /**
+   * A live session this node does not hold yet (a cluster): takes its lease and loads it from the
+   * store, or throws OwnedElsewhere naming the node that runs it. Null when the store says it ended.
+   */
+  private adopt(accountId: number): Promise<LiveSession | null> {
+    const present = this.sessions.get(accountId);
+    if (present) return Promise.resolve(present);
+    let pending = this.adopting.get(accountId);
+    if (!pending) {
+      pending = this.adoptNow(accountId).finally(() => this.adopting.delete(accountId));
+      this.adopting.set(accountId, pending);
+    }
+    return pending;
+  }
+
+  private async adoptNow(accountId: number): Promise<LiveSession | null> {
+    const claim = await this.d.ownership.claim(accountId);
+    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    // Read after the lease is ours: the last holder's commits are all in.
+    const row = await this.d.store.session(accountId);
+    if (row?.status !== 'active') {
+      await this.d.ownership.release(accountId);
+      return null;
+    }
+    const s = await this.persistence.restore(row, this.d.clock.nowMs());
+    if (!s) {
+      await this.persistence.endUnreadable(row, this.d.clock.nowMs());
+      await this.d.ownership.release(accountId);
+      return null;
+    }
+    this.sessions.set(s.accountId, s);
+    return s;
+  }
+
+  /** In a cluster, the live session of a row the store holds as active (adopted, or owned elsewhere). */
+  private async liveFromRow(row: SessionRow | null): Promise<LiveSession | undefined> {
+    if (!this.d.ownership.clustered || row?.status !== 'active') return undefined;
+    return (await this.adopt(row.accountId)) ?? undefined;
   }
 
   // ---- lookup ----
 
   /** The live session behind an account the user owns. */
-  live(userId: number, accountId: unknown): Result<LiveSession, SessionError> {
-    const r = this.resolve(userId, accountId);
+  async live(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
+    const r = await this.resolve(userId, accountId);
     return r.ok || r.error.kind !== 'challenge_inactive' ? (r as Result<LiveSession, SessionError>) : err({ kind: 'session_ended' });
   }
 
@@ -137,17 +196,20 @@ export class ReplayService {
    * challenge account (bots may trade with the challenge account's id). When there is none and the
    * account's challenge has passed, failed or ended, the answer is `challenge_inactive`.
    */
-  resolve(userId: number, accountId: unknown): Result<LiveSession, TradeSessionError> {
+  async resolve(userId: number, accountId: unknown): Promise<Result<LiveSession, TradeSessionError>> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
     const direct = this.sessions.get(accountId);
     if (direct) return direct.userId === userId ? ok(direct) : err({ kind: 'account_not_found' });
-    const account = this.d.accounts.byId(accountId);
+    const account = await this.d.accounts.byId(accountId);
     if (!account || account.userId !== userId) return err({ kind: 'account_not_found' });
-    const challengeId = account.kind === 'challenge' ? accountId : (this.d.store.session(accountId)?.challengeId ?? null);
+    const row = account.kind === 'challenge' ? null : await this.d.store.session(accountId);
+    const adopted = await this.liveFromRow(row);
+    if (adopted) return ok(adopted);
+    const challengeId = account.kind === 'challenge' ? accountId : (row?.challengeId ?? null);
     if (challengeId === null) return err({ kind: 'session_ended' });
-    const live = this.liveSessionOfChallenge(challengeId);
+    const live = this.liveSessionOfChallenge(challengeId) ?? (await this.liveFromRow(this.d.ownership.clustered ? await this.d.store.activeSessionOfChallenge(challengeId) : null));
     if (live) return ok(live);
-    const c = this.d.challenges.byId(challengeId);
+    const c = await this.d.challenges.byId(challengeId);
     return c && c.state.status !== 'active' ? err({ kind: 'challenge_inactive' }) : err({ kind: 'session_ended' });
   }
 
@@ -155,19 +217,29 @@ export class ReplayService {
    * The replay account whose orders and fills an account id stands for: itself, or for a challenge
    * account its live session's account (else its latest session's).
    */
-  tradingAccountOf(accountId: number): number {
+  async tradingAccountOf(accountId: number): Promise<number> {
     if (this.sessions.has(accountId)) return accountId;
-    const account = this.d.accounts.byId(accountId);
+    const account = await this.d.accounts.byId(accountId);
     if (!account || account.kind !== 'challenge') return accountId;
-    return this.liveSessionOfChallenge(accountId)?.accountId ?? this.d.store.latestSessionOfChallenge(accountId) ?? accountId;
+    return this.liveSessionOfChallenge(accountId)?.accountId ?? (await this.d.store.latestSessionOfChallenge(accountId)) ?? accountId;
   }
 
   /** The instrument a replay account trades (live or ended); undefined for other accounts. */
-  instrumentOf(replayAccountId: number): Instrument | undefined {
+  async instrumentOf(replayAccountId: number): Promise<Instrument | undefined> {
     const live = this.sessions.get(replayAccountId);
     if (live) return live.inst;
-    const row = this.d.store.session(replayAccountId);
+    const row = await this.d.store.session(replayAccountId);
     return row ? findInstrument(row.symbol) : undefined;
+  }
+
+  /**
+   * The live session on a challenge wherever it runs: in a cluster one held by another node is taken
+   * over when its lease is free, else OwnedElsewhere names the node (payouts go there).
+   */
+  async liveOfChallenge(challengeId: number): Promise<LiveSession | undefined> {
+    const here = this.liveSessionOfChallenge(challengeId);
+    if (here || !this.d.ownership.clustered) return here;
+    return this.liveFromRow(await this.d.store.activeSessionOfChallenge(challengeId));
   }
 
   liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
@@ -176,8 +248,8 @@ export class ReplayService {
   }
 
   /** Whether the store records a live session on the challenge (also from another process). */
-  challengeHasLiveSession(challengeId: number): boolean {
-    return this.d.store.activeSessions().some((row) => row.challengeId === challengeId);
+  async challengeHasLiveSession(challengeId: number): Promise<boolean> {
+    return (await this.d.store.activeSessions()).some((row) => row.challengeId === challengeId);
   }
 
   /** The user's live sessions, whichever family started them. */
@@ -185,6 +257,11 @@ export class ReplayService {
     const out: LiveSession[] = [];
     for (const s of this.sessions.values()) if (s.userId === userId) out.push(s);
     return out;
+  }
+
+  /** The user's live sessions on every node (the store counts in a cluster). */
+  async liveCountAll(userId: number): Promise<number> {
+    return this.d.ownership.clustered ? this.d.store.activeCountOf(userId) : this.liveCount(userId);
   }
 
   liveCount(userId: number): number {
@@ -195,7 +272,7 @@ export class ReplayService {
 
   // ---- start ----
 
-  start(userId: number, req: StartRequest, policy: StartPolicy): Result<{ session: LiveSession }, StartError> {
+  async start(userId: number, req: StartRequest, policy: StartPolicy): Promise<Result<{ session: LiveSession }, StartError>> {
     const nowMs = this.d.clock.nowMs();
     const gate = this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
@@ -204,11 +281,11 @@ export class ReplayService {
     if (req.startDate === undefined || req.startDate === null || req.startDate === '') return err({ kind: 'start_date_required' });
     const tf = parseSessionTimeframe(req.timeframe, inst.value, this.d.config.customTimeframes);
     if (!tf.ok) return tf;
-    if (this.liveCount(userId) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
+    if ((await this.liveCountAll(userId)) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
     const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate, policy.span);
     if (!plan.ok) return plan;
     const p = plan.value;
-    const challenge = this.challengeFor(userId, req.accountId, p.startS);
+    const challenge = await this.challengeFor(userId, req.accountId, p.startS);
     if (!challenge.ok) return challenge;
     const c = challenge.value;
 
@@ -219,18 +296,20 @@ export class ReplayService {
     });
     if (p.lastPrice) engine.setLastPrice(p.lastPrice.ticks, p.lastPrice.timeS);
     const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
-    const session = inTransaction(this.d.db, () => {
-      const account = this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
-      this.d.accounts.rename(account.id, `REPLAY-${p.inst.symbol}-${p.tf.text}-${account.id}`);
+    const session = await this.d.db.transaction(async () => {
+      const account = await this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
+      await this.d.accounts.rename(account.id, replayAccountName(p.inst.symbol, p.tf.text, account.id));
       const init = { ...p, accountId: account.id, sessionId: `rs_${randomSecret(12)}`, userId, cursorS: p.startS, currentIndex: 0 };
       const s = new LiveSession(init, engine, this.d.source, binding, nowMs);
+      // In a cluster the starting node holds the new session.
+      await this.d.ownership.claim(account.id);
       // A performance phase opening at this start is part of the start.
-      if (c) this.d.challenges.save(c.accountId, c.state);
-      this.persistence.insert(s);
+      if (c) await this.d.challenges.save(c.accountId, c.state);
+      await this.persistence.insert(s);
       return s;
     });
     this.sessions.set(session.accountId, session);
-    this.pruneEnded(userId);
+    await this.pruneEnded(userId);
     return ok({ session });
   }
 
@@ -239,13 +318,13 @@ export class ReplayService {
    * `endedReplayAccountsKeptPerUserMax` are deleted with their sessions, orders and fills
    * (docs/decisions.md, Hardening). Usually one per start, so the cost stays flat.
    */
-  private pruneEnded(userId: number): void {
-    const old = this.d.store.endedBeyond(userId, limits.endedReplayAccountsKeptPerUserMax);
+  private async pruneEnded(userId: number): Promise<void> {
+    const old = await this.d.store.endedBeyond(userId, limits.endedReplayAccountsKeptPerUserMax);
     if (old.length === 0) return;
-    inTransaction(this.d.db, () => {
+    await this.d.db.transaction(async () => {
       for (const id of old) {
-        this.d.store.deleteEnded(id);
-        this.d.accounts.deleteReplay(id);
+        await this.d.store.deleteEnded(id);
+        await this.d.accounts.deleteReplay(id);
       }
     });
   }
@@ -254,12 +333,14 @@ export class ReplayService {
    * The challenge a new session inherits through `accountId` (none when omitted): its plan and the
    * state the session starts from (a passed evaluation opens the performance phase here).
    */
-  private challengeFor(userId: number, accountId: unknown, startS: number): Result<InheritedChallenge | null, StartError> {
+  private async challengeFor(userId: number, accountId: unknown, startS: number): Promise<Result<InheritedChallenge | null, StartError>> {
     if (accountId === undefined || accountId === null) return ok(null);
-    const owned = this.d.challenges.owned(userId, accountId);
+    const owned = await this.d.challenges.owned(userId, accountId);
     if (!owned.ok) return err({ kind: 'challenge_not_found' });
     const ch = owned.value;
-    if (this.liveSessionOfChallenge(ch.account.id)) return err({ kind: 'challenge_busy' });
+    if (this.liveSessionOfChallenge(ch.account.id) || (this.d.ownership.clustered && (await this.d.store.activeSessionOfChallenge(ch.account.id)))) {
+      return err({ kind: 'challenge_busy' });
+    }
     const prepared = prepareSession(ch.state, ch.plan, startS);
     if (!prepared.ok) {
       const e = prepared.error;
@@ -274,7 +355,7 @@ export class ReplayService {
 
   /** Plays `steps` bars (default 1, at most `stepsMax`: the family's bound). */
   async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
-    const found = this.live(userId, accountId);
+    const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stepsMax) return err({ kind: 'invalid_steps' });
@@ -282,7 +363,7 @@ export class ReplayService {
   }
 
   async jumpTo(userId: number, accountId: unknown, targetTime: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
-    const found = this.live(userId, accountId);
+    const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     const ms = parseIsoMs(targetTime);
     if (ms === undefined) return err({ kind: 'invalid_target_time' });
@@ -290,8 +371,9 @@ export class ReplayService {
   }
 
   /**
-   * Runs one advance under the session's lock. The lock spans an event-loop yield, so a second call
-   * arriving meanwhile is refused with 503 instead of being queued, and nothing is processed twice.
+   * Runs one advance under the session's lock. The lock spans an event-loop yield, so a second
+   * advance arriving meanwhile is refused with 503 instead of being queued, and nothing is processed
+   * twice; trading commands queue behind it (LiveSession.exclusive).
    */
   private async advance(s: LiveSession, plan: AdvancePlan, streamedBars: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     if (s.busy || s.playTimer !== null) return err({ kind: 'busy', cause: s.busy ? 'in_progress' : 'playing', retryAfterS: 1 });
@@ -299,13 +381,15 @@ export class ReplayService {
     if (refusal) return err(refusal);
     s.busy = true;
     try {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
-      s.lastActivityMs = this.d.clock.nowMs();
-      const outcome = await this.advanceSliced(s, plan);
-      // Read the next day after the answer has gone out, so steady stepping never waits for data.
-      if (!s.finalized) setImmediate(() => this.prefetch(s));
-      return ok(outcome);
+      return await s.exclusive(async () => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
+        s.lastActivityMs = this.d.clock.nowMs();
+        const outcome = await this.advanceSliced(s, plan);
+        // Read the next day after the answer has gone out, so steady stepping never waits for data.
+        if (!s.finalized) setImmediate(() => this.prefetch(s));
+        return ok(outcome);
+      });
     } finally {
       s.busy = false;
     }
@@ -360,31 +444,31 @@ export class ReplayService {
       }
     } catch (e) {
       // A bug or a data read failed half-way: forget the half-walked state, keep what is stored.
-      this.reload(s);
+      await this.reload(s);
       throw e;
     }
     return this.settle(s, mark, joinPieces(pieces));
   }
 
-  /** Advances and commits; used by the playback timer (a few bars a tick). */
-  advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): AdvanceOutcome {
+  /** Advances and commits; used by the playback timer (a few bars a tick). Call under the session's lock. */
+  async advanceLocked(s: LiveSession, run: (s: LiveSession) => AdvanceResult): Promise<AdvanceOutcome> {
     const mark = this.persistence.mark(s);
     let advance: AdvanceResult;
     try {
       advance = run(s);
     } catch (e) {
       // A bug or a data read failed half-way: forget the half-walked state, keep what is stored.
-      this.reload(s);
+      await this.reload(s);
       throw e;
     }
     return this.settle(s, mark, advance);
   }
 
   /** Finalizes (a challenge outcome) or commits what an advance did, then describes it. */
-  private settle(s: LiveSession, mark: ChangeMark, advance: AdvanceResult): AdvanceOutcome {
+  private async settle(s: LiveSession, mark: ChangeMark, advance: AdvanceResult): Promise<AdvanceOutcome> {
     const movement: Movement = advance.bars ? { kind: 'bars', bars: advance.bars } : { kind: 'jump' };
-    if (advance.halted) this.finalize(s, advance.outcome?.kind ?? 'halted', mark, movement);
-    else this.commit(s, mark, null, movement);
+    if (advance.halted) await this.finalize(s, advance.outcome?.kind ?? 'halted', mark, movement);
+    else await this.commit(s, mark, null, movement);
     // The deciding bar is the last one played.
     const decided = advance.outcome ? { ...advance.outcome, barIndex: s.currentIndex - 1 } : null;
     return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), decided };
@@ -395,24 +479,49 @@ export class ReplayService {
    * command's fills and checks its limits and the pass at the current price (a violation or pass
    * finalizes the session); then everything is committed.
    */
-  afterCommand(s: LiveSession, mark: ChangeMark): void {
+  private async afterCommand(s: LiveSession, mark: ChangeMark): Promise<void> {
     s.lastActivityMs = this.d.clock.nowMs();
     const outcome = s.challenge ? s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1)) : null;
-    if (outcome && outcome.kind !== 'soft_breach') this.finalize(s, outcome.kind, mark);
-    else this.commit(s, mark);
+    if (outcome && outcome.kind !== 'soft_breach') await this.finalize(s, outcome.kind, mark);
+    else await this.commit(s, mark);
+  }
+
+  /**
+   * The one path of a trading command (Order/*, Position/*, a payout on a live challenge): alone on the
+   * session, then `run` changes the engine and answers. A refusal (`ok: false`) changes nothing and
+   * writes nothing; a success is committed, with the challenge's checks, before it resolves.
+   */
+  async command<T, E>(s: LiveSession, run: (s: LiveSession) => Result<T, E> | Promise<Result<T, E>>): Promise<Result<T, E | SessionError>> {
+    return s.exclusive(async () => {
+      if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' as const });
+      const mark = this.persistence.mark(s);
+      let r: Result<T, E>;
+      try {
+        r = await run(s);
+      } catch (e) {
+        await this.reload(s);
+        throw e;
+      }
+      if (!r.ok) {
+        s.engine.takeChanges();
+        return r;
+      }
+      await this.afterCommand(s, mark);
+      return r;
+    });
   }
 
   // ---- playback ----
 
-  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Result<{ session: LiveSession; speed: number }, PlayError> {
-    const found = this.live(userId, accountId);
+  async play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Promise<Result<{ session: LiveSession; speed: number }, PlayError>> {
+    const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     const v = speed === undefined || speed === null ? 1 : speed;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < limits.replaySpeedMin || v > limits.replaySpeedMax) {
       return err({ kind: 'invalid_speed' });
     }
     const s = found.value;
-    this.touch(s);
+    await this.touch(s);
     this.stopPlayback(s);
     // The family's rate (current: speed 1 = two bars a second); the timer ticks at that rate up to
     // 100 Hz and catches up by playing several bars in a tick when the event loop was late.
@@ -427,22 +536,30 @@ export class ReplayService {
       if (due <= 0) return;
       const n = Math.min(due, limits.replayStepsMax);
       played += n;
-      try {
-        const r = this.advanceLocked(s, (x) => x.step(n));
+      const timer = s.playTimer;
+      s.busy = true;
+      s.exclusive(async () => {
+        // Paused, ended or replaced while queued: this tick plays nothing.
+        if (s.playTimer !== timer || this.sessions.get(s.accountId) !== s) return;
+        const r = await this.advanceLocked(s, (x) => x.step(n));
         if (r.advance.halted || r.advance.played === 0) this.stopPlayback(s);
-      } catch (e) {
-        this.stopPlayback(s);
-        this.d.logError('playback failed; session reloaded from the store', { accountId: s.accountId, error: String(e) });
-      }
+      })
+        .catch((e) => {
+          this.stopPlayback(s);
+          this.d.logError('playback failed; session reloaded from the store', { accountId: s.accountId, error: String(e) });
+        })
+        .finally(() => {
+          s.busy = false;
+        });
     }, Math.min(1000, Math.max(10, Math.floor(1000 / barsPerS))));
     return ok({ session: s, speed: v });
   }
 
-  pause(userId: number, accountId: unknown): Result<LiveSession, SessionError> {
-    const found = this.live(userId, accountId);
+  async pause(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
+    const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     this.stopPlayback(found.value);
-    this.touch(found.value);
+    await this.touch(found.value);
     return found;
   }
 
@@ -454,35 +571,43 @@ export class ReplayService {
   // ---- ending ----
 
   /** Replay/end: flattens at the current price, cancels working orders, persists, releases. */
-  end(userId: number, accountId: unknown): Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError> {
-    const found = this.live(userId, accountId);
+  async end(userId: number, accountId: unknown): Promise<Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError>> {
+    const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;
-    const mark = this.persistence.mark(s);
-    s.lastActivityMs = this.d.clock.nowMs();
-    this.finalize(s, 'ended', mark);
-    return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom) });
+    this.stopPlayback(s);
+    return s.exclusive(async () => {
+      if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' as const });
+      const mark = this.persistence.mark(s);
+      s.lastActivityMs = this.d.clock.nowMs();
+      await this.finalize(s, 'ended', mark);
+      return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom) });
+    });
   }
 
   /**
    * The results of an ended (or live) session from its stored fills: round-trip trades, win rate,
    * profit factor and drawdown as `src/engine/results.ts` defines them (see results.ts here).
    */
-  results(accountId: number): RunStats {
-    const fills = this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax).reverse();
-    const balanceCents = this.d.accounts.byId(accountId)?.balanceCents ?? limits.startingBalanceCents;
+  async results(accountId: number): Promise<RunStats> {
+    const fills = (await this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
+    const balanceCents = (await this.d.accounts.byId(accountId))?.balanceCents ?? limits.startingBalanceCents;
     return sessionResults(fills, balanceCents);
   }
 
   /** Ends sessions without API activity for an hour. Called by a timer (and by tests). */
-  sweepIdle(): number {
+  async sweepIdle(): Promise<number> {
     const cut = this.d.clock.nowMs() - limits.replayIdleMs;
     let n = 0;
     for (const s of [...this.sessions.values()]) {
       if (s.lastActivityMs > cut || s.busy) continue;
       try {
-        this.finalize(s, 'idle', this.persistence.mark(s));
-        n++;
+        const swept = await s.exclusive(async () => {
+          if (this.sessions.get(s.accountId) !== s || s.lastActivityMs > cut) return false;
+          await this.finalize(s, 'idle', this.persistence.mark(s));
+          return true;
+        });
+        if (swept) n++;
       } catch (e) {
         this.d.logError('idle finalization failed; will retry', { accountId: s.accountId, error: String(e) });
       }
@@ -491,46 +616,50 @@ export class ReplayService {
   }
 
   startIdleSweeper(): void {
-    this.idleTimer ??= setInterval(() => this.sweepIdle(), 60_000);
+    this.idleTimer ??= setInterval(() => void this.sweepIdle(), 60_000);
   }
 
   /** Stops timers; live sessions stay persisted as they are and are restored on the next start. */
-  shutdown(): void {
+  async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.idleTimer) clearInterval(this.idleTimer);
     this.idleTimer = null;
     for (const s of this.sessions.values()) this.stopPlayback(s);
+    // Every command queued on a session finishes (and commits) before the leases are handed back.
+    await Promise.all([...this.sessions.values()].map((s) => s.exclusive(async () => {})));
+    this.sessions.clear();
+    await this.d.ownership.stop();
   }
 
-  private finalize(s: LiveSession, reason: string, mark: ChangeMark, movement: Movement = { kind: 'none' }): void {
+  private async finalize(s: LiveSession, reason: string, mark: ChangeMark, movement: Movement = { kind: 'none' }): Promise<void> {
     this.stopPlayback(s);
     // A position implies a fill, hence a last price: flatten can always price it.
     s.engine.flatten(s.nowS);
     // The challenge sees the closing fill (a flat account may even reach its pass here).
     if (s.challenge && s.challenge.rule.state.status === 'active') s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1));
     s.finalized = true;
-    this.commit(s, mark, reason, movement);
+    await this.commit(s, mark, reason, movement);
     this.sessions.delete(s.accountId);
   }
 
   // ---- persistence ----
 
-  touch(s: LiveSession): void {
+  async touch(s: LiveSession): Promise<void> {
     s.lastActivityMs = this.d.clock.nowMs();
-    this.d.store.touch(s.accountId, s.lastActivityMs);
+    await this.d.store.touch(s.accountId, s.lastActivityMs);
   }
 
   /** Commits; on failure reloads the session from the store (dropping the unsaved change) and rethrows. */
-  commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): void {
+  async commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): Promise<void> {
     const changes = s.engine.takeChanges();
     try {
-      this.persistence.commit(s, mark, endReason, this.d.clock.nowMs());
+      await this.persistence.commit(s, unitOf(changes), endReason, this.d.clock.nowMs());
     } catch (e) {
-      this.reload(s);
+      await this.reload(s);
       throw e;
     }
     // Told only once it is stored (after the caller's transaction, when this commit is part of one).
-    afterCommit(this.d.db, () => {
+    this.d.db.afterCommit(() => {
       // The call succeeded and is stored: a failure to tell subscribers must not turn it into an error.
       try {
         this.events.published(s, changes, movement, endReason !== null);
@@ -541,12 +670,15 @@ export class ReplayService {
   }
 
   /** Replaces a session in memory by what the store holds for it. */
-  reload(s: LiveSession): void {
+  async reload(s: LiveSession): Promise<void> {
     this.stopPlayback(s);
     this.sessions.delete(s.accountId);
-    const row = this.d.store.session(s.accountId);
+    // In a cluster the next request loads it again, on whichever node then holds its lease.
+    if (this.d.ownership.clustered) return;
+    // Inside a failed transaction (a payout's), read what the store holds once it has rolled back.
+    const row = this.d.db.inTransaction() ? null : await this.d.store.session(s.accountId);
     if (row?.status !== 'active') return;
-    const fresh = this.persistence.restore(row, this.d.clock.nowMs());
+    const fresh = await this.persistence.restore(row, this.d.clock.nowMs());
     if (fresh) this.sessions.set(fresh.accountId, fresh);
   }
 

@@ -77,8 +77,10 @@ export class LiveSession {
   readonly historyBars: number;
   cursorS: number;
   currentIndex: number;
-  /** A step or jump is running (it yields to the event loop, so a concurrent one must be refused). */
+  /** A step or jump is running or queued (it yields to the event loop, so a concurrent one must be refused). */
   busy = false;
+  /** The end of the last command queued on this session (`exclusive`). */
+  private tail: Promise<unknown> = Promise.resolve();
   /** The timer driving playback, or null when paused. */
   playTimer: ReturnType<typeof setInterval> | null = null;
   lastActivityMs: number;
@@ -116,6 +118,17 @@ export class LiveSession {
     this.lastActivityMs = nowMs;
     this.tfRollupWidthS = rollupWidthForTimeframe(this.inst, this.tf);
     this.rollupWidthsS = rollupWidthsFor(this.inst);
+  }
+
+  /**
+   * Runs `fn` alone on this session, after every command queued before it: a command's engine change,
+   * its commit and its events are never interleaved with another's, although each awaits the store.
+   * Take this lock before a store transaction, never inside one (the store's own turn comes second).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   /** Simulated now: the end of the last bar played. */

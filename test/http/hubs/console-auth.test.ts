@@ -52,7 +52,7 @@ it('revalidation: a web logout or a plan below Pro ends a console principal; a f
   const p = await auth.authenticate(null, req);
   expect(p?.user.email).toBe('web@example.com');
   expect(await auth.revalidate(p!)).toBe(true);
-  t.s.users.set('web@example.com', { plan: 'free' });
+  await t.s.users.set('web@example.com', { plan: 'free' });
   expect(await auth.revalidate(p!)).toBe(false);
   expect(await auth.authenticate(null, req)).toBeNull();
   const bearer = await auth.authenticate(h.token, req);

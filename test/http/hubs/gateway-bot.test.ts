@@ -140,7 +140,8 @@ describe('a bot that trades on quotes during Replay/play', () => {
     const pace = setInterval(() => t.clock.advance(10), 10);
     try {
       expect((await post('Replay/play', { accountId: x.accountId, speed: 10 })).success).toBe(true);
-      const session = () => t.s.replay.liveSessionsOf(t.s.users.list()[0].id)[0];
+      const userId = (await t.s.users.list())[0].id;
+      const session = () => t.s.replay.liveSessionsOf(userId)[0];
       await waitFor(() => session().playTimer === null && !placing, 60_000);
     } finally {
       clearInterval(pace);
@@ -189,7 +190,7 @@ describe('credentials while connected', () => {
     h.token = await t.login();
     const again = await connect(h, 'user');
     const againClosed = closed(again);
-    t.s.users.rotateKey(t.email);
+    await t.s.users.rotateKey(t.email);
     expect(await againClosed).toContain('Unauthorized: API key rotated');
   }, 60_000);
 });

@@ -135,7 +135,7 @@ describe('user hub subscriptions', () => {
     expect(m.closes).toEqual(['Unauthorized: logged out']);
     const token = await t.login();
     const again = await recordingConnection(t, user, token);
-    t.s.users.rotateKey(t.email);
+    await t.s.users.rotateKey(t.email);
     expect(again.closes).toEqual(['Unauthorized: API key rotated']);
   });
 });

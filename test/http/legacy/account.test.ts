@@ -14,15 +14,15 @@ describe('Account/search', () => {
   it('lists the user’s own accounts with the Account fields, active first; onlyActiveAccounts true keeps the active ones', async () => {
     const t = await makeApp();
     const token = await legacyLogin(t);
-    const store = new AccountStore(t.s.db);
-    const me = t.s.users.list()[0].id;
+    const store = new AccountStore(t.s.sql);
+    const me = (await t.s.users.list())[0].id;
     const other = await t.s.users.create({ email: 'other@example.com' });
     if (!other.ok) throw new Error('setup');
-    const ended = store.insert({ userId: me, kind: 'replay', name: 'Replay NQ 1', balanceCents: 5_012_345, nowMs: 0 });
-    store.setActive(ended.id, false);
-    const live = store.insert({ userId: me, kind: 'replay', name: 'Replay NQ 2', balanceCents: 5_000_000, nowMs: 0 });
-    const challenge = t.s.challenges.create(me, '50K', 'performance', 'standard').account.id;
-    store.insert({ userId: other.value.user.id, kind: 'replay', name: 'Not mine', balanceCents: 1, nowMs: 0 });
+    const ended = await store.insert({ userId: me, kind: 'replay', name: 'Replay NQ 1', balanceCents: 5_012_345, nowMs: 0 });
+    await store.setActive(ended.id, false);
+    const live = await store.insert({ userId: me, kind: 'replay', name: 'Replay NQ 2', balanceCents: 5_000_000, nowMs: 0 });
+    const challenge = (await t.s.challenges.create(me, '50K', 'performance', 'standard')).account.id;
+    await store.insert({ userId: other.value.user.id, kind: 'replay', name: 'Not mine', balanceCents: 1, nowMs: 0 });
 
     const liveRow = { id: live.id, name: 'Replay NQ 2', balance: 50000, canTrade: true, isVisible: true, simulated: true };
     const endedRow = { id: ended.id, name: 'Replay NQ 1', balance: 50123.45, canTrade: false, isVisible: true, simulated: true };

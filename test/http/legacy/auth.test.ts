@@ -36,7 +36,7 @@ describe('Auth/loginKey', () => {
     ['unknown email', INVALID, async (t: TestApp) => ({ userName: 'nobody@example.com', apiKey: t.apiKey })],
     ['a user name longer than any address', INVALID, async (t: TestApp) => ({ userName: `${'a'.repeat(300)}@x.com`, apiKey: t.apiKey })],
     ['rotated (revoked) key', INVALID, async (t: TestApp) => {
-      t.s.users.rotateKey(t.email);
+      await t.s.users.rotateKey(t.email);
       return { userName: t.email, apiKey: t.apiKey };
     }],
     ['unverified user', INVALID, async (t: TestApp) => {
@@ -206,7 +206,7 @@ describe('a downgrade off Pro closes the API at once', () => {
   it('live tokens get 403 in both families; Auth/validate refuses to renew (1, token null), even near expiry; logout works', async () => {
     const t = await makeApp();
     const token = await legacyLogin(t);
-    t.s.users.set(t.email, { plan: 'free' });
+    await t.s.users.set(t.email, { plan: 'free' });
     const refused = await legacyPost(t, 'Account/search', {}, token);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(failure(403, PRO));

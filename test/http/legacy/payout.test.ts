@@ -32,7 +32,7 @@ function elig(over: Record<string, unknown> = {}) {
 /** The performance account with its first `days` trading days played (and 03-12's first bar when `days` is 7). */
 async function funded(days: number): Promise<{ t: ChallengeApp; id: number; x: Session }> {
   const t = await challengeApp(ROWS);
-  const id = createChallenge(t, 'performance', 'standard');
+  const id = await createChallenge(t, 'performance', 'standard');
   const x = await startOn(t, id, '2025-03-03');
   for (let k = 0; k < days; k++) await roundTrip(t, x, 1);
   return { t, id, x };
@@ -54,17 +54,17 @@ async function errorWorld(): Promise<{ t: ChallengeApp; ids: Record<string, unkn
     ['2025-03-04T15:00:00Z', 20_000],
     ['2025-03-04T15:01:00Z', 20_000, 20_000, 19_985, 19_990],
   ]);
-  const evaluation = createChallenge(t);
-  const violated = createChallenge(t, 'performance');
+  const evaluation = await createChallenge(t);
+  const violated = await createChallenge(t, 'performance');
   const x = await startOn(t, violated, '2025-03-04');
   await step(t, x);
   await market(t, x, 5);
   expect((await step(t, x)).violations[0].rule).toBe('dailyLossLimit');
-  const ended = createChallenge(t, 'performance');
-  t.s.challenges.end(ended);
+  const ended = await createChallenge(t, 'performance');
+  await t.s.challenges.end(ended);
   const plain = (await startOn(t, undefined, '2025-03-04')).accountId;
   const other = await otherUser(t);
-  const theirs = createChallenge(t, 'performance', 'standard', other.userId);
+  const theirs = await createChallenge(t, 'performance', 'standard', other.userId);
   return { t, ids: { missing: undefined, string: '1', unknown: 999, plain, theirs, evaluation, violated, ended } };
 }
 

@@ -31,15 +31,15 @@ function trade(i: number): StoredTrade {
 }
 
 /** Stores an ended run of the test user with `n` trades (as RunService.ended does), returns its id. */
-function storedRun(id: string, n: number): void {
-  const store = new PlaygroundRunStore(p.s.db);
-  const userId = p.s.users.list().find((u) => u.email === 'quant@example.com')!.id;
-  store.insert({
+async function storedRun(id: string, n: number): Promise<void> {
+  const store = new PlaygroundRunStore(p.s.sql);
+  const userId = (await p.s.users.list()).find((u) => u.email === 'quant@example.com')!.id;
+  await store.insert({
     id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-01-02', endDate: '2025-12-31',
     params: {}, contextTimeframes: [], speed: null, barsTotal: 1000, startedMs: 1,
   });
   const all = Array.from({ length: n }, (_, i) => trade(i));
-  store.end(id, {
+  await store.end(id, {
     status: 'completed', error: null, totalPnlCents: 0, totalTrades: n, winRate: 50, barsDone: 1000, speed: null, completedMs: 2,
     trades: all,
     result: { balanceCents: 5_000_000, stats: null, trades: all.slice(0, limits.playgroundTradesKeptMax), tradesTotal: n, equity: [], logs: [] },
@@ -60,7 +60,7 @@ describe('packed trades', () => {
 
 describe('GET executions/:id/trades', () => {
   it('pages over every trade of a 14,041-trade run, past the 5,000 of the execution', async () => {
-    storedRun('exe_year_long_run', 14_041);
+    await storedRun('exe_year_long_run', 14_041);
     const x = (await p.call('GET', 'executions/exe_year_long_run')).body.execution;
     expect(x.trades.length).toBe(5000);
     expect(x.tradesTotal).toBe(14_041);
@@ -91,7 +91,7 @@ describe('GET executions/:id/trades', () => {
   }, SANDBOX_TEST_MS);
 
   it('answers its error rows', async () => {
-    storedRun('exe_small_run', 3);
+    await storedRun('exe_small_run', 3);
     const rows: [string, number, string][] = [
       ['executions/exe_nope/trades', 1, 'Execution not found'],
       ['executions/exe_small_run/trades?offset=-1', 2, 'offset must be a whole number of at least 0'],
@@ -108,14 +108,14 @@ describe('GET executions/:id/trades', () => {
   }, SANDBOX_TEST_MS);
 
   it('a run recorded before trades were packed pages over the trades its record kept', async () => {
-    const store = new PlaygroundRunStore(p.s.db);
-    const userId = p.s.users.list().find((u) => u.email === 'quant@example.com')!.id;
-    store.insert({
+    const store = new PlaygroundRunStore(p.s.sql);
+    const userId = (await p.s.users.list()).find((u) => u.email === 'quant@example.com')!.id;
+    await store.insert({
       id: 'exe_old_record', userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-01-02',
       endDate: '2025-01-02', params: {}, contextTimeframes: [], speed: null, barsTotal: 10, startedMs: 1,
     });
     const kept = [trade(0), trade(1)];
-    store.end('exe_old_record', {
+    await store.end('exe_old_record', {
       status: 'completed', error: null, totalPnlCents: 0, totalTrades: 7000, winRate: 0, barsDone: 10, speed: null, completedMs: 2,
       result: { balanceCents: 5_000_000, stats: null, trades: kept, tradesTotal: 7000, equity: [], logs: [] },
     });
@@ -126,7 +126,7 @@ describe('GET executions/:id/trades', () => {
 
 describe('GET executions/:id/trades.csv', () => {
   it('exports every trade with a header row', async () => {
-    storedRun('exe_csv_run', 6001);
+    await storedRun('exe_csv_run', 6001);
     const res = await p.app.handle(new Request('http://localhost/api/playground/executions/exe_csv_run/trades.csv', { headers: { cookie: `rd_session=${p.cookie}` } }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');

@@ -282,21 +282,21 @@ describe('stored runs', () => {
   it(`keeps a user's newest ${limits.playgroundRunsKeptPerUserMax} run records: a new run drops the oldest ended ones`, async () => {
     const u = await makeWebUser(p, { email: 'prolific@example.com' });
     const cookie = await webLogin(p, u.email, u.password);
-    const userId = p.s.users.list().find((x) => x.email === u.email)!.id;
-    const store = new PlaygroundRunStore(p.s.db);
+    const userId = (await p.s.users.list()).find((x) => x.email === u.email)!.id;
+    const store = new PlaygroundRunStore(p.s.sql);
     const row = (id: string, startedMs: number) => ({
       id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27',
       params: {}, contextTimeframes: [], speed: null, barsTotal: 1380, startedMs,
     });
     // Another user's oldest record.
     const theirs = 'exe_other_user_old';
-    store.insert({ ...row(theirs, 0), userId: p.s.users.list().find((x) => x.email === 'quant@example.com')!.id });
-    store.end(theirs, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 1 });
+    await store.insert({ ...row(theirs, 0), userId: (await p.s.users.list()).find((x) => x.email === 'quant@example.com')!.id });
+    await store.end(theirs, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 1 });
     // The oldest row of all is still running (another process's run): never dropped.
-    store.insert(row('exe_old_running', 0));
+    await store.insert(row('exe_old_running', 0));
     for (let i = 0; i < limits.playgroundRunsKeptPerUserMax; i++) {
-      store.insert(row(`exe_old_${i}`, 1000 + i));
-      store.end(`exe_old_${i}`, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 2000 + i });
+      await store.insert(row(`exe_old_${i}`, 1000 + i));
+      await store.end(`exe_old_${i}`, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: 0, winRate: 0, barsDone: 1380, speed: null, result: null, completedMs: 2000 + i });
     }
     const r = await webCall(p, 'POST', '/api/playground/run', { cookie, body: { ...DAY, code: IDLE } });
     expect(r.body.success).toBe(true);
@@ -320,8 +320,8 @@ describe('restart', () => {
     try {
       const dbPath = join(dir, 'replaydesk.db');
       const a = await makePlaygroundApp({ runnerPoolSize: 0 }, { dbPath });
-      new PlaygroundRunStore(a.s.db).insert({
-        id: 'exe_interrupted', userId: a.s.users.list().find((u) => u.email === 'quant@example.com')!.id, strategyId: null,
+      await new PlaygroundRunStore(a.s.sql).insert({
+        id: 'exe_interrupted', userId: (await a.s.users.list()).find((u) => u.email === 'quant@example.com')!.id, strategyId: null,
         templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27', params: {}, contextTimeframes: [],
         speed: null, barsTotal: 1380, startedMs: Date.now(),
       });

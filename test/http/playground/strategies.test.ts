@@ -41,8 +41,8 @@ async function saved(t: Web, body: Record<string, unknown> = {}, cookie = t.cook
   return r.body.id;
 }
 
-function userIdOf(t: TestApp, email: string): number {
-  return t.s.users.list().find((u) => u.email === email)!.id;
+async function userIdOf(t: TestApp, email: string): Promise<number> {
+  return (await t.s.users.list()).find((u) => u.email === email)!.id;
 }
 
 /** Inserts a playground run row as the run service would (the run endpoint is not part of this change). */
@@ -279,7 +279,7 @@ describe('GET / DELETE strategies/:id', () => {
     const t = await setup();
     const id = await saved(t);
     const keep = await saved(t, { name: 'Keep' });
-    insertRun(t, { id: 'run_1', userId: userIdOf(t, 'ann@example.com'), strategyId: id, startedMs: T0 });
+    insertRun(t, { id: 'run_1', userId: await userIdOf(t, 'ann@example.com'), strategyId: id, startedMs: T0 });
     const r = await del(t, t.cookie, id);
     expect(r.body).toEqual({ success: true, errorCode: 0, errorMessage: null });
     expect((await get(t, t.cookie, id)).body).toEqual(NOT_FOUND);
@@ -297,7 +297,7 @@ describe('GET strategies/:id/runs', () => {
     const t = await setup();
     const id = await saved(t);
     const other = await saved(t, { name: 'Other' });
-    const ann = userIdOf(t, 'ann@example.com');
+    const ann = await userIdOf(t, 'ann@example.com');
     insertRun(t, { id: 'run_old', userId: ann, strategyId: id, startedMs: T0 - 60_000, status: 'failed', pnlCents: null, trades: null, winRate: null });
     insertRun(t, { id: 'run_mid', userId: ann, strategyId: id, startedMs: T0, pnlCents: -2550, trades: 4, winRate: 25, params: { length: 10, side: 'short' } });
     insertRun(t, { id: 'run_new', userId: ann, strategyId: id, startedMs: T0 + 60_000, status: 'running', completedMs: null, pnlCents: null, trades: null, winRate: null });
@@ -364,7 +364,7 @@ describe('GET strategies/:id/runs', () => {
     const id = await saved(t);
     const bob = await otherUser(t);
     // A row of Bob's that names Ann's strategy id (cannot happen through the API) is still not Ann's.
-    insertRun(t, { id: 'run_bob', userId: userIdOf(t, 'bob@example.com'), strategyId: id, startedMs: T0 });
+    insertRun(t, { id: 'run_bob', userId: await userIdOf(t, 'bob@example.com'), strategyId: id, startedMs: T0 });
     expect((await runs(t, t.cookie, id)).body).toEqual({ runs: [], success: true, errorCode: 0, errorMessage: null });
     expect((await runs(t, bob, id)).body).toEqual(NOT_FOUND);
   });
@@ -372,7 +372,7 @@ describe('GET strategies/:id/runs', () => {
   it(`lists at most ${limits.strategyRunsListedMax} runs`, async () => {
     const t = await setup();
     const id = await saved(t);
-    const ann = userIdOf(t, 'ann@example.com');
+    const ann = await userIdOf(t, 'ann@example.com');
     for (let i = 0; i < limits.strategyRunsListedMax + 5; i++) insertRun(t, { id: `run_${i}`, userId: ann, strategyId: id, startedMs: T0 + i });
     const r = await runs(t, t.cookie, id);
     expect(r.body.runs.length).toBe(limits.strategyRunsListedMax);
@@ -382,8 +382,8 @@ describe('GET strategies/:id/runs', () => {
 
 describe('per-user bounds', () => {
   /** Fills Ann's strategies straight into the store (the API's save rate would take minutes). */
-  function fill(t: Web, n: number, codeBytes = 100): void {
-    const ann = userIdOf(t, 'ann@example.com');
+  async function fill(t: Web, n: number, codeBytes = 100): Promise<void> {
+    const ann = await userIdOf(t, 'ann@example.com');
     for (let i = 0; i < n; i++) {
       t.s.db
         .query(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms)
@@ -394,7 +394,7 @@ describe('per-user bounds', () => {
 
   it(`refuses a new strategy beyond ${limits.strategiesPerUserMax} per user (errorCode 7); updates still work`, async () => {
     const t = await setup();
-    fill(t, limits.strategiesPerUserMax - 1);
+    await fill(t, limits.strategiesPerUserMax - 1);
     const last = await saved(t);
     const over = await save(t, t.cookie, VALID);
     expect(over.body).toEqual({ success: false, errorCode: 7, errorMessage: `At most ${limits.strategiesPerUserMax} strategies per user; delete one first` });
@@ -411,7 +411,7 @@ describe('per-user bounds', () => {
     const script = limits.playgroundScriptBytesMax;
     // A strategy named 'x' with params {} stores its code's bytes + 3. One filler row leaves room
     // for one full-size script and 10 bytes more.
-    fill(t, 1, limits.strategyBytesPerUserMax - (script + 3) - 10);
+    await fill(t, 1, limits.strategyBytesPerUserMax - (script + 3) - 10);
     const bigCode = `#${'x'.repeat(script - 1)}`;
     const first = await save(t, t.cookie, { ...VALID, name: 'x', params: {}, code: bigCode });
     expect(first.body.success).toBe(true);

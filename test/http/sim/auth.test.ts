@@ -52,7 +52,7 @@ describe('Auth/loginKey', () => {
       'rotated (revoked) key',
       async (t: any) => {
         const old = t.apiKey;
-        t.s.users.rotateKey(t.email);
+        await t.s.users.rotateKey(t.email);
         return { userName: t.email, apiKey: old };
       },
     ],
@@ -312,7 +312,7 @@ describe('key rotation and user changes take effect at once', () => {
   it('rotating the key revokes the old key and live tokens', async () => {
     const t = await makeApp();
     const token = await t.login();
-    const rotated = t.s.users.rotateKey(t.email);
+    const rotated = await t.s.users.rotateKey(t.email);
     if (!rotated.ok) throw new Error('rotate');
     expect((await t.post('Account/search', {}, token)).status).toBe(401);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(3);
@@ -324,7 +324,7 @@ describe('key rotation and user changes take effect at once', () => {
   it('a downgrade closes the API at once: live tokens get 403, Auth/validate errorCode 9; logout still works', async () => {
     const t = await makeApp();
     const token = await t.login();
-    t.s.users.set(t.email, { plan: 'free' });
+    await t.s.users.set(t.email, { plan: 'free' });
     const refused = await t.post('Contract/search', {}, token);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(SIM_PRO);
@@ -333,9 +333,9 @@ describe('key rotation and user changes take effect at once', () => {
     expect(v.status).toBe(200);
     expect(v.body).toEqual({ success: false, errorCode: 9, errorMessage: 'Pro subscription required for the Simulator API', newToken: null });
     // Back on Pro, the same token works again (validate refused it without revoking it).
-    t.s.users.set(t.email, { plan: 'pro' });
+    await t.s.users.set(t.email, { plan: 'pro' });
     expect((await t.post('Contract/search', {}, token)).body.success).toBe(true);
-    t.s.users.set(t.email, { plan: 'free' });
+    await t.s.users.set(t.email, { plan: 'free' });
     expect((await t.post('Auth/logout', {}, token)).body.success).toBe(true);
     expect((await t.post('Contract/search', {}, token)).status).toBe(401);
     expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.errorCode).toBe(9);
@@ -344,7 +344,7 @@ describe('key rotation and user changes take effect at once', () => {
   it('disabling a user cuts its live tokens', async () => {
     const t = await makeApp();
     const token = await t.login();
-    t.s.users.set(t.email, { disabled: true });
+    await t.s.users.set(t.email, { disabled: true });
     expect((await t.post('Account/search', {}, token)).status).toBe(401);
   });
 });

@@ -24,7 +24,7 @@ describe('Replay/start with a challenge account', () => {
 
   it('inherits the rules and the balance left by the previous session; propFirm in step, jump and pause', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     expect(await pause(t, x)).toEqual({ account: account(50_000), propFirm: ACTIVE });
     await step(t, x);
@@ -85,11 +85,11 @@ describe('Replay/start with a challenge account', () => {
 
   it('one live session per challenge account: a second answers 7 until the first ends', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     expect((await startReply(t, c, '2025-03-05')).body).toEqual(failure(7, BUSY));
     // Other challenges and plain sessions are not affected.
-    expect((await startReply(t, createChallenge(t), '2025-03-04')).body.success).toBe(true);
+    expect((await startReply(t, await createChallenge(t), '2025-03-04')).body.success).toBe(true);
     expect((await startReply(t, undefined, '2025-03-04')).body.success).toBe(true);
     await t.post('Replay/end', { accountId: x.accountId }, t.token);
     expect((await startReply(t, c, '2025-03-05')).body.success).toBe(true);
@@ -97,7 +97,7 @@ describe('Replay/start with a challenge account', () => {
 
   it('the simulated calendar only moves forward: a session starting before the last simulated time answers 7', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await step(t, x, 2); // up to 2025-03-04T15:02:00Z
     await t.post('Replay/end', { accountId: x.accountId }, t.token);
@@ -112,7 +112,7 @@ describe('Replay/start with a challenge account', () => {
     ['a string id', () => '1'],
   ])('%s → 1 Account not found, no session', async (_n, id) => {
     const t = await challengeApp(rows);
-    createChallenge(t);
+    await createChallenge(t);
     const r = await t.post('Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-03-04', timeframe: '1m', accountId: id() }, t.token);
     expect(r.body).toEqual(failure(1, 'Account not found'));
     expect(t.s.replay.liveCount(t.userId)).toBe(0);
@@ -121,7 +121,7 @@ describe('Replay/start with a challenge account', () => {
   it("another user's challenge or a plain replay account → 1 Account not found", async () => {
     const t = await challengeApp(rows);
     const other = await otherUser(t);
-    const theirs = createChallenge(t, 'evaluation', 'standard', other.userId);
+    const theirs = await createChallenge(t, 'evaluation', 'standard', other.userId);
     expect((await startReply(t, theirs, '2025-03-04')).body).toEqual(failure(1, 'Account not found'));
     const plain = await startOn(t, undefined, '2025-03-04');
     expect((await startReply(t, plain.accountId, '2025-03-04')).body).toEqual(failure(1, 'Account not found'));
@@ -131,8 +131,8 @@ describe('Replay/start with a challenge account', () => {
 
   it('an ended challenge answers 7 with the reason', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
-    t.s.challenges.end(c);
+    const c = await createChallenge(t);
+    await t.s.challenges.end(c);
     expect((await startReply(t, c, '2025-03-04')).body).toEqual(failure(7, `Challenge account ${c} is no longer active (ended)`));
     expect(await accountEntry(t, c)).toMatchObject({ balance: 50_000, canTrade: false });
   });
@@ -161,7 +161,7 @@ function mllRows(deciding: Row): Row[] {
 /** Plays the two losing days, then buys 1 and rests a buy limit at 19,000 on 2025-03-06. */
 async function mllSetup(deciding: Row): Promise<{ t: ChallengeApp; c: number; x: Session }> {
   const t = await challengeApp(mllRows(deciding));
-  const c = createChallenge(t);
+  const c = await createChallenge(t);
   const x = await startOn(t, c, '2025-03-04');
   await roundTrip(t, x, 3);
   await roundTrip(t, x, 3);
@@ -302,7 +302,7 @@ describe('trailing floor across trade dates', () => {
 
   it('trails the end-of-day balance of a winning day; the evening after 17:00 CT is the next trade date', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await threeDays(t, x);
     expect(await pause(t, x)).toEqual({ account: account(49_523.6), propFirm: propFirm({ tradingDaysCount: 3 }) });
@@ -344,7 +344,7 @@ describe('trailing floor across trade dates', () => {
 
   it('locks at the starting balance once the end-of-day balance reaches start + max loss, and stays there', async () => {
     const t = await challengeApp(lockRows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     const day1 = await roundTrip(t, x, 5);
     expect(day1.propFirm).toEqual(propFirm({ tradingDaysCount: 1 }));
@@ -393,7 +393,7 @@ describe('daily loss limit (hard)', () => {
     ['performance', true],
   ] as const)('is a violation in the %s phase', async (phase, isFunded) => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t, phase);
+    const c = await createChallenge(t, phase);
     const x = await startOn(t, c, '2025-03-04');
     expect((await pause(t, x)).propFirm).toEqual(propFirm({ isFunded, currentPhase: phase }));
     await step(t, x);
@@ -419,7 +419,7 @@ describe('daily loss limit (hard)', () => {
   // orders are refused until the next trade date, which starts at the 2025-03-05 bars.
   it('soft mode: flattens, refuses orders until the next trade date, no violation', async () => {
     const t = await challengeApp([...dayRows('2025-03-04', 19_950), ...dayRows('2025-03-05', 20_000)]);
-    const c = t.s.challenges.create(t.userId, '50K', 'evaluation', 'standard', 'soft').account.id;
+    const c = (await t.s.challenges.create(t.userId, '50K', 'evaluation', 'standard', 'soft')).account.id;
     const x = await startOn(t, c, '2025-03-04');
     await step(t, x);
     await market(t, x, 1);
@@ -442,7 +442,7 @@ describe('maximum position size', () => {
 
   it('an order that would take the position past 5 NQ is rejected with 2 and the reason; not a violation', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await step(t, x);
     const place = (body: Record<string, unknown>) => t.post('Order/place', { accountId: x.accountId, contractId: x.contractId, ...body }, t.token);
@@ -472,7 +472,7 @@ describe('maximum position size', () => {
 
   it('micros count 10:1: the 51st MNQ is rejected', async () => {
     const t = await challengeApp(rows, { symbol: 'MNQ' });
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04', 'MNQ');
     await step(t, x);
     const buy = (size: number) => t.post('Order/place', { accountId: x.accountId, contractId: x.contractId, type: 2, side: 0, size }, t.token);
@@ -501,7 +501,7 @@ describe('pass', () => {
 
   it('reaching the target flat with enough days and consistency passes; the next start opens the performance phase', async () => {
     const t = await challengeApp(rows);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await roundTrip(t, x, 5);
     await roundTrip(t, x, 5);
@@ -559,8 +559,8 @@ describe('nothing lost', () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), 'rd-challenge-')), 'replaydesk.db');
     const a = await challengeApp(rows);
     const b = await challengeApp(rows, { dbPath });
-    const ca = createChallenge(a);
-    const cb = createChallenge(b);
+    const ca = await createChallenge(a);
+    const cb = await createChallenge(b);
     const xa = await startOn(a, ca, '2025-03-04');
     const xb = await startOn(b, cb, '2025-03-04');
     for (const [t, x] of [[a, xa], [b, xb]] as const) {

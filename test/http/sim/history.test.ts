@@ -136,11 +136,11 @@ describe('History/retrieveBars: error rows', () => {
     ['limit 2.5', { limit: 2.5 }, 4, 'Limit invalid'],
   ])('%s → %i %s', async (_n, over, code, message) => {
     const t = await setup();
-    const usage = new UsageStore(t.s.db);
+    const usage = new UsageStore(t.s.sql);
     const r = await t.post('History/retrieveBars', req(over), t.token);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: false, errorCode: code, errorMessage: message });
-    expect(usage.get(1, Math.floor(t.clock.nowMs() / 86_400_000))).toEqual({ bars: 0, sourceBars: 0 });
+    expect(await usage.get(1, Math.floor(t.clock.nowMs() / 86_400_000))).toEqual({ bars: 0, sourceBars: 0 });
   });
 
   it('custom timeframes work when the switch is on', async () => {
@@ -175,21 +175,21 @@ describe('History/retrieveBars: error rows', () => {
 
   it('a cached identical request is not billed again', async () => {
     const t = await setup();
-    const usage = new UsageStore(t.s.db);
+    const usage = new UsageStore(t.s.sql);
     const today = Math.floor(t.clock.nowMs() / 86_400_000);
     await t.post('History/retrieveBars', req(), t.token);
-    expect(usage.get(1, today).bars).toBe(10);
+    expect((await usage.get(1, today)).bars).toBe(10);
     await t.post('History/retrieveBars', req(), t.token);
-    expect(usage.get(1, today).bars).toBe(10);
+    expect((await usage.get(1, today)).bars).toBe(10);
     t.clock.advance(limits.historyCacheTtlMs + 1);
     await t.post('History/retrieveBars', req(), t.token);
-    expect(usage.get(1, today).bars).toBe(20);
+    expect((await usage.get(1, today)).bars).toBe(20);
   });
 
   it('the daily bar budget answers HTTP 429 errorCode 429 with the spec message and Retry-After to midnight', async () => {
     const t = await setup();
     const today = Math.floor(t.clock.nowMs() / 86_400_000);
-    new UsageStore(t.s.db).add(1, today, limits.historyBarsPerDayMax - 5, 0);
+    await new UsageStore(t.s.sql).add(1, today, limits.historyBarsPerDayMax - 5, 0);
     const r = await t.post('History/retrieveBars', req(), t.token);
     expect(r.status).toBe(429);
     expect(r.body).toEqual({ success: false, errorCode: 429, errorMessage: 'Daily data limit reached. Resets at 00:00 UTC.' });
@@ -201,7 +201,7 @@ describe('History/retrieveBars: error rows', () => {
   it('the daily processing budget answers HTTP 429 with its message', async () => {
     const t = await setup();
     const today = Math.floor(t.clock.nowMs() / 86_400_000);
-    new UsageStore(t.s.db).add(1, today, 0, 500_000_000);
+    await new UsageStore(t.s.sql).add(1, today, 0, 500_000_000);
     const r = await t.post('History/retrieveBars', req(), t.token);
     expect(r.status).toBe(429);
     expect(r.body.errorMessage).toBe('Daily data-processing limit reached. Resets at 00:00 UTC.');
@@ -240,14 +240,14 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     const a = await sliced;
-    const b = t.s.history.retrieve(2, long(), SIM_POLICY.history);
+    const b = await t.s.history.retrieve(2, long(), SIM_POLICY.history);
     if (!a.ok || !b.ok) throw new Error('refused');
     expect(a.value.bars.length).toBe(20_000);
     expect(Array.from(a.value.bars.close.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.close.subarray(0, 20_000)));
     expect(Array.from(a.value.bars.time.subarray(0, 20_000))).toEqual(Array.from(b.value.bars.time.subarray(0, 20_000)));
     const today = Math.floor(t.clock.nowMs() / 86_400_000);
-    const usage = new UsageStore(t.s.db);
-    expect(usage.get(1, today)).toEqual(usage.get(2, today));
+    const usage = new UsageStore(t.s.sql);
+    expect(await usage.get(1, today)).toEqual(await usage.get(2, today));
   });
 
   it('a request sent while a long scan runs is answered before the scan ends', async () => {
@@ -269,6 +269,6 @@ describe('History/retrieveBars: slices (a long scan lets other requests run)', (
     const [a, b] = await Promise.all([t.post('History/retrieveBars', long(), t.token), t.post('History/retrieveBars', long(), t.token)]);
     expect(a.body.bars.length).toBe(20_000);
     expect(b.body).toEqual(a.body);
-    expect(new UsageStore(t.s.db).get(1, today).bars).toBe(20_000);
+    expect((await new UsageStore(t.s.sql).get(1, today)).bars).toBe(20_000);
   });
 });

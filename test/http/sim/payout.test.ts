@@ -64,8 +64,8 @@ interface Funded {
 /** Both accounts with live sessions from 2025-03-03, their first `days` trading days played. */
 async function funded(days: number, rows: Row[] = ROWS): Promise<Funded> {
   const t = await challengeApp(rows);
-  const std = createChallenge(t, 'performance', 'standard');
-  const con = createChallenge(t, 'performance', 'consistency');
+  const std = await createChallenge(t, 'performance', 'standard');
+  const con = await createChallenge(t, 'performance', 'consistency');
   const xs = await startOn(t, std, '2025-03-03');
   const xc = await startOn(t, con, '2025-03-03');
   for (let k = 0; k < days; k++) {
@@ -103,17 +103,17 @@ async function errorWorld(): Promise<ErrorWorld> {
     ['2025-03-04T15:00:00Z', 20_000],
     ['2025-03-04T15:01:00Z', 20_000, 20_000, 19_985, 19_990],
   ]);
-  const evaluation = createChallenge(t);
-  const violated = createChallenge(t, 'performance');
+  const evaluation = await createChallenge(t);
+  const violated = await createChallenge(t, 'performance');
   const x = await startOn(t, violated, '2025-03-04');
   await step(t, x);
   await market(t, x, 5);
   expect((await step(t, x)).violations[0].rule).toBe('dailyLossLimit');
-  const ended = createChallenge(t, 'performance');
-  t.s.challenges.end(ended);
+  const ended = await createChallenge(t, 'performance');
+  await t.s.challenges.end(ended);
   const plain = (await startOn(t, undefined, '2025-03-04')).accountId;
   const other = await otherUser(t);
-  const theirs = createChallenge(t, 'performance', 'standard', other.userId);
+  const theirs = await createChallenge(t, 'performance', 'standard', other.userId);
   return { t, ids: { missing: undefined, string: '1', unknown: 999, plain, theirs, evaluation, violated, ended } };
 }
 

@@ -10,9 +10,9 @@ const count = (t: { s: { db: any } }, sql: string, params: Record<string, unknow
 describe('ended replay accounts', () => {
   it(`a start deletes the user's ended replay accounts beyond the newest ${limits.endedReplayAccountsKeptPerUserMax}, oldest first`, async () => {
     const t = await replayApp([20_000, 20_010, 20_020, 20_030]);
-    const userId = t.s.users.list().find((u) => u.email === t.email)!.id;
+    const userId = (await t.s.users.list()).find((u) => u.email === t.email)!.id;
     // The oldest: a challenge's only session (kept), then a played session with an order and a fill.
-    const challengeId = t.s.challenges.create(userId, '50K', 'evaluation', 'standard').account.id;
+    const challengeId = (await t.s.challenges.create(userId, '50K', 'evaluation', 'standard')).account.id;
     const insertEnded = (createdMs: number, challenge: number | null) => {
       const id = Number(t.s.db.query(`INSERT INTO accounts (user_id, kind, name, balance_cents, active, created_ms) VALUES ($u, 'replay', 'old', 5000000, 0, $c)`)
         .run({ u: userId, c: createdMs }).lastInsertRowid);

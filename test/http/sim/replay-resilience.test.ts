@@ -27,11 +27,11 @@ describe('idle accounting', () => {
     const s = await start(t);
     await t.post('Replay/play', { accountId: s.accountId, speed: 50 }, t.token);
     t.clock.advance(limits.replayIdleMs + 1);
-    const live = t.s.replay.live(1, s.accountId);
+    const live = await t.s.replay.live(1, s.accountId);
     if (!live.ok) throw new Error('no session');
     // Let the timer play what is due (it commits), then sweep.
     await waitFor(() => live.value.currentIndex > 0);
-    expect(t.s.replay.sweepIdle()).toBe(1);
+    expect(await t.s.replay.sweepIdle()).toBe(1);
   });
 
   it('read-only calls are API activity', async () => {
@@ -40,10 +40,10 @@ describe('idle accounting', () => {
     t.clock.advance(limits.replayIdleMs - 60_000);
     await t.post('Position/searchOpen', { accountId: s.accountId }, t.token);
     t.clock.advance(120_000);
-    expect(t.s.replay.sweepIdle()).toBe(0);
+    expect(await t.s.replay.sweepIdle()).toBe(0);
     await t.post('Order/searchOpen', { accountId: s.accountId }, t.token);
     t.clock.advance(limits.replayIdleMs - 1000);
-    expect(t.s.replay.sweepIdle()).toBe(0);
+    expect(await t.s.replay.sweepIdle()).toBe(0);
   });
 
   it('sessions restored after a long stop are not swept before their clients are back', async () => {
@@ -53,7 +53,7 @@ describe('idle accounting', () => {
     await a.s.shutdown();
     a.s.db.close();
     const b = await makeApp({ dbPath, config: CONFIG, nowMs: a.clock.nowMs() + 3 * limits.replayIdleMs });
-    expect(b.s.replay.sweepIdle()).toBe(0);
+    expect(await b.s.replay.sweepIdle()).toBe(0);
     const token = await b.login();
     expect((await b.post('Replay/step', { accountId: s.accountId }, token)).body.currentIndex).toBe(1);
     b.s.db.close();

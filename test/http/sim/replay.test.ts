@@ -260,7 +260,7 @@ describe('Replay/play and pause', () => {
     const r = await t.post('Replay/play', { accountId: s.accountId, speed: 50 }, t.token);
     expect(r.body).toEqual({ playing: true, speed: 50, success: true, errorCode: 0, errorMessage: null });
     t.clock.advance(1000); // the playback clock reads the injected clock: 100 bars are due
-    const live = t.s.replay.live(1, s.accountId);
+    const live = await t.s.replay.live(1, s.accountId);
     if (!live.ok) throw new Error('no session');
     await waitFor(() => live.value.currentIndex >= 100);
     await Bun.sleep(30); // more timer turns: nothing more is due
@@ -332,9 +332,9 @@ describe('Replay/end', () => {
     const t = await setup();
     const s = await start(t);
     t.clock.advance(limits.replayIdleMs - 1000);
-    expect(t.s.replay.sweepIdle()).toBe(0);
+    expect(await t.s.replay.sweepIdle()).toBe(0);
     t.clock.advance(1000);
-    expect(t.s.replay.sweepIdle()).toBe(1);
+    expect(await t.s.replay.sweepIdle()).toBe(1);
     expect((await t.post('Replay/step', { accountId: s.accountId }, t.token)).body.errorMessage).toBe('No active replay session for this account');
   });
 });

@@ -13,7 +13,7 @@ describe('secrets at rest and in logs', () => {
     const t = await makeApp({ dbPath: join(dir, 'replaydesk.db') });
     const token = await t.login();
     const rotated = (await t.post('Auth/validate', {}, token)).body.newToken as string;
-    const rotatedKey = t.s.users.rotateKey(t.email);
+    const rotatedKey = await t.s.users.rotateKey(t.email);
     if (!rotatedKey.ok) throw new Error('rotate');
     const jtis = [token, rotated].map((tok) => JSON.parse(Buffer.from(tok.split('.')[1], 'base64url').toString()).jti);
     t.s.db.exec('PRAGMA wal_checkpoint(PASSIVE)');

@@ -42,7 +42,7 @@ describe('POST /api/auth/login', () => {
     expect(decode(header)).toEqual({ alg: 'HS256', typ: 'rd-web+jwt' });
     const claims = decode(payload);
     expect(claims).toEqual({
-      sub: String(t.s.users.list().find((x) => x.email === u.email)!.id),
+      sub: String((await t.s.users.list()).find((x) => x.email === u.email)!.id),
       jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       iat: expect.any(Number),
       exp: Math.floor(t.clock.nowMs() / 1000) + 24 * 3600,
@@ -148,8 +148,8 @@ describe('POST /api/auth/login', () => {
     // parameters from the stored hash, and the throttle is what is tested here.
     async function cheapUser(t: TestApp) {
       const u = await makeWebUser(t);
-      const id = t.s.users.list().find((x) => x.email === u.email)!.id;
-      new UserStore(t.s.db).setPasswordHash(id, await Bun.password.hash(u.password, { algorithm: 'argon2id', memoryCost: 256, timeCost: 1 }));
+      const id = (await t.s.users.list()).find((x) => x.email === u.email)!.id;
+      await new UserStore(t.s.sql).setPasswordHash(id, await Bun.password.hash(u.password, { algorithm: 'argon2id', memoryCost: 256, timeCost: 1 }));
       return u;
     }
 
@@ -240,11 +240,11 @@ describe('GET /api/auth/me and POST /api/auth/logout', () => {
   it('disabling a user cuts its sessions at once; a downgrade to free closes the Playground at once', async () => {
     const { t, email, cookie } = await signedIn();
     expect((await webCall(t, 'GET', '/api/playground/strategies', { cookie })).status).toBe(200);
-    t.s.users.set(email, { plan: 'free' });
+    await t.s.users.set(email, { plan: 'free' });
     const free = await webCall(t, 'GET', '/api/playground/strategies', { cookie });
     expect(free.status).toBe(403);
     expect(free.body).toEqual(PRO_REQUIRED);
-    t.s.users.set(email, { disabled: true });
+    await t.s.users.set(email, { disabled: true });
     expect((await me(t, cookie)).status).toBe(401);
     expect((await webCall(t, 'GET', '/api/playground/strategies', { cookie })).body).toEqual(UNAUTHORIZED);
   });
@@ -263,10 +263,10 @@ describe('GET /api/auth/me and POST /api/auth/logout', () => {
     const count = () => (t.s.db.query('SELECT COUNT(*) AS n FROM web_sessions').get() as { n: number }).n;
     expect(count()).toBe(1);
     t.clock.advance(limits.tokenTtlS * 1000 + 86_400_000 - 1000);
-    t.s.webAuth.pruneSessions();
+    await t.s.webAuth.pruneSessions();
     expect(count()).toBe(1);
     t.clock.advance(2000);
-    t.s.webAuth.pruneSessions();
+    await t.s.webAuth.pruneSessions();
     expect(count()).toBe(0);
   });
 });

@@ -16,10 +16,10 @@ async function setup() {
 describe('GET /api/auth/challenges', () => {
   it('lists a fresh 50K evaluation with its floors, target and days, and no other user’s accounts', async () => {
     const { t, cookie } = await setup();
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
     if (!other.ok) throw new Error('setup');
-    t.s.challenges.create(t.s.users.list().find((u) => u.email === 'other@example.com')!.id, '100K', 'evaluation', 'standard');
+    await t.s.challenges.create((await t.s.users.list()).find((u) => u.email === 'other@example.com')!.id, '100K', 'evaluation', 'standard');
     const r = await webCall(t, 'GET', '/api/auth/challenges', { cookie });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -60,7 +60,7 @@ describe('GET /api/auth/challenges', () => {
 
   it('follows a session: a live session and today’s daily-loss floor, then the violation with the message the step reported', async () => {
     const { t, cookie } = await setup();
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const x = await startOn(t, c, '2025-03-04');
     await t.post('Replay/step', { accountId: x.accountId, steps: 1 }, t.token);
     await market(t, x, 1);

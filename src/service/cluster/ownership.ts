@@ -1,0 +1,128 @@
+// Which node runs an account's live replay session. One node (SQLite, or PostgreSQL with one
+// server) owns every session: `SingleNode`. In a cluster each session is held under a lease in the
+// shared store (`Leased`, src/store/leases.ts): taken by the node that starts or first needs the
+// session, renewed while that node lives, checked in every commit of the session, released when it
+// ends. A node that dies stops renewing; once its leases expire the next request for one of its
+// accounts, on any node, takes the lease and loads the session from the store.
+
+import type { LeaseStore } from '../../store/leases.ts';
+
+/** A request for a session another node holds: the caller forwards it there (src/http/shared/forward.ts). */
+export class OwnedElsewhere extends Error {
+  constructor(
+    readonly accountId: number,
+    readonly nodeUrl: string,
+  ) {
+    super(`account ${accountId} is served by ${nodeUrl}`);
+    this.name = 'OwnedElsewhere';
+  }
+}
+
+/** This node no longer holds the session's lease: the commit is refused and nothing is written. */
+export class LeaseLost extends Error {
+  constructor(readonly accountId: number) {
+    super(`the lease of account ${accountId} was lost`);
+    this.name = 'LeaseLost';
+  }
+}
+
+export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string };
+
+export interface Ownership {
+  readonly clustered: boolean;
+  readonly nodeId: string;
+  /** Takes (or keeps) the session of `accountId` for this node, or says who holds it. */
+  claim(accountId: number): Promise<Claim>;
+  /** Inside a session's commit transaction: throws LeaseLost unless this node still holds it. */
+  fence(accountId: number): Promise<void>;
+  /** The session ended (in its final commit's transaction): the lease goes. */
+  release(accountId: number): Promise<void>;
+  /** Renews this node's leases every `renewMs`; `lost` hears of sessions whose lease expired meanwhile. */
+  startRenewing(lost: (accountIds: readonly number[]) => void): void;
+  /** Stops renewing and hands back every lease of this node (a drain). */
+  stop(): Promise<void>;
+  /** Where other nodes reach this one, once it listens (NODE_URL, or its own address). */
+  advertise(nodeUrl: string): void;
+}
+
+export class SingleNode implements Ownership {
+  readonly clustered = false;
+  constructor(readonly nodeId: string) {}
+  async claim(): Promise<Claim> {
+    return { owner: 'self' };
+  }
+  async fence(): Promise<void> {}
+  async release(): Promise<void> {}
+  startRenewing(): void {}
+  async stop(): Promise<void> {}
+  advertise(): void {}
+}
+
+export interface LeaseSettings {
+  nodeId: string;
+  /** Where other nodes reach this one (forwarded requests). */
+  nodeUrl: string;
+  ttlMs: number;
+  renewMs: number;
+}
+
+export class Leased implements Ownership {
+  readonly clustered = true;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  /** Accounts this node believes it holds (its live sessions). */
+  private readonly held = new Set<number>();
+
+  constructor(
+    private readonly leases: LeaseStore,
+    private readonly settings: LeaseSettings,
+    private readonly logError: (message: string, fields: Record<string, unknown>) => void,
+  ) {}
+
+  get nodeId(): string {
+    return this.settings.nodeId;
+  }
+
+  async claim(accountId: number): Promise<Claim> {
+    const { nodeId, nodeUrl, ttlMs } = this.settings;
+    const holder = await this.leases.acquire(accountId, nodeId, nodeUrl, ttlMs);
+    if (holder.nodeId === nodeId) {
+      this.held.add(accountId);
+      return { owner: 'self' };
+    }
+    return { owner: 'other', nodeUrl: holder.nodeUrl };
+  }
+
+  async fence(accountId: number): Promise<void> {
+    if (!(await this.leases.extend(accountId, this.settings.nodeId, this.settings.ttlMs))) throw new LeaseLost(accountId);
+  }
+
+  async release(accountId: number): Promise<void> {
+    this.held.delete(accountId);
+    await this.leases.release(accountId, this.settings.nodeId);
+  }
+
+  startRenewing(lost: (accountIds: readonly number[]) => void): void {
+    this.timer ??= setInterval(() => {
+      this.leases.renewAll(this.settings.nodeId, this.settings.ttlMs).then(
+        (kept) => {
+          const still = new Set(kept);
+          const gone = [...this.held].filter((id) => !still.has(id));
+          for (const id of gone) this.held.delete(id);
+          if (gone.length > 0) lost(gone);
+        },
+        (e) => this.logError('lease renewal failed; will retry', { error: String(e) }),
+      );
+    }, this.settings.renewMs);
+  }
+
+  advertise(nodeUrl: string): void {
+    this.settings.nodeUrl = nodeUrl;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.held.clear();
+    await this.leases.releaseAll(this.settings.nodeId);
+  }
+}

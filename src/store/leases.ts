@@ -1,0 +1,75 @@
+// Session leases: which node holds each account's live replay session, until when. Times are the
+// database's own clock (every node reads the same one), in epoch milliseconds. A lease is taken when
+// free or expired, renewed by its node while it lives, checked inside every commit of the session
+// (a node that lost it writes nothing), and deleted when the session ends.
+
+import type { Dialect, Sql } from './sql.ts';
+
+export interface LeaseHolder {
+  nodeId: string;
+  nodeUrl: string;
+  expiresMs: number;
+}
+
+/** The database's now in epoch milliseconds, as SQL. */
+function nowMsSql(d: Dialect): string {
+  return d === 'postgres' ? `(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT` : `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
+}
+
+export class LeaseStore {
+  private readonly now: string;
+
+  constructor(private readonly db: Sql) {
+    this.now = nowMsSql(db.dialect);
+  }
+
+  /**
+   * Takes the lease of `accountId` for `nodeId` when it is free, expired or already this node's;
+   * answers who holds it afterwards (this node when taken).
+   */
+  async acquire(accountId: number, nodeId: string, nodeUrl: string, ttlMs: number): Promise<LeaseHolder> {
+    const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number }>(
+      `INSERT INTO session_leases (account_id, node_id, node_url, expires_ms) VALUES ($a, $n, $u, ${this.now} + $ttl)
+       ON CONFLICT (account_id) DO UPDATE SET node_id = excluded.node_id, node_url = excluded.node_url, expires_ms = excluded.expires_ms
+         WHERE session_leases.node_id = excluded.node_id OR session_leases.expires_ms < ${this.now}
+       RETURNING node_id, node_url, expires_ms`,
+      { a: accountId, n: nodeId, u: nodeUrl, ttl: ttlMs },
+    );
+    if (row) return { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms };
+    return (await this.holder(accountId)) as LeaseHolder;
+  }
+
+  async holder(accountId: number): Promise<LeaseHolder | null> {
+    const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number; live: number }>(
+      `SELECT node_id, node_url, expires_ms, CASE WHEN expires_ms >= ${this.now} THEN 1 ELSE 0 END AS live FROM session_leases WHERE account_id = $a`,
+      { a: accountId },
+    );
+    return row && row.live === 1 ? { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms } : null;
+  }
+
+  /** Extends the lease if this node still holds it unexpired: false when it was lost (fencing). */
+  async extend(accountId: number, nodeId: string, ttlMs: number): Promise<boolean> {
+    const n = await this.db.run(
+      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE account_id = $a AND node_id = $n AND expires_ms >= ${this.now}`,
+      { a: accountId, n: nodeId, ttl: ttlMs },
+    );
+    return n === 1;
+  }
+
+  /** Renews every unexpired lease of the node; answers the accounts it still holds. */
+  async renewAll(nodeId: string, ttlMs: number): Promise<number[]> {
+    const rows = await this.db.all<{ account_id: number }>(
+      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE node_id = $n AND expires_ms >= ${this.now} RETURNING account_id`,
+      { n: nodeId, ttl: ttlMs },
+    );
+    return rows.map((r) => r.account_id);
+  }
+
+  async release(accountId: number, nodeId: string): Promise<void> {
+    await this.db.run('DELETE FROM session_leases WHERE account_id = $a AND node_id = $n', { a: accountId, n: nodeId });
+  }
+
+  async releaseAll(nodeId: string): Promise<void> {
+    await this.db.run('DELETE FROM session_leases WHERE node_id = $n', { n: nodeId });
+  }
+}
