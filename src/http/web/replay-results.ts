@@ -12,10 +12,11 @@ import * as codes from './codes.ts';
 import * as ep from './schemas.ts';
 
 export function registerReplayResults<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.replayResults, ({ params, user }) => {
+  route(app, s, ep.replayResults, async ({ params, user }) => {
     const id = Number(params.accountId);
-    const account = Number.isSafeInteger(id) ? s.accounts.owned(user.id, id) : null;
+    const account = Number.isSafeInteger(id) ? await s.accounts.owned(user.id, id) : null;
     if (!account) return mapError(codes.replayResults, { kind: 'account_not_found' });
-    return ep.replayResults.ok({ accountId: account.id, name: account.name, canTrade: account.active, results: presentStats(s.replay.results(account.id)) });
+    const results = presentStats(await s.replay.results(account.id));
+    return ep.replayResults.ok({ accountId: account.id, name: account.name, canTrade: account.active, results });
   });
 }

@@ -15,19 +15,20 @@ import * as codes from './codes.ts';
 import * as ep from './schemas.ts';
 
 export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.replaySessionInfo, ({ params, user }) => {
-    const r = s.replay.live(user.id, Number(params.accountId));
-    return r.ok ? ep.replaySessionInfo.ok(presentSession(s, r.value)) : mapError(codes.replaySession, r.error);
+  route(app, s, ep.replaySessionInfo, async ({ params, user }) => {
+    const r = await s.replay.live(user.id, Number(params.accountId));
+    return r.ok ? ep.replaySessionInfo.ok(await presentSession(s, r.value)) : mapError(codes.replaySession, r.error);
   });
 }
 
-function presentSession(s: Services, x: LiveSession) {
+async function presentSession(s: Services, x: LiveSession) {
   const c = s.contracts.contractFor(x.inst);
   const challengeAccountId = x.challenge?.accountId ?? null;
-  const stats = challengeAccountId === null ? s.replay.results(x.accountId) : null;
+  const stats = challengeAccountId === null ? await s.replay.results(x.accountId) : null;
+  const challengeName = challengeAccountId === null ? '' : ((await s.accounts.owned(x.userId, challengeAccountId))?.name ?? '');
   return {
     accountId: x.accountId,
-    name: s.accounts.owned(x.userId, x.accountId)?.name ?? '',
+    name: (await s.accounts.owned(x.userId, x.accountId))?.name ?? '',
     contract: { id: c.id, name: c.name, description: x.inst.description, tickSize: x.inst.tickSize, tickValue: centsToUsd(x.inst.tickValueCents), symbolId: c.symbolId },
     timeframe: x.tf.text,
     startTime: isoFromEpochS(x.startS),
@@ -37,7 +38,7 @@ function presentSession(s: Services, x: LiveSession) {
     totalBars: x.totalBars,
     historyBars: x.historyBars,
     playing: x.playTimer !== null,
-    challenge: challengeAccountId === null ? null : { accountId: challengeAccountId, name: s.accounts.owned(x.userId, challengeAccountId)?.name ?? '' },
+    challenge: challengeAccountId === null ? null : { accountId: challengeAccountId, name: challengeName },
     startingBalance: stats === null ? null : centsToUsd(stats.finalBalanceCents - stats.totalPnlCents),
   };
 }

@@ -46,7 +46,7 @@ describe('GET /api/auth/replay-sessions/:accountId', () => {
     const t = await challengeApp(dayRows('2025-03-04', ENTRY + 10));
     await t.s.webAuth.setPassword(t.email, PASSWORD);
     const cookie = await webLogin(t, t.email, PASSWORD);
-    const c = createChallenge(t);
+    const c = await createChallenge(t);
     const sess = await startOn(t, c, '2025-03-04');
     const r = await webCall(t, 'GET', `/api/auth/replay-sessions/${sess.accountId}`, { cookie });
     expect(r.body).toMatchObject({ success: true, accountId: sess.accountId, challenge: { accountId: c, name: `CHALLENGE-50K-${c}` }, startingBalance: null });
