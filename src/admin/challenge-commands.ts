@@ -10,7 +10,7 @@ import type { Challenge } from '../service/challenges.ts';
 import type { Services } from '../service/services.ts';
 import { str, UsageError, type ParsedArgs } from './args.ts';
 
-const SIZES: readonly PlanSize[] = ['50K', '100K', '150K'];
+export const SIZES: readonly PlanSize[] = ['50K', '100K', '150K'];
 
 function oneOf<T extends string>(a: ParsedArgs, name: string, values: readonly T[], dflt: T): T {
   const v = str(a, name) ?? dflt;

@@ -1,7 +1,7 @@
 // `npm run --silent admin -- <group> <command> [--flags]`: manages an instance's data directory,
 // also while the server runs (both use the same SQLite database in WAL mode, so a change is seen by
 // the server's next request). Prints exactly one JSON object on stdout; on bad input prints
-// {"error": "..."} and exits 1.
+// {"error": "..."} and exits 1. `help`, `--help`, `-h` or no command print the usage text instead.
 
 import { loadConfig } from '../config.ts';
 import { openInstance } from '../instance.ts';
@@ -9,6 +9,7 @@ import { parseArgs, UsageError } from './args.ts';
 import { challengeCommand } from './challenge-commands.ts';
 import { dataCommand, migrateCommand } from './data-commands.ts';
 import { userCommand } from './user-commands.ts';
+import { USAGE, wantsHelp } from './usage.ts';
 
 const BOOLEAN_FLAGS = new Set(['unverified', 'disabled', 'verified']);
 
@@ -37,8 +38,14 @@ async function run(argv: string[]): Promise<object> {
   }
 }
 
+const argv = process.argv.slice(2);
+if (wantsHelp(argv)) {
+  process.stdout.write(USAGE);
+  process.exit(argv.length === 0 ? 1 : 0);
+}
+
 try {
-  const out = await run(process.argv.slice(2));
+  const out = await run(argv);
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } catch (e) {
   const body = e instanceof UsageError ? { error: e.message, ...e.details } : { error: `unexpected failure: ${(e as Error).message}` };

@@ -59,6 +59,17 @@ export const PHASE_LABEL: Record<ChallengePhase, string> = { evaluation: 'Evalua
 
 export const RULE_LABEL: Record<string, string> = { maxLossLimit: 'Maximum loss', dailyLossLimit: 'Daily loss limit' };
 
+/**
+ * How a violation's figure is counted (src/challenge/rules.ts), so it adds up with the balance on
+ * screen: the figure is taken at the breach price, before the closing fills pay their fees.
+ */
+export const RULE_ARITHMETIC: Record<string, string> = {
+  dailyLossLimit:
+    "Daily net P&L = equity at the breach price − the trade date's starting equity (open P&L and the fees paid so far included). Closing the position then pays its exit fees (and any gap past that price), so the balance ends that much lower.",
+  maxLossLimit:
+    'Equity at the breach price (open P&L and the fees paid so far included) against the trailing floor. Closing the position then pays its exit fees (and any gap past that price), so the balance ends that much lower.',
+};
+
 /** Which floor stops trading first; 'both' when they coincide. */
 export function effectiveFloorKind(d: ChallengeDetail): 'trailing' | 'daily' | 'both' {
   if (d.dailyLossFloor === null || d.dailyLossFloor < d.trailingFloor) return 'trailing';

@@ -3,15 +3,18 @@
 // ({t, o, h, l, c, v}, `t` ISO 8601 UTC) and get price lines and markers on top.
 //
 // For tests (and anyone curious in devtools) the container's data attributes always say what the
-// chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close.
+// chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
+// data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
 import {
   type AutoscaleInfo,
+  type CandlestickData,
   CandlestickSeries,
   ColorType,
   createChart,
   createSeriesMarkers,
   CrosshairMode,
+  type HistogramData,
   HistogramSeries,
   type IChartApi,
   type IPriceLine,
@@ -22,6 +25,7 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
 
 /** A bar as History/retrieveBars and Replay/step return it. */
 export interface ApiBar {
@@ -91,6 +95,9 @@ export class PriceChart {
   private lines: IPriceLine[] = [];
   private linePrices: number[] = [];
   private barTimes: number[] = [];
+  /** What the series hold, kept here: a long append is one setData over them. */
+  private candleRows: CandleRow[] = [];
+  private volumeRows: VolumeRow[] = [];
   private markerCount = 0;
   private lastClose: number | null = null;
 
@@ -146,25 +153,73 @@ export class PriceChart {
   /** Replaces every bar. */
   setBars(bars: readonly ApiBar[]): void {
     const sorted = dedupe(bars);
-    this.candles.setData(sorted.map(candle));
-    this.volume.setData(sorted.map(vol));
+    this.candleRows = sorted.map(candle);
+    this.volumeRows = sorted.map(vol);
+    this.candles.setData(this.candleRows);
+    this.volume.setData(this.volumeRows);
     this.barTimes = sorted.map((b) => b.time);
     this.lastClose = sorted.length ? sorted[sorted.length - 1].close : null;
     this.sync();
   }
 
-  /** Adds bars after the last one (a bar with the last one's time replaces it; older ones are ignored). */
+  /**
+   * Adds bars after the last one (a bar with the last one's time replaces it; older ones are ignored).
+   * A few bars (a step, the hub's bars while playing) are updates; more (a jump) are one setData over
+   * the merged rows: lightweight-charts' update re-derives the whole time scale per call, so a month
+   * of 1 m bars updated one by one took 51 s to draw.
+   */
   appendBars(bars: readonly ApiBar[]): void {
-    for (const b of bars) {
-      const time = toSeconds(b.t);
-      const last = this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : -Infinity;
-      if (time < last) continue;
-      this.candles.update(candle(parse(b)));
-      this.volume.update(vol(parse(b)));
-      if (time > last) this.barTimes.push(time);
-      this.lastClose = b.c;
+    const t0 = performance.now();
+    const fresh = this.afterLast(bars);
+    if (fresh.length <= CHART_UPDATES_PER_APPEND_MAX) {
+      for (const p of fresh) {
+        this.candles.update(candle(p));
+        this.volume.update(vol(p));
+        this.keep(p);
+      }
+    } else {
+      const following = this.followsLatest();
+      for (const p of fresh) this.keep(p);
+      this.candles.setData(this.candleRows);
+      this.volume.setData(this.volumeRows);
+      if (following) this.chart.timeScale().scrollToRealTime();
     }
+    this.el.dataset.appendMs = (performance.now() - t0).toFixed(1);
     this.sync();
+  }
+
+  /** The bars of `bars` at or after the last bar's time, parsed, one per time (the later wins). */
+  private afterLast(bars: readonly ApiBar[]): ParsedBar[] {
+    const out: ParsedBar[] = [];
+    let last = this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : -Infinity;
+    for (const b of bars) {
+      const p = parse(b);
+      if (p.time < last) continue;
+      if (p.time === last && out.length > 0) out[out.length - 1] = p;
+      else out.push(p);
+      last = p.time;
+    }
+    return out;
+  }
+
+  /** Records a bar the series now holds (replacing the last one at the same time). */
+  private keep(p: ParsedBar): void {
+    const n = this.barTimes.length;
+    if (n > 0 && this.barTimes[n - 1] === p.time) {
+      this.candleRows[n - 1] = candle(p);
+      this.volumeRows[n - 1] = vol(p);
+    } else {
+      this.barTimes.push(p.time);
+      this.candleRows.push(candle(p));
+      this.volumeRows.push(vol(p));
+    }
+    this.lastClose = p.close;
+  }
+
+  /** Whether the view shows the latest bar (then it keeps showing it after a jump). */
+  private followsLatest(): boolean {
+    const r = this.chart.timeScale().getVisibleLogicalRange();
+    return r === null || r.to >= this.barTimes.length - 1;
   }
 
   get barCount(): number {
@@ -253,7 +308,7 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'priceLineTitles']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles']) delete this.el.dataset[k];
   }
 
   /** The time of the last bar at or before `s` (markers must sit on a bar); -1 if none. */
@@ -274,8 +329,10 @@ export class PriceChart {
 
   private sync(): void {
     const d = this.el.dataset;
-    d.bars = String(this.candles.data().length);
-    d.volumeBars = String(this.volume.data().length);
+    // Our own rows, not series.data(), which copies every bar on each call.
+    d.bars = String(this.candleRows.length);
+    d.volumeBars = String(this.volumeRows.length);
+    d.lastTime = this.barTimes.length ? new Date(this.barTimes[this.barTimes.length - 1] * 1000).toISOString() : '';
     d.priceLines = String(this.lines.length);
     d.markers = String(this.markerCount);
     d.lastClose = this.lastClose === null ? '' : String(this.lastClose);
@@ -305,8 +362,11 @@ function dedupe(bars: readonly ApiBar[]): ParsedBar[] {
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-const candle = (b: ParsedBar) => ({ time: b.time, open: b.open, high: b.high, low: b.low, close: b.close });
-const vol = (b: ParsedBar) => ({ time: b.time, value: b.value, color: b.close >= b.open ? CHART_COLORS.upVolume : CHART_COLORS.downVolume });
+type CandleRow = CandlestickData<UTCTimestamp>;
+type VolumeRow = HistogramData<UTCTimestamp>;
+
+const candle = (b: ParsedBar): CandleRow => ({ time: b.time, open: b.open, high: b.high, low: b.low, close: b.close });
+const vol = (b: ParsedBar): VolumeRow => ({ time: b.time, value: b.value, color: b.close >= b.open ? CHART_COLORS.upVolume : CHART_COLORS.downVolume });
 
 /** Creates a chart on an element (a convenience for `new PriceChart`). */
 export function createPriceChart(el: HTMLElement, opts?: PriceChartOptions): PriceChart {

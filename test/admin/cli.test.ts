@@ -1,6 +1,6 @@
 // The admin CLI as a user runs it: one JSON object on stdout, non-zero exit with {"error"} on bad input.
 import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
@@ -17,6 +17,28 @@ function admin(dataDir: string, ...args: string[]) {
   const stdout = p.stdout.toString();
   return { code: p.exitCode, stdout, json: JSON.parse(stdout) };
 }
+
+function adminText(dataDir: string, ...args: string[]) {
+  const p = Bun.spawnSync([process.execPath, 'src/admin/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
+  return { code: p.exitCode, stdout: p.stdout.toString() };
+}
+
+describe('admin CLI usage', () => {
+  it.each(['help', '--help', '-h', 'user --help', 'challenge create -h'])('`admin %s` prints the usage and exits 0, touching no data', (line) => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'rd-admin-')), 'data');
+    const r = adminText(dir, ...line.split(' '));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toStartWith('ReplayDesk admin: npm run --silent admin -- <group> <command> [--flags]\n');
+    for (const line of ['user create      --email E', 'challenge create --email E --plan 50K|100K|150K', 'data import      --symbol S --format F']) expect(r.stdout).toContain(line);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('no command prints the usage and exits 1', () => {
+    const r = adminText(mkdtempSync(join(tmpdir(), 'rd-admin-')));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toStartWith('ReplayDesk admin:');
+  });
+});
 
 describe('admin CLI', () => {
   it('creates, lists, updates users and rotates keys', () => {

@@ -1,7 +1,7 @@
 // Challenges & payouts in a real browser: challenge accounts made with the admin CLI appear with
 // their status, phase and rule figures (GET /api/auth/challenges); a performance-phase account
-// shows its payout eligibility, reasons and figures as the API states them, a refused payout
-// request shows the server's reason, and an evaluation account says why it has no payouts and
+// shows its payout eligibility, reasons and figures as the API states them, an ineligible one's
+// request button is disabled, and an evaluation account says why it has no payouts and
 // shows its floors and target; an ended one reads as ended.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -82,19 +82,14 @@ describe.skipIf(noBrowser)('console: challenges and payouts', () => {
     expect(await text(page, '[data-testid=rule-consistency] .value')).toBe(`best day ≤ ${api.consistencyPct}%`);
     expect(await page.getAttribute('[data-testid=rule-winning-days]', 'class')).toContain('unmet');
 
-    // A request is refused by the server with its reasons, shown next to the form; nothing is paid.
-    await page.fill('[data-testid=payout-form] input[name=amount]', '500');
-    await page.click('[data-testid=payout-form] button[type=submit]');
-    await page.waitForSelector('[data-testid=payout-error]');
-    expect(await text(page, '[data-testid=payout-error]')).toBe(`Withdrawal not eligible: ${api.reasons.join('; ')}`);
+    // Not eligible: the request button and the amount are disabled, and the form says why; nothing is paid.
+    expect(await page.isDisabled('[data-testid=payout-form] button[type=submit]')).toBe(true);
+    expect(await page.isDisabled('[data-testid=payout-form] input[name=amount]')).toBe(true);
+    expect(await text(page, '[data-testid=payout-closed]')).toBe('Requests open once the account is eligible (the reasons above).');
     expect(await text(page, '[data-testid=payouts-empty]')).toBe('No payouts yet.');
     expect((await simCall(page, 'Payout/history', { accountId: funded.accountId })).payouts).toEqual([]);
     expect(await text(page, '[data-testid=challenge-balance]')).toBe('$100,000.00');
     await screenshot(page, 'challenges');
-    // A blank amount never reaches the server.
-    await page.fill('[data-testid=payout-form] input[name=amount]', '');
-    await page.click('[data-testid=payout-form] button[type=submit]');
-    expect(await text(page, '[data-testid=payout-error]')).toBe('Enter a positive amount in USD');
 
     // The evaluation account: the server's reason, no payout form.
     await page.click(`[data-testid=challenge-accounts] tr[data-account-id="${evaluation.accountId}"]`);

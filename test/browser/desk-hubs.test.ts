@@ -124,7 +124,9 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     const played = await sessionBars(page, accountId, date, st.currentIndex);
     expect(played.length).toBe(st.currentIndex);
     expect(await chartAttr(page, 'last-close')).toBe(played[played.length - 1].c);
-    expect(await page.textContent('[data-testid=sim-time]')).toBe(played[played.length - 1].t.slice(0, 19).replace('T', ' '));
+    // The clock is the simulated now: the close of the last bar played (1 m bars).
+    const closeS = Date.parse(played[played.length - 1].t) + 60_000;
+    expect(await page.textContent('[data-testid=sim-time]')).toBe(new Date(closeS).toISOString().slice(0, 19).replace('T', ' '));
 
     // The fill the user hub announced is the one the server holds, and the table shows it.
     const trades = (await api(page, 'Trade/search', { accountId })).trades;
@@ -141,6 +143,7 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
     await page.mouse.move(700, 890);
     await screenshot(page, 'desk-played');
     await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
     await page.waitForSelector('[data-testid=final-result]', WAIT);
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();

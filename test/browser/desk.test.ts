@@ -84,7 +84,8 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     await page.waitForFunction(`document.querySelector('[data-testid=chart]').dataset.bars === '${history + 3}'`);
     expect(await progress(page)).toEqual([3, total]);
     const simTime = await text(page, '[data-testid=sim-time]');
-    expect(simTime).toMatch(/^2025-03-10 00:02:00$/);
+    // The clock is the simulated now: the close of the third bar played.
+    expect(simTime).toBe('2025-03-10 00:03:00');
 
     // Play at speed 20 (40 bars a second), pause with Space.
     await page.fill('input[name=speed]', '20');
@@ -171,6 +172,7 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
 
     // End the session: the final balance is the account's balance as the API reports it.
     await page.click('[data-testid=end]');
+    await page.click('[data-testid=end-yes]');
     await page.waitForSelector('[data-testid=final-result]');
     const finalText = await text(page, '[data-testid=final-balance]');
     const accounts: any = await page.evaluate(
@@ -264,6 +266,12 @@ describe.skipIf(noBrowser)('console: replay desk', () => {
     expect(await text(page, '[data-testid=challenge-status]')).toBe('Violated');
     expect(await text(page, '[data-testid=final-result] h2')).toBe('Challenge violated — session finalized');
     expect(await text(page, '[data-testid=final-balance]')).toBe(usd(shown.balance));
+    // The figure's arithmetic is stated beside it, and the end panel counts the fills the table lists.
+    expect(await text(page, '[data-testid=violation-arithmetic]')).toStartWith(
+      shown.outcome.rule === 'dailyLossLimit' ? "Daily net P&L = equity at the breach price − the trade date's starting equity" : 'Equity at the breach price',
+    );
+    await page.waitForFunction("document.querySelector('[data-testid=final-fills]').textContent === String(document.querySelectorAll('[data-testid=fills] tbody tr').length)");
+    expect(Number(await text(page, '[data-testid=final-fills]'))).toBeGreaterThan(0);
     // The panel's figures after the violation are the API's.
     api = await challengeOf(page, ch.accountId);
     expect(api.status).toBe('violated');

@@ -111,10 +111,10 @@ export interface Stage {
 }
 
 /** One server and one browser for a describe block: started before its tests, stopped after them. */
-export function browserStage(): Stage {
+export function browserStage(env: Record<string, string> = {}): Stage {
   const stage = {} as Stage;
   beforeAll(async () => {
-    stage.server = await startServer();
+    stage.server = await startServer(env);
     stage.browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {

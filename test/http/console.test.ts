@@ -38,4 +38,16 @@ describe('console assets', () => {
       expect(r.status).toBe(404);
     }
   });
+
+  it('serves the icon the page links, and at /favicon.ico for pages that link none (the API reference)', async () => {
+    const t = await makeApp();
+    const html = await (await t.app.handle(new Request('http://localhost/'))).text();
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const r = await t.app.handle(new Request(`http://localhost${path}`));
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await r.text()).toStartWith('<svg xmlns="http://www.w3.org/2000/svg"');
+    }
+  });
 });

@@ -6,7 +6,7 @@
 // bundle from this server.
 
 import { beforeAll, describe, expect, it } from 'bun:test';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { REFERENCE_MOUNTS } from '../../src/http/openapi/index.ts';
@@ -378,5 +378,18 @@ describe('Scalar bundle', () => {
     const body = await res.arrayBuffer();
     expect(body.byteLength).toBe(statSync(SCALAR_BUNDLE_FILE).size);
     expect(new TextDecoder().decode(body.slice(0, 200))).toContain('scalar-style');
+    expect(res.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('is gzipped for a browser that accepts it, and unzips to the same bytes', async () => {
+    const res = await t.app.handle(new Request(`http://localhost${SCALAR_SCRIPT_PATH}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('accept-encoding');
+    expect(res.headers.get('content-type')).toStartWith('text/javascript');
+    const zipped = new Uint8Array(await res.arrayBuffer());
+    const plain = readFileSync(SCALAR_BUNDLE_FILE);
+    expect(zipped.byteLength).toBeLessThan(plain.byteLength / 2);
+    expect(Buffer.from(Bun.gunzipSync(zipped)).equals(plain)).toBe(true);
   });
 });

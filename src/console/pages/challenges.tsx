@@ -360,14 +360,20 @@ function RequestPayout({ accountId, e, onDone }: { accountId: number; e: Eligibi
             max={e.maxPayout > 0 ? e.maxPayout : undefined}
             step="0.01"
             value={amount}
+            disabled={!e.eligible}
             placeholder={e.eligible ? `${e.minPayout} – ${e.maxPayout}` : 'not eligible yet'}
             onInput={(x) => setAmount(x.currentTarget.value)}
           />
         </label>
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy || !e.eligible} title={e.eligible ? undefined : 'Not eligible yet: see the reasons above'}>
           {busy ? 'Requesting…' : 'Request payout'}
         </button>
       </div>
+      {!e.eligible && (
+        <p class="muted small" data-testid="payout-closed">
+          Requests open once the account is eligible (the reasons above).
+        </p>
+      )}
       {error && (
         <p class="error" role="alert" data-testid="payout-error">
           {error}

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
 import type { PageProps } from './page-props.ts';
-import { currentSessionId, forgetMeta, loadMeta, readStatus, type SessionMeta } from './desk/model.ts';
+import { currentSessionId, describeSession, forgetMeta, type SessionMeta } from './desk/model.ts';
 import { SessionView } from './desk/session.tsx';
 import { StartPanel } from './desk/start.tsx';
 import './desk.css';
@@ -12,17 +12,15 @@ export function DeskPage({ user }: PageProps) {
   const [meta, setMeta] = useState<SessionMeta | null | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
 
-  // Back to the session this browser was trading, if it is still live.
+  // Back to the session this browser was trading, if it is still live (as the server describes it).
   useEffect(() => {
     const id = currentSessionId();
-    const known = id === null ? null : loadMeta(id);
-    if (!known || user.plan !== 'pro') return setMeta(null);
-    readStatus(known.accountId)
-      .then(() => setMeta(known))
+    if (id === null || user.plan !== 'pro') return setMeta(null);
+    describeSession(id)
+      .then(setMeta)
       .catch((e) => {
-        // 503: live but playing (another tab); the session view pauses it to load.
-        if (e instanceof ApiError && e.status === 503) return setMeta(known);
-        forgetMeta(known.accountId);
+        // The server answered that the session is over (or not the user's): forget it here too.
+        if (e instanceof ApiError && e.status === 200) forgetMeta(id);
         setMeta(null);
       });
   }, []);

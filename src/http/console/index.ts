@@ -51,6 +51,9 @@ async function build(): Promise<ConsoleBundle> {
 }
 
 const PAGE_TEMPLATE = readFileSync(join(CONSOLE_DIR, 'index.html'), 'utf8');
+/** The icon of every page of this server: the console links it, and browsers ask for `favicon.ico` at the root on the API reference pages. */
+const FAVICON = readFileSync(join(CONSOLE_DIR, 'favicon.svg'));
+const FAVICON_HEADERS = { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' };
 
 function page(b: ConsoleBundle): string {
   return PAGE_TEMPLATE.replaceAll('%VERSION%', b.version);
@@ -65,6 +68,8 @@ export function consoleApp() {
       const b = await consoleBundle();
       return new Response(page(b), { headers: { 'content-type': 'text/html; charset=utf-8', ...NO_STORE } });
     })
+    .get('/favicon.svg', () => new Response(FAVICON, { headers: FAVICON_HEADERS }))
+    .get('/favicon.ico', () => new Response(FAVICON, { headers: FAVICON_HEADERS }))
     .get('/console/:file', async ({ params, request }) => {
       const b = await consoleBundle();
       if (params.file === `app.${b.version}.js`) return asset(request, b.js, b.jsGzip, 'text/javascript; charset=utf-8');

@@ -38,11 +38,32 @@ export function scalarConfig(specPath: string) {
   };
 }
 
-/** GET the bundle; streamed from disk on each request (Bun sends the file without reading it whole). */
+let gzipped: Promise<Uint8Array> | null = null;
+
+/** The bundle gzipped once per process, on its first request that accepts gzip (4.35 MB → about 1.2 MB). */
+function gzippedBundle(): Promise<Uint8Array> {
+  gzipped ??= Bun.file(SCALAR_BUNDLE_FILE)
+    .bytes()
+    .then((b) => Bun.gzipSync(b))
+    .catch((e) => {
+      gzipped = null; // retried on the next request
+      throw e;
+    });
+  return gzipped;
+}
+
+/**
+ * GET the bundle: gzipped when the browser accepts it (uncompressed, the page took 7–9 s to load it),
+ * else streamed from disk (Bun sends the file without reading it whole).
+ */
 export function scalarScript() {
   return new Elysia({ name: 'replaydesk-scalar-script' }).get(
     SCALAR_SCRIPT_PATH,
-    () => new Response(Bun.file(SCALAR_BUNDLE_FILE), { headers: SCRIPT_HEADERS }),
+    async ({ request }) => {
+      const headers = { ...SCRIPT_HEADERS, vary: 'accept-encoding' };
+      if (!/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) return new Response(Bun.file(SCALAR_BUNDLE_FILE), { headers });
+      return new Response(await gzippedBundle(), { headers: { ...headers, 'content-encoding': 'gzip' } });
+    },
     { detail: { hide: true } },
   );
 }

@@ -2,6 +2,7 @@
 // The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
 
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import type { SessionError } from '../../service/replay/service.ts';
 import type { WebLoginError } from '../../service/web-auth.ts';
 
 // Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
@@ -16,3 +17,14 @@ export const login: CodeTable<WebLoginError> = {
 
 /** Endpoints that answer no error row of their own. */
 export const none: CodeTable<never> = {};
+
+/** GET /replay-results/:accountId: an account that is not the user's reads as not found. */
+export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
+  account_not_found: [1, 'Account not found'],
+};
+
+/** GET /replay-sessions/:accountId: the current family's Replay rows for the same kinds. */
+export const replaySession: CodeTable<SessionError> = {
+  account_not_found: [1, 'Account not found'],
+  session_ended: [1, 'No active replay session for this account'],
+};

@@ -1,10 +1,14 @@
 // The web application's own endpoints (`/api/auth/`): the cookie login the Playground and the
-// console rely on, and the API-key settings.
+// console rely on, the API-key settings, and the reads the console needs beside the simulator API
+// (challenge figures, the days of data held, what a session is, its statistics).
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { registerApiKey } from './api-key.ts';
 import { registerChallenges } from './challenges.ts';
+import { registerDataRanges } from './data-ranges.ts';
+import { registerReplayResults } from './replay-results.ts';
+import { registerReplaySessions } from './replay-sessions.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
@@ -12,5 +16,8 @@ export function webAuthFamily(s: Services) {
   registerWebAuth(app, s);
   registerApiKey(app, s);
   registerChallenges(app, s);
+  registerDataRanges(app, s);
+  registerReplayResults(app, s);
+  registerReplaySessions(app, s);
   return app;
 }

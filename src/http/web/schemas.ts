@@ -4,7 +4,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Nullable, STRICT } from '../shared/schemas.ts';
+import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 
 export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
@@ -127,5 +127,78 @@ export const challenges = defineEndpoint({
   errors: codes.none,
 });
 
+export const DataRange = T.Object(
+  {
+    symbol: T.String({ description: 'The instrument symbol (`NQ`)' }),
+    contractId: T.String({ description: 'The contract ID Contract/available answers for the instrument' }),
+    firstDate: T.String({ description: 'First UTC day with data, YYYY-MM-DD' }),
+    lastDate: T.String({ description: 'Last UTC day with data, YYYY-MM-DD (synthetic history joined with imported days)' }),
+  },
+  { ...STRICT, title: 'DataRange' },
+);
+
+export const dataRanges = defineEndpoint({
+  method: 'GET',
+  path: '/data-ranges',
+  auth: 'cookie',
+  summary: 'The days of data the server holds per instrument (what a replay may start on), for the console',
+  request: {},
+  fields: {},
+  response: okBody({ instruments: T.Array(DataRange) }),
+  errors: codes.none,
+});
+
+export const replayResults = defineEndpoint({
+  method: 'GET',
+  path: '/replay-results/:accountId',
+  auth: 'cookie',
+  summary: "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended",
+  description:
+    "The earlier family's Replay/end `results`, for any of the user's replay or challenge accounts, at any time: the console shows them when a session ends and for ended sessions.",
+  request: {},
+  fields: {},
+  response: okBody({ accountId: T.Integer(), name: T.String(), canTrade: T.Boolean(), results: RunResults }),
+  errors: codes.replayResults,
+});
+
+export const SessionContract = T.Object(
+  {
+    id: T.String(),
+    name: T.String(),
+    description: T.String(),
+    tickSize: T.Number(),
+    tickValue: T.Number(),
+    symbolId: T.String(),
+  },
+  { ...STRICT, title: 'SessionContract', description: 'As Contract/search lists it (without activeContract)' },
+);
+
+export const replaySessionInfo = defineEndpoint({
+  method: 'GET',
+  path: '/replay-sessions/:accountId',
+  auth: 'cookie',
+  summary: 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge',
+  description:
+    'Lets any browser open a session started elsewhere (another browser, a bot): the current family answers a session\'s progress and snapshot, not its instrument, span or timeframe. Times are ISO 8601 UTC; `currentTime` is the simulated now (the close of the last bar played).',
+  request: {},
+  fields: {},
+  response: okBody({
+    accountId: T.Integer(),
+    name: T.String(),
+    contract: SessionContract,
+    timeframe: T.String({ description: 'Canonical, e.g. `1m`' }),
+    startTime: T.String(),
+    endTime: T.String(),
+    currentTime: T.String(),
+    currentIndex: T.Integer(),
+    totalBars: T.Integer(),
+    historyBars: T.Integer({ description: 'Bars before startTime Replay/start offered as chart history' }),
+    playing: T.Boolean(),
+    challenge: Nullable(T.Object({ accountId: T.Integer(), name: T.String() }, { ...STRICT, title: 'SessionChallenge', description: 'The challenge account the session trades for' })),
+    startingBalance: Nullable(T.Number({ description: 'The balance before the first fill (null on a challenge session)' })),
+  }),
+  errors: codes.replaySession,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo];

@@ -14,6 +14,7 @@ import {
   loadChallengeDetails,
   outcomeText,
   PHASE_LABEL,
+  RULE_ARITHMETIC,
   RULE_LABEL,
   STATUS_LABEL,
 } from '../../challenge.ts';
@@ -148,15 +149,7 @@ export function ChallengePanel({ name, propFirm, detail, equity, violations, err
           </span>
         )}
       </p>
-      {violations.map((v, i) => (
-        <div class="violation" role="alert" data-testid="violation" key={i}>
-          <strong>{v.rule ? RULE_LABEL[v.rule] ?? v.rule : 'Violation'}</strong>
-          <p>{v.message}</p>
-          <p class="mono small">
-            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
-          </p>
-        </div>
-      ))}
+      <Violations violations={violations} />
       {d?.pausedForDay && (
         <p class="paused" data-testid="paused" role="status">
           Paused for the day: a soft daily-loss breach. Orders are refused until the next trade date.
@@ -244,5 +237,27 @@ function EffTag() {
     <span class="eff-tag" title="The higher floor: trading stops here first">
       effective
     </span>
+  );
+}
+
+/** The violations the session heard, each with how its figure is counted. */
+function Violations({ violations }: { violations: Violation[] }) {
+  return (
+    <>
+      {violations.map((v, i) => (
+        <div class="violation" role="alert" data-testid="violation" key={i}>
+          <strong>{v.rule ? RULE_LABEL[v.rule] ?? v.rule : 'Violation'}</strong>
+          <p>{v.message}</p>
+          <p class="mono small">
+            at {utc(v.time)} · value {money(v.value)} · limit {money(v.limit)}
+          </p>
+          {v.rule && RULE_ARITHMETIC[v.rule] && (
+            <p class="small muted" data-testid="violation-arithmetic">
+              {RULE_ARITHMETIC[v.rule]}
+            </p>
+          )}
+        </div>
+      ))}
+    </>
   );
 }

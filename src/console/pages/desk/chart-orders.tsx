@@ -5,7 +5,11 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { CHART_COLORS, type MarkerSpec, type PriceChart, type PriceLineSpec } from '../../chart.ts';
 import type { PriceFormat } from './core.ts';
 import type { Book } from './live.ts';
+import { chipClusters } from './chip-layout.ts';
 import { type Order, type Position, type SessionMeta, typeShort } from './model.ts';
+
+/** A chip's height (desk.css `.order-chip`). */
+const CHIP_HEIGHT_PX = 22;
 
 export type OrderLine = PriceLineSpec & { orderId?: number };
 
@@ -44,8 +48,9 @@ export function useChartDecorations(
   useEffect(() => {
     chart.current?.setPriceLines(lines);
   }, [lines]);
+  // A fill's marker says side and size; its price is in the fills table (prices on markers piled up).
   useEffect(() => {
-    const markers: MarkerSpec[] = fills.map((t) => ({ time: t.creationTimestamp, side: t.side === 0 ? 'buy' : 'sell', text: `${t.side === 0 ? 'B' : 'S'} ${t.size} @ ${fmt.price(t.price)}` }));
+    const markers: MarkerSpec[] = fills.map((t) => ({ time: t.creationTimestamp, side: t.side === 0 ? 'buy' : 'sell', text: `${t.side === 0 ? 'B' : 'S'} ${t.size}` }));
     chart.current?.setMarkers(markers);
   }, [fills, currentIndex]);
   return lines;
@@ -53,7 +58,8 @@ export function useChartDecorations(
 
 /**
  * Working orders as chips at their price, just left of the price scale: the chart's own way to
- * cancel an order (×). Positions follow the chart as it scrolls, zooms and resizes.
+ * cancel an order (×). Chips that would cover each other step left (chip-layout.ts). Positions
+ * follow the chart as it scrolls, zooms and resizes.
  */
 export function OrderOverlay({ chart, orders, lines, onCancel, canceling, fmt }: {
   chart: { current: PriceChart | null };
@@ -77,23 +83,27 @@ export function OrderOverlay({ chart, orders, lines, onCancel, canceling, fmt }:
   const c = chart.current;
   if (!c || orders.length === 0) return null;
   const right = c.priceScaleWidth() + 6;
+  const placed = orders.flatMap((o) => {
+    const line = lines.find((l) => l.orderId === o.id && !l.title.includes(' stop #'));
+    const y = line ? c.priceToY(line.price) : null;
+    return line && y !== null ? [{ key: { order: o, price: line.price }, y }] : [];
+  });
   return (
     <div class="order-overlay" data-testid="chart-orders">
-      {orders.map((o) => {
-        const line = lines.find((l) => l.orderId === o.id && !l.title.includes(' stop #'));
-        const y = line ? c.priceToY(line.price) : null;
-        if (y === null) return null;
-        return (
-          <div class={`order-chip ${o.side === 0 ? 'buy' : 'sell'}`} style={{ top: `${y - 11}px`, right: `${right}px` }} key={o.id} data-order-id={o.id}>
-            <span>
-              {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {typeShort(o.type)} {fmt.price(line!.price)}
-            </span>
-            <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
-              ×
-            </button>
-          </div>
-        );
-      })}
+      {chipClusters(placed, CHIP_HEIGHT_PX).map((cl) => (
+        <div class="chip-row" style={{ top: `${cl.top}px`, right: `${right}px` }} key={cl.chips[0].key.order.id}>
+          {cl.chips.map(({ key: { order: o, price }, dy }) => (
+            <div class={`order-chip ${o.side === 0 ? 'buy' : 'sell'}`} style={{ marginTop: `${dy}px` }} key={o.id} data-order-id={o.id}>
+              <span>
+                {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {typeShort(o.type)} {fmt.price(price)}
+              </span>
+              <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
+                ×
+              </button>
+            </div>
+          ))}
+        </div>
+      ))}
     </div>
   );
 }

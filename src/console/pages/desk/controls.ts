@@ -1,4 +1,5 @@
-// The replay controls: step, jump, play, pause, speed and end. The server plays (Replay/play at
+// The replay controls: step, jump, play, pause, speed, leave (the session stays live) and end
+// (asked first). The server plays (Replay/play at
 // 2 × speed bars a second, Replay/pause); the bars come back through the market hub (status.ts).
 // Steps and jumps go through the core's queue with the hubs' bars, so they never overlap.
 
@@ -10,24 +11,28 @@ import type { SessionCore } from './core.ts';
 import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
+import { type Confirm, useConfirm } from './confirm.ts';
+import { leaveCurrent, timeframeParts } from './model.ts';
+import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
 
 export interface ReplayControls {
   speed: number;
   setSpeed(v: number): void;
   /** A new speed while playing restarts the server's playback at it. */
   changeSpeed(v: number): void;
-  /** The jump input's value (a datetime-local, read as UTC). */
+  /** The jump box's text: `YYYY-MM-DD HH:MM`, UTC (sim-clock.ts). */
   jumpAt: string;
   editJump(v: string): void;
   submitJump(): void;
   step(n: number): void;
   togglePlay(): void;
+  /** Ending asks first: `confirmEnd.ask(true)` shows the question, `end()` ends. */
+  confirmEnd: Confirm<true>;
   end(): void;
+  /** Back to the start form; the session stays live, resumable from the live-sessions list. */
+  leave(): void;
 }
 
-/** `2025-03-03T14:30:00Z` ↔ the value of a datetime-local input (read as UTC). */
-const toLocalInput = (iso: string) => iso.slice(0, 16);
-const fromLocalInput = (v: string) => `${v.length === 16 ? `${v}:00` : v}Z`;
 
 interface Parts {
   core: SessionCore;
@@ -35,13 +40,20 @@ interface Parts {
   session: SessionFeed;
 }
 
-export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed): ReplayControls {
+export function useReplayControls(core: SessionCore, tables: Tables, session: SessionFeed, onLeave: (notice?: string) => void): ReplayControls {
   const [speed, setSpeed] = useState(5);
+  const confirmEnd = useConfirm<true>();
   core.live.current.speed = speed;
   const p: Parts = { core, tables, session };
   const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
   const play = (v = core.live.current.speed) => run(() => startPlay(core, v));
-  const jump = useJumpTarget(session.lastTime, (iso) => run(() => advance(p, 'Replay/jumpTo', { targetTime: iso }, false)));
+  const jump = useJumpTarget(clockAfter(session.lastTime, timeframeParts(core.meta.timeframe).widthS), (text) =>
+    run(async () => {
+      const iso = parseJumpBox(text);
+      if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (UTC), not “${text}”`);
+      await advance(p, 'Replay/jumpTo', { targetTime: iso }, false);
+    }),
+  );
   return {
     speed,
     setSpeed,
@@ -51,24 +63,34 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
     ...jump,
     step: (n) => run(() => advance(p, 'Replay/step', { steps: n }, true)),
     togglePlay: () => (core.live.current.playing ? run(() => pause(p)) : play()),
-    end: () => run(() => end(p)),
+    confirmEnd,
+    end: () => {
+      confirmEnd.cancel();
+      run(() => end(p));
+    },
+    // Unmounting the session pauses a playing session (session-feed.ts), so nothing plays unseen.
+    leave: () => {
+      if (core.live.current.over) return onLeave();
+      leaveCurrent(core.accountId);
+      onLeave(`${core.meta.accountName} is still live: resume it from the list on the right, or end it there.`);
+    },
   };
 }
 
-/** Default jump target: an hour after the last bar, until the user types one. */
-function useJumpTarget(lastTime: string | null, jump: (iso: string) => void): Pick<ReplayControls, 'jumpAt' | 'editJump' | 'submitJump'> {
+/** Default jump target: an hour after the clock, until the user types one. */
+function useJumpTarget(clock: string | null, jump: (text: string) => void): Pick<ReplayControls, 'jumpAt' | 'editJump' | 'submitJump'> {
   const [jumpAt, setJumpAt] = useState('');
   const edited = useRef(false);
   useEffect(() => {
-    if (lastTime && !edited.current) setJumpAt(toLocalInput(new Date(Date.parse(lastTime) + 3_600_000).toISOString()));
-  }, [lastTime]);
+    if (clock && !edited.current) setJumpAt(jumpBoxText(new Date(Date.parse(clock) + 3_600_000).toISOString()));
+  }, [clock]);
   const editJump = (v: string) => {
     edited.current = true;
     setJumpAt(v);
   };
   const submitJump = () => {
     edited.current = false;
-    if (jumpAt) jump(fromLocalInput(jumpAt));
+    if (jumpAt) jump(jumpAt);
   };
   return { jumpAt, editJump, submitJump };
 }

@@ -3,7 +3,7 @@
 // account, and the bar loads the chart needs.
 
 import type { ApiBar } from '../../chart.ts';
-import { sim } from '../../api.ts';
+import { auth, sim } from '../../api.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export type { Order, Position, Snapshot, Trade };
@@ -135,6 +135,18 @@ export function forgetMeta(accountId: number): void {
   }
 }
 
+/**
+ * The desk leaves a session without ending it: the page opens on the start form next time, and the
+ * session (its description kept here) is resumed from the live-sessions list.
+ */
+export function leaveCurrent(accountId: number): void {
+  try {
+    if (localStorage.getItem('rd.desk.current') === String(accountId)) localStorage.removeItem('rd.desk.current');
+  } catch {
+    // nothing to leave
+  }
+}
+
 export function currentSessionId(): number | null {
   try {
     const v = Number(localStorage.getItem('rd.desk.current'));
@@ -144,10 +156,39 @@ export function currentSessionId(): number | null {
   }
 }
 
-/** `REPLAY-NQ-1m-12` → symbol and timeframe (the server names replay accounts so). */
-export function parseReplayName(name: string): { symbol: string; timeframe: string } | null {
-  const m = /^REPLAY-(.+)-([0-9]+[a-zA-Z])-\d+$/.exec(name);
-  return m ? { symbol: m[1], timeframe: m[2] } : null;
+/** What the server says a live session is (GET /api/auth/replay-sessions/:accountId). */
+interface SessionInfo {
+  accountId: number;
+  name: string;
+  contract: Contract;
+  timeframe: string;
+  startTime: string;
+  endTime: string;
+  historyBars: number;
+  challenge: { accountId: number; name: string } | null;
+  startingBalance: number | null;
+}
+
+/**
+ * A live session's description from the server, so any browser opens it whole (instrument, span,
+ * timeframe, chart history); what this browser planned for it (brackets on pending entries) is kept.
+ */
+export async function describeSession(accountId: number): Promise<SessionMeta> {
+  const r = await auth<SessionInfo>('GET', `replay-sessions/${accountId}`);
+  const known = loadMeta(accountId);
+  return {
+    accountId: r.accountId,
+    accountName: r.name,
+    contract: r.contract,
+    timeframe: r.timeframe,
+    startDate: r.startTime.slice(0, 10),
+    endDate: null,
+    historyBars: r.historyBars,
+    startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
+    challengeAccountId: r.challenge?.accountId ?? null,
+    challengeName: r.challenge?.name ?? null,
+    brackets: known?.brackets ?? {},
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -208,11 +249,18 @@ export function readStatus(accountId: number): Promise<Advance> {
   return sim<Advance>('Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
 }
 
-/** The data's first and last day for an instrument (day bars from the start of the data). */
-export async function dataRange(contractId: string): Promise<{ first: string; last: string } | null> {
-  const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', { contractId, unit: 4, unitNumber: 1, limit: 20000 });
-  if (r.bars.length === 0) return null;
-  return { first: r.bars[0].t.slice(0, 10), last: r.bars[r.bars.length - 1].t.slice(0, 10) };
+/** The days of data the server holds for an instrument (GET /api/auth/data-ranges). */
+export interface DataRange {
+  symbol: string;
+  contractId: string;
+  /** YYYY-MM-DD, UTC. */
+  firstDate: string;
+  lastDate: string;
+}
+
+/** Every instrument's days of data, as the server states them. */
+export async function loadDataRanges(): Promise<DataRange[]> {
+  return (await auth<{ instruments: DataRange[] }>('GET', 'data-ranges')).instruments;
 }
 
 /** Bars of a session start, inclusive of its last played time, as ISO of the last bar. */

@@ -5,7 +5,8 @@ import type { LinkState } from '../../hubs.ts';
 import { ErrorLine, utc } from '../../ui.tsx';
 import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
-import type { SessionMeta } from './model.ts';
+import { type SessionMeta, timeframeParts } from './model.ts';
+import { clockAfter } from './sim-clock.ts';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
 const LINK_TITLE: Record<LinkState, string> = {
@@ -39,8 +40,8 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
           {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
         </div>
         <div class="clock">
-          <span class="mono" data-testid="sim-time">
-            {lastTime ? utc(lastTime) : '—'}
+          <span class="mono" data-testid="sim-time" title="Simulated now: the close of the last bar played (bars are named by their open)">
+            {lastTime ? utc(clockAfter(lastTime, timeframeParts(meta.timeframe).widthS)) : '—'}
           </span>
           <span class="muted small">UTC</span>
           <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
@@ -93,17 +94,46 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           c.submitJump();
         }}
       >
-        <input type="datetime-local" name="jumpTo" value={c.jumpAt} step={60} onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
-          aria-label="Jump to (UTC)"
-          title="Jump to this time (UTC)"
+        <input
+          type="text"
+          name="jumpTo"
+          value={c.jumpAt}
+          placeholder="YYYY-MM-DD HH:MM"
+          spellcheck={false}
+          autocomplete="off"
+          onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
+          aria-label="Jump to (UTC, YYYY-MM-DD HH:MM)"
+          title="Jump to this time, UTC, 24-hour: YYYY-MM-DD HH:MM"
         />
         <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
           Jump
         </button>
       </form>
-      <button type="button" class="ghost end" onClick={c.end} disabled={blocked} data-testid="end">
+      <button type="button" class="ghost" onClick={c.leave} data-testid="leave" title="Back to the start form; the session stays live and can be resumed">
+        Leave
+      </button>
+      <button type="button" class="ghost end" onClick={() => c.confirmEnd.ask(true)} disabled={blocked} data-testid="end">
         End session
       </button>
+      {c.confirmEnd.asked && <EndConfirm controls={c} />}
+    </div>
+  );
+}
+
+function EndConfirm({ controls: c }: { controls: ReplayControls }) {
+  return (
+    <div class="end-confirm" role="alertdialog" aria-label="End the session" data-testid="end-confirm">
+      <p>
+        <strong>End this session?</strong> Working orders are canceled, positions are closed at the last price, and the session cannot be resumed.
+      </p>
+      <div class="row">
+        <button type="button" class="sell" onClick={c.end} data-testid="end-yes">
+          End session
+        </button>
+        <button type="button" class="ghost" onClick={c.confirmEnd.cancel} data-testid="end-no">
+          Keep it
+        </button>
+      </div>
     </div>
   );
 }

@@ -11,15 +11,18 @@
 import { ErrorLine, money, signClass } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
 import { ChallengePanel } from './challenge.tsx';
-import { OrderOverlay, useChartDecorations } from './chart-orders.tsx';
+import { type OrderLine, OrderOverlay, useChartDecorations } from './chart-orders.tsx';
 import { useReplayControls } from './controls.ts';
-import { type EndResult, type PriceFormat, useSessionCore } from './core.ts';
+import { type EndResult, type PriceFormat, type SessionCore, useSessionCore } from './core.ts';
 import { useDeskKeys } from './keys.ts';
 import type { Contract, SessionMeta, Snapshot } from './model.ts';
 import { ReplayBar } from './replay-bar.tsx';
-import { useSessionFeed } from './session-feed.ts';
+import { type SessionFeed, useSessionFeed } from './session-feed.ts';
+import { useResults } from './results-model.ts';
+import { ResultsList } from './results-view.tsx';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
 import { Ticket } from './ticket.tsx';
+import { useTicketModel } from './ticket-model.ts';
 import { type Trading, useTrading } from './trading.ts';
 
 export type { EndResult };
@@ -33,8 +36,9 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const core = useSessionCore(initialMeta);
   const tables = useTables(core);
   const session = useSessionFeed(core, tables);
-  const controls = useReplayControls(core, tables, session);
-  const trading = useTrading(core, tables, session);
+  const controls = useReplayControls(core, tables, session, onClose);
+  const ticket = useTicketModel();
+  const trading = useTrading(core, tables, session, ticket);
   const { meta, snap, over, fmt, playing } = core;
   const { tickSize } = meta.contract;
   const { lastPrice, loading, progress } = session;
@@ -55,24 +59,17 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         error={core.controlError}
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
-        <div class="chart-wrap card">
-          <div class="chart" ref={session.chartEl} data-testid="chart" />
-          <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
-          {loading && <div class="chart-loading">Loading bars…</div>}
-          {core.flash && (
-            <div class="flash" data-testid="flash">
-              {core.flash}
-            </div>
-          )}
-          {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-          {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
+        <div class="desk-left">
+          <ChartArea core={core} session={session} tables={tables} trading={trading} lines={lines} />
+          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
         </div>
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
           {over ? (
-            <FinalResult result={over} onNew={() => onClose()} />
+            <FinalResult result={over} accountId={meta.accountId} fills={tables.book.fills.length} onNew={() => onClose()} />
           ) : (
             <Ticket
+              ticket={ticket}
               tickSize={tickSize}
               decimals={core.decimals}
               lastPrice={lastPrice}
@@ -80,8 +77,6 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
               busy={trading.placing}
               error={trading.ticketError}
               onPlace={trading.place}
-              size={trading.size}
-              onSize={trading.setSize}
             />
           )}
           <ChallengePanel
@@ -93,8 +88,27 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             error={core.challenge.error}
           />
         </aside>
-        <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
       </div>
+    </div>
+  );
+}
+
+/** The chart with the order chips on it and the notes over it (loading, flash, end of data, history). */
+function ChartArea({ core, session, tables, trading, lines }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; lines: OrderLine[] }) {
+  const { over, fmt } = core;
+  const { loading } = session;
+  return (
+    <div class="chart-wrap card">
+      <div class="chart" ref={session.chartEl} data-testid="chart" />
+      <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
+      {loading && <div class="chart-loading">Loading bars…</div>}
+      {core.flash && (
+        <div class="flash" data-testid="flash">
+          {core.flash}
+        </div>
+      )}
+      {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
+      {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
     </div>
   );
 }
@@ -126,7 +140,7 @@ function DeskTables({ tables, trading, lastPrice, contract, fmt }: { tables: Tab
         <FillsTable fills={fills} fmt={fmt} />
       </div>
       <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (ticket size)
+        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets)
       </p>
     </div>
   );
@@ -143,10 +157,11 @@ function Stat({ label, value, cls, testid }: { label: string; value: string; cls
   );
 }
 
-function FinalResult({ result, onNew }: { result: EndResult; onNew: () => void }) {
+function FinalResult({ result, accountId, fills, onNew }: { result: EndResult; accountId: number; fills: number; onNew: () => void }) {
   const a = result.account;
   const net = a && result.startingBalance !== null ? a.balance - result.startingBalance : null;
   const title = result.reason === 'ended' ? 'Session ended' : result.reason === 'passed' ? 'Challenge passed' : 'Challenge violated — session finalized';
+  const stats = useResults(accountId, true);
   return (
     <section class={`card final final-${result.reason}`} data-testid="final-result">
       <h2>{title}</h2>
@@ -160,13 +175,12 @@ function FinalResult({ result, onNew }: { result: EndResult; onNew: () => void }
         <dd class={`mono ${signClass(net)}`} data-testid="final-pnl">
           {money(net)}
         </dd>
-        {result.reason === 'ended' && (
-          <>
-            <dt>Fills</dt>
-            <dd class="mono">{result.fills}</dd>
-          </>
-        )}
+        <dt>Fills</dt>
+        <dd class="mono" data-testid="final-fills">
+          {fills}
+        </dd>
       </dl>
+      <ResultsList results={stats.results} error={stats.error} />
       <button type="button" class="primary" onClick={onNew}>
         New session
       </button>

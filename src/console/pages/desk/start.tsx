@@ -7,16 +7,15 @@ import { attempt, ErrorLine, money } from '../../ui.tsx';
 import {
   type Account,
   type Contract,
-  dataRange,
+  type DataRange,
+  loadDataRanges,
   forgetMeta,
-  loadMeta,
-  parseReplayName,
+  describeSession,
   type SessionMeta,
   TIMEFRAMES,
 } from './model.ts';
-
-/** `NQZ6` / `NQH25` → `NQ` (the contract name is the symbol plus the month code and year). */
-const rootOf = (name: string) => name.replace(/[FGHJKMNQUVXZ]\d{1,2}$/, '');
+import { useConfirm } from './confirm.ts';
+import { EndedSessions } from './ended-list.tsx';
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -24,7 +23,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [contracts, setContracts] = useState<Contract[] | null>(null);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [contractId, setContractId] = useState('');
-  const [range, setRange] = useState<{ first: string; last: string } | null>(null);
+  const [ranges, setRanges] = useState<DataRange[] | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [timeframe, setTimeframe] = useState('1m');
@@ -32,6 +31,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
+  const confirmEnd = useConfirm<number>();
 
   const loadAccounts = () =>
     attempt(setListError, async () => {
@@ -49,27 +49,22 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
     loadAccounts();
   }, []);
 
-  // The data's span for the chosen instrument sets sensible default dates.
   useEffect(() => {
-    if (!contractId) return;
-    let gone = false;
-    dataRange(contractId)
-      .then((r) => {
-        if (gone) return;
-        setRange(r);
-        if (r && (!startDate || startDate < r.first || startDate > r.last)) {
-          const s = addDays(r.last, -7);
-          setStartDate(s < r.first ? r.first : s);
-        }
-      })
-      .catch(() => !gone && setRange(null));
-    return () => {
-      gone = true;
-    };
-  }, [contractId]);
+    loadDataRanges().then(setRanges, () => setRanges([]));
+  }, []);
+
+  // The data's span for the chosen instrument, as the server states it, sets sensible default dates.
+  const range = ranges?.find((r) => r.contractId === contractId) ?? null;
+  useEffect(() => {
+    if (range && (!startDate || startDate < range.firstDate || startDate > range.lastDate)) {
+      const s = addDays(range.lastDate, -7);
+      setStartDate(s < range.firstDate ? range.firstDate : s);
+    }
+  }, [range?.contractId, ranges]);
 
   const challenges = (accounts ?? []).filter((a) => a.name.startsWith('CHALLENGE-'));
   const live = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && a.canTrade);
+  const ended = (accounts ?? []).filter((a) => a.name.startsWith('REPLAY-') && !a.canTrade);
 
   const start = async (e: Event) => {
     e.preventDefault();
@@ -81,53 +76,21 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
       const body: Record<string, unknown> = { contractId, startDate, timeframe };
       if (endDate) body.endDate = endDate;
       if (challenge) body.accountId = challenge.id;
-      const r = await sim<{ accountId: number; historyBars: number; totalBars: number; instrument: { name: string; contractId: string; tickSize: number; tickValue: number } }>(
-        'Replay/start',
-        body,
-      );
-      onStarted({
-        accountId: r.accountId,
-        accountName: `REPLAY-${rootOf(contract.name)}-${timeframe}-${r.accountId}`,
-        contract: { ...contract, id: r.instrument.contractId, tickSize: r.instrument.tickSize, tickValue: r.instrument.tickValue },
-        timeframe,
-        startDate,
-        endDate: endDate || null,
-        historyBars: r.historyBars,
-        startingBalance: null,
-        challengeAccountId: challenge?.id ?? null,
-        challengeName: challenge?.name ?? null,
-        brackets: {},
-      });
+      const r = await sim<{ accountId: number }>('Replay/start', body);
+      // The server names the session and states its span, history and contract.
+      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null });
     });
     setBusy(false);
   };
 
+  // The server says what the session is, so a session started in another browser (or by a bot)
+  // opens whole here too.
   const resume = async (a: Account) => {
-    await attempt(setListError, async () => {
-      const known = loadMeta(a.id);
-      if (known) return onStarted({ ...known, accountName: a.name });
-      const parsed = parseReplayName(a.name);
-      if (!parsed) throw new Error(`Cannot tell the instrument of ${a.name}`);
-      const r = await sim<{ contracts: Contract[] }>('Contract/search', { searchText: parsed.symbol });
-      const contract = r.contracts.find((c) => c.symbolId === parsed.symbol || rootOf(c.name) === parsed.symbol) ?? r.contracts[0];
-      if (!contract) throw new Error(`No contract for ${parsed.symbol}`);
-      onStarted({
-        accountId: a.id,
-        accountName: a.name,
-        contract,
-        timeframe: parsed.timeframe,
-        startDate: null,
-        endDate: null,
-        historyBars: 0,
-        startingBalance: null,
-        challengeAccountId: null,
-        challengeName: null,
-        brackets: {},
-      });
-    });
+    await attempt(setListError, async () => onStarted(await describeSession(a.id)));
   };
 
   const endLive = async (a: Account) => {
+    confirmEnd.cancel();
     await attempt(setListError, async () => {
       await sim('Replay/end', { accountId: a.id });
       forgetMeta(a.id);
@@ -139,7 +102,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
     <div class="desk-start">
       <form class="card start-form" onSubmit={start} data-testid="start-form">
         <h2>New replay session</h2>
-        {notice && <p class="notice">{notice}</p>}
+        {notice && <p class="notice" data-testid="notice">{notice}</p>}
         <div class="start-grid">
           <label>
             Instrument
@@ -163,7 +126,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
           </label>
           <label>
             Start date (UTC)
-            <input name="startDate" type="date" required value={startDate} min={range?.first} max={range?.last} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
+            <input name="startDate" type="date" required value={startDate} min={range?.firstDate} max={range?.lastDate} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
           </label>
           <label>
             End date <span class="muted">(optional)</span>
@@ -186,7 +149,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
         <p class="muted small">
           {range ? (
             <>
-              Data held for this instrument: <span class="mono">{range.first}</span> to <span class="mono">{range.last}</span>. Bars before the start date are loaded as chart history.
+              Data held for this instrument: <span class="mono" data-testid="data-first">{range.firstDate}</span> to <span class="mono" data-testid="data-last">{range.lastDate}</span>. Bars before the start date are loaded as chart history.
             </>
           ) : (
             'Bars before the start date are loaded as chart history.'
@@ -215,22 +178,38 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             </thead>
             <tbody>
               {live.map((a) => (
-                <tr key={a.id}>
+                <tr key={a.id} data-account-id={a.id}>
                   <td class="mono">{a.name}</td>
                   <td class="num">{money(a.balance)}</td>
                   <td class="actions">
-                    <button type="button" class="small primary" onClick={() => resume(a)}>
-                      Resume
-                    </button>{' '}
-                    <button type="button" class="small ghost" onClick={() => endLive(a)}>
-                      End
-                    </button>
+                    {confirmEnd.asked === a.id ? (
+                      <span class="end-row" data-testid="end-row-confirm">
+                        <span class="neg small">End it for good?</span>{' '}
+                        <button type="button" class="small sell" onClick={() => endLive(a)}>
+                          End
+                        </button>{' '}
+                        <button type="button" class="small ghost" onClick={confirmEnd.cancel}>
+                          Keep
+                        </button>
+                      </span>
+                    ) : (
+                      <>
+                        <button type="button" class="small primary" onClick={() => resume(a)}>
+                          Resume
+                        </button>{' '}
+                        <button type="button" class="small ghost" onClick={() => confirmEnd.ask(a.id)}>
+                          End
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+        <h2 class="gap">Ended sessions</h2>
+        {accounts !== null && <EndedSessions accounts={ended} />}
         <h2 class="gap">Challenge accounts</h2>
         {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account. An administrator creates them (`challenge create`).</p>}
         {challenges.length > 0 && (

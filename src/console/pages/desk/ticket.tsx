@@ -1,21 +1,15 @@
 // The order ticket: market, limit, stop and stop-limit, size, and stop-loss / take-profit brackets
-// in ticks. Errors from Order/place show under it.
+// in ticks (layout; its state is ticket-model.ts, which the B/S keys read too). Errors from
+// Order/place show under it.
 
-import { useState } from 'preact/hooks';
 import { ErrorLine } from '../../ui.tsx';
 import { ORDER_TYPES } from './model.ts';
+import type { TicketModel, TicketOrder } from './ticket-model.ts';
 
-export interface TicketOrder {
-  side: 0 | 1;
-  type: number;
-  size: number;
-  limitPrice: number | null;
-  stopPrice: number | null;
-  slTicks: number | null;
-  tpTicks: number | null;
-}
+export type { TicketOrder };
 
 interface Props {
+  ticket: TicketModel;
   tickSize: number;
   decimals: number;
   lastPrice: number | null;
@@ -23,45 +17,17 @@ interface Props {
   error: string | null;
   busy: boolean;
   onPlace: (o: TicketOrder) => void;
-  /** The ticket's size, shared with the B / S keys. */
-  size: number;
-  onSize: (n: number) => void;
 }
 
-const num = (v: string) => (v.trim() === '' ? null : Number(v));
-
-export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, onPlace, size, onSize }: Props) {
-  const [type, setType] = useState(2);
-  const [limit, setLimit] = useState('');
-  const [stop, setStop] = useState('');
-  const [sl, setSl] = useState('');
-  const [tp, setTp] = useState('');
-  const needsLimit = type === 1 || type === 3;
-  const needsStop = type === 3 || type === 4;
-
-  // A price field starts at the last price when its type is chosen.
-  const choose = (t: number) => {
-    setType(t);
-    if (lastPrice === null) return;
-    if ((t === 1 || t === 3) && limit === '') setLimit(lastPrice.toFixed(decimals));
-    if ((t === 3 || t === 4) && stop === '') setStop(lastPrice.toFixed(decimals));
-  };
-
+export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace }: Props) {
+  const { type, size, needsLimit, needsStop } = m;
   const nudge = (v: string, set: (s: string) => void, ticks: number) => {
     const base = v === '' ? (lastPrice ?? 0) : Number(v);
     set((Math.round(base / tickSize + ticks) * tickSize).toFixed(decimals));
   };
-
-  const place = (side: 0 | 1) =>
-    onPlace({
-      side,
-      type,
-      size,
-      limitPrice: needsLimit ? num(limit) : null,
-      stopPrice: needsStop ? num(stop) : null,
-      slTicks: num(sl),
-      tpTicks: num(tp),
-    });
+  const place = (side: 0 | 1) => onPlace(m.order(side));
+  // A refused price or bracket (at or below 0, off the tick grid) shows under the prices it names.
+  const priceError = error !== null && /price|bracket|stop-loss|take-profit|tick size/i.test(error);
 
   const label = ORDER_TYPES.find((t) => t.value === type)!.short;
   return (
@@ -69,12 +35,12 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
       <div class="ticket-head">
         <h3>Order ticket</h3>
         <span class="muted small">
-          <kbd>B</kbd> buy / <kbd>S</kbd> sell at market
+          <kbd>B</kbd> buy / <kbd>S</kbd> sell at market, with these brackets
         </span>
       </div>
       <div class="seg" role="radiogroup" aria-label="Order type">
         {ORDER_TYPES.map((t) => (
-          <button type="button" key={t.value} class={t.value === type ? 'on' : ''} aria-pressed={t.value === type} onClick={() => choose(t.value)} data-type={t.label}>
+          <button type="button" key={t.value} class={t.value === type ? 'on' : ''} aria-pressed={t.value === type} onClick={() => m.choose(t.value, lastPrice, decimals)} data-type={t.label}>
             {t.label}
           </button>
         ))}
@@ -82,7 +48,7 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
       <div class={`ticket-grid ${needsStop && needsLimit ? 'two-prices' : ''}`}>
         <label class="size-field">
           Size
-          <input name="size" type="number" min={1} max={1000} step={1} value={size} onInput={(e) => onSize(Number((e.target as HTMLInputElement).value))} />
+          <input name="size" type="number" min={1} max={1000} step={1} value={size} onInput={(e) => m.setSize(Number((e.target as HTMLInputElement).value))} />
         </label>
         {!needsStop && !needsLimit && (
           <label class="price-field">
@@ -96,11 +62,11 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
           <label class="price-field">
             Stop price
             <span class="price-in">
-              <input name="stopPrice" type="number" step={tickSize} value={stop} onInput={(e) => setStop((e.target as HTMLInputElement).value)} />
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(stop, setStop, -1)}>
+              <input name="stopPrice" type="number" step={tickSize} value={m.stop} onInput={(e) => m.setStop((e.target as HTMLInputElement).value)} />
+              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.stop, m.setStop, -1)}>
                 −
               </button>
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(stop, setStop, 1)}>
+              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.stop, m.setStop, 1)}>
                 +
               </button>
             </span>
@@ -110,29 +76,34 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
           <label class="price-field">
             Limit price
             <span class="price-in">
-              <input name="limitPrice" type="number" step={tickSize} value={limit} onInput={(e) => setLimit((e.target as HTMLInputElement).value)} />
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(limit, setLimit, -1)}>
+              <input name="limitPrice" type="number" step={tickSize} value={m.limit} onInput={(e) => m.setLimit((e.target as HTMLInputElement).value)} />
+              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.limit, m.setLimit, -1)}>
                 −
               </button>
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(limit, setLimit, 1)}>
+              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.limit, m.setLimit, 1)}>
                 +
               </button>
             </span>
           </label>
         )}
       </div>
+      {priceError && (
+        <div data-testid="ticket-price-error">
+          <ErrorLine error={error} />
+        </div>
+      )}
       <div class="ticket-grid brackets">
         <label>
           <span class="nowrap">
             Stop-loss <span class="muted">(ticks)</span>
           </span>
-          <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={sl} onInput={(e) => setSl((e.target as HTMLInputElement).value)} />
+          <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={m.sl} onInput={(e) => m.setSl((e.target as HTMLInputElement).value)} />
         </label>
         <label>
           <span class="nowrap">
             Take-profit <span class="muted">(ticks)</span>
           </span>
-          <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={tp} onInput={(e) => setTp((e.target as HTMLInputElement).value)} />
+          <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={m.tp} onInput={(e) => m.setTp((e.target as HTMLInputElement).value)} />
         </label>
       </div>
       <div class="ticket-actions">
@@ -143,7 +114,7 @@ export function Ticket({ tickSize, decimals, lastPrice, disabled, error, busy, o
           Sell {size} {label}
         </button>
       </div>
-      <ErrorLine error={error} />
+      {!priceError && <ErrorLine error={error} />}
     </section>
   );
 }

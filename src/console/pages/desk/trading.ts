@@ -1,4 +1,5 @@
-// The desk's order commands: place (the ticket, or B/S at market), cancel and flatten. After each,
+// The desk's order commands: place (the ticket, or B/S at market with the ticket's brackets),
+// cancel and flatten. After each,
 // the tables follow the user hub's events (a read only when it is down); while paused, a status
 // read gives the exact snapshot (margin, equity at the current price).
 
@@ -9,25 +10,22 @@ import type { Tables } from './book.ts';
 import type { SessionCore } from './core.ts';
 import { type Order, type Position, sideWord, typeShort } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
-import type { TicketOrder } from './ticket.tsx';
+import type { TicketModel, TicketOrder } from './ticket-model.ts';
 
 export interface Trading {
-  size: number;
-  setSize(n: number): void;
   placing: boolean;
   canceling: number | null;
   closing: boolean;
   ticketError: string | null;
   place(o: TicketOrder): Promise<void>;
-  /** A market order of the ticket's size. */
+  /** A market order of the ticket's size, with the ticket's stop-loss and take-profit (B and S). */
   market(side: 0 | 1): Promise<void>;
   cancel(o: Order): Promise<void>;
   flatten(p: Position): Promise<void>;
 }
 
-export function useTrading(core: SessionCore, tables: Tables, session: SessionFeed): Trading {
+export function useTrading(core: SessionCore, tables: Tables, session: SessionFeed, ticket: TicketModel): Trading {
   const { accountId } = core;
-  const [size, setSize] = useState(1);
   const [placing, setPlacing] = useState(false);
   const [canceling, setCanceling] = useState<number | null>(null);
   const [closing, setClosing] = useState(false);
@@ -71,8 +69,8 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
     setClosing(false);
   };
 
-  const market = (side: 0 | 1) => place({ side, type: 2, size, limitPrice: null, stopPrice: null, slTicks: null, tpTicks: null });
-  return { size, setSize, placing, canceling, closing, ticketError, place, market, cancel, flatten };
+  const market = (side: 0 | 1) => place(ticket.marketOrder(side));
+  return { placing, canceling, closing, ticketError, place, market, cancel, flatten };
 }
 
 /** Order/place's body; brackets only when the ticket asks for them. */

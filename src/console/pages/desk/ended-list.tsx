@@ -1,0 +1,46 @@
+// Ended replay sessions, newest first, each with its statistics on demand (the server keeps them:
+// GET /api/auth/replay-results/:accountId), so a session's result is not lost when its panel closes.
+
+import { Fragment } from 'preact';
+import { money } from '../../ui.tsx';
+import type { Account } from './model.ts';
+import { useOpenResults } from './results-model.ts';
+import { ResultsList } from './results-view.tsx';
+
+export function EndedSessions({ accounts }: { accounts: Account[] }) {
+  const open = useOpenResults();
+  if (accounts.length === 0) return <p class="empty">No ended session yet.</p>;
+  return (
+    <table data-testid="ended-sessions">
+      <thead>
+        <tr>
+          <th>Account</th>
+          <th class="num">Balance</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {[...accounts].reverse().map((a) => (
+          <Fragment key={a.id}>
+            <tr data-account-id={a.id}>
+              <td class="mono">{a.name}</td>
+              <td class="num">{money(a.balance)}</td>
+              <td class="actions">
+                <button type="button" class="small ghost" onClick={() => open.toggle(a.id)} aria-expanded={open.openId === a.id}>
+                  {open.openId === a.id ? 'Hide' : 'Statistics'}
+                </button>
+              </td>
+            </tr>
+            {open.openId === a.id && (
+              <tr class="stats-row">
+                <td colSpan={3}>
+                  <ResultsList results={open.results} error={open.error} />
+                </td>
+              </tr>
+            )}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,44 @@
+// What a live replay session is, for any browser that opens it (GET /api/auth/replay-sessions/:id):
+// the instrument's contract, the timeframe, the span, the simulated clock, progress, the chart
+// history Replay/start offered, playback and the challenge it trades for. Read from the live
+// session (`ReplayService.live`), its starting balance from its fills (`ReplayService.results`).
+// Endpoint declared in schemas.ts.
+
+import type { Elysia } from 'elysia';
+import { centsToUsd } from '../../domain/instrument.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
+import type { LiveSession } from '../../service/replay/session.ts';
+import type { Services } from '../../service/services.ts';
+import { mapError } from '../shared/code-table.ts';
+import { route } from '../shared/endpoint.ts';
+import * as codes from './codes.ts';
+import * as ep from './schemas.ts';
+
+export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.replaySessionInfo, async ({ params, user }) => {
+    const r = await s.replay.live(user.id, Number(params.accountId));
+    return r.ok ? ep.replaySessionInfo.ok(await presentSession(s, r.value)) : mapError(codes.replaySession, r.error);
+  });
+}
+
+async function presentSession(s: Services, x: LiveSession) {
+  const c = s.contracts.contractFor(x.inst);
+  const challengeAccountId = x.challenge?.accountId ?? null;
+  const stats = challengeAccountId === null ? await s.replay.results(x.accountId) : null;
+  const challengeName = challengeAccountId === null ? '' : ((await s.accounts.owned(x.userId, challengeAccountId))?.name ?? '');
+  return {
+    accountId: x.accountId,
+    name: (await s.accounts.owned(x.userId, x.accountId))?.name ?? '',
+    contract: { id: c.id, name: c.name, description: x.inst.description, tickSize: x.inst.tickSize, tickValue: centsToUsd(x.inst.tickValueCents), symbolId: c.symbolId },
+    timeframe: x.tf.text,
+    startTime: isoFromEpochS(x.startS),
+    endTime: isoFromEpochS(x.endS),
+    currentTime: isoFromEpochS(x.nowS),
+    currentIndex: x.currentIndex,
+    totalBars: x.totalBars,
+    historyBars: x.historyBars,
+    playing: x.playTimer !== null,
+    challenge: challengeAccountId === null ? null : { accountId: challengeAccountId, name: challengeName },
+    startingBalance: stats === null ? null : centsToUsd(stats.finalBalanceCents - stats.totalPnlCents),
+  };
+}
