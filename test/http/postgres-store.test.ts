@@ -2,31 +2,21 @@
 // (`TEST_STORE=postgres`: test/support/app.ts gives each app a fresh database). A child `bun test`
 // runs them, so they see the variable from their first import; it starts its own throwaway server.
 //
-// The subset, named: each Simulator API group that writes the store (auth and tokens, accounts,
-// replay sessions, orders, positions, trades, challenges and payouts) in the current family, the
-// earlier family's order and replay groups, both families side by side (test/conformance), and the
-// playground's strategies. Left out, with the reason: History and contracts (they read market data,
-// which stays in each node's SQLite file), tests that reopen a SQLite file to restart (they test the
-// file), transport and cookie details (no store involved), the admin CLI (a process on DATA_DIR; its
-// PostgreSQL path is test/admin/migrate.test.ts), runs in real sandboxes (test/http/playground/runs:
-// slow, and the run store is covered by the cluster's job tests) and the browser.
+// The subset, named and kept small (the suite stays well under ten minutes on two cores): orders
+// and their fills (Order/*, Trade/search: the session command path, its unit of work and lock),
+// payouts (a transaction that also changes a live session), and test/conformance, which runs the same
+// scenarios (auth, accounts, replay start/step/jump/end, orders, positions, trades) through both
+// simulator families. The rest of the families' tests run on SQLite only; the stores they reach are
+// all in this subset, and test/cluster runs bots on PostgreSQL through three nodes.
 
 import { expect, it } from 'bun:test';
 import { describePg } from '../support/postgres.ts';
 
 const SUBSET = [
-  'test/http/sim/auth.test.ts',
-  'test/http/sim/account.test.ts',
-  'test/http/sim/replay.test.ts',
   'test/http/sim/order.test.ts',
-  'test/http/sim/position.test.ts',
   'test/http/sim/trade.test.ts',
-  'test/http/sim/challenge.test.ts',
   'test/http/sim/payout.test.ts',
-  'test/http/legacy/order.test.ts',
-  'test/http/legacy/replay.test.ts',
   'test/conformance',
-  'test/http/playground/strategies.test.ts',
 ];
 describePg('the families on a PostgreSQL store', () => {
   it('pass their black-box tests', async () => {

@@ -95,7 +95,7 @@ function stopWhenGone(dir: string, pgCtl: string): void {
 }
 
 /** Settings for test speed only: a crash of the test server may lose or corrupt its data, which is thrown away anyway. */
-const TEST_SERVER_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'];
+const TEST_SERVER_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=400'];
 
 /** initdb into a temp folder and start on a free loopback port; resolves to the admin URL. */
 async function startOwnCluster(bins: Binaries): Promise<string> {
