@@ -1,6 +1,6 @@
 // The spec's Replay/step limits whose numbers it leaves to us: a per-second egress rate and a
-// daily streaming allowance, both counted in bars returned, per user. In memory: a restart
-// forgives the day's usage (docs/decisions.md).
+// daily streaming allowance, both counted in bars returned, per user. In memory, on one SQLite node:
+// a restart forgives the day's usage; a cluster keeps the day in the store (streaming-budget.ts).
 
 import { limits } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
