@@ -27,7 +27,7 @@ export type PayoutRequestError =
   | { kind: 'conflict' };
 
 export class PayoutService {
-  private readonly inFlight = new Set<number>();
+  private readonly inFlight = new Set<string>();
 
   constructor(
     private readonly db: Sql,
@@ -45,21 +45,25 @@ export class PayoutService {
   }
 
   async request(userId: number, accountId: unknown, amount: unknown): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
-    const c = await this.performanceChallenge(userId, accountId);
-    if (!c.ok) return c;
-    const id = c.value.account.id;
-    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return err({ kind: 'invalid_amount' });
-    const cents = Math.round(amount * 100);
-    if (Math.abs(cents - amount * 100) > 1e-6) return err({ kind: 'invalid_amount' });
-    if (this.inFlight.has(id)) return err({ kind: 'conflict' });
-    this.inFlight.add(id);
+    // Marked before anything is awaited: a second request for the account arriving meanwhile finds
+    // this one in flight, however long the store takes to answer the checks.
+    const key = `${userId}:${String(accountId)}`;
+    const first = !this.inFlight.has(key);
+    if (first) this.inFlight.add(key);
     try {
+      const c = await this.performanceChallenge(userId, accountId);
+      if (!c.ok) return c;
+      const id = c.value.account.id;
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return err({ kind: 'invalid_amount' });
+      const cents = Math.round(amount * 100);
+      if (Math.abs(cents - amount * 100) > 1e-6) return err({ kind: 'invalid_amount' });
+      if (!first) return err({ kind: 'conflict' });
       await new Promise<void>((resolve) => setImmediate(resolve));
       const live = await this.replay.liveOfChallenge(id);
       // The session's lock first, then the store's transaction (LiveSession.exclusive).
       return await (live ? live.exclusive(() => this.apply(userId, id, cents, live)) : this.apply(userId, id, cents, null));
     } finally {
-      this.inFlight.delete(id);
+      if (first) this.inFlight.delete(key);
     }
   }
 
