@@ -91,6 +91,11 @@ export interface ServiceDeps {
   db: Db;
   /** The shared store (PostgreSQL); the SQLite file `db` when absent. */
   sql?: Sql;
+  /**
+   * Whether this instance is a node of a cluster (leases, events between nodes): by default when the
+   * store is PostgreSQL. A single server on PostgreSQL may say false (tests do: one app per database).
+   */
+  cluster?: boolean;
   jwtSecret: Uint8Array;
   /** Load live replay sessions from the store (default true; the admin CLI says false). */
   restoreSessions?: boolean;
@@ -116,12 +121,13 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
     (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
   );
-  const { events, clusterBus } = await eventBusFor(sql, config, logError);
+  const cluster = deps.cluster ?? sql.dialect === 'postgres';
+  const { events, clusterBus } = await eventBusFor(cluster ? sql : null, config, logError);
   const revoked = revocationPublisher(events);
   const replayStore = new ReplayStore(sql);
   const challengeStore = new ChallengeStore(sql);
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
-  const ownership = ownershipFor(sql, config, logError);
+  const ownership = ownershipFor(cluster ? sql : null, config, logError);
   const replay = new ReplayService({ db: sql, ownership, rateLimits, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
   const runStore = new PlaygroundRunStore(sql);
   const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
@@ -206,7 +212,7 @@ function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError:
 }
 
 /** One node: events in process. A cluster: the same events reach every node through LISTEN/NOTIFY. */
-async function eventBusFor(sql: Sql, config: Config, logError: LogError) {
+async function eventBusFor(sql: Sql | null, config: Config, logError: LogError) {
   if (!(sql instanceof PostgresSql)) {
     const local = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
     return { events: local as EventBus<ReplayEvent>, clusterBus: null };
@@ -217,8 +223,8 @@ async function eventBusFor(sql: Sql, config: Config, logError: LogError) {
 }
 
 /** One node owns every session; on a shared PostgreSQL, each session is held under a lease. */
-function ownershipFor(sql: Sql, config: Config, logError: LogError): Ownership {
-  if (sql.dialect !== 'postgres') return new SingleNode(config.nodeId);
+function ownershipFor(sql: Sql | null, config: Config, logError: LogError): Ownership {
+  if (sql === null || sql.dialect !== 'postgres') return new SingleNode(config.nodeId);
   const settings = {
     nodeId: config.nodeId,
     nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,

@@ -55,8 +55,10 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
   const clock = new ManualClock(opts.nowMs ?? T0);
   const db = openDb(opts.dbPath ?? ':memory:');
   // A reopened SQLite file (dbPath) keeps the whole store there, as a restarted server would.
-  const sql = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await openPostgres(await migratedDatabase(), { max: 4, idleTimeoutS: 1 }) : undefined;
-  const s = await createServices({ config: defaultConfig(opts.config), clock, db, sql, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  // One app per database: a single server on PostgreSQL (no leases or LISTEN connection, whose
+  // cluster behaviour test/cluster runs through real nodes), its connections closed when idle.
+  const sql = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await openPostgres(await migratedDatabase(), { max: 2, idleTimeoutS: 1 }) : undefined;
+  const s = await createServices({ config: defaultConfig(opts.config), clock, db, sql, cluster: false, jwtSecret: new TextEncoder().encode(randomSecret()) });
   const app = buildApp(s);
   const email = 'trader@example.com';
   // On a reopened database the user exists already: give it a fresh key instead.
