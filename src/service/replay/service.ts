@@ -564,6 +564,9 @@ export class ReplayService {
     const found = await this.live(userId, accountId);
     if (!found.ok) return found;
     this.stopPlayback(found.value);
+    // A playback tick already under way finishes (and commits) before Pause answers: once paused,
+    // nothing moves, and the next step or jump is not refused as busy.
+    await found.value.exclusive(async () => {});
     await this.touch(found.value);
     return found;
   }
