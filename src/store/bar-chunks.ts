@@ -80,7 +80,7 @@ export class BarChunkStore {
     this.db
       .query(
         `INSERT INTO meta (key, value) VALUES ($k, '1')
-         ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`,
+         ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT)`,
       )
       .run({ k: `data_version:${symbol}` });
   }

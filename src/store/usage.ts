@@ -20,6 +20,6 @@ export class UsageStore {
 
   async add(userId: number, day: number, bars: number, sourceBars: number): Promise<void> {
     await this.db.run(`INSERT INTO history_usage (user_id, day, bars, source_bars) VALUES ($u, $d, $b, $s)
-         ON CONFLICT (user_id, day) DO UPDATE SET bars = bars + excluded.bars, source_bars = source_bars + excluded.source_bars`, { u: userId, d: day, b: bars, s: sourceBars });
+         ON CONFLICT (user_id, day) DO UPDATE SET bars = history_usage.bars + excluded.bars, source_bars = history_usage.source_bars + excluded.source_bars`, { u: userId, d: day, b: bars, s: sourceBars });
   }
 }
