@@ -4,22 +4,10 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { auth } from '../../api.ts';
+import type { WireRunStats } from '../../run-stats.ts';
 
 /** The earlier family's Replay/end `results`, in USD. */
-export interface SessionResults {
-  totalPnl: number;
-  totalTrades: number;
-  winningTrades: number;
-  losingTrades: number;
-  winRate: number;
-  averageWin: number;
-  averageLoss: number;
-  largestWin: number;
-  largestLoss: number;
-  profitFactor: number | null;
-  maxDrawdown: number;
-  finalBalance: number;
-}
+export type SessionResults = WireRunStats;
 
 export async function loadResults(accountId: number): Promise<SessionResults> {
   return (await auth<{ results: SessionResults }>('GET', `replay-results/${accountId}`)).results;

@@ -1,5 +1,7 @@
 // Wire shapes of the playground API as the console reads them (docs/playground.md, HTTP API).
 
+import type { WireRunStats } from '../../run-stats.ts';
+
 export interface TemplateParam {
   name: string;
   label: string;
@@ -55,20 +57,7 @@ export interface Run {
   completedAt: string | null;
 }
 
-export interface RunResults {
-  totalPnl: number;
-  totalTrades: number;
-  winningTrades: number;
-  losingTrades: number;
-  winRate: number;
-  averageWin: number;
-  averageLoss: number;
-  largestWin: number;
-  largestLoss: number;
-  profitFactor: number | null;
-  maxDrawdown: number;
-  finalBalance: number;
-}
+export type RunResults = WireRunStats;
 
 export interface Trade {
   side: 'long' | 'short';
