@@ -53,7 +53,7 @@ const flat = new HistoryService({
   usage: new UsageStore(s.sql),
   clock: systemClock,
   customTimeframes: false,
-  isImporting: () => false,
+  isImporting: async () => false,
 });
 
 const tokenForNextRequest = rotatingTokens(s, base, REQUESTS_PER_USER);

@@ -139,6 +139,9 @@ export const limits = Object.freeze({
   sessionLeaseRenewMs: 2_500,
   // A forwarded request's signature is good this long either side of the receiving node's clock.
   forwardSkewMs: 60_000,
+  // Imported market data in PostgreSQL reaches each node's local copy on the import's notification,
+  // and at the latest this often (a notification lost while a node's listener reconnected).
+  marketDataSyncMs: 30_000,
   sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
   // Runs as jobs in the store (src/service/playground/runs.ts): the running node writes progress and

@@ -45,16 +45,16 @@ export async function dataCommand(s: Services, sub: string | undefined, a: Parse
       return { symbol: symbol.toUpperCase(), files: results };
     }
     case 'list':
-      return { instruments: s.marketData.list() };
+      return { instruments: await s.marketData.list() };
     default:
       throw new UsageError(`unknown data command ${JSON.stringify(sub ?? '')}; expected import, list or migrate`);
   }
 }
 
-/** What the summary says of market data: copied, but not yet read from PostgreSQL. */
+/** What the summary says of market data: where it lives from now on. */
 const MARKET_DATA_NOTE =
-  'bar_chunks, bar_rollups, imports, import_locks and the data versions in meta were copied into PostgreSQL; ' +
-  'nodes still read market data from their local DATA_DIR today, so keep (or copy) DATA_DIR on each node until they read it from PostgreSQL';
+  'imported bars, their rollups, the imported files and the data versions were copied into PostgreSQL; ' +
+  'every node copies them into its own DATA_DIR when it starts and after each import, so a new node needs only DATABASE_URL';
 
 /**
  * `data migrate --to postgres://…`: copies this DATA_DIR's store into an empty PostgreSQL database.

@@ -85,7 +85,7 @@ export interface HistoryDeps {
   clock: Clock;
   customTimeframes: boolean;
   /** Whether an import holds the instrument (checked per request; imports run in another process). */
-  isImporting(symbol: string): boolean;
+  isImporting(symbol: string): Promise<boolean>;
   /** Where the request rate is counted; in this process when absent (tests, benches). */
   rateLimits?: RateLimits;
 }
@@ -169,7 +169,6 @@ export class HistoryService {
     const back = req.barsBack ?? null;
     const limit = back ?? req.limit ?? capBars;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return err({ kind: 'limit_invalid' });
-    if (this.d.isImporting(inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS });
 
     const nowMs = this.d.clock.nowMs();
     // The data version is part of the key: after an import the same request must see the new bars.
@@ -182,6 +181,8 @@ export class HistoryService {
 
   /** The rate limit and the daily budgets, checked before the scan (the rate limit takes a request). */
   private async admit(userId: number, plan: Plan): Promise<Result<true, HistoryError>> {
+    // Before the limiter: a request refused while an import holds the instrument costs no slot.
+    if (await this.d.isImporting(plan.inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS });
     const gate = await this.limiter.take(String(userId), plan.nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const used = await this.d.usage.get(userId, dayOfMs(plan.nowMs));

@@ -7,7 +7,9 @@
 // equal times. Each day's rollups (1 m, 1 h) are rebuilt from the day's final bars in the same
 // transaction, so a reader never sees a chunk beside a rollup of other bars. A file whose SHA-256
 // was imported before for the instrument changes nothing.
-// While a file is imported, a lock row makes the server answer History/retrieveBars with 503.
+// While a file is imported, its instrument's lock makes the server answer History/retrieveBars with 503.
+// With PostgreSQL the import writes into the shared store and every node copies the instrument
+// (src/service/market-replica.ts).
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -22,8 +24,8 @@ import { dayToDateString, isoFromEpochS } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { DAY_S } from '../lib/time-units.ts';
 import type { BarChunkStore } from '../store/bar-chunks.ts';
-import { type Db, inTransaction } from '../store/db.ts';
-import type { BarRollupStore } from '../store/rollups.ts';
+import type { ImportLocks, SharedBarStore } from '../store/shared-bars.ts';
+import type { MarketReplica } from './market-replica.ts';
 
 export type ImportFileError =
   | { kind: 'instrument_not_found' }
@@ -41,14 +43,20 @@ export interface ImportFileResult {
   last: string | null;
 }
 
+export interface MarketDataDeps {
+  /** Where imports write: the instance's store (SQLite: the file the server reads; PostgreSQL: the shared copy). */
+  shared: SharedBarStore;
+  locks: ImportLocks;
+  /** The local file the server reads (for `list`). */
+  chunks: BarChunkStore;
+  source: BarSource;
+  clock: Clock;
+  /** With PostgreSQL: the node's copy of the shared market data, told of each import. */
+  replica: MarketReplica | null;
+}
+
 export class MarketDataService {
-  constructor(
-    private readonly db: Db,
-    private readonly chunks: BarChunkStore,
-    private readonly source: BarSource,
-    private readonly clock: Clock,
-    private readonly rollups: BarRollupStore,
-  ) {}
+  constructor(private readonly d: MarketDataDeps) {}
 
   async importFile(
     symbol: string,
@@ -67,30 +75,28 @@ export class MarketDataService {
     }
     const sha256 = createHash('sha256').update(text).digest('hex');
     const file = basename(path);
-    if (this.chunks.wasImported(inst.symbol, sha256)) {
+    if (await this.d.shared.wasImported(inst.symbol, sha256)) {
       return ok({ file, status: 'unchanged', bars: 0, days: 0, sourceResolutionS: 0, first: null, last: null });
     }
-    // isImporting first clears a lock left behind by a crashed import, which would otherwise refuse every import.
-    if (this.chunks.isImporting(inst.symbol) || !this.chunks.lockImport(inst.symbol, this.clock.nowMs(), process.pid)) {
-      return err({ kind: 'import_running' });
-    }
-    try {
+    const held = await this.d.locks.hold(inst.symbol, async (): Promise<Result<ImportFileResult, ImportFileError>> => {
       const parsed = parseBarFile(text, inst, { format, tz }, onProgress);
       if (!parsed.ok) return err({ kind: 'invalid_file', error: parsed.error });
       const { bars, firstS, lastS, sourceResolutionS } = parsed.value;
-      const days = inTransaction(this.db, () => {
-        const n = this.writeDays(inst, bars);
-        this.chunks.recordImport({ symbol: inst.symbol, sha256, fileName: file, format, barCount: bars.length, firstS, lastS, nowMs: this.clock.nowMs() });
+      const days = await this.d.shared.sql.transaction(async () => {
+        const n = await this.writeDays(inst, bars);
+        await this.d.shared.recordImport({ symbol: inst.symbol, sha256, fileName: file, format, barCount: bars.length, firstS, lastS, nowMs: this.d.clock.nowMs() });
+        await this.d.shared.bumpDataVersion(inst.symbol);
         return n;
       });
       return ok({ file, status: 'imported', bars: bars.length, days, sourceResolutionS, first: isoFromEpochS(firstS), last: isoFromEpochS(lastS) });
-    } finally {
-      this.chunks.unlockImport(inst.symbol);
-    }
+    });
+    if (held === null) return err({ kind: 'import_running' });
+    if (held.ok) await this.d.replica?.announce(inst.symbol);
+    return held;
   }
 
   /** Writes the bars day by day (they are sorted); returns the number of days written. */
-  private writeDays(inst: Instrument, bars: BarColumns): number {
+  private async writeDays(inst: Instrument, bars: BarColumns): Promise<number> {
     let days = 0;
     let from = 0;
     while (from < bars.length) {
@@ -99,10 +105,10 @@ export class MarketDataService {
       while (to < bars.length && Math.floor(bars.time[to] / DAY_S) === day) to++;
       const fresh = sliceBars(bars, from, to);
       // Only imported days are ever stored (generated days live in memory), so a stored day is merged.
-      const existing = this.chunks.get(inst.symbol, day);
+      const existing = await this.d.shared.chunk(inst.symbol, day);
       const merged = existing ? mergeBars(existing, fresh) : fresh;
-      this.chunks.put(inst.symbol, day, 'import', merged);
-      this.writeRollups(inst, day, merged);
+      await this.d.shared.putChunk(inst.symbol, day, merged);
+      await this.writeRollups(inst, day, merged);
       days++;
       from = to;
     }
@@ -110,23 +116,25 @@ export class MarketDataService {
   }
 
   /** Replaces the day's rollups (or drops one that cannot be exact), inside the import's transaction. */
-  private writeRollups(inst: Instrument, day: number, bars: BarColumns): void {
+  private async writeRollups(inst: Instrument, day: number, bars: BarColumns): Promise<void> {
     for (const widthS of rollupWidthsFor(inst)) {
       const rollup = buildRollup(bars, widthS);
-      if (rollup) this.rollups.put(inst.symbol, day, widthS, rollup);
-      else this.rollups.drop(inst.symbol, day, widthS);
+      if (rollup) await this.d.shared.putRollup(inst.symbol, day, widthS, rollup);
+      else await this.d.shared.dropRollup(inst.symbol, day, widthS);
     }
   }
 
-  /** Per instrument: stored resolution, synthetic span and imported days. */
-  list() {
-    return INSTRUMENTS.map((inst) => {
-      const range = this.source.range(inst);
-      const imported = this.chunks.summary(inst.symbol);
+  /** Per instrument: stored resolution, synthetic span and imported days (with PostgreSQL, as the shared store holds them now). */
+  async list() {
+    await this.d.replica?.sync();
+    const importing = await Promise.all(INSTRUMENTS.map((inst) => this.d.locks.isImporting(inst.symbol)));
+    return INSTRUMENTS.map((inst, i) => {
+      const range = this.d.source.range(inst);
+      const imported = this.d.chunks.summary(inst.symbol);
       return {
         symbol: inst.symbol,
         storedResolutionS: inst.storedResolutionS,
-        importing: this.chunks.isImporting(inst.symbol),
+        importing: importing[i],
         available: { firstDate: dayToDateString(range.firstDay), lastDate: dayToDateString(range.lastDay) },
         imported: imported
           ? { source: 'import', days: imported.days, bars: imported.barCount, first: isoFromEpochS(imported.firstS), last: isoFromEpochS(imported.lastS) }
@@ -141,13 +149,13 @@ export class MarketDataService {
    * Only the synthetic span counts: imported days outside it extend `available` but replace nothing.
    */
   private syntheticSummary(inst: Instrument) {
-    const range = this.source.syntheticRange();
-    const stored = this.chunks.daysStored(inst.symbol, range.firstDay, range.lastDay);
+    const range = this.d.source.syntheticRange();
+    const stored = this.d.chunks.daysStored(inst.symbol, range.firstDay, range.lastDay);
     let bars = 0;
     let days = 0;
     let replacedByImport = 0;
     for (let d = range.firstDay; d <= range.lastDay; d++) {
-      const n = this.source.syntheticSlots(inst, d);
+      const n = this.d.source.syntheticSlots(inst, d);
       if (n === 0) continue;
       if (stored.has(d)) replacedByImport++;
       else {

@@ -15,6 +15,9 @@ import { lastCompletedTradingDay } from '../domain/trading-hours.ts';
 import { parseDateDay } from '../lib/iso-time.ts';
 import { AccountStore } from '../store/accounts.ts';
 import { BarChunkStore } from '../store/bar-chunks.ts';
+import { BarReplicaStore } from '../store/bar-replica.ts';
+import { LocalImportLocks, SharedBarStore, SharedImportLocks } from '../store/shared-bars.ts';
+import { MarketReplica } from './market-replica.ts';
 import { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
@@ -111,17 +114,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const userStore = new UserStore(sql);
   const tokenStore = new IssuedJwtStore(sql, 'tokens');
   const accountStore = new AccountStore(sql);
-  const chunks = new BarChunkStore(db);
-  const rollups = new BarRollupStore(db);
-  const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
-  const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, rollups, builder);
   const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
-  const warmup = new RollupWarmup(
-    bars,
-    (visited) => deps.logInfo?.('rollups warm', { instrumentDays: visited }),
-    (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
-  );
+  const { chunks, builder, bars, warmup } = barParts(db, config, clock, deps.logInfo, logError);
   const cluster = deps.cluster ?? sql.dialect === 'postgres';
+  const { sharedBars, importLocks, replica } = marketDataStores(sql, db, chunks, cluster, config, clock, logError);
   const { events, clusterBus } = await eventBusFor(cluster ? sql : null, config, logError);
   const revoked = revocationPublisher(events);
   const replayStore = new ReplayStore(sql);
@@ -140,8 +136,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     maxConcurrent: config.runnerMaxConcurrent,
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
   }, clock);
-  // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
+  // The admin CLI works on the store alone; only a server (or a test app) copies the shared market
+  // data (before it serves) and brings sessions to life.
   if (deps.restoreSessions !== false) {
+    await replica?.start();
     await replay.restoreLive();
     await runs.startQueue();
   }
@@ -162,10 +160,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       usage: new UsageStore(sql),
       clock,
       customTimeframes: config.customTimeframes,
-      isImporting: (symbol) => chunks.isImporting(symbol),
+      isImporting: (symbol) => importLocks.isImporting(symbol),
       rateLimits,
     }),
-    marketData: new MarketDataService(db, chunks, bars, clock, rollups),
+    marketData: new MarketDataService({ shared: sharedBars, locks: importLocks, chunks, source: bars, clock, replica }),
     replay,
     challenges,
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
@@ -184,6 +182,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     async shutdown() {
       warmup.stop();
       builder?.close();
+      await replica?.stop();
       await replay.shutdown();
       await clusterBus?.stop();
       await runs.shutdown();
@@ -195,6 +194,31 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 }
 
 type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** Bars as the server reads them: the local file's chunks and rollups over the generator, and the rollups' warm-up. */
+function barParts(db: Db, config: Config, clock: Clock, logInfo: LogError | undefined, logError: LogError) {
+  const chunks = new BarChunkStore(db);
+  const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
+  const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, new BarRollupStore(db), builder);
+  const warmup = new RollupWarmup(
+    bars,
+    (visited) => logInfo?.('rollups warm', { instrumentDays: visited }),
+    (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
+  );
+  return { chunks, builder, bars, warmup };
+}
+
+/**
+ * Where imports write and who may import: with SQLite the server's own file; with PostgreSQL the
+ * shared store, copied into this node's file by a replica (told of imports when this is a cluster node).
+ */
+function marketDataStores(sql: Sql, db: Db, chunks: BarChunkStore, cluster: boolean, config: Config, clock: Clock, logError: LogError) {
+  const sharedBars = new SharedBarStore(sql);
+  if (sql.dialect !== 'postgres') return { sharedBars, importLocks: new LocalImportLocks(chunks, () => clock.nowMs()), replica: null };
+  const notifier = cluster && sql instanceof PostgresSql ? sql : null;
+  const replica = new MarketReplica(sharedBars, new BarReplicaStore(db, chunks), notifier, limits.marketDataSyncMs, logError);
+  return { sharedBars, importLocks: new SharedImportLocks(sql), replica };
+}
 
 /** The playground's sandboxed runner children, created on first use. */
 function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError: LogError) {

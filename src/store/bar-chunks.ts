@@ -85,20 +85,7 @@ export class BarChunkStore {
       .run({ k: `data_version:${symbol}` });
   }
 
-  // ---- imports ----
-
-  wasImported(symbol: string, sha256: string): boolean {
-    return this.db.query('SELECT 1 FROM imports WHERE symbol = $symbol AND file_sha256 = $sha').get({ symbol, sha: sha256 }) !== null;
-  }
-
-  recordImport(r: { symbol: string; sha256: string; fileName: string; format: string; barCount: number; firstS: number; lastS: number; nowMs: number }): void {
-    this.db
-      .query(
-        `INSERT OR IGNORE INTO imports (symbol, file_sha256, file_name, format, bar_count, first_s, last_s, imported_ms)
-         VALUES ($symbol, $sha, $name, $format, $n, $first, $last, $now)`,
-      )
-      .run({ symbol: r.symbol, sha: r.sha256, name: r.fileName, format: r.format, n: r.barCount, first: r.firstS, last: r.lastS, now: r.nowMs });
-  }
+  // ---- import locks (SQLite; with PostgreSQL see src/store/shared-bars.ts) ----
 
   lockImport(symbol: string, nowMs: number, pid: number): boolean {
     return this.db.query('INSERT OR IGNORE INTO import_locks (symbol, started_ms, pid) VALUES ($symbol, $now, $pid)').run({ symbol, now: nowMs, pid }).changes === 1;

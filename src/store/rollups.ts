@@ -50,23 +50,6 @@ export class BarRollupStore implements RollupStore {
       .run({ symbol, day, w: widthS, source: sourceText(source), n: bars.length, bars: packBars(bars), k: `data_version:${symbol}`, version: dataVersion });
   }
 
-  /** Replaces a day's rollup unconditionally (an import, inside its own transaction). */
-  put(symbol: string, day: number, widthS: number, bars: BarColumns): void {
-    this.db
-      .query(
-        `INSERT INTO bar_rollups (symbol, day, width_s, source, bar_count, bars)
-         VALUES ($symbol, $day, $w, $source, $n, $bars)
-         ON CONFLICT (symbol, day, width_s) DO UPDATE SET source = excluded.source,
-           bar_count = excluded.bar_count, bars = excluded.bars`,
-      )
-      .run({ symbol, day, w: widthS, source: IMPORT, n: bars.length, bars: packBars(bars) });
-  }
-
-  /** Drops a day's rollup (an import whose day cannot have one at this width). */
-  drop(symbol: string, day: number, widthS: number): void {
-    this.db.query('DELETE FROM bar_rollups WHERE symbol = $symbol AND day = $day AND width_s = $w').run({ symbol, day, w: widthS });
-  }
-
   /** Rows and BLOB bytes kept for an instrument (the bench reports bytes per instrument-day). */
   footprint(symbol: string): { rows: number; days: number; bytes: number } {
     const r = this.db

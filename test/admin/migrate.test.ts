@@ -245,7 +245,7 @@ describePg('admin data migrate', () => {
     expect([r.json.balancesCents, r.json.realizedCents]).toEqual([figures.balancesCents, figures.realizedCents]);
     expect(r.json.jwtSecret).toBe('copied');
     expect(r.json.to).toBe(`postgres://${new URL(url).host}${new URL(url).pathname}`);
-    expect(r.json.marketData).toContain('nodes still read market data from their local DATA_DIR');
+    expect(r.json.marketData).toContain('every node copies them into its own DATA_DIR when it starts and after each import');
     // Rows in order: the tables a foreign key names come first.
     const order = Object.keys(r.json.tables);
     for (const [child, parent] of [['accounts', 'users'], ['fills', 'accounts'], ['payouts', 'accounts'], ['playground_run_trades', 'playground_runs']]) {

@@ -13,6 +13,8 @@ import { MarketDataService } from '../../src/service/market-data.ts';
 import { BarChunkStore } from '../../src/store/bar-chunks.ts';
 import { type Db, openDb } from '../../src/store/db.ts';
 import { BarRollupStore } from '../../src/store/rollups.ts';
+import { LocalImportLocks, SharedBarStore } from '../../src/store/shared-bars.ts';
+import { SqliteSql } from '../../src/store/sql.ts';
 
 export const SPAN = { firstDay: daysFromCivil(2025, 1, 1), lastDay: () => daysFromCivil(2025, 12, 31) };
 export const day = (y: number, m: number, d: number) => daysFromCivil(y, m, d);
@@ -33,7 +35,8 @@ export function rollupWorld(): RollupWorld {
   const rollups = new BarRollupStore(db);
   const source = new BarSource(chunks, SPAN, 96, rollups);
   const clock = new ManualClock(Date.UTC(2026, 0, 10));
-  const market = new MarketDataService(db, chunks, source, clock, rollups);
+  const sql = new SqliteSql(db);
+  const market = new MarketDataService({ shared: new SharedBarStore(sql), locks: new LocalImportLocks(chunks, () => clock.nowMs()), chunks, source, clock, replica: null });
   return { db, chunks, rollups, source, market, clock, dir: mkdtempSync(join(tmpdir(), 'rd-rollup-')) };
 }
 

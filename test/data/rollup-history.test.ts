@@ -42,7 +42,7 @@ describe('History over rollups', () => {
     w = rollupWorld();
     await importAll(w);
     usage = new UsageStore(new SqliteSql(w.db));
-    const deps = { usage, clock, customTimeframes: true, isImporting: () => false };
+    const deps = { usage, clock, customTimeframes: true, isImporting: async () => false };
     rolled = new HistoryService({ ...deps, source: w.source });
     flat = new HistoryService({ ...deps, source: new FlatSource(w.chunks, SPAN, 96, null) });
   });
