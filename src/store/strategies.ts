@@ -109,8 +109,8 @@ export class StrategyStore {
    * one strategy left out (the one an update rewrites).
    */
   async usage(userId: number, exceptId: string | null): Promise<{ count: number; bytes: number }> {
-    const r = (await this.db.get(`SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(CAST(code AS BLOB)) + LENGTH(CAST(name AS BLOB)) + LENGTH(CAST(params_json AS BLOB))), 0) AS bytes
-         FROM strategies WHERE user_id = $u AND id IS NOT $except`, { u: userId, except: exceptId })) as { n: number; bytes: number };
+    const r = (await this.db.get(`SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(code) + octet_length(name) + octet_length(params_json)), 0) AS bytes
+         FROM strategies WHERE user_id = $u AND id IS DISTINCT FROM $except`, { u: userId, except: exceptId })) as { n: number; bytes: number };
     return { count: r.n, bytes: r.bytes };
   }
 
