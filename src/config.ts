@@ -109,7 +109,8 @@ export const limits = Object.freeze({
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
   // trades kept in a stored result (statistics cover all) and shown while running (the most recent);
-  // equity samples (at most 2 × this many, halving the density when full).
+  // points of the equity curve (per bucket of bars the lowest, highest and last close, the first bar
+  // and the end: service/playground/equity-curve.ts).
   playgroundLogLinesMax: 2000,
   playgroundLogBytesMax: 256 * 1024,
   playgroundLogLineCharsMax: 2000,
@@ -120,7 +121,7 @@ export const limits = Object.freeze({
   playgroundTradesStoredMax: 200_000,
   playgroundTradesPageMax: 1000,
   playgroundContextTimeframesMax: 3,
-  playgroundEquityPointsMax: 1000,
+  playgroundEquityPointsMax: 2000,
   // What the server accepts from a child in one message (its word is not trusted); stored bars sent
   // in answer to one `need` (the bar asked for plus look-ahead bars that can trigger).
   playgroundActionsPerBatchMax: 100_000,
