@@ -120,6 +120,7 @@ export const limits = Object.freeze({
   // and served in pages (GET executions/:id/trades) of at most the page size.
   playgroundTradesStoredMax: 200_000,
   playgroundTradesPageMax: 1000,
+  playgroundTradesPerChunk: 1000, // trades a stored chunk holds: a page reads one or two chunks (44 KB each)
   playgroundContextTimeframesMax: 3,
   playgroundEquityPointsMax: 2000,
   // What the server accepts from a child in one message (its word is not trusted); stored bars sent
