@@ -1,8 +1,8 @@
 // Playground runs: a row is written when a run is accepted (status running) and completed once when
 // it ends, with its totals and its result (statistics, the first trades, equity curve, logs) as JSON.
 // Every trade of the run goes beside it, packed in columns (`encodeTrades`) in chunks of a fixed
-// count, one BLOB a chunk, so a page of trades reads one or two chunks, never the whole run. A row still `running` at start belongs to a server that stopped mid-run:
-// `failInterrupted` marks it failed.
+// count, one BLOB a chunk, so a page of trades reads one or two chunks, never the whole run. A row
+// still `running` at start belongs to a server that stopped mid-run: `failInterrupted` marks it failed.
 //
 // The rows are also the cluster's job queue (migration 11): a `running` row without node_id is
 // queued with its job (job_json); a node claims it (`claim`: FOR UPDATE SKIP LOCKED on PostgreSQL),
@@ -32,7 +32,10 @@ export interface NewRun {
   startedMs: number;
 }
 
-export interface RunEndFields {
+/** A run's end: its totals and result, and optionally every trade to store with the chunk size. */
+export type RunEndFields = RunEndTotals & ({ trades?: undefined } | RunEndTrades);
+
+interface RunEndTotals {
   status: Exclude<RunStatus, 'running'>;
   error: string | null;
   totalPnlCents: number;
@@ -43,10 +46,13 @@ export interface RunEndFields {
   speed: number | null;
   result: unknown;
   completedMs: number;
+}
+
+interface RunEndTrades {
   /** Every trade of the run to store packed (at most `limits.playgroundTradesStoredMax`, the caller's cut); absent: none stored. */
-  trades?: readonly StoredTrade[];
-  /** Trades a stored chunk holds (`limits.playgroundTradesPerChunk`); required with `trades`. */
-  tradesPerChunk?: number;
+  trades: readonly StoredTrade[];
+  /** Trades a stored chunk holds (`limits.playgroundTradesPerChunk`). */
+  tradesPerChunk: number;
 }
 
 /** A stored chunk: trades [firstIndex, firstIndex + count) of a run, packed. */
@@ -384,8 +390,7 @@ export class PlaygroundRunStore {
   /** Completes a running row, with its packed trades; a row already ended is left as it is. */
   async end(id: string, f: RunEndFields): Promise<void> {
     const trades = f.trades;
-    assert(trades === undefined || f.tradesPerChunk !== undefined, 'trades to store without a chunk size');
-    const chunks = trades === undefined ? [] : chunkTrades(trades, f.tradesPerChunk!);
+    const chunks = f.trades === undefined ? [] : chunkTrades(f.trades, f.tradesPerChunk);
     await this.db.transaction(async () => {
       const changed = (await this.db.run(`UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
              bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed, job_json = NULL, progress_json = NULL
