@@ -109,7 +109,8 @@ export const limits = Object.freeze({
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
   // trades kept in a stored result (statistics cover all) and shown while running (the most recent);
-  // equity samples (at most 2 × this many, halving the density when full).
+  // points of the equity curve (per bucket of bars the lowest, highest and last close, the first bar
+  // and the end: service/playground/equity-curve.ts).
   playgroundLogLinesMax: 2000,
   playgroundLogBytesMax: 256 * 1024,
   playgroundLogLineCharsMax: 2000,
@@ -119,8 +120,9 @@ export const limits = Object.freeze({
   // and served in pages (GET executions/:id/trades) of at most the page size.
   playgroundTradesStoredMax: 200_000,
   playgroundTradesPageMax: 1000,
+  playgroundTradesPerChunk: 1000, // trades a stored chunk holds: a page reads one or two chunks (44 KB each)
   playgroundContextTimeframesMax: 3,
-  playgroundEquityPointsMax: 1000,
+  playgroundEquityPointsMax: 2000,
   // What the server accepts from a child in one message (its word is not trusted); stored bars sent
   // in answer to one `need` (the bar asked for plus look-ahead bars that can trigger).
   playgroundActionsPerBatchMax: 100_000,

@@ -1,8 +1,8 @@
 // Playground runs: a row is written when a run is accepted (status running) and completed once when
 // it ends, with its totals and its result (statistics, the first trades, equity curve, logs) as JSON.
-// Every trade of the run goes beside it, packed in columns in one BLOB (`encodeTrades`), and is read
-// a page at a time. A row still `running` at start belongs to a server that stopped mid-run:
-// `failInterrupted` marks it failed.
+// Every trade of the run goes beside it, packed in columns (`encodeTrades`) in chunks of a fixed
+// count, one BLOB a chunk, so a page of trades reads one or two chunks, never the whole run. A row
+// still `running` at start belongs to a server that stopped mid-run: `failInterrupted` marks it failed.
 //
 // The rows are also the cluster's job queue (migration 11): a `running` row without node_id is
 // queued with its job (job_json); a node claims it (`claim`: FOR UPDATE SKIP LOCKED on PostgreSQL),
@@ -32,7 +32,10 @@ export interface NewRun {
   startedMs: number;
 }
 
-export interface RunEndFields {
+/** A run's end: its totals and result, and optionally every trade to store with the chunk size. */
+export type RunEndFields = RunEndTotals & ({ trades?: undefined } | RunEndTrades);
+
+interface RunEndTotals {
   status: Exclude<RunStatus, 'running'>;
   error: string | null;
   totalPnlCents: number;
@@ -43,8 +46,31 @@ export interface RunEndFields {
   speed: number | null;
   result: unknown;
   completedMs: number;
+}
+
+interface RunEndTrades {
   /** Every trade of the run to store packed (at most `limits.playgroundTradesStoredMax`, the caller's cut); absent: none stored. */
-  trades?: readonly StoredTrade[];
+  trades: readonly StoredTrade[];
+  /** Trades a stored chunk holds (`limits.playgroundTradesPerChunk`). */
+  tradesPerChunk: number;
+}
+
+/** A stored chunk: trades [firstIndex, firstIndex + count) of a run, packed. */
+export interface TradeChunk {
+  firstIndex: number;
+  count: number;
+  packed: Uint8Array;
+}
+
+/** `trades` cut into chunks of `perChunk` (the last may hold fewer), each packed. */
+export function chunkTrades(trades: readonly StoredTrade[], perChunk: number): TradeChunk[] {
+  assert(Number.isInteger(perChunk) && perChunk >= 1, 'trades per chunk: a whole number of at least 1');
+  const out: TradeChunk[] = [];
+  for (let first = 0; first < trades.length; first += perChunk) {
+    const part = trades.slice(first, first + perChunk);
+    out.push({ firstIndex: first, count: part.length, packed: encodeTrades(part) });
+  }
+  return out;
 }
 
 /** A round-trip trade as stored: the engine's TradeRecord (ticks, cents, epoch seconds). */
@@ -364,7 +390,7 @@ export class PlaygroundRunStore {
   /** Completes a running row, with its packed trades; a row already ended is left as it is. */
   async end(id: string, f: RunEndFields): Promise<void> {
     const trades = f.trades;
-    const packed = trades === undefined ? null : encodeTrades(trades);
+    const chunks = f.trades === undefined ? [] : chunkTrades(f.trades, f.tradesPerChunk);
     await this.db.transaction(async () => {
       const changed = (await this.db.run(`UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
              bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed, job_json = NULL, progress_json = NULL
@@ -373,8 +399,12 @@ export class PlaygroundRunStore {
           result: JSON.stringify(f.result), completed: f.completedMs,
         }));
       if (changed === 0 || trades === undefined) return;
-      await this.db.run(`INSERT INTO playground_run_trades (run_id, trade_count, trades) VALUES ($id, $n, $packed)
-         ON CONFLICT (run_id) DO UPDATE SET trade_count = excluded.trade_count, trades = excluded.trades`, { id, n: trades.length, packed });
+      await this.db.run('DELETE FROM playground_run_trades WHERE run_id = $id', { id });
+      for (const c of chunks) {
+        await this.db.run('INSERT INTO playground_run_trades (run_id, first_index, trade_count, trades) VALUES ($id, $first, $n, $packed)', {
+          id, first: c.firstIndex, n: c.count, packed: c.packed,
+        });
+      }
     });
   }
 
@@ -384,11 +414,27 @@ export class PlaygroundRunStore {
    * trades were packed).
    */
   async tradesPage(userId: number, id: string, offset: number, limit: number): Promise<{ stored: number; trades: StoredTrade[] } | null> {
-    const r = (await this.db.get(`SELECT t.trade_count AS n, t.trades AS packed FROM playground_run_trades t JOIN playground_runs r ON r.id = t.run_id
-         WHERE t.run_id = $id AND r.user_id = $user`, { id, user: userId })) as { n: number; packed: Uint8Array } | null;
-    if (r === null) return null;
-    const from = Math.min(offset, r.n);
-    return { stored: r.n, trades: decodeTrades(r.packed, r.n, from, Math.min(r.n, from + limit)) };
+    // The count stored is where the last chunk ends (read from the key and the last row's count).
+    const last = await this.db.get<{ n: number }>(`SELECT t.first_index + t.trade_count AS n FROM playground_run_trades t
+         JOIN playground_runs r ON r.id = t.run_id WHERE t.run_id = $id AND r.user_id = $user ORDER BY t.first_index DESC LIMIT 1`, { id, user: userId });
+    if (last === null) return null;
+    const stored = Number(last.n);
+    const from = Math.min(offset, stored);
+    const to = Math.min(stored, from + limit);
+    if (from === to) return { stored, trades: [] };
+    // The chunk holding `from`, and those after it that start before `to`.
+    const rows = await this.db.all<{ first: number; n: number; packed: Uint8Array }>(`SELECT first_index AS first, trade_count AS n, trades AS packed
+         FROM playground_run_trades WHERE run_id = $id AND first_index < $to
+           AND first_index >= (SELECT MAX(first_index) FROM playground_run_trades WHERE run_id = $id AND first_index <= $from)
+         ORDER BY first_index`, { id, from, to });
+    const trades: StoredTrade[] = [];
+    for (const r of rows) {
+      const first = Number(r.first);
+      const n = Number(r.n);
+      trades.push(...decodeTrades(r.packed, n, Math.max(from, first) - first, Math.min(to, first + n) - first));
+    }
+    assert(trades.length === to - from, 'packed trades: chunks do not cover the page');
+    return { stored, trades };
   }
 
   /** A strategy's runs, newest first, without their result payloads (`result` is null). */

@@ -112,6 +112,7 @@ async function finishedRun(s: Services, userId: number, strategyId: string): Pro
     status: 'completed', error: null, totalPnlCents: 12_345, totalTrades: 1, winRate: 0.5, barsDone: 78, speed: null, result: { note: 'done' },
     completedMs: WALL_MS + 1_000,
     trades: [{ direction: 1, entryTimeS: OPEN_S, exitTimeS: OPEN_S + 600, entryQty: 2, entryValueTicks: 160_000, exitValueTicks: 160_100, pnlCents: 12_345, feesCents: 560 }],
+    tradesPerChunk: 1000,
   });
 }
 

@@ -64,6 +64,16 @@ async function apiPost(page: Page, path: string, body: unknown): Promise<any> {
   );
 }
 
+/** The log lines the Logs tab shows: [bar time as shown, text]. */
+async function shownLogs(page: Page): Promise<[string, string][]> {
+  return page.$$eval('[data-testid=logs] .pg-log-line', (els: any[]) =>
+    els.map((e) => [e.querySelector('[data-testid=log-time]').textContent, e.querySelector('[data-testid=log-text]').textContent]),
+  );
+}
+
+/** A line's bar time as the Logs tab shows it (UTC, to the second; blank before the first bar). */
+const logTime = (iso: string | null) => (iso === null ? '' : iso.slice(0, 19).replace('T', ' '));
+
 /** Replaces the editor's whole text, as a person pasting over it would. */
 async function replaceCode(page: Page, code: string) {
   await page.click('.cm-content');
@@ -157,7 +167,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
       // The logs tab shows what the strategy printed (or says that it printed nothing).
       await page.click('.pg-tabs button:has-text("Logs")');
       if (ex.logs.length === 0) expect(await text(page, '.pg-tab-body')).toContain('Nothing printed');
-      else expect(await text(page, '[data-testid=logs]')).toBe(ex.logs.join('\n').trim());
+      else expect(await shownLogs(page)).toEqual(ex.logs.map((l: string, i: number) => [logTime(ex.logTimes[i]), l]));
       expect(errors).toEqual([]);
       await context.close();
     },
@@ -260,6 +270,12 @@ describe.skipIf(noBrowser)('console: playground', () => {
       const tail = (await apiGet(page, `/api/playground/executions/${id}/trades?offset=${ex.tradesTotal - 1}&limit=1`)).trades[0];
       expect(await text(page, '[data-testid=trades] tbody tr:last-child td:first-child')).toBe(String(ex.tradesTotal));
       expect(await text(page, '[data-testid=trades] tbody tr:last-child td:last-child')).toBe(usd.format(tail.pnl));
+      // The CSV link exports every trade: a header, one line a trade, the last one the run's last.
+      const csvHref = await data(page, '[data-testid=trades-csv]', 'href');
+      expect(csvHref).toBe(`/api/playground/executions/${id}/trades.csv`);
+      const csv = ((await page.evaluate(`fetch(${JSON.stringify(csvHref)}).then((r) => r.text())`)) as string).split('\n');
+      expect(csv.length).toBe(ex.tradesTotal + 2);
+      expect(csv[csv.length - 2]).toBe([tail.side, tail.size, tail.entryTime, tail.entryPrice, tail.exitTime, tail.exitPrice, tail.pnl, tail.fees].join(','));
 
       // A row click moves the chart to that trade: its entry and exit in view, zoomed in, marked.
       const pick = ex.tradesTotal - 3;
@@ -310,7 +326,7 @@ describe.skipIf(noBrowser)('console: playground', () => {
         '    ctx.n = 0',
         '',
         'def on_bar(ctx, bar):',
-        '    ctx.n += 1',
+        '    ctx.n += 1; print("bar", ctx.n)',
         '    if ctx.n > 3:',
         '        ratio = bar.close / (ctx.n - ctx.n)',
         '',
@@ -328,6 +344,16 @@ describe.skipIf(noBrowser)('console: playground', () => {
       ]);
       expect(await page.$$eval('.cm-lint-marker-error', (els: any[]) => els.length)).toBe(1);
       expect(await text(page, '[data-testid=traceback] .pg-traceback-head button')).toBe('line 7');
+      // What it printed up to the failure is kept and shown with it, each line at its bar's open time
+      // (the run opens at 23:00 UTC the day before, five minutes a bar).
+      expect(await shownLogs(page)).toEqual([
+        ['2025-03-03 23:00:00', 'bar 1'],
+        ['2025-03-03 23:05:00', 'bar 2'],
+        ['2025-03-03 23:10:00', 'bar 3'],
+        ['2025-03-03 23:15:00', 'bar 4'],
+      ]);
+      await page.locator('[data-testid=logs]').scrollIntoViewIfNeeded();
+      await screenshot(page, 'playground-logs');
       await screenshot(page, 'playground-error');
 
       // A syntax error: the line of the missing colon.

@@ -327,6 +327,8 @@ def on_bar(ctx, bar):
         '[2025-02-27 00:00:00] bar 1',
         '[2025-02-27 01:00:00] bar 2',
       ]);
+      // Each line with the open time of the bar that printed it (none for init's).
+      expect(x.logTimes).toEqual([null, '2025-02-26T23:00:00Z', '2025-02-27T00:00:00Z', '2025-02-27T01:00:00Z']);
     }
   }, SANDBOX_TEST_MS);
 

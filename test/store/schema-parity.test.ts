@@ -174,6 +174,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       expect(end.playground_runs.columns).toContain('bars_done:not null:integer:0');
       expect(end.orders.primaryKey).toEqual(['account_id', 'id']);
       expect(end.playground_run_trades.foreignKeys).toEqual(['run_id -> playground_runs(id) on delete cascade']);
+      expect(end.playground_run_trades.primaryKey).toEqual(['run_id', 'first_index']);
       expect(end.playground_runs.indexes).toEqual([
         'playground_runs_one_live(user_id)', 'playground_runs_queue(seq)', 'playground_runs_strategy(strategy_id, started_ms)', 'playground_runs_user(user_id, started_ms)',
       ]);

@@ -168,7 +168,10 @@ export const Execution = T.Object(
     results: PlaygroundResults, // the earlier family's Replay/end `results` and the performance extension
     trades: T.Array(RunTrade, { description: 'While running the 100 most recent; when done the first 5,000' }),
     tradesTotal: T.Integer(),
-    equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2000 }),
+    equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), {
+      maxItems: limits.playgroundEquityPointsMax,
+      description: 'Equity at bar closes over the whole run: the first bar\'s close, then per bucket of bars its lowest, highest and last close, then the run\'s end',
+    }),
     logs: T.Array(T.String()),
     logTimes: T.Array(Nullable(IsoTime('Open time of the bar the strategy was on when it printed the line')), {
       description: 'Extension: one per line of `logs`, in order; null before the first bar (init), for the truncation note, and for runs recorded before line times existed',

@@ -14,6 +14,7 @@ import { SessionEngine } from '../../engine/engine.ts';
 import { type DailyClose, DrawdownDuration, type Performance, performance } from '../../engine/performance.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
 import { type OrderSide, type OrderType } from '../../engine/types.ts';
+import { EquityCurve, equityBucketsFor, type EquityPoint } from './equity-curve.ts';
 import type { DayBatch } from './feed.ts';
 
 /** An action as reported by the child, already checked for shape (execution.ts). */
@@ -22,10 +23,7 @@ export type LedgerAction =
   | { k: number; op: 'cancel'; id: number }
   | { k: number; op: 'close'; size: number | null };
 
-export interface EquityPoint {
-  timeS: number;
-  equityCents: number;
-}
+export type { EquityPoint };
 
 export class RunLedger {
   readonly engine: SessionEngine;
@@ -33,8 +31,8 @@ export class RunLedger {
   private readonly dd: DrawdownTracker;
   private fillsSeen = 0;
   barsDone = 0;
-  private equity: EquityPoint[] = [];
-  private stride = 1;
+  /** Each bucket's lowest, highest and last bar close over the whole run (equity-curve.ts). */
+  private readonly equity = new EquityCurve(equityBucketsFor(limits.playgroundEquityPointsMax));
   lastEndS = 0;
   /** Bars during which a position was open (engine/performance.ts: exposure). */
   private exposedBars = 0;
@@ -79,8 +77,7 @@ export class RunLedger {
       this.dd.update(eq);
       this.ddTime.update(eq, endS);
       this.lastEquityCents = eq;
-      // Bars 1, 1 + stride, 1 + 2·stride, …: the first bar's close is always a point.
-      if ((this.barsDone - 1) % this.stride === 0) this.sample(endS, eq);
+      this.equity.add(endS, eq);
     }
   }
 
@@ -98,9 +95,9 @@ export class RunLedger {
     this.dd.update(eq);
     if (this.barsDone > 0) this.ddTime.update(eq, this.lastEndS);
     this.lastEquityCents = eq;
-    // The last point (the flat balance at the last bar's end) is never thinned away; a run that
-    // played no bar has no point (it has no time).
-    if (this.barsDone > 0) this.sample(this.lastEndS, eq, false);
+    // The last point is the flat balance at the last bar's end; a run that played no bar has no
+    // point (it has no time).
+    if (this.barsDone > 0) this.equity.end(this.lastEndS, eq);
   }
 
   stats(): RunStats {
@@ -128,8 +125,9 @@ export class RunLedger {
     return this.trades.closed;
   }
 
-  get equityCurve(): readonly EquityPoint[] {
-    return this.equity;
+  /** The curve so far (a new array each time). */
+  get equityCurve(): EquityPoint[] {
+    return this.equity.points();
   }
 
   /** Balance plus open P&L at the last mark (what the account snapshot calls equity), without allocating. */
@@ -160,25 +158,5 @@ export class RunLedger {
   private collectFills(): void {
     const fills = this.engine.fills;
     for (; this.fillsSeen < fills.length; this.fillsSeen++) this.trades.add(fills[this.fillsSeen]);
-  }
-
-  /**
-   * Adds a point (or updates the last one at the same time). When the curve reaches twice the bound,
-   * every other point goes: the even indices stay, so the first bar's close stays, and the points
-   * left are bars 1, 1 + 2·stride, …, matching the doubled stride. The final point (`thin` false)
-   * is added after the last thinning, so the curve always ends at the run's end, with at most
-   * 2 × playgroundEquityPointsMax points.
-   */
-  private sample(timeS: number, equityCents: number, thin = true): void {
-    const last = this.equity[this.equity.length - 1];
-    if (last !== undefined && last.timeS === timeS) {
-      last.equityCents = equityCents;
-      return;
-    }
-    this.equity.push({ timeS, equityCents });
-    if (thin && this.equity.length >= 2 * limits.playgroundEquityPointsMax) {
-      this.equity = this.equity.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-    }
   }
 }

@@ -475,6 +475,7 @@ export class RunService {
         speed: exec.speed,
         completedMs: exec.completedMs ?? this.clock.nowMs(),
         trades: trades.length <= limits.playgroundTradesStoredMax ? trades : trades.slice(0, limits.playgroundTradesStoredMax),
+        tradesPerChunk: limits.playgroundTradesPerChunk,
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,

@@ -76,7 +76,14 @@ export function TradesTable({ execution }: { execution: Execution }) {
   return (
     <div class="pg-table-wrap">
       {(loading || error) && <p class={`pg-small ${error ? 'error' : 'muted'}`}>{error ?? `Loading ${execution.tradesTotal.toLocaleString('en-US')} trades…`}</p>}
-      {pages > 1 && <TradesPager page={at / TRADES_PAGE_ROWS} pages={pages} first={at + 1} last={at + rows.length} total={trades.length} onPage={setPage} />}
+      <div class="pg-trades-bar">
+        {pages > 1 && <TradesPager page={at / TRADES_PAGE_ROWS} pages={pages} first={at + 1} last={at + rows.length} total={trades.length} onPage={setPage} />}
+        {execution.status !== 'running' && (
+          <a class="pg-csv" data-testid="trades-csv" href={`/api/playground/executions/${encodeURIComponent(execution.id)}/trades.csv`} download>
+            Download CSV
+          </a>
+        )}
+      </div>
       <table data-testid="trades" class="pg-trades">
         <thead>
           <tr>
@@ -111,12 +118,26 @@ export function TradesTable({ execution }: { execution: Execution }) {
   );
 }
 
+/** What the strategy printed, each line beside the open time (UTC) of the bar it was on; blank before the first bar. */
 export function Logs({ execution }: { execution: Execution }) {
   if (execution.logs.length === 0) return <p class="empty">Nothing printed. Output of print() in your strategy shows here.</p>;
+  const times = execution.logTimes ?? [];
   return (
-    <pre class="pg-logs" data-testid="logs">
-      {execution.logs.join('\n')}
-    </pre>
+    <div class="pg-logs" data-testid="logs">
+      {execution.logs.map((line, i) => {
+        const t = times[i] ?? null;
+        return (
+          <div class="pg-log-line" key={i}>
+            <span class="pg-log-time" data-testid="log-time" title={t === null ? 'Printed before the first bar' : 'Open time of the bar (UTC)'}>
+              {t === null ? '' : utc(t)}
+            </span>
+            <span class="pg-log-text" data-testid="log-text">
+              {line}
+            </span>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 

@@ -87,6 +87,8 @@ export interface Execution extends ExecutionProgress {
   tradesTotal: number;
   equityCurve: { time: string; equity: number }[];
   logs: string[];
+  /** The open time of the bar the strategy was on when it printed each line of `logs` (null before the first bar). */
+  logTimes: (string | null)[];
 }
 
 export const INSTRUMENTS = ['NQ', 'ES', 'MNQ', 'MES', 'GC', 'EURUSD', 'LIGHTCMDUSD'] as const;
