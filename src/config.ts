@@ -5,6 +5,7 @@
 
 import { availableParallelism } from 'node:os';
 import { coreLimits } from './core-limits.ts';
+import type { PasswordCost } from './lib/secrets.ts';
 import { parseSymbolIdStyle, SYMBOL_ID_STYLES, type SymbolIdStyle } from './domain/symbol-id.ts';
 
 export const limits = Object.freeze({
@@ -189,6 +190,8 @@ export interface Config {
   runnerPacedMaxConcurrent: number;
   /** A playground execution is killed after this long (spec: 10 minutes). */
   playgroundTimeoutS: number;
+  /** argon2id cost of stored passwords (web login): memory in KiB and passes. */
+  passwordHash: PasswordCost;
   /** The runner bundle, the Pyodide snapshot and Deno's cache; null = `<dataDir>/runner`. */
   runnerCacheDir: string | null;
   /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
@@ -250,6 +253,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // A paced child idles between bars: the share bounds its memory (about 200 MB each), not cores.
     runnerPacedMaxConcurrent: Math.max(1, int(env.RUNNER_PACED_MAX_CONCURRENT, 2 * availableParallelism(), 'RUNNER_PACED_MAX_CONCURRENT')),
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
+    // OWASP's recommended argon2id minimum (19 MiB, 2 passes); hashes made under other costs still verify.
+    passwordHash: {
+      memoryKiB: Math.max(64, int(env.PASSWORD_HASH_MEMORY_KIB, 19_456, 'PASSWORD_HASH_MEMORY_KIB')),
+      timeCost: Math.max(1, int(env.PASSWORD_HASH_TIME_COST, 2, 'PASSWORD_HASH_TIME_COST')),
+    },
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
     hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),

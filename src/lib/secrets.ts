@@ -4,6 +4,17 @@
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** argon2id's cost: memory in KiB and passes (one lane). */
+export interface PasswordCost {
+  memoryKiB: number;
+  timeCost: number;
+}
+
+/** A password's argon2id hash at `cost` (the hash names its cost: Bun.password.verify reads it back). */
+export function hashPassword(password: string, cost: PasswordCost): Promise<string> {
+  return Bun.password.hash(password, { algorithm: 'argon2id', memoryCost: cost.memoryKiB, timeCost: cost.timeCost });
+}
+
 /** A random secret of `bytes` bytes, base64url without padding (32 bytes = 256 bits). */
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

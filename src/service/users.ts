@@ -5,7 +5,7 @@ import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Revocation } from './auth.ts';
 import { err, ok, type Result } from '../lib/result.ts';
-import { randomSecret, sha256Hex } from '../lib/secrets.ts';
+import { hashPassword, type PasswordCost, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { Plan, UserRow, UserStore } from '../store/users.ts';
 
@@ -30,7 +30,8 @@ export class UserService {
     private readonly tokens: IssuedJwtStore,
     private readonly clock: Clock,
     /** Told when the user's tokens stop working (key rotated, disabled, plan lowered), after it is stored. */
-    private readonly onRevoked: (e: Revocation) => void = () => {},
+    private readonly onRevoked: (e: Revocation) => void,
+    private readonly passwordCost: PasswordCost,
   ) {}
 
   async create(input: {
@@ -45,7 +46,7 @@ export class UserService {
     if (input.plan !== undefined && input.plan !== 'pro' && input.plan !== 'free') return err({ kind: 'invalid_plan' });
     if (await this.users.byEmail(email)) return err({ kind: 'email_taken' });
     const apiKey = newApiKey();
-    const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null;
+    const passwordHash = input.password ? await hashPassword(input.password, this.passwordCost) : null;
     const user = await this.users.insert({
       email,
       plan: input.plan ?? 'pro',

@@ -15,7 +15,7 @@ import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
-import { randomSecret, sha256Hex } from '../lib/secrets.ts';
+import { hashPassword, type PasswordCost, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { LoginThrottle } from './login-throttle.ts';
@@ -35,17 +35,18 @@ export interface WebPrincipal {
   jtiHash: string;
 }
 
-// An argon2id hash no password is compared against successfully in practice, verified when the email
-// is unknown or has no password, to keep the timing equal. Made once, on the first login.
-let dummyHash: Promise<string> | null = null;
-function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= Bun.password.hash(randomSecret(32), 'argon2id');
-  return dummyHash;
-}
 
 export class WebAuthService {
   private readonly throttle: LoginThrottle;
   private readonly jwt: JwtKind;
+  // An argon2id hash (at the same cost as real ones) no password is compared against successfully in
+  // practice, verified when the email is unknown or has no password, to keep the timing equal. Made on the first login.
+  private dummyHash: Promise<string> | null = null;
+
+  private dummyPasswordHash(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomSecret(32), this.passwordCost);
+    return this.dummyHash;
+  }
 
   constructor(
     private readonly users: UserStore,
@@ -53,6 +54,7 @@ export class WebAuthService {
     jwtSecret: Uint8Array,
     private readonly clock: Clock,
     rateLimits: RateLimits,
+    private readonly passwordCost: PasswordCost,
   ) {
     this.jwt = jwtKinds(jwtSecret).web;
     this.throttle = new LoginThrottle(rateLimits, 'web_login');
@@ -78,7 +80,7 @@ export class WebAuthService {
     if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
 
     const found = await this.users.passwordHashOf(normalized);
-    const hash = found?.passwordHash ?? (await dummyPasswordHash());
+    const hash = found?.passwordHash ?? (await this.dummyPasswordHash());
     const matches = await Bun.password.verify(password, hash).catch(() => false);
     if (!found || found.passwordHash === null || !matches) return err({ kind: 'invalid_credentials' });
     // The password matched: whatever the account's state, this was no failed guess.
@@ -113,7 +115,7 @@ export class WebAuthService {
     if (password === '' || password.length > limits.passwordLengthMax) return err({ kind: 'invalid_password' });
     const user = await this.users.byEmail(email.trim().toLowerCase());
     if (!user) return err({ kind: 'user_not_found' });
-    await this.users.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'));
+    await this.users.setPasswordHash(user.id, await hashPassword(password, this.passwordCost));
     await this.sessions.revokeAllForUser(user.id, this.clock.nowMs());
     return ok({ email: user.email });
   }

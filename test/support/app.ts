@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import { freshDatabase, templateDatabase } from './postgres.ts';
+import { TEST_PASSWORD_COST } from './test-env.ts';
 
 export const T0 = Date.UTC(2025, 2, 3, 14, 30, 0); // 2025-03-03T14:30:00Z, a Monday
 
@@ -58,7 +59,7 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
   // One app per database: a single server on PostgreSQL (no leases or LISTEN connection, whose
   // cluster behaviour test/cluster runs through real nodes), its connections closed when idle.
   const sql = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await openPostgres(await migratedDatabase(), { max: 2, idleTimeoutS: 1 }) : undefined;
-  const s = await createServices({ config: defaultConfig(opts.config), clock, db, sql, cluster: false, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  const s = await createServices({ config: defaultConfig({ passwordHash: TEST_PASSWORD_COST, ...opts.config }), clock, db, sql, cluster: false, jwtSecret: new TextEncoder().encode(randomSecret()) });
   const app = buildApp(s);
   const email = 'trader@example.com';
   // On a reopened database the user exists already: give it a fresh key instead.

@@ -3,8 +3,7 @@
 // through the HTTP API and wait for its end.
 //
 // No test may depend on the machine's speed. On a loaded 2-core machine (load average 10-15) a
-// sandbox that starts in half a second takes 10-20 s, the snapshot build a minute, a web login's
-// argon2 hash several seconds; bun's default bound of 5 s per test and per hook is far too short
+// sandbox that starts in half a second takes 10-20 s, the snapshot build a minute; bun's default bound of 5 s per test and per hook is far too short
 // (bunfig.toml's `timeout` key is not read by bun 1.4). So every test and hook that starts a
 // sandbox passes one of the bounds below, tests wait on the execution's own end event, and the
 // apps' run deadline is far above any normal run, so only the tests that want a timeout get one.

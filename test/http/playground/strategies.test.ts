@@ -4,8 +4,8 @@ import { limits } from '../../../src/config.ts';
 import { isoFromEpochMs } from '../../../src/lib/iso-time.ts';
 import { makeApp, makeWebUser, T0, type TestApp, webCall, webLogin } from '../../support/app.ts';
 
-// Most tests log a web user in (an argon2id hash): seconds each on a loaded machine, where bun's
-// default of 5 s per test (bunfig's `timeout` is not read) failed them. A bound, not an estimate.
+// Most tests log a web user in; on a loaded machine bun's default of 5 s per test (bunfig's
+// `timeout` is not read) is too short. A bound, not an estimate.
 setDefaultTimeout(120_000);
 
 const NOT_FOUND = { success: false, errorCode: 1, errorMessage: 'Strategy not found' };
