@@ -260,4 +260,15 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await challenges.payouts(a)).toStrictEqual([p('p2', T0 + 5), p('p3', T0), p('p1', T0)]);
     expect(await challenges.payouts(a + 10_000)).toStrictEqual([]);
   });
+
+  it('payouts written at once still take one insertion order (equal times: newest insert first)', async () => {
+    const challenges = new ChallengeStore(db());
+    const u = await userId(db(), 'pay');
+    const a = (await new AccountStore(db()).insert({ userId: u, kind: 'challenge', name: 'c', balanceCents: 0, nowMs: T0 })).id;
+    const p = (i: number): PayoutRow => ({ id: `race${i}-${a}`, accountId: a, amountCents: i, balanceBeforeCents: 0, balanceAfterCents: 0, status: 'paid', simTradeDate: 1, requestedMs: T0 });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => challenges.insertPayout(p(i))));
+    const seqs = await db().all<{ id: string; seq: number }>('SELECT id, seq FROM payouts WHERE account_id = $a ORDER BY seq DESC', { a });
+    expect(new Set(seqs.map((r) => r.seq)).size).toBe(8);
+    expect((await challenges.payouts(a)).map((r) => r.id)).toStrictEqual(seqs.map((r) => r.id));
+  });
 });

@@ -95,6 +95,16 @@ eachBackendShared('stores: strategies', (db) => {
     expect(await s.list(ann + 10_000)).toStrictEqual([]);
   });
 
+  it('list: strategies saved at once (one pool, many connections) still list in one insertion order, newest first', async () => {
+    const s = new StrategyStore(db());
+    const ann = await userId(db(), 'ann');
+    const ids = Array.from({ length: 8 }, (_, i) => `str_race${i}_${ann}`);
+    await Promise.all(ids.map((id) => s.insert(id, ann, fields({ name: id }), T0)));
+    const seqs = await db().all<{ id: string; seq: number }>('SELECT id, seq FROM strategies WHERE user_id = $u ORDER BY seq DESC', { u: ann });
+    expect(new Set(seqs.map((r) => r.seq)).size).toBe(ids.length);
+    expect((await s.list(ann)).map((r) => r.id)).toStrictEqual(seqs.map((r) => r.id));
+  });
+
   it('usage: the count and UTF-8 bytes of code, name and params, one strategy left out (null: none), other users not counted', async () => {
     const s = new StrategyStore(db());
     const ann = await userId(db(), 'ann');
@@ -166,6 +176,16 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
     await runs.insert(empty);
     await runs.end(empty.id, ended({ totalTrades: 0, trades: [], tradesPerChunk: 4 }));
     expect(await runs.tradesPage(ann, empty.id, 0, 10)).toBeNull();
+  });
+
+  it('runs written at once still take one insertion order each (listOfStrategy newest insert first)', async () => {
+    const runs = new PlaygroundRunStore(db());
+    const users = await Promise.all(Array.from({ length: 6 }, (_, i) => userId(db(), `race${i}`)));
+    const sid = `str_race_${users[0]}`;
+    await Promise.all(users.map((u) => runs.insert(newRun(`exe_race_${u}`, u, { strategyId: sid }))));
+    const seqs = await db().all<{ seq: number }>('SELECT seq FROM playground_runs WHERE strategy_id = $s', { s: sid });
+    expect(new Set(seqs.map((r) => r.seq)).size).toBe(users.length);
+    for (const u of users) await runs.failRunning(`exe_race_${u}`, 'x', T0);
   });
 
   it('listOfStrategy: the owner\'s runs of a strategy newest first (equal start: newest insert first), at most max, without result', async () => {
