@@ -188,6 +188,19 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
     for (const u of users) await runs.failRunning(`exe_race_${u}`, 'x', T0);
   });
 
+  it('text with U+0000 (pasted code, a script\'s error message) is stored on both backends, as U+FFFD', async () => {
+    const s = new StrategyStore(db());
+    const runs = new PlaygroundRunStore(db());
+    const ann = await userId(db(), 'ann');
+    await s.insert(`str_nul_${ann}`, ann, fields({ name: 'n\u0000', code: 'x = 1\u0000\n' }), T0);
+    expect(await s.get(`str_nul_${ann}`, ann)).toMatchObject({ name: 'n\ufffd', code: 'x = 1\ufffd\n' });
+    expect(await s.usage(ann, null)).toStrictEqual({ count: 1, bytes: bytesOf(fields({ name: 'n\ufffd', code: 'x = 1\ufffd\n' })) });
+    const r = newRun(`exe_nul_${ann}`, ann);
+    await runs.insert(r);
+    await runs.end(r.id, ended({ status: 'failed', error: 'ValueError: bad \u0000 byte', result: { logs: ['\u0000'] } }));
+    expect(await runs.get(ann, r.id)).toMatchObject({ status: 'failed', error: 'ValueError: bad \ufffd byte', result: { logs: ['\u0000'] } });
+  });
+
   it('listOfStrategy: the owner\'s runs of a strategy newest first (equal start: newest insert first), at most max, without result', async () => {
     const runs = new PlaygroundRunStore(db());
     const [ann, bob] = [await userId(db(), 'ann'), await userId(db(), 'bob')];
