@@ -71,6 +71,14 @@ eachBackendShared('stores: users and issued JWTs', (db) => {
     expect(await users.passwordHashOf('bob@example.io')).toStrictEqual({ user: u, passwordHash: null });
   });
 
+  it('users: of two sign-ups racing for one email (in two cases) exactly one is stored', async () => {
+    const users = new UserStore(db());
+    const tries = await Promise.allSettled([users.insert(newUser('race', { email: 'race@x.io' })), users.insert(newUser('race', { email: 'RACE@x.io' }))]);
+    expect(tries.filter((t) => t.status === 'fulfilled').length).toBe(1);
+    const stored = tries.find((t) => t.status === 'fulfilled') as PromiseFulfilledResult<UserRow>;
+    expect(await users.byEmail('Race@X.io')).toStrictEqual(stored.value);
+  });
+
   it('users: set hashes, patch plan and flags (an empty patch changes nothing), list by id, count', async () => {
     const users = new UserStore(db());
     const before = await users.count();
@@ -163,6 +171,7 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.activeCountOf(u)).toBe(2);
     expect(await replay.activeCountOf(u + 10_000)).toBe(0);
     await replay.touch(a1, T0 + 9);
+    expect(await replay.session(a1)).toStrictEqual({ ...s1, lastActivityMs: T0 + 9 });
     const moved = { accountId: a1, cursorS: 1_740_690_060, currentIndex: 1, engineCore: '{"v":2,"é":"✓"}', status: 'ended' as const, endReason: 'end of data', lastActivityMs: T0 + 10, endedMs: T0 + 10 };
     await replay.updateSession(moved);
     expect(await replay.session(a1)).toStrictEqual({ ...s1, ...moved });
@@ -259,6 +268,18 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     await expect(challenges.insertPayout(p('p1', T0))).rejects.toThrow();
     expect(await challenges.payouts(a)).toStrictEqual([p('p2', T0 + 5), p('p3', T0), p('p1', T0)]);
     expect(await challenges.payouts(a + 10_000)).toStrictEqual([]);
+  });
+
+  it('challenges: of two saves racing from the same version exactly one writes', async () => {
+    const challenges = new ChallengeStore(db());
+    const u = await userId(db(), 'cas');
+    const a = (await new AccountStore(db()).insert({ userId: u, kind: 'challenge', name: 'c', balanceCents: 0, nowMs: T0 })).id;
+    const state = (n: number) => ({ version: 1, planKey: '50k', balanceCents: n }) as unknown as ChallengeState;
+    await challenges.insert(a, '50k', state(0), T0);
+    const wrote = await Promise.all([1, 2, 3, 4].map((n) => challenges.save(a, state(n), 1)));
+    expect(wrote.filter(Boolean).length).toBe(1);
+    const row = await challenges.get(a);
+    expect(row).toStrictEqual({ accountId: a, planKey: '50k', state: state(wrote.indexOf(true) + 1), version: 2 });
   });
 
   it('payouts written at once still take one insertion order (equal times: newest insert first)', async () => {

@@ -85,6 +85,16 @@ eachBackendShared('stores: usage and rate limits', (db) => {
     expect(await r.sweep('rel2', T0 + 1)).toBe(1);
   });
 
+  it('concurrent adds: History usage sums every one; streamed bars take exactly up to the max', async () => {
+    const usage = new UsageStore(db());
+    const s = new StreamUsageStore(db());
+    await Promise.all(Array.from({ length: 10 }, () => usage.add(21, DAY, 3, 1)));
+    expect(await usage.get(21, DAY)).toStrictEqual({ bars: 30, sourceBars: 10 });
+    const taken = await Promise.all(Array.from({ length: 12 }, () => s.addWithin(21, DAY, 1, 5)));
+    expect(taken.filter(Boolean).length).toBe(5);
+    expect(await s.get(21, DAY)).toBe(5);
+  });
+
   it('rate hits: concurrent takes of one key admit exactly max', async () => {
     const r = new RateHitStore(db());
     const w = { scope: 'race', key: 'k', max: 5, windowMs: 60_000 };
@@ -111,6 +121,14 @@ eachBackendShared('stores: session leases', (db) => {
     expect(await leases.extend(101, 'node-a', 60_000)).toBe(true);
     expect(await leases.extend(101, 'node-b', 60_000)).toBe(false);
     expect(await leases.extend(102, 'node-a', 60_000)).toBe(false);
+  });
+
+  it('nodes racing for a free lease: one takes it, and every node is told the same holder', async () => {
+    const leases = new LeaseStore(db());
+    const answers = await Promise.all(['n1', 'n2', 'n3', 'n4', 'n5'].map((n) => leases.acquire(401, n, `http://${n}`, 60_000)));
+    const holder = await leases.holder(401);
+    expect(holder).not.toBeNull();
+    expect(answers).toStrictEqual(answers.map(() => holder!));
   });
 
   it('an expired lease reads as free, goes to the next node that asks, and its old holder can no longer extend it', async () => {

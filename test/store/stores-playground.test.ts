@@ -6,7 +6,7 @@
 // runs it queues.
 
 import { expect, it } from 'bun:test';
-import { type NewRun, PlaygroundRunStore, type RunEndFields, type RunRow, type StoredTrade } from '../../src/store/playground-runs.ts';
+import { isUniqueViolation, type NewRun, PlaygroundRunStore, type RunEndFields, type RunRow, type StoredTrade } from '../../src/store/playground-runs.ts';
 import type { Sql } from '../../src/store/sql.ts';
 import { type StrategyFields, StrategyStore } from '../../src/store/strategies.ts';
 import { UserStore } from '../../src/store/users.ts';
@@ -138,6 +138,16 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
     expect(await runs.liveOf(ann)).toBeNull();
   });
 
+  it('a second row under a taken id, or a second running run of a user, is refused with an error isUniqueViolation knows', async () => {
+    const runs = new PlaygroundRunStore(db());
+    const ann = await userId(db(), 'ann');
+    await runs.insert(newRun(`exe_u_${ann}`, ann));
+    const dupId = await runs.insert(newRun(`exe_u_${ann}`, ann)).catch((e: unknown) => e);
+    const secondLive = await runs.insert(newRun(`exe_u2_${ann}`, ann)).catch((e: unknown) => e);
+    expect([isUniqueViolation(dupId), isUniqueViolation(secondLive), isUniqueViolation(new Error('other'))]).toStrictEqual([true, true, false]);
+    await runs.failRunning(`exe_u_${ann}`, 'x', T0);
+  });
+
   it('claim and heartbeat: the claimed row and its job, progress read back; end writes totals once and clears the live parts', async () => {
     const runs = new PlaygroundRunStore(db());
     const ann = await userId(db(), 'ann');
@@ -148,6 +158,9 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
     expect(claimed).toStrictEqual({ row: runningRow(r, { nodeId: `node-${ann}`, heartbeatMs: T0 + 1 }), job });
     expect(await runs.heartbeat(r.id, `node-${ann}`, T0 + 2, 100, { equityCents: 5_000_000, note: 'ü' })).toStrictEqual({ speed: null, stopRequested: false, paced: false });
     expect(await runs.heartbeat(r.id, 'node-other', T0 + 2, 100, {})).toBeNull();
+    // Stale only for another node, and only before the bound.
+    expect(await runs.failStale(`node-${ann}`, 'stale', T0 + 3, T0 + 3)).not.toContain(r.id);
+    expect(await runs.failStale('node-other', 'stale', T0 + 2, T0 + 3)).not.toContain(r.id);
     expect(await runs.get(ann, r.id)).toStrictEqual(runningRow(r, { nodeId: `node-${ann}`, heartbeatMs: T0 + 2, barsDone: 100, progress: { equityCents: 5_000_000, note: 'ü' } }));
     await runs.end(r.id, ended());
     const done = runningRow(r, { ...ended(), status: 'completed', nodeId: `node-${ann}`, heartbeatMs: T0 + 2, speed: null }) as RunRow & { trades?: unknown };
