@@ -208,7 +208,7 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     await replay.deleteEnded(ids[4]);
     expect(await replay.session(ids[2])).toBeNull();
     expect(await replay.order(ids[2], 1)).toBeNull();
-    expect(await replay.searchFills(ids[2], 0, 2 ** 32, 10)).toStrictEqual([]);
+    expect(await replay.searchFills(ids[2], 0, Number.MAX_SAFE_INTEGER, 10)).toStrictEqual([]);
     expect(await replay.session(ids[4])).not.toBeNull();
   });
 
@@ -244,6 +244,8 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.searchFills(a, 0, 1_000, 10)).toStrictEqual([f[2], f[1], f[0]]);
     expect(await replay.searchFills(a, 300, 400, 2)).toStrictEqual([f[2], f[1]]);
     expect(await replay.searchFills(a, 300, 300, 10)).toStrictEqual([f[0]]);
+    // The replay results read every fill with the widest bounds there are.
+    expect(await replay.searchFills(a, 0, Number.MAX_SAFE_INTEGER, 2)).toStrictEqual([f[2], f[1]]);
   });
 
   it('challenges: state as JSON with a version; save with the expected version is a compare-and-set; payouts newest first, ties by insertion', async () => {
