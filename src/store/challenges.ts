@@ -4,7 +4,7 @@
 
 import type { ChallengeState } from '../challenge/state.ts';
 import type { Sql } from './sql.ts';
-import { nextSeq } from './seq.ts';
+import { inSeqOrder, nextSeq } from './seq.ts';
 
 export interface ChallengeRow {
   accountId: number;
@@ -53,7 +53,7 @@ export class ChallengeStore {
   }
 
   async insertPayout(p: PayoutRow): Promise<void> {
-    await this.db.run(`INSERT INTO payouts (id, account_id, amount_cents, balance_before_cents, balance_after_cents, status, sim_trade_date, requested_ms, seq)
+    await inSeqOrder(this.db, 'payouts', () => this.db.run(`INSERT INTO payouts (id, account_id, amount_cents, balance_before_cents, balance_after_cents, status, sim_trade_date, requested_ms, seq)
          VALUES ($id, $a, $amount, $before, $after, $status, $date, $ms, ${nextSeq('payouts')})`, {
         id: p.id,
         a: p.accountId,
@@ -63,7 +63,7 @@ export class ChallengeStore {
         status: p.status,
         date: p.simTradeDate,
         ms: p.requestedMs,
-      });
+      }));
   }
 
   async payouts(accountId: number): Promise<PayoutRow[]> {

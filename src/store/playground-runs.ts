@@ -13,7 +13,7 @@
 import type { TradeRecord } from '../engine/results.ts';
 import { assert } from '../lib/assert.ts';
 import type { Sql } from './sql.ts';
-import { nextSeq } from './seq.ts';
+import { inSeqOrder, nextSeq } from './seq.ts';
 import type { RunStatus } from './strategies.ts';
 
 export interface NewRun {
@@ -261,14 +261,14 @@ export class PlaygroundRunStore {
    * imports of another process's run) it is a run no node will pick up.
    */
   async insert(r: NewRun, job: RunJob | null = null, paced = false): Promise<void> {
-    await this.db.run(`INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
+    await inSeqOrder(this.db, 'playground_runs', () => this.db.run(`INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
            params_json, context_timeframes_json, speed, status, bars_total, started_ms, paced, job_json, seq)
          VALUES ($id, $user, $strategy, $template, $instrument, $timeframe, $start, $end, $params, $ctx, $speed, 'running', $total, $started,
            $paced, $job, ${nextSeq('playground_runs')})`, {
         id: r.id, user: r.userId, strategy: r.strategyId, template: r.templateId, instrument: r.instrument, timeframe: r.timeframe,
         start: r.startDate, end: r.endDate, params: JSON.stringify(r.params), ctx: JSON.stringify(r.contextTimeframes), speed: r.speed,
         total: r.barsTotal, started: r.startedMs, paced: paced ? 1 : 0, job: job === null ? null : JSON.stringify(job),
-      });
+      }));
   }
 
   /**

@@ -41,6 +41,25 @@ function runAfter(after: readonly (() => void)[]): void {
   for (const run of after) run();
 }
 
+/**
+ * Text as both backends store it: U+0000, which PostgreSQL's text cannot hold (it refuses the
+ * statement), becomes U+FFFD on both, as a lone surrogate already does; so a pasted script or a
+ * script's error message reads back alike on both, instead of failing on one.
+ */
+function safeText(v: string): string {
+  return v.includes('\u0000') ? v.replaceAll('\u0000', '\ufffd') : v;
+}
+
+/** `params` with every text made safe (the same object when none holds U+0000). */
+function textSafe(params: SqlParams): SqlParams {
+  let out: SqlParams | null = null;
+  for (const k in params) {
+    const v = params[k];
+    if (typeof v === 'string' && v.includes('\u0000')) (out ??= { ...params })[k] = safeText(v);
+  }
+  return out ?? params;
+}
+
 // ---- SQLite ----
 
 /**
@@ -58,17 +77,17 @@ export class SqliteSql implements Sql {
 
   async all<T>(text: string, params: SqlParams = {}): Promise<T[]> {
     if (this.mustWait()) await this.waitTurn();
-    return this.db.query(text).all(params as never) as T[];
+    return this.db.query(text).all(textSafe(params) as never) as T[];
   }
 
   async get<T>(text: string, params: SqlParams = {}): Promise<T | null> {
     if (this.mustWait()) await this.waitTurn();
-    return (this.db.query(text).get(params as never) as T | null) ?? null;
+    return (this.db.query(text).get(textSafe(params) as never) as T | null) ?? null;
   }
 
   async run(text: string, params: SqlParams = {}): Promise<number> {
     if (this.mustWait()) await this.waitTurn();
-    return this.db.query(text).run(params as never).changes;
+    return this.db.query(text).run(textSafe(params) as never).changes;
   }
 
   inTransaction(): boolean {
@@ -280,9 +299,10 @@ export class PostgresSql implements Sql, Notifier {
   }
 }
 
-/** Values as PostgreSQL takes them: booleans are stored as 0/1 integers, as in SQLite. */
+/** Values as PostgreSQL takes them: booleans are stored as 0/1 integers, as in SQLite; text made safe. */
 function bind(v: unknown): unknown {
   if (v === undefined) return null;
   if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string') return safeText(v);
   return v;
 }

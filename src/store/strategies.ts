@@ -3,7 +3,7 @@
 // another user reads as absent.
 
 import type { Sql } from './sql.ts';
-import { nextSeq } from './seq.ts';
+import { inSeqOrder, nextSeq } from './seq.ts';
 
 export type ParamValue = number | string | boolean;
 export type ParamMap = Record<string, ParamValue>;
@@ -62,8 +62,8 @@ export class StrategyStore {
   constructor(private readonly db: Sql) {}
 
   async insert(id: string, userId: number, f: StrategyFields, nowMs: number): Promise<void> {
-    await this.db.run(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms, seq)
-         VALUES ($id, $u, $name, $code, $instrument, $timeframe, $params, $now, $now, ${nextSeq('strategies')})`, { id, u: userId, ...this.fieldParams(f), now: nowMs });
+    await inSeqOrder(this.db, 'strategies', () => this.db.run(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms, seq)
+         VALUES ($id, $u, $name, $code, $instrument, $timeframe, $params, $now, $now, ${nextSeq('strategies')})`, { id, u: userId, ...this.fieldParams(f), now: nowMs }));
   }
 
   /** Rewrites a strategy of the user; false when the user has no strategy with this id. */

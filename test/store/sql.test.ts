@@ -93,6 +93,19 @@ eachBackend('Sql', (open, dialect) => {
     expect(Array.from(row!.data!)).toEqual(Array.from(bytes));
   });
 
+  it('text with U+0000 (PostgreSQL text cannot hold it) is written on both as U+FFFD; other text exactly, lone surrogates as U+FFFD', async () => {
+    const sql = await scratch();
+    await sql.run('INSERT INTO t (id, name) VALUES ($id, $name)', { id: 1, name: 'a\u0000b\u0000' });
+    await sql.run('INSERT INTO t (id, name) VALUES ($id, $name)', { id: 2, name: 'ü✓日本🚀\u0001\t' });
+    await sql.run('INSERT INTO t (id, name) VALUES ($id, $name)', { id: 3, name: 'x\ud800y' });
+    expect(await sql.all<Row>('SELECT id, name FROM t ORDER BY id')).toEqual([
+      { id: 1, name: 'a\ufffdb\ufffd' },
+      { id: 2, name: 'ü✓日本🚀\u0001\t' },
+      { id: 3, name: 'x\ufffdy' },
+    ] as Row[]);
+    expect(await sql.get('SELECT id FROM t WHERE name = $n', { n: 'a\u0000b\u0000' })).toEqual({ id: 1 });
+  });
+
   it('a transaction commits what it wrote and resolves to its result', async () => {
     const sql = await scratch();
     const result = await sql.transaction(async () => {

@@ -1,7 +1,7 @@
 // The store's tests run against both backends: `eachBackend` declares a suite twice, once on a fresh
 // SQLite file and once on a fresh PostgreSQL database (skipped or failing as describePg decides).
 
-import { afterEach, describe } from 'bun:test';
+import { afterAll, afterEach, beforeAll, describe } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,32 @@ export function eachBackend(name: string, fn: (open: OpenSql, dialect: Dialect) 
         return sql;
       };
       fn(open, dialect);
+    };
+    if (dialect === 'postgres') describePg(`${name} [postgres]`, suite);
+    else describe(`${name} [sqlite]`, suite);
+  }
+}
+
+/**
+ * Declares `fn` once per backend on one migrated database shared by the suite's tests (opened before
+ * the first, closed after the last): for contract tests that keep apart by their own users and keys,
+ * where a database per test would cost a CREATE DATABASE each.
+ */
+export function eachBackendShared(name: string, fn: (db: () => Sql, dialect: Dialect) => void): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const suite = () => {
+      let sql: Sql | null = null;
+      beforeAll(async () => {
+        sql = await OPENERS[dialect]();
+      });
+      afterAll(async () => {
+        await sql?.close();
+        sql = null;
+      });
+      fn(() => {
+        if (sql === null) throw new Error('the shared database is open only while the suite runs');
+        return sql;
+      }, dialect);
     };
     if (dialect === 'postgres') describePg(`${name} [postgres]`, suite);
     else describe(`${name} [sqlite]`, suite);
