@@ -106,6 +106,13 @@ export const limits = Object.freeze({
   replayAdvancePieceDaysMax: 30,
   replayPrepareDaysMax: 800, // days one advance has the rollup builder make at most: a jump over the longest span (two years)
   replayResultFillsMax: 1_000_000,
+  // The journal (console): ended sessions listed with their statistics, newest first; a note's length;
+  // equity points one session's curve is thinned to; challenges a user may have in evaluation at once
+  // when starting them from the console (the admin CLI creates any).
+  journalSessionsListedMax: 50,
+  journalNoteCharsMax: 4000,
+  journalEquityPointsMax: 2000,
+  userActiveEvaluationsMax: 3,
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
   // trades kept in a stored result (statistics cover all) and shown while running (the most recent);

@@ -297,4 +297,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX playground_runs_one_live ON playground_runs(user_id) WHERE status = 'running';
   CREATE INDEX playground_runs_queue ON playground_runs(seq) WHERE status = 'running' AND node_id IS NULL;
   `,
+  // 15: the journal's notes (src/store/journal.ts): one per replay session (trade_number 0) and one
+  // per round-trip trade of it (trade_number n ≥ 1: the session's n-th trade, oldest first, as
+  // src/engine/results.ts folds its fills). Deleted with the session's account.
+  // (Steps 13 and 14 are other branches' of the same session; the lead renumbers at merge.)
+  `
+  CREATE TABLE journal_notes (
+    account_id   INTEGER NOT NULL REFERENCES accounts(id),
+    trade_number INTEGER NOT NULL CHECK (trade_number >= 0),
+    text         TEXT NOT NULL,
+    updated_ms   INTEGER NOT NULL,
+    PRIMARY KEY (account_id, trade_number)
+  );
+  `,
 ];

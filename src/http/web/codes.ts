@@ -1,8 +1,10 @@
 // The web login (`/api/auth/`): (errorCode, errorMessage) per endpoint for every domain error kind.
 // The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
 
+import { limits } from '../../config.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
+import type { JournalReadError, NoteError } from '../../service/journal.ts';
 import type { WebLoginError } from '../../service/web-auth.ts';
 
 // Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
@@ -27,4 +29,17 @@ export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
 export const replaySession: CodeTable<SessionError> = {
   account_not_found: [1, 'Account not found'],
   session_ended: [1, 'No active replay session for this account'],
+};
+
+/** GET /journal/:accountId: another user's session, or none, reads as not found. */
+export const journalSession: CodeTable<JournalReadError> = {
+  session_not_found: [1, 'Replay session not found'],
+};
+
+/** POST /journal/:accountId/note. */
+export const journalNote: CodeTable<NoteError> = {
+  session_not_found: [1, 'Replay session not found'],
+  trade_not_found: [2, 'Trade not found'],
+  invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
+  note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
 };
