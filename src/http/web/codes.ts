@@ -4,6 +4,7 @@
 import { limits } from '../../config.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
+import type { StartEvaluationError } from '../../service/challenges.ts';
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
 import type { WebLoginError } from '../../service/web-auth.ts';
 
@@ -42,4 +43,10 @@ export const journalNote: CodeTable<NoteError> = {
   trade_not_found: [2, 'Trade not found'],
   invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
   note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
+};
+
+/** POST /challenges: a user starts an evaluation (docs/decisions.md, l-journal). */
+export const startEvaluation: CodeTable<StartEvaluationError> = {
+  plan_not_found: [1, 'Plan not found'],
+  evaluations_limit: [2, (e) => `You have ${e.max} evaluations under way, the most one user may have: one must pass, fail or be ended before another starts`],
 };

@@ -127,6 +127,61 @@ export const challenges = defineEndpoint({
   errors: codes.none,
 });
 
+export const ChallengePlanInfo = T.Object(
+  {
+    key: T.String({ description: 'What POST /challenges takes, e.g. `50K-standard`' }),
+    size: lit('50K', '100K', '150K'),
+    policy: lit('standard', 'consistency'),
+    dailyLossMode: lit('hard', 'soft'),
+    startingBalance: T.Number(),
+    profitTarget: T.Number({ description: 'Evaluation: realized profit to pass' }),
+    maxLossLimit: T.Number({ description: 'The trailing floor starts this far below the starting balance' }),
+    dailyLossLimit: T.Number(),
+    maxContracts: T.Integer({ description: 'Largest net position in minis (micros count 1/10)' }),
+    minTradingDays: T.Integer(),
+    passConsistencyPct: T.Number({ description: 'To pass, the best day must be below this percentage of the profit' }),
+    payout: T.Object(
+      {
+        requiredWinningDays: T.Integer(),
+        winningDayMinProfit: T.Number(),
+        minPayout: T.Number(),
+        maxPayout: T.Number(),
+        profitCapPct: T.Number({ description: 'A payout takes at most this percentage of the profit since the last one' }),
+        consistencyPct: Nullable(T.Number()),
+      },
+      STRICT,
+    ),
+  },
+  { ...STRICT, title: 'ChallengePlan' },
+);
+
+export const challengePlans = defineEndpoint({
+  method: 'GET',
+  path: '/challenge-plans',
+  auth: 'cookie',
+  summary: 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way',
+  request: {},
+  fields: {},
+  response: okBody({
+    plans: T.Array(ChallengePlanInfo),
+    activeEvaluations: T.Integer({ description: "The user's evaluations still active" }),
+    activeEvaluationsMax: T.Integer({ description: 'The most one user may have active at once' }),
+  }),
+  errors: codes.none,
+});
+
+export const startEvaluation = defineEndpoint({
+  method: 'POST',
+  path: '/challenges',
+  auth: 'cookie-pro',
+  summary: 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session',
+  request: { planKey: T.String({ description: 'From GET /challenge-plans' }) },
+  fields: { planKey: { refuse: { kind: 'plan_not_found' } } },
+  response: okBody({ challenge: ChallengeDetail }),
+  errors: codes.startEvaluation,
+  otherErrors: [[403, SIM_PRO_REQUIRED]],
+});
+
 export const DataRange = T.Object(
   {
     symbol: T.String({ description: 'The instrument symbol (`NQ`)' }),
@@ -268,4 +323,4 @@ export const journalNote = defineEndpoint({
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, challengePlans, startEvaluation];
