@@ -8,6 +8,8 @@ import { type ChallengeDetail, consistencyLimit, effectiveFloorKind, outcomeText
 import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass, utc } from '../ui.tsx';
 import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type Payout, requestPayout } from './challenges/data.ts';
+import { PhaseTrack } from './challenges/phases.tsx';
+import { StartEvaluation } from './challenges/start-evaluation.tsx';
 import './challenges.css';
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -32,6 +34,7 @@ export function ChallengesPage(_: PageProps) {
   const [views, setViews] = useState<ChallengeView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
+  const [started, setStarted] = useState(0);
 
   const load = async () => {
     setError(null);
@@ -78,11 +81,7 @@ export function ChallengesPage(_: PageProps) {
           <p class="empty">Loading challenge accounts…</p>
         ) : views.length === 0 ? (
           <div class="empty ch-empty" data-testid="challenges-empty">
-            <p>You have no challenge accounts yet.</p>
-            <p>
-              An administrator creates one with <code>npm run admin -- challenge create --email you@example.com --plan 50K</code> (plans 50K, 100K, 150K;{' '}
-              <code>--phase performance</code> for a funded account). Trade it from the <a href="#/desk">Replay desk</a>.
-            </p>
+            <p>You have no challenge accounts yet: start an evaluation below, then trade it from the <a href="#/desk">Replay desk</a>.</p>
           </div>
         ) : (
           <table data-testid="challenge-accounts">
@@ -124,6 +123,14 @@ export function ChallengesPage(_: PageProps) {
             </tbody>
           </table>
         )}
+        <StartEvaluation
+          refreshKey={started}
+          onStarted={async (id) => {
+            await load();
+            setSelected(id);
+            setStarted((n) => n + 1);
+          }}
+        />
         <div class="ch-how">
           <h3>How a challenge goes</h3>
           <ol>
@@ -159,6 +166,7 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
           <StatusBadge d={d} />
           <PhaseBadge d={d} />
         </div>
+        <PhaseTrack d={d} />
         {note && (
           <div class={`ch-outcome ch-outcome-${d.status}`} data-testid="challenge-outcome">
             <p>{note}</p>
