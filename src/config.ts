@@ -75,6 +75,7 @@ export const limits = Object.freeze({
 
   // Web login (cookie sessions live tokenTtlS, like bearer tokens) and playground strategies.
   passwordLengthMax: 256, // longer passwords are refused before hashing
+  passwordLengthMin: 8, // a password changed in the console's Settings (NIST SP 800-63B's floor)
   playgroundScriptBytesMax: 200 * 1024, // (spec) script size 200 KB, UTF-8 bytes
   strategyNameMax: 100,
   strategyParamsMax: 50,

@@ -88,8 +88,8 @@ function offsetMs(ms: number): number {
 
 /**
  * A wall time in the chosen zone (`YYYY-MM-DD HH:MM[:SS]`) as ISO 8601 UTC; null when it is not
- * such a time. A time the clocks skip (spring forward) moves forward by the gap; a repeated one
- * (fall back) reads as its first occurrence.
+ * such a time. A repeated wall time (the autumn change) reads as its first occurrence; one the
+ * clocks skip (the spring change) reads an hour off, as no instant bears it.
  */
 export function parseZoned(text: string): string | null {
   const m = /^\s*(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?Z?\s*$/.exec(text);

@@ -11,6 +11,7 @@ import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type 
 import { PhaseTrack } from './challenges/phases.tsx';
 import { StartEvaluation } from './challenges/start-evaluation.tsx';
 import './challenges.css';
+import { zoneLabel } from '../time-format.ts';
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -199,7 +200,7 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
             <>
               {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
               start a replay); the rule state follows each bar there.
-              {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} UTC; the next session starts after it.</>}
+              {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} {zoneLabel()}; the next session starts after it.</>}
             </>
           ) : d.status === 'passed' ? (
             <>
@@ -403,7 +404,7 @@ function PayoutHistory({ payouts }: { payouts: Payout[] }) {
     <table data-testid="payout-history">
       <thead>
         <tr>
-          <th>Requested (UTC)</th>
+          <th>Requested ({zoneLabel()})</th>
           <th>Simulated date</th>
           <th>Status</th>
           <th class="num">Amount</th>

@@ -1,10 +1,12 @@
-// Settings: the plan, the simulator API key (Pro: generate or rotate, shown once), and where bots
-// connect. The key never reaches the page except in the one answer that creates it.
+// Settings: the plan, the password, display preferences (time zone, the start form's defaults),
+// the simulator API key (Pro: generate or rotate, shown once), and where bots connect. The key never reaches the page except in the one answer that creates it.
 
 import { useEffect, useState } from 'preact/hooks';
 import { auth } from '../api.ts';
 import type { PageProps } from './page-props.ts';
 import { attempt, ErrorLine } from '../ui.tsx';
+import { DisplayPreferences } from './settings/display.tsx';
+import { PasswordForm } from './settings/password.tsx';
 import './settings.css';
 
 interface KeyState {
@@ -67,6 +69,8 @@ export function SettingsPage({ user }: PageProps) {
             : 'The simulator API, the futures instruments and the playground need the Pro plan.'}
         </p>
       </section>
+      <PasswordForm />
+      <DisplayPreferences />
 
       <section class="card" data-testid="api-key-card">
         <h2>Simulator API key</h2>

@@ -6,7 +6,7 @@ import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
-import type { WebLoginError } from '../../service/web-auth.ts';
+import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
 // Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
 // same answer: accounts cannot be probed.
@@ -49,4 +49,11 @@ export const journalNote: CodeTable<NoteError> = {
 export const startEvaluation: CodeTable<StartEvaluationError> = {
   plan_not_found: [1, 'Plan not found'],
   evaluations_limit: [2, (e) => `You have ${e.max} evaluations under way, the most one user may have: one must pass, fail or be ended before another starts`],
+};
+
+/** POST /password: the signed-in user changes their password. */
+export const changePassword: CodeTable<ChangePasswordError> = {
+  wrong_password: [1, 'The current password is wrong'],
+  invalid_new_password: [2, `The new password needs ${limits.passwordLengthMin} to ${limits.passwordLengthMax} characters`],
+  rate_limited: TOO_MANY_REQUESTS,
 };

@@ -69,6 +69,18 @@ export const apiKeyCreate = defineEndpoint({
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
+export const changePassword = defineEndpoint({
+  method: 'POST',
+  path: '/password',
+  auth: 'cookie',
+  summary: "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays",
+  description: 'A wrong current password counts as a failed web login (the same throttle). API keys and the tokens they issued are not touched.',
+  request: { currentPassword: T.String(), newPassword: T.String({ description: '8 to 256 characters' }) },
+  fields: { newPassword: { refuse: { kind: 'invalid_new_password' } }, currentPassword: { refuse: { kind: 'wrong_password' } } },
+  response: okBody({}),
+  errors: codes.changePassword,
+});
+
 const lit = <const V extends string>(...vs: V[]) => T.Union(vs.map((v) => T.Literal(v)));
 
 export const ChallengeOutcome = T.Object(
@@ -323,4 +335,4 @@ export const journalNote = defineEndpoint({
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, challengePlans, startEvaluation];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, challengePlans, startEvaluation, changePassword];
