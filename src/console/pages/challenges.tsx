@@ -132,26 +132,33 @@ export function ChallengesPage(_: PageProps) {
             setStarted((n) => n + 1);
           }}
         />
-        <div class="ch-how">
-          <h3>How a challenge goes</h3>
-          <ol>
-            <li>
-              <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day balance) or the daily-loss
-              limit, over the minimum number of trading days, with no day above the consistency share of the profit.
-            </li>
-            <li>
-              <b>Performance (funded)</b>: the next replay you start on a passed account opens this phase with the balance back at the account size; the same
-              loss rules apply.
-            </li>
-            <li>
-              <b>Payouts</b>: after enough winning days since the phase began or the last payout, withdraw up to half of the profit made since then.
-            </li>
-          </ol>
-          <p class="muted">A violation closes the challenge; so does ending it. Violated and ended challenges take no more orders.</p>
-        </div>
+        <HowChallengesGo />
       </section>
 
       {current && <DetailPanel key={current.detail.accountId} view={current} onChanged={() => refreshOne(current.detail.accountId)} />}
+    </div>
+  );
+}
+
+/** The rules of the road, under the list. */
+function HowChallengesGo() {
+  return (
+    <div class="ch-how">
+      <h3>How a challenge goes</h3>
+      <ol>
+        <li>
+          <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day balance) or the daily-loss
+          limit, over the minimum number of trading days, with no day above the consistency share of the profit.
+        </li>
+        <li>
+          <b>Performance (funded)</b>: the next replay you start on a passed account opens this phase with the balance back at the account size; the same
+          loss rules apply.
+        </li>
+        <li>
+          <b>Payouts</b>: after enough winning days since the phase began or the last payout, withdraw up to half of the profit made since then.
+        </li>
+      </ol>
+      <p class="muted">A violation closes the challenge; so does ending it. Violated and ended challenges take no more orders.</p>
     </div>
   );
 }
@@ -195,21 +202,7 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
           </div>
         </div>
         <RuleFigures d={d} />
-        {d.status !== 'ended' && <p class="muted ch-hint">
-          {d.status === 'active' ? (
-            <>
-              {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
-              start a replay); the rule state follows each bar there.
-              {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} {zoneLabel()}; the next session starts after it.</>}
-            </>
-          ) : d.status === 'passed' ? (
-            <>
-              Start a replay on it in the <a href="#/desk">Replay desk</a> to open the performance phase.
-            </>
-          ) : (
-            <>This challenge is over and takes no more orders.</>
-          )}
-        </p>}
+        <NextStep d={d} />
       </div>
 
       <div class="card">
@@ -237,6 +230,28 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
         {view.payouts && <PayoutHistory payouts={view.payouts} />}
       </div>
     </section>
+  );
+}
+
+/** What to do next with the account, in words. */
+function NextStep({ d }: { d: ChallengeDetail }) {
+  if (d.status === 'ended') return null;
+  return (
+    <p class="muted ch-hint">
+      {d.status === 'active' ? (
+        <>
+          {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
+          start a replay); the rule state follows each bar there.
+          {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} {zoneLabel()}; the next session starts after it.</>}
+        </>
+      ) : d.status === 'passed' ? (
+        <>
+          Start a replay on it in the <a href="#/desk">Replay desk</a> to open the performance phase.
+        </>
+      ) : (
+        <>This challenge is over and takes no more orders.</>
+      )}
+    </p>
   );
 }
 

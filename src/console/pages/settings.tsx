@@ -58,17 +58,7 @@ export function SettingsPage({ user }: PageProps) {
   const rotating = state?.hasApiKey ?? false;
   return (
     <div class="settings">
-      <section class="card">
-        <h2>Plan</h2>
-        <p>
-          This account (<span class="mono">{user.email}</span>) is on the <span class={`plan plan-${user.plan}`} data-testid="settings-plan">{user.plan}</span> plan.
-        </p>
-        <p class="muted">
-          {pro
-            ? 'Pro includes the simulator API (replay, trading, history for bots), every futures instrument and the playground.'
-            : 'The simulator API, the futures instruments and the playground need the Pro plan.'}
-        </p>
-      </section>
+      <PlanCard user={user} />
       <PasswordForm />
       <DisplayPreferences />
 
@@ -165,5 +155,22 @@ export function SettingsPage({ user }: PageProps) {
   -d '{"userName": "${state?.userName ?? user.email}", "apiKey": "<API_KEY>"}'`}</pre>
       </section>
     </div>
+  );
+}
+
+function PlanCard({ user }: PageProps) {
+  const pro = user.plan === 'pro';
+  return (
+    <section class="card">
+      <h2>Plan</h2>
+      <p>
+        This account (<span class="mono">{user.email}</span>) is on the <span class={`plan plan-${user.plan}`} data-testid="settings-plan">{user.plan}</span> plan.
+      </p>
+      <p class="muted">
+        {pro
+          ? 'Pro includes the simulator API (replay, trading, history for bots), every futures instrument and the playground.'
+          : 'The simulator API, the futures instruments and the playground need the Pro plan.'}
+      </p>
+    </section>
   );
 }
