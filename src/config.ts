@@ -76,6 +76,7 @@ export const limits = Object.freeze({
 
   // Web login (cookie sessions live tokenTtlS, like bearer tokens) and playground strategies.
   passwordLengthMax: 256, // longer passwords are refused before hashing
+  passwordLengthMin: 8, // a password changed in the console's Settings (NIST SP 800-63B's floor)
   playgroundScriptBytesMax: 200 * 1024, // (spec) script size 200 KB, UTF-8 bytes
   strategyNameMax: 100,
   strategyParamsMax: 50,
@@ -107,6 +108,13 @@ export const limits = Object.freeze({
   replayAdvancePieceDaysMax: 30,
   replayPrepareDaysMax: 800, // days one advance has the rollup builder make at most: a jump over the longest span (two years)
   replayResultFillsMax: 1_000_000,
+  // The journal (console): ended sessions listed with their statistics, newest first; a note's length;
+  // equity points one session's curve is thinned to; challenges a user may have in evaluation at once
+  // when starting them from the console (the admin CLI creates any).
+  journalSessionsListedMax: 50,
+  journalNoteCharsMax: 4000,
+  journalEquityPointsMax: 2000,
+  userActiveEvaluationsMax: 3,
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
   // trades kept in a stored result (statistics cover all) and shown while running (the most recent);

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, auth, setUnauthorizedHandler, type WebUser } from './api.ts';
 import { ChallengesPage } from './pages/challenges.tsx';
 import { DeskPage } from './pages/desk.tsx';
+import { JournalPage } from './pages/journal.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { PlaygroundPage } from './pages/playground.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -13,6 +14,7 @@ import './style.css';
 
 const ROUTES = [
   { hash: '#/desk', label: 'Replay desk', page: DeskPage },
+  { hash: '#/journal', label: 'Journal', page: JournalPage },
   { hash: '#/challenges', label: 'Challenges & payouts', page: ChallengesPage },
   { hash: '#/playground', label: 'Playground', page: PlaygroundPage },
   { hash: '#/settings', label: 'Settings', page: SettingsPage },

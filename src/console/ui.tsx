@@ -1,5 +1,7 @@
 // Small shared pieces of the console: an error line, money and number formats.
 
+import { formatTime } from './time-format.ts';
+
 export function ErrorLine({ error }: { error: string | null | undefined }) {
   return error ? (
     <p class="error" role="alert">
@@ -20,11 +22,12 @@ export function signClass(v: number | null | undefined): string {
   return !v ? '' : v > 0 ? 'pos' : 'neg';
 }
 
-/** Time in UTC as `2025-03-03 14:30:00`. */
+/**
+ * A time as `2025-03-03 14:30:00`, in the time zone chosen in Settings (UTC unless changed): the
+ * console's one time format (time-format.ts). The name is older than the setting.
+ */
 export function utc(iso: string | number | null | undefined): string {
-  if (iso === null || iso === undefined) return '—';
-  const d = typeof iso === 'number' ? new Date(iso) : new Date(iso);
-  return Number.isNaN(d.getTime()) ? String(iso) : d.toISOString().slice(0, 19).replace('T', ' ');
+  return formatTime(iso);
 }
 
 /** Runs an async action, reporting its ApiError message through `setError`. */

@@ -3,6 +3,7 @@
 
 import { type ChallengePlan, type DailyLossMode, type PayoutPolicy, type PlanSize, planByKey, planFor } from '../challenge/plans.ts';
 import { type ChallengePhase, type ChallengeState, endChallenge, newChallenge } from '../challenge/state.ts';
+import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountRow, AccountStore } from '../store/accounts.ts';
@@ -18,6 +19,9 @@ export interface Challenge {
 }
 
 export type ChallengeLookupError = { kind: 'account_not_found' };
+
+/** Why a user may not start an evaluation: no such plan, or as many under way as one user may have. */
+export type StartEvaluationError = { kind: 'plan_not_found' } | { kind: 'evaluations_limit'; max: number };
 
 export class ChallengeService {
   constructor(
@@ -38,6 +42,26 @@ export class ChallengeService {
       await this.store.insert(account.id, plan.key, state, nowMs);
       return { account: { ...account, name }, plan, state, version: 1 };
     });
+  }
+
+  /**
+   * A user starts an evaluation on a plan themselves (the console; the admin CLI's `create` has no
+   * limit): refused while the user has `userActiveEvaluationsMax` evaluations still active. Passed,
+   * violated and ended ones, and funded (performance-phase) accounts, do not count.
+   */
+  async startEvaluation(userId: number, planKey: unknown): Promise<Result<Challenge, StartEvaluationError>> {
+    const plan = typeof planKey === 'string' ? planByKey(planKey) : undefined;
+    if (!plan) return err({ kind: 'plan_not_found' });
+    return this.db.transaction(async () => {
+      await this.store.lockUserCreation(userId);
+      if ((await this.activeEvaluationCount(userId)) >= limits.userActiveEvaluationsMax) return err({ kind: 'evaluations_limit', max: limits.userActiveEvaluationsMax });
+      return ok(await this.create(userId, plan.size, 'evaluation', plan.payout.policy, plan.dailyLossMode));
+    });
+  }
+
+  /** The user's challenges still active in the evaluation phase: what `startEvaluation` limits. */
+  async activeEvaluationCount(userId: number): Promise<number> {
+    return (await this.listOwned(userId)).filter((c) => c.state.status === 'active' && c.state.phase === 'evaluation').length;
   }
 
   /** A challenge account the user owns (any status). */

@@ -21,6 +21,7 @@ import { MarketReplica } from './market-replica.ts';
 import { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
+import { JournalStore } from '../store/journal.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
 import { UsageStore } from '../store/usage.ts';
@@ -28,6 +29,7 @@ import { UserStore } from '../store/users.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
+import { JournalService } from './journal.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { MarketDataService } from './market-data.ts';
@@ -66,6 +68,7 @@ export interface Services {
   marketData: MarketDataService;
   replay: ReplayService;
   challenges: ChallengeService;
+  journal: JournalService;
   payouts: PayoutService;
   trading: TradingService;
   /** `draining` once SIGTERM is received: /health answers 503 so a load balancer sends no new work. */
@@ -130,8 +133,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
   const runner = runnerPool.get;
   const runs = new RunService(runStore, strategies, bars, runner, {
-    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
-    slippageTicks: config.slippageTicks,
+    nodeId: config.nodeId, customTimeframes: config.customTimeframes, slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
@@ -168,6 +170,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     challenges,
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
+    journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
     events,
     ownership,
     lifecycle: { draining: false },

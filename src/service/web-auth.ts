@@ -30,6 +30,12 @@ export type WebLoginError =
 
 export type SetPasswordError = { kind: 'user_not_found' } | { kind: 'invalid_password' };
 
+/** A password change from a signed-in session: the current password is wrong, or the new one is out of bounds. */
+export type ChangePasswordError =
+  | { kind: 'wrong_password' }
+  | { kind: 'invalid_new_password' }
+  | { kind: 'rate_limited'; retryAfterS: number };
+
 export interface WebPrincipal {
   user: UserRow;
   jtiHash: string;
@@ -118,6 +124,30 @@ export class WebAuthService {
     await this.users.setPasswordHash(user.id, await hashPassword(password, this.passwordCost));
     await this.sessions.revokeAllForUser(user.id, this.clock.nowMs());
     return ok({ email: user.email });
+  }
+
+  /**
+   * Changes the signed-in user's password: the current one is required (a cookie left open on a
+   * shared machine must not be enough to take the account), and a wrong one counts as a failed web
+   * login against the same throttle. Every other web session of the user is revoked; this one stays
+   * signed in. API keys and their tokens are the bots' and are not touched (rotate the key for that).
+   */
+  async changePassword(principal: WebPrincipal, current: string, next: string, clientAddress: string): Promise<Result<void, ChangePasswordError>> {
+    if (next.length < limits.passwordLengthMin || next.length > limits.passwordLengthMax) return err({ kind: 'invalid_new_password' });
+    const nowMs = this.clock.nowMs();
+    const addressGate = await this.throttle.admitAddress(clientAddress, nowMs);
+    if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });
+    const attempt = { address: clientAddress, email: principal.user.email, startedMs: nowMs };
+    const emailGate = await this.throttle.admitEmail(attempt);
+    if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
+    const found = await this.users.passwordHashOf(principal.user.email);
+    const hash = found?.passwordHash ?? (await this.dummyPasswordHash());
+    const matches = current.length <= limits.passwordLengthMax && (await Bun.password.verify(current, hash).catch(() => false));
+    if (!found || found.passwordHash === null || !matches) return err({ kind: 'wrong_password' });
+    await this.throttle.succeeded(attempt, principal.user.id, this.clock.nowMs());
+    await this.users.setPasswordHash(principal.user.id, await hashPassword(next, this.passwordCost));
+    await this.sessions.revokeAllForUserExcept(principal.user.id, principal.jtiHash, this.clock.nowMs());
+    return ok(undefined);
   }
 
   /** Drops session rows long expired (a timer calls it), so the table stays bounded. */

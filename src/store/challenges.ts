@@ -27,6 +27,15 @@ export interface PayoutRow {
 export class ChallengeStore {
   constructor(private readonly db: Sql) {}
 
+  /**
+   * Serializes the creation of one user's challenges until the caller's transaction ends, so a count
+   * of them and the insert it allows are one step on every node. SQLite's single connection already
+   * runs one transaction at a time; PostgreSQL takes a transaction-level advisory lock on the user.
+   */
+  async lockUserCreation(userId: number): Promise<void> {
+    if (this.db.dialect === 'postgres') await this.db.run('SELECT pg_advisory_xact_lock(hashtextextended($k::text, 0))', { k: `challenge-create:${userId}` });
+  }
+
   async insert(accountId: number, planKey: string, state: ChallengeState, nowMs: number): Promise<void> {
     await this.db.run('INSERT INTO challenges (account_id, plan_key, state, version, created_ms) VALUES ($a, $p, $s, 1, $now)', { a: accountId, p: planKey, s: JSON.stringify(state), now: nowMs });
   }

@@ -40,6 +40,11 @@ export class IssuedJwtStore {
     await this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL`, { u: userId, now: nowMs });
   }
 
+  /** Revokes every live one of a user but `keepJtiHash` (a password changed from that session). */
+  async revokeAllForUserExcept(userId: number, keepJtiHash: string, nowMs: number): Promise<void> {
+    await this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL AND jti_hash != $keep`, { u: userId, keep: keepJtiHash, now: nowMs });
+  }
+
   /** Drops rows that expired more than a day ago, so the table stays bounded. */
   async prune(nowMs: number): Promise<void> {
     await this.db.run(`DELETE FROM ${this.table} WHERE expires_ms < $cut`, { cut: nowMs - 86_400_000 });

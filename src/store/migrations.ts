@@ -317,4 +317,16 @@ export const MIGRATIONS: readonly string[] = [
     SELECT run_id, 0, trade_count, trades FROM playground_run_trades_whole;
   DROP TABLE playground_run_trades_whole;
   `,
+  // 15: the journal's notes (src/store/journal.ts): one per replay session (trade_number 0) and one
+  // per round-trip trade of it (trade_number n ≥ 1: the session's n-th trade, oldest first, as
+  // src/engine/results.ts folds its fills). Deleted with the session's account.
+  `
+  CREATE TABLE journal_notes (
+    account_id   INTEGER NOT NULL REFERENCES accounts(id),
+    trade_number INTEGER NOT NULL CHECK (trade_number >= 0),
+    text         TEXT NOT NULL,
+    updated_ms   INTEGER NOT NULL,
+    PRIMARY KEY (account_id, trade_number)
+  );
+  `,
 ];

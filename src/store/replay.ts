@@ -208,8 +208,15 @@ export class ReplayStore {
     return rows.map((r) => r.account_id);
   }
 
-  /** Deletes an ended session with its orders and fills (the caller deletes its account, in the same transaction). */
+  /** The user's ended sessions, most recently ended first, at most `max`. */
+  async endedOf(userId: number, max: number): Promise<SessionRow[]> {
+    const rows = (await this.db.all(`SELECT * FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY ended_ms DESC, account_id DESC LIMIT $max`, { u: userId, max })) as RawSession[];
+    return rows.map(toSession);
+  }
+
+  /** Deletes an ended session with its notes, orders and fills (the caller deletes its account, in the same transaction). */
   async deleteEnded(accountId: number): Promise<void> {
+    await this.db.run('DELETE FROM journal_notes WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM fills WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM orders WHERE account_id = $id', { id: accountId });
     await this.db.run(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`, { id: accountId });

@@ -105,6 +105,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * A screenshot README shows: written to test/.screenshots like any, and to docs/screenshots when
+ * UPDATE_DOC_SCREENSHOTS=1 (so a test run leaves the tracked files alone unless asked).
+ */
+export async function docScreenshot(page: Page, name: string): Promise<string> {
+  const path = await screenshot(page, name);
+  if (process.env.UPDATE_DOC_SCREENSHOTS === '1') await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`), fullPage: false });
+  return path;
+}
+
 export interface Stage {
   server: Server;
   browser: Browser;

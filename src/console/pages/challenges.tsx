@@ -8,7 +8,10 @@ import { type ChallengeDetail, consistencyLimit, effectiveFloorKind, outcomeText
 import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass, utc } from '../ui.tsx';
 import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type Payout, requestPayout } from './challenges/data.ts';
+import { PhaseTrack } from './challenges/phases.tsx';
+import { StartEvaluation } from './challenges/start-evaluation.tsx';
 import './challenges.css';
+import { zoneLabel } from '../time-format.ts';
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -32,6 +35,7 @@ export function ChallengesPage(_: PageProps) {
   const [views, setViews] = useState<ChallengeView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
+  const [started, setStarted] = useState(0);
 
   const load = async () => {
     setError(null);
@@ -78,11 +82,7 @@ export function ChallengesPage(_: PageProps) {
           <p class="empty">Loading challenge accounts…</p>
         ) : views.length === 0 ? (
           <div class="empty ch-empty" data-testid="challenges-empty">
-            <p>You have no challenge accounts yet.</p>
-            <p>
-              An administrator creates one with <code>npm run admin -- challenge create --email you@example.com --plan 50K</code> (plans 50K, 100K, 150K;{' '}
-              <code>--phase performance</code> for a funded account). Trade it from the <a href="#/desk">Replay desk</a>.
-            </p>
+            <p>You have no challenge accounts yet: start an evaluation below, then trade it from the <a href="#/desk">Replay desk</a>.</p>
           </div>
         ) : (
           <table data-testid="challenge-accounts">
@@ -124,26 +124,41 @@ export function ChallengesPage(_: PageProps) {
             </tbody>
           </table>
         )}
-        <div class="ch-how">
-          <h3>How a challenge goes</h3>
-          <ol>
-            <li>
-              <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day balance) or the daily-loss
-              limit, over the minimum number of trading days, with no day above the consistency share of the profit.
-            </li>
-            <li>
-              <b>Performance (funded)</b>: the next replay you start on a passed account opens this phase with the balance back at the account size; the same
-              loss rules apply.
-            </li>
-            <li>
-              <b>Payouts</b>: after enough winning days since the phase began or the last payout, withdraw up to half of the profit made since then.
-            </li>
-          </ol>
-          <p class="muted">A violation closes the challenge; so does ending it. Violated and ended challenges take no more orders.</p>
-        </div>
+        <StartEvaluation
+          refreshKey={started}
+          onStarted={async (id) => {
+            await load();
+            setSelected(id);
+            setStarted((n) => n + 1);
+          }}
+        />
+        <HowChallengesGo />
       </section>
 
       {current && <DetailPanel key={current.detail.accountId} view={current} onChanged={() => refreshOne(current.detail.accountId)} />}
+    </div>
+  );
+}
+
+/** The rules of the road, under the list. */
+function HowChallengesGo() {
+  return (
+    <div class="ch-how">
+      <h3>How a challenge goes</h3>
+      <ol>
+        <li>
+          <b>Evaluation</b>: reach the profit target without touching the maximum-loss floor (it trails your best end-of-day balance) or the daily-loss
+          limit, over the minimum number of trading days, with no day above the consistency share of the profit.
+        </li>
+        <li>
+          <b>Performance (funded)</b>: the next replay you start on a passed account opens this phase with the balance back at the account size; the same
+          loss rules apply.
+        </li>
+        <li>
+          <b>Payouts</b>: after enough winning days since the phase began or the last payout, withdraw up to half of the profit made since then.
+        </li>
+      </ol>
+      <p class="muted">A violation closes the challenge; so does ending it. Violated and ended challenges take no more orders.</p>
     </div>
   );
 }
@@ -159,6 +174,7 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
           <StatusBadge d={d} />
           <PhaseBadge d={d} />
         </div>
+        <PhaseTrack d={d} />
         {note && (
           <div class={`ch-outcome ch-outcome-${d.status}`} data-testid="challenge-outcome">
             <p>{note}</p>
@@ -186,21 +202,7 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
           </div>
         </div>
         <RuleFigures d={d} />
-        {d.status !== 'ended' && <p class="muted ch-hint">
-          {d.status === 'active' ? (
-            <>
-              {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
-              start a replay); the rule state follows each bar there.
-              {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} UTC; the next session starts after it.</>}
-            </>
-          ) : d.status === 'passed' ? (
-            <>
-              Start a replay on it in the <a href="#/desk">Replay desk</a> to open the performance phase.
-            </>
-          ) : (
-            <>This challenge is over and takes no more orders.</>
-          )}
-        </p>}
+        <NextStep d={d} />
       </div>
 
       <div class="card">
@@ -228,6 +230,28 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
         {view.payouts && <PayoutHistory payouts={view.payouts} />}
       </div>
     </section>
+  );
+}
+
+/** What to do next with the account, in words. */
+function NextStep({ d }: { d: ChallengeDetail }) {
+  if (d.status === 'ended') return null;
+  return (
+    <p class="muted ch-hint">
+      {d.status === 'active' ? (
+        <>
+          {d.liveSession ? 'A replay session is open on it: continue' : 'Trade it'} in the <a href="#/desk">Replay desk</a> (pick it as the account when you
+          start a replay); the rule state follows each bar there.
+          {d.lastSimulatedTime && <> Last simulated time {utc(d.lastSimulatedTime)} {zoneLabel()}; the next session starts after it.</>}
+        </>
+      ) : d.status === 'passed' ? (
+        <>
+          Start a replay on it in the <a href="#/desk">Replay desk</a> to open the performance phase.
+        </>
+      ) : (
+        <>This challenge is over and takes no more orders.</>
+      )}
+    </p>
   );
 }
 
@@ -395,7 +419,7 @@ function PayoutHistory({ payouts }: { payouts: Payout[] }) {
     <table data-testid="payout-history">
       <thead>
         <tr>
-          <th>Requested (UTC)</th>
+          <th>Requested ({zoneLabel()})</th>
           <th>Simulated date</th>
           <th>Status</th>
           <th class="num">Amount</th>

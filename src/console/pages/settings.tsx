@@ -1,10 +1,12 @@
-// Settings: the plan, the simulator API key (Pro: generate or rotate, shown once), and where bots
-// connect. The key never reaches the page except in the one answer that creates it.
+// Settings: the plan, the password, display preferences (time zone, the start form's defaults),
+// the simulator API key (Pro: generate or rotate, shown once), and where bots connect. The key never reaches the page except in the one answer that creates it.
 
 import { useEffect, useState } from 'preact/hooks';
 import { auth } from '../api.ts';
 import type { PageProps } from './page-props.ts';
 import { attempt, ErrorLine } from '../ui.tsx';
+import { DisplayPreferences } from './settings/display.tsx';
+import { PasswordForm } from './settings/password.tsx';
 import './settings.css';
 
 interface KeyState {
@@ -56,17 +58,9 @@ export function SettingsPage({ user }: PageProps) {
   const rotating = state?.hasApiKey ?? false;
   return (
     <div class="settings">
-      <section class="card">
-        <h2>Plan</h2>
-        <p>
-          This account (<span class="mono">{user.email}</span>) is on the <span class={`plan plan-${user.plan}`} data-testid="settings-plan">{user.plan}</span> plan.
-        </p>
-        <p class="muted">
-          {pro
-            ? 'Pro includes the simulator API (replay, trading, history for bots), every futures instrument and the playground.'
-            : 'The simulator API, the futures instruments and the playground need the Pro plan.'}
-        </p>
-      </section>
+      <PlanCard user={user} />
+      <PasswordForm />
+      <DisplayPreferences />
 
       <section class="card" data-testid="api-key-card">
         <h2>Simulator API key</h2>
@@ -161,5 +155,22 @@ export function SettingsPage({ user }: PageProps) {
   -d '{"userName": "${state?.userName ?? user.email}", "apiKey": "<API_KEY>"}'`}</pre>
       </section>
     </div>
+  );
+}
+
+function PlanCard({ user }: PageProps) {
+  const pro = user.plan === 'pro';
+  return (
+    <section class="card">
+      <h2>Plan</h2>
+      <p>
+        This account (<span class="mono">{user.email}</span>) is on the <span class={`plan plan-${user.plan}`} data-testid="settings-plan">{user.plan}</span> plan.
+      </p>
+      <p class="muted">
+        {pro
+          ? 'Pro includes the simulator API (replay, trading, history for bots), every futures instrument and the playground.'
+          : 'The simulator API, the futures instruments and the playground need the Pro plan.'}
+      </p>
+    </section>
   );
 }

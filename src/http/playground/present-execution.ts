@@ -8,28 +8,10 @@ import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
 import type { ParamMap } from '../../service/playground/strategies.ts';
-import { presentStats } from '../shared/present-common.ts';
+import { presentRoundTrip, presentStats } from '../shared/present-common.ts';
 
 export { presentStats };
-
-/** An average price in ticks as a price, to two decimals beyond the tick's. */
-function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
-  const digits = inst.priceDecimals + 2;
-  return Number((valueTicks / qty / inst.ticksPerPoint).toFixed(digits));
-}
-
-export function presentTrade(inst: Instrument, t: TradeRecord) {
-  return {
-    side: t.direction === 1 ? ('long' as const) : ('short' as const),
-    size: t.entryQty,
-    entryTime: isoFromEpochS(t.entryTimeS),
-    entryPrice: avgPrice(inst, t.entryValueTicks, t.entryQty),
-    exitTime: isoFromEpochS(t.exitTimeS),
-    exitPrice: avgPrice(inst, t.exitValueTicks, t.entryQty),
-    pnl: centsToUsd(t.pnlCents),
-    fees: centsToUsd(t.feesCents),
-  };
-}
+export const presentTrade = presentRoundTrip;
 
 function runFields(v: ExecutionView) {
   return {

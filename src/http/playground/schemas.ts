@@ -12,7 +12,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
+import { Maybe, Nullable, RunResults, RunTrade, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as runCodes from './run-codes.ts';
 
@@ -96,19 +96,8 @@ export const Run = T.Object(
   { ...STRICT, title: 'Run' },
 );
 
-export const RunTrade = T.Object(
-  {
-    side: T.Union([T.Literal('long'), T.Literal('short')]),
-    size: T.Integer(),
-    entryTime: IsoTime('Simulated entry time'),
-    entryPrice: T.Number({ description: 'Average entry price' }),
-    exitTime: IsoTime('Simulated exit time'),
-    exitPrice: T.Number({ description: 'Average exit price' }),
-    pnl: T.Number({ description: 'USD, net of the fees of both sides' }),
-    fees: T.Number(),
-  },
-  { ...STRICT, title: 'RunTrade' },
-);
+// A round-trip trade: the shape the journal serves too (shared/schemas.ts).
+export { RunTrade };
 
 /**
  * The earlier family's Replay/end `results` plus the playground's performance figures (extension;

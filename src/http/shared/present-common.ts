@@ -4,10 +4,10 @@
 
 import type { PayoutEligibility, PayoutReason } from '../../challenge/payout.ts';
 import { formatUsd } from '../../engine/account.ts';
-import { centsToUsd } from '../../domain/instrument.ts';
+import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
 import { tradeDateString } from '../../domain/trading-hours.ts';
-import type { RunStats } from '../../engine/results.ts';
-import { isoFromEpochMs } from '../../lib/iso-time.ts';
+import type { RunStats, TradeRecord } from '../../engine/results.ts';
+import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
 import type { AccountView } from '../../service/accounts.ts';
 import type { PayoutRow } from '../../store/challenges.ts';
 
@@ -86,5 +86,25 @@ export function presentStats(st: RunStats) {
     profitFactor: st.profitFactor,
     maxDrawdown: centsToUsd(st.maxDrawdownCents),
     finalBalance: centsToUsd(st.finalBalanceCents),
+  };
+}
+
+/** An average price in ticks as a price, to two decimals beyond the tick's. */
+function avgPrice(inst: Instrument, valueTicks: number, qty: number): number {
+  const digits = inst.priceDecimals + 2;
+  return Number((valueTicks / qty / inst.ticksPerPoint).toFixed(digits));
+}
+
+/** A round-trip trade: prices in the instrument's units, money in USD, times ISO 8601 UTC. */
+export function presentRoundTrip(inst: Instrument, t: TradeRecord) {
+  return {
+    side: t.direction === 1 ? ('long' as const) : ('short' as const),
+    size: t.entryQty,
+    entryTime: isoFromEpochS(t.entryTimeS),
+    entryPrice: avgPrice(inst, t.entryValueTicks, t.entryQty),
+    exitTime: isoFromEpochS(t.exitTimeS),
+    exitPrice: avgPrice(inst, t.exitValueTicks, t.entryQty),
+    pnl: centsToUsd(t.pnlCents),
+    fees: centsToUsd(t.feesCents),
   };
 }

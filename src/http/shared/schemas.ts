@@ -97,6 +97,21 @@ export const RunResults = T.Object(
   { ...STRICT, title: 'RunResults' },
 );
 
+/** A round-trip trade (src/engine/results.ts `TradeRecord`): a playground run's, a replay session's in the journal. */
+export const RunTrade = T.Object(
+  {
+    side: T.Union([T.Literal('long'), T.Literal('short')]),
+    size: T.Integer(),
+    entryTime: T.String({ description: 'Simulated entry time (ISO 8601 UTC)' }),
+    entryPrice: T.Number({ description: 'Average entry price' }),
+    exitTime: T.String({ description: 'Simulated exit time (ISO 8601 UTC)' }),
+    exitPrice: T.Number({ description: 'Average exit price' }),
+    pnl: T.Number({ description: 'USD, net of the fees of both sides' }),
+    fees: T.Number(),
+  },
+  { ...STRICT, title: 'RunTrade' },
+);
+
 // ---- enums both simulator families serve ----
 
 /** A number enum: the union of its values, its names in the description. */

@@ -1,5 +1,6 @@
 // The web application's login: POST login (sets the session cookie), POST logout (revokes it and
-// clears the cookie), GET me (the signed-in user). Free users may sign in; Pro is checked per
+// clears the cookie), GET me (the signed-in user), POST password (changes it, signing out the
+// user's other sessions). Free users may sign in; Pro is checked per
 // endpoint by the families that need it. Endpoints declared in schemas.ts.
 
 import type { Elysia } from 'elysia';
@@ -32,4 +33,12 @@ export function registerWebAuth<P extends string>(app: Elysia<P>, s: Services): 
   });
 
   route(app, s, ep.me, ({ user }) => ep.me.ok({ user: presentWebUser(user) }));
+
+  route(app, s, ep.changePassword, async ({ body, user, cookie, clientAddress }) => {
+    const session = await s.webAuth.authenticate(sessionCookieValue(cookie));
+    // The route authenticated this cookie a moment ago; a logout racing this request lands here.
+    if (!session || session.user.id !== user.id) return mapError(codes.changePassword, { kind: 'wrong_password' });
+    const r = await s.webAuth.changePassword(session, body.currentPassword, body.newPassword, clientAddress);
+    return r.ok ? ep.changePassword.ok({}) : mapError(codes.changePassword, r.error);
+  });
 }

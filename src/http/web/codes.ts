@@ -1,9 +1,12 @@
 // The web login (`/api/auth/`): (errorCode, errorMessage) per endpoint for every domain error kind.
 // The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
 
+import { limits } from '../../config.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
-import type { WebLoginError } from '../../service/web-auth.ts';
+import type { StartEvaluationError } from '../../service/challenges.ts';
+import type { JournalReadError, NoteError } from '../../service/journal.ts';
+import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
 // Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
 // same answer: accounts cannot be probed.
@@ -27,4 +30,30 @@ export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
 export const replaySession: CodeTable<SessionError> = {
   account_not_found: [1, 'Account not found'],
   session_ended: [1, 'No active replay session for this account'],
+};
+
+/** GET /journal/:accountId: another user's session, or none, reads as not found. */
+export const journalSession: CodeTable<JournalReadError> = {
+  session_not_found: [1, 'Replay session not found'],
+};
+
+/** POST /journal/:accountId/note. */
+export const journalNote: CodeTable<NoteError> = {
+  session_not_found: [1, 'Replay session not found'],
+  trade_not_found: [2, 'Trade not found'],
+  invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
+  note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
+};
+
+/** POST /challenges: a user starts an evaluation (docs/decisions.md, l-journal). */
+export const startEvaluation: CodeTable<StartEvaluationError> = {
+  plan_not_found: [1, 'Plan not found'],
+  evaluations_limit: [2, (e) => `You have ${e.max} evaluations under way, the most one user may have: one must pass, fail or be ended before another starts`],
+};
+
+/** POST /password: the signed-in user changes their password. */
+export const changePassword: CodeTable<ChangePasswordError> = {
+  wrong_password: [1, 'The current password is wrong'],
+  invalid_new_password: [2, `The new password needs ${limits.passwordLengthMin} to ${limits.passwordLengthMax} characters`],
+  rate_limited: TOO_MANY_REQUESTS,
 };

@@ -4,7 +4,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
+import { Nullable, RunResults, RunTrade, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 
 export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
@@ -69,6 +69,18 @@ export const apiKeyCreate = defineEndpoint({
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
+export const changePassword = defineEndpoint({
+  method: 'POST',
+  path: '/password',
+  auth: 'cookie',
+  summary: "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays",
+  description: 'A wrong current password counts as a failed web login (the same throttle). API keys and the tokens they issued are not touched.',
+  request: { currentPassword: T.String(), newPassword: T.String({ description: '8 to 256 characters' }) },
+  fields: { newPassword: { refuse: { kind: 'invalid_new_password' } }, currentPassword: { refuse: { kind: 'wrong_password' } } },
+  response: okBody({}),
+  errors: codes.changePassword,
+});
+
 const lit = <const V extends string>(...vs: V[]) => T.Union(vs.map((v) => T.Literal(v)));
 
 export const ChallengeOutcome = T.Object(
@@ -125,6 +137,61 @@ export const challenges = defineEndpoint({
   fields: {},
   response: okBody({ challenges: T.Array(ChallengeDetail) }),
   errors: codes.none,
+});
+
+export const ChallengePlanInfo = T.Object(
+  {
+    key: T.String({ description: 'What POST /challenges takes, e.g. `50K-standard`' }),
+    size: lit('50K', '100K', '150K'),
+    policy: lit('standard', 'consistency'),
+    dailyLossMode: lit('hard', 'soft'),
+    startingBalance: T.Number(),
+    profitTarget: T.Number({ description: 'Evaluation: realized profit to pass' }),
+    maxLossLimit: T.Number({ description: 'The trailing floor starts this far below the starting balance' }),
+    dailyLossLimit: T.Number(),
+    maxContracts: T.Integer({ description: 'Largest net position in minis (micros count 1/10)' }),
+    minTradingDays: T.Integer(),
+    passConsistencyPct: T.Number({ description: 'To pass, the best day must be below this percentage of the profit' }),
+    payout: T.Object(
+      {
+        requiredWinningDays: T.Integer(),
+        winningDayMinProfit: T.Number(),
+        minPayout: T.Number(),
+        maxPayout: T.Number(),
+        profitCapPct: T.Number({ description: 'A payout takes at most this percentage of the profit since the last one' }),
+        consistencyPct: Nullable(T.Number()),
+      },
+      STRICT,
+    ),
+  },
+  { ...STRICT, title: 'ChallengePlan' },
+);
+
+export const challengePlans = defineEndpoint({
+  method: 'GET',
+  path: '/challenge-plans',
+  auth: 'cookie',
+  summary: 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way',
+  request: {},
+  fields: {},
+  response: okBody({
+    plans: T.Array(ChallengePlanInfo),
+    activeEvaluations: T.Integer({ description: "The user's evaluations still active" }),
+    activeEvaluationsMax: T.Integer({ description: 'The most one user may have active at once' }),
+  }),
+  errors: codes.none,
+});
+
+export const startEvaluation = defineEndpoint({
+  method: 'POST',
+  path: '/challenges',
+  auth: 'cookie-pro',
+  summary: 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session',
+  request: { planKey: T.String({ description: 'From GET /challenge-plans' }) },
+  fields: { planKey: { refuse: { kind: 'plan_not_found' } } },
+  response: okBody({ challenge: ChallengeDetail }),
+  errors: codes.startEvaluation,
+  otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
 export const DataRange = T.Object(
@@ -200,5 +267,72 @@ export const replaySessionInfo = defineEndpoint({
   errors: codes.replaySession,
 });
 
+
+const journalSessionFields = {
+  accountId: T.Integer(),
+  name: T.String(),
+  contract: SessionContract,
+  timeframe: T.String({ description: 'Canonical, e.g. `1m`' }),
+  startTime: T.String({ description: 'The span Replay/start was given (ISO 8601 UTC)' }),
+  endTime: T.String(),
+  currentTime: T.String({ description: 'Where the session stood when it ended (or stands): the simulated now' }),
+  barsPlayed: T.Integer({ description: 'Bars played (currentIndex)' }),
+  historyBars: T.Integer({ description: 'Bars before startTime Replay/start offered as chart history' }),
+  status: lit('active', 'ended'),
+  endedAt: Nullable(T.String({ description: 'Wall-clock time the session ended (ISO 8601 UTC)' })),
+  endReason: Nullable(T.String({ description: '`ended` (Replay/end), `idle`, `violation`, …' })),
+  challengeAccountId: Nullable(T.Integer({ description: 'The challenge account the session traded for' })),
+  results: RunResults,
+  note: T.String({ description: "The session's note ('' when none)" }),
+};
+
+export const JournalSession = T.Object(journalSessionFields, { ...STRICT, title: 'JournalSession' });
+
+export const JournalTrade = T.Object(
+  { tradeNumber: T.Integer({ minimum: 1, description: '1 for the oldest round trip' }), ...RunTrade.properties, note: T.String() },
+  { ...STRICT, title: 'JournalTrade' },
+);
+
+export const EquityPoint = T.Object(
+  { time: T.String({ description: 'ISO 8601 UTC' }), balance: T.Number({ description: 'USD, after the fills of that second' }) },
+  { ...STRICT, title: 'EquityPoint' },
+);
+
+export const journal = defineEndpoint({
+  method: 'GET',
+  path: '/journal',
+  auth: 'cookie',
+  summary: "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes",
+  request: {},
+  fields: {},
+  response: okBody({ sessions: T.Array(JournalSession) }),
+  errors: codes.none,
+});
+
+export const journalSession = defineEndpoint({
+  method: 'GET',
+  path: '/journal/:accountId',
+  auth: 'cookie',
+  summary: 'One replay session of the user (ended or live): statistics, round-trip trades with their notes, the balance curve',
+  request: {},
+  fields: {},
+  response: okBody({ ...journalSessionFields, trades: T.Array(JournalTrade), equity: T.Array(EquityPoint, { description: 'The starting balance, then the balance after each second with fills (at most 2,000 points, evenly thinned)' }) }),
+  errors: codes.journalSession,
+});
+
+export const journalNote = defineEndpoint({
+  method: 'POST',
+  path: '/journal/:accountId/note',
+  auth: 'cookie',
+  summary: "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it",
+  request: {
+    tradeNumber: Nullable(T.Integer({ description: 'null: the session; n ≥ 1: its n-th round trip' })),
+    text: T.String({ description: 'At most 4,000 characters' }),
+  },
+  fields: { tradeNumber: { refuse: { kind: 'invalid_note' } }, text: { refuse: { kind: 'invalid_note' } } },
+  response: okBody({ tradeNumber: Nullable(T.Integer()), text: T.String(), updatedAt: T.String() }),
+  errors: codes.journalNote,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, challengePlans, startEvaluation, changePassword];

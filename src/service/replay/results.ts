@@ -12,22 +12,44 @@
 //   stepped by its client, and the balance after fills is the figure every session has whatever
 //   the stepping (the playground samples equity at each bar close; both use DrawdownTracker).
 
-import { limits } from '../../config.ts';
-import { DrawdownTracker, runStats, type RunStats, TradeBook } from '../../engine/results.ts';
+import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
 import type { Fill } from '../../engine/types.ts';
 
-/** `fills` oldest first; `finalBalanceCents` the account's balance after them. */
-export function sessionResults(fills: readonly Fill[], finalBalanceCents: number): RunStats {
+/** The balance after the fills of one second (closed P&L less fees); the first point is the start. */
+export interface EquityPoint {
+  timeS: number;
+  balanceCents: number;
+}
+
+/** A session's fills folded once: its statistics, its round-trip trades (oldest first) and its balance curve. */
+export interface SessionFold {
+  stats: RunStats;
+  trades: readonly TradeRecord[];
+  equity: EquityPoint[];
+}
+
+/** `fills` oldest first; `finalBalanceCents` the account's balance after them; `startS` the session's start. */
+export function foldSession(fills: readonly Fill[], finalBalanceCents: number, startS: number): SessionFold {
   let netCents = 0;
   for (const f of fills) netCents += f.realizedPnlCents - f.feeCents;
   const startingBalanceCents = finalBalanceCents - netCents;
   const book = new TradeBook();
   const dd = new DrawdownTracker(startingBalanceCents);
+  // The start stands before the first fill, so the curve's times strictly increase.
+  const equity: EquityPoint[] = [{ timeS: Math.min(startS, (fills[0]?.timeS ?? startS + 1) - 1), balanceCents: startingBalanceCents }];
   let balanceCents = startingBalanceCents;
   for (const f of fills) {
     book.add(f);
     balanceCents += f.realizedPnlCents - f.feeCents;
     dd.update(balanceCents);
+    const last = equity[equity.length - 1];
+    if (last.timeS === f.timeS) last.balanceCents = balanceCents;
+    else equity.push({ timeS: f.timeS, balanceCents });
   }
-  return runStats(book.closed, startingBalanceCents, finalBalanceCents, dd.maxDrawdownCents);
+  return { stats: runStats(book.closed, startingBalanceCents, finalBalanceCents, dd.maxDrawdownCents), trades: book.closed, equity };
+}
+
+/** `fills` oldest first; `finalBalanceCents` the account's balance after them. */
+export function sessionResults(fills: readonly Fill[], finalBalanceCents: number): RunStats {
+  return foldSession(fills, finalBalanceCents, fills[0]?.timeS ?? 0).stats;
 }

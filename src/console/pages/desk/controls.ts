@@ -14,6 +14,7 @@ import { isPlayingRefusal } from './status.ts';
 import { type Confirm, useConfirm } from './confirm.ts';
 import { leaveCurrent, timeframeParts } from './model.ts';
 import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
+import { zoneLabel } from '../../time-format.ts';
 
 export interface ReplayControls {
   speed: number;
@@ -50,7 +51,7 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
   const jump = useJumpTarget(clockAfter(session.lastTime, timeframeParts(core.meta.timeframe).widthS), (text) =>
     run(async () => {
       const iso = parseJumpBox(text);
-      if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (UTC), not “${text}”`);
+      if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (${zoneLabel()}), not “${text}”`);
       await advance(p, 'Replay/jumpTo', { targetTime: iso }, false);
     }),
   );

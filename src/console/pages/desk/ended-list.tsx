@@ -28,7 +28,10 @@ export function EndedSessions({ accounts }: { accounts: Account[] }) {
               <td class="actions">
                 <button type="button" class="small ghost" onClick={() => open.toggle(a.id)} aria-expanded={open.openId === a.id}>
                   {open.openId === a.id ? 'Hide' : 'Statistics'}
-                </button>
+                </button>{' '}
+                <a href={`#/journal?id=${a.id}`} class="small">
+                  Journal
+                </a>
               </td>
             </tr>
             {open.openId === a.id && (

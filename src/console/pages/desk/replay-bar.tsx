@@ -7,6 +7,7 @@ import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
 import { type SessionMeta, timeframeParts } from './model.ts';
 import { clockAfter } from './sim-clock.ts';
+import { zoneLabel } from '../../time-format.ts';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
 const LINK_TITLE: Record<LinkState, string> = {
@@ -43,7 +44,7 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
           <span class="mono" data-testid="sim-time" title="Simulated now: the close of the last bar played (bars are named by their open)">
             {lastTime ? utc(clockAfter(lastTime, timeframeParts(meta.timeframe).widthS)) : '—'}
           </span>
-          <span class="muted small">UTC</span>
+          <span class="muted small">{zoneLabel()}</span>
           <div class="progress" title={`${progress.currentIndex} of ${progress.totalBars} bars`}>
             <div style={{ width: `${pct}%` }} />
           </div>
@@ -102,8 +103,8 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           spellcheck={false}
           autocomplete="off"
           onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
-          aria-label="Jump to (UTC, YYYY-MM-DD HH:MM)"
-          title="Jump to this time, UTC, 24-hour: YYYY-MM-DD HH:MM"
+          aria-label={`Jump to (${zoneLabel()}, YYYY-MM-DD HH:MM)`}
+          title={`Jump to this time, ${zoneLabel()}, 24-hour: YYYY-MM-DD HH:MM`}
         />
         <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
           Jump

@@ -2,6 +2,7 @@
 // one of the user's challenge accounts), or resume one of the live sessions.
 
 import { useEffect, useState } from 'preact/hooks';
+import { startDefaults } from '../../preferences.ts';
 import { sim } from '../../api.ts';
 import { attempt, ErrorLine, money } from '../../ui.tsx';
 import {
@@ -26,7 +27,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [ranges, setRanges] = useState<DataRange[] | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
-  const [timeframe, setTimeframe] = useState('1m');
+  const [timeframe, setTimeframe] = useState(startDefaults().timeframe);
   const [account, setAccount] = useState('new');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -43,7 +44,8 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
     attempt(setError, async () => {
       const r = await sim<{ contracts: Contract[] }>('Contract/available', {});
       setContracts(r.contracts);
-      const nq = r.contracts.find((c) => c.name.startsWith('NQ')) ?? r.contracts[0];
+      // The instrument chosen in Settings, else NQ.
+      const nq = r.contracts.find((c) => c.symbolId === startDefaults().symbol) ?? r.contracts.find((c) => c.name.startsWith('NQ')) ?? r.contracts[0];
       if (nq) setContractId(nq.id);
     });
     loadAccounts();

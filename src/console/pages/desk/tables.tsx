@@ -2,6 +2,7 @@
 
 import { money, signClass, utc } from '../../ui.tsx';
 import { type Order, type Position, sideWord, type Trade, typeShort } from './model.ts';
+import { zoneLabel } from '../../time-format.ts';
 
 interface Fmt {
   price: (p: number | null) => string;
@@ -112,7 +113,7 @@ export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
         <table data-testid="fills">
           <thead>
             <tr>
-              <th>Time (UTC)</th>
+              <th>Time ({zoneLabel()})</th>
               <th>Side</th>
               <th class="num">Size</th>
               <th class="num">Price</th>

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { money, signClass, utc } from '../../ui.tsx';
 import { focusTrade, useAllTrades, useFocusedTrade } from './trades-store.ts';
 import type { Execution, Run, RunResults } from './types.ts';
+import { zoneLabel } from '../../time-format.ts';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}%`);
 const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
@@ -90,9 +91,9 @@ export function TradesTable({ execution }: { execution: Execution }) {
             <th class="num">#</th>
             <th>Side</th>
             <th class="num">Size</th>
-            <th>Entry (UTC)</th>
+            <th>Entry ({zoneLabel()})</th>
             <th class="num">Entry</th>
-            <th>Exit (UTC)</th>
+            <th>Exit ({zoneLabel()})</th>
             <th class="num">Exit</th>
             <th class="num">Fees</th>
             <th class="num">P&L</th>
@@ -178,7 +179,7 @@ export function RunsTable({ runs, onOpen, current }: { runs: readonly Run[]; onO
         <tbody>
           {runs.map((r) => (
             <tr key={r.id} class={`pg-run-row ${r.id === current ? 'current' : ''}`} onClick={() => onOpen(r.id)} title="Open this run's result">
-              <td class="mono" title={`${utc(r.startedAt)} UTC`}>{utc(r.startedAt).slice(5, 16)}</td>
+              <td class="mono" title={`${utc(r.startedAt)} ${zoneLabel()}`}>{utc(r.startedAt).slice(5, 16)}</td>
               <td>
                 <StatusBadge status={r.status} testid="run-row-status" />
               </td>

@@ -1,0 +1,72 @@
+// The journal's list: ended sessions, most recently ended first, each a row of its instrument, span,
+// timeframe, statistics and note; a row opens the session.
+
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorLine, money, signClass, utc } from '../../ui.tsx';
+import { endWords, type JournalSession, loadJournal } from './model.ts';
+
+export const open = (accountId: number) => {
+  location.hash = `#/journal?id=${accountId}`;
+};
+
+export function JournalList() {
+  const [sessions, setSessions] = useState<JournalSession[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadJournal().then(setSessions, (e) => setError(e instanceof Error ? e.message : String(e)));
+  }, []);
+  return (
+    <section class="card journal">
+      <h2>Journal</h2>
+      <p class="muted small">Every replay session you ended, with its statistics (round trips, net of fees). Open one to read its trades, its chart and to write notes.</p>
+      <ErrorLine error={error} />
+      {sessions === null && !error && <p class="muted">Loading…</p>}
+      {sessions?.length === 0 && <p class="empty">No ended session yet. End a session on the Replay desk and it is kept here.</p>}
+      {sessions && sessions.length > 0 && <SessionsTable sessions={sessions} />}
+    </section>
+  );
+}
+
+function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
+  return (
+    <table data-testid="journal-sessions" class="journal-table">
+      <thead>
+        <tr>
+          <th>Ended</th>
+          <th>Instrument</th>
+          <th>Timeframe</th>
+          <th>Replayed</th>
+          <th class="num">Trades</th>
+          <th class="num">Win rate</th>
+          <th class="num">Net P&L</th>
+          <th class="num">Profit factor</th>
+          <th class="num">Max drawdown</th>
+          <th>Note</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((s) => (
+          <tr key={s.accountId} data-account-id={s.accountId} class="clickable" onClick={() => open(s.accountId)} title={endWords(s.endReason)}>
+            <td class="mono">{utc(s.endedAt).slice(0, 16)}</td>
+            <td>
+              <a href={`#/journal?id=${s.accountId}`} class="mono">
+                {s.contract.name}
+              </a>{' '}
+              <span class="muted small">{s.contract.description}</span>
+            </td>
+            <td class="mono">{s.timeframe}</td>
+            <td class="mono small">
+              {utc(s.startTime).slice(0, 16)} → {utc(s.currentTime).slice(0, 16)}
+            </td>
+            <td class="num">{s.results.totalTrades}</td>
+            <td class="num">{s.results.totalTrades ? `${s.results.winRate.toFixed(1)}%` : '—'}</td>
+            <td class={`num ${signClass(s.results.totalPnl)}`}>{money(s.results.totalPnl)}</td>
+            <td class="num">{s.results.profitFactor === null ? '—' : s.results.profitFactor.toFixed(2)}</td>
+            <td class={`num ${signClass(s.results.maxDrawdown)}`}>{money(s.results.maxDrawdown)}</td>
+            <td class="note-cell muted">{s.note}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,96 @@
+// The journal's data as the server states it (GET /api/auth/journal, /journal/:accountId, POST
+// /journal/:accountId/note), and the reads of a past session's bars for its read-only chart.
+
+import { auth } from '../../api.ts';
+import type { ApiBar } from '../../chart.ts';
+import type { WireRunStats } from '../../run-stats.ts';
+import { loadHistory, loadPlayed, type SessionMeta } from '../desk/model.ts';
+
+export interface JournalSession {
+  accountId: number;
+  name: string;
+  contract: { id: string; name: string; description: string; tickSize: number; tickValue: number; symbolId: string };
+  timeframe: string;
+  startTime: string;
+  endTime: string;
+  /** Where the session stopped: the simulated now at its end. */
+  currentTime: string;
+  barsPlayed: number;
+  historyBars: number;
+  status: 'active' | 'ended';
+  endedAt: string | null;
+  endReason: string | null;
+  challengeAccountId: number | null;
+  results: WireRunStats;
+  note: string;
+}
+
+export interface JournalTrade {
+  tradeNumber: number;
+  side: 'long' | 'short';
+  size: number;
+  entryTime: string;
+  entryPrice: number;
+  exitTime: string;
+  exitPrice: number;
+  pnl: number;
+  fees: number;
+  note: string;
+}
+
+export interface JournalDetail extends JournalSession {
+  trades: JournalTrade[];
+  equity: { time: string; balance: number }[];
+}
+
+export async function loadJournal(): Promise<JournalSession[]> {
+  return (await auth<{ sessions: JournalSession[] }>('GET', 'journal')).sessions;
+}
+
+export function loadJournalSession(accountId: number): Promise<JournalDetail> {
+  return auth<JournalDetail>('GET', `journal/${accountId}`);
+}
+
+/** Writes a note whole (tradeNumber null: the session's); blank deletes it. Answers the text kept. */
+export async function saveNote(accountId: number, tradeNumber: number | null, text: string): Promise<string> {
+  return (await auth<{ text: string }>('POST', `journal/${accountId}/note`, { tradeNumber, text })).text;
+}
+
+/** The bars the session showed: its chart history, then every bar it played (up to 100,000). */
+export async function loadSessionBars(d: JournalSession): Promise<ApiBar[]> {
+  const meta: SessionMeta = {
+    accountId: d.accountId,
+    accountName: d.name,
+    contract: d.contract,
+    timeframe: d.timeframe,
+    startDate: d.startTime.slice(0, 10),
+    endDate: null,
+    historyBars: d.historyBars,
+    startingBalance: null,
+    challengeAccountId: d.challengeAccountId,
+    challengeName: null,
+    brackets: {},
+  };
+  const [history, played] = await Promise.all([loadHistory(meta), loadPlayed(meta, null, d.barsPlayed)]);
+  return [...history, ...played];
+}
+
+/** Why a session ended, in words. */
+export function endWords(reason: string | null): string {
+  switch (reason) {
+    case 'ended':
+      return 'ended by the trader';
+    case 'idle':
+      return 'ended after an hour idle';
+    case 'violation':
+      return 'ended by a rule violation';
+    case 'pass':
+      return 'ended: the evaluation passed';
+    case 'unrestorable':
+      return 'ended: could not be restored after a restart';
+    case null:
+      return '';
+    default:
+      return `ended: ${reason}`;
+  }
+}

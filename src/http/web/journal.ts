@@ -1,0 +1,58 @@
+// The journal (GET /api/auth/journal, GET /journal/:accountId, POST /journal/:accountId/note): the
+// user's replay sessions kept after they end, with statistics, round-trip trades, the balance curve
+// and notes (src/service/journal.ts). Money in USD, prices in the instrument's units, times ISO 8601
+// UTC. Endpoints declared in schemas.ts.
+
+import type { Elysia } from 'elysia';
+import { centsToUsd } from '../../domain/instrument.ts';
+import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
+import type { JournalEntry } from '../../service/journal.ts';
+import type { Services } from '../../service/services.ts';
+import { mapError } from '../shared/code-table.ts';
+import { route } from '../shared/endpoint.ts';
+import { presentRoundTrip, presentStats } from '../shared/present-common.ts';
+import * as codes from './codes.ts';
+import * as ep from './schemas.ts';
+
+function presentEntry(s: Services, e: JournalEntry) {
+  const c = s.contracts.contractFor(e.inst);
+  const x = e.session;
+  return {
+    accountId: x.accountId,
+    name: e.accountName,
+    contract: { id: c.id, name: c.name, description: e.inst.description, tickSize: e.inst.tickSize, tickValue: centsToUsd(e.inst.tickValueCents), symbolId: c.symbolId },
+    timeframe: x.timeframe,
+    startTime: isoFromEpochS(x.startS),
+    endTime: isoFromEpochS(x.endS),
+    currentTime: isoFromEpochS(x.cursorS),
+    barsPlayed: x.currentIndex,
+    historyBars: x.historyBars,
+    status: x.status,
+    endedAt: x.endedMs === null ? null : isoFromEpochMs(x.endedMs),
+    endReason: x.endReason,
+    challengeAccountId: x.challengeId,
+    results: presentStats(e.stats),
+    note: e.note,
+  };
+}
+
+export function registerJournal<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.journal, async ({ user }) => ep.journal.ok({ sessions: (await s.journal.list(user.id)).map((e) => presentEntry(s, e)) }));
+
+  route(app, s, ep.journalSession, async ({ params, user }) => {
+    const r = await s.journal.detail(user.id, Number(params.accountId));
+    if (!r.ok) return mapError(codes.journalSession, r.error);
+    const d = r.value;
+    return ep.journalSession.ok({
+      ...presentEntry(s, d),
+      trades: d.trades.map((t) => ({ tradeNumber: t.tradeNumber, ...presentRoundTrip(d.inst, t.trade), note: t.note })),
+      equity: d.equity.map((p) => ({ time: isoFromEpochS(p.timeS), balance: centsToUsd(p.balanceCents) })),
+    });
+  });
+
+  route(app, s, ep.journalNote, async ({ params, body, user }) => {
+    const r = await s.journal.setNote(user.id, Number(params.accountId), body.tradeNumber, body.text);
+    if (!r.ok) return mapError(codes.journalNote, r.error);
+    return ep.journalNote.ok({ tradeNumber: r.value.tradeNumber, text: r.value.text, updatedAt: isoFromEpochMs(r.value.updatedMs) });
+  });
+}

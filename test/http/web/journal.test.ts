@@ -1,0 +1,153 @@
+// The journal: GET /api/auth/journal (ended sessions with statistics and the session note),
+// GET /api/auth/journal/:accountId (trades with notes, the balance curve) and
+// POST /api/auth/journal/:accountId/note, for the user's own sessions only.
+import { beforeAll, describe, expect, it } from 'bun:test';
+import { JournalStore } from '../../../src/store/journal.ts';
+import { ReplayStore } from '../../../src/store/replay.ts';
+import { webCall, webLogin } from '../../support/app.ts';
+import { at, type ReplayTestApp, replayApp, type Session, startSession } from '../../support/replay.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+let t: ReplayTestApp;
+let cookie: string;
+let sess: Session;
+let results: any;
+let fills: any[];
+
+// NQ: 100, then up 2 points a bar for a winning long, then down for a losing one (as replay-results' test).
+beforeAll(async () => {
+  t = await replayApp([100, 100, 102, 104, 104, 100, 98, 98, 98, 98], { historyClose: 100 });
+  await t.s.webAuth.setPassword(t.email, PASSWORD);
+  cookie = await webLogin(t, t.email, PASSWORD);
+  sess = await startSession(t);
+  const place = (side: number) => t.post('Order/place', { accountId: sess.accountId, contractId: sess.contractId, type: 2, side, size: 1 }, t.token);
+  const step = () => t.post('Replay/step', { accountId: sess.accountId, steps: 1 }, t.token);
+  await step();
+  await place(0);
+  await step();
+  await step();
+  await place(1);
+  await step();
+  await place(0);
+  await step();
+  await step();
+  await place(1);
+  await step();
+  fills = (await t.post('Trade/search', { accountId: sess.accountId, startTimestamp: '2025-01-01T00:00:00Z' }, t.token)).body.trades.reverse();
+  expect((await t.post('Replay/end', { accountId: sess.accountId }, t.token)).body.success).toBe(true);
+  results = (await webCall(t, 'GET', `/api/auth/replay-results/${sess.accountId}`, { cookie })).body.results;
+});
+
+const note = (accountId: number | string, body: unknown, c: string | null = cookie) => webCall(t, 'POST', `/api/auth/journal/${accountId}/note`, { cookie: c, body });
+const detail = (accountId: number | string, c: string | null = cookie) => webCall(t, 'GET', `/api/auth/journal/${accountId}`, { cookie: c });
+
+describe('GET /api/auth/journal', () => {
+  it('lists the ended session with its instrument, span, timeframe and the statistics replay-results serves', async () => {
+    const r = await webCall(t, 'GET', '/api/auth/journal', { cookie });
+    expect(r.status).toBe(200);
+    expect(r.body.success).toBe(true);
+    expect(r.body.sessions).toHaveLength(1);
+    const s = r.body.sessions[0];
+    expect(s).toMatchObject({
+      accountId: sess.accountId,
+      contract: { id: sess.contractId, tickSize: 0.25, tickValue: 5 },
+      timeframe: '1m',
+      startTime: '2025-03-03T00:00:00Z',
+      currentTime: at(7),
+      barsPlayed: 7,
+      status: 'ended',
+      endReason: 'ended',
+      challengeAccountId: null,
+      note: '',
+    });
+    expect(s.endedAt).toBe(new Date(t.clock.nowMs()).toISOString());
+    expect(s.results).toEqual(results);
+    expect(s.results.totalTrades).toBe(2);
+  });
+});
+
+describe('GET /api/auth/journal/:accountId', () => {
+  it('answers the round trips with prices from the fills, net P&L, and the balance after each fill', async () => {
+    const r = await detail(sess.accountId);
+    expect(r.body.success).toBe(true);
+    // NQ: $20 a point per contract; P&L net of both sides' fees.
+    const net = (entry: any, exit: any) => Math.round(((exit.price - entry.price) * 20 - entry.fees - exit.fees) * 100) / 100;
+    expect(r.body.trades).toEqual([
+      { tradeNumber: 1, side: 'long', size: 1, entryTime: fills[0].creationTimestamp, entryPrice: fills[0].price, exitTime: fills[1].creationTimestamp, exitPrice: fills[1].price, pnl: net(fills[0], fills[1]), fees: fills[0].fees + fills[1].fees, note: '' },
+      { tradeNumber: 2, side: 'long', size: 1, entryTime: fills[2].creationTimestamp, entryPrice: fills[2].price, exitTime: fills[3].creationTimestamp, exitPrice: fills[3].price, pnl: net(fills[2], fills[3]), fees: fills[2].fees + fills[3].fees, note: '' },
+    ]);
+    expect(r.body.trades.map((x: any) => x.pnl)).toEqual([37.2, -82.8]);
+    // The starting balance, then one point per fill (four fills at four times).
+    expect(r.body.equity).toHaveLength(5);
+    expect(r.body.equity[0].balance).toBe(50_000);
+    expect(r.body.equity.at(-1).balance).toBe(results.finalBalance);
+    const after = [50_000 - 1.4, 50_000 + 37.2, 50_000 + 37.2 - 1.4, 50_000 + 37.2 - 82.8];
+    expect(r.body.equity.slice(1)).toEqual(fills.map((f, i) => ({ time: f.creationTimestamp, balance: Math.round(after[i] * 100) / 100 })));
+  });
+});
+
+describe('POST /api/auth/journal/:accountId/note', () => {
+  it('keeps a note on the session and on a trade, shown by the list and the detail; blank deletes', async () => {
+    const a = await note(sess.accountId, { tradeNumber: null, text: 'Chased the open. Wait for the first pullback.' });
+    expect(a.body).toEqual({ success: true, errorCode: 0, errorMessage: null, tradeNumber: null, text: 'Chased the open. Wait for the first pullback.', updatedAt: expect.any(String) });
+    expect((await note(sess.accountId, { tradeNumber: 2, text: 'Held a loser past the stop.' })).body.success).toBe(true);
+    expect((await webCall(t, 'GET', '/api/auth/journal', { cookie })).body.sessions[0].note).toBe('Chased the open. Wait for the first pullback.');
+    let d = (await detail(sess.accountId)).body;
+    expect(d.note).toBe('Chased the open. Wait for the first pullback.');
+    expect(d.trades.map((x: any) => x.note)).toEqual(['', 'Held a loser past the stop.']);
+    // Rewritten whole, then deleted by blank text.
+    await note(sess.accountId, { tradeNumber: 2, text: 'Moved the stop: never again.' });
+    expect((await detail(sess.accountId)).body.trades[1].note).toBe('Moved the stop: never again.');
+    expect((await note(sess.accountId, { tradeNumber: 2, text: '   ' })).body).toMatchObject({ success: true, text: '' });
+    d = (await detail(sess.accountId)).body;
+    expect(d.trades[1].note).toBe('');
+    expect(await new JournalStore(t.s.sql).notesOf(sess.accountId)).toEqual([{ tradeNumber: 0, text: 'Chased the open. Wait for the first pullback.', updatedMs: t.clock.nowMs() }]);
+  });
+
+  it.each([
+    ['a trade the session does not have', { tradeNumber: 3, text: 'x' }, 2, 'Trade not found'],
+    ['trade number 0', { tradeNumber: 0, text: 'x' }, 2, 'Trade not found'],
+    ['a note over 4,000 characters', { tradeNumber: 1, text: 'x'.repeat(4001) }, 3, 'Note too long (at most 4000 characters)'],
+    ['text that is not a string', { tradeNumber: 1, text: 5 }, 3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
+    ['no trade number', { text: 'x' }, 3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
+  ])('refuses %s, changing nothing', async (_, body, errorCode, errorMessage) => {
+    const before = await new JournalStore(t.s.sql).notesOf(sess.accountId);
+    const r = await note(sess.accountId, body);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: false, errorCode, errorMessage });
+    expect(await new JournalStore(t.s.sql).notesOf(sess.accountId)).toEqual(before);
+  });
+
+  it('accepts exactly 4,000 characters', async () => {
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'é'.repeat(4000) })).body.success).toBe(true);
+    await note(sess.accountId, { tradeNumber: 1, text: '' });
+  });
+});
+
+describe('isolation', () => {
+  it("reads and writes another user's session, an unknown one or a bad id as not found; no cookie is 401", async () => {
+    const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro', password: PASSWORD });
+    if (!other.ok) throw new Error('setup');
+    const theirs = await startSession(t, (await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey })).body.token);
+    const otherCookie = await webLogin(t, 'other@example.com', PASSWORD);
+    expect((await note(theirs.accountId, { tradeNumber: null, text: 'mine' }, otherCookie)).body.success).toBe(true);
+    for (const id of [String(theirs.accountId), '999999', 'abc']) {
+      expect((await detail(id)).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Replay session not found' });
+      expect((await note(id, { tradeNumber: null, text: 'theirs now' })).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Replay session not found' });
+    }
+    expect((await detail(theirs.accountId, otherCookie)).body.note).toBe('mine');
+    // Their live session is not in either list of ended sessions; mine is not in theirs.
+    expect((await webCall(t, 'GET', '/api/auth/journal', { cookie: otherCookie })).body.sessions).toEqual([]);
+    expect((await webCall(t, 'GET', '/api/auth/journal', { cookie })).body.sessions.map((s: any) => s.accountId)).toEqual([sess.accountId]);
+    expect((await webCall(t, 'GET', '/api/auth/journal')).status).toBe(401);
+    expect((await detail(sess.accountId, null)).status).toBe(401);
+    expect((await note(sess.accountId, { tradeNumber: null, text: 'x' }, null)).status).toBe(401);
+  });
+
+  it('deletes the notes with their session when an old ended session is pruned', async () => {
+    await note(sess.accountId, { tradeNumber: 1, text: 'kept until pruned' });
+    await t.s.sql.transaction(() => new ReplayStore(t.s.sql).deleteEnded(sess.accountId));
+    expect(await new JournalStore(t.s.sql).notesOf(sess.accountId)).toEqual([]);
+  });
+});
