@@ -273,6 +273,24 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.keyboard.press('f');
     await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
     expect((await rows(page, 'fills')).length).toBe(4);
+
+    // A moved stop-loss is a plain order now (no OCO), yet it does not outlive its position.
+    await page.fill('input[name=slTicks]', '40');
+    await page.fill('input[name=tpTicks]', '80');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+    const stopLeg = (await orders()).find((o) => o.type === 'STP')!;
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    await drag(stopLeg.id, 25);
+    await page.waitForFunction(`![...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() === '${stopLeg.id}')`);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    const movedStop = (await orders()).find((o) => o.type === 'STP')!;
+    expect([movedStop.side, movedStop.price < stopLeg.price]).toEqual(['Sell', true]);
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('f');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

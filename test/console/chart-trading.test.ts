@@ -1,7 +1,7 @@
 // Trading from the chart as pure rules: which order a modified click asks for, the order a drag
 // sends, the widths a session can be viewed at, and what a position's line says.
 import { describe, expect, it } from 'bun:test';
-import { bucketOfWidth, clickOrder, movedOrder, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
+import { bucketOfWidth, clickOrder, movedOrder, orphans, positionTitle, protects, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
 import type { Order } from '../../src/console/pages/desk/wire.ts';
 
 const click = (price: number, keys: { shift?: boolean; alt?: boolean }) => ({ price, time: 0, shift: !!keys.shift, alt: !!keys.alt, ctrl: false });
@@ -64,5 +64,26 @@ describe('a position’s line', () => {
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('LONG 2 @ 20000.25 · +$400.00');
     expect(positionTitle({ ...long, type: 2 }, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('SHORT 2 @ 20000.25 · −$400.00');
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: null, fmt })).toBe('LONG 2 @ 20000.25');
+  });
+});
+
+describe('moved protective orders', () => {
+  const o = (id: number, side: number, contractId = 'A'): Order => ({
+    id, contractId, creationTimestamp: '', updateTimestamp: null, status: 6, type: 4, side, size: 1, limitPrice: null, stopPrice: 1, fillVolume: 0, filledPrice: null,
+  });
+  const long = { id: 1, contractId: 'A', contractDisplayName: 'A', type: 1, size: 1, averagePrice: 10 };
+
+  it('an order against a position protects it; one with it, or on another contract, does not', () => {
+    expect(protects(o(5, 1), [long])).toBe(true);
+    expect(protects(o(5, 0), [long])).toBe(false);
+    expect(protects(o(5, 1, 'B'), [long])).toBe(false);
+    expect(protects(o(5, 0), [{ ...long, type: 2 }])).toBe(true);
+  });
+
+  it('are cancelled once their contract is flat, and not before', () => {
+    const orders = [o(5, 1), o(6, 1), o(7, 0, 'B')];
+    expect(orphans([5, 7], orders, [long])).toEqual([o(7, 0, 'B')]);
+    expect(orphans([5, 7], orders, []).map((x) => x.id)).toEqual([5, 7]);
+    expect(orphans([], orders, [])).toEqual([]);
   });
 });

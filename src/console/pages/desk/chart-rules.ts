@@ -89,3 +89,16 @@ export function positionTitle(p: Position, at: PositionPricing): string {
   const pnl = openPnl([p], at.lastPrice, at);
   return `${head} · ${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${usd.format(Math.abs(pnl))}`;
 }
+
+/** Whether an order works against a position on its contract (a stop-loss or a target, say). */
+export function protects(o: Order, positions: readonly Position[]): boolean {
+  return positions.some((p) => p.contractId === o.contractId && (p.type === 1 ? o.side === 1 : o.side === 0));
+}
+
+/**
+ * The moved protective orders to cancel now: those still working whose contract has no position left.
+ * A moved bracket leg is a plain order (no OCO), so the desk cancels it as the engine cancels legs.
+ */
+export function orphans(moved: readonly number[], orders: readonly Order[], positions: readonly Position[]): Order[] {
+  return orders.filter((o) => moved.includes(o.id) && !positions.some((p) => p.contractId === o.contractId));
+}

@@ -8,12 +8,16 @@
 // - The current family has no modify (Order/modify answers "not supported"), so a drag is a cancel
 //   and a place of the same side, type and size (and the planned brackets of a pending entry) at the
 //   new price. If the place is refused, the order is placed again at its old price and the refusal
-//   is shown; a dragged bracket leg comes back as a plain order (the API cannot re-link it).
+//   is shown; a dragged bracket leg comes back as a plain order (the API cannot re-link it). So
+//   that a moved stop or target does not outlive its position, the desk remembers the protective
+//   orders it moved (this browser, per session) and cancels them when the position goes flat, as
+//   the engine cancels a bracket's legs; it can only do so while a desk is open on the session.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
 import type { ChartClick } from '../../chart.ts';
-import { clickOrder, movedOrder } from './chart-rules.ts';
+import { clickOrder, movedOrder, orphans, protects } from './chart-rules.ts';
+import type { Book } from './live.ts';
 import type { SessionCore } from './core.ts';
 import type { Order } from './model.ts';
 import type { TicketModel } from './ticket-model.ts';
@@ -33,7 +37,7 @@ export interface ChartTrading {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function useChartTrading(core: SessionCore, trading: Trading, ticket: TicketModel): ChartTrading {
+export function useChartTrading(core: SessionCore, book: Book, trading: Trading, ticket: TicketModel): ChartTrading {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { accountId } = core;
@@ -58,19 +62,24 @@ export function useChartTrading(core: SessionCore, trading: Trading, ticket: Tic
     run(async () => void (await trading.send(o)));
   };
 
+  const moved = useMovedProtection(core, book);
   const replace = (o: Order, price: number) =>
     run(async () => {
       const brackets = core.metaRef.current.brackets[String(o.id)];
+      const protective = protects(o, core.live.current.book.positions);
       await sim('Order/cancel', { accountId, orderId: o.id });
+      let id: number;
       try {
-        const id = await trading.send(movedOrder(o, price, brackets));
+        id = await trading.send(movedOrder(o, price, brackets));
         core.setFlash(`Order #${o.id} moved to ${core.fmt.price(price)} as #${id}`);
       } catch (e) {
         const back = await trading.send(movedOrder(o, (o.type === 4 ? o.stopPrice : o.limitPrice)!, brackets)).then(
-          (id) => `; the order is back at its price as #${id}`,
+          (b) => ((id = b), `; the order is back at its price as #${b}`),
           (e2) => `; it could not be placed back (${message(e2)}): order #${o.id} is canceled`,
         );
         throw new Error(`Move refused: ${message(e)}${back}`);
+      } finally {
+        if (protective) moved.replaced(o.id, id!);
       }
     });
 
@@ -89,4 +98,38 @@ export function useChartTrading(core: SessionCore, trading: Trading, ticket: Tic
     });
 
   return { error, busy, click, replace, cancelAll, flattenAll };
+}
+
+const MOVED_KEY = (accountId: number) => `rd.desk.moved-protection.${accountId}`;
+
+function loadMoved(accountId: number): number[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(MOVED_KEY(accountId)) ?? '[]');
+    return Array.isArray(v) ? v.filter((n) => Number.isInteger(n)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The protective orders this desk moved, cancelled once their position is closed (see the header). */
+function useMovedProtection(core: SessionCore, book: Book): { replaced(oldId: number, newId: number | undefined): void } {
+  const ids = useRef<number[]>(loadMoved(core.accountId));
+  const save = (next: number[]) => {
+    ids.current = next;
+    try {
+      localStorage.setItem(MOVED_KEY(core.accountId), JSON.stringify(next));
+    } catch {
+      // Not kept: guarded while this page is open.
+    }
+  };
+  useEffect(() => {
+    const gone = orphans(ids.current, book.orders, book.positions);
+    if (gone.length === 0 || core.live.current.over) return;
+    save(ids.current.filter((id) => !gone.some((o) => o.id === id)));
+    for (const o of gone) sim('Order/cancel', { accountId: core.accountId, orderId: o.id }).catch(() => undefined);
+    core.setFlash(`Order${gone.length === 1 ? '' : 's'} ${gone.map((o) => `#${o.id}`).join(', ')} canceled: the position ${gone.length === 1 ? 'it' : 'they'} protected is closed`);
+  }, [book.positions, book.orders]);
+  return {
+    replaced: (oldId, newId) => save([...ids.current.filter((id) => id !== oldId), ...(newId === undefined ? [] : [newId])]),
+  };
 }

@@ -33,7 +33,7 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
   const drawings = useDrawings(chart, meta.accountId, ready, core.decimals);
-  const chartTrading = useChartTrading(core, trading, ticket);
+  const chartTrading = useChartTrading(core, tables.book, trading, ticket);
   const hover = useHoveredBar(chart, ready);
   useChartClicks(chart, ready, drawings, chartTrading);
   return { lines, view, indicators, drawings, trading: chartTrading, hover };
