@@ -174,6 +174,9 @@ export class PriceChart {
   setBuckets(bucketOf: ((timeS: number) => number) | null, widthText = ''): void {
     this.bucketOf = bucketOf;
     this.el.dataset.width = widthText;
+    // The lines hold the old width's times, which the time scale would keep as points of its own
+    // (and a view set now would be moved as they go): emptied here, drawn again by their owners.
+    for (const s of this.lineSeries.values()) s.setData([]);
     this.redraw();
     this.setMarkers(this.markerSpecs);
   }

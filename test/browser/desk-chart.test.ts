@@ -127,6 +127,13 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     expect(await text(page, '[data-testid=legend-open]')).toBe(bucket[0].o.toFixed(2));
     expect(await text(page, '[data-testid=legend-high]')).toBe(Math.max(...bucket.map((b) => b.h)).toFixed(2));
     expect(await text(page, '[data-testid=legend-volume]')).toBe(String(bucket.reduce((n, b) => n + b.v, 0)));
+    // The 5 m bars fill the view: the middle of the pane holds one, earlier than the last.
+    await page.mouse.move(box.x + box.w * 0.5, box.y + box.h * 0.4);
+    await page.waitForFunction(`document.querySelector('[data-testid=legend]').dataset.time !== '${Date.parse('2025-03-03T00:15:00Z') / 1000}'`);
+    const middle = Number(await page.getAttribute('[data-testid=legend]', 'data-time'));
+    expect(middle % 300).toBe(0);
+    expect(middle).toBeLessThan(Date.parse('2025-03-03T00:15:00Z') / 1000 - 20 * 300);
+    await page.mouse.move(box.x + box.w + 40, box.y - 40);
     // A step adds a bar to the chart's 5 m view: a new bucket at 00:20.
     await page.click('[data-testid=step]');
     await waitProgress(page, 21);
