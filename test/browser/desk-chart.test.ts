@@ -167,6 +167,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
     expect(await chartAttr(page, 'lines')).toContain('trend.0');
+    await screenshot(page, 'desk-chart-drawings-1440');
     await page.click('[data-draw=clear]');
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '0'");
     expect(await chartAttr(page, 'lines')).not.toContain('trend.0');

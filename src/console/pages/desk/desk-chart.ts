@@ -32,7 +32,7 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const lines = useChartDecorations(chart, tables.book, meta.brackets, at, progress.currentIndex);
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
-  const drawings = useDrawings(chart, meta.accountId, ready, core.decimals);
+  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
   const chartTrading = useChartTrading(core, tables.book, trading, ticket);
   const hover = useHoveredBar(chart, ready);
   useChartClicks(chart, ready, drawings, chartTrading);

@@ -6,6 +6,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChartClick, PriceChart } from '../../chart.ts';
+import { onTick } from './chart-rules.ts';
 
 export interface TrendLine {
   /** Epoch seconds and price of each end, in the order clicked. */
@@ -63,7 +64,7 @@ export function forgetDrawings(accountId: number): void {
   }
 }
 
-export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, decimals: number): DrawingsModel {
+export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number): DrawingsModel {
   // Clicks can come faster than renders: the tool's state is kept in a ref, the state redraws.
   const tool = useRef<{ drawings: Drawings; mode: DrawMode; pending: { t: number; p: number } | null }>({ drawings: loadDrawings(accountId), mode: 'none', pending: null });
   const [, redraw] = useState(0);
@@ -73,12 +74,13 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
     redraw((n) => n + 1);
   };
   const { drawings, mode, pending } = tool.current;
-  useDrawn(chart, drawings, ready, decimals);
+  useDrawn(chart, drawings, ready);
 
   const click = (c: ChartClick): boolean => {
     const t = tool.current;
     if (t.mode === 'none' || c.time === null) return false;
-    const p = Number(c.price.toFixed(decimals));
+    // On the tick grid, as the price scale prints it.
+    const p = onTick(c.price, tickSize);
     const d = t.drawings;
     if (t.mode === 'hline') set({ drawings: { ...d, hlines: [...d.hlines, p] }, mode: 'none' });
     else if (!t.pending) set({ pending: { t: c.time, p } });
@@ -96,12 +98,12 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
 }
 
 /** Draws the lines on the chart, again when the bars change width (trend ends sit on drawn bars). */
-function useDrawn(chart: { current: PriceChart | null }, d: Drawings, ready: boolean, decimals: number): void {
+function useDrawn(chart: { current: PriceChart | null }, d: Drawings, ready: boolean): void {
   useEffect(() => {
     const c = chart.current;
     if (!c || !ready) return;
     const draw = () => {
-      c.setDrawingLines(d.hlines.map((price) => ({ price, color: DRAWING_COLOR, title: price.toFixed(decimals) })));
+      c.setDrawingLines(d.hlines.map((price) => ({ price, color: DRAWING_COLOR, title: '' })));
       d.trends.forEach((t, i) => {
         const a = { time: c.barTimeAtOrBefore(t.t1), value: t.p1 };
         const b = { time: c.barTimeAtOrBefore(t.t2), value: t.p2 };
