@@ -55,15 +55,6 @@ function saveDrawings(accountId: number, d: Drawings): void {
   }
 }
 
-/** Forgets a session's drawings (its end). */
-export function forgetDrawings(accountId: number): void {
-  try {
-    localStorage.removeItem(KEY(accountId));
-  } catch {
-    // nothing to forget
-  }
-}
-
 export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number): DrawingsModel {
   // Clicks can come faster than renders: the tool's state is kept in a ref, the state redraws.
   const tool = useRef<{ drawings: Drawings; mode: DrawMode; pending: { t: number; p: number } | null }>({ drawings: loadDrawings(accountId), mode: 'none', pending: null });
