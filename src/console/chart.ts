@@ -6,6 +6,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
 // data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
+import { formatTime } from './time-format.ts';
 import {
   type AutoscaleInfo,
   type CandlestickData,
@@ -20,7 +21,10 @@ import {
   type IPriceLine,
   type ISeriesApi,
   type ISeriesMarkersPluginApi,
+  type LineData,
+  LineSeries,
   LineStyle,
+  type MouseEventParams,
   type SeriesMarker,
   type Time,
   type UTCTimestamp,
@@ -99,7 +103,15 @@ export class PriceChart {
   private candleRows: CandleRow[] = [];
   private volumeRows: VolumeRow[] = [];
   private markerCount = 0;
+  /** Set again on the bars' new times when the width changes. */
+  private markerSpecs: readonly MarkerSpec[] = [];
   private lastClose: number | null = null;
+  /** The bars as given (the session's width); the rows above are these, bucketed when `bucketOf` is set. */
+  private source: ParsedBar[] = [];
+  private bucketOf: ((timeS: number) => number) | null = null;
+  private readonly lineSeries = new Map<string, ISeriesApi<'Line'>>();
+  private drawingLines: IPriceLine[] = [];
+  private readonly barListeners = new Set<() => void>();
 
   constructor(
     private readonly el: HTMLElement,
@@ -118,7 +130,8 @@ export class PriceChart {
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
       timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6 },
-      localization: { timeFormatter: (t: Time) => new Date((t as number) * 1000).toISOString().slice(0, opts.seconds ? 19 : 16).replace('T', ' ') },
+      // The crosshair's time in the zone Settings chose (the axis' tick labels stay UTC).
+      localization: { timeFormatter: (t: Time) => formatTime((t as number) * 1000).slice(0, opts.seconds ? 19 : 16) },
     });
     const priceFormat =
       opts.precision !== undefined ? { type: 'price' as const, precision: opts.precision, minMove: opts.minMove ?? 10 ** -opts.precision } : undefined;
@@ -152,14 +165,35 @@ export class PriceChart {
 
   /** Replaces every bar. */
   setBars(bars: readonly ApiBar[]): void {
-    const sorted = dedupe(bars);
-    this.candleRows = sorted.map(candle);
-    this.volumeRows = sorted.map(vol);
+    this.source = dedupe(bars);
+    this.redraw();
+  }
+
+  /**
+   * Draws the bars in wider buckets (`bucketOf` maps a bar's open to its bucket's start), or as
+   * given (null): a bucket is the bars it holds merged, the last one as far as it has been played.
+   */
+  setBuckets(bucketOf: ((timeS: number) => number) | null, widthText = ''): void {
+    this.bucketOf = bucketOf;
+    this.el.dataset.width = widthText;
+    // The lines hold the old width's times, which the time scale would keep as points of its own
+    // (and a view set now would be moved as they go): emptied here, drawn again by their owners.
+    for (const s of this.lineSeries.values()) s.setData([]);
+    this.redraw();
+    this.setMarkers(this.markerSpecs);
+  }
+
+  /** Every row again from the source bars: one setData per series. */
+  private redraw(): void {
+    const rows = this.bucketOf ? bucketed(this.source, this.bucketOf) : this.source;
+    this.candleRows = rows.map(candle);
+    this.volumeRows = rows.map(vol);
     this.candles.setData(this.candleRows);
     this.volume.setData(this.volumeRows);
-    this.barTimes = sorted.map((b) => b.time);
-    this.lastClose = sorted.length ? sorted[sorted.length - 1].close : null;
+    this.barTimes = rows.map((b) => b.time);
+    this.lastClose = rows.length ? rows[rows.length - 1].close : null;
     this.sync();
+    this.barsChanged();
   }
 
   /**
@@ -171,12 +205,18 @@ export class PriceChart {
   appendBars(bars: readonly ApiBar[]): void {
     const t0 = performance.now();
     const fresh = this.afterLast(bars);
+    for (const p of fresh) this.keepSource(p);
     if (fresh.length <= CHART_UPDATES_PER_APPEND_MAX) {
       for (const p of fresh) {
-        this.candles.update(candle(p));
-        this.volume.update(vol(p));
-        this.keep(p);
+        const row = this.bucketOf ? this.lastBucket(this.bucketOf(p.time)) : p;
+        this.candles.update(candle(row));
+        this.volume.update(vol(row));
+        this.keep(row);
       }
+    } else if (this.bucketOf) {
+      const following = this.followsLatest();
+      this.redraw();
+      if (following) this.chart.timeScale().scrollToRealTime();
     } else {
       const following = this.followsLatest();
       for (const p of fresh) this.keep(p);
@@ -186,12 +226,27 @@ export class PriceChart {
     }
     this.el.dataset.appendMs = (performance.now() - t0).toFixed(1);
     this.sync();
+    this.barsChanged();
+  }
+
+  /** Records a source bar (replacing the last one at the same time). */
+  private keepSource(p: ParsedBar): void {
+    const n = this.source.length;
+    if (n > 0 && this.source[n - 1].time === p.time) this.source[n - 1] = p;
+    else this.source.push(p);
+  }
+
+  /** The bucket starting at `start`, merged from the source bars it holds (the last ones). */
+  private lastBucket(start: number): ParsedBar {
+    let i = this.source.length - 1;
+    while (i > 0 && this.bucketOf!(this.source[i - 1].time) === start) i--;
+    return bucketed(this.source.slice(i), () => start)[0];
   }
 
   /** The bars of `bars` at or after the last bar's time, parsed, one per time (the later wins). */
   private afterLast(bars: readonly ApiBar[]): ParsedBar[] {
     const out: ParsedBar[] = [];
-    let last = this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : -Infinity;
+    let last = this.source.length ? this.source[this.source.length - 1].time : -Infinity;
     for (const b of bars) {
       const p = parse(b);
       if (p.time < last) continue;
@@ -222,6 +277,115 @@ export class PriceChart {
     return r === null || r.to >= this.barTimes.length - 1;
   }
 
+  /** The bars as drawn (bucketed when a width is set), oldest first: what indicators are computed over. */
+  drawnBars(): readonly CandleRow[] {
+    return this.candleRows;
+  }
+
+  /** The volumes of drawnBars(), row for row. */
+  drawnVolumes(): readonly VolumeRow[] {
+    return this.volumeRows;
+  }
+
+  /** Calls `f` after the drawn bars change (set, appended, rebucketed). Returns an unsubscribe. */
+  onBarsChange(f: () => void): () => void {
+    this.barListeners.add(f);
+    return () => this.barListeners.delete(f);
+  }
+
+  /**
+   * Draws or replaces the line `key` (an indicator, a trend line) in pane 0 (over the candles, on
+   * their price scale) or pane 1 (under them, its own scale). Null values are gaps.
+   */
+  setLine(key: string, points: readonly { time: number; value: number | null }[], style: LineSpec): void {
+    let series = this.lineSeries.get(key);
+    if (!series) {
+      series = this.chart.addSeries(
+        LineSeries,
+        { color: style.color, lineWidth: style.width ?? 1, lastValueVisible: false, priceLineVisible: false, crosshairMarkerVisible: false, title: style.title ?? '' },
+        style.pane ?? 0,
+      );
+      this.lineSeries.set(key, series);
+      if ((style.pane ?? 0) === 1) this.chart.panes()[1]?.setHeight(style.paneHeightPx ?? 110);
+    }
+    series.setData(points.map((p) => (p.value === null ? { time: p.time as UTCTimestamp } : ({ time: p.time, value: p.value } as LineData<UTCTimestamp>))));
+    this.el.dataset.lines = [...this.lineSeries.keys()].sort().join(' ');
+  }
+
+  hasLine(key: string): boolean {
+    return this.lineSeries.has(key);
+  }
+
+  removeLine(key: string): void {
+    const series = this.lineSeries.get(key);
+    if (!series) return;
+    this.chart.removeSeries(series);
+    this.lineSeries.delete(key);
+    this.el.dataset.lines = [...this.lineSeries.keys()].sort().join(' ');
+  }
+
+  /** The user's horizontal lines (drawings), apart from the order lines and kept off the autoscale. */
+  setDrawingLines(lines: readonly PriceLineSpec[]): void {
+    for (const l of this.drawingLines) this.candles.removePriceLine(l);
+    this.drawingLines = lines.map((l) =>
+      this.candles.createPriceLine({ price: l.price, color: l.color, title: l.title, lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: true }),
+    );
+    this.el.dataset.drawingLines = String(lines.length);
+  }
+
+  /**
+   * Calls `f` on a click in the price pane with the price and bar time under the pointer and the keys
+   * held. Read from the element's own clicks: the library drops a second click that comes quickly
+   * (its double-click window) anywhere but at the first one's place, such as a trend line's second end.
+   * A press that moved (a pan) is not a click.
+   */
+  onClick(f: (c: ChartClick) => void): () => void {
+    let down: { x: number; y: number } | null = null;
+    const press = (e: MouseEvent) => {
+      down = { x: e.clientX, y: e.clientY };
+    };
+    const click = (e: MouseEvent) => {
+      const moved = down ? Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y) : 0;
+      const c = moved > 4 ? null : this.clickAt(e);
+      if (c) f(c);
+    };
+    this.el.addEventListener('mousedown', press);
+    this.el.addEventListener('click', click);
+    return () => {
+      this.el.removeEventListener('mousedown', press);
+      this.el.removeEventListener('click', click);
+    };
+  }
+
+  private clickAt(e: MouseEvent): ChartClick | null {
+    const r = this.el.getBoundingClientRect();
+    const x = e.clientX - r.left;
+    const y = e.clientY - r.top;
+    const paneHeight = this.chart.panes()[0]?.getHeight() ?? 0;
+    if (y < 0 || y >= paneHeight || x < 0 || x >= this.chart.timeScale().width()) return null;
+    const price = this.candles.coordinateToPrice(y);
+    if (price === null) return null;
+    const t = this.chart.timeScale().coordinateToTime(x);
+    const time = t === null ? this.lastTime : this.barTimeAtOrBefore(t as number);
+    return { price, time: time === null || time < 0 ? null : time, shift: e.shiftKey, alt: e.altKey, ctrl: e.ctrlKey || e.metaKey };
+  }
+
+  /** Calls `f` as the pointer moves over a bar (its row), or leaves the bars (null). */
+  onHover(f: (row: CandleRow | null, volume: number | null) => void): () => void {
+    const h = (p: MouseEventParams<Time>) => {
+      const row = p.time === undefined ? undefined : (p.seriesData.get(this.candles) as CandleRow | undefined);
+      const v = p.time === undefined ? undefined : (p.seriesData.get(this.volume) as VolumeRow | undefined);
+      f(row && 'open' in row ? row : null, v && 'value' in v ? v.value : null);
+    };
+    this.chart.subscribeCrosshairMove(h);
+    return () => this.chart.unsubscribeCrosshairMove(h);
+  }
+
+  /** The price at a y coordinate of the price pane (dragging an order), null off the scale. */
+  yToPrice(y: number): number | null {
+    return this.candles.coordinateToPrice(y);
+  }
+
   get barCount(): number {
     return this.barTimes.length;
   }
@@ -250,6 +414,7 @@ export class PriceChart {
 
   /** Replaces the markers (fills, trades); each goes on the bar holding its time. */
   setMarkers(markers: readonly MarkerSpec[]): void {
+    this.markerSpecs = markers;
     const out: SeriesMarker<Time>[] = markers
       .map((m) => {
         const buy = m.side === 'buy';
@@ -308,11 +473,11 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'width']) delete this.el.dataset[k];
   }
 
-  /** The time of the last bar at or before `s` (markers must sit on a bar); -1 if none. */
-  private barTimeAtOrBefore(s: number): number {
+  /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */
+  barTimeAtOrBefore(s: number): number {
     const ts = this.barTimes;
     let lo = 0;
     let hi = ts.length - 1;
@@ -327,6 +492,10 @@ export class PriceChart {
     return found;
   }
 
+  private barsChanged(): void {
+    for (const f of this.barListeners) f();
+  }
+
   private sync(): void {
     const d = this.el.dataset;
     // Our own rows, not series.data(), which copies every bar on each call.
@@ -337,6 +506,41 @@ export class PriceChart {
     d.markers = String(this.markerCount);
     d.lastClose = this.lastClose === null ? '' : String(this.lastClose);
   }
+}
+
+export interface LineSpec {
+  color: string;
+  width?: 1 | 2 | 3 | 4;
+  /** 0: over the candles; 1: the pane under them (RSI, ATR). */
+  pane?: 0 | 1;
+  paneHeightPx?: number;
+  title?: string;
+}
+
+export interface ChartClick {
+  price: number;
+  /** The bar under the pointer (epoch seconds), or the last bar right of the bars; null without bars. */
+  time: number | null;
+  shift: boolean;
+  alt: boolean;
+  /** Ctrl, or ⌘ on a Mac. */
+  ctrl: boolean;
+}
+
+/** Bars merged per bucket: first open, highest high, lowest low, last close, volumes summed. */
+function bucketed(bars: readonly ParsedBar[], bucketOf: (timeS: number) => number): ParsedBar[] {
+  const out: ParsedBar[] = [];
+  for (const b of bars) {
+    const time = bucketOf(b.time) as UTCTimestamp;
+    const last = out[out.length - 1];
+    if (last && last.time === time) {
+      last.high = Math.max(last.high, b.high);
+      last.low = Math.min(last.low, b.low);
+      last.close = b.close;
+      last.value += b.value;
+    } else out.push({ ...b, time });
+  }
+  return out;
 }
 
 interface ParsedBar {
@@ -362,8 +566,8 @@ function dedupe(bars: readonly ApiBar[]): ParsedBar[] {
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-type CandleRow = CandlestickData<UTCTimestamp>;
-type VolumeRow = HistogramData<UTCTimestamp>;
+export type CandleRow = CandlestickData<UTCTimestamp>;
+export type VolumeRow = HistogramData<UTCTimestamp>;
 
 const candle = (b: ParsedBar): CandleRow => ({ time: b.time, open: b.open, high: b.high, low: b.low, close: b.close });
 const vol = (b: ParsedBar): VolumeRow => ({ time: b.time, value: b.value, color: b.close >= b.open ? CHART_COLORS.upVolume : CHART_COLORS.downVolume });

@@ -7,14 +7,16 @@ import type { PriceFormat } from './core.ts';
 import type { Book } from './live.ts';
 import { chipClusters } from './chip-layout.ts';
 import { type Order, type Position, type SessionMeta, typeShort } from './model.ts';
+import { type PositionPricing, positionTitle } from './chart-rules.ts';
 
 /** A chip's height (desk.css `.order-chip`). */
 const CHIP_HEIGHT_PX = 22;
 
 export type OrderLine = PriceLineSpec & { orderId?: number };
 
-/** Price lines of the working orders (a stop-limit's stop too), their planned brackets and each position's average price. */
-export function orderLines(orders: readonly Order[], positions: readonly Position[], brackets: SessionMeta['brackets'], tickSize: number): OrderLine[] {
+/** Price lines of the working orders (a stop-limit's stop too), their planned brackets and each position (average price, open P&L). */
+export function orderLines(orders: readonly Order[], positions: readonly Position[], brackets: SessionMeta['brackets'], at: PositionPricing): OrderLine[] {
+  const { tickSize } = at;
   const out: OrderLine[] = [];
   for (const o of orders) {
     const color = o.side === 0 ? CHART_COLORS.up : CHART_COLORS.down;
@@ -30,7 +32,7 @@ export function orderLines(orders: readonly Order[], positions: readonly Positio
     }
   }
   for (const p of positions) {
-    out.push({ price: p.averagePrice, color: CHART_COLORS.accent, title: `${p.type === 1 ? 'LONG' : 'SHORT'} ${p.size} avg`, style: 'solid' });
+    out.push({ price: p.averagePrice, color: CHART_COLORS.accent, title: positionTitle(p, at), style: 'solid' });
   }
   return out;
 }
@@ -40,11 +42,10 @@ export function useChartDecorations(
   chart: { current: PriceChart | null },
   { orders, positions, fills }: Book,
   brackets: SessionMeta['brackets'],
-  tickSize: number,
-  fmt: PriceFormat,
+  at: PositionPricing,
   currentIndex: number,
 ): OrderLine[] {
-  const lines = useMemo(() => orderLines(orders, positions, brackets, tickSize), [orders, positions, brackets, tickSize]);
+  const lines = useMemo(() => orderLines(orders, positions, brackets, at), [orders, positions, brackets, at.tickSize, at.lastPrice]);
   useEffect(() => {
     chart.current?.setPriceLines(lines);
   }, [lines]);
@@ -56,20 +57,60 @@ export function useChartDecorations(
   return lines;
 }
 
+/** A chip being dragged: its order, the pointer's start and its travel, px. */
+interface Drag {
+  id: number;
+  startY: number;
+  dy: number;
+}
+
+/**
+ * Dragging a chip: it follows the pointer vertically and, let go more than 3 px away, asks for its
+ * order at the price under it (snapped to the tick).
+ */
+function useChipDrag(chart: { current: PriceChart | null }, tickSize: number, onMove: (o: Order, price: number) => void) {
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const priceAt = (lineY: number, dy: number) => {
+    const p = chart.current?.yToPrice(lineY + dy);
+    return p === null || p === undefined ? null : Math.round(p / tickSize) * tickSize;
+  };
+  const start = (o: Order, lineY: number, e: PointerEvent) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const startY = e.clientY;
+    setDrag({ id: o.id, startY, dy: 0 });
+    const move = (m: PointerEvent) => setDrag({ id: o.id, startY, dy: m.clientY - startY });
+    const up = (u: PointerEvent) => {
+      removeEventListener('pointermove', move);
+      removeEventListener('pointerup', up);
+      setDrag(null);
+      const dy = u.clientY - startY;
+      const price = priceAt(lineY, dy);
+      if (Math.abs(dy) > 3 && price !== null && price > 0) onMove(o, price);
+    };
+    addEventListener('pointermove', move);
+    addEventListener('pointerup', up);
+  };
+  return { drag, start, priceAt };
+}
+
 /**
  * Working orders as chips at their price, just left of the price scale: the chart's own way to
- * cancel an order (×). Chips that would cover each other step left (chip-layout.ts). Positions
- * follow the chart as it scrolls, zooms and resizes.
+ * cancel an order (×) and to move one (drag the chip to another price). Chips that would cover each
+ * other step left (chip-layout.ts). Positions follow the chart as it scrolls, zooms and resizes.
  */
-export function OrderOverlay({ chart, orders, lines, onCancel, canceling, fmt }: {
+export function OrderOverlay({ chart, orders, lines, onCancel, onMove, canceling, fmt, tickSize }: {
   chart: { current: PriceChart | null };
   orders: Order[];
   lines: OrderLine[];
   onCancel: (o: Order) => void;
+  onMove: (o: Order, price: number) => void;
   canceling: number | null;
   fmt: PriceFormat;
+  tickSize: number;
 }) {
   const [, redraw] = useState(0);
+  const { drag, start, priceAt } = useChipDrag(chart, tickSize, onMove);
   useEffect(() => {
     const c = chart.current;
     if (!c || orders.length === 0) return;
@@ -80,28 +121,43 @@ export function OrderOverlay({ chart, orders, lines, onCancel, canceling, fmt }:
       clearInterval(t);
     };
   }, [orders.length, chart.current]);
+  // New lines may rescale the prices (autoscale covers them), drawn on the chart's next frame: the
+  // chips follow on the frame after.
+  useEffect(() => {
+    const f = requestAnimationFrame(() => requestAnimationFrame(() => redraw((n) => n + 1)));
+    return () => cancelAnimationFrame(f);
+  }, [lines]);
   const c = chart.current;
   if (!c || orders.length === 0) return null;
   const right = c.priceScaleWidth() + 6;
   const placed = orders.flatMap((o) => {
     const line = lines.find((l) => l.orderId === o.id && !l.title.includes(' stop #'));
     const y = line ? c.priceToY(line.price) : null;
-    return line && y !== null ? [{ key: { order: o, price: line.price }, y }] : [];
+    return line && y !== null ? [{ key: { order: o, price: line.price, y }, y }] : [];
   });
   return (
     <div class="order-overlay" data-testid="chart-orders">
       {chipClusters(placed, CHIP_HEIGHT_PX).map((cl) => (
         <div class="chip-row" style={{ top: `${cl.top}px`, right: `${right}px` }} key={cl.chips[0].key.order.id}>
-          {cl.chips.map(({ key: { order: o, price }, dy }) => (
-            <div class={`order-chip ${o.side === 0 ? 'buy' : 'sell'}`} style={{ marginTop: `${dy}px` }} key={o.id} data-order-id={o.id}>
-              <span>
-                {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {typeShort(o.type)} {fmt.price(price)}
-              </span>
-              <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
-                ×
-              </button>
-            </div>
-          ))}
+          {cl.chips.map(({ key: { order: o, price, y }, dy }) => {
+            const moving = drag?.id === o.id ? drag.dy : 0;
+            const shown = moving ? (priceAt(y, moving) ?? price) : price;
+            return (
+              <div
+                class={`order-chip ${o.side === 0 ? 'buy' : 'sell'}${moving ? ' dragging' : ''}`}
+                style={{ marginTop: `${dy}px`, transform: moving ? `translateY(${moving}px)` : undefined }}
+                key={o.id}
+                data-order-id={o.id}
+              >
+                <span class="grip" title="Drag to move the order to another price" onPointerDown={(e) => start(o, y, e as unknown as PointerEvent)}>
+                  {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {typeShort(o.type)} {fmt.price(shown)}
+                </span>
+                <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
+                  ×
+                </button>
+              </div>
+            );
+          })}
         </div>
       ))}
     </div>

@@ -1,5 +1,6 @@
 // The desk's keyboard: → or N steps one bar (Shift: ten), Space plays or pauses, B and S buy and
-// sell at market (the ticket's size). Keys typed into a field, or with a modifier, are left alone.
+// sell at market (the ticket's size), C cancels every working order and F flattens every position.
+// Keys typed into a field, or with a modifier, are left alone.
 
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -7,6 +8,8 @@ export interface KeyCommands {
   step(n: number): void;
   togglePlay(): void;
   market(side: 0 | 1): void;
+  cancelAll(): void;
+  flattenAll(): void;
 }
 
 function isTyping(t: EventTarget | null): boolean {
@@ -34,6 +37,12 @@ export function useDeskKeys(blocked: boolean, playing: boolean, commands: KeyCom
     } else if (k === 's' || k === 'S') {
       e.preventDefault();
       commands.market(1);
+    } else if (k === 'c' || k === 'C') {
+      e.preventDefault();
+      commands.cancelAll();
+    } else if (k === 'f' || k === 'F') {
+      e.preventDefault();
+      commands.flattenAll();
     }
   };
   useEffect(() => {

@@ -6,12 +6,15 @@
 // another tab, a bot), and the user hub's events keep the tables and the snapshot current (live.ts).
 // This file is layout: the session's shared state is core.ts, the tables book.ts, the hubs, the
 // chart and the load session-feed.ts (with status.ts and chart-bars.ts), the replay controls
-// controls.ts, the order commands trading.ts, the keyboard keys.ts.
+// controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
+// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts.
 
 import { ErrorLine, money, signClass } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
 import { ChallengePanel } from './challenge.tsx';
-import { type OrderLine, OrderOverlay, useChartDecorations } from './chart-orders.tsx';
+import { OrderOverlay } from './chart-orders.tsx';
+import { ChartToolbar, Legend } from './chart-tools.tsx';
+import { type DeskChart, useDeskChart } from './desk-chart.ts';
 import { useReplayControls } from './controls.ts';
 import { type EndResult, type PriceFormat, type SessionCore, useSessionCore } from './core.ts';
 import { useDeskKeys } from './keys.ts';
@@ -43,8 +46,8 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const { tickSize } = meta.contract;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;
-  const lines = useChartDecorations(session.chart, tables.book, meta.brackets, tickSize, fmt, progress.currentIndex);
-  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: trading.market });
+  const chart = useDeskChart(core, session, tables, trading, ticket);
+  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: trading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
 
   return (
     <div class="desk" data-testid="desk">
@@ -60,7 +63,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
-          <ChartArea core={core} session={session} tables={tables} trading={trading} lines={lines} />
+          <ChartArea core={core} session={session} tables={tables} trading={trading} chart={chart} />
           <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
         </div>
         <aside class="desk-side">
@@ -93,18 +96,26 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   );
 }
 
-/** The chart with the order chips on it and the notes over it (loading, flash, end of data, history). */
-function ChartArea({ core, session, tables, trading, lines }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; lines: OrderLine[] }) {
+/** The chart with its toolbar, legend and order chips, and the notes over it (loading, flash, end of data, history, a refusal). */
+function ChartArea({ core, session, tables, trading, chart }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; chart: DeskChart }) {
   const { over, fmt } = core;
   const { loading } = session;
+  const { orders, positions } = tables.book;
   return (
-    <div class="chart-wrap card">
+    <div class={`chart-wrap card ${chart.drawings.mode !== 'none' ? 'drawing' : ''}`}>
+      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={orders.length} positionCount={positions.length} blocked={!!over || loading} />
       <div class="chart" ref={session.chartEl} data-testid="chart" />
-      <OrderOverlay chart={session.chart} orders={tables.book.orders} lines={lines} onCancel={trading.cancel} canceling={trading.canceling} fmt={fmt} />
+      <Legend chart={session.chart.current} hover={chart.hover} indicators={chart.indicators} fmt={fmt} />
+      <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.replace} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
       {loading && <div class="chart-loading">Loading bars…</div>}
       {core.flash && (
         <div class="flash" data-testid="flash">
           {core.flash}
+        </div>
+      )}
+      {chart.trading.error && (
+        <div class="chart-note error-note" data-testid="chart-error">
+          {chart.trading.error}
         </div>
       )}
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
@@ -140,7 +151,7 @@ function DeskTables({ tables, trading, lastPrice, contract, fmt }: { tables: Tab
         <FillsTable fills={fills} fmt={fmt} />
       </div>
       <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets)
+        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
       </p>
     </div>
   );

@@ -3,16 +3,9 @@
 // hotkey order carries the same stop-loss and take-profit as the button beside it.
 
 import { useState } from 'preact/hooks';
+import type { TicketOrder } from './chart-rules.ts';
 
-export interface TicketOrder {
-  side: 0 | 1;
-  type: number;
-  size: number;
-  limitPrice: number | null;
-  stopPrice: number | null;
-  slTicks: number | null;
-  tpTicks: number | null;
-}
+export type { TicketOrder };
 
 export interface TicketModel {
   type: number;

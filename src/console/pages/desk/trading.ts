@@ -22,6 +22,10 @@ export interface Trading {
   market(side: 0 | 1): Promise<void>;
   cancel(o: Order): Promise<void>;
   flatten(p: Position): Promise<void>;
+  /** Places an order (its brackets kept as planned lines) and says so; throws the server's refusal. Its id. */
+  send(o: TicketOrder): Promise<number>;
+  /** The tables and the snapshot after a command (see the header). */
+  afterCommand(): Promise<void>;
 }
 
 export function useTrading(core: SessionCore, tables: Tables, session: SessionFeed, ticket: TicketModel): Trading {
@@ -36,14 +40,19 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
     if (!core.live.current.playing && !core.live.current.over) await session.syncStatus().catch(() => undefined);
   };
 
+  const send = async (o: TicketOrder) => {
+    const r = await sim<{ orderId: number }>('Order/place', placeBody(accountId, core.meta.contract.id, o));
+    if (o.type !== 2 && (o.slTicks !== null || o.tpTicks !== null)) {
+      core.updateMeta({ brackets: { ...core.metaRef.current.brackets, [String(r.orderId)]: { sl: o.slTicks, tp: o.tpTicks } } });
+    }
+    core.setFlash(`Order #${r.orderId} placed: ${sideWord(o.side)} ${o.size} ${typeShort(o.type)}`);
+    return r.orderId;
+  };
+
   const place = async (o: TicketOrder) => {
     setPlacing(true);
     await attempt(setTicketError, async () => {
-      const r = await sim<{ orderId: number }>('Order/place', placeBody(accountId, core.meta.contract.id, o));
-      if (o.type !== 2 && (o.slTicks !== null || o.tpTicks !== null)) {
-        core.updateMeta({ brackets: { ...core.metaRef.current.brackets, [String(r.orderId)]: { sl: o.slTicks, tp: o.tpTicks } } });
-      }
-      core.setFlash(`Order #${r.orderId} placed: ${sideWord(o.side)} ${o.size} ${typeShort(o.type)}`);
+      await send(o);
       await afterCommand();
     });
     setPlacing(false);
@@ -70,7 +79,7 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
   };
 
   const market = (side: 0 | 1) => place(ticket.marketOrder(side));
-  return { placing, canceling, closing, ticketError, place, market, cancel, flatten };
+  return { placing, canceling, closing, ticketError, place, market, cancel, flatten, send, afterCommand };
 }
 
 /** Order/place's body; brackets only when the ticket asks for them. */

@@ -1,0 +1,40 @@
+// The chart's models together: its decorations (order and position lines, fill markers), the width
+// it shows, the indicators, the drawings, trading from the chart, the bar under the pointer and
+// where a click goes. session.tsx lays them out (chart-tools.tsx, chart-orders.tsx).
+
+import type { CandleRow } from '../../chart.ts';
+import type { Tables } from './book.ts';
+import { type OrderLine, useChartDecorations } from './chart-orders.tsx';
+import { useChartClicks, useHoveredBar } from './chart-tools.tsx';
+import { type ChartTrading, useChartTrading } from './chart-trading.ts';
+import type { SessionCore } from './core.ts';
+import { type DrawingsModel, useDrawings } from './drawings-model.ts';
+import { type IndicatorsModel, useIndicators } from './indicators-model.ts';
+import type { SessionFeed } from './session-feed.ts';
+import type { TicketModel } from './ticket-model.ts';
+import type { Trading } from './trading.ts';
+import { useView, type ViewModel } from './view-model.ts';
+
+export interface DeskChart {
+  lines: OrderLine[];
+  view: ViewModel;
+  indicators: IndicatorsModel;
+  drawings: DrawingsModel;
+  trading: ChartTrading;
+  hover: { row: CandleRow | null; volume: number | null };
+}
+
+export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Tables, trading: Trading, ticket: TicketModel): DeskChart {
+  const { meta, fmt } = core;
+  const { chart, loading, lastPrice, progress } = session;
+  const ready = !loading;
+  const at = { tickSize: meta.contract.tickSize, tickValue: meta.contract.tickValue, lastPrice, fmt };
+  const lines = useChartDecorations(chart, tables.book, meta.brackets, at, progress.currentIndex);
+  const view = useView(chart, meta.timeframe, ready);
+  const indicators = useIndicators(chart, meta.contract.id, ready);
+  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
+  const chartTrading = useChartTrading(core, tables.book, trading, ticket);
+  const hover = useHoveredBar(chart, ready);
+  useChartClicks(chart, ready, drawings, chartTrading);
+  return { lines, view, indicators, drawings, trading: chartTrading, hover };
+}

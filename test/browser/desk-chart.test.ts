@@ -1,0 +1,305 @@
+// The desk's chart as a trader's tool (issue 20, "Chart", "Orders on the chart", "Contract names"),
+// in headless Chromium against the real server: indicators with their values in the legend, the
+// session's bars at another width, drawings kept with the session, the contract traded on the
+// replayed date, orders placed and moved on the chart, the position's open P&L, cancel-all and
+// flatten-all. Screenshots go to docs/screenshots/.
+import { describe, expect, it } from 'bun:test';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { contractNameFor } from '../../src/domain/contract-id.ts';
+import { bollinger, sma, vwap } from '../../src/domain/indicators.ts';
+import { findInstrument } from '../../src/domain/instrument.ts';
+import { browserStage, loginThroughForm, noBrowser } from './support.ts';
+
+const SHOTS = join(import.meta.dir, '..', '..', 'docs', 'screenshots');
+
+/** Screenshots a trader would look at, kept with the docs. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+async function text(page: Page, sel: string): Promise<string> {
+  return ((await page.textContent(sel)) ?? '').trim();
+}
+
+async function chartAttr(page: Page, name: string): Promise<string> {
+  return (await page.getAttribute('[data-testid=chart]', `data-${name}`)) ?? '';
+}
+
+async function rows(page: Page, testid: string): Promise<string[][]> {
+  return page.$$eval(`[data-testid=${testid}] tbody tr`, (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.trim())));
+}
+
+async function waitProgress(page: Page, n: number): Promise<void> {
+  await page.waitForFunction(`document.querySelector('[data-testid=progress]').textContent.trim().startsWith('${n} /')`);
+}
+
+async function openSession(stage: ReturnType<typeof browserStage>, viewport: { width: number; height: number }, date: string) {
+  const context = await stage.browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !m.text().includes('401') && errors.push(m.text()));
+  await loginThroughForm(page, stage.server);
+  await page.goto(`${stage.server.base}/#/desk`);
+  await page.waitForSelector('[data-testid=data-last]');
+  await page.fill('input[name=startDate]', date);
+  await page.selectOption('select[name=timeframe]', '1m');
+  await page.click('text=Start replay');
+  await page.waitForSelector('[data-testid=desk]');
+  await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+  return { context, page, errors };
+}
+
+/** 1 m bars of the session's contract from `fromIso` up to the clock, as History serves them. */
+async function barsUpTo(page: Page, fromIso: string, clockIso: string): Promise<{ t: string; o: number; h: number; l: number; c: number; v: number }[]> {
+  return page.evaluate(
+    `fetch('/api/sim/History/retrieveBars', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contractId: 'CON.F.US.ENQ.H25', unit: 2, unitNumber: 1, startTime: '${fromIso}', endTime: '${clockIso}', limit: 20000 }) })
+      .then((r) => r.json()).then((j) => j.bars.filter((b) => Date.parse(b.t) + 60000 <= Date.parse('${clockIso}')))`,
+  );
+}
+
+/** The chart's price pane as a box, for clicks and drags. */
+async function pane(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
+  return page.$eval('[data-testid=chart]', (el: any) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  });
+}
+
+describe.skipIf(noBrowser)('console: the desk chart', () => {
+  const stage = browserStage();
+
+  it('draws SMA, EMA, VWAP, Bollinger and RSI with values that agree with the shared module, shows the bars at 5 m up to the clock, names the replayed contract', async () => {
+    const { page, errors, context } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-03');
+    // The front month on 2025-03-03 was H25; the API names today's front beside it.
+    expect(await text(page, '[data-testid=progress]')).toStartWith('0 /');
+    await page.keyboard.press('Shift+ArrowRight');
+    await waitProgress(page, 10);
+    await page.keyboard.press('Shift+ArrowRight');
+    await waitProgress(page, 20);
+    expect(await text(page, '[data-testid=replayed-contract]')).toBe('NQH5');
+    expect(await text(page, '[data-testid=contract-name]')).toBe(`API ${contractNameFor(findInstrument('NQ')!, Date.now())}`);
+
+    for (const k of ['sma20', 'ema9', 'vwap', 'bb20', 'rsi14']) await page.click(`[data-indicator=${k}]`);
+    await page.waitForFunction("(document.querySelector('[data-testid=chart]').dataset.lines ?? '').includes('rsi14')");
+    expect((await chartAttr(page, 'lines')).split(' ')).toEqual(['bb20.lower', 'bb20.mid', 'bb20.upper', 'ema9', 'rsi14', 'sma20', 'vwap']);
+    // RSI and ATR share the pane: one at a time.
+    await page.click('[data-indicator=atr14]');
+    await page.waitForFunction("(document.querySelector('[data-testid=chart]').dataset.lines ?? '').includes('atr14')");
+    expect(await chartAttr(page, 'lines')).not.toContain('rsi14');
+    await page.click('[data-indicator=rsi14]');
+    await page.waitForFunction("!(document.querySelector('[data-testid=chart]').dataset.lines ?? '').includes('atr14')");
+
+    // The legend (the last bar, no pointer) against the shared module over History's bars to the clock.
+    const clock = `${(await text(page, '[data-testid=sim-time]')).replace(' ', 'T')}Z`;
+    expect(clock).toBe('2025-03-03T00:20:00Z');
+    // The CME trade date of 2025-03-03 began 2025-03-02 17:00 Chicago (23:00 UTC): VWAP's start.
+    const bars = await barsUpTo(page, '2025-03-02T23:00:00Z', clock);
+    expect(bars.length).toBe(80);
+    const closes = bars.map((b) => b.c);
+    const last = bars[bars.length - 1];
+    expect(await text(page, '[data-testid=legend-close]')).toBe(last.c.toFixed(2));
+    expect(await text(page, '[data-testid=legend-high]')).toBe(last.h.toFixed(2));
+    expect(await text(page, '[data-testid=legend-sma20]')).toBe(`SMA 20 ${sma(closes, 20)[79]!.toFixed(2)}`);
+    const bb = bollinger(closes, 20, 2);
+    expect(await text(page, '[data-testid="legend-bb20.upper"]')).toBe(`BB upper ${bb.upper[79]!.toFixed(2)}`);
+    const ohlcv = { highs: bars.map((b) => b.h), lows: bars.map((b) => b.l), closes, volumes: bars.map((b) => b.v) };
+    expect(await text(page, '[data-testid=legend-vwap]')).toBe(`VWAP ${vwap(ohlcv, bars.map(() => 1))[79]!.toFixed(2)}`);
+
+    // Hovering a bar shows its OHLC.
+    const box = await pane(page);
+    await page.mouse.move(box.x + box.w * 0.5, box.y + box.h * 0.4);
+    await page.waitForFunction(`document.querySelector('[data-testid=legend]').dataset.time !== '${Date.parse(last.t) / 1000}'`);
+    const hovered = Number(await page.getAttribute('[data-testid=legend]', 'data-time'));
+    expect(hovered).toBeLessThan(Date.parse(last.t) / 1000);
+    await page.mouse.move(box.x + box.w + 40, box.y - 40);
+    await screenshot(page, 'desk-chart-indicators-1440');
+
+    // 5 m: the same session's bars in 5 m buckets, the last one up to the clock (00:15–00:20 holds 00:15…00:19).
+    const oneMinuteBars = Number(await chartAttr(page, 'bars'));
+    await page.selectOption('select[name=viewWidth]', '5m');
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.width === '5m'");
+    expect(await chartAttr(page, 'last-time')).toBe('2025-03-03T00:15:00.000Z');
+    expect(Number(await chartAttr(page, 'bars'))).toBeLessThan(oneMinuteBars / 4);
+    const bucket = bars.slice(-5);
+    expect(await text(page, '[data-testid=legend-open]')).toBe(bucket[0].o.toFixed(2));
+    expect(await text(page, '[data-testid=legend-high]')).toBe(Math.max(...bucket.map((b) => b.h)).toFixed(2));
+    expect(await text(page, '[data-testid=legend-volume]')).toBe(String(bucket.reduce((n, b) => n + b.v, 0)));
+    // The 5 m bars fill the view: the middle of the pane holds one, earlier than the last.
+    await page.mouse.move(box.x + box.w * 0.5, box.y + box.h * 0.4);
+    await page.waitForFunction(`document.querySelector('[data-testid=legend]').dataset.time !== '${Date.parse('2025-03-03T00:15:00Z') / 1000}'`);
+    const middle = Number(await page.getAttribute('[data-testid=legend]', 'data-time'));
+    expect(middle % 300).toBe(0);
+    expect(middle).toBeLessThan(Date.parse('2025-03-03T00:15:00Z') / 1000 - 20 * 300);
+    await page.mouse.move(box.x + box.w + 40, box.y - 40);
+    // A step adds a bar to the chart's 5 m view: a new bucket at 00:20.
+    await page.click('[data-testid=step]');
+    await waitProgress(page, 21);
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.lastTime === '2025-03-03T00:20:00.000Z'");
+    await screenshot(page, 'desk-chart-5m-1440');
+    await page.selectOption('select[name=viewWidth]', '1m');
+    await page.waitForFunction(`Number(document.querySelector('[data-testid=chart]').dataset.bars) === ${oneMinuteBars + 1}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('keeps horizontal and trend lines with the session across a reload', async () => {
+    const { page, errors, context } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-05');
+    await page.keyboard.press('Shift+ArrowRight');
+    await waitProgress(page, 10);
+    const box = await pane(page);
+    await page.click('[data-draw=hline]');
+    await page.mouse.click(box.x + box.w * 0.4, box.y + box.h * 0.3);
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
+    await page.click('[data-draw=trend]');
+    await page.mouse.click(box.x + box.w * 0.3, box.y + box.h * 0.6);
+    await page.mouse.click(box.x + box.w * 0.7, box.y + box.h * 0.35);
+    await page.waitForFunction("(document.querySelector('[data-testid=chart]').dataset.lines ?? '').includes('trend.0')");
+    // The tool is put down after a line: a plain click then draws nothing and trades nothing.
+    await page.mouse.click(box.x + box.w * 0.5, box.y + box.h * 0.5);
+    expect(await chartAttr(page, 'drawing-lines')).toBe('1');
+    expect(await rows(page, 'orders')).toEqual([]);
+
+    await page.reload();
+    await page.waitForSelector('[data-testid=desk]');
+    await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
+    expect(await chartAttr(page, 'lines')).toContain('trend.0');
+    await screenshot(page, 'desk-chart-drawings-1440');
+    await page.click('[data-draw=clear]');
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '0'");
+    expect(await chartAttr(page, 'lines')).not.toContain('trend.0');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+  it('places a limit and a stop by clicking prices, moves an order by dragging its chip (a refused move puts it back), shows the position’s open P&L, cancels all and flattens (buttons and keys)', async () => {
+    const { page, errors, context } = await openSession(stage, { width: 1280, height: 720 }, '2025-03-10');
+    await page.click('[data-testid=step]');
+    await waitProgress(page, 1);
+    const last = Number(await chartAttr(page, 'last-close'));
+    const box = await pane(page);
+    const orders = async () => (await rows(page, 'orders')).map((r) => ({ id: Number(r[0]), side: r[1], type: r[2], size: r[3], price: Number(r[4]) }));
+
+    // Shift+click under the market: a buy limit there; Alt+click over it: a buy stop.
+    await page.keyboard.down('Shift');
+    await page.mouse.click(box.x + box.w * 0.5, box.y + box.h * 0.88);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
+    await page.keyboard.down('Alt');
+    await page.mouse.click(box.x + box.w * 0.5, box.y + box.h * 0.04);
+    await page.keyboard.up('Alt');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    const placed = await orders();
+    const limit = placed.find((o) => o.type === 'LMT')!;
+    const stop = placed.find((o) => o.type === 'STP')!;
+    expect([limit.side, limit.size, stop.side, stop.size]).toEqual(['Buy', '1', 'Buy', '1']);
+    expect(limit.price).toBeLessThan(last);
+    expect(stop.price).toBeGreaterThan(last);
+    for (const p of [limit.price, stop.price]) expect((p * 4) % 1).toBe(0);
+
+    // Drag the limit's chip up: the order is replaced (a new id) at a higher price, still a buy limit.
+    const drag = async (id: number, dy: number) => {
+      const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      await page.mouse.move(g.x, g.y);
+      await page.mouse.down();
+      await page.mouse.move(g.x, g.y + dy / 2, { steps: 4 });
+      await page.mouse.move(g.x, g.y + dy, { steps: 4 });
+      await page.mouse.up();
+    };
+    await drag(limit.id, -40);
+    await page.waitForFunction(`![...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() === '${limit.id}')`);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    const moved = (await orders()).find((o) => o.type === 'LMT')!;
+    expect(moved.id).toBeGreaterThan(stop.id);
+    expect([moved.side, moved.size]).toEqual(['Buy', '1']);
+    expect(moved.price).toBeGreaterThan(limit.price);
+    expect(await text(page, '[data-testid=flash]')).toContain(`Order #${limit.id} moved to ${moved.price.toFixed(2)}`);
+
+    // Cancel all (the button): no working order left.
+    await page.click('[data-testid=cancel-all]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+
+    // An entry whose stop-loss rests one tick above 0: any move down is refused, and it is put back.
+    const entry = last - 5;
+    await page.click('.seg button[data-type=Limit]');
+    await page.fill('input[name=limitPrice]', entry.toFixed(2));
+    await page.fill('input[name=slTicks]', String((entry - 0.25) * 4));
+    await page.click('[data-testid=buy]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 1");
+    const [guarded] = await orders();
+    // Its planned stop-loss line at 0.25 rescales the chart: the chip is dragged once it has followed.
+    await page.waitForFunction(`(document.querySelector('[data-testid=chart]').dataset.priceLineTitles ?? '').includes('SL #${guarded.id} (on fill)')`);
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    await drag(guarded.id, 30);
+    await page.waitForSelector('[data-testid=chart-error]');
+    await page.waitForFunction(`[...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() !== '${guarded.id}')`);
+    const [back] = await orders();
+    expect(await text(page, '[data-testid=chart-error]')).toBe(`Move refused: stopLossBracket would place the stop-loss at or below 0; the order is back at its price as #${back.id}`);
+    expect([back.side, back.type, back.price]).toEqual(['Buy', 'LMT', entry]);
+
+    // C cancels every working order.
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('c');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+
+    // A position's line says its open P&L at the last price.
+    await page.fill('input[name=slTicks]', '');
+    await page.click('.seg button[data-type=Market]');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=positions] tbody tr');
+    await page.keyboard.press('Shift+ArrowRight');
+    await waitProgress(page, 11);
+    const avg = Number((await rows(page, 'positions'))[0][2]);
+    const now = Number(await chartAttr(page, 'last-close'));
+    const pnl = ((now - avg) / 0.25) * 5;
+    const usd = Math.abs(pnl).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    const title = `LONG 1 @ ${avg.toFixed(2)} · ${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${usd}`;
+    await page.waitForFunction(`(document.querySelector('[data-testid=chart]').dataset.priceLineTitles ?? '').split('|').includes(${JSON.stringify(title)})`);
+    // With a target over the market for the picture: a sell limit by Shift+click.
+    await page.keyboard.down('Shift');
+    await page.mouse.click(box.x + box.w * 0.5, box.y + box.h * 0.06);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
+    expect((await orders())[0].side).toBe('Sell');
+    await page.mouse.move(box.x + box.w * 0.6, box.y + box.h * 0.5);
+    await screenshot(page, 'desk-chart-trading-1280');
+
+    // Flatten (the button), then F after another buy: flat each time.
+    await page.click('[data-testid=flatten-all]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    await page.click('[data-testid=cancel-all]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForSelector('[data-testid=positions] tbody tr');
+    await page.keyboard.press('f');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    expect((await rows(page, 'fills')).length).toBe(4);
+
+    // A moved stop-loss is a plain order now (no OCO), yet it does not outlive its position.
+    await page.fill('input[name=slTicks]', '40');
+    await page.fill('input[name=tpTicks]', '80');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+    const stopLeg = (await orders()).find((o) => o.type === 'STP')!;
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    await drag(stopLeg.id, 25);
+    await page.waitForFunction(`![...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() === '${stopLeg.id}')`);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    const movedStop = (await orders()).find((o) => o.type === 'STP')!;
+    expect([movedStop.side, movedStop.price < stopLeg.price]).toEqual(['Sell', true]);
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('f');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
