@@ -329,4 +329,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, trade_number)
   );
   `,
+  // 16: a run's pace is any number from 1 to 50 (the spec's "speed number"): PostgreSQL's INTEGER
+  // column rounded 2.5 to 2; SQLite's INTEGER affinity already keeps 2.5 as a REAL, so nothing changes there.
+  `
+  SELECT 1;
+  `,
 ];

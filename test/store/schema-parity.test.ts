@@ -49,8 +49,16 @@ function classOf(type: string): string {
   return c;
 }
 
+/**
+ * Columns compared as "a number", integer or not: `playground_runs.speed` is INTEGER in SQLite, whose
+ * affinity keeps 2.5 as a REAL, and double precision in PostgreSQL since migration 16 (integer
+ * before it). Rebuilding SQLite's table to rename a declared type would change nothing stored.
+ */
+const ANY_NUMBER = new Set(['speed']);
+
 function column(name: string, nullable: boolean, type: string, dflt: string | null): string {
-  return `${name}:${nullable ? 'null' : 'not null'}:${classOf(type)}${dflt === null ? '' : `:${dflt}`}`;
+  const cls = ANY_NUMBER.has(name) && ['integer', 'float64'].includes(classOf(type)) ? 'number' : classOf(type);
+  return `${name}:${nullable ? 'null' : 'not null'}:${cls}${dflt === null ? '' : `:${dflt}`}`;
 }
 
 async function sqliteSchema(sql: Sql): Promise<Schema> {
