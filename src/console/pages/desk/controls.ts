@@ -122,10 +122,14 @@ async function startPlay(core: SessionCore, speed: number): Promise<void> {
   }
 }
 
-/** Pauses the server's playback; its answer's snapshot is exact, and a status read lines the chart up with it. */
+/**
+ * Pauses the server's playback; its answer's snapshot is exact, and a status read lines the chart up
+ * with it. The button reads Play once the server has paused (not while the pause is on its way, when
+ * the server still plays and a step or jump would be refused).
+ */
 async function pause({ core, session }: Parts): Promise<void> {
-  core.setPlaying(false);
   const r = await sim<{ account: Snapshot | null; propFirm: PropFirm | null }>('Replay/pause', { accountId: core.accountId });
+  core.setPlaying(false);
   if (r.account) core.serverSnap(r.account);
   if (r.propFirm) session.setPropFirm(r.propFirm);
   await session.syncStatus();
