@@ -65,6 +65,8 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
         schemaVersion: version,
         store: s.sql.dialect,
         node: s.config.nodeId,
+        // This one included: what a draining node still has to answer before it stops listening.
+        requestsInFlight: s.lifecycle.requestsInFlight,
       };
       return status === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
     })

@@ -153,6 +153,10 @@ export const limits = Object.freeze({
   // Imported market data in PostgreSQL reaches each node's local copy on the import's notification,
   // and at the latest this often (a notification lost while a node's listener reconnected).
   marketDataSyncMs: 30_000,
+  // A drain (SIGTERM): how long a node waits for requests in flight while still listening (answering
+  // /health 503), then for answers still streaming (event streams) before it cuts them.
+  drainRequestsMaxMs: 30_000,
+  drainStreamsMaxMs: 5_000,
   sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
   // Runs as jobs in the store (src/service/playground/runs.ts): the running node writes progress and

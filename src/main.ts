@@ -55,12 +55,13 @@ const hubs = createHubTransport({
   logInfo: (message, fields) => log.info(message, fields),
 });
 const appFetch = createFetch(app, log, config.logRequests);
+const inFlight = inFlightCounter();
 const server = Bun.serve({
   hostname: config.host,
   port: config.port,
   // Bun's own answer to an over-limit body has no envelope: createFetch enforces requestBodyBytesMax.
   maxRequestBodySize: limits.transportBodyBytesMax,
-  fetch: (request, srv) => hubs.handle(request, srv) ?? appFetch(request, srv),
+  fetch: (request, srv) => hubs.handle(request, srv) ?? inFlight.count(() => appFetch(request, srv)),
   websocket: hubs.websocket,
 });
 // In a cluster, where the other nodes send requests for the sessions this one holds.
@@ -79,16 +80,58 @@ s.runner()
     (e) => log.error('playground runner failed to start; runs will retry', { error: String(e) }),
   );
 
+/** Requests whose handler has not answered yet (`s.lifecycle.requestsInFlight`, shown by /health), and a wait for there being none. */
+function inFlightCounter() {
+  const life = s.lifecycle;
+  const idle = new Set<() => void>();
+  return {
+    async count(answer: () => Promise<Response>): Promise<Response> {
+      life.requestsInFlight++;
+      try {
+        return await answer();
+      } finally {
+        if (--life.requestsInFlight === 0) for (const f of idle) f();
+      }
+    },
+    /** Resolves once no request is in flight, or after `maxMs`. */
+    none(maxMs: number): Promise<void> {
+      if (life.requestsInFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          idle.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, maxMs);
+        idle.add(done);
+      });
+    },
+  };
+}
+
+/** Stops listening once answers still being written are out (streams: `drainStreamsMaxMs`, then cut; their clients reconnect elsewhere). */
+async function stopListening(): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bounded = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), limits.drainStreamsMaxMs)));
+  if ((await Promise.race([server.stop(false), bounded])) === 'late') await server.stop(true);
+  clearTimeout(timer);
+}
+
+// A drain (docs/decisions.md, k-cluster-tests): /health answers 503 `draining` at once, so a
+// balancer sends no new work; the node still serves what reaches it until the requests in flight
+// are answered; then it stops listening, every session command still queued commits, and its
+// leases are handed back, so other nodes take its sessions at once instead of after the lease.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   s.lifecycle.draining = true;
   log.info('shutting down', { signal });
-  // Running executions end first (as failed, recorded), which also closes their event streams.
+  // Running executions go back to the queue first (another node runs them; SQLite: failed, recorded).
   await s.runs.shutdown();
-  hubs.shutdown(); // close messages with allowReconnect: clients come back to the next start
-  await server.stop(false); // stop accepting; resolves when in-flight requests are done
+  hubs.shutdown(); // close messages with allowReconnect: clients come back to another node or the next start
+  await inFlight.none(limits.drainRequestsMaxMs);
+  await stopListening();
   clearInterval(housekeeping);
   await s.shutdown();
   s.db.close();

@@ -71,8 +71,11 @@ export interface Services {
   journal: JournalService;
   payouts: PayoutService;
   trading: TradingService;
-  /** `draining` once SIGTERM is received: /health answers 503 so a load balancer sends no new work. */
-  lifecycle: { draining: boolean };
+  /**
+   * `draining` once SIGTERM is received: /health answers 503 so a load balancer sends no new work.
+   * `requestsInFlight`: requests the listening server has not answered yet (src/main.ts counts them).
+   */
+  lifecycle: { draining: boolean; requestsInFlight: number };
   /** Signs requests one node forwards to another (derived from the JWT secret every node shares). */
   clusterKey: Uint8Array;
   /** Which node runs which live session (leases in a cluster). */
@@ -173,7 +176,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
     events,
     ownership,
-    lifecycle: { draining: false },
+    lifecycle: { draining: false, requestsInFlight: 0 },
     clusterKey: new Uint8Array(createHmac('sha256', deps.jwtSecret).update('replaydesk node forwarding').digest()),
     webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits, config.passwordHash),
     strategies,

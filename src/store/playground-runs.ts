@@ -467,6 +467,24 @@ export class PlaygroundRunStore {
     });
   }
 
+  /**
+   * Gives runs of a node that is shutting down back to the queue: each still running there is queued
+   * again (node, heartbeat and progress cleared, its job kept) for any node to run from the start;
+   * one whose stop was asked meanwhile ends as stopped instead.
+   */
+  async handBack(ids: readonly string[], nodeId: string, stoppedMessage: string, nowMs: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.transaction(async () => {
+      for (const id of ids) {
+        const mine = { id, node: nodeId };
+        await this.db.run(`UPDATE playground_runs SET status = 'stopped', error = $m, completed_ms = $now, job_json = NULL, progress_json = NULL
+           WHERE id = $id AND node_id = $node AND status = 'running' AND stop_requested = 1`, { ...mine, m: stoppedMessage, now: nowMs });
+        await this.db.run(`UPDATE playground_runs SET node_id = NULL, claimed_ms = NULL, heartbeat_ms = NULL, bars_done = 0, progress_json = NULL
+           WHERE id = $id AND node_id = $node AND status = 'running' AND job_json IS NOT NULL`, mine);
+      }
+    });
+  }
+
   /** Marks one run failed if it is still running. */
   async failRunning(id: string, reason: string, nowMs: number): Promise<void> {
     await this.db.run(`UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL WHERE id = $id AND status = 'running'`, { id, reason, now: nowMs });

@@ -146,6 +146,8 @@ interface Live {
   speedEdits: number;
   heartbeat: ReturnType<typeof setInterval>;
   beating: boolean;
+  /** Given back to the queue at shutdown (another node runs it from the start): its end here is not recorded. */
+  handedBack: boolean;
 }
 
 /** The reason a run reads failed when its server went away mid-run (a restart, or a silent node). */
@@ -258,8 +260,9 @@ export class RunService {
     const room = { full: this.localCount(false) < this.settings.maxConcurrent, paced: this.localCount(true) < this.settings.pacedMaxConcurrent };
     const c = await this.store.claim(this.settings.nodeId, room, this.clock.nowMs());
     if (c === null) return false;
-    if (this.closing) await this.store.failRunning(c.row.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
-    else this.launch(c);
+    if (!this.closing) this.launch(c);
+    else if (this.store.dialect === 'postgres') await this.store.handBack([c.row.id], this.settings.nodeId, STOPPED_MESSAGE, this.clock.nowMs());
+    else await this.store.failRunning(c.row.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
     return true;
   }
 
@@ -286,7 +289,9 @@ export class RunService {
       },
       this.source,
     );
-    const l: Live = { exec, row, paced: row.paced, speedEdits: 0, beating: false, heartbeat: setInterval(() => void this.beat(l), limits.playgroundHeartbeatMs) };
+    const l: Live = {
+      exec, row, paced: row.paced, speedEdits: 0, beating: false, handedBack: false, heartbeat: setInterval(() => void this.beat(l), limits.playgroundHeartbeatMs),
+    };
     this.live.set(row.id, l);
     exec.subscribe((e) => {
       if (e.type === 'done') void this.ended(l);
@@ -414,7 +419,24 @@ export class RunService {
    */
   subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): () => void {
     const l = this.live.get(id);
-    if (l && l.exec.userId === userId) return l.exec.subscribe(fn);
+    if (l && l.exec.userId === userId) return this.followLocal(l, userId, fn);
+    return this.followRow(userId, id, fn);
+  }
+
+  /** A run executing here; handed back to the queue at shutdown, it is followed from its row instead (its end here is not its end). */
+  private followLocal(l: Live, userId: number, fn: (e: ExecutionEvent) => void): () => void {
+    let row: (() => void) | null = null;
+    const off = l.exec.subscribe((e) => {
+      if (e.type !== 'done' || !l.handedBack) return fn(e);
+      row = this.followRow(userId, l.exec.id, fn);
+    });
+    return () => {
+      off();
+      row?.();
+    };
+  }
+
+  private followRow(userId: number, id: string, fn: (e: ExecutionEvent) => void): () => void {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let barsDone = 0;
@@ -438,30 +460,43 @@ export class RunService {
     };
   }
 
-  /** Ends this process's executions in flight as failed and waits (5 s at most) until their records are written. */
+  /**
+   * Ends this process's part in its executions in flight, waiting (5 s at most) until their sandboxes
+   * stop. On a shared store (PostgreSQL) a run still going is handed back to the queue, where another
+   * node (or this one's next start) runs it from the start; on SQLite (one server) it is failed with
+   * the reason, as a restart fails it anyway (docs/decisions.md, k-cluster-tests).
+   */
   async shutdown(): Promise<void> {
     this.closing = true;
     if (this.worker) clearInterval(this.worker);
     await this.claiming;
     const live = [...this.live.values()];
-    if (live.length > 0) {
-      const done = live.map(
-        (l) => new Promise<void>((resolve) => {
-          l.exec.subscribe((e) => e.type === 'done' && resolve());
-          l.exec.abort();
-        }),
-      );
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([Promise.all(done), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
-      clearTimeout(timer);
-      // Only this process's runs: the admin CLI shares the database with a live server.
-      for (const l of live) await this.store.failRunning(l.exec.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
-    }
+    if (live.length === 0) return;
+    if (this.store.dialect === 'postgres') for (const l of live) l.handedBack = l.exec.status === 'running';
+    await this.abortAll(live);
+    const now = this.clock.nowMs();
+    await this.store.handBack(live.filter((l) => l.handedBack).map((l) => l.exec.id), this.settings.nodeId, STOPPED_MESSAGE, now);
+    // Only this process's runs: the admin CLI shares the database with a live server.
+    for (const l of live) if (!l.handedBack) await this.store.failRunning(l.exec.id, SHUTDOWN_MESSAGE, now);
+  }
+
+  /** Aborts the executions and waits for their ends, 5 s at most. */
+  private async abortAll(live: readonly Live[]): Promise<void> {
+    const done = live.map(
+      (l) => new Promise<void>((resolve) => {
+        l.exec.subscribe((e) => e.type === 'done' && resolve());
+        l.exec.abort();
+      }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(done), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)))]);
+    clearTimeout(timer);
   }
 
   private async ended(l: Live): Promise<void> {
     const exec = l.exec;
     clearInterval(l.heartbeat);
+    if (l.handedBack) return void this.live.delete(exec.id);
     const stats = exec.ledger.stats();
     const trades = exec.ledger.closedTrades;
     try {
