@@ -74,6 +74,26 @@ eachBackend('playground run queue', (open) => {
     expect((await store.get(bob, 'exe_b'))?.status).toBe('running');
   });
 
+  it('hands a stopping node\'s runs back to the queue from the start; one whose stop was asked ends stopped; other nodes\' runs stay', async () => {
+    const sql = await open();
+    const store = new PlaygroundRunStore(sql);
+    const [ann, bob, cat] = [await addUser(sql, 'ann@x.io'), await addUser(sql, 'bob@x.io'), await addUser(sql, 'cat@x.io')];
+    for (const [id, user] of [['exe_a', ann], ['exe_b', bob], ['exe_c', cat]] as const) await store.enqueue(run(id, user), JOB, false, { full: 3, paced: 1 });
+    for (const node of ['node_a', 'node_a', 'node_b']) await store.claim(node, { full: true, paced: false }, 5000);
+    const progress = { balanceCents: 5_000_100, equityCents: 5_000_200, stats: { totalTrades: 1 } };
+    await store.heartbeat('exe_a', 'node_a', 5300, 120, progress);
+    await store.requestStop(bob, 'Stopped by the user', 5400);
+    await store.handBack(['exe_a', 'exe_b', 'exe_c'], 'node_a', 'Stopped by the user', 5500);
+    expect(await store.get(ann, 'exe_a')).toMatchObject({ status: 'running', error: null, nodeId: null, heartbeatMs: null, barsDone: 0, progress: null });
+    expect(await store.get(bob, 'exe_b')).toMatchObject({ status: 'stopped', error: 'Stopped by the user', completedMs: 5500 });
+    // Another node's run is not this node's to give back.
+    expect(await store.get(cat, 'exe_c')).toMatchObject({ status: 'running', nodeId: 'node_b' });
+    // Queued again with its job, first in line: any node runs it from the start.
+    const again = await store.claim('node_b', { full: true, paced: false }, 6000);
+    expect(again?.row).toMatchObject({ id: 'exe_a', nodeId: 'node_b', barsDone: 0 });
+    expect(again?.job).toEqual(JOB);
+  });
+
   it('a queued run stops at once; pace changes honour the shares; nothing to stop or pace answers null / not_running', async () => {
     const sql = await open();
     const store = new PlaygroundRunStore(sql);
