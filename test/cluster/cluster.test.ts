@@ -249,7 +249,10 @@ describePg('a cluster of three nodes', () => {
     const start = await callAt(leaves.server.base, 'Replay/start', { instrumentSymbol: 'ES', startDate: '2025-03-12', timeframe: '1m' });
     const accountId = start.body.accountId as number;
     expect(await owner(accountId)).toBe(leaves.id);
-    // A step whose body is still arriving: in flight when the signal comes.
+    // The run's event stream through the leaving node, and a step whose body is still arriving: both
+    // in flight when the signal comes.
+    const stream = events(leaves, run.executionId);
+    expect((await stream.next())?.event).toBe('progress');
     const slow = slowStep(leaves.server.base, { accountId, steps: 5 });
     await until('the step in flight', async () => slow.started(), (x) => x);
     const exited = c.drain(leaves.id);
@@ -258,6 +261,9 @@ describePg('a cluster of three nodes', () => {
     const stepped = await slow.finish();
     expect(stepped).toMatchObject({ status: 200, body: { success: true, currentIndex: 5 } });
     expect(await exited).toBe(0);
+    // The stream was cut when the node stopped (its client reconnects elsewhere), never told `done`:
+    // the run was not over.
+    expect((await stream.rest()).map((e) => e.event).filter((e) => e !== 'progress')).toEqual([]);
     const [handed] = await c.db`SELECT status, error, node_id FROM playground_runs WHERE id = ${run.executionId}`;
     expect(handed.status).toBe('running');
     expect(handed.error).toBeNull();
@@ -313,7 +319,8 @@ function events(n: ClusterNode, id: string) {
         const [event, data] = block.split('\n');
         return { event: event.replace('event: ', ''), data: JSON.parse(data.replace('data: ', '')) };
       }
-      const { value, done } = await reader.read();
+      // A stream cut by its server (a drain) ends here like one it closed.
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done || !value) return null;
       buffered += decoder.decode(value, { stream: true });
     }
