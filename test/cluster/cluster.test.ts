@@ -430,8 +430,9 @@ interface Funded {
 
 /**
  * A 50K challenge in its performance phase (made by the admin CLI on the cluster's database), traded
- * through the proxy on a session `node` holds: five winning days of the synthetic history, each the
- * day's best long round trip (bestLong), then the next trade date, so a payout is due.
+ * through the proxy on a session `node` holds: five winning days of the synthetic history, each a
+ * market buy at the low of the day's best long round trip (bestLong) with a take-profit 20 points up,
+ * which the rise after it reaches ($397.20 a day), then the next trade date, so a payout is due.
  */
 async function fundedChallenge(node: ClusterNode): Promise<Funded> {
   const made = c.admin('challenge', 'create', '--email', c.demo.userName, '--plan', '50K', '--phase', 'performance');
@@ -442,15 +443,14 @@ async function fundedChallenge(node: ClusterNode): Promise<Funded> {
   const contractId = start.body.instrument.contractId as string;
   for (const date of ['2025-04-07', '2025-04-08', '2025-04-09', '2025-04-10', '2025-04-11']) {
     const trip = bestLong('NQ', date);
-    expect(trip.points).toBeGreaterThan(10);
-    for (const [at, side] of [[trip.buyAt, 0], [trip.sellAt, 1]] as const) {
-      expect((await call('Replay/jumpTo', { accountId: sessionId, targetTime: at })).body.success).toBe(true);
-      expect((await call('Order/place', { accountId: sessionId, contractId, type: 2, side, size: 1 })).body.success).toBe(true);
-    }
+    expect(trip.points).toBeGreaterThan(20);
+    expect((await call('Replay/jumpTo', { accountId: sessionId, targetTime: trip.buyAt })).body.success).toBe(true);
+    const buy = await call('Order/place', { accountId: sessionId, contractId, type: 2, side: 0, size: 1, takeProfitBracket: { ticks: 80 } });
+    expect(buy.body.success).toBe(true);
   }
   const jumped = await call('Replay/jumpTo', { accountId: sessionId, targetTime: '2025-04-14T15:00:00Z' });
   const due = await call('Payout/eligibility', { accountId: challengeId });
-  expect(due.body).toMatchObject({ success: true, eligibility: { eligible: true, winningDays: 5 } });
+  expect(due.body).toMatchObject({ success: true, eligibility: { eligible: true, winningDays: 5, netProfitSincePayout: 1986 } });
   return { challengeId, sessionId, index: jumped.body.currentIndex };
 }
 

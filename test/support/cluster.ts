@@ -54,8 +54,13 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
     const id = `n${i + 1}`;
     const dataDir = mkdtempSync(join(tmpdir(), `rd-cluster-${id}-`));
     // One sandbox cache for every node and test file: the Pyodide snapshot is built once per machine.
+    // Half a year of data (the tests read early 2025): each node's rollup warm-up over the default
+    // span (2024 to yesterday) kept both cores busy through the whole file.
     const server = await spawnServer({
-      env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ID: id, LOG_REQUESTS: 'false', RUNNER_CACHE_DIR: RUNNER_TEST_CACHE, ...env },
+      env: {
+        DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ID: id, LOG_REQUESTS: 'false', RUNNER_CACHE_DIR: RUNNER_TEST_CACHE,
+        DATA_START_DATE: '2025-01-01', DATA_END_DATE: '2025-06-30', ...env,
+      },
       timeoutMs: 120_000,
     });
     return { id, server, dataDir, alive: true };
