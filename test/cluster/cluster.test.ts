@@ -202,8 +202,8 @@ describePg('a cluster of three nodes', () => {
       bots.push({ accountId: start.body.accountId, contractId: start.body.instrument.contractId, acks: [], killed: false });
     }
     // Bots step and order through the proxy while a challenge is funded; once each bot has some
-    // calls acknowledged, a payout is acknowledged and the victim is killed while the bots' next
-    // calls are in flight.
+    // calls acknowledged, a payout is acknowledged and the victim is killed while the bots go on
+    // calling (each sends its next call as soon as the last is answered).
     let ready: () => void = () => {};
     const enough = new Promise<void>((resolve) => (ready = resolve));
     const running = bots.map((x) => runBot(x, () => bots.every((y) => y.acks.length >= 4) && ready()));

@@ -41,7 +41,7 @@ export interface Cluster {
 }
 
 /** A node by id. */
-export function nodeOf(c: Cluster, id: string): ClusterNode {
+export function nodeOf(c: Pick<Cluster, 'nodes'>, id: string): ClusterNode {
   const node = c.nodes.find((x) => x.id === id);
   if (!node) throw new Error(`no node ${id}`);
   return node;
@@ -103,14 +103,12 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
     db,
     demo,
     kill(id) {
-      const node = nodes.find((x) => x.id === id);
-      if (!node) throw new Error(`no node ${id}`);
+      const node = nodeOf({ nodes }, id);
       node.alive = false;
       node.server.proc.kill(9);
     },
     drain(id) {
-      const node = nodes.find((x) => x.id === id);
-      if (!node) throw new Error(`no node ${id}`);
+      const node = nodeOf({ nodes }, id);
       node.alive = false;
       node.server.proc.kill('SIGTERM');
       return node.server.proc.exited;
