@@ -146,7 +146,11 @@ interface Live {
   speedEdits: number;
   heartbeat: ReturnType<typeof setInterval>;
   beating: boolean;
-  /** Given back to the queue at shutdown (another node runs it from the start): its end here is not recorded. */
+  /**
+   * Not this node's to end any more: given back to the queue at shutdown (another node runs it from
+   * the start), or failed by another node while this one was silent. Its end here is not recorded,
+   * and its readers follow the row.
+   */
   handedBack: boolean;
 }
 
@@ -316,8 +320,13 @@ export class RunService {
       const led = l.exec.ledger;
       const progress: Progress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
       const ctl = await this.store.heartbeat(l.exec.id, this.settings.nodeId, this.clock.nowMs(), l.exec.barsDone, progress);
-      // Failed by another node (this one was silent too long): end it here as well.
-      if (ctl === null) return l.exec.abort();
+      // Failed by another node (this one was silent too long): the row says how it ended; the
+      // sandbox here is killed, and reads from now on come from the row, not from this copy.
+      if (ctl === null) {
+        l.handedBack = true;
+        this.live.delete(l.exec.id);
+        return l.exec.abort();
+      }
       if (ctl.stopRequested) l.exec.stop();
       if (edits === l.speedEdits && ctl.speed !== l.exec.speed) l.exec.setSpeed(ctl.speed);
       if (edits === l.speedEdits) l.paced = ctl.paced;
