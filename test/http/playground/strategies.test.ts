@@ -46,14 +46,13 @@ async function userIdOf(t: TestApp, email: string): Promise<number> {
 }
 
 /** Inserts a playground run row as the run service would (the run endpoint is not part of this change). */
-function insertRun(t: TestApp, r: { id: string; userId: number; strategyId: string | null; startedMs: number; status?: string; completedMs?: number | null; pnlCents?: number | null; trades?: number | null; winRate?: number | null; params?: object }) {
-  t.s.db
-    .query(
+async function insertRun(t: TestApp, r: { id: string; userId: number; strategyId: string | null; startedMs: number; status?: string; completedMs?: number | null; pnlCents?: number | null; trades?: number | null; winRate?: number | null; params?: object }) {
+  // Through the app's store (SQLite or, with TEST_STORE=postgres, PostgreSQL).
+  await t.s.sql.run(
       `INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
          context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done, bars_total, result_json, started_ms, completed_ms)
        VALUES ($id, $u, $s, NULL, 'NQ', '5m', '2025-03-03', '2025-03-04', $p, '[]', NULL, $status, NULL, $pnl, $trades, $win, 10, 10, NULL, $started, $completed)`,
-    )
-    .run({
+    {
       id: r.id,
       u: r.userId,
       s: r.strategyId,
@@ -64,7 +63,8 @@ function insertRun(t: TestApp, r: { id: string; userId: number; strategyId: stri
       win: r.winRate === undefined ? 57.14 : r.winRate,
       started: r.startedMs,
       completed: r.completedMs === undefined ? r.startedMs + 5000 : r.completedMs,
-    });
+    },
+  );
 }
 
 describe('access', () => {
@@ -279,7 +279,7 @@ describe('GET / DELETE strategies/:id', () => {
     const t = await setup();
     const id = await saved(t);
     const keep = await saved(t, { name: 'Keep' });
-    insertRun(t, { id: 'run_1', userId: await userIdOf(t, 'ann@example.com'), strategyId: id, startedMs: T0 });
+    await insertRun(t, { id: 'run_1', userId: await userIdOf(t, 'ann@example.com'), strategyId: id, startedMs: T0 });
     const r = await del(t, t.cookie, id);
     expect(r.body).toEqual({ success: true, errorCode: 0, errorMessage: null });
     expect((await get(t, t.cookie, id)).body).toEqual(NOT_FOUND);
@@ -287,7 +287,7 @@ describe('GET / DELETE strategies/:id', () => {
     expect((await del(t, t.cookie, id)).body).toEqual(NOT_FOUND);
     expect((await save(t, t.cookie, { ...VALID, id })).body).toEqual({ success: false, errorCode: 5, errorMessage: 'Strategy not found' });
     expect((await list(t, t.cookie)).body.strategies.map((s: any) => s.id)).toEqual([keep]);
-    const row = t.s.db.query('SELECT strategy_id FROM playground_runs WHERE id = $id').get({ id: 'run_1' });
+    const row = await t.s.sql.get('SELECT strategy_id FROM playground_runs WHERE id = $id', { id: 'run_1' });
     expect(row).toEqual({ strategy_id: id });
   });
 });
@@ -298,11 +298,11 @@ describe('GET strategies/:id/runs', () => {
     const id = await saved(t);
     const other = await saved(t, { name: 'Other' });
     const ann = await userIdOf(t, 'ann@example.com');
-    insertRun(t, { id: 'run_old', userId: ann, strategyId: id, startedMs: T0 - 60_000, status: 'failed', pnlCents: null, trades: null, winRate: null });
-    insertRun(t, { id: 'run_mid', userId: ann, strategyId: id, startedMs: T0, pnlCents: -2550, trades: 4, winRate: 25, params: { length: 10, side: 'short' } });
-    insertRun(t, { id: 'run_new', userId: ann, strategyId: id, startedMs: T0 + 60_000, status: 'running', completedMs: null, pnlCents: null, trades: null, winRate: null });
-    insertRun(t, { id: 'run_other', userId: ann, strategyId: other, startedMs: T0 });
-    insertRun(t, { id: 'run_template', userId: ann, strategyId: null, startedMs: T0 });
+    await insertRun(t, { id: 'run_old', userId: ann, strategyId: id, startedMs: T0 - 60_000, status: 'failed', pnlCents: null, trades: null, winRate: null });
+    await insertRun(t, { id: 'run_mid', userId: ann, strategyId: id, startedMs: T0, pnlCents: -2550, trades: 4, winRate: 25, params: { length: 10, side: 'short' } });
+    await insertRun(t, { id: 'run_new', userId: ann, strategyId: id, startedMs: T0 + 60_000, status: 'running', completedMs: null, pnlCents: null, trades: null, winRate: null });
+    await insertRun(t, { id: 'run_other', userId: ann, strategyId: other, startedMs: T0 });
+    await insertRun(t, { id: 'run_template', userId: ann, strategyId: null, startedMs: T0 });
     const r = await runs(t, t.cookie, id);
     expect(r.body).toEqual({
       runs: [
@@ -364,7 +364,7 @@ describe('GET strategies/:id/runs', () => {
     const id = await saved(t);
     const bob = await otherUser(t);
     // A row of Bob's that names Ann's strategy id (cannot happen through the API) is still not Ann's.
-    insertRun(t, { id: 'run_bob', userId: await userIdOf(t, 'bob@example.com'), strategyId: id, startedMs: T0 });
+    await insertRun(t, { id: 'run_bob', userId: await userIdOf(t, 'bob@example.com'), strategyId: id, startedMs: T0 });
     expect((await runs(t, t.cookie, id)).body).toEqual({ runs: [], success: true, errorCode: 0, errorMessage: null });
     expect((await runs(t, bob, id)).body).toEqual(NOT_FOUND);
   });
@@ -373,7 +373,7 @@ describe('GET strategies/:id/runs', () => {
     const t = await setup();
     const id = await saved(t);
     const ann = await userIdOf(t, 'ann@example.com');
-    for (let i = 0; i < limits.strategyRunsListedMax + 5; i++) insertRun(t, { id: `run_${i}`, userId: ann, strategyId: id, startedMs: T0 + i });
+    for (let i = 0; i < limits.strategyRunsListedMax + 5; i++) await insertRun(t, { id: `run_${i}`, userId: ann, strategyId: id, startedMs: T0 + i });
     const r = await runs(t, t.cookie, id);
     expect(r.body.runs.length).toBe(limits.strategyRunsListedMax);
     expect(r.body.runs[0].id).toBe(`run_${limits.strategyRunsListedMax + 4}`);
@@ -385,10 +385,11 @@ describe('per-user bounds', () => {
   async function fill(t: Web, n: number, codeBytes = 100): Promise<void> {
     const ann = await userIdOf(t, 'ann@example.com');
     for (let i = 0; i < n; i++) {
-      t.s.db
-        .query(`INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms)
-                VALUES ($id, $u, 'x', $code, 'NQ', '5m', '{}', $now, $now)`)
-        .run({ id: `stg_fill${String(i).padStart(12, '0')}`, u: ann, code: 'x'.repeat(codeBytes - 3), now: T0 });
+      await t.s.sql.run(
+        `INSERT INTO strategies (id, user_id, name, code, instrument, timeframe, params_json, created_ms, updated_ms)
+         VALUES ($id, $u, 'x', $code, 'NQ', '5m', '{}', $now, $now)`,
+        { id: `stg_fill${String(i).padStart(12, '0')}`, u: ann, code: 'x'.repeat(codeBytes - 3), now: T0 },
+      );
     }
   }
 
