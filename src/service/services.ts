@@ -33,11 +33,13 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
+import { PlaygroundOptimizationStore } from '../store/playground-optimizations.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
+import { OptimizationService } from './playground/optimize.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
-import { rateLimitsFor } from './rate-limit.ts';
+import { type RateLimits, rateLimitsFor } from './rate-limit.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
@@ -77,6 +79,8 @@ export interface Services {
   webAuth: WebAuthService;
   strategies: StrategyService;
   runs: RunService;
+  /** Playground optimisations: searches over a strategy's params, each combination a run. */
+  optimizations: OptimizationService;
   /** The playground's sandboxed runner children, created on first use (or by `warm`). */
   runner(): RunnerPool;
   /** Starts the background rollup warm-up over the synthetic span (the server, after listening). */
@@ -129,21 +133,12 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
   const ownership = ownershipFor(cluster ? sql : null, config, logError);
   const replay = new ReplayService({ db: sql, ownership, rateLimits, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
-  const runStore = new PlaygroundRunStore(sql);
-  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
-  const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
-  const runner = runnerPool.get;
-  const runs = new RunService(runStore, strategies, bars, runner, {
-    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
-    slippageTicks: config.slippageTicks,
-    timeoutMs: config.playgroundTimeoutS * 1000,
-    maxConcurrent: config.runnerMaxConcurrent,
-    pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
-  }, clock);
+  const { strategies, runnerPool, runner, runs, optimizations } = playgroundServices(sql, config, bars, clock, rateLimits, deps.logInfo, logError);
   // The admin CLI works on the store alone; only a server (or a test app) brings sessions to life.
   if (deps.restoreSessions !== false) {
     await replay.restoreLive();
     await runs.startQueue();
+    await optimizations.recover();
   }
   return {
     config,
@@ -177,6 +172,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits),
     strategies,
     runs,
+    optimizations,
     runner,
     warmRollups() {
       warmup.start();
@@ -186,6 +182,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       builder?.close();
       await replay.shutdown();
       await clusterBus?.stop();
+      optimizations.shutdown();
       await runs.shutdown();
       await runnerPool.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
@@ -195,6 +192,24 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 }
 
 type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** The playground's services: strategies, the runner pool, runs and optimisations over one run store. */
+function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Clock, rateLimits: RateLimits, logInfo: LogError | undefined, logError: LogError) {
+  const runStore = new PlaygroundRunStore(sql);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
+  const runnerPool = lazyRunnerPool(config, logInfo, logError);
+  const runner = runnerPool.get;
+  const runs = new RunService(runStore, strategies, bars, runner, {
+    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
+    slippageTicks: config.slippageTicks,
+    timeoutMs: config.playgroundTimeoutS * 1000,
+    maxConcurrent: config.runnerMaxConcurrent,
+    pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
+    optimizeMaxConcurrent: config.runnerOptimizeMaxConcurrent ?? Math.max(1, config.runnerMaxConcurrent - 1),
+  }, clock);
+  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock);
+  return { strategies, runnerPool, runner, runs, optimizations };
+}
 
 /** The playground's sandboxed runner children, created on first use. */
 function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError: LogError) {

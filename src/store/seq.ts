@@ -2,6 +2,6 @@
 // `seq` column (migration 9). SQLite's rowid gave it before; PostgreSQL has none.
 
 /** The SQL for a new row's `seq`: one past the table's largest (the insert's transaction orders it). */
-export function nextSeq(table: 'payouts' | 'strategies' | 'playground_runs'): string {
+export function nextSeq(table: 'payouts' | 'strategies' | 'playground_runs' | 'playground_optimizations'): string {
   return `(SELECT COALESCE(MAX(seq), 0) + 1 FROM ${table})`;
 }
