@@ -29,9 +29,12 @@ export function registerOptimize<P extends string>(app: Elysia<P>, s: Services):
     if (!first.ok) return mapError(codes.optimization, first.error);
     let sent = '';
     return pollingEventStream(request, limits.playgroundOptimizePollMs, async () => {
-      const r = await s.optimizations.get(user.id, params.id);
+      const r = await s.optimizations.get(user.id, params.id, false);
       if (!r.ok) return null;
-      if (r.value.row.status !== 'running') return { event: 'done', data: presentOptimization(r.value), last: true };
+      if (r.value.row.status !== 'running') {
+        const whole = await s.optimizations.get(user.id, params.id);
+        return whole.ok ? { event: 'done', data: presentOptimization(whole.value), last: true } : null;
+      }
       const progress = presentOptimizationProgress(r.value);
       // Only when something moved: done, the best, the status.
       const key = `${progress.progress.done}/${progress.best?.runId}/${progress.best?.objective}`;

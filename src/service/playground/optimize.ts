@@ -25,7 +25,7 @@ import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { DAY_S } from '../../lib/time-units.ts';
-import type { ComboRow, OptimizationRow, OptimizationStatus, PlaygroundOptimizationStore, QueuedCombo } from '../../store/playground-optimizations.ts';
+import type { ComboRow, OptimizationRow, PlaygroundOptimizationStore, QueuedCombo } from '../../store/playground-optimizations.ts';
 import { SHUTDOWN_MESSAGE } from './execution.ts';
 import type { EquityPoint } from './ledger.ts';
 import {
@@ -346,7 +346,8 @@ export class OptimizationService {
     return ok({ optimizationId: id });
   }
 
-  async get(userId: number, id: unknown): Promise<Result<OptimizationView, OptimizationNotFound>> {
+  /** The optimisation as the user sees it; `stitch` false leaves out the walk-forward's stitched results (progress events). */
+  async get(userId: number, id: unknown, stitch = true): Promise<Result<OptimizationView, OptimizationNotFound>> {
     const o = typeof id === 'string' ? await this.store.get(userId, id) : null;
     if (o === null) return err({ kind: 'optimization_not_found' });
     const req = o.request as OptimizeRequest;
@@ -361,7 +362,7 @@ export class OptimizationService {
       const oos = rows.find((c) => c.runId === state.windows[k].outOfSampleRunId);
       return { ...w, best: best ? view(toCombination(best)) : null, outOfSampleRun: oos ? view(toCombination(oos)) : null };
     });
-    return ok({ row: o, request: req, done, best: null, windows, stitched: await this.stitched(userId, windows) });
+    return ok({ row: o, request: req, done, best: null, windows, stitched: stitch ? await this.stitched(userId, windows) : null });
   }
 
   private async stitched(userId: number, windows: readonly WindowView[]): Promise<Stitched | null> {
@@ -406,12 +407,6 @@ export class OptimizationService {
     if (!y) return err({ kind: 'invalid_axis', field: 'y' });
     const rows = (await this.store.combos(id)).filter((c) => c.optCombo !== null).map(toCombination);
     return ok({ objective: req.objective, x, y, cells: heatmap(rows, x, y, req.objective) });
-  }
-
-  /** The optimisation's status and progress, as the event stream polls it. */
-  async progress(userId: number, id: string): Promise<{ status: OptimizationStatus; done: number } | null> {
-    const v = await this.get(userId, id);
-    return v.ok ? { status: v.value.row.status, done: v.value.done } : null;
   }
 }
 
