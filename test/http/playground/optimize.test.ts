@@ -181,6 +181,8 @@ describe('a grid over sma_cross', () => {
 describe('POST optimize refusals', () => {
   it('answers every error row before queueing anything', async () => {
     const tooMany = { fast: { min: 2, max: 200, step: 1 }, slow: { min: 3, max: 500, step: 1 } };
+    const optimizations = async () => Number((await p.s.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM playground_optimizations'))?.n);
+    const before = await optimizations();
     const rows: [Record<string, unknown>, number, string][] = [
       [{ ...DAY }, 1, 'Provide either templateId or code'],
       [{ ...DAY, templateId: 'nope' }, 2, 'Template not found'],
@@ -204,14 +206,14 @@ describe('POST optimize refusals', () => {
     for (const [body, code, message] of rows) {
       expect([body, await call(me, 'POST', 'optimize', body)]).toEqual([body, { success: false, errorCode: code, errorMessage: message }]);
     }
-    expect(p.s.db.query('SELECT COUNT(*) AS n FROM playground_optimizations WHERE status = \'running\'').get()).toEqual({ n: 0 });
+    expect(await optimizations()).toBe(before);
   });
 
   it('counts combinations per user per UTC day', async () => {
     const userId = (await p.s.users.list()).find((u) => u.email === 'other@example.com')!.id;
     const day = Math.floor(p.clock.nowMs() / 86_400_000);
-    p.s.db.query('INSERT INTO playground_optimize_usage (user_id, day, combinations) VALUES ($u, $d, $n)')
-      .run({ u: userId, d: day, n: limits.playgroundOptimizeCombinationsPerDayMax - 3 });
+    await p.s.sql.run('INSERT INTO playground_optimize_usage (user_id, day, combinations) VALUES ($u, $d, $n)',
+      { u: userId, d: day, n: limits.playgroundOptimizeCombinationsPerDayMax - 3 });
     expect(await call(other, 'POST', 'optimize', GRID)).toEqual({
       success: false, errorCode: 17, errorMessage: `Daily limit of ${limits.playgroundOptimizeCombinationsPerDayMax} combinations reached: 3 left today (UTC)`,
     });
