@@ -48,6 +48,13 @@ async function server(slots: number) {
   await s.runner().warm();
   return {
     call,
+    /** Σ over an optimisation's runs of where the server's time went (the runs' recorded timings), seconds. */
+    async phases(id: string): Promise<Record<string, number>> {
+      const rows = await s.sql.all<{ result_json: string }>('SELECT result_json FROM playground_runs WHERE optimization_id = $id', { id });
+      const out: Record<string, number> = {};
+      for (const r of rows) for (const [k, v] of Object.entries(JSON.parse(r.result_json).timings ?? {})) if (typeof v === 'number') out[k] = (out[k] ?? 0) + v / 1000;
+      return out;
+    },
     async close() {
       srv.stop(true);
       await s.shutdown();
@@ -64,7 +71,7 @@ async function untilEnded(call: (m: string, p: string) => Promise<any>, path: st
 }
 
 /** One optimisation of the grid: seconds POST → completed, and its best combination. */
-async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done: number }> {
+async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done: number; phases: Record<string, number> }> {
   const srv = await server(slots);
   try {
     await Bun.sleep(3000); // the pool's children load
@@ -74,7 +81,7 @@ async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done
     const o = await untilEnded(srv.call, `optimizations/${r.optimizationId}`, (x) => x.optimization);
     const s = (performance.now() - t0) / 1000;
     if (o.status !== 'completed') throw new Error(`${o.status}: ${o.error}`);
-    return { s, best: o.best, done: o.progress.done };
+    return { s, best: o.best, done: o.progress.done, phases: await srv.phases(r.optimizationId) };
   } finally {
     await srv.close();
   }
@@ -98,6 +105,10 @@ for (let round = 1; round <= ROUNDS; round++) {
   one.push(b.s);
   if (JSON.stringify(a.best.params) !== JSON.stringify(b.best.params)) throw new Error('the two searches disagree on the best');
   console.log(`round ${round}: ${a.done} combinations, both cores ${a.s.toFixed(1)} s, one after another ${b.s.toFixed(1)} s, best ${JSON.stringify(a.best.params)} (net P&L ${a.best.statistics.totalPnl})`);
+  // prepareMs, sendMs, verifyMs: the server's own thread (bars, frames, the ledger's replay); waitMs: waiting on the child.
+  const fmt = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k.replace('Ms', '')} ${v.toFixed(1)} s`).join(', ');
+  console.log(`  Σ over the runs, both cores: ${fmt(a.phases)}`);
+  console.log(`  Σ over the runs, one after another: ${fmt(b.phases)}`);
 }
 console.log(`\n${GRID.templateId} 100-combination grid, NQ 1m ${MONTH.startDate}..${MONTH.endDate}, medians of ${ROUNDS}:`);
 console.log(`  both cores (2 runners): ${median(both).toFixed(1)} s (${(median(both) / 100).toFixed(2)} s a combination)`);
