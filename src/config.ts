@@ -166,6 +166,14 @@ export const limits = Object.freeze({
   playgroundClaimIntervalMs: 500,
   playgroundRunStaleMs: 30_000, // generous: far above a heartbeat late on a loaded machine
   playgroundRemotePollMs: 250,
+  // Optimisations (src/service/playground/optimize.ts): combinations (runs) one may queue, a user per
+  // UTC day, optimisations kept per user (with their runs), combinations per page, walk-forward windows.
+  playgroundOptimizeCombinationsMax: 500,
+  playgroundOptimizeCombinationsPerDayMax: 5000,
+  playgroundOptimizationsKeptPerUserMax: 20,
+  playgroundOptimizePageMax: 500,
+  playgroundWalkForwardWindowsMax: 24,
+  playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
 });
 
 export interface Config {
@@ -200,6 +208,11 @@ export interface Config {
   runnerMaxConcurrent: number;
   /** Paced playground executions (speed 1–50) at once, all users together: their own share, apart from the above. */
   runnerPacedMaxConcurrent: number;
+  /**
+   * Of a node's full-speed runners, how many optimisations' combinations may hold together, so single
+   * runs always find one; null = all but one (at least one).
+   */
+  runnerOptimizeMaxConcurrent: number | null;
   /** A playground execution is killed after this long (spec: 10 minutes). */
   playgroundTimeoutS: number;
   /** argon2id cost of stored passwords (web login): memory in KiB and passes. */
@@ -264,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     runnerMaxConcurrent: Math.max(1, int(env.RUNNER_MAX_CONCURRENT, availableParallelism(), 'RUNNER_MAX_CONCURRENT')),
     // A paced child idles between bars: the share bounds its memory (about 200 MB each), not cores.
     runnerPacedMaxConcurrent: Math.max(1, int(env.RUNNER_PACED_MAX_CONCURRENT, 2 * availableParallelism(), 'RUNNER_PACED_MAX_CONCURRENT')),
+    runnerOptimizeMaxConcurrent: env.RUNNER_OPTIMIZE_MAX_CONCURRENT ? Math.max(1, int(env.RUNNER_OPTIMIZE_MAX_CONCURRENT, 1, 'RUNNER_OPTIMIZE_MAX_CONCURRENT')) : null,
     playgroundTimeoutS: Math.max(1, int(env.PLAYGROUND_TIMEOUT_S, 600, 'PLAYGROUND_TIMEOUT_S')),
     // OWASP's recommended argon2id minimum (19 MiB, 2 passes); hashes made under other costs still verify.
     passwordHash: {

@@ -38,11 +38,13 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
+import { PlaygroundOptimizationStore } from '../store/playground-optimizations.ts';
 import { PlaygroundRunStore } from '../store/playground-runs.ts';
+import { OptimizationService } from './playground/optimize.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
-import { rateLimitsFor } from './rate-limit.ts';
+import { type RateLimits, rateLimitsFor } from './rate-limit.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
@@ -86,6 +88,8 @@ export interface Services {
   webAuth: WebAuthService;
   strategies: StrategyService;
   runs: RunService;
+  /** Playground optimisations: searches over a strategy's params, each combination a run. */
+  optimizations: OptimizationService;
   /** The playground's sandboxed runner children, created on first use (or by `warm`). */
   runner(): RunnerPool;
   /** Starts the background rollup warm-up over the synthetic span (the server, after listening). */
@@ -131,22 +135,14 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
   const ownership = ownershipFor(cluster ? sql : null, config, logError);
   const replay = new ReplayService({ db: sql, ownership, rateLimits, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
-  const runStore = new PlaygroundRunStore(sql);
-  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
-  const runnerPool = lazyRunnerPool(config, deps.logInfo, logError);
-  const runner = runnerPool.get;
-  const runs = new RunService(runStore, strategies, bars, runner, {
-    nodeId: config.nodeId, customTimeframes: config.customTimeframes, slippageTicks: config.slippageTicks,
-    timeoutMs: config.playgroundTimeoutS * 1000,
-    maxConcurrent: config.runnerMaxConcurrent,
-    pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
-  }, clock);
+  const { strategies, runnerPool, runner, runs, optimizations } = playgroundServices(sql, config, bars, clock, rateLimits, deps.logInfo, logError);
   // The admin CLI works on the store alone; only a server (or a test app) copies the shared market
   // data (before it serves) and brings sessions to life.
   if (deps.restoreSessions !== false) {
     await replica?.start();
     await replay.restoreLive();
     await runs.startQueue();
+    await optimizations.recover();
   }
   return {
     config,
@@ -181,6 +177,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits, config.passwordHash),
     strategies,
     runs,
+    optimizations,
     runner,
     warmRollups() {
       warmup.start();
@@ -191,6 +188,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       await replica?.stop();
       await replay.shutdown();
       await clusterBus?.stop();
+      optimizations.shutdown();
       await runs.shutdown();
       await runnerPool.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
@@ -224,6 +222,24 @@ function marketDataStores(sql: Sql, db: Db, chunks: BarChunkStore, cluster: bool
   const notifier = cluster && sql instanceof PostgresSql ? sql : null;
   const replica = new MarketReplica(sharedBars, new BarReplicaStore(db, chunks), notifier, limits.marketDataSyncMs, logError);
   return { sharedBars, importLocks: new SharedImportLocks(sql), replica };
+}
+
+/** The playground's services: strategies, the runner pool, runs and optimisations over one run store. */
+function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Clock, rateLimits: RateLimits, logInfo: LogError | undefined, logError: LogError) {
+  const runStore = new PlaygroundRunStore(sql);
+  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
+  const runnerPool = lazyRunnerPool(config, logInfo, logError);
+  const runner = runnerPool.get;
+  const runs = new RunService(runStore, strategies, bars, runner, {
+    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
+    slippageTicks: config.slippageTicks,
+    timeoutMs: config.playgroundTimeoutS * 1000,
+    maxConcurrent: config.runnerMaxConcurrent,
+    pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
+    optimizeMaxConcurrent: config.runnerOptimizeMaxConcurrent ?? Math.max(1, config.runnerMaxConcurrent - 1),
+  }, clock);
+  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock);
+  return { strategies, runnerPool, runner, runs, optimizations };
 }
 
 /** The playground's sandboxed runner children, created on first use. */

@@ -297,9 +297,40 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX playground_runs_one_live ON playground_runs(user_id) WHERE status = 'running';
   CREATE INDEX playground_runs_queue ON playground_runs(seq) WHERE status = 'running' AND node_id IS NULL;
   `,
-  // 13: reserved for another branch's step (the lead renumbers at merge); nothing here.
+  // 13: playground optimisations (src/service/playground/optimize.ts). An optimisation is a row of
+  // its own (the checked request, its state, the walk-forward windows' state); each combination is an
+  // ordinary run row (a job any node claims) carrying optimization_id, its window (walk-forward; null
+  // otherwise) and its combination index (null for a window's out-of-sample run), and at its end a
+  // compact summary of its statistics (summary_json) for sorting without reading the result. The
+  // one-run-per-user index now counts single runs only. Combinations queued per user per UTC day
+  // are counted in playground_optimize_usage, which outlives pruned optimisations.
   `
-  SELECT 1;
+  CREATE TABLE playground_optimizations (
+    id           TEXT PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users(id),
+    status       TEXT NOT NULL,
+    error        TEXT,
+    request_json TEXT NOT NULL,
+    state_json   TEXT NOT NULL,
+    total        INTEGER NOT NULL,
+    created_ms   INTEGER NOT NULL,
+    completed_ms INTEGER,
+    seq          INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX playground_optimizations_user ON playground_optimizations(user_id, created_ms);
+  CREATE TABLE playground_optimize_usage (
+    user_id      INTEGER NOT NULL,
+    day          INTEGER NOT NULL,
+    combinations INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day)
+  );
+  ALTER TABLE playground_runs ADD COLUMN optimization_id TEXT;
+  ALTER TABLE playground_runs ADD COLUMN opt_window INTEGER;
+  ALTER TABLE playground_runs ADD COLUMN opt_combo INTEGER;
+  ALTER TABLE playground_runs ADD COLUMN summary_json TEXT;
+  DROP INDEX playground_runs_one_live;
+  CREATE UNIQUE INDEX playground_runs_one_live ON playground_runs(user_id) WHERE status = 'running' AND optimization_id IS NULL;
+  CREATE INDEX playground_runs_optimization ON playground_runs(optimization_id, opt_window, opt_combo) WHERE optimization_id IS NOT NULL;
   `,
   // 14: a run's packed trades in chunks (src/store/playground-runs.ts): a row holds trades
   // [first_index, first_index + trade_count), so a page reads one or two chunks instead of the whole

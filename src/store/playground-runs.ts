@@ -30,6 +30,11 @@ export interface NewRun {
   speed: number | null;
   barsTotal: number;
   startedMs: number;
+  /** A combination of an optimisation (store/playground-optimizations.ts): its id, walk-forward window and index. */
+  optimizationId?: string | null;
+  optWindow?: number | null;
+  /** Null for a walk-forward window's out-of-sample run. */
+  optCombo?: number | null;
 }
 
 /** A run's end: its totals and result, and optionally every trade to store with the chunk size. */
@@ -46,6 +51,8 @@ interface RunEndTotals {
   speed: number | null;
   result: unknown;
   completedMs: number;
+  /** A compact summary of the statistics (an optimisation sorts its combinations by it); absent: none. */
+  summary?: unknown;
 }
 
 interface RunEndTrades {
@@ -143,6 +150,9 @@ export interface RunRow extends NewRun {
   paced: boolean;
   /** What the running node last wrote of its progress (balance, equity, statistics); null otherwise. */
   progress: unknown;
+  optimizationId: string | null;
+  optWindow: number | null;
+  optCombo: number | null;
 }
 
 /** What a node needs to run a queued run besides its row: the script and the span (epoch seconds). */
@@ -212,6 +222,9 @@ interface Raw {
   stop_requested?: number;
   paced?: number;
   progress_json?: string | null;
+  optimization_id?: string | null;
+  opt_window?: number | null;
+  opt_combo?: number | null;
 }
 
 function toRow(r: Raw): RunRow {
@@ -242,12 +255,18 @@ function toRow(r: Raw): RunRow {
     stopRequested: r.stop_requested === 1,
     paced: r.paced === 1,
     progress: r.progress_json ? JSON.parse(r.progress_json) : null,
+    optimizationId: r.optimization_id ?? null,
+    optWindow: r.opt_window ?? null,
+    optCombo: r.opt_combo ?? null,
   };
 }
 
 const ROW_COLUMNS = `id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json, context_timeframes_json, speed,
   status, error, total_pnl_cents, total_trades, win_rate, bars_done, bars_total, result_json, started_ms, completed_ms, node_id,
-  heartbeat_ms, stop_requested, paced, progress_json`;
+  heartbeat_ms, stop_requested, paced, progress_json, optimization_id, opt_window, opt_combo`;
+
+/** Single runs only: an optimisation's combinations have admission, stop and listing of their own. */
+const SINGLE = 'optimization_id IS NULL';
 
 export class PlaygroundRunStore {
   constructor(private readonly db: Sql) {}
@@ -262,12 +281,13 @@ export class PlaygroundRunStore {
    */
   async insert(r: NewRun, job: RunJob | null = null, paced = false): Promise<void> {
     await inSeqOrder(this.db, 'playground_runs', () => this.db.run(`INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date,
-           params_json, context_timeframes_json, speed, status, bars_total, started_ms, paced, job_json, seq)
+           params_json, context_timeframes_json, speed, status, bars_total, started_ms, paced, job_json, optimization_id, opt_window, opt_combo, seq)
          VALUES ($id, $user, $strategy, $template, $instrument, $timeframe, $start, $end, $params, $ctx, $speed, 'running', $total, $started,
-           $paced, $job, ${nextSeq('playground_runs')})`, {
+           $paced, $job, $opt, $optWindow, $optCombo, ${nextSeq('playground_runs')})`, {
         id: r.id, user: r.userId, strategy: r.strategyId, template: r.templateId, instrument: r.instrument, timeframe: r.timeframe,
         start: r.startDate, end: r.endDate, params: JSON.stringify(r.params), ctx: JSON.stringify(r.contextTimeframes), speed: r.speed,
         total: r.barsTotal, started: r.startedMs, paced: paced ? 1 : 0, job: job === null ? null : JSON.stringify(job),
+        opt: r.optimizationId ?? null, optWindow: r.optWindow ?? null, optCombo: r.optCombo ?? null,
       }));
   }
 
@@ -296,22 +316,24 @@ export class PlaygroundRunStore {
 
   /** The user's queued or running run: its id and node (null while queued). */
   async liveOf(userId: number): Promise<{ id: string; nodeId: string | null } | null> {
-    const r = await this.db.get<{ id: string; node_id: string | null }>(`SELECT id, node_id FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+    const r = await this.db.get<{ id: string; node_id: string | null }>(`SELECT id, node_id FROM playground_runs WHERE user_id = $u AND status = 'running' AND ${SINGLE}`, { u: userId });
     return r === null ? null : { id: r.id, nodeId: r.node_id };
   }
 
   /**
    * Claims the oldest queued run of the given shares for `nodeId`: PostgreSQL skips rows another
    * node is claiming (FOR UPDATE SKIP LOCKED); SQLite has one writer. Null when none is queued.
+   * Single runs go before optimisations' combinations, which are taken only when `optimizations`
+   * (this node's combinations are under their share of its runners).
    */
-  async claim(nodeId: string, shares: { full: boolean; paced: boolean }, nowMs: number): Promise<ClaimedRun | null> {
+  async claim(nodeId: string, shares: { full: boolean; paced: boolean; optimizations?: boolean }, nowMs: number): Promise<ClaimedRun | null> {
     if (!shares.full && !shares.paced) return null;
-    const paced = shares.full && shares.paced ? '' : `AND paced = ${shares.paced ? 1 : 0}`;
+    const paced = (shares.full && shares.paced ? '' : `AND paced = ${shares.paced ? 1 : 0}`) + (shares.optimizations === false ? ` AND ${SINGLE}` : '');
     const lock = this.db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
     const r = await this.db.get<Raw & { job_json: string }>(
       `UPDATE playground_runs SET node_id = $node, claimed_ms = $now, heartbeat_ms = $now
        WHERE id = (SELECT id FROM playground_runs WHERE status = 'running' AND node_id IS NULL AND job_json IS NOT NULL ${paced}
-                   ORDER BY seq LIMIT 1 ${lock})
+                   ORDER BY (optimization_id IS NOT NULL), seq LIMIT 1 ${lock})
          AND status = 'running' AND node_id IS NULL
        RETURNING ${ROW_COLUMNS}, job_json`,
       { node: nodeId, now: nowMs },
@@ -356,7 +378,7 @@ export class PlaygroundRunStore {
     return this.db.transaction(async () => {
       await this.lockAdmission();
       const r = await this.db.get<{ id: string; node_id: string | null; paced: number }>(
-        `SELECT id, node_id, paced FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+        `SELECT id, node_id, paced FROM playground_runs WHERE user_id = $u AND status = 'running' AND ${SINGLE}`, { u: userId });
       if (r === null) return { kind: 'not_running' } as SpeedChange;
       let paced = r.paced === 1;
       if (speed === null && paced) {
@@ -383,7 +405,7 @@ export class PlaygroundRunStore {
   }
 
   private async countShare(paced: boolean): Promise<number> {
-    const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE status = 'running' AND paced = $p`, { p: paced ? 1 : 0 });
+    const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE status = 'running' AND paced = $p AND ${SINGLE}`, { p: paced ? 1 : 0 });
     return Number(r?.n ?? 0);
   }
 
@@ -393,10 +415,11 @@ export class PlaygroundRunStore {
     const chunks = f.trades === undefined ? [] : chunkTrades(f.trades, f.tradesPerChunk);
     await this.db.transaction(async () => {
       const changed = (await this.db.run(`UPDATE playground_runs SET status = $status, error = $error, total_pnl_cents = $pnl, total_trades = $trades, win_rate = $win,
-             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed, job_json = NULL, progress_json = NULL
+             bars_done = $done, speed = $speed, result_json = $result, completed_ms = $completed, job_json = NULL, progress_json = NULL,
+             summary_json = $summary
            WHERE id = $id AND status = 'running'`, {
           id, status: f.status, error: f.error, pnl: f.totalPnlCents, trades: f.totalTrades, win: f.winRate, done: f.barsDone, speed: f.speed,
-          result: JSON.stringify(f.result), completed: f.completedMs,
+          result: JSON.stringify(f.result), completed: f.completedMs, summary: f.summary === undefined ? null : JSON.stringify(f.summary),
         }));
       if (changed === 0 || trades === undefined) return;
       await this.db.run('DELETE FROM playground_run_trades WHERE run_id = $id', { id });
@@ -442,7 +465,7 @@ export class PlaygroundRunStore {
     const rows = (await this.db.all(`SELECT id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
                 context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done,
                 bars_total, NULL AS result_json, started_ms, completed_ms, node_id, heartbeat_ms, stop_requested, paced, NULL AS progress_json
-         FROM playground_runs WHERE strategy_id = $s AND user_id = $u ORDER BY started_ms DESC, seq DESC LIMIT $max`, { s: strategyId, u: userId, max })) as Raw[];
+         FROM playground_runs WHERE strategy_id = $s AND user_id = $u AND ${SINGLE} ORDER BY started_ms DESC, seq DESC LIMIT $max`, { s: strategyId, u: userId, max })) as Raw[];
     return rows.map(toRow);
   }
 
@@ -458,10 +481,10 @@ export class PlaygroundRunStore {
    */
   async pruneUser(userId: number, keep: number): Promise<number> {
     return this.db.transaction(async () => {
-      const running = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE user_id = $u AND status = 'running'`, { u: userId });
+      const running = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE user_id = $u AND status = 'running' AND ${SINGLE}`, { u: userId });
       return this.db.run(
-        `DELETE FROM playground_runs WHERE user_id = $u AND status != 'running' AND id NOT IN (
-           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' ORDER BY started_ms DESC, seq DESC LIMIT $kept)`,
+        `DELETE FROM playground_runs WHERE user_id = $u AND status != 'running' AND ${SINGLE} AND id NOT IN (
+           SELECT id FROM playground_runs WHERE user_id = $u AND status != 'running' AND ${SINGLE} ORDER BY started_ms DESC, seq DESC LIMIT $kept)`,
         { u: userId, kept: Math.max(0, keep - (running?.n ?? 0)) },
       );
     });

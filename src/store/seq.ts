@@ -3,7 +3,7 @@
 
 import type { Sql } from './sql.ts';
 
-export type SeqTable = 'payouts' | 'strategies' | 'playground_runs';
+export type SeqTable = 'payouts' | 'strategies' | 'playground_runs' | 'playground_optimizations';
 
 /** The SQL for a new row's `seq`: one past the table's largest (`inSeqOrder` makes it unique). */
 export function nextSeq(table: SeqTable): string {

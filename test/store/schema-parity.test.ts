@@ -175,7 +175,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(22);
+      expect(Object.keys(end).length).toBe(24);
       expect(end.session_leases.primaryKey).toEqual(['account_id']);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
       expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);
@@ -184,7 +184,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       expect(end.playground_run_trades.foreignKeys).toEqual(['run_id -> playground_runs(id) on delete cascade']);
       expect(end.playground_run_trades.primaryKey).toEqual(['run_id', 'first_index']);
       expect(end.playground_runs.indexes).toEqual([
-        'playground_runs_one_live(user_id)', 'playground_runs_queue(seq)', 'playground_runs_strategy(strategy_id, started_ms)', 'playground_runs_user(user_id, started_ms)',
+        'playground_runs_one_live(user_id)', 'playground_runs_optimization(optimization_id, opt_window, opt_combo)', 'playground_runs_queue(seq)', 'playground_runs_strategy(strategy_id, started_ms)', 'playground_runs_user(user_id, started_ms)',
       ]);
     } finally {
       await lite.close();

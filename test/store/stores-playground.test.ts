@@ -41,7 +41,8 @@ function newRun(id: string, userId: number, over: Partial<NewRun> = {}): NewRun 
 function runningRow(r: NewRun, over: Partial<RunRow> = {}): RunRow {
   return {
     ...r, status: 'running', error: null, totalPnlCents: null, totalTrades: null, winRate: null, barsDone: 0, result: null, completedMs: null,
-    nodeId: null, heartbeatMs: null, stopRequested: false, paced: false, progress: null, ...over,
+    nodeId: null, heartbeatMs: null, stopRequested: false, paced: false, progress: null,
+    optimizationId: r.optimizationId ?? null, optWindow: r.optWindow ?? null, optCombo: r.optCombo ?? null, ...over,
   };
 }
 

@@ -10,6 +10,8 @@ import { CodeEditor, type EditorError } from './playground/editor.tsx';
 import { EquityChart } from './playground/equity-chart.tsx';
 import { defaultsOf, ParamsForm, paramProblem, schemaOfValues } from './playground/params-form.tsx';
 import { TradesPriceChart } from './playground/price-chart.tsx';
+import { type Market, MarketCard } from './playground/market-card.tsx';
+import { OptimisePanel } from './playground/optimise.tsx';
 import { Logs, RunsTable, Stats, StatusBadge, TradesTable } from './playground/results.tsx';
 import { Sidebar, type Source } from './playground/sidebar.tsx';
 import { followExecution, type Follow } from './playground/stream.ts';
@@ -17,14 +19,12 @@ import { errorLine, errorSummary } from './playground/traceback.ts';
 import {
   type Execution,
   type ExecutionProgress,
-  INSTRUMENTS,
   type ParamValues,
   type Run,
   type StrategyDetail,
   type StrategySummary,
   type Template,
   type TemplateParam,
-  TIMEFRAMES,
 } from './playground/types.ts';
 import './playground.css';
 
@@ -38,14 +38,11 @@ def on_bar(ctx, bar):
     ctx.count += 1
 `;
 
-const SPEEDS = [0, 1, 2, 5, 10, 25, 50];
 const STARTING_BALANCE = 50_000;
 
-interface Market {
-  instrument: string;
-  timeframe: string;
-  startDate: string;
-  endDate: string;
+
+function marketFields(m: Market): Record<string, unknown> {
+  return { instrument: m.instrument, timeframe: m.timeframe, startDate: m.startDate, endDate: m.endDate || m.startDate };
 }
 
 const MARKET_KEY = 'replaydesk.playground.market';
@@ -59,7 +56,7 @@ function savedMarket(): Market {
   return DEFAULT_MARKET;
 }
 
-type Tab = 'trades' | 'logs' | 'runs';
+type Tab = 'trades' | 'logs' | 'runs' | 'optimise';
 
 /** A template whose params are exactly these names: its schema (labels, bounds) fits saved values. */
 function schemaFor(templates: readonly Template[], values: ParamValues): TemplateParam[] {
@@ -269,12 +266,7 @@ export function PlaygroundPage(_: PageProps) {
       setRunError(problem);
       return;
     }
-    const body: Record<string, unknown> = {
-      instrument: market.instrument,
-      timeframe: market.timeframe,
-      startDate: market.startDate,
-      endDate: market.endDate || market.startDate,
-    };
+    const body: Record<string, unknown> = marketFields(market);
     if (speed > 0) body.speed = speed;
     let strategyId: string | null = null;
     if (source.kind === 'strategy' && strategy) {
@@ -410,6 +402,10 @@ export function PlaygroundPage(_: PageProps) {
 
   const title = source.kind === 'strategy' ? 'Strategy' : source.kind === 'template' ? 'Template' : 'New strategy';
   const setM = (patch: Partial<Market>) => setMarket((m) => ({ ...m, ...patch }));
+  // The optimisation's source and market: a saved strategy's saved code, a template as is, else the editor's code.
+  const optimiseRequest = () => ({
+    ...marketFields(market), ...(strategy ? { strategyId: strategy.id } : template && !dirty ? { templateId: template.id } : { code }),
+  });
 
   return (
     <div class="pg">
@@ -485,51 +481,7 @@ export function PlaygroundPage(_: PageProps) {
           </div>
         )}
 
-        <div class="card pg-market">
-          <div class="row">
-            <label>
-              Instrument
-              <select name="instrument" value={market.instrument} onChange={(e) => setM({ instrument: e.currentTarget.value })}>
-                {INSTRUMENTS.map((i) => (
-                  <option key={i}>{i}</option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Timeframe
-              <select name="timeframe" value={market.timeframe} onChange={(e) => setM({ timeframe: e.currentTarget.value })}>
-                {(TIMEFRAMES as readonly string[]).includes(market.timeframe) ? null : <option>{market.timeframe}</option>}
-                {TIMEFRAMES.map((t) => (
-                  <option key={t}>{t}</option>
-                ))}
-              </select>
-            </label>
-            <label>
-              From
-              <input type="date" name="startDate" value={market.startDate} onInput={(e) => setM({ startDate: e.currentTarget.value })} />
-            </label>
-            <label>
-              To
-              <input type="date" name="endDate" value={market.endDate} onInput={(e) => setM({ endDate: e.currentTarget.value })} />
-            </label>
-            <label>
-              Speed
-              <select name="speed" value={String(speed)} onChange={(e) => changeSpeed(Number(e.currentTarget.value))}>
-                {SPEEDS.map((s) => (
-                  <option key={s} value={String(s)}>
-                    {s === 0 ? 'Max' : `${s}×`}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-          <ErrorLine error={runError} />
-          {runNote && (
-            <p class="notice pg-run-note" data-testid="run-note">
-              {runNote}
-            </p>
-          )}
-        </div>
+        <MarketCard market={market} onChange={setM} speed={speed} onSpeed={changeSpeed} runError={runError} runNote={runNote} />
 
         <div class="card pg-params-card">
           <h3>Params</h3>
@@ -544,6 +496,7 @@ export function PlaygroundPage(_: PageProps) {
             <button type="button" role="tab" class={tab === 'logs' ? 'active' : ''} onClick={() => setTab('logs')}>
               Logs {result ? <span class="pg-count">{result.logs.length}</span> : null}
             </button>
+            <button type="button" role="tab" class={tab === 'optimise' ? 'active' : ''} onClick={() => setTab('optimise')} data-testid="optimise-tab">Optimise</button>
             {strategy && (
               <button type="button" role="tab" class={tab === 'runs' ? 'active' : ''} onClick={() => setTab('runs')} data-testid="runs-tab">
                 Runs of {strategy.name} {runs ? <span class="pg-count">{runs.length}</span> : null}
@@ -553,6 +506,7 @@ export function PlaygroundPage(_: PageProps) {
           <div class="pg-tab-body">
             {tab === 'trades' && (result ? <TradesTable execution={result} /> : <p class="empty">Run the strategy to see its trades.</p>)}
             {tab === 'logs' && (result ? <Logs execution={result} /> : <p class="empty">Run the strategy to see what it prints.</p>)}
+            {tab === 'optimise' && <OptimisePanel request={optimiseRequest()} schema={schema} params={params} onOpenRun={openRun} />}
             {tab === 'runs' && strategy && (
               <>
                 <ErrorLine error={runsError} />

@@ -3,6 +3,7 @@
 // examples recorded from real responses (examples/playground.json, written by
 // test/support/capture-openapi-examples.ts).
 
+import { OPTIMIZE_ENDPOINTS } from '../playground/optimize-schemas.ts';
 import { PLAYGROUND_ENDPOINTS } from '../playground/schemas.ts';
 import { WEB_ENDPOINTS } from '../web/schemas.ts';
 import type { FamilyReference } from './document.ts';
@@ -18,6 +19,7 @@ const PLAYGROUND_FIELD_ENUMS: readonly FieldEnum[] = [
 function playgroundTag(path: string): string {
   if (path.startsWith('/templates')) return 'Templates';
   if (path.startsWith('/strategies')) return 'Strategies';
+  if (path.startsWith('/optimiz')) return 'Optimisations';
   return 'Runs';
 }
 
@@ -34,7 +36,7 @@ export const playgroundReference: FamilyReference = {
   base: '/api',
   sections: [
     { prefix: '/api/auth', endpoints: WEB_ENDPOINTS, tagOf: (path) => (path.startsWith('/api-key') ? 'API key' : 'Web login') },
-    { prefix: '/api/playground', endpoints: PLAYGROUND_ENDPOINTS, tagOf: playgroundTag },
+    { prefix: '/api/playground', endpoints: [...PLAYGROUND_ENDPOINTS, ...OPTIMIZE_ENDPOINTS], tagOf: playgroundTag },
   ],
   tags: [
     { name: 'Web login', description: 'The password login that sets the `rd_session` cookie, the signed-in user, logout.' },
@@ -42,6 +44,7 @@ export const playgroundReference: FamilyReference = {
     { name: 'Templates', description: 'The strategy templates (public).' },
     { name: 'Runs', description: 'Backtest executions: start, stop, pace, state, events.' },
     { name: 'Strategies', description: 'Saved strategies and their runs.' },
+    { name: 'Optimisations', description: 'Searches over a strategy\'s params, each combination a run; walk-forward analysis.' },
   ],
   fieldEnums: PLAYGROUND_FIELD_ENUMS,
   examples: () => recordedExamples('playground'),

@@ -5,6 +5,7 @@
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { registerOptimize } from './optimize.ts';
 import { registerRuns, registerRunTrades } from './runs.ts';
 import { registerStrategies } from './strategies.ts';
 import { registerTemplates } from './templates.ts';
@@ -15,5 +16,6 @@ export function playgroundFamily(s: Services) {
   registerStrategies(app, s);
   registerRuns(app, s);
   registerRunTrades(app, s);
+  registerOptimize(app, s);
   return app;
 }

@@ -85,6 +85,8 @@ export interface RunSettings {
   maxConcurrent: number;
   /** Paced runs at once: their own share. */
   pacedMaxConcurrent: number;
+  /** Of this node's full-speed runners, how many optimisations' combinations may hold together (fair share). */
+  optimizeMaxConcurrent?: number;
 }
 
 /** What a client sees of an execution, live or ended (domain units: cents, ticks, epoch seconds). */
@@ -172,6 +174,8 @@ export class RunService {
   private worker: ReturnType<typeof setInterval> | null = null;
   private claiming: Promise<void> | null = null;
   private pokeAgain = false;
+  /** Called once a run's record is written (the optimisations advance on their combinations' ends). */
+  onRunEnded: ((row: RunRow) => void) | null = null;
 
   constructor(
     private readonly store: PlaygroundRunStore,
@@ -261,13 +265,33 @@ export class RunService {
   }
 
   private async claimOne(): Promise<boolean> {
-    const room = { full: this.localCount(false) < this.settings.maxConcurrent, paced: this.localCount(true) < this.settings.pacedMaxConcurrent };
+    const room = {
+      full: this.localCount(false) < this.settings.maxConcurrent,
+      paced: this.localCount(true) < this.settings.pacedMaxConcurrent,
+      optimizations: this.localOptimizing() < (this.settings.optimizeMaxConcurrent ?? this.settings.maxConcurrent),
+    };
     const c = await this.store.claim(this.settings.nodeId, room, this.clock.nowMs());
     if (c === null) return false;
     if (!this.closing) this.launch(c);
     else if (this.store.dialect === 'postgres') await this.store.handBack([c.row.id], this.settings.nodeId, STOPPED_MESSAGE, this.clock.nowMs());
     else await this.store.failRunning(c.row.id, SHUTDOWN_MESSAGE, this.clock.nowMs());
     return true;
+  }
+
+  private localOptimizing(): number {
+    let n = 0;
+    for (const l of this.live.values()) if (l.row.optimizationId !== null) n++;
+    return n;
+  }
+
+  /** Claims queued runs now (an optimisation queued combinations). */
+  kick(): Promise<void> {
+    return this.poke();
+  }
+
+  /** Stops the runs of `ids` executing on this node at once (their rows were flagged for the others). */
+  stopLocal(ids: readonly string[]): void {
+    for (const id of ids) this.live.get(id)?.exec.stop();
   }
 
   private localCount(paced: boolean): number {
@@ -520,6 +544,7 @@ export class RunService {
         completedMs: exec.completedMs ?? this.clock.nowMs(),
         trades: trades.length <= limits.playgroundTradesStoredMax ? trades : trades.slice(0, limits.playgroundTradesStoredMax),
         tradesPerChunk: limits.playgroundTradesPerChunk,
+        summary: runSummary(stats, exec.ledger.performance()),
         result: {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
@@ -539,11 +564,13 @@ export class RunService {
     // Read from memory until the record is written (a PostgreSQL write takes a round trip): a read
     // in between sees the ended run, never the row still running.
     this.live.delete(exec.id);
+    if (l.row.optimizationId !== null && !this.closing) this.onRunEnded?.(l.row);
     // A runner is free: take the next queued run.
     if (!this.closing) void this.poke().catch((e) => console.error('playground run queue', e));
   }
 
-  private async plan(userId: number, body: RunInput) {
+  /** Checks a run request whole (no runner used): the source, instrument, span, timeframes, params and pace. */
+  async plan(userId: number, body: RunInput) {
     const code = body.code;
     const templateId = body.templateId;
     const strategyId = body.strategyId;
@@ -602,7 +629,7 @@ export class RunService {
    * date's session close (CME: 17:00 CT the day before to 16:00 CT; forex 17:00 New York). The
    * default end date is the start date: one session. Clipped to the data held.
    */
-  private dates(inst: Instrument, start: unknown, end: unknown) {
+  dates(inst: Instrument, start: unknown, end: unknown) {
     if (start === undefined || start === null || start === '') return err({ kind: 'start_date_required' } as RunError);
     const startDay = parseDateDay(start);
     if (startDay === undefined) return err({ kind: 'date_invalid', field: 'startDate' } as RunError);
@@ -681,6 +708,12 @@ function liveView(l: Live): ExecutionView {
     logs: x.logs.view(),
     logTimes: x.logs.timesView(),
   };
+}
+
+/** The statistics an optimisation sorts its combinations by (performance without the months). */
+function runSummary(stats: RunStats, performance: Performance) {
+  const { monthlyReturns: _, ...rest } = performance;
+  return { stats, performance: rest };
 }
 
 interface StoredResult {

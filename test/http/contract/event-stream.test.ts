@@ -8,6 +8,7 @@ import { Type as T } from '@sinclair/typebox';
 import { Elysia } from 'elysia';
 import { defineEndpoint, INVALID, okBody, route } from '../../../src/http/shared/endpoint.ts';
 import { responseContract } from '../../../src/http/shared/response-contract.ts';
+import { OPTIMIZE_ENDPOINTS } from '../../../src/http/playground/optimize-schemas.ts';
 import { PLAYGROUND_ENDPOINTS } from '../../../src/http/playground/schemas.ts';
 import { makeApp } from '../../support/app.ts';
 
@@ -107,6 +108,16 @@ describe('a Server-Sent Events endpoint under the response contract', () => {
     // Its error answers are JSON rows like any other endpoint's.
     expect(events[0].errorRows().map((r) => [r.status, r.errorCode, r.errorMessage])).toEqual([
       [200, 1, 'Execution not found'],
+      [401, 401, 'Unauthorized'],
+      [403, 403, 'Pro subscription required for the Playground'],
+    ]);
+  });
+
+  it('so do optimisations: progress and done events of an optimisation', () => {
+    const events = OPTIMIZE_ENDPOINTS.filter((e) => e.produces === 'event-stream');
+    expect(events.map((e) => `${e.method} ${e.path}`)).toEqual(['GET /optimizations/:id/events']);
+    expect(events[0].errorRows().map((r) => [r.status, r.errorCode, r.errorMessage])).toEqual([
+      [200, 1, 'Optimisation not found'],
       [401, 401, 'Unauthorized'],
       [403, 403, 'Pro subscription required for the Playground'],
     ]);

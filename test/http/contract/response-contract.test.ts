@@ -13,6 +13,7 @@ import * as sim from '../../../src/http/sim/schemas.ts';
 import { SIM_ENDPOINTS } from '../../../src/http/sim/schemas.ts';
 import { WEB_ENDPOINTS } from '../../../src/http/web/schemas.ts';
 import { LEGACY_ENDPOINTS } from '../../../src/http/legacy/schemas.ts';
+import { OPTIMIZE_ENDPOINTS } from '../../../src/http/playground/optimize-schemas.ts';
 import { PLAYGROUND_ENDPOINTS } from '../../../src/http/playground/schemas.ts';
 import { makeApp } from '../../support/app.ts';
 
@@ -112,7 +113,7 @@ describe('every route of the current family and the web login is declared', () =
     expect(served('/api/sim/api')).toEqual(declared('/api/sim/api', SIM_ENDPOINTS));
     expect(served('/api/auth')).toEqual(declared('/api/auth', WEB_ENDPOINTS));
     expect(served('/api/legacy-sim')).toEqual(declared('/api/legacy-sim', LEGACY_ENDPOINTS));
-    expect(served('/api/playground')).toEqual(declared('/api/playground', PLAYGROUND_ENDPOINTS));
+    expect(served('/api/playground')).toEqual(declared('/api/playground', [...PLAYGROUND_ENDPOINTS, ...OPTIMIZE_ENDPOINTS]));
     // Nothing else answers under /api/ but the API references and their one shared script.
     const known = ['/api/sim/', '/api/auth/', '/api/legacy-sim/', '/api/playground/'];
     const others = t.app.routes.filter((r) => r.path.startsWith('/api/') && !known.some((k) => r.path.startsWith(k)));

@@ -1,0 +1,221 @@
+// Playground family, optimisations (an extension of the family; docs/playground.md, "Optimisation"):
+// every endpoint's request and response schema, field rules and code table. The handlers are in
+// optimize.ts; OPTIMIZE_ENDPOINTS joins the family's list in the API reference.
+//
+// Field rules: the service checks every field itself, in order (the run's fields first, as POST run
+// does), so each is `keep` (the row quotes or looks inside it) or `defer`.
+
+import { Type as T } from '@sinclair/typebox';
+import { limits } from '../../config.ts';
+import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
+import * as codes from './optimize-codes.ts';
+import { Params, ParamValue, PlaygroundResults } from './schemas.ts';
+
+const IsoTime = (description: string) => T.String({ description: `${description} (ISO 8601 UTC)` });
+const TradeDate = (description: string) => T.String({ description: `${description} (YYYY-MM-DD)`, examples: ['2025-03-03'] });
+
+export const OBJECTIVE_NAMES = ['net_pnl', 'return_over_drawdown', 'sharpe', 'profit_factor', 'win_rate'] as const;
+const ObjectiveName = T.Union(OBJECTIVE_NAMES.map((o) => T.Literal(o)), {
+  title: 'OptimizeObjective',
+  description: 'Higher is better: net P&L (USD); net P&L over |max drawdown|; Sharpe ratio (results.sharpeRatio); profit factor; win rate',
+});
+
+const ParamRange = T.Object(
+  { min: T.Number(), max: T.Number(), step: T.Number({ exclusiveMinimum: 0 }) },
+  { ...STRICT, title: 'ParamRange', description: 'min, min + step, … up to max' },
+);
+const ParamList = T.Object({ values: T.Array(ParamValue, { minItems: 1 }) }, { ...STRICT, title: 'ParamList' });
+
+/** A combination's statistics: an execution's `results` without the monthly returns. */
+const { monthlyReturns: _months, ...statisticsFields } = PlaygroundResults.properties;
+export const CombinationStatistics = T.Object(statisticsFields, { ...STRICT, title: 'CombinationStatistics' });
+
+export const Combination = T.Object(
+  {
+    index: T.Integer({ minimum: -1, description: 'Its place in the search (0-based); -1 for a walk-forward window\'s out-of-sample run' }),
+    window: Nullable(T.Integer({ minimum: 0, description: 'The walk-forward window it ran in (0-based); null outside a walk-forward' })),
+    runId: T.String({ description: 'The execution that ran it: GET executions/:id opens it as a full run' }),
+    status: T.Union([T.Literal('running'), T.Literal('completed'), T.Literal('failed'), T.Literal('stopped'), T.Literal('timeout')]),
+    params: Params,
+    objective: Nullable(T.Number({ description: 'The objective\'s value; null while running or when it has none' })),
+    qualifies: T.Boolean({ description: 'Completed, within the constraints, with an objective value: it may be the best' }),
+    statistics: Nullable(CombinationStatistics),
+  },
+  { ...STRICT, title: 'OptimizeCombination' },
+);
+
+const SpanDates = T.Object({ startDate: TradeDate('First trade date'), endDate: TradeDate('Last trade date') }, STRICT);
+
+const WalkForward = T.Object(
+  {
+    inSampleDays: T.Integer(),
+    outOfSampleDays: T.Integer(),
+    windows: T.Array(T.Object({ inSample: SpanDates, outOfSample: SpanDates, best: Nullable(Combination), outOfSampleRun: Nullable(Combination) }, STRICT)),
+    inSample: T.Object({ totalPnl: T.Number({ description: 'Σ of the windows\' best in-sample net P&L, USD' }), totalTrades: T.Integer() }, STRICT),
+    outOfSample: Nullable(T.Object(
+      {
+        results: T.Object({ ...RunResults.properties, returnPct: T.Number() }, STRICT),
+        equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2 * limits.playgroundEquityPointsMax }),
+      },
+      { ...STRICT, description: 'The out-of-sample runs stitched end to end (each starts where the previous ended); null before the first has completed' },
+    )),
+  },
+  { ...STRICT, title: 'WalkForwardResult' },
+);
+
+const progressFields = {
+  id: T.String({ description: 'opt_ + 16 characters' }),
+  status: T.Union([T.Literal('running'), T.Literal('completed'), T.Literal('stopped'), T.Literal('failed')]),
+  error: Nullable(T.String()),
+  progress: T.Object({ done: T.Integer(), total: T.Integer() }, STRICT),
+  best: Nullable(Combination),
+};
+
+export const OptimizationProgress = T.Object(progressFields, { ...STRICT, title: 'OptimizationProgress' });
+
+export const Optimization = T.Object(
+  {
+    ...progressFields,
+    templateId: Nullable(T.String()),
+    strategyId: Nullable(T.String()),
+    instrument: T.String(),
+    timeframe: T.String(),
+    startDate: TradeDate('First trade date'),
+    endDate: TradeDate('Last trade date'),
+    params: T.Array(T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT), { description: 'Each param\'s values searched (fixed ones have one)' }),
+    method: T.Union([T.Literal('grid'), T.Literal('random')]),
+    count: Nullable(T.Integer()),
+    seed: Nullable(T.Integer()),
+    objective: ObjectiveName,
+    constraints: T.Object({ minTrades: Nullable(T.Integer()), maxDrawdown: Nullable(T.Number()) }, STRICT),
+    createdAt: IsoTime('Wall-clock start'),
+    completedAt: Nullable(IsoTime('Wall-clock end')),
+    walkForward: Nullable(WalkForward),
+  },
+  { ...STRICT, title: 'Optimization' },
+);
+
+export const optimize = defineEndpoint({
+  method: 'POST',
+  path: '/optimize',
+  auth: 'cookie-pro',
+  summary: 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own',
+  description:
+    `The run's fields as POST run (one source: \`templateId\`, \`code\` or a saved \`strategyId\`), then \`params\`: per param a value, a range \`{min, max, step}\` or \`{values: [...]}\`, within the template's bounds. ` +
+    `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user.`,
+  request: {
+    strategyId: Maybe(T.String()),
+    templateId: Maybe(T.String()),
+    code: Maybe(T.String()),
+    instrument: T.String(),
+    startDate: T.String(),
+    endDate: Maybe(T.String()),
+    timeframe: T.String(),
+    contextTimeframes: Maybe(T.Array(T.String(), { maxItems: 3 })),
+    params: Maybe(T.Record(T.String(), T.Union([ParamValue, ParamRange, ParamList]))),
+    method: Maybe(T.Union([T.Literal('grid'), T.Literal('random')], { description: 'Default grid' })),
+    count: Maybe(T.Integer({ minimum: 1, description: 'With random: combinations to draw' })),
+    seed: Maybe(T.Integer({ minimum: 0, description: 'With random: the draw\'s seed, default 1' })),
+    objective: Maybe(ObjectiveName),
+    constraints: Maybe(T.Object({ minTrades: Maybe(T.Integer({ minimum: 0 })), maxDrawdown: Maybe(T.Number({ minimum: 0, description: 'USD' })) }, STRICT)),
+    walkForward: Maybe(T.Object({ inSampleDays: T.Integer({ minimum: 1 }), outOfSampleDays: T.Integer({ minimum: 1 }) }, {
+      ...STRICT, description: 'Rolling windows of trade dates holding bars: optimise each in-sample part, run its best on the next out-of-sample part',
+    })),
+  },
+  fields: {
+    strategyId: { defer: 'strategy_not_found' },
+    templateId: { defer: 'template_not_found' },
+    code: { defer: 'source_required' },
+    instrument: { defer: 'instrument_not_found' },
+    startDate: { keep: 'date_invalid' },
+    endDate: { defer: 'date_invalid' },
+    timeframe: { keep: 'invalid_timeframe' },
+    contextTimeframes: { keep: 'invalid_timeframe' },
+    params: { keep: 'invalid_params' },
+    method: { keep: 'invalid_method' },
+    count: { keep: 'invalid_method' },
+    seed: { keep: 'invalid_method' },
+    objective: { keep: 'invalid_objective' },
+    constraints: { keep: 'invalid_constraints' },
+    walkForward: { keep: 'invalid_walk_forward' },
+  },
+  response: okBody({ optimizationId: T.String(), status: T.Literal('running') }),
+  errors: codes.optimize,
+  errorFields: { optimizationId: T.Optional(T.String({ description: 'With errorCode 11: the optimisation already running' })) },
+});
+
+export const optimization = defineEndpoint({
+  method: 'GET',
+  path: '/optimizations/:id',
+  auth: 'cookie-pro',
+  summary: 'An optimisation of yours: progress, the best combination so far, walk-forward results',
+  request: {},
+  fields: {},
+  response: okBody({ optimization: Optimization }),
+  errors: codes.optimization,
+});
+
+export const optimizationEvents = defineEndpoint({
+  method: 'GET',
+  path: '/optimizations/:id/events',
+  auth: 'cookie-pro',
+  summary: 'Server-Sent Events of an optimisation: `progress` when done or the best changes, then `done`, then the stream closes',
+  produces: 'event-stream',
+  request: {},
+  fields: {},
+  response: T.Union([
+    T.Object({ event: T.Literal('progress'), data: OptimizationProgress }, { ...STRICT, title: 'OptimizationProgressEvent' }),
+    T.Object({ event: T.Literal('done'), data: Optimization }, { ...STRICT, title: 'OptimizationDoneEvent' }),
+  ]),
+  errors: codes.optimization,
+});
+
+export const optimizationStop = defineEndpoint({
+  method: 'POST',
+  path: '/optimizations/:id/stop',
+  auth: 'cookie-pro',
+  summary: 'Stops an optimisation: queued combinations are cancelled, running ones stopped (finished ones kept)',
+  request: {},
+  fields: {},
+  response: okBody({ optimizationId: T.String() }),
+  errors: codes.optimizationStop,
+});
+
+export const optimizationCombinations = defineEndpoint({
+  method: 'GET',
+  path: '/optimizations/:id/combinations',
+  auth: 'cookie-pro',
+  summary: 'A page of an optimisation\'s combinations, sorted',
+  description:
+    'Query: `sort` (objective, index, netPnl, returnPct, sharpeRatio, profitFactor, winRate, totalTrades, maxDrawdown; default objective), ' +
+    `\`order\` (asc or desc; default desc, asc for index; nulls last either way), \`offset\` (≥ 0), \`limit\` (1 to ${limits.playgroundOptimizePageMax}, default 100).`,
+  request: {},
+  fields: {},
+  response: okBody({
+    objective: ObjectiveName,
+    combinations: T.Array(Combination, { maxItems: limits.playgroundOptimizePageMax }),
+    offset: T.Integer({ minimum: 0 }),
+    limit: T.Integer({ minimum: 1 }),
+    total: T.Integer({ minimum: 0 }),
+  }),
+  errors: codes.optimizationCombinations,
+});
+
+export const optimizationHeatmap = defineEndpoint({
+  method: 'GET',
+  path: '/optimizations/:id/heatmap',
+  auth: 'cookie-pro',
+  summary: 'The objective over two params (`x`, `y`): cells[yi][xi] is the best completed combination there (over the other params), or null',
+  request: {},
+  fields: {},
+  response: okBody({
+    objective: ObjectiveName,
+    x: T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT),
+    y: T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT),
+    cells: T.Array(T.Array(Nullable(T.Object({ objective: T.Number(), runId: T.String() }, STRICT)))),
+  }),
+  errors: codes.optimizationHeatmap,
+});
+
+export const OPTIMIZE_ENDPOINTS: readonly EndpointInfo[] = [optimize, optimization, optimizationEvents, optimizationStop, optimizationCombinations, optimizationHeatmap];
