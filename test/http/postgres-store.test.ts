@@ -4,8 +4,7 @@
 //
 // The subset, named and kept small (the suite stays well under ten minutes on two cores): orders
 // and their fills (Order/*, Trade/search: the session command path, its unit of work and lock),
-// payouts (a transaction that also changes a live session), the playground's strategies (the web
-// login, per-user bounds, runs listed per strategy), and test/conformance, which runs the same
+// payouts (a transaction that also changes a live session), and test/conformance, which runs the same
 // scenarios (auth, accounts, replay start/step/jump/end, orders, positions, trades) through both
 // simulator families. The rest of the families' tests run on SQLite only: every store they reach is
 // checked on both backends by test/store/stores-*.test.ts, playground runs as jobs by
@@ -18,7 +17,6 @@ const SUBSET = [
   'test/http/sim/order.test.ts',
   'test/http/sim/trade.test.ts',
   'test/http/sim/payout.test.ts',
-  'test/http/playground/strategies.test.ts',
   'test/conformance',
 ];
 describePg('the families on a PostgreSQL store', () => {
