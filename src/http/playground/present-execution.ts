@@ -48,6 +48,11 @@ export function presentProgress(v: ExecutionView) {
 
 /** The performance extension of `results` (all null, no months, for a run recorded before it existed). */
 function presentPerformance(p: Performance | null) {
+  return { ...presentPerformanceFigures(p), monthlyReturns: p?.monthlyReturns ?? [] };
+}
+
+/** The performance figures without the months (an optimisation's combinations carry these); null for none. */
+export function presentPerformanceFigures(p: Omit<Performance, 'monthlyReturns'> | null | undefined) {
   return {
     returnPct: p?.returnPct ?? null,
     cagrPct: p?.cagrPct ?? null,
@@ -56,7 +61,6 @@ function presentPerformance(p: Performance | null) {
     exposurePct: p?.exposurePct ?? null,
     averageTradeDurationS: p?.averageTradeDurationS ?? null,
     longestDrawdownS: p?.longestDrawdownS ?? null,
-    monthlyReturns: p?.monthlyReturns ?? [],
   };
 }
 

@@ -7,20 +7,11 @@ import type { CombinationView, OptimizationView, WindowView } from '../../servic
 import type { Summary } from '../../service/playground/optimize-space.ts';
 import type { ParamMap } from '../../service/playground/strategies.ts';
 import { presentStats } from '../shared/present-common.ts';
+import { presentPerformanceFigures } from './present-execution.ts';
 
 export function presentStatistics(s: Summary | null) {
   if (s === null) return null;
-  const p = s.performance;
-  return {
-    ...presentStats(s.stats),
-    returnPct: p?.returnPct ?? null,
-    cagrPct: p?.cagrPct ?? null,
-    sharpeRatio: p?.sharpeRatio ?? null,
-    sortinoRatio: p?.sortinoRatio ?? null,
-    exposurePct: p?.exposurePct ?? null,
-    averageTradeDurationS: p?.averageTradeDurationS ?? null,
-    longestDrawdownS: p?.longestDrawdownS ?? null,
-  };
+  return { ...presentStats(s.stats), ...presentPerformanceFigures(s.performance) };
 }
 
 export function presentCombination(c: CombinationView) {
