@@ -65,8 +65,8 @@ export async function makePlaygroundApp(config: Partial<Config> = {}, opts: { no
         const timer = setTimeout(() => reject(new Error(`execution ${id} still running after ${timeoutMs} ms`)), timeoutMs);
         const done = () => {
           clearTimeout(timer);
-          // The record is written by the service's own listener of the same event: read on the next turn.
-          setTimeout(resolve, 0);
+          // The service says `done` once the end is committed: the read below comes from the store.
+          resolve();
         };
         const unsubscribe = t.s.runs.subscribe(owner?.user_id ?? userId, id, (e) => {
           if (e.type !== 'done') return;

@@ -82,11 +82,8 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
         let sending: Promise<void> = Promise.resolve();
         const send = (event: 'progress' | 'done') => (sending = sending.then(() => sendNow(event)).catch(() => close()));
         const onEvent = (e: ExecutionEvent) => {
-          if (e.type === 'done') {
-            // The record is written by a listener too; read it on the next turn.
-            setTimeout(() => send('done'), 0);
-            return;
-          }
+          // The service says `done` once the end is recorded.
+          if (e.type === 'done') return void send('done');
           if (timer) return;
           const wait = lastSentMs + EVENT_INTERVAL_MS - performance.now();
           if (wait <= 0) send('progress');

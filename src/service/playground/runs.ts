@@ -154,6 +154,9 @@ interface Live {
    * and its readers follow the row.
    */
   handedBack: boolean;
+  /** Settles once the run's end is recorded (or let go): its readers hear `done` only then. */
+  recorded: Promise<void>;
+  markRecorded: () => void;
 }
 
 /** The reason a run reads failed when its server went away mid-run (a restart, or a silent node). */
@@ -317,8 +320,11 @@ export class RunService {
       },
       this.source,
     );
+    let markRecorded = () => {};
+    const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
     const l: Live = {
       exec, row, paced: row.paced, speedEdits: 0, beating: false, handedBack: false, heartbeat: setInterval(() => void this.beat(l), limits.playgroundHeartbeatMs),
+      recorded, markRecorded,
     };
     this.live.set(row.id, l);
     exec.subscribe((e) => {
@@ -456,14 +462,21 @@ export class RunService {
     return this.followRow(userId, id, fn);
   }
 
-  /** A run executing here; handed back to the queue at shutdown, it is followed from its row instead (its end here is not its end). */
+  /**
+   * A run executing here. Its `done` comes once its end is committed, so a client told it ended finds
+   * it ended everywhere (a new run of the user's is admitted at once). Handed back to the queue at
+   * shutdown, it is followed from its row instead (its end here is not its end).
+   */
   private followLocal(l: Live, userId: number, fn: (e: ExecutionEvent) => void): () => void {
     let row: (() => void) | null = null;
+    let live = true;
     const off = l.exec.subscribe((e) => {
-      if (e.type !== 'done' || !l.handedBack) return fn(e);
-      row = this.followRow(userId, l.exec.id, fn);
+      if (e.type !== 'done') return fn(e);
+      if (l.handedBack) row = this.followRow(userId, l.exec.id, fn);
+      else void l.recorded.then(() => live && fn(e));
     });
     return () => {
+      live = false;
       off();
       row?.();
     };
@@ -529,7 +542,10 @@ export class RunService {
   private async ended(l: Live): Promise<void> {
     const exec = l.exec;
     clearInterval(l.heartbeat);
-    if (l.handedBack) return void this.live.delete(exec.id);
+    if (l.handedBack) {
+      this.live.delete(exec.id);
+      return l.markRecorded();
+    }
     const stats = exec.ledger.stats();
     const trades = exec.ledger.closedTrades;
     try {
@@ -564,6 +580,7 @@ export class RunService {
     // Read from memory until the record is written (a PostgreSQL write takes a round trip): a read
     // in between sees the ended run, never the row still running.
     this.live.delete(exec.id);
+    l.markRecorded();
     if (l.row.optimizationId !== null && !this.closing) this.onRunEnded?.(l.row);
     // A runner is free: take the next queued run.
     if (!this.closing) void this.poke().catch((e) => console.error('playground run queue', e));

@@ -124,6 +124,33 @@ describe('POST run', () => {
     expect((await p.call('POST', 'stop', {})).body).toEqual({ success: false, errorCode: 1, errorMessage: 'No execution is running' });
   }, SANDBOX_TEST_MS);
 
+  it('says a run ended only once its end is committed: a slow store write holds the event, and the next run is admitted at once', async () => {
+    // A busy machine's store: the end takes 400 ms to record. The event waits for it.
+    const end = PlaygroundRunStore.prototype.end;
+    PlaygroundRunStore.prototype.end = async function (this: PlaygroundRunStore, ...a: Parameters<typeof end>) {
+      await Bun.sleep(400);
+      return end.apply(this, a);
+    };
+    try {
+      const userId = (await p.s.users.list()).find((u) => u.email === 'quant@example.com')!.id;
+      const first = await p.run({ ...DAY, code: IDLE });
+      const stream = p.app.handle(new Request(`http://localhost/api/playground/executions/${first}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }))
+        .then((res) => res.text());
+      const x = await p.waitEnd(first);
+      expect(x.status).toBe('completed');
+      // Heard, so recorded: the store has the end, and the user's next run is admitted.
+      expect((await new PlaygroundRunStore(p.s.sql).get(userId, first))?.status).toBe('completed');
+      const next = await p.call('POST', 'run', { ...DAY, code: IDLE });
+      expect(next.body).toEqual({ executionId: expect.stringMatching(/^exe_/), status: 'running', success: true, errorCode: 0, errorMessage: null });
+      const done = (await stream).trim().split('\n\n').at(-1)!;
+      expect(done.startsWith('event: done\n')).toBe(true);
+      expect(JSON.parse(done.split('\n')[1].replace('data: ', ''))).toMatchObject({ id: first, status: 'completed' });
+      expect((await p.waitEnd(next.body.executionId)).status).toBe('completed');
+    } finally {
+      PlaygroundRunStore.prototype.end = end;
+    }
+  }, SANDBOX_TEST_MS);
+
   it('paces a run with speed and returns it to full speed with speed "max"; 0, null and 60 are refused', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
     await Bun.sleep(300);
