@@ -166,6 +166,9 @@ export const limits = Object.freeze({
   playgroundClaimIntervalMs: 500,
   playgroundRunStaleMs: 30_000, // generous: far above a heartbeat late on a loaded machine
   playgroundRemotePollMs: 250,
+  // An optimisation's combination whose node went silent goes back to the queue (the same job runs
+  // anywhere, with the same fills) this many times; then it fails, and its optimisation with it.
+  playgroundCombinationRequeuesMax: 2,
   // Optimisations (src/service/playground/optimize.ts): combinations (runs) one may queue, a user per
   // UTC day, optimisations kept per user (with their runs), combinations per page, walk-forward windows.
   playgroundOptimizeCombinationsMax: 500,

@@ -366,4 +366,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE playground_runs ALTER COLUMN speed TYPE DOUBLE PRECISION;
   `,
+  // 17: how many times a combination of an optimisation went back to the queue because its node went
+  // silent (src/store/playground-runs.ts failStale): bounded, so a combination that kills nodes ends.
+  `
+  ALTER TABLE playground_runs ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

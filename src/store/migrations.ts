@@ -365,4 +365,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
+  // 17: how many times a combination of an optimisation went back to the queue because its node went
+  // silent (src/store/playground-runs.ts failStale): bounded, so a combination that kills nodes ends.
+  `
+  ALTER TABLE playground_runs ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -390,14 +390,26 @@ export class PlaygroundRunStore {
     });
   }
 
-  /** Fails running runs of other nodes whose heartbeat is older than `beforeMs`; returns their ids. */
-  async failStale(nodeId: string, reason: string, beforeMs: number, nowMs: number): Promise<string[]> {
-    const rows = await this.db.all<{ id: string }>(
-      `UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL
-       WHERE status = 'running' AND node_id IS NOT NULL AND node_id != $node AND heartbeat_ms < $before RETURNING id`,
-      { node: nodeId, reason, before: beforeMs, now: nowMs },
-    );
-    return rows.map((r) => r.id);
+  /**
+   * Runs of other nodes whose heartbeat is older than `beforeMs`: an optimisation's combination goes
+   * back to the queue from the start (the same job, the same fills wherever it runs) up to
+   * `requeuesMax` times; any other is failed with `reason`. Returns the ids failed. The silent node's
+   * next heartbeat finds the row no longer its own either way, and lets the run go.
+   */
+  async failStale(nodeId: string, reason: string, beforeMs: number, nowMs: number, requeuesMax = 0): Promise<string[]> {
+    const stale = { node: nodeId, before: beforeMs };
+    return this.db.transaction(async () => {
+      await this.db.run(`UPDATE playground_runs SET node_id = NULL, claimed_ms = NULL, heartbeat_ms = NULL, bars_done = 0, progress_json = NULL,
+             requeues = requeues + 1
+           WHERE status = 'running' AND node_id IS NOT NULL AND node_id != $node AND heartbeat_ms < $before
+             AND optimization_id IS NOT NULL AND job_json IS NOT NULL AND stop_requested = 0 AND requeues < $max`, { ...stale, max: requeuesMax });
+      const rows = await this.db.all<{ id: string }>(
+        `UPDATE playground_runs SET status = 'failed', error = $reason, completed_ms = $now, job_json = NULL
+         WHERE status = 'running' AND node_id IS NOT NULL AND node_id != $node AND heartbeat_ms < $before RETURNING id`,
+        { ...stale, reason, now: nowMs },
+      );
+      return rows.map((r) => r.id);
+    });
   }
 
   private async lockAdmission(): Promise<void> {

@@ -11,7 +11,9 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
 import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
+import { PlaygroundRunStore } from '../../src/store/playground-runs.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
+import { INTERRUPTED_MESSAGE } from '../../src/service/playground/runs.ts';
 import { T0, type TestApp, webCall, webLogin } from '../support/app.ts';
 import { IDLE, RUNNER_TEST_CACHE, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 import { describePg, freshDatabase, templateDatabase } from '../support/postgres.ts';
@@ -141,5 +143,23 @@ describePg('playground runs across two nodes on one PostgreSQL', () => describe(
     expect(again.body).toMatchObject({ success: true });
     expect((await call(b, 'POST', 'stop', {})).body).toMatchObject({ success: true, executionId: again.body.executionId });
     await until('stopped', () => execution(b, again.body.executionId), (x) => x.status === 'stopped');
+  }, SANDBOX_TEST_MS);
+
+  it("an optimisation's combination whose node went silent goes back to the queue and runs again; the optimisation goes on", async () => {
+    const spinUnlessOne = 'def on_bar(ctx, bar):\n    while ctx.params["x"] != 1:\n        pass\n';
+    const started = await call(a, 'POST', 'optimize', { ...DAY, code: spinUnlessOne, params: { x: { values: [2] } } });
+    expect(started.body).toMatchObject({ success: true });
+    const optId = started.body.optimizationId as string;
+    const row = () => a.s.sql.get<{ id: string; node_id: string | null; requeues: number; status: string }>(
+      'SELECT id, node_id, requeues, status FROM playground_runs WHERE optimization_id = $o', { o: optId });
+    const first = await until('claimed by A', row, (r) => r?.node_id === 'node-a');
+    // Node B's sweep at a time when A's heartbeat is older than the bound (A went silent).
+    expect(await new PlaygroundRunStore(b.s.sql).failStale('node-b', INTERRUPTED_MESSAGE, a.clock.nowMs() + 1, a.clock.nowMs() + 1, 2)).toEqual([]);
+    // A takes it again (its old copy is let go): the same row, running, put back once.
+    expect(await until('claimed again', row, (r) => r?.node_id === 'node-a')).toEqual({ id: first!.id, node_id: 'node-a', requeues: 1, status: 'running' });
+    expect((await call(b, 'GET', `optimizations/${optId}`)).body.optimization).toMatchObject({ status: 'running', error: null, progress: { done: 0, total: 1 } });
+    expect((await call(b, 'POST', `optimizations/${optId}/stop`, {})).body).toEqual({ optimizationId: optId, success: true, errorCode: 0, errorMessage: null });
+    expect(await until('combination stopped', row, (r) => r?.status !== 'running')).toEqual({ id: first!.id, node_id: 'node-a', requeues: 1, status: 'stopped' });
+    expect((await call(a, 'GET', `optimizations/${optId}`)).body.optimization).toMatchObject({ status: 'stopped', error: 'Stopped by the user', progress: { done: 1, total: 1 } });
   }, SANDBOX_TEST_MS);
 }));

@@ -143,6 +143,34 @@ eachBackend('playground run queue', (open) => {
     // Ended rows do not hold a queued job.
     expect(await sql.get(`SELECT job_json FROM playground_runs WHERE id = 'exe_a'`)).toEqual({ job_json: null });
   });
+
+  it("puts a silent node's optimisation combination back in the queue, twice at most; then fails it", async () => {
+    const sql = await open();
+    const store = new PlaygroundRunStore(sql);
+    const ann = await addUser(sql, 'ann@x.io');
+    await store.insert({ ...run('exe_c0', ann), optimizationId: 'opt_1', optWindow: null, optCombo: 0 }, JOB);
+    const lost = 'The server restarted while the run was in progress';
+    for (const [round, node] of [[1, 'node_a'], [2, 'node_b']] as const) {
+      const c = await store.claim(node, { full: true, paced: true }, 1000 * round);
+      expect(c?.row).toMatchObject({ id: 'exe_c0', nodeId: node });
+      expect(c?.job).toEqual(JOB);
+      await store.heartbeat('exe_c0', node, 1000 * round, 500, { some: 'progress' });
+      // Another node finds it silent: back in the queue from the start, its job kept, not failed.
+      expect(await store.failStale('node_z', lost, 1000 * round + 1, 1000 * round + 1, 2)).toEqual([]);
+      expect(await sql.get(`SELECT status, node_id, heartbeat_ms, bars_done, progress_json, requeues, job_json IS NOT NULL AS queued FROM playground_runs WHERE id = 'exe_c0'`))
+        .toEqual({ status: 'running', node_id: null, heartbeat_ms: null, bars_done: 0, progress_json: null, requeues: round, queued: expect.anything() });
+      // The silent node's late heartbeat finds it no longer its own.
+      expect(await store.heartbeat('exe_c0', node, 1000 * round + 2, 600, {})).toBeNull();
+    }
+    // A third silent node: it fails, as a single run does at once.
+    await store.claim('node_c', { full: true, paced: true }, 3000);
+    expect(await store.failStale('node_z', lost, 3001, 3001, 2)).toEqual(['exe_c0']);
+    expect(await store.get(ann, 'exe_c0')).toMatchObject({ status: 'failed', error: lost, completedMs: 3001 });
+    // A single run is never put back, whatever the bound.
+    await store.enqueue(run('exe_s', ann), JOB, false, { full: 9, paced: 9 });
+    await store.claim('node_a', { full: true, paced: true }, 4000);
+    expect(await store.failStale('node_z', lost, 4001, 4001, 2)).toEqual(['exe_s']);
+  });
 });
 
 describePg('playground run queue, two nodes on one PostgreSQL', () => {

@@ -196,7 +196,7 @@ export class RunService {
   async recoverInterrupted(): Promise<void> {
     const now = this.clock.nowMs();
     if (this.store.dialect === 'sqlite') await this.store.failInterrupted(INTERRUPTED_MESSAGE, now);
-    else await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
+    else await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now, limits.playgroundCombinationRequeuesMax);
   }
 
   /** At server start: recovers interrupted runs, then claims queued ones (startWorker). */
@@ -219,7 +219,7 @@ export class RunService {
   private async tick(): Promise<void> {
     try {
       const now = this.clock.nowMs();
-      await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now);
+      await this.store.failStale(this.settings.nodeId, INTERRUPTED_MESSAGE, now - limits.playgroundRunStaleMs, now, limits.playgroundCombinationRequeuesMax);
       await this.poke();
     } catch (e) {
       // A store closed under a service never shut down (a test's app): nothing more to do here.
@@ -326,6 +326,9 @@ export class RunService {
       exec, row, paced: row.paced, speedEdits: 0, beating: false, handedBack: false, heartbeat: setInterval(() => void this.beat(l), limits.playgroundHeartbeatMs),
       recorded, markRecorded,
     };
+    // Put back in the queue while this node was silent, and claimed here again: the old copy goes.
+    const old = this.live.get(row.id);
+    if (old) this.letGo(old);
     this.live.set(row.id, l);
     exec.subscribe((e) => {
       if (e.type === 'done') void this.ended(l);
@@ -350,13 +353,9 @@ export class RunService {
       const led = l.exec.ledger;
       const progress: Progress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
       const ctl = await this.store.heartbeat(l.exec.id, this.settings.nodeId, this.clock.nowMs(), l.exec.barsDone, progress);
-      // Failed by another node (this one was silent too long): the row says how it ended; the
-      // sandbox here is killed, and reads from now on come from the row, not from this copy.
-      if (ctl === null) {
-        l.handedBack = true;
-        this.live.delete(l.exec.id);
-        return l.exec.abort();
-      }
+      // Failed or put back in the queue by another node (this one was silent too long): the sandbox
+      // here is killed, and reads from now on come from the row, not from this copy.
+      if (ctl === null) return this.letGo(l);
       if (ctl.stopRequested) l.exec.stop();
       if (edits === l.speedEdits && ctl.speed !== l.exec.speed) l.exec.setSpeed(ctl.speed);
       if (edits === l.speedEdits) l.paced = ctl.paced;
@@ -365,6 +364,18 @@ export class RunService {
     } finally {
       l.beating = false;
     }
+  }
+
+  /** A run no longer this node's (another node failed it, or put it back in the queue): its sandbox is killed, its end not recorded here. */
+  private letGo(l: Live): void {
+    l.handedBack = true;
+    this.forget(l);
+    l.exec.abort();
+  }
+
+  /** Drops `l` from the runs executing here, unless a newer copy of its row took its place. */
+  private forget(l: Live): void {
+    if (this.live.get(l.exec.id) === l) this.live.delete(l.exec.id);
   }
 
   /** The user's run executing on this node, if any. */
@@ -543,7 +554,7 @@ export class RunService {
     const exec = l.exec;
     clearInterval(l.heartbeat);
     if (l.handedBack) {
-      this.live.delete(exec.id);
+      this.forget(l);
       return l.markRecorded();
     }
     const stats = exec.ledger.stats();
@@ -579,7 +590,7 @@ export class RunService {
     }
     // Read from memory until the record is written (a PostgreSQL write takes a round trip): a read
     // in between sees the ended run, never the row still running.
-    this.live.delete(exec.id);
+    this.forget(l);
     l.markRecorded();
     if (l.row.optimizationId !== null && !this.closing) this.onRunEnded?.(l.row);
     // A runner is free: take the next queued run.
