@@ -1,0 +1,146 @@
+// The Optimise tab's state and commands: the search as the trader sets it (ranges, objective,
+// walk-forward windows), then the optimisation followed over its event stream to its end, and what
+// the end shows (the combinations best first, the heatmap over the first two searched params, the
+// walk-forward windows). A refusal lands on the field the server names by its errorCode.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, playground } from '../../api.ts';
+import type { Combination, Heatmap, ObjectiveName, Optimization, OptimiseProgress } from './optimise-types.ts';
+import type { ParamValues, TemplateParam } from './types.ts';
+
+export interface Range {
+  min: number;
+  max: number;
+  step: number;
+}
+
+export interface WalkForwardForm {
+  on: boolean;
+  inSampleDays: number;
+  outOfSampleDays: number;
+}
+
+/** The form's fields a refusal can point at. */
+export type OptimiseField = 'params' | 'objective' | 'walkForward' | 'general';
+
+export interface Refusal {
+  field: OptimiseField;
+  message: string;
+}
+
+/** POST optimize's errorCode → the field it is about (docs/playground.md, "Optimisation"); others are general. */
+const FIELD_OF_CODE: Readonly<Record<number, OptimiseField>> = { 8: 'params', 13: 'objective', 15: 'walkForward', 16: 'params' };
+
+export function refusalOf(e: unknown): Refusal {
+  const message = e instanceof Error ? e.message : String(e);
+  const field = e instanceof ApiError ? FIELD_OF_CODE[e.errorCode] ?? 'general' : 'general';
+  return { field, message };
+}
+
+export function initialRanges(schema: readonly TemplateParam[], params: ParamValues): Record<string, Range> {
+  const out: Record<string, Range> = {};
+  for (const p of schema) {
+    if (p.type !== 'number') continue;
+    const v = Number(params[p.name] ?? p.default);
+    out[p.name] = { min: v, max: v, step: p.step ?? 1 };
+  }
+  return out;
+}
+
+export interface OptimiseModel {
+  ranges: Record<string, Range>;
+  setRange(name: string, k: keyof Range, v: number): void;
+  objective: ObjectiveName;
+  setObjective(o: ObjectiveName): void;
+  walkForward: WalkForwardForm;
+  setWalkForward(patch: Partial<WalkForwardForm>): void;
+  /** The last progress event (or the whole optimisation once it ended). */
+  live: OptimiseProgress | null;
+  /** The whole optimisation, once it ended. */
+  ended: Optimization | null;
+  rows: Combination[] | null;
+  heat: Heatmap | null;
+  refusal: Refusal | null;
+  running: boolean;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+/** The params searched: a range where max > min, else the fixed value; other params as the form has them. */
+function axesOf(ranges: Record<string, Range>, params: ParamValues): Record<string, unknown> {
+  const axes: Record<string, unknown> = { ...params };
+  for (const [name, r] of Object.entries(ranges)) axes[name] = r.max > r.min ? r : r.min;
+  return axes;
+}
+
+export function useOptimise(request: Record<string, unknown>, schema: readonly TemplateParam[], params: ParamValues): OptimiseModel {
+  const [ranges, setRanges] = useState<Record<string, Range>>(() => initialRanges(schema, params));
+  const [objective, setObjective] = useState<ObjectiveName>('net_pnl');
+  const [walkForward, setWf] = useState<WalkForwardForm>({ on: false, inSampleDays: 10, outOfSampleDays: 5 });
+  const [live, setLive] = useState<OptimiseProgress | null>(null);
+  const [ended, setEnded] = useState<Optimization | null>(null);
+  const [rows, setRows] = useState<Combination[] | null>(null);
+  const [heat, setHeat] = useState<Heatmap | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const es = useRef<EventSource | null>(null);
+
+  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
+  useEffect(() => () => es.current?.close(), []);
+
+  const fail = (e: unknown) => setRefusal(refusalOf(e));
+
+  async function loadResults(o: Optimization) {
+    setEnded(o);
+    const page = await playground<{ combinations: Combination[] }>('GET', `optimizations/${o.id}/combinations?limit=100`);
+    setRows(page.combinations);
+    // A heatmap over the first two params searched; a walk-forward's windows are shown instead.
+    const varied = o.params.filter((p) => p.values.length > 1).map((p) => p.name);
+    if (varied.length >= 2 && o.walkForward === null) setHeat(await playground<Heatmap>('GET', `optimizations/${o.id}/heatmap?x=${varied[0]}&y=${varied[1]}`));
+  }
+
+  function follow(id: string) {
+    es.current?.close();
+    const source = new EventSource(`/api/playground/optimizations/${encodeURIComponent(id)}/events`);
+    es.current = source;
+    source.addEventListener('progress', ((ev: MessageEvent) => setLive(JSON.parse(ev.data))) as EventListener);
+    source.addEventListener('done', ((ev: MessageEvent) => {
+      const o = JSON.parse(ev.data) as Optimization;
+      source.close();
+      setLive(o);
+      loadResults(o).catch(fail);
+    }) as EventListener);
+  }
+
+  async function start() {
+    setRefusal(null);
+    setRows(null);
+    setHeat(null);
+    setEnded(null);
+    const body: Record<string, unknown> = { ...request, params: axesOf(ranges, params), objective };
+    if (walkForward.on) body.walkForward = { inSampleDays: walkForward.inSampleDays, outOfSampleDays: walkForward.outOfSampleDays };
+    try {
+      const r = await playground<{ optimizationId: string }>('POST', 'optimize', body);
+      setLive({ id: r.optimizationId, status: 'running', error: null, progress: { done: 0, total: 0 }, best: null });
+      follow(r.optimizationId);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  return {
+    ranges,
+    setRange: (name, k, v) => setRanges((rs) => ({ ...rs, [name]: { ...rs[name], [k]: v } })),
+    objective,
+    setObjective,
+    walkForward,
+    setWalkForward: (patch) => setWf((w) => ({ ...w, ...patch })),
+    live,
+    ended,
+    rows,
+    heat,
+    refusal,
+    running: live?.status === 'running',
+    start,
+    stop: () => void (live && playground('POST', `optimizations/${live.id}/stop`, {}).catch(fail)),
+  };
+}
