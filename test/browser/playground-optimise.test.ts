@@ -153,4 +153,49 @@ describe.skipIf(noBrowser)('console: playground optimisation', () => {
     expect(errors).toEqual([]);
     await context.close();
   }, END_TIMEOUT + 60_000);
+
+  it('searches a random sample under constraints; a refused field shows the server\'s message beside it', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
+    errors.length = 0;
+    await openTemplate(page, stage.server, ['2025-03-04', '2025-03-04']);
+    await setRange(page, 'fast', 5, 20, 5);
+    await page.selectOption('select[name=method]', 'random');
+    await page.fill('input[name=count]', '0');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForSelector('[data-testid=optimise-error-method]');
+    expect(await text(page, '[data-testid=optimise-error-method]')).toBe('count must be a whole number from 1 to 500 with method random');
+    await page.fill('input[name=count]', '3');
+    await page.fill('input[name=minTrades]', '-1');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForSelector('[data-testid=optimise-error-minTrades]');
+    expect(await page.$('[data-testid=optimise-error-method]')).toBeNull();
+    expect(await text(page, '[data-testid=optimise-error-minTrades]')).toBe('minTrades must be a whole number of at least 0');
+    await page.fill('input[name=minTrades]', '');
+    await page.fill('input[name=maxDrawdown]', '-5');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForSelector('[data-testid=optimise-error-maxDrawdown]');
+    expect(await text(page, '[data-testid=optimise-error-maxDrawdown]')).toBe('maxDrawdown must be a number of USD of at least 0');
+
+    // Three of the four values of fast, none with 100,000 trades: every combination runs, none is the best.
+    await page.fill('input[name=maxDrawdown]', '');
+    await page.fill('input[name=minTrades]', '100000');
+    await page.selectOption('select[name=objective]', 'win_rate');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForFunction(`document.querySelector('[data-testid=optimise-status]')?.textContent === 'completed'`, undefined, { timeout: END_TIMEOUT });
+    await page.waitForSelector('[data-testid=optimise-combinations]');
+    expect(await page.$('[data-testid=optimise-error-maxDrawdown]')).toBeNull();
+    expect(await page.textContent('[data-testid=optimise-progress]')).toContain('3 / 3 combinations');
+    await page.waitForSelector('[data-testid=optimise-no-best]');
+    const id = await attr(page, '[data-testid=optimise-progress]', 'data-optimization-id');
+    const o = (await apiGet(page, `/api/playground/optimizations/${id}`)).optimization;
+    expect(o).toMatchObject({ method: 'random', count: 3, seed: 1, objective: 'win_rate', constraints: { minTrades: 100000, maxDrawdown: null }, best: null });
+    const rows = await page.$$eval('[data-testid=optimise-row]', (els: any[]) => els.map((e) => [...e.querySelectorAll('td')].map((td: any) => td.textContent)));
+    expect(rows.length).toBe(3);
+    expect(new Set(rows.map((r: string[]) => r[0])).size).toBe(3);
+    for (const r of rows) expect(['5', '10', '15', '20']).toContain(r[0]);
+    expect(rows.map((r: string[]) => r.at(-1))).toEqual(['✗', '✗', '✗']);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, END_TIMEOUT + 60_000);
 });

@@ -21,7 +21,7 @@ export interface WalkForwardForm {
 }
 
 /** The form's fields a refusal can point at. */
-export type OptimiseField = 'params' | 'objective' | 'walkForward' | 'general';
+export type OptimiseField = 'params' | 'method' | 'objective' | 'minTrades' | 'maxDrawdown' | 'walkForward' | 'general';
 
 export interface Refusal {
   field: OptimiseField;
@@ -29,12 +29,32 @@ export interface Refusal {
 }
 
 /** POST optimize's errorCode → the field it is about (docs/playground.md, "Optimisation"); others are general. */
-const FIELD_OF_CODE: Readonly<Record<number, OptimiseField>> = { 8: 'params', 13: 'objective', 15: 'walkForward', 16: 'params' };
+const FIELD_OF_CODE: Readonly<Record<number, OptimiseField>> = { 8: 'params', 12: 'method', 13: 'objective', 14: 'minTrades', 15: 'walkForward', 16: 'params' };
 
 export function refusalOf(e: unknown): Refusal {
   const message = e instanceof Error ? e.message : String(e);
   const field = e instanceof ApiError ? FIELD_OF_CODE[e.errorCode] ?? 'general' : 'general';
-  return { field, message };
+  // errorCode 14 covers both constraints; its message names the one refused.
+  return { field: field === 'minTrades' && message.startsWith('maxDrawdown') ? 'maxDrawdown' : field, message };
+}
+
+/** The search: every combination, or `count` of them drawn; and the constraints (blank: none). */
+export interface SearchForm {
+  method: 'grid' | 'random';
+  count: number;
+  minTrades: string;
+  maxDrawdown: string;
+}
+
+/** The search's fields of POST optimize, as the API takes them. */
+export function searchFields(f: SearchForm): Record<string, unknown> {
+  const out: Record<string, unknown> = { method: f.method };
+  if (f.method === 'random') out.count = f.count;
+  const constraints: Record<string, number> = {};
+  if (f.minTrades.trim() !== '') constraints.minTrades = Number(f.minTrades);
+  if (f.maxDrawdown.trim() !== '') constraints.maxDrawdown = Number(f.maxDrawdown);
+  if (Object.keys(constraints).length > 0) out.constraints = constraints;
+  return out;
 }
 
 export function initialRanges(schema: readonly TemplateParam[], params: ParamValues): Record<string, Range> {
@@ -54,6 +74,8 @@ export interface OptimiseModel {
   setObjective(o: ObjectiveName): void;
   walkForward: WalkForwardForm;
   setWalkForward(patch: Partial<WalkForwardForm>): void;
+  search: SearchForm;
+  setSearch(patch: Partial<SearchForm>): void;
   /** The last progress event (or the whole optimisation once it ended). */
   live: OptimiseProgress | null;
   /** The whole optimisation, once it ended. */
@@ -73,24 +95,32 @@ function axesOf(ranges: Record<string, Range>, params: ParamValues): Record<stri
   return axes;
 }
 
-export function useOptimise(request: Record<string, unknown>, schema: readonly TemplateParam[], params: ParamValues): OptimiseModel {
-  const [ranges, setRanges] = useState<Record<string, Range>>(() => initialRanges(schema, params));
-  const [objective, setObjective] = useState<ObjectiveName>('net_pnl');
-  const [walkForward, setWf] = useState<WalkForwardForm>({ on: false, inSampleDays: 10, outOfSampleDays: 5 });
+/** One optimisation as the tab shows it: followed to its end, then its combinations and heatmap. */
+export interface OptimisationView {
+  live: OptimiseProgress | null;
+  ended: Optimization | null;
+  rows: Combination[] | null;
+  heat: Heatmap | null;
+  /** Follows a running optimisation's event stream; at its end, shows it. */
+  follow(id: string): void;
+  /** Shows an ended optimisation: its combinations, its heatmap. */
+  show(o: Optimization): Promise<void>;
+  clear(): void;
+}
+
+export function useOptimisationView(fail: (e: unknown) => void): OptimisationView {
   const [live, setLive] = useState<OptimiseProgress | null>(null);
   const [ended, setEnded] = useState<Optimization | null>(null);
   const [rows, setRows] = useState<Combination[] | null>(null);
   const [heat, setHeat] = useState<Heatmap | null>(null);
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const es = useRef<EventSource | null>(null);
-
-  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
   useEffect(() => () => es.current?.close(), []);
 
-  const fail = (e: unknown) => setRefusal(refusalOf(e));
-
-  async function loadResults(o: Optimization) {
+  async function show(o: Optimization) {
+    es.current?.close();
+    setLive(o);
     setEnded(o);
+    setHeat(null);
     const page = await playground<{ combinations: Combination[] }>('GET', `optimizations/${o.id}/combinations?limit=100`);
     setRows(page.combinations);
     // A heatmap over the first two params searched; a walk-forward's windows are shown instead.
@@ -100,33 +130,49 @@ export function useOptimise(request: Record<string, unknown>, schema: readonly T
 
   function follow(id: string) {
     es.current?.close();
+    setLive({ id, status: 'running', error: null, progress: { done: 0, total: 0 }, best: null });
     const source = new EventSource(`/api/playground/optimizations/${encodeURIComponent(id)}/events`);
     es.current = source;
     source.addEventListener('progress', ((ev: MessageEvent) => setLive(JSON.parse(ev.data))) as EventListener);
     source.addEventListener('done', ((ev: MessageEvent) => {
-      const o = JSON.parse(ev.data) as Optimization;
       source.close();
-      setLive(o);
-      loadResults(o).catch(fail);
+      show(JSON.parse(ev.data) as Optimization).catch(fail);
     }) as EventListener);
   }
 
-  async function start() {
-    setRefusal(null);
+  const clear = () => {
     setRows(null);
     setHeat(null);
     setEnded(null);
-    const body: Record<string, unknown> = { ...request, params: axesOf(ranges, params), objective };
+  };
+  return { live, ended, rows, heat, follow, show, clear };
+}
+
+export function useOptimise(request: Record<string, unknown>, schema: readonly TemplateParam[], params: ParamValues): OptimiseModel {
+  const [ranges, setRanges] = useState<Record<string, Range>>(() => initialRanges(schema, params));
+  const [objective, setObjective] = useState<ObjectiveName>('net_pnl');
+  const [walkForward, setWf] = useState<WalkForwardForm>({ on: false, inSampleDays: 10, outOfSampleDays: 5 });
+  const [search, setS] = useState<SearchForm>({ method: 'grid', count: 20, minTrades: '', maxDrawdown: '' });
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const fail = (e: unknown) => setRefusal(refusalOf(e));
+  const view = useOptimisationView(fail);
+
+  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
+
+  async function start() {
+    setRefusal(null);
+    view.clear();
+    const body: Record<string, unknown> = { ...request, params: axesOf(ranges, params), objective, ...searchFields(search) };
     if (walkForward.on) body.walkForward = { inSampleDays: walkForward.inSampleDays, outOfSampleDays: walkForward.outOfSampleDays };
     try {
       const r = await playground<{ optimizationId: string }>('POST', 'optimize', body);
-      setLive({ id: r.optimizationId, status: 'running', error: null, progress: { done: 0, total: 0 }, best: null });
-      follow(r.optimizationId);
+      view.follow(r.optimizationId);
     } catch (e) {
       fail(e);
     }
   }
 
+  const live = view.live;
   return {
     ranges,
     setRange: (name, k, v) => setRanges((rs) => ({ ...rs, [name]: { ...rs[name], [k]: v } })),
@@ -134,10 +180,12 @@ export function useOptimise(request: Record<string, unknown>, schema: readonly T
     setObjective,
     walkForward,
     setWalkForward: (patch) => setWf((w) => ({ ...w, ...patch })),
+    search,
+    setSearch: (patch) => setS((f) => ({ ...f, ...patch })),
     live,
-    ended,
-    rows,
-    heat,
+    ended: view.ended,
+    rows: view.rows,
+    heat: view.heat,
     refusal,
     running: live?.status === 'running',
     start,

@@ -28,9 +28,10 @@ export function OptimisePanel({ request, schema, params, onOpenRun }: OptimisePr
       <RangesForm ranges={m.ranges} onChange={m.setRange} disabled={m.running} />
       <FieldError message={about(m.refusal, 'params')} field="params" />
       <WalkForwardFields wf={m.walkForward} onChange={m.setWalkForward} disabled={m.running} error={about(m.refusal, 'walkForward')} />
+      <SearchFields m={m} />
       <Controls m={m} />
       <ErrorLine error={about(m.refusal, 'general') ?? m.live?.error} />
-      {m.live && <OptimiseProgressLine live={m.live} />}
+      {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
       <OptimiseResults m={m} names={Object.keys(m.ranges)} onOpenRun={onOpenRun} />
     </div>
   );
@@ -73,6 +74,41 @@ function WalkForwardFields(p: { wf: WalkForwardForm; onChange: (patch: Partial<W
         )}
       </div>
       <FieldError message={p.error} field="walkForward" />
+    </div>
+  );
+}
+
+function SearchFields({ m }: { m: OptimiseModel }) {
+  const f = m.search;
+  const off = m.running;
+  return (
+    <div class="pg-opt-search">
+      <div class="row">
+        <label>
+          Search
+          <select name="method" value={f.method} disabled={off} onChange={(e) => m.setSearch({ method: e.currentTarget.value as 'grid' | 'random' })}>
+            <option value="grid">Grid: every combination</option>
+            <option value="random">Random sample</option>
+          </select>
+        </label>
+        {f.method === 'random' && (
+          <label>
+            Combinations
+            <input type="number" name="count" min={1} value={f.count} disabled={off} onInput={(e) => m.setSearch({ count: Number(e.currentTarget.value) })} />
+          </label>
+        )}
+        <label title="A combination with fewer trades is never the best">
+          Min trades
+          <input type="number" name="minTrades" min={0} placeholder="any" value={f.minTrades} disabled={off} onInput={(e) => m.setSearch({ minTrades: e.currentTarget.value })} />
+        </label>
+        <label title="A combination whose drawdown is deeper (USD) is never the best">
+          Max drawdown (USD)
+          <input type="number" name="maxDrawdown" min={0} placeholder="any" value={f.maxDrawdown} disabled={off} onInput={(e) => m.setSearch({ maxDrawdown: e.currentTarget.value })} />
+        </label>
+      </div>
+      <FieldError message={about(m.refusal, 'method')} field="method" />
+      <FieldError message={about(m.refusal, 'minTrades')} field="minTrades" />
+      <FieldError message={about(m.refusal, 'maxDrawdown')} field="maxDrawdown" />
     </div>
   );
 }
@@ -120,7 +156,7 @@ function RangesForm({ ranges, onChange, disabled }: { ranges: Record<string, Ran
   );
 }
 
-function OptimiseProgressLine({ live }: { live: OptimiseProgress }) {
+function OptimiseProgressLine({ live, walkForward }: { live: OptimiseProgress; walkForward: boolean }) {
   return (
     <p class="pg-opt-progress" data-testid="optimise-progress" data-optimization-id={live.id}>
       <span data-testid="optimise-status">{live.status}</span> · {live.progress.done} / {live.progress.total} combinations
@@ -129,6 +165,7 @@ function OptimiseProgressLine({ live }: { live: OptimiseProgress }) {
           {' '}· best <span class="mono">{paramsText(live.best.params)}</span>: <span class={signClass(live.best.objective)}>{live.best.objective}</span>
         </>
       )}
+      {!live.best && live.status !== 'running' && !walkForward && <span data-testid="optimise-no-best"> · no combination fits the constraints</span>}
     </p>
   );
 }
@@ -141,7 +178,7 @@ function CombinationsTable({ rows, names, windows, onOpen }: { rows: readonly Co
           <tr>
             {windows && <th>Window</th>}
             {names.map((n) => <th key={n}>{n}</th>)}
-            <th class="num">Objective</th><th class="num">Net P&L</th><th class="num">Trades</th><th class="num">Win rate</th><th class="num">Max DD</th>
+            <th class="num">Objective</th><th class="num">Net P&L</th><th class="num">Trades</th><th class="num">Win rate</th><th class="num">Max DD</th><th title="Completed within the constraints: it may be the best">Fits</th>
           </tr>
         </thead>
         <tbody>
@@ -154,6 +191,7 @@ function CombinationsTable({ rows, names, windows, onOpen }: { rows: readonly Co
               <td class="num">{c.statistics?.totalTrades ?? '—'}</td>
               <td class="num">{c.statistics ? `${c.statistics.winRate}%` : '—'}</td>
               <td class="num">{money(c.statistics?.maxDrawdown)}</td>
+              <td class={c.qualifies ? 'pos' : 'muted'} title={c.qualifies ? 'Within the constraints' : 'Outside the constraints, or no objective value'}>{c.qualifies ? '✓' : '✗'}</td>
             </tr>
           ))}
         </tbody>
