@@ -6,6 +6,8 @@ import type { Page } from 'playwright-core';
 import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
 
 const END_TIMEOUT = 600_000;
+/** Playwright's bound on each wait (default 30 s): a run's curve read at load average 30 can take longer. */
+const WAIT_MS = 120_000;
 
 async function apiGet(page: Page, path: string): Promise<any> {
   return page.evaluate(`fetch(${JSON.stringify(path)}).then((r) => r.json())`);
@@ -32,11 +34,21 @@ async function openTemplate(page: Page, server: { base: string }, dates: [string
   await page.click('[data-testid=optimise-tab]');
 }
 
+/** Reloads the playground, opens the Optimise tab and reopens optimisation `id` from the list. */
+async function reopen(page: Page, id: string) {
+  await page.reload();
+  await page.waitForSelector('[data-template=sma_cross]');
+  await page.click('[data-testid=optimise-tab]');
+  await page.click(`[data-testid=optimisation-row][data-id="${id}"]`);
+  await page.waitForFunction(`document.querySelector('[data-testid=optimise-progress]')?.getAttribute('data-optimization-id') === ${JSON.stringify(id)}`);
+}
+
 describe.skipIf(noBrowser)('console: playground optimisation', () => {
   const stage = browserStage();
 
   it('searches two params of sma_cross, shows progress, the combinations and the heatmap, and opens one as a run', async () => {
     const { page, errors, context } = await newPage(stage.browser);
+    page.setDefaultTimeout(WAIT_MS);
     await loginThroughForm(page, stage.server);
     errors.length = 0;
     await page.goto(`${stage.server.base}/#/playground`);
@@ -75,12 +87,23 @@ describe.skipIf(noBrowser)('console: playground optimisation', () => {
     const ex = (await apiGet(page, `/api/playground/executions/${runId}`)).execution;
     expect(ex).toMatchObject({ status: 'completed', templateId: 'sma_cross', startDate: '2025-03-04', timeframe: '1m' });
     expect([String(ex.params.fast), String(ex.params.slow)]).toEqual([rows[0][0], rows[0][1]]);
+
+    // After a reload the tab lists the user's optimisations as the server does, and reopens this one.
+    const id = await attr(page, '[data-testid=optimise-progress]', 'data-optimization-id');
+    await reopen(page, id);
+    await page.waitForSelector('[data-testid=optimise-heatmap]');
+    const listed = (await apiGet(page, '/api/playground/optimizations')).optimizations;
+    const listRows = await page.$$eval('[data-testid=optimisation-row]', (els: any[]) => els.map((e) => [e.getAttribute('data-id'), ...[...e.querySelectorAll('td')].slice(1).map((td: any) => td.textContent)]));
+    expect(listRows).toEqual(listed.map((o: any) => [o.id, 'sma_cross', 'NQ 1m · 2025-03-04', 'grid', 'Net P&L', 'completed', '4 / 4', String(o.best.objective)]));
+    expect(await page.$$eval('[data-testid=optimise-row]', (els: any[]) => els.map((e) => [...e.querySelectorAll('td')].map((td: any) => td.textContent).slice(0, -1)))).toEqual(rows.map((r: string[]) => r.slice(0, -1)));
+    expect(await page.$$eval('[data-testid=heat-cell]', (els: any[]) => els.map((e) => Number(e.textContent)))).toEqual(cells);
     expect(errors).toEqual([]);
     await context.close();
   }, END_TIMEOUT + 60_000);
 
   it('runs a walk-forward: windows with their best params, in-sample beside out-of-sample equity, the stitched figures', async () => {
     const { page, errors, context } = await newPage(stage.browser);
+    page.setDefaultTimeout(WAIT_MS);
     await loginThroughForm(page, stage.server);
     errors.length = 0;
     // One trade date with data cannot hold a window: the refusal sits under the walk-forward fields.
@@ -150,12 +173,21 @@ describe.skipIf(noBrowser)('console: playground optimisation', () => {
     // A window's run opens in the result pane.
     await page.click('[data-testid=wf-out-of-sample-run] button');
     await page.waitForFunction(`document.querySelector('[data-testid=run-head]')?.getAttribute('data-execution-id') === ${JSON.stringify(wf.windows[0].outOfSampleRun.runId)}`);
+
+    // Reopened from the list after a reload: the same windows and figures.
+    await reopen(page, id);
+    await page.waitForSelector('[data-testid=walk-forward]');
+    expect(await page.$$eval('[data-testid=wf-window]', (els: any[]) => els.map((e) => [...e.querySelectorAll('td')].map((td: any) => td.textContent)))).toEqual(rows);
+    expect(await page.$$eval('[data-testid=wf-figure]', (els: any[]) => els.map((e) => [...e.children].map((c: any) => c.textContent)))).toEqual(figures);
+    expect(await text(page, `[data-testid=optimisation-row][data-id="${id}"] td:nth-child(4)`)).toBe('grid · walk-forward 2/1');
+    await pair(1);
     expect(errors).toEqual([]);
     await context.close();
   }, END_TIMEOUT + 60_000);
 
   it('searches a random sample under constraints; a refused field shows the server\'s message beside it', async () => {
     const { page, errors, context } = await newPage(stage.browser);
+    page.setDefaultTimeout(WAIT_MS);
     await loginThroughForm(page, stage.server);
     errors.length = 0;
     await openTemplate(page, stage.server, ['2025-03-04', '2025-03-04']);
@@ -195,6 +227,8 @@ describe.skipIf(noBrowser)('console: playground optimisation', () => {
     expect(new Set(rows.map((r: string[]) => r[0])).size).toBe(3);
     for (const r of rows) expect(['5', '10', '15', '20']).toContain(r[0]);
     expect(rows.map((r: string[]) => r.at(-1))).toEqual(['✗', '✗', '✗']);
+    await page.$eval('[data-testid=optimise]', (e: any) => e.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'playground-optimise-search');
     expect(errors).toEqual([]);
     await context.close();
   }, END_TIMEOUT + 60_000);

@@ -5,7 +5,8 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, playground } from '../../api.ts';
-import type { Combination, Heatmap, ObjectiveName, Optimization, OptimiseProgress } from './optimise-types.ts';
+import { type OptimisationList, useOptimisationList } from './optimise-list.tsx';
+import type { Combination, Heatmap, ObjectiveName, Optimization, OptimizationSummary, OptimiseProgress } from './optimise-types.ts';
 import type { ParamValues, TemplateParam } from './types.ts';
 
 export interface Range {
@@ -86,6 +87,9 @@ export interface OptimiseModel {
   running: boolean;
   start(): Promise<void>;
   stop(): void;
+  /** The user's optimisations; `open` reopens one. */
+  list: OptimisationList;
+  open(o: OptimizationSummary): Promise<void>;
 }
 
 /** The params searched: a range where max > min, else the fixed value; other params as the form has them. */
@@ -108,7 +112,7 @@ export interface OptimisationView {
   clear(): void;
 }
 
-export function useOptimisationView(fail: (e: unknown) => void): OptimisationView {
+export function useOptimisationView(fail: (e: unknown) => void, onEnd: () => void): OptimisationView {
   const [live, setLive] = useState<OptimiseProgress | null>(null);
   const [ended, setEnded] = useState<Optimization | null>(null);
   const [rows, setRows] = useState<Combination[] | null>(null);
@@ -136,6 +140,7 @@ export function useOptimisationView(fail: (e: unknown) => void): OptimisationVie
     source.addEventListener('progress', ((ev: MessageEvent) => setLive(JSON.parse(ev.data))) as EventListener);
     source.addEventListener('done', ((ev: MessageEvent) => {
       source.close();
+      onEnd();
       show(JSON.parse(ev.data) as Optimization).catch(fail);
     }) as EventListener);
   }
@@ -155,9 +160,26 @@ export function useOptimise(request: Record<string, unknown>, schema: readonly T
   const [search, setS] = useState<SearchForm>({ method: 'grid', count: 20, minTrades: '', maxDrawdown: '' });
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const fail = (e: unknown) => setRefusal(refusalOf(e));
-  const view = useOptimisationView(fail);
+  const list = useOptimisationList();
+  const view = useOptimisationView(fail, list.refresh);
 
   useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
+  // An optimisation still running when the tab opens (a reload, another tab) is followed again.
+  const runningId = list.items?.find((o) => o.status === 'running')?.id ?? null;
+  useEffect(() => {
+    if (runningId !== null && view.live === null) view.follow(runningId);
+  }, [runningId]);
+
+  async function open(o: OptimizationSummary) {
+    setRefusal(null);
+    view.clear();
+    if (o.status === 'running') return view.follow(o.id);
+    try {
+      await view.show((await playground<{ optimization: Optimization }>('GET', `optimizations/${encodeURIComponent(o.id)}`)).optimization);
+    } catch (e) {
+      fail(e);
+    }
+  }
 
   async function start() {
     setRefusal(null);
@@ -167,6 +189,7 @@ export function useOptimise(request: Record<string, unknown>, schema: readonly T
     try {
       const r = await playground<{ optimizationId: string }>('POST', 'optimize', body);
       view.follow(r.optimizationId);
+      list.refresh();
     } catch (e) {
       fail(e);
     }
@@ -190,5 +213,7 @@ export function useOptimise(request: Record<string, unknown>, schema: readonly T
     running: live?.status === 'running',
     start,
     stop: () => void (live && playground('POST', `optimizations/${live.id}/stop`, {}).catch(fail)),
+    list,
+    open,
   };
 }

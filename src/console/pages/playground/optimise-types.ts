@@ -86,3 +86,19 @@ export interface Heatmap {
   y: { name: string; values: (number | string | boolean)[] };
   cells: ({ objective: number; runId: string } | null)[][];
 }
+
+/** GET optimizations: an optimisation in the user's list. */
+export interface OptimizationSummary extends OptimiseProgress {
+  templateId: string | null;
+  strategyId: string | null;
+  instrument: string;
+  timeframe: string;
+  startDate: string;
+  endDate: string;
+  method: 'grid' | 'random';
+  count: number | null;
+  objective: ObjectiveName;
+  createdAt: string;
+  completedAt: string | null;
+  walkForward: { inSampleDays: number; outOfSampleDays: number } | null;
+}

@@ -5,6 +5,7 @@
 // the result pane (it is one). State and commands: optimise-model.ts.
 
 import { ErrorLine, money, signClass } from '../../ui.tsx';
+import { OptimisationsTable } from './optimise-list.tsx';
 import { type OptimiseModel, type Range, type Refusal, useOptimise, type WalkForwardForm } from './optimise-model.ts';
 import { type Combination, type Heatmap, type ObjectiveName, OBJECTIVES, type OptimiseProgress } from './optimise-types.ts';
 import type { ParamValues, TemplateParam } from './types.ts';
@@ -27,12 +28,13 @@ export function OptimisePanel({ request, schema, params, onOpenRun }: OptimisePr
     <div class="pg-optimise" data-testid="optimise">
       <RangesForm ranges={m.ranges} onChange={m.setRange} disabled={m.running} />
       <FieldError message={about(m.refusal, 'params')} field="params" />
-      <WalkForwardFields wf={m.walkForward} onChange={m.setWalkForward} disabled={m.running} error={about(m.refusal, 'walkForward')} />
       <SearchFields m={m} />
+      <WalkForwardFields wf={m.walkForward} onChange={m.setWalkForward} disabled={m.running} error={about(m.refusal, 'walkForward')} />
       <Controls m={m} />
       <ErrorLine error={about(m.refusal, 'general') ?? m.live?.error} />
+      <OptimisationsTable list={m.list} current={m.live?.id ?? null} onOpen={m.open} />
       {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
-      <OptimiseResults m={m} names={Object.keys(m.ranges)} onOpenRun={onOpenRun} />
+      <OptimiseResults m={m} names={m.ended ? m.ended.params.map((p) => p.name) : Object.keys(m.ranges)} onOpenRun={onOpenRun} />
     </div>
   );
 }
