@@ -1,8 +1,9 @@
 // The playground's Optimise tab: ranges for the template's number params (min, max, step; the
-// others keep the form's values), the objective and the search, optionally walk-forward windows, then
-// live progress over the optimisation's event stream, the combinations (best first) and a heatmap
-// over two params, or a walk-forward's windows. A row or a cell opens that combination as a run in
-// the result pane (it is one). State and commands: optimise-model.ts.
+// others keep the form's values), the search (grid or a random sample), the constraints, optionally
+// walk-forward windows, and the objective; then live progress over the optimisation's event stream,
+// the combinations (best first) and a heatmap over two params, or a walk-forward's windows. The
+// user's optimisations are listed, and any reopens. A row or a cell opens that combination as a run
+// in the result pane (it is one). State and commands: optimise-model.ts.
 
 import { ErrorLine, money, signClass } from '../../ui.tsx';
 import { OptimisationsTable } from './optimise-list.tsx';
