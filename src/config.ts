@@ -175,6 +175,7 @@ export const limits = Object.freeze({
   playgroundOptimizeCombinationsPerDayMax: 5000,
   playgroundOptimizationsKeptPerUserMax: 20,
   playgroundOptimizePageMax: 500,
+  playgroundOptimizationsPageMax: 100, // GET optimizations: a page of the user's optimisations (20 are kept)
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
 });

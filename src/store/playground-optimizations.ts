@@ -118,6 +118,14 @@ export class PlaygroundOptimizationStore {
     return r === null ? null : toRow(r);
   }
 
+  /** A page of the user's optimisations, newest first, and how many the user has. */
+  async listByUser(userId: number, offset: number, limit: number): Promise<{ rows: OptimizationRow[]; total: number }> {
+    const rows = await this.db.all<Raw>(`SELECT * FROM playground_optimizations WHERE user_id = $u ORDER BY created_ms DESC, seq DESC LIMIT $limit OFFSET $offset`,
+      { u: userId, limit, offset });
+    const n = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_optimizations WHERE user_id = $u`, { u: userId });
+    return { rows: rows.map(toRow), total: Number(n?.n ?? 0) };
+  }
+
   async getAny(id: string): Promise<OptimizationRow | null> {
     const r = await this.db.get<Raw>(`SELECT * FROM playground_optimizations WHERE id = $id`, { id });
     return r === null ? null : toRow(r);

@@ -3,7 +3,7 @@
 // own from 11 (docs/playground.md, "Optimisation"; docs/decisions.md).
 
 import type { CodeTable } from '../shared/code-table.ts';
-import type { CombinationsError, HeatmapError, OptimizationNotFound, OptimizeError, OptimizeStopError } from '../../service/playground/optimize.ts';
+import type { CombinationsError, HeatmapError, ListError, OptimizationNotFound, OptimizeError, OptimizeStopError } from '../../service/playground/optimize.ts';
 import { run } from './run-codes.ts';
 
 export const optimize: CodeTable<OptimizeError> = {
@@ -50,4 +50,10 @@ export const optimizationCombinations: CodeTable<CombinationsError> = {
 export const optimizationHeatmap: CodeTable<HeatmapError> = {
   optimization_not_found: [1, 'Optimisation not found'],
   invalid_axis: [2, (e) => `${e.field} must name a param of the optimisation${e.field === 'y' ? ', other than x' : ''}`, '{x|y} must name a param of the optimisation (y other than x)'],
+};
+
+/** GET optimizations: paged as GET executions/:id/trades is, without its not-found row. */
+export const optimizations: CodeTable<ListError> = {
+  invalid_offset: [1, 'offset must be a whole number of at least 0'],
+  invalid_limit: [2, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
 };

@@ -96,6 +96,25 @@ export const Optimization = T.Object(
   { ...STRICT, title: 'Optimization' },
 );
 
+export const OptimizationSummary = T.Object(
+  {
+    ...progressFields,
+    templateId: Nullable(T.String()),
+    strategyId: Nullable(T.String()),
+    instrument: T.String(),
+    timeframe: T.String(),
+    startDate: TradeDate('First trade date'),
+    endDate: TradeDate('Last trade date'),
+    method: T.Union([T.Literal('grid'), T.Literal('random')]),
+    count: Nullable(T.Integer()),
+    objective: ObjectiveName,
+    createdAt: IsoTime('Wall-clock start'),
+    completedAt: Nullable(IsoTime('Wall-clock end')),
+    walkForward: Nullable(T.Object({ inSampleDays: T.Integer(), outOfSampleDays: T.Integer() }, STRICT)),
+  },
+  { ...STRICT, title: 'OptimizationSummary', description: 'An optimisation in the list: GET optimizations/:id has the rest (params, constraints, walk-forward windows)' },
+);
+
 export const optimize = defineEndpoint({
   method: 'POST',
   path: '/optimize',
@@ -143,6 +162,25 @@ export const optimize = defineEndpoint({
   response: okBody({ optimizationId: T.String(), status: T.Literal('running') }),
   errors: codes.optimize,
   errorFields: { optimizationId: T.Optional(T.String({ description: 'With errorCode 11: the optimisation already running' })) },
+});
+
+export const optimizations = defineEndpoint({
+  method: 'GET',
+  path: '/optimizations',
+  auth: 'cookie-pro',
+  summary: 'Your optimisations, newest first, a page at a time (extension)',
+  description:
+    `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundOptimizationsPageMax}, default ${limits.playgroundOptimizationsKeptPerUserMax}). ` +
+    `A user keeps the newest ${limits.playgroundOptimizationsKeptPerUserMax} optimisations (older ended ones are deleted when a new one starts). \`best\` is null for a walk-forward (its windows each have one).`,
+  request: {},
+  fields: {},
+  response: okBody({
+    optimizations: T.Array(OptimizationSummary, { maxItems: limits.playgroundOptimizationsPageMax }),
+    offset: T.Integer({ minimum: 0 }),
+    limit: T.Integer({ minimum: 1, maximum: limits.playgroundOptimizationsPageMax }),
+    total: T.Integer({ minimum: 0, description: 'Every optimisation of yours' }),
+  }),
+  errors: codes.optimizations,
 });
 
 export const optimization = defineEndpoint({
@@ -218,4 +256,4 @@ export const optimizationHeatmap = defineEndpoint({
   errors: codes.optimizationHeatmap,
 });
 
-export const OPTIMIZE_ENDPOINTS: readonly EndpointInfo[] = [optimize, optimization, optimizationEvents, optimizationStop, optimizationCombinations, optimizationHeatmap];
+export const OPTIMIZE_ENDPOINTS: readonly EndpointInfo[] = [optimize, optimizations, optimization, optimizationEvents, optimizationStop, optimizationCombinations, optimizationHeatmap];

@@ -1,6 +1,7 @@
 // Playground optimisations (Pro, session cookie; an extension of the family): POST optimize, the
-// optimisation polled (GET optimizations/:id) or streamed (…/events), stopped, its combinations
-// sorted and paged, and a heatmap over two params. Endpoints declared in optimize-schemas.ts.
+// user's optimisations listed (GET optimizations), one polled (GET optimizations/:id) or streamed
+// (…/events), stopped, its combinations sorted and paged, and a heatmap over two params. Endpoints
+// declared in optimize-schemas.ts.
 
 import type { Elysia } from 'elysia';
 import { limits } from '../../config.ts';
@@ -10,13 +11,20 @@ import { route } from '../shared/endpoint.ts';
 import { pollingEventStream } from '../shared/sse.ts';
 import * as codes from './optimize-codes.ts';
 import * as ep from './optimize-schemas.ts';
-import { presentCombination, presentOptimization, presentOptimizationProgress } from './present-optimization.ts';
+import { presentCombination, presentOptimization, presentOptimizationProgress, presentOptimizationSummary } from './present-optimization.ts';
 
 export function registerOptimize<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.optimize, async ({ body, user }) => {
     const r = await s.optimizations.start(user.id, body);
     if (r.ok) return ep.optimize.ok({ optimizationId: r.value.optimizationId, status: 'running' });
     return mapError(codes.optimize, r.error, r.error.kind === 'optimization_running' ? { optimizationId: r.error.optimizationId } : {});
+  });
+
+  route(app, s, ep.optimizations, async ({ query, user }) => {
+    const r = await s.optimizations.list(user.id, { offset: queryNumber(query.offset), limit: queryNumber(query.limit) });
+    if (!r.ok) return mapError(codes.optimizations, r.error);
+    const v = r.value;
+    return ep.optimizations.ok({ optimizations: v.optimizations.map(presentOptimizationSummary), offset: v.offset, limit: v.limit, total: v.total });
   });
 
   route(app, s, ep.optimization, async ({ params, user }) => {

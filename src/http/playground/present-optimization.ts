@@ -39,6 +39,26 @@ export function presentOptimizationProgress(v: OptimizationView) {
   };
 }
 
+/** An optimisation in the list (GET optimizations). */
+export function presentOptimizationSummary(v: OptimizationView) {
+  const r = v.request;
+  return {
+    ...presentOptimizationProgress(v),
+    templateId: r.templateId,
+    strategyId: r.strategyId,
+    instrument: r.instrument,
+    timeframe: r.timeframe,
+    startDate: r.span.startDate,
+    endDate: r.span.endDate,
+    method: r.method.kind,
+    count: r.method.kind === 'random' ? r.method.count : null,
+    objective: r.objective,
+    createdAt: isoFromEpochMs(v.row.createdMs),
+    completedAt: v.row.completedMs === null ? null : isoFromEpochMs(v.row.completedMs),
+    walkForward: r.walkForward === null ? null : { inSampleDays: r.walkForward.inSampleDays, outOfSampleDays: r.walkForward.outOfSampleDays },
+  };
+}
+
 export function presentOptimization(v: OptimizationView) {
   const r = v.request;
   return {

@@ -49,6 +49,7 @@ export type OptimizeError =
 export type OptimizationNotFound = { kind: 'optimization_not_found' };
 export type OptimizeStopError = OptimizationNotFound | { kind: 'not_running' };
 export type CombinationsError = OptimizationNotFound | { kind: 'invalid_sort' } | { kind: 'invalid_order' } | { kind: 'invalid_offset' } | { kind: 'invalid_limit'; max: number };
+export type ListError = { kind: 'invalid_offset' } | { kind: 'invalid_limit'; max: number };
 export type HeatmapError = OptimizationNotFound | { kind: 'invalid_axis'; field: 'x' | 'y' };
 
 /** POST optimize as the route parsed it: the run's fields, the space and the search. */
@@ -124,6 +125,13 @@ export interface OptimizationView {
 export interface CombinationsPage {
   objective: Objective;
   combinations: CombinationView[];
+  offset: number;
+  limit: number;
+  total: number;
+}
+
+export interface OptimizationsPage {
+  optimizations: OptimizationView[];
   offset: number;
   limit: number;
   total: number;
@@ -350,19 +358,36 @@ export class OptimizationService {
   async get(userId: number, id: unknown, stitch = true): Promise<Result<OptimizationView, OptimizationNotFound>> {
     const o = typeof id === 'string' ? await this.store.get(userId, id) : null;
     if (o === null) return err({ kind: 'optimization_not_found' });
+    return ok(await this.view(userId, o, stitch));
+  }
+
+  /** A page of the user's optimisations, newest first, each as a progress event sees it (no stitched results). */
+  async list(userId: number, q: { offset?: number; limit?: number }): Promise<Result<OptimizationsPage, ListError>> {
+    const offset = q.offset ?? 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) return err({ kind: 'invalid_offset' });
+    const max = limits.playgroundOptimizationsPageMax;
+    const limit = q.limit ?? limits.playgroundOptimizationsKeptPerUserMax;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > max) return err({ kind: 'invalid_limit', max });
+    const page = await this.store.listByUser(userId, offset, limit);
+    const optimizations: OptimizationView[] = [];
+    for (const o of page.rows) optimizations.push(await this.view(userId, o, false));
+    return ok({ optimizations, offset, limit, total: page.total });
+  }
+
+  private async view(userId: number, o: OptimizationRow, stitch: boolean): Promise<OptimizationView> {
     const req = o.request as OptimizeRequest;
     const rows = await this.store.combos(o.id);
     const state = o.state as OptimizeState;
     const skipped = state.windows.filter((w) => w.resolved && w.outOfSampleRunId === null).length;
     const done = rows.filter((c) => c.status !== 'running').length + skipped;
     const view = (c: Combination | null) => (c === null ? null : combinationView(c, req));
-    if (!req.walkForward) return ok({ row: o, request: req, done, best: view(bestOf(rows.map(toCombination), req.objective, req.constraints)), windows: null, stitched: null });
+    if (!req.walkForward) return { row: o, request: req, done, best: view(bestOf(rows.map(toCombination), req.objective, req.constraints)), windows: null, stitched: null };
     const windows = req.walkForward.windows.map((w, k): WindowView => {
       const best = rows.find((c) => c.runId === state.windows[k].bestRunId);
       const oos = rows.find((c) => c.runId === state.windows[k].outOfSampleRunId);
       return { ...w, best: best ? view(toCombination(best)) : null, outOfSampleRun: oos ? view(toCombination(oos)) : null };
     });
-    return ok({ row: o, request: req, done, best: null, windows, stitched: stitch ? await this.stitched(userId, windows) : null });
+    return { row: o, request: req, done, best: null, windows, stitched: stitch ? await this.stitched(userId, windows) : null };
   }
 
   private async stitched(userId: number, windows: readonly WindowView[]): Promise<Stitched | null> {

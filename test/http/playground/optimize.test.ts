@@ -1,7 +1,8 @@
 // Playground optimisations, black box over a real listening server (127.0.0.1, a free port) and the
 // real sandboxed runner: a grid with progress streamed, every combination sorted and paged, the best,
-// the heatmap, a combination opened as a run and rerun as a single run with identical results;
-// every error row, the limits, stop, a restart, another user, and a walk-forward.
+// the heatmap, a combination opened as a run and rerun as a single run with identical results; the
+// caller's optimisations listed and paged; every error row, the limits, stop, a restart, another
+// user, and a walk-forward.
 // Lean on purpose: one trading day (or four) of 1 m bars, two to four combinations per search.
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
@@ -270,6 +271,57 @@ describe('walk-forward', () => {
     expect(wf.outOfSample.results.finalBalance).toBe(50_000 + oosPnl / 100);
     expect(wf.outOfSample.equityCurve.at(-1).equity).toBe(50_000 + oosPnl / 100);
   }, SANDBOX_TEST_MS);
+});
+
+describe('GET optimizations', () => {
+  it('lists only the caller\'s optimisations, newest first, in pages, each as GET optimizations/:id summarises it', async () => {
+    const u = await makeWebUser(p, { email: 'lister@example.com' });
+    const third: Client = { base: me.base, cookie: await webLogin(p, u.email, u.password) };
+    expect(await call(third, 'GET', 'optimizations')).toEqual({ optimizations: [], offset: 0, limit: limits.playgroundOptimizationsKeptPerUserMax, total: 0, success: true, errorCode: 0, errorMessage: null });
+    // Two one-combination optimisations, one after the other (one runs at a time).
+    const ids: string[] = [];
+    for (const extra of [{}, { method: 'random', count: 1, objective: 'win_rate' }]) {
+      const r = await call(third, 'POST', 'optimize', { ...DAY, code: SPIN_UNLESS_ONE, params: { x: { values: [1] } }, ...extra });
+      expect(r.success).toBe(true);
+      expect((await events(third, r.optimizationId)).at(-1)!.event).toBe('done');
+      ids.push(r.optimizationId);
+    }
+    const list = await call(third, 'GET', 'optimizations');
+    expect(list).toMatchObject({ offset: 0, limit: 20, total: 2, success: true });
+    expect(list.optimizations.map((o: any) => o.id)).toEqual([ids[1], ids[0]]);
+    for (const item of list.optimizations) {
+      const o = (await call(third, 'GET', `optimizations/${item.id}`)).optimization;
+      const { params: _p, seed: _s, constraints: _c, walkForward: _w, ...summary } = o;
+      expect(item).toEqual({ ...summary, walkForward: null });
+    }
+    expect(list.optimizations[0]).toMatchObject({ status: 'completed', method: 'random', count: 1, objective: 'win_rate', templateId: null, progress: { done: 1, total: 1 } });
+    expect(list.optimizations[1]).toMatchObject({ method: 'grid', count: null, objective: 'net_pnl', best: { params: { x: 1 }, status: 'completed' } });
+
+    const second = await call(third, 'GET', 'optimizations?offset=1&limit=1');
+    expect(second).toEqual({ optimizations: [list.optimizations[1]], offset: 1, limit: 1, total: 2, success: true, errorCode: 0, errorMessage: null });
+    expect((await call(third, 'GET', 'optimizations?offset=2')).optimizations).toEqual([]);
+
+    // Another user's list holds none of these, and these none of theirs.
+    const mine = await call(me, 'GET', `optimizations?limit=${limits.playgroundOptimizationsPageMax}`);
+    expect(mine.total).toBe(mine.optimizations.length);
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.optimizations.filter((o: any) => ids.includes(o.id))).toEqual([]);
+    for (const o of mine.optimizations) expect(await call(third, 'GET', `optimizations/${o.id}`)).toEqual({ success: false, errorCode: 1, errorMessage: 'Optimisation not found' });
+  }, SANDBOX_TEST_MS);
+
+  it('refuses a bad page', async () => {
+    const max = limits.playgroundOptimizationsPageMax;
+    const rows: [string, number, string][] = [
+      ['offset=-1', 1, 'offset must be a whole number of at least 0'],
+      ['offset=x', 1, 'offset must be a whole number of at least 0'],
+      ['limit=0', 2, `limit must be a whole number from 1 to ${max}`],
+      [`limit=${max + 1}`, 2, `limit must be a whole number from 1 to ${max}`],
+      ['limit=1.5', 2, `limit must be a whole number from 1 to ${max}`],
+    ];
+    for (const [q, code, message] of rows) {
+      expect([q, await call(me, 'GET', `optimizations?${q}`)]).toEqual([q, { success: false, errorCode: code, errorMessage: message }]);
+    }
+  });
 });
 
 describe('restart', () => {

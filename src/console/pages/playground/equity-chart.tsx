@@ -42,9 +42,11 @@ export function chartTheme() {
 interface Props {
   points: readonly EquityPoint[];
   startingBalance: number;
+  /** The host's data-testid (several charts on a page: the result's, a walk-forward window's). */
+  testid?: string;
 }
 
-export function EquityChart({ points, startingBalance }: Props) {
+export function EquityChart({ points, startingBalance, testid = 'equity-chart' }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<{ chart: IChartApi; equity: ISeriesApi<'Line'>; dd: ISeriesApi<'Area'> } | null>(null);
 
@@ -106,5 +108,5 @@ export function EquityChart({ points, startingBalance }: Props) {
     el.dataset.lastTime = clean.length ? String(clean[clean.length - 1]!.time) : '';
   }, [points, startingBalance]);
 
-  return <div class="pg-chart pg-equity" ref={host} data-testid="equity-chart" data-points="0" data-drawdown-points="0" />;
+  return <div class="pg-chart pg-equity" ref={host} data-testid={testid} data-points="0" data-drawdown-points="0" />;
 }

@@ -1,50 +1,16 @@
 // The playground's Optimise tab: ranges for the template's number params (min, max, step; the
-// others keep the form's values), the objective and the search, then live progress over the
-// optimisation's event stream, the combinations (best first) and a heatmap over two params. A row or
-// a cell opens that combination as a run in the result pane (it is one).
+// others keep the form's values), the search (grid or a random sample), the constraints, optionally
+// walk-forward windows, and the objective; then live progress over the optimisation's event stream,
+// the combinations (best first) and a heatmap over two params, or a walk-forward's windows. The
+// user's optimisations are listed, and any reopens. A row or a cell opens that combination as a run
+// in the result pane (it is one). State and commands: optimise-model.ts.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { playground } from '../../api.ts';
 import { ErrorLine, money, signClass } from '../../ui.tsx';
+import { OptimisationsTable } from './optimise-list.tsx';
+import { type OptimiseModel, type Range, type Refusal, useOptimise, type WalkForwardForm } from './optimise-model.ts';
+import { type Combination, type Heatmap, type ObjectiveName, OBJECTIVES, type OptimiseProgress } from './optimise-types.ts';
 import type { ParamValues, TemplateParam } from './types.ts';
-
-const OBJECTIVES = [
-  ['net_pnl', 'Net P&L'],
-  ['return_over_drawdown', 'Return / max drawdown'],
-  ['sharpe', 'Sharpe'],
-  ['profit_factor', 'Profit factor'],
-  ['win_rate', 'Win rate'],
-] as const;
-
-interface Range {
-  min: number;
-  max: number;
-  step: number;
-}
-
-interface Combination {
-  index: number;
-  runId: string;
-  status: string;
-  params: ParamValues;
-  objective: number | null;
-  qualifies: boolean;
-  statistics: { totalPnl: number; totalTrades: number; winRate: number; maxDrawdown: number; sharpeRatio: number | null } | null;
-}
-
-interface Progress {
-  id: string;
-  status: string;
-  error: string | null;
-  progress: { done: number; total: number };
-  best: Combination | null;
-}
-
-interface Heatmap {
-  x: { name: string; values: (number | string | boolean)[] };
-  y: { name: string; values: (number | string | boolean)[] };
-  cells: ({ objective: number; runId: string } | null)[][];
-}
+import { paramsText, WalkForwardView } from './walk-forward.tsx';
 
 export interface OptimiseProps {
   /** The run's source and market, as POST run takes them (templateId, strategyId or code; instrument, dates, timeframe). */
@@ -54,96 +20,117 @@ export interface OptimiseProps {
   onOpenRun: (runId: string) => void;
 }
 
-function initialRanges(schema: readonly TemplateParam[], params: ParamValues): Record<string, Range> {
-  const out: Record<string, Range> = {};
-  for (const p of schema) {
-    if (p.type !== 'number') continue;
-    const v = Number(params[p.name] ?? p.default);
-    out[p.name] = { min: v, max: v, step: p.step ?? 1 };
-  }
-  return out;
-}
+/** The refusal's message when it is about `field`. */
+const about = (r: Refusal | null, field: Refusal['field']) => (r && r.field === field ? r.message : null);
 
 export function OptimisePanel({ request, schema, params, onOpenRun }: OptimiseProps) {
-  const [ranges, setRanges] = useState<Record<string, Range>>(() => initialRanges(schema, params));
-  const [objective, setObjective] = useState('net_pnl');
-  const [live, setLive] = useState<Progress | null>(null);
-  const [rows, setRows] = useState<Combination[] | null>(null);
-  const [heat, setHeat] = useState<Heatmap | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const es = useRef<EventSource | null>(null);
-
-  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
-  useEffect(() => () => es.current?.close(), []);
-
-  const varied = Object.entries(ranges).filter(([, r]) => r.max > r.min).map(([n]) => n);
-  const running = live?.status === 'running';
-
-  async function loadResults(id: string) {
-    const page = await playground<{ combinations: Combination[] }>('GET', `optimizations/${id}/combinations?limit=100`);
-    setRows(page.combinations);
-    if (varied.length >= 2) setHeat(await playground<Heatmap>('GET', `optimizations/${id}/heatmap?x=${varied[0]}&y=${varied[1]}`));
-  }
-
-  function follow(id: string) {
-    es.current?.close();
-    const source = new EventSource(`/api/playground/optimizations/${encodeURIComponent(id)}/events`);
-    es.current = source;
-    const on = (last: boolean) => (ev: MessageEvent) => {
-      const p = JSON.parse(ev.data) as Progress;
-      setLive(p);
-      if (!last) return;
-      source.close();
-      loadResults(id).catch((e) => setError(e.message));
-    };
-    source.addEventListener('progress', on(false) as EventListener);
-    source.addEventListener('done', on(true) as EventListener);
-  }
-
-  async function start() {
-    setError(null);
-    setRows(null);
-    setHeat(null);
-    const axes: Record<string, unknown> = { ...params };
-    for (const [name, r] of Object.entries(ranges)) axes[name] = r.max > r.min ? r : r.min;
-    try {
-      const r = await playground<{ optimizationId: string }>('POST', 'optimize', { ...request, params: axes, objective });
-      setLive({ id: r.optimizationId, status: 'running', error: null, progress: { done: 0, total: 0 }, best: null });
-      follow(r.optimizationId);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  }
-
-  const stop = () => live && playground('POST', `optimizations/${live.id}/stop`, {}).catch((e) => setError(e.message));
-  const setRange = (name: string, k: keyof Range, v: number) => setRanges({ ...ranges, [name]: { ...ranges[name], [k]: v } });
-
+  const m = useOptimise(request, schema, params);
   return (
     <div class="pg-optimise" data-testid="optimise">
-      <RangesForm ranges={ranges} onChange={setRange} disabled={running} />
-      <Controls objective={objective} onObjective={setObjective} running={running} onStart={start} onStop={stop} />
-      <ErrorLine error={error ?? live?.error} />
-      {live && <OptimiseProgress live={live} />}
-      {rows && <CombinationsTable rows={rows} names={Object.keys(ranges)} onOpen={onOpenRun} />}
-      {heat && <HeatmapGrid heat={heat} onOpen={onOpenRun} />}
+      <RangesForm ranges={m.ranges} onChange={m.setRange} disabled={m.running} />
+      <FieldError message={about(m.refusal, 'params')} field="params" />
+      <SearchFields m={m} />
+      <WalkForwardFields wf={m.walkForward} onChange={m.setWalkForward} disabled={m.running} error={about(m.refusal, 'walkForward')} />
+      <Controls m={m} />
+      <ErrorLine error={about(m.refusal, 'general') ?? m.live?.error} />
+      <OptimisationsTable list={m.list} current={m.live?.id ?? null} onOpen={m.open} />
+      {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
+      <OptimiseResults m={m} names={m.ended ? m.ended.params.map((p) => p.name) : Object.keys(m.ranges)} onOpenRun={onOpenRun} />
     </div>
   );
 }
 
-function Controls(p: { objective: string; onObjective: (o: string) => void; running: boolean; onStart: () => void; onStop: () => void }) {
+function OptimiseResults({ m, names, onOpenRun }: { m: OptimiseModel; names: readonly string[]; onOpenRun: (id: string) => void }) {
+  const wf = m.ended?.walkForward ?? null;
+  return (
+    <>
+      {wf && <WalkForwardView wf={wf} searched={m.ended!.params.filter((p) => p.values.length > 1).map((p) => p.name)} onOpenRun={onOpenRun} />}
+      {m.rows && <CombinationsTable rows={m.rows} names={names} windows={wf !== null} onOpen={onOpenRun} />}
+      {m.heat && <HeatmapGrid heat={m.heat} onOpen={onOpenRun} />}
+    </>
+  );
+}
+
+function FieldError({ message, field }: { message: string | null; field: string }) {
+  return message ? <p class="error pg-field-error" role="alert" data-testid={`optimise-error-${field}`}>{message}</p> : null;
+}
+
+function WalkForwardFields(p: { wf: WalkForwardForm; onChange: (patch: Partial<WalkForwardForm>) => void; disabled: boolean; error: string | null }) {
+  return (
+    <div class="pg-opt-wf">
+      <div class="row">
+        <label class="check">
+          <input type="checkbox" name="walkForward" checked={p.wf.on} disabled={p.disabled} onChange={(e) => p.onChange({ on: e.currentTarget.checked })} />
+          Walk-forward
+        </label>
+        {p.wf.on && (
+          <>
+            <label>
+              In-sample trade dates
+              <input type="number" name="inSampleDays" min={1} value={p.wf.inSampleDays} disabled={p.disabled} onInput={(e) => p.onChange({ inSampleDays: Number(e.currentTarget.value) })} />
+            </label>
+            <label>
+              Out-of-sample trade dates
+              <input type="number" name="outOfSampleDays" min={1} value={p.wf.outOfSampleDays} disabled={p.disabled} onInput={(e) => p.onChange({ outOfSampleDays: Number(e.currentTarget.value) })} />
+            </label>
+          </>
+        )}
+      </div>
+      <FieldError message={p.error} field="walkForward" />
+    </div>
+  );
+}
+
+function SearchFields({ m }: { m: OptimiseModel }) {
+  const f = m.search;
+  const off = m.running;
+  return (
+    <div class="pg-opt-search">
+      <div class="row">
+        <label>
+          Search
+          <select name="method" value={f.method} disabled={off} onChange={(e) => m.setSearch({ method: e.currentTarget.value as 'grid' | 'random' })}>
+            <option value="grid">Grid: every combination</option>
+            <option value="random">Random sample</option>
+          </select>
+        </label>
+        {f.method === 'random' && (
+          <label>
+            Combinations
+            <input type="number" name="count" min={1} value={f.count} disabled={off} onInput={(e) => m.setSearch({ count: Number(e.currentTarget.value) })} />
+          </label>
+        )}
+        <label title="A combination with fewer trades is never the best">
+          Min trades
+          <input type="number" name="minTrades" min={0} placeholder="any" value={f.minTrades} disabled={off} onInput={(e) => m.setSearch({ minTrades: e.currentTarget.value })} />
+        </label>
+        <label title="A combination whose drawdown is deeper (USD) is never the best">
+          Max drawdown (USD)
+          <input type="number" name="maxDrawdown" min={0} placeholder="any" value={f.maxDrawdown} disabled={off} onInput={(e) => m.setSearch({ maxDrawdown: e.currentTarget.value })} />
+        </label>
+      </div>
+      <FieldError message={about(m.refusal, 'method')} field="method" />
+      <FieldError message={about(m.refusal, 'minTrades')} field="minTrades" />
+      <FieldError message={about(m.refusal, 'maxDrawdown')} field="maxDrawdown" />
+    </div>
+  );
+}
+
+function Controls({ m }: { m: OptimiseModel }) {
   return (
     <div class="row">
       <label>
         Objective
-        <select name="objective" value={p.objective} onChange={(e) => p.onObjective(e.currentTarget.value)} disabled={p.running}>
+        <select name="objective" value={m.objective} onChange={(e) => m.setObjective(e.currentTarget.value as ObjectiveName)} disabled={m.running}>
           {OBJECTIVES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
         </select>
       </label>
-      {p.running ? (
-        <button type="button" class="sell" onClick={p.onStop} data-testid="optimise-stop">■ Stop</button>
+      {m.running ? (
+        <button type="button" class="sell" onClick={m.stop} data-testid="optimise-stop">■ Stop</button>
       ) : (
-        <button type="button" class="primary" onClick={p.onStart} data-testid="optimise-start">▶ Optimise</button>
+        <button type="button" class="primary" onClick={m.start} data-testid="optimise-start">▶ Optimise</button>
       )}
+      <FieldError message={about(m.refusal, 'objective')} field="objective" />
     </div>
   );
 }
@@ -172,38 +159,42 @@ function RangesForm({ ranges, onChange, disabled }: { ranges: Record<string, Ran
   );
 }
 
-function OptimiseProgress({ live }: { live: Progress }) {
+function OptimiseProgressLine({ live, walkForward }: { live: OptimiseProgress; walkForward: boolean }) {
   return (
-    <p class="pg-opt-progress" data-testid="optimise-progress">
+    <p class="pg-opt-progress" data-testid="optimise-progress" data-optimization-id={live.id}>
       <span data-testid="optimise-status">{live.status}</span> · {live.progress.done} / {live.progress.total} combinations
       {live.best && (
         <>
           {' '}· best <span class="mono">{paramsText(live.best.params)}</span>: <span class={signClass(live.best.objective)}>{live.best.objective}</span>
         </>
       )}
+      {!live.best && live.status !== 'running' && !walkForward && <span data-testid="optimise-no-best"> · no combination fits the constraints</span>}
     </p>
   );
 }
 
-function CombinationsTable({ rows, names, onOpen }: { rows: readonly Combination[]; names: readonly string[]; onOpen: (id: string) => void }) {
+function CombinationsTable({ rows, names, windows, onOpen }: { rows: readonly Combination[]; names: readonly string[]; windows: boolean; onOpen: (id: string) => void }) {
   return (
     <div class="pg-table-wrap">
       <table class="pg-runs" data-testid="optimise-combinations">
         <thead>
           <tr>
+            {windows && <th>Window</th>}
             {names.map((n) => <th key={n}>{n}</th>)}
-            <th class="num">Objective</th><th class="num">Net P&L</th><th class="num">Trades</th><th class="num">Win rate</th><th class="num">Max DD</th>
+            <th class="num">Objective</th><th class="num">Net P&L</th><th class="num">Trades</th><th class="num">Win rate</th><th class="num">Max DD</th><th title="Completed within the constraints: it may be the best">Fits</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((c) => (
             <tr key={c.runId} class="pg-run-row" onClick={() => onOpen(c.runId)} title="Open this combination as a run" data-testid="optimise-row">
+              {windows && <td class="num muted">{(c.window ?? 0) + 1}</td>}
               {names.map((n) => <td key={n} class="mono">{String(c.params[n])}</td>)}
               <td class="num">{c.objective ?? '—'}</td>
               <td class={`num ${signClass(c.statistics?.totalPnl)}`}>{money(c.statistics?.totalPnl)}</td>
               <td class="num">{c.statistics?.totalTrades ?? '—'}</td>
               <td class="num">{c.statistics ? `${c.statistics.winRate}%` : '—'}</td>
               <td class="num">{money(c.statistics?.maxDrawdown)}</td>
+              <td class={c.qualifies ? 'pos' : 'muted'} title={c.qualifies ? 'Within the constraints' : 'Outside the constraints, or no objective value'}>{c.qualifies ? '✓' : '✗'}</td>
             </tr>
           ))}
         </tbody>
@@ -237,8 +228,4 @@ function HeatmapGrid({ heat, onOpen }: { heat: Heatmap; onOpen: (id: string) => 
       </tbody>
     </table>
   );
-}
-
-function paramsText(p: ParamValues): string {
-  return Object.entries(p).map(([k, v]) => `${k}=${v}`).join(' ');
 }
