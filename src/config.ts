@@ -230,8 +230,6 @@ export interface Config {
   hubEventShape: HubEventShape;
   /** A comment line on an event stream silent this long: `limits.sseKeepAliveMs`; tests shorten it to see one soon. */
   sseKeepAliveMs: number;
-  /** A drain waits this long for event streams still open before it cuts them (`limits.drainStreamsMaxMs`). */
-  drainStreamsMaxMs: number;
 }
 
 export type HubEventShape = 'wrapped' | 'plain';
@@ -292,7 +290,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
     hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),
     sseKeepAliveMs: limits.sseKeepAliveMs,
-    drainStreamsMaxMs: int(env.DRAIN_STREAMS_MAX_MS, limits.drainStreamsMaxMs, 'DRAIN_STREAMS_MAX_MS'),
   };
 }
 

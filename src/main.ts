@@ -109,10 +109,10 @@ function inFlightCounter() {
   };
 }
 
-/** Stops listening once answers still being written are out (streams: `config.drainStreamsMaxMs`, then cut; their clients reconnect elsewhere). */
+/** Stops listening once answers still being written are out (streams: `drainStreamsMaxMs`, then cut; their clients reconnect elsewhere). */
 async function stopListening(): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const bounded = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), config.drainStreamsMaxMs)));
+  const bounded = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), limits.drainStreamsMaxMs)));
   if ((await Promise.race([server.stop(false), bounded])) === 'late') await server.stop(true);
   clearTimeout(timer);
 }

@@ -50,9 +50,7 @@ const alive = () => c.nodes.filter((n) => n.alive);
 
 describePg('a cluster of three nodes', () => {
   beforeAll(async () => {
-    // A drain cuts the event streams still open after half a second, not 5 s: the drain test holds
-    // one open on purpose and would otherwise wait for the whole interval.
-    c = await startCluster(3, { DRAIN_STREAMS_MAX_MS: '500' });
+    c = await startCluster(3);
     const login = await call('Auth/loginKey', { userName: c.demo.userName, apiKey: c.demo.apiKey });
     expect(login.body.success).toBe(true);
     token = login.body.token;
