@@ -232,6 +232,8 @@ export interface Config {
   rollupWorkers: number;
   /** User-hub events: `wrapped` (`{action, data}`, as the live gateway sends them) or `plain` (the entity, as its docs show). */
   hubEventShape: HubEventShape;
+  /** A comment line on an event stream silent this long: `limits.sseKeepAliveMs`; tests shorten it to see one soon. */
+  sseKeepAliveMs: number;
 }
 
 export type HubEventShape = 'wrapped' | 'plain';
@@ -291,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
     hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),
+    sseKeepAliveMs: limits.sseKeepAliveMs,
   };
 }
 

@@ -124,8 +124,13 @@ export interface Stage {
 export function browserStage(env: Record<string, string> = {}): Stage {
   const stage = {} as Stage;
   beforeAll(async () => {
-    stage.server = await startServer(env);
-    stage.browser = await launchBrowser();
+    // Together: neither needs the other to start (each takes seconds on a busy machine).
+    const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser()]);
+    if (server.status === 'fulfilled') stage.server = server.value;
+    if (browser.status === 'fulfilled') stage.browser = browser.value;
+    // A failed start fails the file; afterAll stops whichever started.
+    if (server.status === 'rejected') throw server.reason;
+    if (browser.status === 'rejected') throw browser.reason;
   }, 60_000);
   afterAll(async () => {
     await stage.browser?.close();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_END_WAIT_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 import { type ServerProcess, spawnServer } from '../support/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -118,7 +119,7 @@ describe('the server process', () => {
       const run: any = await pg('POST', 'run', { templateId: 'sma_cross', instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
       expect(run).toMatchObject({ success: true, status: 'running' });
       let x: any;
-      for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
+      for (const deadline = Date.now() + RUN_END_WAIT_MS; ; await Bun.sleep(50)) {
         x = (await pg('GET', `executions/${run.executionId}`)).execution;
         if (x.status !== 'running' || Date.now() > deadline) break;
       }
@@ -126,7 +127,7 @@ describe('the server process', () => {
       expect(x.progress.barsDone).toBe(x.progress.barsTotal);
       const saved: any = await pg('POST', 'strategies/save', { name: 'Forked SMA', code: templates.find((t: any) => t.id === 'sma_cross').code, instrument: 'NQ', timeframe: '5m', params: { fast: 10, slow: 30, size: 1 } });
       const again: any = await pg('POST', 'run', { strategyId: saved.id, instrument: 'NQ', startDate: '2025-03-04', timeframe: '5m' });
-      for (const deadline = Date.now() + 60_000; ; await Bun.sleep(50)) {
+      for (const deadline = Date.now() + RUN_END_WAIT_MS; ; await Bun.sleep(50)) {
         x = (await pg('GET', `executions/${again.executionId}`)).execution;
         if (x.status !== 'running' || Date.now() > deadline) break;
       }
@@ -138,5 +139,6 @@ describe('the server process', () => {
       server.proc.kill('SIGTERM');
       await server.proc.exited;
     }
-  }, 120_000);
+    // The first run waits for the snapshot build in the new data directory: a minute on a busy machine.
+  }, SANDBOX_TEST_MS);
 });

@@ -1,6 +1,6 @@
 // The black-box HTTP tests of the three families, run again with the store in PostgreSQL
 // (`TEST_STORE=postgres`: test/support/app.ts gives each app a fresh database). A child `bun test`
-// runs them, so they see the variable from their first import; it starts its own throwaway server.
+// runs them, so they see the variable from their first import; it uses this process's throwaway server.
 //
 // The subset, named and kept small (the suite stays well under ten minutes on two cores): orders
 // and their fills (Order/*, Trade/search: the session command path, its unit of work and lock),
@@ -11,7 +11,7 @@
 // test/playground/jobs.test.ts, and test/cluster runs bots on PostgreSQL through three nodes.
 
 import { expect, it } from 'bun:test';
-import { describePg } from '../support/postgres.ts';
+import { clusterEnvForChild, describePg } from '../support/postgres.ts';
 
 const SUBSET = [
   'test/http/sim/order.test.ts',
@@ -22,7 +22,8 @@ const SUBSET = [
 describePg('the families on a PostgreSQL store', () => {
   it('pass their black-box tests', async () => {
     const child = Bun.spawn([process.execPath, 'test', '--timeout', '120000', ...SUBSET], {
-      env: { ...process.env, TEST_STORE: 'postgres' },
+      // This process's PostgreSQL, rather than an initdb of the child's own.
+      env: { ...process.env, ...(await clusterEnvForChild()), TEST_STORE: 'postgres' },
       stdout: 'pipe',
       stderr: 'pipe',
     });

@@ -48,7 +48,7 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.TEST_STORE === 'pos
 
 /** A fresh PostgreSQL database at the current schema (copied from a template migrated once). */
 async function migratedDatabase(): Promise<string> {
-  const template = await templateDatabase('app', async (url) => (await openPostgres(url, { max: 1 })).close());
+  const template = await templateDatabase('migrated', async (url) => (await openPostgres(url, { max: 1 })).close());
   return freshDatabase(template ?? undefined);
 }
 

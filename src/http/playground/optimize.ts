@@ -36,7 +36,7 @@ export function registerOptimize<P extends string>(app: Elysia<P>, s: Services):
     const first = await s.optimizations.get(user.id, params.id);
     if (!first.ok) return mapError(codes.optimization, first.error);
     let sent = '';
-    return pollingEventStream(request, limits.playgroundOptimizePollMs, async () => {
+    return pollingEventStream(request, limits.playgroundOptimizePollMs, s.config.sseKeepAliveMs, async () => {
       const r = await s.optimizations.get(user.id, params.id, false);
       if (!r.ok) return null;
       if (r.value.row.status !== 'running') {

@@ -3,7 +3,6 @@
 // stream of the same progress for the console, and every trade of a run, paged
 // (GET executions/:id/trades) or as CSV (GET executions/:id/trades.csv). Endpoints declared in schemas.ts.
 
-import { limits } from '../../config.ts';
 import type { Elysia } from 'elysia';
 import type { ExecutionEvent } from '../../service/playground/execution.ts';
 import type { Services } from '../../service/services.ts';
@@ -96,10 +95,10 @@ function executionEvents(s: Services, userId: number, id: string, running: boole
         // default idleTimeout), and a run may send nothing for longer (a sandbox starting on a busy
         // machine, a slow strategy); proxies do the same.
         keepAlive = setInterval(() => {
-          if (closed || performance.now() - lastSentMs < limits.sseKeepAliveMs) return;
+          if (closed || performance.now() - lastSentMs < s.config.sseKeepAliveMs) return;
           controller.enqueue(enc.encode(': keep-alive\n\n'));
           lastSentMs = performance.now();
-        }, limits.sseKeepAliveMs);
+        }, s.config.sseKeepAliveMs);
         request.signal.addEventListener('abort', close);
         if (!running) return send('done');
         send('progress');

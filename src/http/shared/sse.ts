@@ -1,9 +1,7 @@
 // A Server-Sent Events stream fed by polling: `next` is read every `intervalMs` and returns the event
 // to send, if any; a `last` event closes the stream after it is sent. A comment line goes out while
-// nothing else does (Bun closes a connection idle for 10 s, proxies too), and the stream stops
-// polling once the client goes away.
-
-import { limits } from '../../config.ts';
+// nothing else does for `keepAliveMs` (Bun closes a connection idle for 10 s, proxies too), and the
+// stream stops polling once the client goes away.
 
 export interface PolledEvent {
   event: string;
@@ -12,7 +10,7 @@ export interface PolledEvent {
   last: boolean;
 }
 
-export function pollingEventStream(request: Request, intervalMs: number, next: () => Promise<PolledEvent | null>): Response {
+export function pollingEventStream(request: Request, intervalMs: number, keepAliveMs: number, next: () => Promise<PolledEvent | null>): Response {
   const enc = new TextEncoder();
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -38,7 +36,7 @@ export function pollingEventStream(request: Request, intervalMs: number, next: (
           controller.enqueue(enc.encode(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
           lastSentMs = performance.now();
           if (e.last) return close();
-        } else if (performance.now() - lastSentMs >= limits.sseKeepAliveMs) {
+        } else if (performance.now() - lastSentMs >= keepAliveMs) {
           controller.enqueue(enc.encode(': keep-alive\n\n'));
           lastSentMs = performance.now();
         }

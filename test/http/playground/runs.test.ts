@@ -18,9 +18,12 @@ const DAY = { instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m' };
 /** A strategy that never finishes its first bar: holds its runner until stopped. */
 const SPIN = 'def on_bar(ctx, bar):\n    while True:\n        pass\n';
 
+/** The event streams' keep-alive: 5 s in production, where a test would wait for it (the streams' readers skip comments). */
+const KEEP_ALIVE_MS = 300;
+
 let p: PlaygroundApp;
 beforeAll(async () => {
-  p = await makePlaygroundApp();
+  p = await makePlaygroundApp({ sseKeepAliveMs: KEEP_ALIVE_MS });
 }, SANDBOX_HOOK_MS);
 afterAll(async () => {
   await p.close();
@@ -218,6 +221,7 @@ describe('POST run', () => {
   }, SANDBOX_TEST_MS);
 
   it('a silent run keeps its event stream alive with comment lines (idle connections are closed after 10 s)', async () => {
+    const started = performance.now();
     const id = await p.run({ ...DAY, code: SPIN });
     const res = await p.app.handle(new Request(`http://localhost/api/playground/executions/${id}/events`, { headers: { cookie: `rd_session=${p.cookie}` } }));
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -229,6 +233,8 @@ describe('POST run', () => {
       text += decoder.decode(value);
     }
     expect(text.startsWith('event: progress\n')).toBe(true);
+    // Not before the stream was silent for the keep-alive interval.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(KEEP_ALIVE_MS);
     await p.call('POST', 'stop', {});
     await p.waitEnd(id);
     await reader.cancel();

@@ -6,6 +6,7 @@ import {
   accountEntry, type ChallengeApp, challengeApp, closeAll, createChallenge, dayRows, failure, market, otherUser,
   pause, propFirm, roundTrip, type Row, startOn, startReply,
 } from '../../support/challenge.ts';
+import { waitFor } from '../../support/app.ts';
 import { account, type Session, step, trades } from '../../support/replay.ts';
 
 // Every scenario trades NQ on a 50K challenge: start 50,000, target 3,000, maximum loss 2,000
@@ -261,8 +262,9 @@ describe('maximum loss limit violation', () => {
     const { t, c, x } = await mllSetup(['2025-03-06T15:02:00Z', 20_000, 20_000, 19_950, 19_955]);
     expect((await t.post('Replay/play', { accountId: x.accountId, speed: 50 }, t.token)).body.playing).toBe(true);
     t.clock.advance(1000); // 100 bars due: far past the deciding bar
-    // Wait for the playback timer (at most a second), not for a fixed time.
-    for (let k = 0; k < 100 && t.s.replay.liveSessionOfChallenge(c); k++) await Bun.sleep(10);
+    // Wait for the playback timer to finalize the session (bounded generously: a busy machine makes
+    // the timer late, never early), not for a fixed time.
+    await waitFor(() => !t.s.replay.liveSessionOfChallenge(c));
     expect((await t.post('Replay/pause', { accountId: x.accountId }, t.token)).body).toEqual(
       failure(1, 'No active replay session for this account'),
     );
