@@ -4,8 +4,15 @@
 // another (1), in turn (A B A B …), each round a fresh server on one database (its rollups built by an
 // untimed run first). Prints each round, the medians and the speed-up (one after another / both cores).
 //
+// The same work both ways: every combination runs in a fresh child, and each server's warm pool is
+// sized to its optimisation's share (RUNNER_POOL_SIZE 1; the pool's burst keeps one loaded successor
+// per running combination: 2 on both cores, 1 one after another), so neither case waits for a spawn
+// it could have had ahead, and neither spawns more than it uses. Beside wall time: the CPU seconds of
+// the server process and of all its children (spawns and snapshot restores included).
+//
 // Run: ./node_modules/.bin/bun bench/optimize.bench.ts
 //   ROUNDS=n   pairs of runs (default 1)
+//   COMBOS=n   a smaller grid for a quick look: n = 10, 20, … 100 (fast 5…50 × the first n/10 slow values)
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,11 +24,14 @@ import { randomSecret } from '../src/lib/secrets.ts';
 import { createFetch } from '../src/server.ts';
 import { createServices } from '../src/service/services.ts';
 import { openDb } from '../src/store/db.ts';
+import { serverCpuMs, treeCpuMs } from './playground-cpu.ts';
 import { median } from './support.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const MONTH = { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m' };
-const GRID = { ...MONTH, templateId: 'sma_cross', params: { fast: { min: 5, max: 50, step: 5 }, slow: { min: 60, max: 240, step: 20 } } };
+const COMBOS = Number(process.env.COMBOS ?? 100);
+if (!Number.isInteger(COMBOS) || COMBOS % 10 !== 0 || COMBOS < 10 || COMBOS > 100) throw new Error('COMBOS must be 10, 20, … or 100');
+const GRID = { ...MONTH, templateId: 'sma_cross', params: { fast: { min: 5, max: 50, step: 5 }, slow: { min: 60, max: 60 + 20 * (COMBOS / 10 - 1), step: 20 } } };
 const USER = { email: 'bench@example.com', password: 'bench password 123' };
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-optimize-'));
@@ -32,7 +42,7 @@ async function server(slots: number) {
   const s = await createServices({
     config: defaultConfig({
       dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'),
-      runnerPoolSize: 2, runnerMaxConcurrent: 2, runnerOptimizeMaxConcurrent: slots,
+      runnerPoolSize: 1, runnerMaxConcurrent: 2, runnerOptimizeMaxConcurrent: slots,
     }),
     clock: systemClock,
     db,
@@ -71,17 +81,21 @@ async function untilEnded(call: (m: string, p: string) => Promise<any>, path: st
 }
 
 /** One optimisation of the grid: seconds POST → completed, and its best combination. */
-async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done: number; phases: Record<string, number> }> {
+async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done: number; phases: Record<string, number>; cpu: { server: number; children: number } }> {
   const srv = await server(slots);
   try {
     await Bun.sleep(3000); // the pool's children load
     const t0 = performance.now();
+    const all0 = treeCpuMs(process.pid);
+    const own0 = serverCpuMs();
     const r = await srv.call('POST', 'optimize', GRID);
     if (!r.success) throw new Error(JSON.stringify(r));
     const o = await untilEnded(srv.call, `optimizations/${r.optimizationId}`, (x) => x.optimization);
     const s = (performance.now() - t0) / 1000;
+    const own = serverCpuMs() - own0;
+    const cpu = { server: own / 1000, children: (treeCpuMs(process.pid) - all0 - own) / 1000 };
     if (o.status !== 'completed') throw new Error(`${o.status}: ${o.error}`);
-    return { s, best: o.best, done: o.progress.done, phases: await srv.phases(r.optimizationId) };
+    return { s, best: o.best, done: o.progress.done, phases: await srv.phases(r.optimizationId), cpu };
   } finally {
     await srv.close();
   }
@@ -98,22 +112,28 @@ console.log('building the month\'s rollups and the runner (one untimed run)…')
 
 const both: number[] = [];
 const one: number[] = [];
+const cpuBoth: number[] = [];
+const cpuOne: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const a = await optimiseOnce(2);
   const b = await optimiseOnce(1);
   both.push(a.s);
   one.push(b.s);
+  cpuBoth.push(a.cpu.server + a.cpu.children);
+  cpuOne.push(b.cpu.server + b.cpu.children);
   if (JSON.stringify(a.best.params) !== JSON.stringify(b.best.params)) throw new Error('the two searches disagree on the best');
   console.log(`round ${round}: ${a.done} combinations, both cores ${a.s.toFixed(1)} s, one after another ${b.s.toFixed(1)} s, best ${JSON.stringify(a.best.params)} (net P&L ${a.best.statistics.totalPnl})`);
   // prepareMs, sendMs, verifyMs: the server's own thread (bars, frames, the ledger's replay); waitMs: waiting on the child.
   const fmt = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k.replace('Ms', '')} ${v.toFixed(1)} s`).join(', ');
   console.log(`  Σ over the runs, both cores: ${fmt(a.phases)}`);
   console.log(`  Σ over the runs, one after another: ${fmt(b.phases)}`);
+  console.log(`  CPU, both cores: server ${a.cpu.server.toFixed(1)} s, children ${a.cpu.children.toFixed(1)} s; one after another: server ${b.cpu.server.toFixed(1)} s, children ${b.cpu.children.toFixed(1)} s`);
 }
-console.log(`\n${GRID.templateId} 100-combination grid, NQ 1m ${MONTH.startDate}..${MONTH.endDate}, medians of ${ROUNDS}:`);
-console.log(`  both cores (2 runners): ${median(both).toFixed(1)} s (${(median(both) / 100).toFixed(2)} s a combination)`);
-console.log(`  one after another (1 runner): ${median(one).toFixed(1)} s (${(median(one) / 100).toFixed(2)} s a combination)`);
+console.log(`\n${GRID.templateId} ${COMBOS}-combination grid, NQ 1m ${MONTH.startDate}..${MONTH.endDate}, medians of ${ROUNDS}:`);
+console.log(`  both cores (2 runners): ${median(both).toFixed(1)} s (${(median(both) / COMBOS).toFixed(2)} s a combination), CPU ${(median(cpuBoth) / COMBOS).toFixed(2)} s a combination`);
+console.log(`  one after another (1 runner): ${median(one).toFixed(1)} s (${(median(one) / COMBOS).toFixed(2)} s a combination), CPU ${(median(cpuOne) / COMBOS).toFixed(2)} s a combination`);
 console.log(`  speed-up: ${(median(one) / median(both)).toFixed(2)}×`);
+console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 db.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -8,7 +8,13 @@ import { median } from './support.ts';
 interface Targets {
   smaYearMs: number;
   emptyMbarsPerS: number;
+  smaChildCpuMs: number;
+  smaServerCpuMs: number;
+  emptyChildCpuMs: number;
+  emptyServerCpuMs: number;
 }
+
+const CPU = ['smaChildCpuMs', 'smaServerCpuMs', 'emptyChildCpuMs', 'emptyServerCpuMs'] as const;
 
 function runOnce(benchPath: string, root: string): Targets {
   const p = Bun.spawnSync([process.execPath, benchPath], {
@@ -35,4 +41,10 @@ export async function abCompare(benchPath: string, rootA: string, rootB: string,
   const emptyRatio = median(a.map((x, i) => x.emptyMbarsPerS / b[i].emptyMbarsPerS));
   console.log(`\nsma_cross, NQ 1 m, a year, POST run → completed: A median ${median(a.map((x) => x.smaYearMs))} ms, B median ${median(b.map((x) => x.smaYearMs))} ms; B/A per round, median ${smaRatio.toFixed(2)}×`);
   console.log(`empty on_bar, NQ 1 s, 910,800 bars: A median ${median(a.map((x) => x.emptyMbarsPerS))} M bars/s, B median ${median(b.map((x) => x.emptyMbarsPerS))} M bars/s; A/B per round, median ${emptyRatio.toFixed(2)}×`);
+  // CPU time, which the other agents' load inflates far less than wall time.
+  for (const k of CPU) {
+    const r = median(a.map((x, i) => b[i][k] / x[k]));
+    console.log(`${k}: A median ${median(a.map((x) => x[k]))} ms, B median ${median(b.map((x) => x[k]))} ms; B/A per round, median ${r.toFixed(2)}×`);
+  }
+  console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 }

@@ -10,10 +10,13 @@
 // 4. While a year-long run executes: event-loop lag of the server and Replay/step latency of
 //    another client.
 // Every phase is printed: pool wait, bar preparation (synthetic generation + aggregation), frame
-// sending, waiting for the child, the ledger's replay of the actions.
+// sending, waiting for the child, the ledger's replay of the actions. Beside wall time, the CPU time
+// of each run: the child's from hand-out to kill (its spawn and snapshot restore happen before, in
+// the pool) and the server process's over POST → completed (bench/playground-cpu.ts), which a busy
+// machine inflates far less than wall time.
 //
 // Run: ./node_modules/.bin/bun bench/playground.bench.ts
-//   TARGETS=1        only 1 and 3, and a last line `targets {"smaYearMs":…,"emptyMbarsPerS":…}`
+//   TARGETS=1        only 1 and 3, and a last line `targets {"smaYearMs":…,"emptyMbarsPerS":…, CPU ms…}`
 //   REPO_ROOT=dir    the server and runner of another checkout (this file's own code stays)
 //   AB_BASELINE=dir  A/B: this checkout against `dir` (for example a git worktree of main), TARGETS
 //                    runs of each in turn (A B A B …, AB_ROUNDS pairs, default 3), medians and B/A
@@ -22,6 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { abCompare } from './playground-ab.ts';
+import { serverCpuMs, trackChildren } from './playground-cpu.ts';
 import { median, percentile } from './support.ts';
 
 if (process.env.AB_BASELINE) {
@@ -51,6 +55,7 @@ const s = await createServices({
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}`;
 const runs = new PlaygroundRunStore(s.sql);
+const children = trackChildren(s.runner());
 
 await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench password 123' }) });
@@ -62,8 +67,9 @@ async function poolReady(): Promise<void> {
   // warm() returns once a child is spawning; wait until it has loaded (a short run takes it).
 }
 
-async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: number; id: string; x: any }> {
+async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: number; id: string; x: any; serverCpuMs: number }> {
   const t0 = performance.now();
+  const c0 = serverCpuMs();
   const r: any = await (await fetch(`${base}/api/playground/run`, { method: "POST", headers, body: JSON.stringify(body) })).json() as any;
   if (!r.success) throw new Error(JSON.stringify(r));
   for (;;) {
@@ -71,7 +77,7 @@ async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: numbe
     if (x.execution.status !== 'running') {
       const totalMs = performance.now() - t0;
       if (x.execution.status !== 'completed') throw new Error(`${x.execution.status}: ${x.execution.error}`);
-      return { totalMs, id: r.executionId, x: x.execution };
+      return { totalMs, id: r.executionId, x: x.execution, serverCpuMs: serverCpuMs() - c0 };
     }
     await Bun.sleep(20); // a client polling at 50 Hz
   }
@@ -95,12 +101,16 @@ await Bun.sleep(1500);
 
 // 1. SMA crossover, one year of 1 m bars.
 const sma: number[] = [];
+const smaCpu = { child: [] as number[], server: [] as number[] };
 const phases: Record<string, number[]> = {};
 let bars = 0;
 let trades = 0;
+children.take(); // the untimed runs'
 for (let i = 0; i < RUNS; i++) {
   const r = await runToEnd({ ...YEAR, templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } });
   sma.push(r.totalMs);
+  smaCpu.server.push(r.serverCpuMs);
+  smaCpu.child.push(...children.take());
   bars = r.x.progress.barsDone;
   trades = r.x.tradesTotal;
   for (const [k, v] of Object.entries(await timingsOf(r.id))) {
@@ -111,6 +121,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log(`\nsma_cross, NQ 1m, ${YEAR.startDate}..${YEAR.endDate}: ${bars} bars, ${trades} trades`);
 console.log(`  POST run → completed: median ${fmt(median(sma))} (min ${fmt(Math.min(...sma))}, max ${fmt(Math.max(...sma))}), ${(bars / (median(sma) / 1000) / 1000).toFixed(0)} k bars/s`);
+console.log(`  CPU: child median ${fmt(median(smaCpu.child))}, server median ${fmt(median(smaCpu.server))}`);
 for (const [k, v] of Object.entries(phases)) console.log(`  ${k.padEnd(12)} median ${fmt(median(v))}`);
 
 // 2. First bar: warm pool, then cold (pool emptied, snapshot present).
@@ -153,14 +164,17 @@ const s2 = await createServices({
   db,
   jwtSecret: new TextEncoder().encode(randomSecret()),
 });
+const children2 = trackChildren(s2.runner());
 await s2.runner().warm();
 await Bun.sleep(1500);
 const empty: number[] = [];
+const emptyCpu = { child: [] as number[], server: [] as number[] };
 let emptyBars = 0;
 const emptyWait: number[] = [];
 for (let i = 0; i < 3; i++) {
   const user = (await s.users.list())[0];
   const t0 = performance.now();
+  const c0 = serverCpuMs();
   const r = await s2.runs.start(user.id, { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   for (;;) {
@@ -172,13 +186,21 @@ for (let i = 0; i < 3; i++) {
     await Bun.sleep(5);
   }
   empty.push(performance.now() - t0);
+  emptyCpu.server.push(serverCpuMs() - c0);
+  emptyCpu.child.push(...children2.take());
   emptyWait.push((await timingsOf(r.value.executionId)).waitMs);
   await Bun.sleep(1500);
 }
 await s2.shutdown();
 console.log(`\nempty on_bar, NQ 1s: ${emptyBars} bars: median ${fmt(median(empty))} end to end = ${(emptyBars / (median(empty) / 1000) / 1e6).toFixed(2)} M calls/s; waiting on the child ${fmt(median(emptyWait))}`);
+console.log(`  CPU: child median ${fmt(median(emptyCpu.child))} (${(emptyBars / median(emptyCpu.child) / 1000).toFixed(2)} M bars per CPU s), server median ${fmt(median(emptyCpu.server))}`);
+console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 if (TARGETS) {
-  console.log(`targets ${JSON.stringify({ smaYearMs: Math.round(median(sma)), emptyMbarsPerS: Number((emptyBars / (median(empty) / 1000) / 1e6).toFixed(3)) })}`);
+  const cpu = {
+    smaChildCpuMs: Math.round(median(smaCpu.child)), smaServerCpuMs: Math.round(median(smaCpu.server)),
+    emptyChildCpuMs: Math.round(median(emptyCpu.child)), emptyServerCpuMs: Math.round(median(emptyCpu.server)),
+  };
+  console.log(`targets ${JSON.stringify({ smaYearMs: Math.round(median(sma)), emptyMbarsPerS: Number((emptyBars / (median(empty) / 1000) / 1e6).toFixed(3)), ...cpu })}`);
   server.stop(true);
   await s.shutdown();
   db.close();

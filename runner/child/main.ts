@@ -88,16 +88,23 @@ def _cols(t, e, o, h, l, c, v):
 def _rd_start(code, params, meta, jbridge):
     return harness.start(code, params.to_py(), meta.to_py(), _Bridge(jbridge))
 
-def _rd_batch(base, prices, ints, ctx):
-    # One copy per buffer (packBatch's layout): open, high, low, close as float64, then volume,
-    # time, end as int64, each column n long.
+_src = None  # the current batch's columns (Series layout)
+
+def _rd_load(prices, ints):
+    # One copy per buffer (packBatch's layout): open, high, low, close as float64,
+    # then volume, time, end as int64, each column n long.
+    global _src
     f = array('d')
     f.frombytes(prices.to_bytes())
     q = array('q')
     q.frombytes(ints.to_bytes())
     n = len(f) // 4
-    src = (f[:n], f[n:2 * n], f[2 * n:3 * n], f[3 * n:], q[:n], q[n:2 * n], q[2 * n:])
-    cx = {x[0]: _cols(*list(x)[1:]) for x in ctx} if len(ctx) else None
+    _src = (f[:n], f[n:2 * n], f[2 * n:3 * n], f[3 * n:], q[:n], q[n:2 * n], q[2 * n:])
+
+def _rd_batch(base, off, m, ctx):
+    # Bars [off, off + m) of the loaded batch, as bars base... of the run.
+    src = _src if off == 0 and m == len(_src[0]) else tuple(c[off:off + m] for c in _src)
+    cx = {x[0]: _cols(*list(x)[1:]) for x in ctx} if ctx is not None and len(ctx) else None
     return harness.run_columns(base, src, cx)
 
 def _rd_finish():
@@ -147,6 +154,26 @@ function expect(t: string): Record<string, unknown> {
 
 function nextCommand(): Record<string, unknown> {
   return queued.length > 0 ? (queued.shift() as Record<string, unknown>) : readFrame();
+}
+
+/**
+ * Bars per call into Python. A batch (a day: up to 86,400 bars) is run in slices, each its own call:
+ * Python runs a whole call in one invocation of its interpreter loop, and V8 swaps in the optimised
+ * code of a WebAssembly function (tier-up) only for calls made after it is compiled, so a fresh
+ * child's first day would otherwise run entirely in baseline code. A call costs microseconds.
+ */
+const SLICE_BARS = 4096;
+
+/** Runs the loaded batch's n bars (run bars from `base`) a slice a call; the strategy's error stops it. */
+function runSlices(pyBatch: (base: number, off: number, m: number, ctx: unknown) => unknown, base: number, n: number, ctx: unknown[]): string | undefined {
+  let error: string | undefined;
+  let off = 0;
+  do {
+    // Context bars of the batch go with its first slice.
+    error = pyBatch(base + off, off, Math.min(SLICE_BARS, n - off), off === 0 ? ctx : undefined) as string | undefined;
+    off += SLICE_BARS;
+  } while (off < n && !error);
+  return error;
 }
 
 /**
@@ -234,6 +261,7 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const py = await loadPython(pyodideDir, Deno.readFileSync(snapshotPath));
   const g = py.globals;
   const pyStart = g.get('_rd_start');
+  const pyLoad = g.get('_rd_load');
   const pyBatch = g.get('_rd_batch');
   const pyFinish = g.get('_rd_finish');
   const pyLogs = g.get('_rd_logs');
@@ -289,8 +317,9 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
       tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
     ]);
+    pyLoad(prices, ints);
     const t1 = performance.now();
-    const error = pyBatch(base, prices, ints, ctx) as string | undefined;
+    const error = runSlices(pyBatch, base, close.length, ctx);
     spent.convertMs += t1 - t0;
     spent.batchMs += performance.now() - t1;
     const s = bridge.state();

@@ -236,10 +236,15 @@ function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Cl
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
-    optimizeMaxConcurrent: config.runnerOptimizeMaxConcurrent ?? Math.max(1, config.runnerMaxConcurrent - 1),
+    optimizeMaxConcurrent: optimizeShare(config),
   }, clock);
   const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock);
   return { strategies, runnerPool, runner, runs, optimizations };
+}
+
+/** Full-speed runners an optimisation's combinations may hold together (default all but one, at least one). */
+function optimizeShare(config: Config): number {
+  return config.runnerOptimizeMaxConcurrent ?? Math.max(1, config.runnerMaxConcurrent - 1);
 }
 
 /** The playground's sandboxed runner children, created on first use. */
@@ -249,6 +254,8 @@ function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError:
     (pool ??= new RunnerPool({
       cacheDir: config.runnerCacheDir ?? join(config.dataDir, 'runner'),
       size: config.runnerPoolSize,
+      // While an optimisation holds its share of runners, a loaded successor waits for each (no pool: none).
+      burst: config.runnerPoolSize === 0 ? 0 : Math.max(config.runnerPoolSize, optimizeShare(config)),
       // CPU time is a backstop behind the server's own kill at the timeout.
       limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: config.playgroundTimeoutS + 60 },
       log: (message, fields) => logInfo?.(message, fields ?? {}),

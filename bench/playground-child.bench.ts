@@ -1,0 +1,131 @@
+// The playground's execution in process, without HTTP or the store: the server's Execution (bars,
+// frames, the ledger's replay) driving a real runner child (Deno + Pyodide from the snapshot), on
+// the two speed targets' workloads. Prints wall time and CPU time apart: the child's (from hand-out
+// to kill; its spawn and snapshot restore are not in it) and the server's (process.cpuUsage), so a
+// busy machine still gives a fair A/B.
+//
+// Run: ./node_modules/.bin/bun bench/playground-child.bench.ts
+//   RUNS=n           timed runs of each workload (default 3), after one untimed run that builds rollups
+//   ONLY=empty|sma   one workload
+//   REPO_ROOT=dir    the server and runner code of another checkout (this file stays)
+//   AB_BASELINE=dir  this checkout (A) against `dir` (B), in turn A B A B … (AB_ROUNDS pairs, default 3):
+//                    medians of each side's per-process medians and of the per-round ratios
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serverCpuMs, trackChildren } from './playground-cpu.ts';
+import { median } from './support.ts';
+
+interface Figures {
+  [workload: string]: { bars: number; wallMs: number; childCpuMs: number; serverCpuMs: number };
+}
+
+if (process.env.AB_BASELINE) {
+  await ab(resolve(join(import.meta.dir, '..')), resolve(process.env.AB_BASELINE), Number(process.env.AB_ROUNDS ?? 3));
+  process.exit(0);
+}
+
+const ROOT = resolve(process.env.REPO_ROOT ?? join(import.meta.dir, '..'));
+const RUNS = Number(process.env.RUNS ?? 3);
+const { defaultConfig } = await import(join(ROOT, 'src/config.ts'));
+const { limits } = await import(join(ROOT, 'src/config.ts'));
+const { systemClock } = await import(join(ROOT, 'src/lib/clock.ts'));
+const { randomSecret } = await import(join(ROOT, 'src/lib/secrets.ts'));
+const { createServices } = await import(join(ROOT, 'src/service/services.ts'));
+const { Execution } = await import(join(ROOT, 'src/service/playground/execution.ts'));
+const { openDb } = await import(join(ROOT, 'src/store/db.ts'));
+
+const WORKLOADS = {
+  empty: { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' },
+  sma: { instrument: 'NQ', startDate: '2025-01-02', endDate: '2025-12-31', timeframe: '1m', templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } },
+} as const;
+
+const dir = mkdtempSync(join(tmpdir(), 'rd-bench-playground-child-'));
+const db = openDb(join(dir, 'replaydesk.db'));
+const s = await createServices({
+  // Pool size 0: each run spawns its child and waits for it to load before the clock starts.
+  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 0 }),
+  clock: systemClock,
+  db,
+  jwtSecret: new TextEncoder().encode(randomSecret()),
+});
+await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
+const userId = (await s.users.list())[0].id;
+const pool = s.runner();
+await pool.warm();
+const children = trackChildren(pool);
+
+interface Once {
+  bars: number;
+  trades: number;
+  wallMs: number;
+  childCpuMs: number;
+  serverCpuMs: number;
+  timings: Record<string, number>;
+}
+
+async function once(body: Record<string, unknown>): Promise<Once> {
+  const plan = await s.runs.plan(userId, body);
+  if (!plan.ok) throw new Error(JSON.stringify(plan.error));
+  const p = plan.value;
+  const exec = new Execution(
+    {
+      id: crypto.randomUUID(), userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
+      totalBars: p.totalBars, speed: null, timeoutMs: 600_000, slippageTicks: 1, startingBalanceCents: limits.startingBalanceCents, nowMs: () => Date.now(),
+    },
+    s.bars,
+  );
+  const child = await pool.acquire();
+  const c0 = serverCpuMs();
+  const t0 = performance.now();
+  await exec.run(child);
+  const wallMs = performance.now() - t0;
+  const server = serverCpuMs() - c0;
+  if (exec.status !== 'completed') throw new Error(`${exec.status}: ${exec.error}`);
+  return { bars: exec.barsDone, trades: exec.ledger.closedTrades.length, wallMs, childCpuMs: children.take()[0], serverCpuMs: server, timings: exec.timings };
+}
+
+const out: Figures = {};
+for (const [name, body] of Object.entries(WORKLOADS)) {
+  if (process.env.ONLY && process.env.ONLY !== name) continue;
+  await once(body); // rollups, caches
+  const rs: Once[] = [];
+  for (let i = 0; i < RUNS; i++) rs.push(await once(body));
+  const m = (f: (r: Once) => number) => median(rs.map(f));
+  out[name] = { bars: rs[0].bars, wallMs: Math.round(m((r) => r.wallMs)), childCpuMs: Math.round(m((r) => r.childCpuMs)), serverCpuMs: Math.round(m((r) => r.serverCpuMs)) };
+  const o = out[name];
+  console.log(`${name}: ${o.bars} bars, ${rs[0].trades} trades; medians of ${RUNS}: wall ${o.wallMs} ms, child CPU ${o.childCpuMs} ms (${(o.bars / o.childCpuMs / 1000).toFixed(2)} M bars per CPU s), server CPU ${o.serverCpuMs} ms`);
+  console.log(`  server phases (median ms): ${Object.keys(rs[0].timings).map((k) => `${k} ${Math.round(m((r) => r.timings[k]))}`).join(', ')}`);
+}
+console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
+console.log(`figures ${JSON.stringify(out)}`);
+await s.shutdown();
+db.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
+
+async function ab(rootA: string, rootB: string, rounds: number): Promise<void> {
+  const runOnce = (root: string): Figures => {
+    const p = Bun.spawnSync([process.execPath, import.meta.path], { env: { ...process.env, AB_BASELINE: '', REPO_ROOT: root }, stdout: 'pipe', stderr: 'pipe' });
+    const text = p.stdout.toString();
+    const line = text.split('\n').find((l) => l.startsWith('figures '));
+    if (p.exitCode !== 0 || line === undefined) throw new Error(`bench in ${root} failed (${p.exitCode}):\n${text}\n${p.stderr.toString()}`);
+    return JSON.parse(line.slice('figures '.length)) as Figures;
+  };
+  console.log(`A = ${rootA}\nB = ${rootB}\n${rounds} rounds, A then B in each`);
+  const a: Figures[] = [];
+  const b: Figures[] = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(runOnce(rootA));
+    b.push(runOnce(rootB));
+    console.log(`round ${i + 1}: A ${JSON.stringify(a[i])}\n         B ${JSON.stringify(b[i])}`);
+  }
+  for (const w of Object.keys(a[0])) {
+    for (const k of ['wallMs', 'childCpuMs', 'serverCpuMs'] as const) {
+      const ratio = median(a.map((x, i) => b[i][w][k] / x[w][k]));
+      console.log(`${w} ${k}: A median ${median(a.map((x) => x[w][k]))}, B median ${median(b.map((x) => x[w][k]))}; B/A per round, median ${ratio.toFixed(2)}×`);
+    }
+  }
+  console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
+}
