@@ -50,6 +50,8 @@ export class RunnerPool {
   private prepared: Promise<Prepared> | null = null;
   private readonly ready: Promise<RunnerChild | null>[] = [];
   private closed = false;
+  /** Serving children spawned and not yet ready: close kills them at once instead of waiting for their load. */
+  private readonly loading = new Set<RunnerChild>();
   /** Children handed out that have not exited yet. */
   private busy = 0;
   readonly isolation: Isolation;
@@ -94,8 +96,16 @@ export class RunnerPool {
     return { busy: this.busy, waiting: this.ready.length };
   }
 
+  /** Process ids of the children loading now (for tests and logs). */
+  get loadingPids(): number[] {
+    return [...this.loading].map((c) => c.pid);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    const loading = [...this.loading];
+    for (const child of loading) child.kill();
+    await Promise.all(loading.map((c) => c.exited));
     const waiting = this.ready.splice(0);
     for (const p of waiting) (await p)?.kill();
   }
@@ -151,17 +161,20 @@ export class RunnerPool {
     const { bundle, snapshot } = await this.prepare();
     if (this.closed) return null;
     const child = this.spawn(bundle, snapshot, 'serve');
+    this.loading.add(child);
     const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
     try {
       const m = await child.next();
-      if (m.kind === 'message' && m.msg.t === 'ready') return child;
+      if (m.kind === 'message' && m.msg.t === 'ready' && !this.closed) return child;
       child.kill();
+      if (this.closed) return null;
       const why = m.kind === 'protocol_error' ? m.reason : m.kind === 'exit' ? `exit ${JSON.stringify(m.exit)}` : `unexpected ${String(m.msg.t)}`;
       this.opts.logError?.('runner child failed to start', { why, stderr: child.stderrTail });
       if (throwOnFailure) throw new Error(`runner child failed to start: ${why}`);
       return null;
     } finally {
       clearTimeout(timer);
+      this.loading.delete(child);
     }
   }
 

@@ -42,3 +42,18 @@ it('without a burst keeps `size` ready however many run', async () => {
   await Promise.all([a.exited, b.exited]);
   expect(pool.counts.busy).toBe(0);
 }, SANDBOX_TEST_MS);
+
+it('close ends a child still loading (killed, not waited for): no child of the pool is left alive, and acquire refuses', async () => {
+  const pool = new RunnerPool({ cacheDir: RUNNER_TEST_CACHE, size: 1 });
+  await pool.warm();
+  const a = await pool.acquire();
+  // The successor was spawned as `a` was handed out; it cannot have loaded yet (no I/O turn since).
+  const loading = pool.loadingPids;
+  expect(loading.length).toBe(1);
+  a.kill();
+  await a.exited;
+  await pool.close();
+  for (const pid of [...loading, a.pid]) expect(() => process.kill(pid, 0)).toThrow();
+  expect(pool.counts).toEqual({ busy: 0, waiting: 0 });
+  await expect(pool.acquire()).rejects.toThrow('runner pool closed');
+}, SANDBOX_TEST_MS);
