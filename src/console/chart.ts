@@ -331,6 +331,7 @@ export class PriceChart {
       this.candles.createPriceLine({ price: l.price, color: l.color, title: l.title, lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: true }),
     );
     this.el.dataset.drawingLines = String(lines.length);
+    this.el.dataset.drawingPrices = lines.map((l) => l.price).join(' ');
   }
 
   /**
@@ -473,7 +474,7 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'width']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width']) delete this.el.dataset[k];
   }
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */

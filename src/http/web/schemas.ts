@@ -334,5 +334,47 @@ export const journalNote = defineEndpoint({
   errors: codes.journalNote,
 });
 
+export const HorizontalLine = T.Object({ price: T.Number({ description: "In the instrument's units; kept at the nearest tick" }) }, { title: 'HorizontalLine' });
+
+export const TrendLine = T.Object(
+  {
+    startTime: T.String({ description: 'ISO 8601 UTC, the first end clicked' }),
+    startPrice: T.Number(),
+    endTime: T.String({ description: 'ISO 8601 UTC' }),
+    endPrice: T.Number(),
+  },
+  { title: 'TrendLine' },
+);
+
+const drawingsBody = okBody({
+  accountId: T.Integer(),
+  horizontalLines: T.Array(T.Object(HorizontalLine.properties, STRICT)),
+  trendLines: T.Array(T.Object(TrendLine.properties, STRICT)),
+  updatedAt: Nullable(T.String({ description: 'When they were last written (ISO 8601 UTC); null when the session has none yet' })),
+});
+
+export const drawings = defineEndpoint({
+  method: 'GET',
+  path: '/replay-sessions/:accountId/drawings',
+  auth: 'cookie',
+  summary: "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows",
+  request: {},
+  fields: {},
+  response: drawingsBody,
+  errors: codes.drawingsRead,
+});
+
+export const drawingsReplace = defineEndpoint({
+  method: 'PUT',
+  path: '/replay-sessions/:accountId/drawings',
+  auth: 'cookie',
+  summary: "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)",
+  description: 'Written whole: the last write wins. Prices are kept at the nearest tick of the instrument; times to the second.',
+  request: { horizontalLines: T.Array(HorizontalLine), trendLines: T.Array(TrendLine) },
+  fields: { horizontalLines: { refuse: { kind: 'invalid_drawings' } }, trendLines: { refuse: { kind: 'invalid_drawings' } } },
+  response: drawingsBody,
+  errors: codes.drawingsReplace,
+});
+
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, challengePlans, startEvaluation, changePassword];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];
