@@ -2,6 +2,9 @@
 // cookie (HttpOnly; the page never holds a token or an API key beyond the moment a key is made).
 // Every failure becomes an ApiError whose message is the server's errorMessage, ready to show.
 
+import type { Static } from '@sinclair/typebox';
+import type { WebUser as WebUserSchema } from '../http/web/shapes.ts';
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -80,7 +83,4 @@ export function auth<T = Record<string, any>>(method: 'GET' | 'POST' | 'PUT', pa
   return send<T>(method, `/api/auth/${path}`, body ?? (method === 'GET' ? undefined : {}), opts.keepalive);
 }
 
-export interface WebUser {
-  email: string;
-  plan: string;
-}
+export type WebUser = Static<typeof WebUserSchema>;

@@ -29,17 +29,12 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import type { Static } from '@sinclair/typebox';
+import type { Bar } from '../http/shared/schemas.ts';
 import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
 
 /** A bar as History/retrieveBars and Replay/step return it. */
-export interface ApiBar {
-  t: string;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-}
+export type ApiBar = Static<typeof Bar>;
 
 export interface PriceLineSpec {
   price: number;

@@ -6,7 +6,9 @@
 // No copy in this browser: a line drawn while the server is unreachable is shown, said to be unsaved,
 // and written with the next change.
 
+import type { Static } from '@sinclair/typebox';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SessionDrawings } from '../../../http/web/shapes.ts';
 import { ApiError, auth } from '../../api.ts';
 import type { ChartClick, PriceChart } from '../../chart.ts';
 import { onTick } from './chart-rules.ts';
@@ -44,10 +46,7 @@ export interface DrawingsModel extends Drawings {
 const NONE: Drawings = { hlines: [], trends: [] };
 const DRAWING_COLOR = '#d2a8ff';
 
-interface WireDrawings {
-  horizontalLines: { price: number }[];
-  trendLines: { startTime: string; startPrice: number; endTime: string; endPrice: number }[];
-}
+type WireDrawings = Pick<Static<typeof SessionDrawings>, 'horizontalLines' | 'trendLines'>;
 
 const isoOf = (s: number) => new Date(s * 1000).toISOString();
 const secondsOf = (iso: string) => Date.parse(iso) / 1000;

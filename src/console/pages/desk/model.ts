@@ -2,65 +2,29 @@
 // the event folding shares are in wire.ts), the session description the desk keeps per replay
 // account, and the bar loads the chart needs.
 
+import type { Static } from '@sinclair/typebox';
+import type { Account as Account_ } from '../../../http/shared/schemas.ts';
+import type * as simShapes from '../../../http/sim/shapes.ts';
+import type * as web from '../../../http/web/shapes.ts';
 import type { ApiBar } from '../../chart.ts';
 import { auth, sim } from '../../api.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export type { Order, Position, Snapshot, Trade };
 
-export interface Contract {
-  id: string;
-  name: string;
-  description: string;
-  tickSize: number;
-  tickValue: number;
-  symbolId: string;
-}
+export type Contract = Static<typeof web.SessionContract>;
 
-export interface Account {
-  id: number;
-  name: string;
-  balance: number;
-  canTrade: boolean;
-}
+export type Account = Pick<Static<typeof Account_>, 'id' | 'name' | 'balance' | 'canTrade'>;
 
-/** propFirm of replay answers. The optional fields are shown when the server sends them. */
-export interface PropFirm {
-  status: string;
-  isFunded: boolean;
-  currentPhase: string;
-  tradingDaysCount: number;
-  drawdownLocked: boolean;
-  [k: string]: unknown;
-}
+/** propFirm of replay answers. */
+export type PropFirm = Static<typeof simShapes.PropFirm>;
 
-export interface Violation {
-  rule: string | null;
-  message: string;
-  value: number;
-  limit: number;
-  time: string;
-  barIndex: number;
-  phase: string;
-}
+export type Violation = Static<typeof simShapes.Violation>;
 
-export interface FilledOrder {
-  orderId: number;
-  fillPrice: number;
-  fillQty: number;
-}
+export type FilledOrder = Static<typeof simShapes.FilledOrder>;
 
 /** What Replay/step and jumpTo answer (step adds `bars`). */
-export interface Advance {
-  bars?: ApiBar[];
-  barsProcessed: number;
-  currentIndex: number;
-  totalBars: number;
-  account: Snapshot | null;
-  propFirm: PropFirm | null;
-  filledOrders: FilledOrder[];
-  violations: Violation[];
-}
+export type Advance = Omit<Static<typeof simShapes.ReplayStepAnswer>, 'bars'> & { bars?: ApiBar[] };
 
 export const ORDER_TYPES = [
   { value: 2, label: 'Market', short: 'MKT' },
@@ -157,17 +121,7 @@ export function currentSessionId(): number | null {
 }
 
 /** What the server says a live session is (GET /api/auth/replay-sessions/:accountId). */
-interface SessionInfo {
-  accountId: number;
-  name: string;
-  contract: Contract;
-  timeframe: string;
-  startTime: string;
-  endTime: string;
-  historyBars: number;
-  challenge: { accountId: number; name: string } | null;
-  startingBalance: number | null;
-}
+type SessionInfo = Static<typeof web.SessionInfo>;
 
 /**
  * A live session's description from the server, so any browser opens it whole (instrument, span,
@@ -249,14 +203,8 @@ export function readStatus(accountId: number): Promise<Advance> {
   return sim<Advance>('Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
 }
 
-/** The days of data the server holds for an instrument (GET /api/auth/data-ranges). */
-export interface DataRange {
-  symbol: string;
-  contractId: string;
-  /** YYYY-MM-DD, UTC. */
-  firstDate: string;
-  lastDate: string;
-}
+/** The days of data the server holds for an instrument (GET /api/auth/data-ranges): YYYY-MM-DD, UTC. */
+export type DataRange = Static<typeof web.DataRange>;
 
 /** Every instrument's days of data, as the server states them. */
 export async function loadDataRanges(): Promise<DataRange[]> {
