@@ -6,6 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Account as Account_ } from '../../../http/shared/schemas.ts';
 import type * as simShapes from '../../../http/sim/shapes.ts';
 import type * as web from '../../../http/web/shapes.ts';
+import { BarUnit, PRESET_TIMEFRAMES, type Timeframe } from '../../../domain/timeframe.ts';
 import type { ApiBar } from '../../chart.ts';
 import { auth, sim } from '../../api.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
@@ -36,16 +37,18 @@ export const ORDER_TYPES = [
 export const typeShort = (t: number) => ORDER_TYPES.find((o) => o.value === t)?.short ?? String(t);
 export const sideWord = (s: number) => (s === 0 ? 'Buy' : 'Sell');
 
-export const TIMEFRAMES = ['1s', '5s', '10s', '15s', '30s', '1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
+/** The preset timeframes, narrowest first, as the server's domain lists them. */
+export const TIMEFRAMES: readonly string[] = PRESET_TIMEFRAMES.map((t) => t.text);
 
-/** `5m` → History/retrieveBars unit and unitNumber, and the width in seconds. */
-export function timeframeParts(tf: string): { unit: number; unitNumber: number; widthS: number } {
-  const m = /^(\d+)([smhd])$/.exec(tf);
-  if (!m) throw new Error(`Unsupported timeframe ${tf}`);
-  const n = Number(m[1]);
-  const unit = { s: 1, m: 2, h: 3, d: 4 }[m[2] as 's' | 'm' | 'h' | 'd'];
-  const widthS = n * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
-  return { unit, unitNumber: n, widthS };
+/** History/retrieveBars `unit` of each fixed timeframe unit. */
+const HISTORY_UNIT: Partial<Record<Timeframe['unit'], BarUnit>> = { s: BarUnit.Second, m: BarUnit.Minute, h: BarUnit.Hour, d: BarUnit.Day };
+
+/** `5m` → History/retrieveBars unit and unitNumber, and the width in seconds (the domain's canonical preset). */
+export function timeframeParts(tf: string): { unit: BarUnit; unitNumber: number; widthS: number } {
+  const t = PRESET_TIMEFRAMES.find((p) => p.text === tf);
+  const unit = t && HISTORY_UNIT[t.unit];
+  if (!t || !unit) throw new Error(`Unsupported timeframe ${tf}`);
+  return { unit, unitNumber: t.count, widthS: t.widthS };
 }
 
 /**
@@ -163,7 +166,6 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
     unitNumber,
     startTime: new Date(startMs - spanMs).toISOString(),
     endTime: new Date(startMs).toISOString(),
-    limit: 20000,
   });
   // endTime cuts inside no bar (both on the day grid), so none of these is partial.
   return r.bars.filter((b) => Date.parse(b.t) < startMs).slice(-meta.historyBars);
@@ -171,7 +173,7 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
 
 /**
  * `count` session bars after `afterIso` (or from the session's start): what a jump played, or
- * what was played before a resume. Pages of 20,000, at most five requests.
+ * what was played before a resume. At most five requests, as long as the server allows.
  */
 export async function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
   if (count <= 0) return [];
@@ -185,7 +187,8 @@ export async function loadPlayed(meta: SessionMeta, afterIso: string | null, cou
       unit,
       unitNumber,
       startTime: from,
-      limit: Math.min(20000, count - out.length),
+      // The server caps a request at its own bound: the pages are as long as it allows.
+      limit: count - out.length,
     });
     if (r.bars.length === 0) break;
     out.push(...r.bars);
