@@ -175,20 +175,34 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
  * `count` session bars after `afterIso` (or from the session's start): what a jump played, or
  * what was played before a resume. At most five requests, as long as the server allows.
  */
-export async function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
-  if (count <= 0) return [];
+export function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
+  const from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
+  return count > 0 && from ? readPages(meta, from, { count }, null) : Promise.resolve([]);
+}
+
+/**
+ * The bars after `afterIso` that open before `endIso` (at most five requests): what a jump to
+ * about `endIso` will play, read while the server plays it. `wanted.count`, once the jump's answer
+ * sets it, stops the reading at that many bars.
+ */
+export function loadPlayedUntil(meta: SessionMeta, afterIso: string, endIso: string, wanted: { count: number | null }): Promise<ApiBar[]> {
+  return readPages(meta, new Date(Date.parse(afterIso) + 1000).toISOString(), wanted, endIso);
+}
+
+/** History pages from `from` on, each starting just after the last bar of the one before, until `count` bars (or all before `endIso`). */
+async function readPages(meta: SessionMeta, from: string, wanted: { count: number | null }, endIso: string | null): Promise<ApiBar[]> {
   const { unit, unitNumber } = timeframeParts(meta.timeframe);
-  let from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
-  if (!from) return [];
   const out: ApiBar[] = [];
-  for (let page = 0; page < 5 && out.length < count; page++) {
+  for (let page = 0; page < 5 && (wanted.count === null || out.length < wanted.count); page++) {
+    const count = wanted.count;
     const r: { bars: ApiBar[] } = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
       contractId: meta.contract.id,
       unit,
       unitNumber,
       startTime: from,
+      ...(endIso ? { endTime: endIso } : {}),
       // The server caps a request at its own bound: the pages are as long as it allows.
-      limit: count - out.length,
+      ...(count === null ? {} : { limit: count - out.length }),
     });
     if (r.bars.length === 0) break;
     out.push(...r.bars);
