@@ -191,9 +191,12 @@ export function loadPlayedUntil(meta: SessionMeta, afterIso: string, endIso: str
 
 /** History pages from `from` on, each starting just after the last bar of the one before, until `count` bars (or all before `endIso`). */
 async function readPages(meta: SessionMeta, from: string, wanted: { count: number | null }, endIso: string | null): Promise<ApiBar[]> {
-  const { unit, unitNumber } = timeframeParts(meta.timeframe);
+  const { unit, unitNumber, widthS } = timeframeParts(meta.timeframe);
+  // A page whose last bar is the last one before endIso ends the reading: no request for an empty page.
+  const lastOpenMs = endIso === null ? Infinity : Date.parse(endIso) - widthS * 1000;
   const out: ApiBar[] = [];
-  for (let page = 0; page < 5 && (wanted.count === null || out.length < wanted.count); page++) {
+  const done = () => (wanted.count !== null && out.length >= wanted.count) || (out.length > 0 && Date.parse(out[out.length - 1].t) >= lastOpenMs);
+  for (let page = 0; page < 5 && !done(); page++) {
     const count = wanted.count;
     const r: { bars: ApiBar[] } = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
       contractId: meta.contract.id,
