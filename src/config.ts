@@ -115,6 +115,8 @@ export const limits = Object.freeze({
   journalNoteCharsMax: 4000,
   journalEquityPointsMax: 2000,
   userActiveEvaluationsMax: 3,
+  // A replay session's chart drawings (horizontal and trend lines together), kept on the server.
+  replayDrawingsMax: 200,
 
   // Playground runs: a run's captured output (first lines kept up to a count and a byte budget);
   // trades kept in a stored result (statistics cover all) and shown while running (the most recent);

@@ -87,9 +87,28 @@ const ALLOWED: Record<string, string[]> = {
   // The pure core's limits: import-free but for lib, so every layer of the server may read them.
   'core-limits.ts': ['lib'],
   // Browser code: its own files, npm packages and the pure domain (the roll rules, the indicators,
-  // timeframe buckets: one copy for server and browser); it reaches the server through HTTP.
+  // timeframe buckets: one copy for server and browser); it reaches the server through HTTP. Its API
+  // types come from the server's wire shapes, by `import type` only (the rule below).
   console: ['domain'],
 };
+
+/**
+ * The wire shapes the console may take its API types from (`import type` + `Static`): TypeBox values
+ * in modules that import nothing of the server but each other and the engine's enums, so the
+ * console's type check and bundle never reach the server.
+ */
+const WIRE_SHAPES = /^http\/(shared\/schemas|[a-z]+\/shapes)\.ts$/;
+const WIRE_SHAPE_IMPORTS = /^(@sinclair\/typebox|engine\/types\.ts)$/;
+
+/** Each import or re-export of a file: its module specifier and whether it is type-only (`import type { … }`). */
+function importDeclarations(path: string, text: string): { spec: string; typeOnly: boolean }[] {
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  for (const st of parse(path, text).statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) out.push({ spec: st.moduleSpecifier.text, typeOnly: !!st.importClause?.isTypeOnly });
+    if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) out.push({ spec: st.moduleSpecifier.text, typeOnly: st.isTypeOnly });
+  }
+  return out;
+}
 for (const [from, allowed] of Object.entries(ALLOWED)) if (!['lib', 'console', 'core-limits.ts'].includes(from)) allowed.push('core-limits.ts');
 ALLOWED.lib.push('core-limits.ts');
 
@@ -103,7 +122,25 @@ describe('tidy', () => {
       for (const spec of importsOf(f.text)) {
         if (!spec.startsWith('.')) continue;
         const target = layer(relative(SRC, join(SRC, f.path, '..', spec)));
+        // The console's type-only imports of the wire shapes: checked by the next rule.
+        if (from === 'console' && target === 'http') continue;
         if (target !== from && !allowed.includes(target)) bad.push(`${f.path} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("the console takes API types from the server's wire shapes by `import type` only, and the shapes import nothing of the server", () => {
+    const bad: string[] = [];
+    for (const f of ALL) {
+      const inConsole = layer(f.path) === 'console';
+      const shapes = WIRE_SHAPES.test(f.path);
+      // Only a console file naming the server's http folder can break the rule: spare the others the parse.
+      if (!shapes && !(inConsole && f.text.includes('/http/'))) continue;
+      for (const { spec, typeOnly } of importDeclarations(f.path, readFileSync(join(SRC, f.path), 'utf8'))) {
+        const target = spec.startsWith('.') ? relative(SRC, join(SRC, f.path, '..', spec)) : spec;
+        if (inConsole && layer(target) === 'http' && !(typeOnly && WIRE_SHAPES.test(target))) bad.push(`${f.path} imports ${spec}${typeOnly ? '' : ' (not type-only)'}`);
+        if (shapes && !WIRE_SHAPES.test(target) && !WIRE_SHAPE_IMPORTS.test(target)) bad.push(`${f.path} imports ${spec}`);
       }
     }
     expect(bad).toEqual([]);

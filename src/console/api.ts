@@ -2,6 +2,9 @@
 // cookie (HttpOnly; the page never holds a token or an API key beyond the moment a key is made).
 // Every failure becomes an ApiError whose message is the server's errorMessage, ready to show.
 
+import type { Static } from '@sinclair/typebox';
+import type { WebUser as WebUserSchema } from '../http/web/shapes.ts';
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -28,12 +31,13 @@ export interface Envelope {
   errorMessage: string | null;
 }
 
-async function send<T>(method: string, url: string, body?: unknown): Promise<T & Envelope> {
+async function send<T>(method: string, url: string, body?: unknown, keepalive = false): Promise<T & Envelope> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
       credentials: 'same-origin',
+      keepalive,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -71,12 +75,12 @@ export function playground<T = Record<string, any>>(method: 'GET' | 'POST' | 'DE
   return send<T>(method, `/api/playground/${path}`, body);
 }
 
-/** The web application's own endpoints (`/api/auth/...`). */
-export function auth<T = Record<string, any>>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T & Envelope> {
-  return send<T>(method, `/api/auth/${path}`, body ?? (method === 'POST' ? {} : undefined));
+/**
+ * The web application's own endpoints (`/api/auth/...`). `keepalive`: the request outlives the page
+ * (a write made just before a reload or a tab close still reaches the server).
+ */
+export function auth<T = Record<string, any>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, opts: { keepalive?: boolean } = {}): Promise<T & Envelope> {
+  return send<T>(method, `/api/auth/${path}`, body ?? (method === 'GET' ? undefined : {}), opts.keepalive);
 }
 
-export interface WebUser {
-  email: string;
-  plan: string;
-}
+export type WebUser = Static<typeof WebUserSchema>;

@@ -2,51 +2,14 @@
 // (the web application's endpoint beside the spec's propFirm snapshot): shared by the desk's rule
 // panel and the Challenges page. Money in USD.
 
+import type { Static } from '@sinclair/typebox';
+import type { ChallengeDetail as ChallengeDetailSchema, ChallengeOutcome as ChallengeOutcomeSchema } from '../http/web/shapes.ts';
 import { auth } from './api.ts';
 
-export type ChallengeStatus = 'active' | 'passed' | 'violated' | 'ended';
-export type ChallengePhase = 'evaluation' | 'performance';
-
-export interface ChallengeOutcome {
-  kind: 'violation' | 'pass' | 'soft_breach';
-  rule: 'maxLossLimit' | 'dailyLossLimit' | null;
-  message: string;
-  time: string;
-  phase: ChallengePhase;
-}
-
-export interface ChallengeDetail {
-  accountId: number;
-  name: string;
-  status: ChallengeStatus;
-  phase: ChallengePhase;
-  isFunded: boolean;
-  plan: { key: string; size: '50K' | '100K' | '150K'; policy: 'standard' | 'consistency'; dailyLossMode: 'hard' | 'soft' };
-  startingBalance: number;
-  balance: number;
-  /** Realized profit of the phase. */
-  profit: number;
-  /** Evaluation only. */
-  profitTarget: number | null;
-  targetBalance: number | null;
-  trailingFloor: number;
-  drawdownLocked: boolean;
-  dailyLossLimit: number;
-  /** Today's daily-loss floor; null before the first trade date or while paused. */
-  dailyLossFloor: number | null;
-  /** The higher floor: where trading stops first. */
-  effectiveFloor: number;
-  bestDay: number;
-  /** To pass, the best day must stay below this percentage of the profit. */
-  consistencyPct: number;
-  tradingDays: number;
-  minTradingDays: number;
-  maxContracts: number;
-  pausedForDay: boolean;
-  liveSession: boolean;
-  lastSimulatedTime: string | null;
-  outcome: ChallengeOutcome | null;
-}
+export type ChallengeDetail = Static<typeof ChallengeDetailSchema>;
+export type ChallengeOutcome = Static<typeof ChallengeOutcomeSchema>;
+export type ChallengeStatus = ChallengeDetail['status'];
+export type ChallengePhase = ChallengeDetail['phase'];
 
 export async function loadChallengeDetails(): Promise<ChallengeDetail[]> {
   const r = await auth<{ challenges: ChallengeDetail[] }>('GET', 'challenges');

@@ -29,17 +29,12 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import type { Static } from '@sinclair/typebox';
+import type { Bar } from '../http/shared/schemas.ts';
 import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
 
 /** A bar as History/retrieveBars and Replay/step return it. */
-export interface ApiBar {
-  t: string;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-}
+export type ApiBar = Static<typeof Bar>;
 
 export interface PriceLineSpec {
   price: number;
@@ -188,8 +183,7 @@ export class PriceChart {
     const rows = this.bucketOf ? bucketed(this.source, this.bucketOf) : this.source;
     this.candleRows = rows.map(candle);
     this.volumeRows = rows.map(vol);
-    this.candles.setData(this.candleRows);
-    this.volume.setData(this.volumeRows);
+    this.setSeriesData();
     this.barTimes = rows.map((b) => b.time);
     this.lastClose = rows.length ? rows[rows.length - 1].close : null;
     this.sync();
@@ -219,14 +213,29 @@ export class PriceChart {
       if (following) this.chart.timeScale().scrollToRealTime();
     } else {
       const following = this.followsLatest();
+      const view = this.chart.timeScale().getVisibleLogicalRange();
       for (const p of fresh) this.keep(p);
-      this.candles.setData(this.candleRows);
-      this.volume.setData(this.volumeRows);
+      this.setSeriesData();
+      // The bars before the new ones keep their indexes: a trader looking back stays where they were.
       if (following) this.chart.timeScale().scrollToRealTime();
+      else if (view) this.chart.timeScale().setVisibleLogicalRange(view);
     }
     this.el.dataset.appendMs = (performance.now() - t0).toFixed(1);
     this.sync();
     this.barsChanged();
+  }
+
+  /**
+   * Both series' rows at once. Emptied first: lightweight-charts merges a series' new times with every
+   * other series' on setData (unlinking the old ones point by point, then sorting all): a month of 1 m
+   * bars set over 500 took 392 and 846 ms where emptied first it took 326 and 545 (medians of 20, two
+   * runs at load 15 on the shared machine).
+   */
+  private setSeriesData(): void {
+    this.candles.setData([]);
+    this.volume.setData([]);
+    this.candles.setData(this.candleRows);
+    this.volume.setData(this.volumeRows);
   }
 
   /** Records a source bar (replacing the last one at the same time). */
@@ -331,6 +340,7 @@ export class PriceChart {
       this.candles.createPriceLine({ price: l.price, color: l.color, title: l.title, lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: true }),
     );
     this.el.dataset.drawingLines = String(lines.length);
+    this.el.dataset.drawingPrices = lines.map((l) => l.price).join(' ');
   }
 
   /**
@@ -473,7 +483,7 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'width']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width']) delete this.el.dataset[k];
   }
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */

@@ -21,6 +21,7 @@ import { MarketReplica } from './market-replica.ts';
 import { IssuedJwtStore } from '../store/issued-jwts.ts';
 import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
+import { DrawingsStore } from '../store/drawings.ts';
 import { JournalStore } from '../store/journal.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
@@ -29,6 +30,7 @@ import { UserStore } from '../store/users.ts';
 import { AccountService } from './accounts.ts';
 import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
+import { DrawingsService } from './drawings.ts';
 import { JournalService } from './journal.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
@@ -71,6 +73,7 @@ export interface Services {
   replay: ReplayService;
   challenges: ChallengeService;
   journal: JournalService;
+  drawings: DrawingsService;
   payouts: PayoutService;
   trading: TradingService;
   /**
@@ -170,6 +173,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
     journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
+    drawings: new DrawingsService(replayStore, new DrawingsStore(sql), clock),
     events,
     ownership,
     lifecycle: { draining: false, requestsInFlight: 0 },

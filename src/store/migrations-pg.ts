@@ -371,4 +371,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE playground_runs ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;
   `,
+  // 18: a replay session's chart drawings (src/store/drawings.ts): one row per session, its
+  // horizontal and trend lines as JSON (prices in ticks, times in epoch seconds), written whole by the
+  // console. Deleted with the session's account.
+  `
+  CREATE TABLE replay_drawings (
+    account_id BIGINT PRIMARY KEY REFERENCES accounts(id),
+    drawings   TEXT NOT NULL,
+    updated_ms BIGINT NOT NULL
+  );
+  `,
 ];

@@ -214,9 +214,10 @@ export class ReplayStore {
     return rows.map(toSession);
   }
 
-  /** Deletes an ended session with its notes, orders and fills (the caller deletes its account, in the same transaction). */
+  /** Deletes an ended session with its notes, drawings, orders and fills (the caller deletes its account, in the same transaction). */
   async deleteEnded(accountId: number): Promise<void> {
     await this.db.run('DELETE FROM journal_notes WHERE account_id = $id', { id: accountId });
+    await this.db.run('DELETE FROM replay_drawings WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM fills WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM orders WHERE account_id = $id', { id: accountId });
     await this.db.run(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`, { id: accountId });

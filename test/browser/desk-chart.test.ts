@@ -145,10 +145,11 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await context.close();
   }, 180_000);
 
-  it('keeps horizontal and trend lines with the session across a reload', async () => {
+  it('keeps horizontal and trend lines with the session on the server: across a reload, and in another browser resuming it', async () => {
     const { page, errors, context } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-05');
     await page.keyboard.press('Shift+ArrowRight');
     await waitProgress(page, 10);
+    const accountId = Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
     const box = await pane(page);
     await page.click('[data-draw=hline]');
     await page.mouse.click(box.x + box.w * 0.4, box.y + box.h * 0.3);
@@ -161,6 +162,13 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.mouse.click(box.x + box.w * 0.5, box.y + box.h * 0.5);
     expect(await chartAttr(page, 'drawing-lines')).toBe('1');
     expect(await rows(page, 'orders')).toEqual([]);
+    // Kept on the server as drawn: one horizontal line and one trend line, on the tick grid.
+    const read = (p: Page) => p.evaluate(`fetch('/api/auth/replay-sessions/${accountId}/drawings').then((r) => r.json())`) as Promise<any>;
+    await page.waitForFunction(`fetch('/api/auth/replay-sessions/${accountId}/drawings').then((r) => r.json()).then((j) => j.trendLines.length === 1)`);
+    const kept = await read(page);
+    expect(kept.horizontalLines).toHaveLength(1);
+    for (const price of [kept.horizontalLines[0].price, kept.trendLines[0].startPrice, kept.trendLines[0].endPrice]) expect((price * 4) % 1).toBe(0);
+    expect(Date.parse(kept.trendLines[0].startTime)).toBeLessThan(Date.parse(kept.trendLines[0].endTime));
 
     await page.reload();
     await page.waitForSelector('[data-testid=desk]');
@@ -168,12 +176,26 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
     expect(await chartAttr(page, 'lines')).toContain('trend.0');
     await screenshot(page, 'desk-chart-drawings-1440');
+
+    // Another browser (fresh storage) resuming the session shows the same lines.
+    const b = await stage.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const other = await b.newPage();
+    await loginThroughForm(other, stage.server);
+    await other.goto(`${stage.server.base}/#/desk`);
+    await other.click(`[data-testid=live-sessions] tr[data-account-id="${accountId}"] >> text=Resume`);
+    await other.waitForSelector('[data-testid=desk]');
+    await other.waitForFunction("document.querySelector('[data-testid=chart]')?.dataset.drawingLines === '1' && (document.querySelector('[data-testid=chart]').dataset.lines ?? '').includes('trend.0')");
+    expect(await chartAttr(other, 'drawing-prices')).toBe(String(kept.horizontalLines[0].price));
+    await b.close();
+
     await page.click('[data-draw=clear]');
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '0'");
     expect(await chartAttr(page, 'lines')).not.toContain('trend.0');
+    await page.waitForFunction(`fetch('/api/auth/replay-sessions/${accountId}/drawings').then((r) => r.json()).then((j) => j.updatedAt === null)`);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
   it('places a limit and a stop by clicking prices, moves an order by dragging its chip (a refused move puts it back), shows the position’s open P&L, cancels all and flattens (buttons and keys)', async () => {
     const { page, errors, context } = await openSession(stage, { width: 1280, height: 720 }, '2025-03-10');
     await page.click('[data-testid=step]');

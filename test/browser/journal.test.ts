@@ -64,6 +64,9 @@ describe.skipIf(noBrowser)('console: the journal', () => {
     const api = await page.evaluate(`fetch('/api/auth/journal/${accountId}').then((r) => r.json())`) as any;
     expect(api.trades.map((t: any) => t.pnl)).toHaveLength(3);
     expect(await page.textContent('[data-testid=stat-trades]')).toBe('3');
+    // The header names the contract traded on the replayed date, beside the API's name for today's front.
+    expect((await page.textContent('[data-testid=journal-contract] [data-testid=replayed-contract]'))?.trim()).toBe('NQH5');
+    expect((await page.textContent('[data-testid=journal-contract] [data-testid=contract-name]'))?.trim()).toBe(`API ${api.contract.name}`);
     expect(Math.round(api.trades.reduce((a: number, t: any) => a + t.pnl, 0) * 100) / 100).toBe(api.results.totalPnl);
     // The chart: every bar the session showed (history and played), one marker per entry and exit.
     await page.waitForSelector('[data-testid=journal-chart][data-state=ready]');
@@ -97,6 +100,32 @@ describe.skipIf(noBrowser)('console: the journal', () => {
     await page.waitForSelector('[data-testid=journal-sessions]');
     expect((await rows(page, 'journal-sessions'))[0][9]).toBe('Faded the open twice; the trend day punished the short.');
     // The sign-in page's first /me is a 401 by design.
+    expect(errors.filter((e) => !e.includes('/api/auth/me'))).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+describe.skipIf(noBrowser)('console: the journal of a December 2024 session', () => {
+  // A server whose data is early December 2024: NQ's front month then was NQZ4 (it rolled to NQH5 on
+  // 12 December, eight days before the third Friday).
+  const stage = browserStage({ DATA_START_DATE: '2024-12-02', DATA_END_DATE: '2024-12-06' });
+
+  it('reads the front month of the replayed date in the header and the list, the API name beside it', async () => {
+    const call = await bot(stage.server);
+    const s = await call('Replay/start', { instrumentSymbol: 'NQ', startDate: '2024-12-03', timeframe: '5m' });
+    await call('Replay/step', { accountId: s.accountId, steps: 3 });
+    await call('Replay/end', { accountId: s.accountId });
+    const { page, errors, context } = await newPage(stage.browser);
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/journal?id=${s.accountId}`);
+    await page.waitForSelector('[data-testid=journal-contract]');
+    const api = (await page.evaluate(`fetch('/api/auth/journal/${s.accountId}').then((r) => r.json())`)) as any;
+    expect(api.currentTime.slice(0, 10)).toBe('2024-12-03');
+    expect(await page.textContent('[data-testid=journal-contract] [data-testid=replayed-contract]')).toBe('NQZ4');
+    expect(await page.textContent('[data-testid=journal-contract] [data-testid=contract-name]')).toBe(`API ${api.contract.name}`);
+    await page.click('[data-testid=journal-back]');
+    await page.waitForSelector('[data-testid=journal-sessions]');
+    expect((await rows(page, 'journal-sessions'))[0][1]).toStartWith('NQZ4');
     expect(errors.filter((e) => !e.includes('/api/auth/me'))).toEqual([]);
     await context.close();
   }, 120_000);

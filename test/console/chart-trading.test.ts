@@ -2,7 +2,7 @@
 // sends, the widths a session can be viewed at, and what a position's line says.
 import { describe, expect, it } from 'bun:test';
 import { bucketOfWidth, clickOrder, movedOrder, orphans, positionTitle, protects, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
-import type { Order } from '../../src/console/pages/desk/wire.ts';
+import type { Order, Position } from '../../src/console/pages/desk/wire.ts';
 
 const click = (price: number, keys: { shift?: boolean; alt?: boolean }) => ({ price, time: 0, shift: !!keys.shift, alt: !!keys.alt, ctrl: false });
 const ticket = { size: 2, slTicks: 40, tpTicks: null };
@@ -30,7 +30,7 @@ describe('a click on the chart', () => {
 });
 
 describe('a dragged order', () => {
-  const order = (type: number, limitPrice: number | null, stopPrice: number | null): Order => ({
+  const order = (type: Order['type'], limitPrice: number | null, stopPrice: number | null): Order => ({
     id: 7, contractId: 'CON.F.US.ENQ.H25', creationTimestamp: '', updateTimestamp: null, status: 6, type, side: 1, size: 3, limitPrice, stopPrice, fillVolume: 0, filledPrice: null,
   });
 
@@ -58,7 +58,7 @@ describe('the widths a session can be seen at', () => {
 
 describe('a position’s line', () => {
   const fmt = { price: (p: number | null) => (p === null ? '—' : p.toFixed(2)) };
-  const long = { id: 1, contractId: 'x', contractDisplayName: 'NQH5', type: 1, size: 2, averagePrice: 20_000.25 };
+  const long: Position = { id: 1, contractId: 'x', contractDisplayName: 'NQH5', type: 1, size: 2, averagePrice: 20_000.25 };
 
   it('says side, size, average price and its open P&L at the last price', () => {
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('LONG 2 @ 20000.25 · +$400.00');
@@ -68,10 +68,10 @@ describe('a position’s line', () => {
 });
 
 describe('moved protective orders', () => {
-  const o = (id: number, side: number, contractId = 'A'): Order => ({
+  const o = (id: number, side: Order['side'], contractId = 'A'): Order => ({
     id, contractId, creationTimestamp: '', updateTimestamp: null, status: 6, type: 4, side, size: 1, limitPrice: null, stopPrice: 1, fillVolume: 0, filledPrice: null,
   });
-  const long = { id: 1, contractId: 'A', contractDisplayName: 'A', type: 1, size: 1, averagePrice: 10 };
+  const long: Position = { id: 1, contractId: 'A', contractDisplayName: 'A', type: 1, size: 1, averagePrice: 10 };
 
   it('an order against a position protects it; one with it, or on another contract, does not', () => {
     expect(protects(o(5, 1), [long])).toBe(true);

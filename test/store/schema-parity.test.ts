@@ -175,7 +175,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(24);
+      expect(Object.keys(end).length).toBe(25);
       expect(end.session_leases.primaryKey).toEqual(['account_id']);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
       expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);

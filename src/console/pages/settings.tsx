@@ -2,6 +2,8 @@
 // the simulator API key (Pro: generate or rotate, shown once), and where bots connect. The key never reaches the page except in the one answer that creates it.
 
 import { useEffect, useState } from 'preact/hooks';
+import type { Static } from '@sinclair/typebox';
+import type { ApiKeyStatus } from '../../http/web/shapes.ts';
 import { auth } from '../api.ts';
 import type { PageProps } from './page-props.ts';
 import { attempt, ErrorLine } from '../ui.tsx';
@@ -9,10 +11,7 @@ import { DisplayPreferences } from './settings/display.tsx';
 import { PasswordForm } from './settings/password.tsx';
 import './settings.css';
 
-interface KeyState {
-  hasApiKey: boolean;
-  userName: string;
-}
+type KeyState = Static<typeof ApiKeyStatus>;
 
 export function SettingsPage({ user }: PageProps) {
   const pro = user.plan === 'pro';

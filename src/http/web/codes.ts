@@ -5,6 +5,7 @@ import { limits } from '../../config.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
+import type { DrawingsReadError, DrawingsWriteError } from '../../service/drawings.ts';
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
 import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
@@ -43,6 +44,18 @@ export const journalNote: CodeTable<NoteError> = {
   trade_not_found: [2, 'Trade not found'],
   invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
   note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
+};
+
+/** GET /replay-sessions/:accountId/drawings: another user's session, or none, reads as not found. */
+export const drawingsRead: CodeTable<DrawingsReadError> = {
+  session_not_found: [1, 'Replay session not found'],
+};
+
+/** PUT /replay-sessions/:accountId/drawings: the lines replace the session's, or nothing changes. */
+export const drawingsReplace: CodeTable<DrawingsWriteError> = {
+  session_not_found: [1, 'Replay session not found'],
+  invalid_drawings: [2, 'Invalid drawings: horizontalLines holds {price}, trendLines {startTime, startPrice, endTime, endPrice}; prices are finite numbers, times ISO 8601'],
+  too_many_drawings: [3, `Too many drawings (at most ${limits.replayDrawingsMax} lines)`],
 };
 
 /** POST /challenges: a user starts an evaluation (docs/decisions.md, l-journal). */

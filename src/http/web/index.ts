@@ -1,12 +1,13 @@
 // The web application's own endpoints (`/api/auth/`): the cookie login the Playground and the
 // console rely on, the API-key settings, and the reads the console needs beside the simulator API
-// (challenge figures, the days of data held, what a session is, its statistics, the journal).
+// (challenge figures, the days of data held, what a session is, its statistics, its drawings, the journal).
 
 import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { registerApiKey } from './api-key.ts';
 import { registerChallenges } from './challenges.ts';
 import { registerDataRanges } from './data-ranges.ts';
+import { registerDrawings } from './drawings.ts';
 import { registerJournal } from './journal.ts';
 import { registerReplayResults } from './replay-results.ts';
 import { registerReplaySessions } from './replay-sessions.ts';
@@ -21,5 +22,6 @@ export function webAuthFamily(s: Services) {
   registerReplayResults(app, s);
   registerReplaySessions(app, s);
   registerJournal(app, s);
+  registerDrawings(app, s);
   return app;
 }

@@ -3,33 +3,13 @@
 // current family as a bot would, Payout/eligibility (answers only in the performance phase;
 // errorCode 2 otherwise) and Payout/history (any challenge account).
 
+import type { Static } from '@sinclair/typebox';
+import type { PayoutEligibility, PayoutRecord } from '../../../http/shared/schemas.ts';
 import { sim } from '../../api.ts';
 import { type ChallengeDetail, loadChallengeDetails } from '../../challenge.ts';
 
-export interface Eligibility {
-  eligible: boolean;
-  reasons: string[];
-  winningDays: number;
-  requiredWinningDays: number;
-  winningDayMinProfit: number;
-  netProfitSincePayout: number;
-  totalFundedProfits: number;
-  consistencyLimit: number;
-  maxPayout: number;
-  minPayout: number;
-  consistencyPct: number | null;
-  windowStartDate: string | null;
-}
-
-export interface Payout {
-  id: string;
-  amount: number;
-  balanceBefore: number;
-  balanceAfter: number;
-  status: string;
-  requestedAt: string;
-  simulatedDate?: string;
-}
+export type Eligibility = Static<typeof PayoutEligibility>;
+export type Payout = Static<typeof PayoutRecord>;
 
 export interface ChallengeView {
   detail: ChallengeDetail;

@@ -3,30 +3,14 @@
 // /api/auth/challenges). The server allows a few evaluations under way per user and says so.
 
 import { useEffect, useState } from 'preact/hooks';
+import type { Static } from '@sinclair/typebox';
+import type { ChallengePlanInfo, ChallengePlans } from '../../../http/web/shapes.ts';
 import { auth } from '../../api.ts';
 import type { ChallengeDetail } from '../../challenge.ts';
 import { attempt, ErrorLine, money } from '../../ui.tsx';
 
-export interface PlanInfo {
-  key: string;
-  size: '50K' | '100K' | '150K';
-  policy: 'standard' | 'consistency';
-  dailyLossMode: 'hard' | 'soft';
-  startingBalance: number;
-  profitTarget: number;
-  maxLossLimit: number;
-  dailyLossLimit: number;
-  maxContracts: number;
-  minTradingDays: number;
-  passConsistencyPct: number;
-  payout: { requiredWinningDays: number; winningDayMinProfit: number; minPayout: number; maxPayout: number; profitCapPct: number; consistencyPct: number | null };
-}
-
-interface Plans {
-  plans: PlanInfo[];
-  activeEvaluations: number;
-  activeEvaluationsMax: number;
-}
+export type PlanInfo = Static<typeof ChallengePlanInfo>;
+type Plans = Static<typeof ChallengePlans>;
 
 const SIZES = ['50K', '100K', '150K'] as const;
 

@@ -39,10 +39,10 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
         ))}
       </span>
       <span class="tool-group">
-        <button type="button" class={`tool ${drawings.mode === 'hline' ? 'on' : ''}`} data-draw="hline" onClick={() => drawings.choose('hline')} title="Horizontal line: click a price">
+        <button type="button" class={`tool ${drawings.mode === 'hline' ? 'on' : ''}`} data-draw="hline" onClick={() => drawings.choose('hline')} disabled={!drawings.loaded} title="Horizontal line: click a price">
           ― Line
         </button>
-        <button type="button" class={`tool ${drawings.mode === 'trend' ? 'on' : ''}`} data-draw="trend" onClick={() => drawings.choose('trend')} title="Trend line: click its two ends">
+        <button type="button" class={`tool ${drawings.mode === 'trend' ? 'on' : ''}`} data-draw="trend" onClick={() => drawings.choose('trend')} disabled={!drawings.loaded} title="Trend line: click its two ends">
           ╱ Trend
         </button>
         {drawings.hlines.length + drawings.trends.length > 0 && (
@@ -51,7 +51,13 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
           </button>
         )}
       </span>
-      <span class="muted small hint">{drawings.mode === 'trend' ? (drawings.pending ? 'Click the second end' : 'Click the first end') : drawings.mode === 'hline' ? 'Click a price' : 'Shift+click: limit · Alt+click: stop'}</span>
+      {drawings.problem ? (
+        <span class="error small hint" data-testid="drawings-problem">
+          {drawings.problem}
+        </span>
+      ) : (
+        <span class="muted small hint">{drawings.mode === 'trend' ? (drawings.pending ? 'Click the second end' : 'Click the first end') : drawings.mode === 'hline' ? 'Click a price' : 'Shift+click: limit · Alt+click: stop'}</span>
+      )}
       <span class="tool-group right">
         <button type="button" class="tool" data-testid="cancel-all" onClick={trading.cancelAll} disabled={blocked || trading.busy || orderCount === 0} title="Cancel every working order (C)">
           Cancel all <kbd>C</kbd>

@@ -5,6 +5,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
+import type { ApiBar } from '../../chart.ts';
 import { attempt } from '../../ui.tsx';
 import type { Tables } from './book.ts';
 import type { SessionCore } from './core.ts';
@@ -12,7 +13,7 @@ import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
 import { type Confirm, useConfirm } from './confirm.ts';
-import { leaveCurrent, timeframeParts } from './model.ts';
+import { leaveCurrent, loadPlayedUntil, timeframeParts } from './model.ts';
 import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
 import { zoneLabel } from '../../time-format.ts';
 
@@ -96,17 +97,36 @@ function useJumpTarget(clock: string | null, jump: (text: string) => void): Pick
   return { jumpAt, editJump, submitJump };
 }
 
-/** A step (its answer carries its bars) or a jump (its bars are read from History). */
+/**
+ * A step (its answer carries its bars) or a jump (its bars are read from History). A jump's bars are
+ * asked for while the server plays them: the bars after the last one drawn, up to one bar past the
+ * target; the jump's answer says how many of them it played.
+ */
 function advance({ core, session }: Parts, path: 'Replay/step' | 'Replay/jumpTo', body: Record<string, unknown>, withBars: boolean): Promise<void> {
   return core.serial(async () => {
-    if (core.live.current.over) return;
+    const L = core.live.current;
+    if (L.over) return;
+    const wanted = { count: null as number | null };
+    const ahead = path === 'Replay/jumpTo' && L.lastTime ? jumpBars(core, L.lastTime, String(body.targetTime), wanted) : null;
     const r = await sim<Advance>(path, { accountId: core.accountId, ...body }).catch((e) => {
+      wanted.count = 0;
       if (isPlayingRefusal(e)) core.setPlaying(true); // started elsewhere: Pause is the way on
       throw e;
     });
-    await session.drawTo(r.currentIndex, withBars ? (r.bars ?? []) : null);
+    const played = r.currentIndex - L.drawn;
+    wanted.count = Math.max(played, 0);
+    const read = ahead ? await ahead : null;
+    // Fewer bars read than played (the server played past the target's bar): drawTo reads them itself.
+    const bars = withBars ? (r.bars ?? []) : read && read.length >= played ? read.slice(0, Math.max(played, 0)) : null;
+    await session.drawTo(r.currentIndex, bars);
     session.applyStatus(r);
   });
+}
+
+/** The bars a jump to `targetIso` will play (null when they cannot be read: drawTo reads them after). */
+function jumpBars(core: SessionCore, lastTime: string, targetIso: string, wanted: { count: number | null }): Promise<ApiBar[] | null> {
+  const endIso = new Date(Date.parse(targetIso) + timeframeParts(core.meta.timeframe).widthS * 1000).toISOString();
+  return loadPlayedUntil(core.metaRef.current, lastTime, endIso, wanted).catch(() => null);
 }
 
 /** The server plays at 2 × speed bars a second; the bars come back through the market hub. */

@@ -1,10 +1,15 @@
 // The trader's drawings on a session's chart: horizontal lines (one click) and trend lines (two
-// clicks), kept in this browser per session (localStorage, keyed by the replay account), so they
-// survive a reload, a Leave and Resume, and another width. A session opened in another browser
-// shows none: they are this trader's notes on this screen, like the bracket lines planned here, and
-// keeping them on the server would need a table of its own (docs/decisions.md).
+// clicks), kept with the session on the server (GET/PUT /api/auth/replay-sessions/:id/drawings), so
+// a reload, a Leave and Resume, another width or another browser shows them. Loaded when the session
+// opens (the tools wait for it); each change is written whole at once, one write in flight and the
+// newest sent after it; a write the server refuses (over its bound) puts the last kept lines back.
+// No copy in this browser: a line drawn while the server is unreachable is shown, said to be unsaved,
+// and written with the next change.
 
+import type { Static } from '@sinclair/typebox';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SessionDrawings } from '../../../http/web/shapes.ts';
+import { ApiError, auth } from '../../api.ts';
 import type { ChartClick, PriceChart } from '../../chart.ts';
 import { onTick } from './chart-rules.ts';
 
@@ -25,6 +30,10 @@ export type DrawMode = 'none' | 'hline' | 'trend';
 
 export interface DrawingsModel extends Drawings {
   mode: DrawMode;
+  /** False until the session's lines are read: the tools wait. */
+  loaded: boolean;
+  /** Why the lines shown are not the server's (not read, not saved), or null. */
+  problem: string | null;
   /** Chooses a tool (choosing the current one puts it down). */
   choose(m: DrawMode): void;
   /** A click on the chart; true when a tool took it. */
@@ -34,37 +43,101 @@ export interface DrawingsModel extends Drawings {
   clear(): void;
 }
 
-const KEY = (accountId: number) => `rd.desk.drawings.${accountId}`;
 const NONE: Drawings = { hlines: [], trends: [] };
 const DRAWING_COLOR = '#d2a8ff';
 
-export function loadDrawings(accountId: number): Drawings {
-  try {
-    const v = JSON.parse(localStorage.getItem(KEY(accountId)) ?? 'null');
-    return v && Array.isArray(v.hlines) && Array.isArray(v.trends) ? v : NONE;
-  } catch {
-    return NONE;
-  }
+type WireDrawings = Pick<Static<typeof SessionDrawings>, 'horizontalLines' | 'trendLines'>;
+
+const isoOf = (s: number) => new Date(s * 1000).toISOString();
+const secondsOf = (iso: string) => Date.parse(iso) / 1000;
+
+function toWire(d: Drawings): WireDrawings {
+  return {
+    horizontalLines: d.hlines.map((price) => ({ price })),
+    trendLines: d.trends.map((t) => ({ startTime: isoOf(t.t1), startPrice: t.p1, endTime: isoOf(t.t2), endPrice: t.p2 })),
+  };
 }
 
-function saveDrawings(accountId: number, d: Drawings): void {
-  try {
-    localStorage.setItem(KEY(accountId), JSON.stringify(d));
-  } catch {
-    // Not kept: drawn for this page only.
-  }
+function fromWire(w: WireDrawings): Drawings {
+  return {
+    hlines: w.horizontalLines.map((h) => h.price),
+    trends: w.trendLines.map((t) => ({ t1: secondsOf(t.startTime), p1: t.startPrice, t2: secondsOf(t.endTime), p2: t.endPrice })),
+  };
+}
+
+const drawingsPath = (accountId: number) => `replay-sessions/${accountId}/drawings`;
+
+export async function fetchDrawings(accountId: number): Promise<Drawings> {
+  return fromWire(await auth<WireDrawings>('GET', drawingsPath(accountId)));
+}
+
+interface Saved {
+  /** The lines the server holds, as it answered them. */
+  drawings: Drawings;
+  problem: string | null;
+}
+
+/** Writes the newest lines, one write in flight; `done` hears each answer (or failure). `kept`: the lines the server holds now. */
+function drawingsWriter(accountId: number, kept: Drawings, done: (s: Saved) => void): (d: Drawings) => void {
+  let inFlight = false;
+  let next: Drawings | null = null;
+  const send = async (d: Drawings): Promise<void> => {
+    inFlight = true;
+    try {
+      kept = fromWire(await auth<WireDrawings>('PUT', drawingsPath(accountId), toWire(d), { keepalive: true }));
+      if (!next) done({ drawings: kept, problem: null });
+    } catch (e) {
+      const refused = e instanceof ApiError && e.status === 200;
+      // Refused: the server's lines are the truth. Unreachable: keep what the trader drew, say so.
+      if (!next) done({ drawings: refused ? kept : d, problem: refused ? e.message : `Drawings not saved: ${(e as Error).message}` });
+    } finally {
+      inFlight = false;
+      const n = next;
+      next = null;
+      if (n) void send(n);
+    }
+  };
+  return (d) => {
+    if (inFlight) next = d;
+    else void send(d);
+  };
+}
+
+interface ToolState {
+  drawings: Drawings;
+  mode: DrawMode;
+  pending: { t: number; p: number } | null;
+  loaded: boolean;
+  problem: string | null;
 }
 
 export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number): DrawingsModel {
   // Clicks can come faster than renders: the tool's state is kept in a ref, the state redraws.
-  const tool = useRef<{ drawings: Drawings; mode: DrawMode; pending: { t: number; p: number } | null }>({ drawings: loadDrawings(accountId), mode: 'none', pending: null });
+  const tool = useRef<ToolState>({ drawings: NONE, mode: 'none', pending: null, loaded: false, problem: null });
   const [, redraw] = useState(0);
-  const set = (patch: Partial<typeof tool.current>) => {
+  const update = (patch: Partial<ToolState>) => {
     tool.current = { ...tool.current, ...patch };
-    if (patch.drawings) saveDrawings(accountId, patch.drawings);
     redraw((n) => n + 1);
   };
-  const { drawings, mode, pending } = tool.current;
+  const write = useRef<(d: Drawings) => void>(() => {});
+  useEffect(() => {
+    let gone = false;
+    const loaded = (drawings: Drawings) => {
+      if (gone) return;
+      write.current = drawingsWriter(accountId, drawings, (s) => !gone && update(s));
+      update({ drawings, loaded: true, problem: null });
+    };
+    fetchDrawings(accountId).then(loaded, (e) => !gone && update({ problem: `Drawings not loaded: ${(e as Error).message}` }));
+    return () => {
+      gone = true;
+      write.current = () => {};
+    };
+  }, [accountId]);
+  const set = (patch: Partial<ToolState>) => {
+    update(patch);
+    if (patch.drawings) write.current(patch.drawings);
+  };
+  const { drawings, mode, pending, loaded, problem } = tool.current;
   useDrawn(chart, drawings, ready);
 
   const click = (c: ChartClick): boolean => {
@@ -82,7 +155,9 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
     ...drawings,
     mode,
     pending,
-    choose: (m) => set({ pending: null, mode: tool.current.mode === m ? 'none' : m }),
+    loaded,
+    problem,
+    choose: (m) => tool.current.loaded && set({ pending: null, mode: tool.current.mode === m ? 'none' : m }),
     click,
     clear: () => set({ drawings: NONE }),
   };

@@ -2,65 +2,30 @@
 // the event folding shares are in wire.ts), the session description the desk keeps per replay
 // account, and the bar loads the chart needs.
 
+import type { Static } from '@sinclair/typebox';
+import type { Account as Account_ } from '../../../http/shared/schemas.ts';
+import type * as simShapes from '../../../http/sim/shapes.ts';
+import type * as web from '../../../http/web/shapes.ts';
+import { BarUnit, PRESET_TIMEFRAMES, type Timeframe } from '../../../domain/timeframe.ts';
 import type { ApiBar } from '../../chart.ts';
 import { auth, sim } from '../../api.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export type { Order, Position, Snapshot, Trade };
 
-export interface Contract {
-  id: string;
-  name: string;
-  description: string;
-  tickSize: number;
-  tickValue: number;
-  symbolId: string;
-}
+export type Contract = Static<typeof web.SessionContract>;
 
-export interface Account {
-  id: number;
-  name: string;
-  balance: number;
-  canTrade: boolean;
-}
+export type Account = Pick<Static<typeof Account_>, 'id' | 'name' | 'balance' | 'canTrade'>;
 
-/** propFirm of replay answers. The optional fields are shown when the server sends them. */
-export interface PropFirm {
-  status: string;
-  isFunded: boolean;
-  currentPhase: string;
-  tradingDaysCount: number;
-  drawdownLocked: boolean;
-  [k: string]: unknown;
-}
+/** propFirm of replay answers. */
+export type PropFirm = Static<typeof simShapes.PropFirm>;
 
-export interface Violation {
-  rule: string | null;
-  message: string;
-  value: number;
-  limit: number;
-  time: string;
-  barIndex: number;
-  phase: string;
-}
+export type Violation = Static<typeof simShapes.Violation>;
 
-export interface FilledOrder {
-  orderId: number;
-  fillPrice: number;
-  fillQty: number;
-}
+export type FilledOrder = Static<typeof simShapes.FilledOrder>;
 
 /** What Replay/step and jumpTo answer (step adds `bars`). */
-export interface Advance {
-  bars?: ApiBar[];
-  barsProcessed: number;
-  currentIndex: number;
-  totalBars: number;
-  account: Snapshot | null;
-  propFirm: PropFirm | null;
-  filledOrders: FilledOrder[];
-  violations: Violation[];
-}
+export type Advance = Omit<Static<typeof simShapes.ReplayStepAnswer>, 'bars'> & { bars?: ApiBar[] };
 
 export const ORDER_TYPES = [
   { value: 2, label: 'Market', short: 'MKT' },
@@ -72,16 +37,18 @@ export const ORDER_TYPES = [
 export const typeShort = (t: number) => ORDER_TYPES.find((o) => o.value === t)?.short ?? String(t);
 export const sideWord = (s: number) => (s === 0 ? 'Buy' : 'Sell');
 
-export const TIMEFRAMES = ['1s', '5s', '10s', '15s', '30s', '1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
+/** The preset timeframes, narrowest first, as the server's domain lists them. */
+export const TIMEFRAMES: readonly string[] = PRESET_TIMEFRAMES.map((t) => t.text);
 
-/** `5m` → History/retrieveBars unit and unitNumber, and the width in seconds. */
-export function timeframeParts(tf: string): { unit: number; unitNumber: number; widthS: number } {
-  const m = /^(\d+)([smhd])$/.exec(tf);
-  if (!m) throw new Error(`Unsupported timeframe ${tf}`);
-  const n = Number(m[1]);
-  const unit = { s: 1, m: 2, h: 3, d: 4 }[m[2] as 's' | 'm' | 'h' | 'd'];
-  const widthS = n * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
-  return { unit, unitNumber: n, widthS };
+/** History/retrieveBars `unit` of each fixed timeframe unit. */
+const HISTORY_UNIT: Partial<Record<Timeframe['unit'], BarUnit>> = { s: BarUnit.Second, m: BarUnit.Minute, h: BarUnit.Hour, d: BarUnit.Day };
+
+/** `5m` → History/retrieveBars unit and unitNumber, and the width in seconds (the domain's canonical preset). */
+export function timeframeParts(tf: string): { unit: BarUnit; unitNumber: number; widthS: number } {
+  const t = PRESET_TIMEFRAMES.find((p) => p.text === tf);
+  const unit = t && HISTORY_UNIT[t.unit];
+  if (!t || !unit) throw new Error(`Unsupported timeframe ${tf}`);
+  return { unit, unitNumber: t.count, widthS: t.widthS };
 }
 
 /**
@@ -157,17 +124,7 @@ export function currentSessionId(): number | null {
 }
 
 /** What the server says a live session is (GET /api/auth/replay-sessions/:accountId). */
-interface SessionInfo {
-  accountId: number;
-  name: string;
-  contract: Contract;
-  timeframe: string;
-  startTime: string;
-  endTime: string;
-  historyBars: number;
-  challenge: { accountId: number; name: string } | null;
-  startingBalance: number | null;
-}
+type SessionInfo = Static<typeof web.SessionInfo>;
 
 /**
  * A live session's description from the server, so any browser opens it whole (instrument, span,
@@ -209,7 +166,6 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
     unitNumber,
     startTime: new Date(startMs - spanMs).toISOString(),
     endTime: new Date(startMs).toISOString(),
-    limit: 20000,
   });
   // endTime cuts inside no bar (both on the day grid), so none of these is partial.
   return r.bars.filter((b) => Date.parse(b.t) < startMs).slice(-meta.historyBars);
@@ -217,21 +173,39 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
 
 /**
  * `count` session bars after `afterIso` (or from the session's start): what a jump played, or
- * what was played before a resume. Pages of 20,000, at most five requests.
+ * what was played before a resume. At most five requests, as long as the server allows.
  */
-export async function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
-  if (count <= 0) return [];
-  const { unit, unitNumber } = timeframeParts(meta.timeframe);
-  let from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
-  if (!from) return [];
+export function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
+  const from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
+  return count > 0 && from ? readPages(meta, from, { count }, null) : Promise.resolve([]);
+}
+
+/**
+ * The bars after `afterIso` that open before `endIso` (at most five requests): what a jump to
+ * about `endIso` will play, read while the server plays it. `wanted.count`, once the jump's answer
+ * sets it, stops the reading at that many bars.
+ */
+export function loadPlayedUntil(meta: SessionMeta, afterIso: string, endIso: string, wanted: { count: number | null }): Promise<ApiBar[]> {
+  return readPages(meta, new Date(Date.parse(afterIso) + 1000).toISOString(), wanted, endIso);
+}
+
+/** History pages from `from` on, each starting just after the last bar of the one before, until `count` bars (or all before `endIso`). */
+async function readPages(meta: SessionMeta, from: string, wanted: { count: number | null }, endIso: string | null): Promise<ApiBar[]> {
+  const { unit, unitNumber, widthS } = timeframeParts(meta.timeframe);
+  // A page whose last bar is the last one before endIso ends the reading: no request for an empty page.
+  const lastOpenMs = endIso === null ? Infinity : Date.parse(endIso) - widthS * 1000;
   const out: ApiBar[] = [];
-  for (let page = 0; page < 5 && out.length < count; page++) {
+  const done = () => (wanted.count !== null && out.length >= wanted.count) || (out.length > 0 && Date.parse(out[out.length - 1].t) >= lastOpenMs);
+  for (let page = 0; page < 5 && !done(); page++) {
+    const count = wanted.count;
     const r: { bars: ApiBar[] } = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
       contractId: meta.contract.id,
       unit,
       unitNumber,
       startTime: from,
-      limit: Math.min(20000, count - out.length),
+      ...(endIso ? { endTime: endIso } : {}),
+      // The server caps a request at its own bound: the pages are as long as it allows.
+      ...(count === null ? {} : { limit: count - out.length }),
     });
     if (r.bars.length === 0) break;
     out.push(...r.bars);
@@ -249,14 +223,8 @@ export function readStatus(accountId: number): Promise<Advance> {
   return sim<Advance>('Replay/jumpTo', { accountId, targetTime: '2000-01-01T00:00:00Z' });
 }
 
-/** The days of data the server holds for an instrument (GET /api/auth/data-ranges). */
-export interface DataRange {
-  symbol: string;
-  contractId: string;
-  /** YYYY-MM-DD, UTC. */
-  firstDate: string;
-  lastDate: string;
-}
+/** The days of data the server holds for an instrument (GET /api/auth/data-ranges): YYYY-MM-DD, UTC. */
+export type DataRange = Static<typeof web.DataRange>;
 
 /** Every instrument's days of data, as the server states them. */
 export async function loadDataRanges(): Promise<DataRange[]> {

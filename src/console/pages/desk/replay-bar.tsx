@@ -6,7 +6,7 @@ import { ErrorLine, utc } from '../../ui.tsx';
 import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
 import { type SessionMeta, timeframeParts } from './model.ts';
-import { replayedContractName } from './contract-name.ts';
+import { ContractName } from './contract-label.tsx';
 import { clockAfter } from './sim-clock.ts';
 import { zoneLabel } from '../../time-format.ts';
 
@@ -37,7 +37,7 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
     <header class="card desk-bar">
       <div class="bar-row">
         <div class="instrument">
-          <ContractName contract={meta.contract} clock={clock} />
+          <ContractName contract={meta.contract} at={clock} />
           <span class="muted desc" title={meta.contract.description}>{meta.contract.description}</span>
           <span class="chip">{meta.timeframe}</span>
           {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
@@ -61,22 +61,6 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
       </div>
       <ErrorLine error={error} />
     </header>
-  );
-}
-
-/** The front contract on the replayed date, with the API's current name beside it (contract-name.ts). */
-function ContractName({ contract, clock }: { contract: SessionMeta['contract']; clock: string | null }) {
-  const replayed = replayedContractName(contract.id, clock);
-  if (!replayed || replayed === contract.name) return <span class="sym" data-testid="contract-name">{contract.name}</span>;
-  return (
-    <>
-      <span class="sym" data-testid="replayed-contract" title={`The front month on the replayed date; the API names today's front ${contract.name}`}>
-        {replayed}
-      </span>
-      <span class="muted small api-name" data-testid="contract-name" title="The contract's name in the API (today's front month)">
-        API {contract.name}
-      </span>
-    </>
   );
 }
 

@@ -108,14 +108,17 @@ async function loadSession(s: Session, c: PriceChart, gone: () => boolean): Prom
   const fresh = st.currentIndex === 0 && st.account !== null && st.account.positions === 0 && st.account.pendingOrders === 0;
   if (core.metaRef.current.startingBalance === null && fresh) core.updateMeta({ startingBalance: st.account!.balance });
   else saveMeta(core.metaRef.current);
-  const history = await loadHistory(core.metaRef.current).catch((e) => {
-    bars.setHistoryNote(`Chart history not loaded: ${e.message}`);
-    return [] as ApiBar[];
-  });
-  const played = await loadPlayed(core.metaRef.current, null, st.currentIndex).catch((e) => {
-    bars.setHistoryNote(`Played bars not loaded: ${e.message}`);
-    return [] as ApiBar[];
-  });
+  // Both reads at once: neither needs the other's answer.
+  const [history, played] = await Promise.all([
+    loadHistory(core.metaRef.current).catch((e) => {
+      bars.setHistoryNote(`Chart history not loaded: ${e.message}`);
+      return [] as ApiBar[];
+    }),
+    loadPlayed(core.metaRef.current, null, st.currentIndex).catch((e) => {
+      bars.setHistoryNote(`Played bars not loaded: ${e.message}`);
+      return [] as ApiBar[];
+    }),
+  ]);
   if (gone()) return;
   if (!core.metaRef.current.startDate) bars.setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
   const all = [...history, ...played];

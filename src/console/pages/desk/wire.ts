@@ -1,46 +1,17 @@
-// The desk's wire shapes that the event folding (live.ts) shares with the REST reads: plain data,
-// no DOM, so the folding is tested without a browser (test/console/).
+// The desk's wire shapes that the event folding (live.ts) shares with the REST reads: the fields the
+// hub's payloads and the REST answers both carry, typed from the server's schemas (plain data, no
+// DOM, so the folding is tested without a browser: test/console/).
 
-export interface Snapshot {
-  balance: number;
-  equity: number;
-  unrealizedPnl: number;
-  marginUsed: number;
-  positions: number;
-  pendingOrders: number;
-}
+import type { Static } from '@sinclair/typebox';
+import type * as sim from '../../../http/sim/shapes.ts';
 
-export interface Order {
-  id: number;
-  contractId: string;
-  creationTimestamp: string;
-  updateTimestamp: string | null;
-  status: number;
-  type: number;
-  side: number;
-  size: number;
-  limitPrice: number | null;
-  stopPrice: number | null;
-  fillVolume: number;
-  filledPrice: number | null;
-}
+export type Snapshot = Static<typeof sim.AccountSnapshot>;
 
-export interface Position {
-  id: number;
-  contractId: string;
-  contractDisplayName: string;
-  type: number;
-  size: number;
-  averagePrice: number;
-}
+export type Order = Pick<
+  Static<typeof sim.Order>,
+  'id' | 'contractId' | 'creationTimestamp' | 'updateTimestamp' | 'status' | 'type' | 'side' | 'size' | 'limitPrice' | 'stopPrice' | 'fillVolume' | 'filledPrice'
+>;
 
-export interface Trade {
-  id: number;
-  contractId: string;
-  creationTimestamp: string;
-  price: number;
-  fees: number;
-  side: number;
-  size: number;
-  orderId: number;
-}
+export type Position = Pick<Static<typeof sim.Position>, 'id' | 'contractId' | 'contractDisplayName' | 'type' | 'size' | 'averagePrice'>;
+
+export type Trade = Pick<Static<typeof sim.Trade>, 'id' | 'contractId' | 'creationTimestamp' | 'price' | 'fees' | 'side' | 'size' | 'orderId'>;

@@ -6,6 +6,7 @@ import { ErrorLine, money, signClass, utc } from '../../ui.tsx';
 import { zoneLabel } from '../../time-format.ts';
 import { EquityChart } from '../playground/equity-chart.tsx';
 import { Stats } from '../playground/results.tsx';
+import { ContractName } from '../desk/contract-label.tsx';
 import { endWords, type JournalDetail, type JournalTrade, loadJournalSession } from './model.ts';
 import { NoteEditor } from './note.tsx';
 import { SessionChart } from './session-chart.tsx';
@@ -62,7 +63,10 @@ function Header({ d }: { d: JournalDetail }) {
   return (
     <header class="journal-head card">
       <h2>
-        <span class="mono">{d.contract.name}</span> · {d.contract.description} · <span class="mono">{d.timeframe}</span>
+        <span class="mono" data-testid="journal-contract">
+          <ContractName contract={d.contract} at={d.currentTime} />
+        </span>{' '}
+        · {d.contract.description} · <span class="mono">{d.timeframe}</span>
       </h2>
       <p class="muted mono small" data-testid="journal-span">
         Replayed {utc(d.startTime).slice(0, 16)} → {utc(d.currentTime).slice(0, 16)} {zoneLabel()} · {d.barsPlayed.toLocaleString('en-US')} bars · account {d.name}

@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorLine, money, signClass, utc } from '../../ui.tsx';
+import { ContractName } from '../desk/contract-label.tsx';
 import { endWords, type JournalSession, loadJournal } from './model.ts';
 
 export const open = (accountId: number) => {
@@ -50,7 +51,7 @@ function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
             <td class="mono">{utc(s.endedAt).slice(0, 16)}</td>
             <td>
               <a href={`#/journal?id=${s.accountId}`} class="mono">
-                {s.contract.name}
+                <ContractName contract={s.contract} at={s.currentTime} />
               </a>{' '}
               <span class="muted small">{s.contract.description}</span>
             </td>

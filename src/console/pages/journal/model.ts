@@ -1,47 +1,15 @@
 // The journal's data as the server states it (GET /api/auth/journal, /journal/:accountId, POST
 // /journal/:accountId/note), and the reads of a past session's bars for its read-only chart.
 
+import type { Static } from '@sinclair/typebox';
+import type * as shapes from '../../../http/web/shapes.ts';
 import { auth } from '../../api.ts';
 import type { ApiBar } from '../../chart.ts';
-import type { WireRunStats } from '../../run-stats.ts';
 import { loadHistory, loadPlayed, type SessionMeta } from '../desk/model.ts';
 
-export interface JournalSession {
-  accountId: number;
-  name: string;
-  contract: { id: string; name: string; description: string; tickSize: number; tickValue: number; symbolId: string };
-  timeframe: string;
-  startTime: string;
-  endTime: string;
-  /** Where the session stopped: the simulated now at its end. */
-  currentTime: string;
-  barsPlayed: number;
-  historyBars: number;
-  status: 'active' | 'ended';
-  endedAt: string | null;
-  endReason: string | null;
-  challengeAccountId: number | null;
-  results: WireRunStats;
-  note: string;
-}
-
-export interface JournalTrade {
-  tradeNumber: number;
-  side: 'long' | 'short';
-  size: number;
-  entryTime: string;
-  entryPrice: number;
-  exitTime: string;
-  exitPrice: number;
-  pnl: number;
-  fees: number;
-  note: string;
-}
-
-export interface JournalDetail extends JournalSession {
-  trades: JournalTrade[];
-  equity: { time: string; balance: number }[];
-}
+export type JournalSession = Static<typeof shapes.JournalSession>;
+export type JournalTrade = Static<typeof shapes.JournalTrade>;
+export type JournalDetail = Static<typeof shapes.JournalDetail>;
 
 export async function loadJournal(): Promise<JournalSession[]> {
   return (await auth<{ sessions: JournalSession[] }>('GET', 'journal')).sessions;
