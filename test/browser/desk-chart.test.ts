@@ -2,21 +2,13 @@
 // in headless Chromium against the real server: indicators with their values in the legend, the
 // session's bars at another width, drawings kept with the session, the contract traded on the
 // replayed date, orders placed and moved on the chart, the position's open P&L, cancel-all and
-// flatten-all. Screenshots go to docs/screenshots/.
+// flatten-all. Screenshots go to the test's folder, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { contractNameFor } from '../../src/domain/contract-id.ts';
 import { bollinger, sma, vwap } from '../../src/domain/indicators.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
-import { browserStage, loginThroughForm, noBrowser } from './support.ts';
-
-const SHOTS = join(import.meta.dir, '..', '..', 'docs', 'screenshots');
-
-/** Screenshots a trader would look at, kept with the docs. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+import { browserStage, docScreenshot, loginThroughForm, noBrowser } from './support.ts';
 
 async function text(page: Page, sel: string): Promise<string> {
   return ((await page.textContent(sel)) ?? '').trim();
@@ -115,7 +107,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     const hovered = Number(await page.getAttribute('[data-testid=legend]', 'data-time'));
     expect(hovered).toBeLessThan(Date.parse(last.t) / 1000);
     await page.mouse.move(box.x + box.w + 40, box.y - 40);
-    await screenshot(page, 'desk-chart-indicators-1440');
+    await docScreenshot(page, 'desk-chart-indicators-1440');
 
     // 5 m: the same session's bars in 5 m buckets, the last one up to the clock (00:15–00:20 holds 00:15…00:19).
     const oneMinuteBars = Number(await chartAttr(page, 'bars'));
@@ -138,7 +130,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.click('[data-testid=step]');
     await waitProgress(page, 21);
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.lastTime === '2025-03-03T00:20:00.000Z'");
-    await screenshot(page, 'desk-chart-5m-1440');
+    await docScreenshot(page, 'desk-chart-5m-1440');
     await page.selectOption('select[name=viewWidth]', '1m');
     await page.waitForFunction(`Number(document.querySelector('[data-testid=chart]').dataset.bars) === ${oneMinuteBars + 1}`);
     expect(errors).toEqual([]);
@@ -175,7 +167,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
     expect(await chartAttr(page, 'lines')).toContain('trend.0');
-    await screenshot(page, 'desk-chart-drawings-1440');
+    await docScreenshot(page, 'desk-chart-drawings-1440');
 
     // Another browser (fresh storage) resuming the session shows the same lines.
     const b = await stage.browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -290,7 +282,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
     expect((await orders())[0].side).toBe('Sell');
     await page.mouse.move(box.x + box.w * 0.6, box.y + box.h * 0.5);
-    await screenshot(page, 'desk-chart-trading-1280');
+    await docScreenshot(page, 'desk-chart-trading-1280');
 
     // Flatten (the button), then F after another buy: flat each time.
     await page.click('[data-testid=flatten-all]');
