@@ -50,7 +50,6 @@ export const limits = Object.freeze({
   replayStartWindowMs: 60_000,
   replayStepsMax: 100, // (spec)
   replayIdleMs: 3_600_000, // (spec) one hour
-  replaySpanYearsMax: 2, // (spec) endDate at most 2 years after startDate (same calendar date)
   replayHistoryBars: 500, // chart history pre-loaded before the start
   replaySpeedMin: 1, // (spec)
   replaySpeedMax: 50, // (spec)
@@ -79,9 +78,6 @@ export const limits = Object.freeze({
   passwordLengthMin: 8, // a password changed in the console's Settings (NIST SP 800-63B's floor)
   playgroundScriptBytesMax: 200 * 1024, // (spec) script size 200 KB, UTF-8 bytes
   strategyNameMax: 100,
-  strategyParamsMax: 50,
-  strategyParamKeyMax: 64,
-  strategyParamStringMax: 1_000,
   strategyRunsListedMax: 200,
 
   // Real-time hubs (SignalR transport, src/http/hubs/signalr/). Defaults of ASP.NET Core where it has
@@ -133,7 +129,6 @@ export const limits = Object.freeze({
   playgroundTradesPageMax: 1000,
   playgroundTradesPerChunk: 1000, // trades a stored chunk holds: a page reads one or two chunks (44 KB each)
   playgroundContextTimeframesMax: 3,
-  playgroundEquityPointsMax: 2000,
   // What the server accepts from a child in one message (its word is not trusted); stored bars sent
   // in answer to one `need` (the bar asked for plus look-ahead bars that can trigger).
   playgroundActionsPerBatchMax: 100_000,

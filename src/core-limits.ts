@@ -1,7 +1,8 @@
-// The limits of the pure core (lib, domain, data, engine), unit-suffixed, in one place. These layers
-// may not import config.ts (it reads the environment and imports the domain), and the runner child
-// bundles src/engine for a browser target, so their limits live in this import-free file; config.ts
-// spreads them into `limits`, the one catalogue of every limit. Values the spec fixes are marked (spec).
+// The limits of the pure core (lib, domain, data, engine) and of the wire shapes, unit-suffixed, in
+// one place. These layers may not import config.ts (it reads the environment and imports the domain),
+// and the runner child bundles src/engine for a browser target, so their limits live in this
+// import-free file; config.ts spreads them into `limits`, the one catalogue of every limit. Values the
+// spec fixes are marked (spec).
 
 import { daysFromCivil } from './lib/civil-date.ts';
 
@@ -32,4 +33,12 @@ export const coreLimits = Object.freeze({
 
   jwtLengthCharsMax: 4096, // no token of ours comes near this; longer ones are refused before any decoding
   jwtVerifiedCacheEntriesMax: 10_000, // per kind: a few MB at most, far more than the live bots of an instance
+
+  // Limits the wire shapes state (http/<family>/shapes.ts, which the console type-checks and so may
+  // not import config.ts): a strategy's params, a span's years, an equity curve's points.
+  replaySpanYearsMax: 2, // (spec) endDate at most 2 years after startDate (same calendar date)
+  strategyParamsMax: 50,
+  strategyParamKeyMax: 64,
+  strategyParamStringMax: 1_000,
+  playgroundEquityPointsMax: 2000,
 });

@@ -94,11 +94,11 @@ const ALLOWED: Record<string, string[]> = {
 
 /**
  * The wire shapes the console may take its API types from (`import type` + `Static`): TypeBox values
- * in modules that import nothing of the server but each other and the engine's enums, so the
- * console's type check and bundle never reach the server.
+ * in modules that import nothing of the server but each other, the engine's enums and the pure
+ * limits, so the console's type check and bundle never reach the server.
  */
-const WIRE_SHAPES = /^http\/(shared\/schemas|[a-z]+\/shapes)\.ts$/;
-const WIRE_SHAPE_IMPORTS = /^(@sinclair\/typebox|engine\/types\.ts)$/;
+const WIRE_SHAPES = /^http\/(shared\/schemas|[a-z]+\/([a-z]+-)?shapes)\.ts$/;
+const WIRE_SHAPE_IMPORTS = /^(@sinclair\/typebox|engine\/types\.ts|core-limits\.ts)$/;
 
 /** Each import or re-export of a file: its module specifier and whether it is type-only (`import type { … }`). */
 function importDeclarations(path: string, text: string): { spec: string; typeOnly: boolean }[] {

@@ -8,112 +8,19 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
+import { Maybe, STRICT } from '../shared/schemas.ts';
 import * as codes from './optimize-codes.ts';
-import { Params, ParamValue, PlaygroundResults } from './schemas.ts';
+import { Combination, HeatmapAxis, HeatmapCell, ObjectiveName, Optimization, OptimizationProgress, OptimizationSummary } from './optimize-shapes.ts';
+import { ParamValue } from './shapes.ts';
 
-const IsoTime = (description: string) => T.String({ description: `${description} (ISO 8601 UTC)` });
-const TradeDate = (description: string) => T.String({ description: `${description} (YYYY-MM-DD)`, examples: ['2025-03-03'] });
-
-export const OBJECTIVE_NAMES = ['net_pnl', 'return_over_drawdown', 'sharpe', 'profit_factor', 'win_rate'] as const;
-const ObjectiveName = T.Union(OBJECTIVE_NAMES.map((o) => T.Literal(o)), {
-  title: 'OptimizeObjective',
-  description: 'Higher is better: net P&L (USD); net P&L over |max drawdown|; Sharpe ratio (results.sharpeRatio); profit factor; win rate',
-});
+// The wire shapes (optimize-shapes.ts), re-exported.
+export { CombinationStatistics, Combination, OBJECTIVE_NAMES, Optimization, OptimizationProgress, OptimizationSummary } from './optimize-shapes.ts';
 
 const ParamRange = T.Object(
   { min: T.Number(), max: T.Number(), step: T.Number({ exclusiveMinimum: 0 }) },
   { ...STRICT, title: 'ParamRange', description: 'min, min + step, … up to max' },
 );
 const ParamList = T.Object({ values: T.Array(ParamValue, { minItems: 1 }) }, { ...STRICT, title: 'ParamList' });
-
-/** A combination's statistics: an execution's `results` without the monthly returns. */
-const { monthlyReturns: _months, ...statisticsFields } = PlaygroundResults.properties;
-export const CombinationStatistics = T.Object(statisticsFields, { ...STRICT, title: 'CombinationStatistics' });
-
-export const Combination = T.Object(
-  {
-    index: T.Integer({ minimum: -1, description: 'Its place in the search (0-based); -1 for a walk-forward window\'s out-of-sample run' }),
-    window: Nullable(T.Integer({ minimum: 0, description: 'The walk-forward window it ran in (0-based); null outside a walk-forward' })),
-    runId: T.String({ description: 'The execution that ran it: GET executions/:id opens it as a full run' }),
-    status: T.Union([T.Literal('running'), T.Literal('completed'), T.Literal('failed'), T.Literal('stopped'), T.Literal('timeout')]),
-    params: Params,
-    objective: Nullable(T.Number({ description: 'The objective\'s value; null while running or when it has none' })),
-    qualifies: T.Boolean({ description: 'Completed, within the constraints, with an objective value: it may be the best' }),
-    statistics: Nullable(CombinationStatistics),
-  },
-  { ...STRICT, title: 'OptimizeCombination' },
-);
-
-const SpanDates = T.Object({ startDate: TradeDate('First trade date'), endDate: TradeDate('Last trade date') }, STRICT);
-
-const WalkForward = T.Object(
-  {
-    inSampleDays: T.Integer(),
-    outOfSampleDays: T.Integer(),
-    windows: T.Array(T.Object({ inSample: SpanDates, outOfSample: SpanDates, best: Nullable(Combination), outOfSampleRun: Nullable(Combination) }, STRICT)),
-    inSample: T.Object({ totalPnl: T.Number({ description: 'Σ of the windows\' best in-sample net P&L, USD' }), totalTrades: T.Integer() }, STRICT),
-    outOfSample: Nullable(T.Object(
-      {
-        results: T.Object({ ...RunResults.properties, returnPct: T.Number() }, STRICT),
-        equityCurve: T.Array(T.Object({ time: T.String(), equity: T.Number() }, STRICT), { maxItems: 2 * limits.playgroundEquityPointsMax }),
-      },
-      { ...STRICT, description: 'The out-of-sample runs stitched end to end (each starts where the previous ended); null before the first has completed' },
-    )),
-  },
-  { ...STRICT, title: 'WalkForwardResult' },
-);
-
-const progressFields = {
-  id: T.String({ description: 'opt_ + 16 characters' }),
-  status: T.Union([T.Literal('running'), T.Literal('completed'), T.Literal('stopped'), T.Literal('failed')]),
-  error: Nullable(T.String()),
-  progress: T.Object({ done: T.Integer(), total: T.Integer() }, STRICT),
-  best: Nullable(Combination),
-};
-
-export const OptimizationProgress = T.Object(progressFields, { ...STRICT, title: 'OptimizationProgress' });
-
-export const Optimization = T.Object(
-  {
-    ...progressFields,
-    templateId: Nullable(T.String()),
-    strategyId: Nullable(T.String()),
-    instrument: T.String(),
-    timeframe: T.String(),
-    startDate: TradeDate('First trade date'),
-    endDate: TradeDate('Last trade date'),
-    params: T.Array(T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT), { description: 'Each param\'s values searched (fixed ones have one)' }),
-    method: T.Union([T.Literal('grid'), T.Literal('random')]),
-    count: Nullable(T.Integer()),
-    seed: Nullable(T.Integer()),
-    objective: ObjectiveName,
-    constraints: T.Object({ minTrades: Nullable(T.Integer()), maxDrawdown: Nullable(T.Number()) }, STRICT),
-    createdAt: IsoTime('Wall-clock start'),
-    completedAt: Nullable(IsoTime('Wall-clock end')),
-    walkForward: Nullable(WalkForward),
-  },
-  { ...STRICT, title: 'Optimization' },
-);
-
-export const OptimizationSummary = T.Object(
-  {
-    ...progressFields,
-    templateId: Nullable(T.String()),
-    strategyId: Nullable(T.String()),
-    instrument: T.String(),
-    timeframe: T.String(),
-    startDate: TradeDate('First trade date'),
-    endDate: TradeDate('Last trade date'),
-    method: T.Union([T.Literal('grid'), T.Literal('random')]),
-    count: Nullable(T.Integer()),
-    objective: ObjectiveName,
-    createdAt: IsoTime('Wall-clock start'),
-    completedAt: Nullable(IsoTime('Wall-clock end')),
-    walkForward: Nullable(T.Object({ inSampleDays: T.Integer(), outOfSampleDays: T.Integer() }, STRICT)),
-  },
-  { ...STRICT, title: 'OptimizationSummary', description: 'An optimisation in the list: GET optimizations/:id has the rest (params, constraints, walk-forward windows)' },
-);
 
 export const optimize = defineEndpoint({
   method: 'POST',
@@ -249,9 +156,9 @@ export const optimizationHeatmap = defineEndpoint({
   fields: {},
   response: okBody({
     objective: ObjectiveName,
-    x: T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT),
-    y: T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT),
-    cells: T.Array(T.Array(Nullable(T.Object({ objective: T.Number(), runId: T.String() }, STRICT)))),
+    x: HeatmapAxis,
+    y: HeatmapAxis,
+    cells: T.Array(T.Array(HeatmapCell)),
   }),
   errors: codes.optimizationHeatmap,
 });

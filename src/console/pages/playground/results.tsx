@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { money, signClass, utc } from '../../ui.tsx';
 import { focusTrade, useAllTrades, useFocusedTrade } from './trades-store.ts';
-import type { Execution, Run, RunResults } from './types.ts';
+import type { WireRunStats } from '../../run-stats.ts';
+import type { Execution, Run } from './types.ts';
 import { zoneLabel } from '../../time-format.ts';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}%`);
@@ -21,7 +22,8 @@ function Stat({ label, value, cls, id }: { label: string; value: string; cls?: s
   );
 }
 
-export function Stats({ r, startingBalance }: { r: RunResults; startingBalance: number }) {
+/** The shared round-trip statistics (a run's or a replay session's). */
+export function Stats({ r, startingBalance }: { r: WireRunStats; startingBalance: number }) {
   const ret = startingBalance ? (r.totalPnl / startingBalance) * 100 : null;
   return (
     <div class="pg-stats" data-testid="stats">
