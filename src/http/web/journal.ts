@@ -36,6 +36,8 @@ function presentEntry(s: Services, e: JournalEntry) {
   };
 }
 
+const isoOrNull = (epochS: number | null) => (epochS === null ? null : isoFromEpochS(epochS));
+
 export function registerJournal<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.journal, async ({ user }) => ep.journal.ok({ sessions: (await s.journal.list(user.id)).map((e) => presentEntry(s, e)) }));
 
@@ -45,6 +47,7 @@ export function registerJournal<P extends string>(app: Elysia<P>, s: Services): 
     const d = r.value;
     return ep.journalSession.ok({
       ...presentEntry(s, d),
+      historyStartTime: isoOrNull(s.replay.historyStartOf(d.inst, d.session.timeframe, d.session.startS, d.session.historyBars)),
       trades: d.trades.map((t) => ({ tradeNumber: t.tradeNumber, ...presentRoundTrip(d.inst, t.trade), note: t.note })),
       equity: d.equity.map((p) => ({ time: isoFromEpochS(p.timeS), balance: centsToUsd(p.balanceCents) })),
     });

@@ -1,7 +1,8 @@
 // What a live replay session is, for any browser that opens it (GET /api/auth/replay-sessions/:id):
 // the instrument's contract, the timeframe, the span, the simulated clock, progress, the chart
-// history Replay/start offered, playback and the challenge it trades for. Read from the live
-// session (`ReplayService.live`), its starting balance from its fills (`ReplayService.results`).
+// history Replay/start offered and where it begins, playback and the challenge it trades for. Read
+// from the live session (`ReplayService.live`, `historyStart`), its starting balance from its fills
+// (`ReplayService.results`).
 // Endpoint declared in schemas.ts.
 
 import type { Elysia } from 'elysia';
@@ -23,6 +24,7 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
 
 async function presentSession(s: Services, x: LiveSession) {
   const c = s.contracts.contractFor(x.inst);
+  const historyStart = s.replay.historyStart(x);
   const challengeAccountId = x.challenge?.accountId ?? null;
   const stats = challengeAccountId === null ? await s.replay.results(x.accountId) : null;
   const challengeName = challengeAccountId === null ? '' : ((await s.accounts.owned(x.userId, challengeAccountId))?.name ?? '');
@@ -37,6 +39,7 @@ async function presentSession(s: Services, x: LiveSession) {
     currentIndex: x.currentIndex,
     totalBars: x.totalBars,
     historyBars: x.historyBars,
+    historyStartTime: historyStart === null ? null : isoFromEpochS(historyStart),
     playing: x.playTimer !== null,
     challenge: challengeAccountId === null ? null : { accountId: challengeAccountId, name: challengeName },
     startingBalance: stats === null ? null : centsToUsd(stats.finalBalanceCents - stats.totalPnlCents),

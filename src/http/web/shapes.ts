@@ -183,6 +183,9 @@ export const SessionInfo = T.Object(
   currentIndex: T.Integer(),
   totalBars: T.Integer(),
   historyBars: T.Integer({ description: 'Bars before startTime Replay/start offered as chart history' }),
+  historyStartTime: Nullable(T.String({
+    description: 'Open time of the first of those bars (ISO 8601 UTC): History/retrieveBars from it to startTime answers them; null when historyBars is 0',
+  })),
   playing: T.Boolean(),
   challenge: Nullable(T.Object({ accountId: T.Integer(), name: T.String() }, { ...STRICT, title: 'SessionChallenge', description: 'The challenge account the session trades for' })),
   startingBalance: Nullable(T.Number({ description: 'The balance before the first fill (null on a challenge session)' })),
@@ -193,6 +196,9 @@ export const SessionInfo = T.Object(
 export const JournalDetail = T.Object(
   {
     ...journalSessionFields,
+    historyStartTime: Nullable(T.String({
+      description: 'Open time of the first chart-history bar (ISO 8601 UTC): History/retrieveBars from it to startTime answers the historyBars bars; null when there are none',
+    })),
     trades: T.Array(JournalTrade),
     equity: T.Array(EquityPoint, { description: 'The starting balance, then the balance after each second with fills (at most 2,000 points, evenly thinned)' }),
   },

@@ -10,6 +10,7 @@ import { type ChallengeOutcome, type ChallengeState, prepareSession } from '../.
 import { type Config, limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { parseTimeframe } from '../../domain/timeframe.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -25,7 +26,7 @@ import type { StreamingBudget } from '../streaming-budget.ts';
 import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import { type ChangeMark, SessionPersistence, unitOf } from './persistence.ts';
 import { type AdvanceResult, LiveSession } from './session.ts';
-import { parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
+import { historyStartS, parseSessionTimeframe, planSession, resolveInstrument, type SpanPolicy, type StartError, type StartRequest } from './setup.ts';
 import type { AllowanceRefusal } from './streaming.ts';
 import type { RunStats } from '../../engine/results.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -103,6 +104,8 @@ export class ReplayService {
   private readonly startLimiter: RateLimiter;
   private readonly streaming: StreamingBudget;
   readonly events: SessionEvents;
+  /** Each live session's chart-history start, once found (`historyStart`). */
+  private readonly historyStarts = new WeakMap<LiveSession, number | null>();
   private idleTimer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
 
@@ -601,6 +604,25 @@ export class ReplayService {
     const fills = (await this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
     const balanceCents = (await this.d.accounts.byId(accountId))?.balanceCents ?? limits.startingBalanceCents;
     return sessionResults(fills, balanceCents);
+  }
+
+  /**
+   * Open time (epoch seconds) of a live session's first chart-history bar, or null without history:
+   * found once per session, over the bars as they are then (setup.ts `historyStartS`).
+   */
+  historyStart(s: LiveSession): number | null {
+    let v = this.historyStarts.get(s);
+    if (v === undefined) {
+      v = historyStartS(this.d.source, s.inst, s.tf, s.startS, s.historyBars);
+      this.historyStarts.set(s, v);
+    }
+    return v;
+  }
+
+  /** The same for a session kept in the store (the journal): its instrument, timeframe, start and history count. */
+  historyStartOf(inst: Instrument, timeframe: string, startS: number, historyBars: number): number | null {
+    const tf = parseTimeframe(timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
+    return tf.ok ? historyStartS(this.d.source, inst, tf.value, startS, historyBars) : null;
   }
 
   /** Ends sessions without API activity for an hour. Called by a timer (and by tests). */

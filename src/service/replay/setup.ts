@@ -10,7 +10,7 @@ import { lowerBound } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
-import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
+import { bucketStart, parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import { limits } from '../../config.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
@@ -134,10 +134,43 @@ export function planSession(
  * 30 days before it (a year for calendar timeframes).
  */
 function historyBarCount(source: BarSource, inst: Instrument, tf: Timeframe, startS: number): number {
-  const lookbackS = (tf.kind === 'calendar' ? 365 : 30) * DAY_S;
-  const firstS = Math.max(startS - lookbackS, source.range(inst).firstDay * DAY_S);
+  const firstS = historyWindowStartS(source, inst, tf, startS);
   if (firstS >= startS) return 0;
   return Math.min(limits.replayHistoryBars, countBuckets(source, inst, tf, firstS, startS));
+}
+
+/** Where the chart history is looked for from: 30 days before the start (a year for calendar timeframes), not before the data. */
+function historyWindowStartS(source: BarSource, inst: Instrument, tf: Timeframe, startS: number): number {
+  const lookbackS = (tf.kind === 'calendar' ? 365 : 30) * DAY_S;
+  return Math.max(startS - lookbackS, source.range(inst).firstDay * DAY_S);
+}
+
+/**
+ * Open time of the first of a session's `historyBars` chart-history bars (its bucket's start), or
+ * null without history, so a client reads them as one History request up to the start. The latest
+ * time from which the window still holds that many buckets is the last stored bar of the first of
+ * them: galloping back from the start by doubling spans, then halving.
+ */
+export function historyStartS(source: BarSource, inst: Instrument, tf: Timeframe, startS: number, historyBars: number): number | null {
+  const firstS = historyWindowStartS(source, inst, tf, startS);
+  const count = (fromS: number) => countBuckets(source, inst, tf, fromS, startS);
+  const n = firstS < startS ? Math.min(historyBars, count(firstS)) : 0;
+  if (n <= 0) return null;
+  let lo = firstS; // count(lo) >= n
+  let hi = startS; // count(hi) < n
+  for (let spanS = 3600; startS - spanS > lo; spanS *= 2) {
+    if (count(startS - spanS) >= n) {
+      lo = startS - spanS;
+      break;
+    }
+    hi = startS - spanS;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (count(mid) >= n) lo = mid;
+    else hi = mid;
+  }
+  return bucketStart(tf, lo);
 }
 
 /** The last stored bar before `startS`, searched for up to 10 days back (long weekends, holidays). */

@@ -71,6 +71,8 @@ describe('GET /api/auth/journal/:accountId', () => {
   it('answers the round trips with prices from the fills, net P&L, and the balance after each fill', async () => {
     const r = await detail(sess.accountId);
     expect(r.body.success).toBe(true);
+    // Its chart history: the one bar at 23:59 the day before, where History reads it from.
+    expect([r.body.historyBars, r.body.historyStartTime]).toEqual([1, '2025-03-02T23:59:00Z']);
     // NQ: $20 a point per contract; P&L net of both sides' fees.
     const net = (entry: any, exit: any) => Math.round(((exit.price - entry.price) * 20 - entry.fees - exit.fees) * 100) / 100;
     expect(r.body.trades).toEqual([

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'bun:test';
 import { webCall, webLogin } from '../../support/app.ts';
 import { challengeApp, createChallenge, dayRows, ENTRY, startOn } from '../../support/challenge.ts';
-import { DAY, NQ_CONTRACT, replayApp, startSession } from '../../support/replay.ts';
+import { barsOf, dayOf, secondsOf } from '../../support/bars.ts';
+import { DAY, NQ_CONTRACT, replayApp, startSession, ticks } from '../../support/replay.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -36,10 +37,35 @@ describe('GET /api/auth/replay-sessions/:accountId', () => {
       currentIndex: 2,
       totalBars: start.body.totalBars,
       historyBars: 1,
+      historyStartTime: '2025-03-02T23:59:00Z',
       playing: false,
       challenge: null,
       startingBalance: 50_000,
     });
+  });
+
+  it('says where the chart history begins: the first of its bars (at most 500, within the 30 days before the start), as History reads them', async () => {
+    const { t, cookie } = await setup();
+    const p = ticks(100);
+    const put = (day: string, times: number[]) => t.s.chunks.put('NQ', dayOf(`${day}T00:00:00Z`), 'import', barsOf(times.map((s) => [s, p, p, p, p, 1])));
+    // One bar 47 days before the start (outside the window), one at 12:03 on 2025-02-10, and 600 a minute from 10:00 on 2025-03-02 (the 23:59 one is replaced).
+    put('2025-01-15', [secondsOf('2025-01-15T12:00:00Z')]);
+    put('2025-02-10', [secondsOf('2025-02-10T12:03:00Z')]);
+    put('2025-03-02', Array.from({ length: 600 }, (_, i) => secondsOf('2025-03-02T10:00:00Z') + i * 60));
+    const opened = async (timeframe: string, unitNumber: number) => {
+      const started = await t.post('Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe }, t.token);
+      const info = (await webCall(t, 'GET', `/api/auth/replay-sessions/${started.body.accountId}`, { cookie })).body;
+      const history = await t.post('History/retrieveBars', { contractId: NQ_CONTRACT, unit: 2, unitNumber, startTime: info.historyStartTime, endTime: info.startTime }, t.token);
+      return { info, times: history.body.bars.map((b: { t: string }) => b.t) as string[] };
+    };
+    // 1 m: the last 500 of the 600 bars, from 10:00 + 100 min.
+    const m1 = await opened('1m', 1);
+    expect([m1.info.historyBars, m1.info.historyStartTime]).toEqual([500, '2025-03-02T11:40:00Z']);
+    expect([m1.times.length, m1.times[0], m1.times.at(-1)]).toEqual([500, '2025-03-02T11:40:00Z', '2025-03-02T19:59:00Z']);
+    // 5 m: 120 buckets on 2025-03-02 and the one of 12:03 on 2025-02-10, which opens at 12:00; not the January bar.
+    const m5 = await opened('5m', 5);
+    expect([m5.info.historyBars, m5.info.historyStartTime]).toEqual([121, '2025-02-10T12:00:00Z']);
+    expect([m5.times.length, m5.times[0]]).toEqual([121, '2025-02-10T12:00:00Z']);
   });
 
   it('names the challenge a session trades for, and leaves its starting balance to the challenge', async () => {

@@ -65,6 +65,8 @@ export interface SessionMeta {
   startDate: string | null;
   endDate: string | null;
   historyBars: number;
+  /** Open time of the first chart-history bar, as the server states it; null without history. */
+  historyStartTime: string | null;
   startingBalance: number | null;
   /** The challenge account the session trades for, if any. */
   challengeAccountId: number | null;
@@ -141,6 +143,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     startDate: r.startTime.slice(0, 10),
     endDate: null,
     historyBars: r.historyBars,
+    historyStartTime: r.historyStartTime,
     startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
     challengeAccountId: r.challenge?.accountId ?? null,
     challengeName: r.challenge?.name ?? null,
@@ -148,23 +151,19 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
   };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
- * The chart history before a session's start: the last `historyBars` bars before startDate (the
- * server counts them over at most 30 days). One History request over a window sized to hold them.
+ * The chart history before a session's start: the `historyBars` bars from where the server says
+ * they begin, in one History request.
  */
 export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
-  if (!meta.startDate || meta.historyBars <= 0) return [];
-  const { unit, unitNumber, widthS } = timeframeParts(meta.timeframe);
+  if (!meta.startDate || !meta.historyStartTime || meta.historyBars <= 0) return [];
+  const { unit, unitNumber } = timeframeParts(meta.timeframe);
   const startMs = Date.parse(`${meta.startDate}T00:00:00Z`);
-  // Room for weekends and pauses: twice the bars' span plus three days, within the 30-day window.
-  const spanMs = Math.min(30 * DAY_MS, meta.historyBars * widthS * 1000 * 2 + 3 * DAY_MS);
   const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
     contractId: meta.contract.id,
     unit,
     unitNumber,
-    startTime: new Date(startMs - spanMs).toISOString(),
+    startTime: meta.historyStartTime,
     endTime: new Date(startMs).toISOString(),
   });
   // endTime cuts inside no bar (both on the day grid), so none of these is partial.

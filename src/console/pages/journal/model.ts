@@ -25,7 +25,7 @@ export async function saveNote(accountId: number, tradeNumber: number | null, te
 }
 
 /** The bars the session showed: its chart history, then every bar it played (up to 100,000). */
-export async function loadSessionBars(d: JournalSession): Promise<ApiBar[]> {
+export async function loadSessionBars(d: JournalDetail): Promise<ApiBar[]> {
   const meta: SessionMeta = {
     accountId: d.accountId,
     accountName: d.name,
@@ -34,6 +34,7 @@ export async function loadSessionBars(d: JournalSession): Promise<ApiBar[]> {
     startDate: d.startTime.slice(0, 10),
     endDate: null,
     historyBars: d.historyBars,
+    historyStartTime: d.historyStartTime,
     startingBalance: null,
     challengeAccountId: d.challengeAccountId,
     challengeName: null,
