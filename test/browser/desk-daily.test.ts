@@ -358,4 +358,39 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
       await x.context.close();
     }
   }, 120_000);
+
+});
+
+// Its own server: the earlier family allows one live session a user, and the tests above leave theirs.
+describe.skipIf(noBrowser)('console: a session a bot started through the earlier family', () => {
+  const stage = browserStage();
+
+  it('a session a bot started on trade dates (the earlier family, from 23:00Z the evening before) opens with its history before that time and its bars from it', async () => {
+    const api = async (path: string, body: unknown, token?: string) => {
+      const res = await fetch(`${stage.server.base}/api/legacy-sim/${path}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body),
+      });
+      return res.json() as Promise<any>;
+    };
+    const { userName, apiKey } = stage.server.creds;
+    const token = (await api('Auth/loginKey', { userName, apiKey })).token as string;
+    const started = await api('Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-03-04', timeframe: '1m' }, token);
+    expect(started).toMatchObject({ success: true, startTime: '2025-03-03T23:00:00Z' });
+    expect((await api('Replay/step', { accountId: started.accountId, steps: 3 }, token)).success).toBe(true);
+
+    const b = await newPage(stage.browser);
+    await openDesk(b.page, stage);
+    const info = await b.page.evaluate(async (id) => (await fetch(`/api/auth/replay-sessions/${id}`)).json(), started.accountId) as any;
+    expect(info.historyBars).toBeGreaterThan(0);
+    await b.page.click(`[data-testid=live-sessions] tr[data-account-id="${started.accountId}"] >> text=Resume`);
+    await b.page.waitForSelector('[data-testid=desk]');
+    await b.page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+    // The history, then the three bars played from 23:00Z (not from that day's midnight).
+    expect(Number(await chartAttr(b.page, 'bars'))).toBe(info.historyBars + 3);
+    expect(await chartAttr(b.page, 'last-time')).toBe('2025-03-03T23:02:00.000Z');
+    expect((await progress(b.page))[0]).toBe(3);
+    expect(b.errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await api('Replay/end', { accountId: started.accountId }, token);
+    await b.context.close();
+  }, 120_000);
 });

@@ -61,8 +61,9 @@ export interface SessionMeta {
   accountName: string;
   contract: Contract;
   timeframe: string;
-  /** YYYY-MM-DD; null when the session was started elsewhere (its start is not known here). */
-  startDate: string | null;
+  /** The session's first bar time as the server states it (ISO 8601): midnight UTC for a current-family
+   * session, the evening before for one started on trade dates (the earlier family); null when not known. */
+  startTime: string | null;
   endDate: string | null;
   historyBars: number;
   /** Open time of the first chart-history bar, as the server states it; null without history. */
@@ -140,7 +141,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     accountName: r.name,
     contract: r.contract,
     timeframe: r.timeframe,
-    startDate: r.startTime.slice(0, 10),
+    startTime: r.startTime,
     endDate: null,
     historyBars: r.historyBars,
     historyStartTime: r.historyStartTime,
@@ -156,9 +157,9 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
  * they begin, in one History request.
  */
 export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
-  if (!meta.startDate || !meta.historyStartTime || meta.historyBars <= 0) return [];
+  if (!meta.startTime || !meta.historyStartTime || meta.historyBars <= 0) return [];
   const { unit, unitNumber } = timeframeParts(meta.timeframe);
-  const startMs = Date.parse(`${meta.startDate}T00:00:00Z`);
+  const startMs = Date.parse(meta.startTime);
   const r = await sim<{ bars: ApiBar[] }>('History/retrieveBars', {
     contractId: meta.contract.id,
     unit,
@@ -166,7 +167,7 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
     startTime: meta.historyStartTime,
     endTime: new Date(startMs).toISOString(),
   });
-  // endTime cuts inside no bar (both on the day grid), so none of these is partial.
+  // Only bars that open before the session's first bar are its history (the server counted the same ones).
   return r.bars.filter((b) => Date.parse(b.t) < startMs).slice(-meta.historyBars);
 }
 
@@ -175,7 +176,7 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
  * what was played before a resume. At most five requests, as long as the server allows.
  */
 export function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
-  const from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startDate ? `${meta.startDate}T00:00:00Z` : null;
+  const from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startTime;
   return count > 0 && from ? readPages(meta, from, { count }, null) : Promise.resolve([]);
 }
 

@@ -120,7 +120,7 @@ async function loadSession(s: Session, c: PriceChart, gone: () => boolean): Prom
     }),
   ]);
   if (gone()) return;
-  if (!core.metaRef.current.startDate) bars.setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
+  if (!core.metaRef.current.startTime) bars.setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
   const all = [...history, ...played];
   c.setBars(all);
   c.showLast(160);

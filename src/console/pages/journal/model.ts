@@ -31,7 +31,7 @@ export async function loadSessionBars(d: JournalDetail): Promise<ApiBar[]> {
     accountName: d.name,
     contract: d.contract,
     timeframe: d.timeframe,
-    startDate: d.startTime.slice(0, 10),
+    startTime: d.startTime,
     endDate: null,
     historyBars: d.historyBars,
     historyStartTime: d.historyStartTime,
