@@ -59,17 +59,22 @@ const progressFields = {
   best: Nullable(Combination),
 };
 
-export const OptimizationProgress = T.Object(progressFields, { ...STRICT, title: 'OptimizationProgress' });
-
-export const Optimization = T.Object(
-  {
-    ...progressFields,
+/** What an optimisation searched over: its source, instrument, timeframe and span (the list and the whole alike). */
+const sourceFields = {
     templateId: Nullable(T.String()),
     strategyId: Nullable(T.String()),
     instrument: T.String(),
     timeframe: T.String(),
     startDate: TradeDate('First trade date'),
     endDate: TradeDate('Last trade date'),
+};
+
+export const OptimizationProgress = T.Object(progressFields, { ...STRICT, title: 'OptimizationProgress' });
+
+export const Optimization = T.Object(
+  {
+    ...progressFields,
+    ...sourceFields,
     params: T.Array(T.Object({ name: T.String(), values: T.Array(ParamValue) }, STRICT), { description: 'Each param\'s values searched (fixed ones have one)' }),
     method: T.Union([T.Literal('grid'), T.Literal('random')]),
     count: Nullable(T.Integer()),
@@ -86,12 +91,7 @@ export const Optimization = T.Object(
 export const OptimizationSummary = T.Object(
   {
     ...progressFields,
-    templateId: Nullable(T.String()),
-    strategyId: Nullable(T.String()),
-    instrument: T.String(),
-    timeframe: T.String(),
-    startDate: TradeDate('First trade date'),
-    endDate: TradeDate('Last trade date'),
+    ...sourceFields,
     method: T.Union([T.Literal('grid'), T.Literal('random')]),
     count: Nullable(T.Integer()),
     objective: ObjectiveName,

@@ -39,17 +39,24 @@ export function presentOptimizationProgress(v: OptimizationView) {
   };
 }
 
-/** An optimisation in the list (GET optimizations). */
-export function presentOptimizationSummary(v: OptimizationView) {
-  const r = v.request;
+/** The source, instrument, timeframe and span an optimisation searched over. */
+function presentSource(r: OptimizationView['request']) {
   return {
-    ...presentOptimizationProgress(v),
     templateId: r.templateId,
     strategyId: r.strategyId,
     instrument: r.instrument,
     timeframe: r.timeframe,
     startDate: r.span.startDate,
     endDate: r.span.endDate,
+  };
+}
+
+/** An optimisation in the list (GET optimizations). */
+export function presentOptimizationSummary(v: OptimizationView) {
+  const r = v.request;
+  return {
+    ...presentOptimizationProgress(v),
+    ...presentSource(r),
     method: r.method.kind,
     count: r.method.kind === 'random' ? r.method.count : null,
     objective: r.objective,
@@ -63,12 +70,7 @@ export function presentOptimization(v: OptimizationView) {
   const r = v.request;
   return {
     ...presentOptimizationProgress(v),
-    templateId: r.templateId,
-    strategyId: r.strategyId,
-    instrument: r.instrument,
-    timeframe: r.timeframe,
-    startDate: r.span.startDate,
-    endDate: r.span.endDate,
+    ...presentSource(r),
     params: r.axes.map((a) => ({ name: a.name, values: a.values })),
     method: r.method.kind,
     count: r.method.kind === 'random' ? r.method.count : null,
