@@ -6,6 +6,10 @@
 // running, the pool keeps up to min(k, `burst`) ready, one successor for each, so the next runs find
 // a loaded child instead of waiting for a spawn and a snapshot restore (about a second of CPU each).
 //
+// A child loaded ahead of need loads at the lowest CPU priority (sandbox.ts, LOAD_NICE), so on a
+// busy machine its second of CPU comes from what the running children and the server leave, not
+// from them; it is raised to normal priority as soon as a run waits for it, and when handed out.
+//
 // The snapshot is built the first time it is needed, by a child in snapshot mode that runs only our
 // harness (never user code), and kept in the cache directory under a name holding the Pyodide version
 // and the bundle's hash, so a new harness or Pyodide gets a new snapshot and stale ones are ignored.
@@ -14,7 +18,7 @@ import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { buildBundle, type RunnerBundle } from './bundle.ts';
 import { RunnerChild } from './child.ts';
-import { childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, type SandboxLimits } from './sandbox.ts';
+import { childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, raisePriority, type SandboxLimits } from './sandbox.ts';
 
 export interface PoolOptions {
   /** Holds the bundle, the snapshot and Deno's cache. */
@@ -46,9 +50,16 @@ interface Prepared {
   snapshot: string;
 }
 
+/** A child being loaded for the pool: `child` once spawned; `wanted` once a run waits for it. */
+interface Loading {
+  ready: Promise<RunnerChild | null>;
+  child: RunnerChild | null;
+  wanted: boolean;
+}
+
 export class RunnerPool {
   private prepared: Promise<Prepared> | null = null;
-  private readonly ready: Promise<RunnerChild | null>[] = [];
+  private readonly ready: Loading[] = [];
   private closed = false;
   /** Serving children spawned and not yet ready: close kills them at once instead of waiting for their load. */
   private readonly loading = new Set<RunnerChild>();
@@ -75,14 +86,19 @@ export class RunnerPool {
   async acquire(): Promise<RunnerChild> {
     await this.prepare();
     for (;;) {
-      const next = this.ready.shift() ?? this.spawnReady();
-      const child = await next;
-      if (child) this.track(child);
+      const next = this.ready.shift() ?? this.spawnReady(false);
+      next.wanted = true;
+      if (next.child) raisePriority(next.child.pid);
+      const child = await next.ready;
+      if (child) {
+        raisePriority(child.pid); // threads the load started meanwhile
+        this.track(child);
+      }
       this.refill();
       if (child) return child;
       if (this.closed) throw new Error('runner pool closed');
       // A pooled child that died while waiting: take a fresh one (spawnReady throws on a real failure).
-      const fresh = await this.spawnReady(true);
+      const fresh = await this.spawnReady(false, true).ready;
       if (fresh) {
         this.track(fresh);
         this.refill();
@@ -107,7 +123,7 @@ export class RunnerPool {
     for (const child of loading) child.kill();
     await Promise.all(loading.map((c) => c.exited));
     const waiting = this.ready.splice(0);
-    for (const p of waiting) (await p)?.kill();
+    for (const p of waiting) (await p.ready)?.kill();
   }
 
   private prepare(): Promise<Prepared> {
@@ -143,7 +159,7 @@ export class RunnerPool {
     }
   }
 
-  private spawn(bundle: RunnerBundle, snapshot: string | null, mode: 'snapshot' | 'serve'): RunnerChild {
+  private spawn(bundle: RunnerBundle, snapshot: string | null, mode: 'snapshot' | 'serve', background = false): RunnerChild {
     const denoDir = join(this.opts.cacheDir, 'deno');
     mkdirSync(denoDir, { recursive: true });
     const { cmd, env } = childCommand(
@@ -151,16 +167,27 @@ export class RunnerPool {
       mode,
       this.limits,
       this.isolation,
+      background,
     );
     const caps = mode === 'snapshot' ? { frameBytesMax: SNAPSHOT_FRAME_MAX, totalBytesMax: SNAPSHOT_FRAME_MAX + 64 } : { frameBytesMax: SERVE_FRAME_MAX, totalBytesMax: SERVE_TOTAL_MAX };
     return new RunnerChild(cmd, env, caps);
   }
 
-  /** Spawns a serving child and waits for `ready`; null if it died first (or the pool closed). */
-  private async spawnReady(throwOnFailure = false): Promise<RunnerChild | null> {
+  /**
+   * Spawns a serving child; its `ready` resolves when the child says ready, or null if it died first
+   * (or the pool closed). `background`: loaded ahead of need, at low priority until wanted.
+   */
+  private spawnReady(background: boolean, throwOnFailure = false): Loading {
+    const l: Loading = { ready: Promise.resolve(null), child: null, wanted: !background };
+    l.ready = this.load(l, throwOnFailure);
+    return l;
+  }
+
+  private async load(l: Loading, throwOnFailure: boolean): Promise<RunnerChild | null> {
     const { bundle, snapshot } = await this.prepare();
     if (this.closed) return null;
-    const child = this.spawn(bundle, snapshot, 'serve');
+    const child = this.spawn(bundle, snapshot, 'serve', !l.wanted);
+    l.child = child;
     this.loading.add(child);
     const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
     try {
@@ -190,11 +217,12 @@ export class RunnerPool {
 
   private refill(): void {
     while (!this.closed && this.ready.length < this.target()) {
-      const p = this.spawnReady().catch((e) => {
+      const l = this.spawnReady(true);
+      l.ready = l.ready.catch((e) => {
         this.opts.logError?.('runner pool refill failed', { error: String(e) });
         return null;
       });
-      this.ready.push(p);
+      this.ready.push(l);
     }
   }
 }

@@ -9,10 +9,17 @@
 //    empty environment except DENO_DIR (Deno's own cache, not reachable from JS).
 // 4. V8 caps: a 512 MB JS heap and a 1 GiB wasm memory, so a Python memory bomb ends as MemoryError.
 //
+// A child the pool loads ahead of need starts under `nice` (LOAD_NICE): its second of loading takes
+// CPU only when the running children and the server leave some. The pool raises it back to nice 0
+// when it hands the child out (raisePriority), with CAP_SYS_NICE or, without it, through the child's
+// RLIMIT_NICE of 20 (possible only where the server's own hard limit allows it; otherwise children
+// load at normal priority, as they would have to run).
+//
 // Nothing here depends on the server's state; `detectIsolation` runs once per process.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export interface SandboxLimits {
@@ -31,7 +38,16 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { cpuSeconds: 660, heapMb: 
 export interface Isolation {
   prlimit: string | null;
   bwrap: string | null;
+  /**
+   * How a child loaded ahead of need starts at low priority: coreutils `nice`, and whether the child
+   * must get RLIMIT_NICE 20 so that the server may raise it back. Null when the server could not
+   * raise it back (no CAP_SYS_NICE, and a hard RLIMIT_NICE below 20): such children load at nice 0.
+   */
+  nice: { path: string; rlimit: boolean } | null;
 }
+
+/** The niceness of a child loading ahead of need (the lowest priority). */
+export const LOAD_NICE = 19;
 
 export interface ChildPaths {
   deno: string;
@@ -81,11 +97,24 @@ export function detectIsolation(): Isolation {
     const r = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '/bin/true'], { timeout: 60_000 });
     if (r.status !== 0) bwrap = null;
   }
-  detected = { prlimit, bwrap };
+  detected = { prlimit, bwrap, nice: niceMethod(which('nice'), prlimit) };
   return detected;
 }
 
-export function childCommand(paths: ChildPaths, mode: 'snapshot' | 'serve', limits: SandboxLimits, iso: Isolation): { cmd: string[]; env: Record<string, string> } {
+/** `nice` as detectIsolation uses it: raising a child back needs CAP_SYS_NICE or a hard RLIMIT_NICE of 20. */
+function niceMethod(nice: string | null, prlimit: string | null): Isolation['nice'] {
+  if (!nice) return null;
+  try {
+    const capEff = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (capEff !== undefined && (BigInt(`0x${capEff}`) >> 23n) & 1n) return { path: nice, rlimit: false }; // CAP_SYS_NICE
+    const hard = /^Max nice priority\s+\S+\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (prlimit && (hard === 'unlimited' || Number(hard) >= 20)) return { path: nice, rlimit: true };
+  } catch {}
+  return null;
+}
+
+/** `background`: the child is loaded ahead of need, at LOAD_NICE until raisePriority. */
+export function childCommand(paths: ChildPaths, mode: 'snapshot' | 'serve', limits: SandboxLimits, iso: Isolation, background = false): { cmd: string[]; env: Record<string, string> } {
   const reads = [paths.pyodideDir, paths.bundleDir, ...(paths.snapshot ? [paths.snapshot] : [])];
   const denoDir = iso.bwrap ? '/tmp/deno' : paths.denoDir;
   const deno = [
@@ -111,8 +140,42 @@ export function childCommand(paths: ChildPaths, mode: 'snapshot' | 'serve', limi
     cmd = [
       iso.prlimit, `--cpu=${limits.cpuSeconds}`, `--nofile=${limits.openFiles}`, '--core=0',
       // Deno writes its own cache: a file-size cap, not zero (zero kills it with SIGXFSZ).
-      `--fsize=${256 * 1024 * 1024}`, '--', ...cmd,
+      `--fsize=${256 * 1024 * 1024}`,
+      // RLIMIT_NICE 20 allows nice 0: the server may raise a backgrounded child back without privilege.
+      ...(background && iso.nice?.rlimit ? ['--nice=20'] : []),
+      '--', ...cmd,
     ];
   }
+  if (background && iso.nice) cmd = [iso.nice.path, '-n', String(LOAD_NICE), ...cmd];
   return { cmd, env: { DENO_DIR: denoDir, NO_COLOR: '1' } };
+}
+
+/**
+ * Every thread of a child's process tree back to nice 0 (bubblewrap runs Deno a level or two below
+ * the spawned process, and Linux keeps a niceness per thread). Best effort: a thread that ended
+ * meanwhile, or a kernel that refuses, leaves the child as it was.
+ */
+export function raisePriority(pid: number): void {
+  const seen = new Set<number>();
+  const visit = (p: number) => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      try {
+        if (getPriority(Number(tid)) !== 0) setPriority(Number(tid), 0);
+      } catch {}
+      let kids = '';
+      try {
+        kids = readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8');
+      } catch {}
+      for (const k of kids.split(' ')) if (k.trim() !== '') visit(Number(k));
+    }
+  };
+  visit(pid);
 }

@@ -1,6 +1,7 @@
 // The runner pool's bursts (runner/host/pool.ts): while children handed out are running, the pool
 // keeps one loaded successor for each, up to `burst`, so an optimisation's next combinations do not
 // wait for a spawn. Real children (Deno + Pyodide from the shared test cache).
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'bun:test';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import type { RunnerChild } from '../../runner/host/child.ts';
@@ -56,4 +57,39 @@ it('close ends a child still loading (killed, not waited for): no child of the p
   for (const pid of [...loading, a.pid]) expect(() => process.kill(pid, 0)).toThrow();
   expect(pool.counts).toEqual({ busy: 0, waiting: 0 });
   await expect(pool.acquire()).rejects.toThrow('runner pool closed');
+}, SANDBOX_TEST_MS);
+
+/** The niceness of every thread in a process tree (bubblewrap runs Deno below the spawned pid). */
+function treeNices(pid: number): number[] {
+  const out: number[] = [];
+  const visit = (p: number) => {
+    for (const tid of readdirSync(`/proc/${p}/task`)) {
+      const stat = readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8');
+      out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      for (const k of readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8').split(' ')) if (k.trim() !== '') visit(Number(k));
+    }
+  };
+  visit(pid);
+  return out;
+}
+
+it('loads a child ahead of need at nice 19, and every thread of it runs at nice 0 once handed out', async () => {
+  const pool = new RunnerPool({ cacheDir: RUNNER_TEST_CACHE, size: 1 });
+  pools.push(pool);
+  await pool.warm();
+  // The pool's child is spawned on the next turn after warm; it loads for a second or more.
+  expect(pool.isolation.nice).not.toBeNull(); // CI runs as root, with CAP_SYS_NICE
+  for (let i = 0; i < 2000 && pool.loadingPids.length === 0; i++) await Bun.sleep(5);
+  const [pid] = pool.loadingPids;
+  expect(pid).toBeGreaterThan(0);
+  // Until `nice` has set itself and exec'd down to Deno (a process below bubblewrap), the tree is young.
+  for (let i = 0; i < 2000 && (treeNices(pid).length < 3 || treeNices(pid)[0] !== 19); i++) await Bun.sleep(5);
+  expect(new Set(treeNices(pid))).toEqual(new Set([19]));
+  const child = await pool.acquire();
+  expect(child.pid).toBe(pid);
+  const nices = treeNices(child.pid);
+  expect(nices.length).toBeGreaterThan(1);
+  expect(new Set(nices)).toEqual(new Set([0]));
+  child.kill();
+  await child.exited;
 }, SANDBOX_TEST_MS);

@@ -7,19 +7,37 @@ import { describe, expect, it } from 'bun:test';
 import { childCommand, DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { exitMessage } from '../../src/service/playground/messages.ts';
 
+const ISO = { prlimit: '/usr/bin/prlimit', bwrap: '/usr/bin/bwrap', nice: { path: '/usr/bin/nice', rlimit: true } };
 const PATHS = { deno: '/d/deno', pyodideDir: '/p', bundleDir: '/b', bundleFile: '/b/child.js', snapshot: '/s.bin', denoDir: '/c/deno' };
 
 describe('the open-files cap', () => {
   it('is 256 descriptors, set by prlimit around the whole child', () => {
     expect(DEFAULT_SANDBOX_LIMITS.openFiles).toBe(256);
-    const { cmd } = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { prlimit: '/usr/bin/prlimit', bwrap: '/usr/bin/bwrap' });
+    const { cmd } = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO);
     expect(cmd.slice(0, 2)).toEqual(['/usr/bin/prlimit', `--cpu=${DEFAULT_SANDBOX_LIMITS.cpuSeconds}`]);
     expect(cmd[2]).toBe('--nofile=256');
     expect(cmd.indexOf('--')).toBeLessThan(cmd.indexOf('/usr/bin/bwrap'));
+    expect(cmd).not.toContain('/usr/bin/nice');
   });
 
   it('reached by a Worker bomb ends the run with its own message', () => {
     const tail = 'error: Uncaught (in worker "") Too many open files (os error 24)';
     expect(exitMessage({ code: 1, signal: null }, tail)).toBe('The strategy exceeded the sandbox limit on open files (threads and workers)');
+  });
+});
+
+describe('a child loaded ahead of need', () => {
+  it('starts under nice 19, with RLIMIT_NICE letting a server without CAP_SYS_NICE raise it back to 0', () => {
+    const { cmd } = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, true);
+    expect(cmd.slice(0, 4)).toEqual(['/usr/bin/nice', '-n', '19', '/usr/bin/prlimit']);
+    expect(cmd.slice(cmd.indexOf('/usr/bin/prlimit'), cmd.indexOf('--'))).toContain('--nice=20');
+    // With CAP_SYS_NICE the limit is not needed (and raising a hard limit needs CAP_SYS_RESOURCE).
+    const cap = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: { path: '/usr/bin/nice', rlimit: false } }, true).cmd;
+    expect(cap.slice(0, 3)).toEqual(['/usr/bin/nice', '-n', '19']);
+    expect(cap).not.toContain('--nice=20');
+  });
+
+  it('where the server could not raise it back, starts as any other', () => {
+    expect(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }, true)).toEqual(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }));
   });
 });
