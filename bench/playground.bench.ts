@@ -79,7 +79,7 @@ async function runToEnd(body: Record<string, unknown>): Promise<{ totalMs: numbe
       if (x.execution.status !== 'completed') throw new Error(`${x.execution.status}: ${x.execution.error}`);
       return { totalMs, id: r.executionId, x: x.execution, serverCpuMs: serverCpuMs() - c0 };
     }
-    await Bun.sleep(20); // a client polling at 50 Hz
+    await Bun.sleep(Number(process.env.POLL_MS ?? 20)); // a client polling at 50 Hz
   }
 }
 

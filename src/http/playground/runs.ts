@@ -5,6 +5,7 @@
 
 import type { Elysia } from 'elysia';
 import type { ExecutionEvent } from '../../service/playground/execution.ts';
+import type { ExecutionView } from '../../service/playground/runs.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
@@ -32,9 +33,18 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
   });
 
+  // A running execution's view is shared by its readers for a moment (runs.ts, LIVE_VIEW_MAX_AGE_MS):
+  // so is its wire form.
+  const presented = new WeakMap<object, ReturnType<typeof presentExecution>>();
+  const present = (v: ExecutionView) => {
+    let w = presented.get(v);
+    if (!w) presented.set(v, (w = presentExecution(v)));
+    return w;
+  };
+
   route(app, s, ep.execution, async ({ params, user }) => {
     const r = await s.runs.get(user.id, params.id);
-    return r.ok ? ep.execution.ok({ execution: presentExecution(r.value) }) : mapError(codes.execution, r.error);
+    return r.ok ? ep.execution.ok({ execution: present(r.value) }) : mapError(codes.execution, r.error);
   });
 
   route(app, s, ep.executionEvents, async ({ params, user, request }) => {

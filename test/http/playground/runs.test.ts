@@ -154,6 +154,21 @@ describe('POST run', () => {
     }
   }, SANDBOX_TEST_MS);
 
+  it('a poll right after a new speed reads it (a running view is shared for a moment, a change of state never)', async () => {
+    const id = await p.run({ ...DAY, code: IDLE, speed: 1 });
+    const read = async () => (await p.call('GET', `executions/${id}`)).body.execution;
+    const first = await read();
+    expect(first).toMatchObject({ status: 'running', speed: 1 });
+    expect((await p.call('POST', 'speed', { speed: 5 })).body.success).toBe(true);
+    const paced = await read();
+    expect(paced).toMatchObject({ status: 'running', speed: 5 });
+    expect(paced.progress.barsDone).toBeGreaterThanOrEqual(first.progress.barsDone);
+    expect((await p.call('POST', 'speed', { speed: 'max' })).body.success).toBe(true);
+    expect((await read()).speed).toBeNull();
+    expect((await p.call('POST', 'stop', {})).body.success).toBe(true);
+    expect(await p.waitEnd(id)).toMatchObject({ status: 'stopped', error: 'Stopped by the user' });
+  }, SANDBOX_TEST_MS);
+
   it('paces a run with speed and returns it to full speed with speed "max"; 0, null and 60 are refused', async () => {
     const id = await p.run({ ...DAY, code: IDLE, speed: 50 });
     await Bun.sleep(300);
