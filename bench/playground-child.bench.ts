@@ -1,12 +1,12 @@
 // The playground's execution in process, without HTTP or the store: the server's Execution (bars,
 // frames, the ledger's replay) driving a real runner child (Deno + Pyodide from the snapshot), on
 // the two speed targets' workloads. Prints wall time and CPU time apart: the child's (from hand-out
-// to kill; its spawn and snapshot restore are not in it) and the server's (process.cpuUsage), so a
+// to kill; its spawn, snapshot restore and load-time optimisation are not in it) and the server's (process.cpuUsage), so a
 // busy machine still gives a fair A/B.
 //
 // Run: ./node_modules/.bin/bun bench/playground-child.bench.ts
 //   RUNS=n           timed runs of each workload (default 3), after one untimed run that builds rollups
-//   ONLY=empty|sma   one workload
+//   ONLY=empty|sma|month  one workload (month: one combination of bench/optimize.bench.ts's grid)
 //   REPO_ROOT=dir    the server and runner code of another checkout (this file stays)
 //   AB_BASELINE=dir  this checkout (A) against `dir` (B), in turn A B A B … (AB_ROUNDS pairs, default 3):
 //                    medians of each side's per-process medians and of the per-round ratios
@@ -39,13 +39,16 @@ const { openDb } = await import(join(ROOT, 'src/store/db.ts'));
 const WORKLOADS = {
   empty: { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' },
   sma: { instrument: 'NQ', startDate: '2025-01-02', endDate: '2025-12-31', timeframe: '1m', templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } },
+  // One combination of bench/optimize.bench.ts's grid: a fresh child's short run.
+  month: { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m', templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } },
 } as const;
 
 const dir = mkdtempSync(join(tmpdir(), 'rd-bench-playground-child-'));
 const db = openDb(join(dir, 'replaydesk.db'));
 const s = await createServices({
-  // Pool size 0: each run spawns its child and waits for it to load before the clock starts.
-  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 0 }),
+  // Pool size 1, as a server runs: each run takes the child loaded ahead of need (the clock starts once
+  // it has it), and its successor loads meanwhile.
+  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
   clock: systemClock,
   db,
   jwtSecret: new TextEncoder().encode(randomSecret()),

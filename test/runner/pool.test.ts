@@ -3,7 +3,10 @@
 // wait for a spawn. Real children (Deno + Pyodide from the shared test cache).
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'bun:test';
+import { join } from 'node:path';
 import { RunnerPool } from '../../runner/host/pool.ts';
+import { pyodideDir } from '../../runner/host/sandbox.ts';
+import { largestFunctionIndex } from '../../runner/host/wasm-hot.ts';
 import type { RunnerChild } from '../../runner/host/child.ts';
 import { RUNNER_TEST_CACHE, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 
@@ -59,6 +62,13 @@ it('close ends a child still loading (killed, not waited for): no child of the p
   await expect(pool.acquire()).rejects.toThrow('runner pool closed');
 }, SANDBOX_TEST_MS);
 
+/** The command lines of a process tree. */
+function treeCmdlines(pid: number): string[] {
+  const out = [readFileSync(`/proc/${pid}/cmdline`, 'utf8')];
+  for (const k of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (k.trim() !== '') out.push(...treeCmdlines(Number(k)));
+  return out;
+}
+
 /** The niceness of every thread in a process tree (bubblewrap runs Deno below the spawned pid). */
 function treeNices(pid: number): number[] {
   const out: number[] = [];
@@ -85,11 +95,29 @@ it('loads a child ahead of need at nice 19, and every thread of it runs at nice 
   // Until `nice` has set itself and exec'd down to Deno (a process below bubblewrap), the tree is young.
   for (let i = 0; i < 2000 && (treeNices(pid).length < 3 || treeNices(pid)[0] !== 19); i++) await Bun.sleep(5);
   expect(new Set(treeNices(pid))).toEqual(new Set([19]));
+  // …and has V8 optimise Python's interpreter loop as it loads (runner/host/wasm-hot.ts).
+  const hot = largestFunctionIndex(readFileSync(join(pyodideDir(), 'pyodide.asm.wasm')));
+  expect(treeCmdlines(pid).some((c) => c.includes(`--wasm-eager-tier-up-function=${hot}`))).toBe(true);
   const child = await pool.acquire();
   expect(child.pid).toBe(pid);
   const nices = treeNices(child.pid);
   expect(nices.length).toBeGreaterThan(1);
   expect(new Set(nices)).toEqual(new Set([0]));
+  child.kill();
+  await child.exited;
+}, SANDBOX_TEST_MS);
+
+it('spawns a child a run is already waiting for without the load-time optimisation, at normal priority', async () => {
+  const pool = new RunnerPool({ cacheDir: RUNNER_TEST_CACHE, size: 0 });
+  pools.push(pool);
+  await pool.warm();
+  const waiting = pool.acquire();
+  for (let i = 0; i < 2000 && pool.loadingPids.length === 0; i++) await Bun.sleep(5);
+  const [pid] = pool.loadingPids;
+  expect(treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function'))).toBe(false);
+  expect(treeCmdlines(pid).some((c) => c.includes('nice'))).toBe(false);
+  const child = await waiting;
+  expect(child.pid).toBe(pid);
   child.kill();
   await child.exited;
 }, SANDBOX_TEST_MS);

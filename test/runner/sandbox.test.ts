@@ -28,16 +28,23 @@ describe('the open-files cap', () => {
 
 describe('a child loaded ahead of need', () => {
   it('starts under nice 19, with RLIMIT_NICE letting a server without CAP_SYS_NICE raise it back to 0', () => {
-    const { cmd } = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, true);
+    const { cmd } = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, { background: true });
     expect(cmd.slice(0, 4)).toEqual(['/usr/bin/nice', '-n', '19', '/usr/bin/prlimit']);
     expect(cmd.slice(cmd.indexOf('/usr/bin/prlimit'), cmd.indexOf('--'))).toContain('--nice=20');
     // With CAP_SYS_NICE the limit is not needed (and raising a hard limit needs CAP_SYS_RESOURCE).
-    const cap = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: { path: '/usr/bin/nice', rlimit: false } }, true).cmd;
+    const cap = childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: { path: '/usr/bin/nice', rlimit: false } }, { background: true }).cmd;
     expect(cap.slice(0, 3)).toEqual(['/usr/bin/nice', '-n', '19']);
     expect(cap).not.toContain('--nice=20');
   });
 
+  it('has V8 optimise the function it is given while it loads, and only then', () => {
+    const flags = (o: Parameters<typeof childCommand>[4]) => childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, o).cmd.find((a) => a.startsWith('--v8-flags='));
+    expect(flags({ background: true, eagerTierUp: 3792 })).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384,--wasm-eager-tier-up-function=3792`);
+    expect(flags({ background: true, eagerTierUp: null })).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384`);
+    expect(flags({})).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384`);
+  });
+
   it('where the server could not raise it back, starts as any other', () => {
-    expect(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }, true)).toEqual(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }));
+    expect(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }, { background: true })).toEqual(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }));
   });
 });
