@@ -86,7 +86,7 @@ async function once(body: Record<string, unknown>): Promise<Once> {
   const wallMs = performance.now() - t0;
   const server = serverCpuMs() - c0;
   if (exec.status !== 'completed') throw new Error(`${exec.status}: ${exec.error}`);
-  return { bars: exec.barsDone, trades: exec.ledger.closedTrades.length, wallMs, childCpuMs: children.take()[0], serverCpuMs: server, timings: exec.timings };
+  return { bars: exec.barsDone, trades: exec.ledger.closedTrades.length, wallMs, childCpuMs: children.take()[0], serverCpuMs: server, timings: { ...exec.timings, ...Object.fromEntries(Object.entries(exec.childTimings ?? {}).map(([k, v]) => [`child.${k}`, v as number])) } };
 }
 
 const out: Figures = {};
@@ -99,7 +99,7 @@ for (const [name, body] of Object.entries(WORKLOADS)) {
   out[name] = { bars: rs[0].bars, wallMs: Math.round(m((r) => r.wallMs)), childCpuMs: Math.round(m((r) => r.childCpuMs)), serverCpuMs: Math.round(m((r) => r.serverCpuMs)) };
   const o = out[name];
   console.log(`${name}: ${o.bars} bars, ${rs[0].trades} trades; medians of ${RUNS}: wall ${o.wallMs} ms, child CPU ${o.childCpuMs} ms (${(o.bars / o.childCpuMs / 1000).toFixed(2)} M bars per CPU s), server CPU ${o.serverCpuMs} ms`);
-  console.log(`  server phases (median ms): ${Object.keys(rs[0].timings).map((k) => `${k} ${Math.round(m((r) => r.timings[k]))}`).join(', ')}`);
+  console.log(`  phases (median ms; child.* as the child reports them): ${Object.keys(rs[0].timings).map((k) => `${k} ${Math.round(m((r) => r.timings[k]))}`).join(', ')}`);
 }
 console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 console.log(`figures ${JSON.stringify(out)}`);

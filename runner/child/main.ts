@@ -89,17 +89,15 @@ def _rd_start(code, params, meta, jbridge):
     return harness.start(code, params.to_py(), meta.to_py(), _Bridge(jbridge))
 
 _src = None  # the current batch's columns (Series layout)
+_ZD = array('d', [0.0])
+_ZQ = array('q', [0])
 
-def _rd_load(prices, ints):
-    # One copy per buffer (packBatch's layout): open, high, low, close as float64,
-    # then volume, time, end as int64, each column n long.
+def _rd_alloc(n):
+    # The batch's seven columns (four 'd' prices in units, then volume, time and end as 'q'), zeroed,
+    # n long; JS writes the values straight into their buffers (loadBatch), so no copy is made here.
     global _src
-    f = array('d')
-    f.frombytes(prices.to_bytes())
-    q = array('q')
-    q.frombytes(ints.to_bytes())
-    n = len(f) // 4
-    _src = (f[:n], f[n:2 * n], f[2 * n:3 * n], f[3 * n:], q[:n], q[n:2 * n], q[2 * n:])
+    _src = (_ZD * n, _ZD * n, _ZD * n, _ZD * n, _ZQ * n, _ZQ * n, _ZQ * n)
+    return ','.join([str(c.buffer_info()[0]) for c in _src])
 
 def _rd_batch(base, off, m, ctx):
     # Bars [off, off + m) of the loaded batch, as bars base... of the run.
@@ -177,33 +175,44 @@ function runSlices(pyBatch: (base: number, off: number, m: number, ctx: unknown)
 }
 
 /**
- * A batch's bars in the harness's column layout (strategy_api.Series), so Python takes them with
- * one copy per buffer: prices in units (ticks / k: the same correctly rounded division Python's
- * int / int does) as float64, then volume, open time and end time as little-endian int64 (all are
- * unsigned 32-bit values: the high words stay 0).
+ * A batch's bars into the harness's column layout (strategy_api.Series): Python allocates the seven
+ * columns (`_rd_alloc`) and the values are written straight into their buffers in WebAssembly memory,
+ * one pass, no intermediate copy. Prices in units (ticks / k: the same correctly rounded division
+ * Python's int / int does) as float64; volume, open time and end time as little-endian int64 (all
+ * are unsigned 32-bit values: the high words stay the zeros Python allocated).
  */
-function packBatch(m: Record<string, unknown>, k: number): { prices: Float64Array; ints: Uint32Array; end: Uint32Array; close: Int32Array } {
-  const o = asInt32(m.o);
-  const h = asInt32(m.h);
-  const l = asInt32(m.l);
+function loadBatch(m: Record<string, unknown>, k: number, alloc: (n: number) => string, heap: { HEAPF64: Float64Array; HEAPU32: Uint32Array }): { end: Uint32Array; close: Int32Array } {
+  // Close and end stay with the engine bridge as typed arrays; the other columns are only read here,
+  // through DataViews over the frame (no aligned copy).
   const c = asInt32(m.c);
-  const v = asUint32(m.v);
-  const t = asUint32(m.time);
   const e = asUint32(m.e);
   const n = c.length;
-  if (o.length !== n || h.length !== n || l.length !== n || v.length !== n || t.length !== n || e.length !== n) throw new Error('batch columns differ in length');
-  const prices = new Float64Array(4 * n);
-  const ints = new Uint32Array(6 * n);
+  const [o, h, l, v, t] = [m.o, m.h, m.l, m.v, m.time].map((x) => columnView(x, n));
+  const at = alloc(n).split(',').map(Number);
+  if (at.length !== 7 || at.some((a) => !Number.isSafeInteger(a) || a <= 0 || a % 8 !== 0)) throw new Error('bad column addresses');
+  // Read after the allocation: a memory that grew has new views.
+  const f = heap.HEAPF64;
+  const u = heap.HEAPU32;
+  const [po, ph, pl, pc] = at.slice(0, 4).map((a) => a / 8);
+  const [pv, pt, pe] = at.slice(4).map((a) => a / 4);
+  if ([po, ph, pl, pc].some((p) => (p + n) * 8 > f.byteLength) || [pv, pt, pe].some((p) => (p + 2 * n) * 4 > u.byteLength)) throw new Error('bad column addresses');
   for (let i = 0; i < n; i++) {
-    prices[i] = o[i] / k;
-    prices[n + i] = h[i] / k;
-    prices[2 * n + i] = l[i] / k;
-    prices[3 * n + i] = c[i] / k;
-    ints[2 * i] = v[i];
-    ints[2 * (n + i)] = t[i];
-    ints[2 * (2 * n + i)] = e[i];
+    const b = 4 * i;
+    f[po + i] = o.getInt32(b, true) / k;
+    f[ph + i] = h.getInt32(b, true) / k;
+    f[pl + i] = l.getInt32(b, true) / k;
+    f[pc + i] = c[i] / k;
+    u[pv + 2 * i] = v.getUint32(b, true);
+    u[pt + 2 * i] = t.getUint32(b, true);
+    u[pe + 2 * i] = e[i];
   }
-  return { prices, ints, end: e, close: c };
+  return { end: e, close: c };
+}
+
+/** A batch column of n 32-bit values, viewed in place. */
+function columnView(x: unknown, n: number): DataView {
+  if (!(x instanceof Uint8Array) || x.byteLength !== 4 * n) throw new Error('batch columns differ in length');
+  return new DataView(x.buffer, x.byteOffset, x.byteLength);
 }
 
 function fineBars(m: Record<string, unknown>): Map<number, BarColumns> {
@@ -261,7 +270,8 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const py = await loadPython(pyodideDir, Deno.readFileSync(snapshotPath));
   const g = py.globals;
   const pyStart = g.get('_rd_start');
-  const pyLoad = g.get('_rd_load');
+  const pyAlloc = g.get('_rd_alloc');
+  const heap = py._module as { HEAPF64: Float64Array; HEAPU32: Uint32Array };
   const pyBatch = g.get('_rd_batch');
   const pyFinish = g.get('_rd_finish');
   const pyLogs = g.get('_rd_logs');
@@ -311,13 +321,12 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
     if (m.t !== 'batch') throw new Error(`unexpected ${String(m.t)}`);
     const base = Number(m.base);
     const t0 = performance.now();
-    const { prices, ints, end, close } = packBatch(m, ticksPerUnit);
+    const { end, close } = loadBatch(m, ticksPerUnit, pyAlloc, heap);
     bridge.batch = { base, end, close };
     bridge.actions = [];
     const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
       tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
     ]);
-    pyLoad(prices, ints);
     const t1 = performance.now();
     const error = runSlices(pyBatch, base, close.length, ctx);
     spent.convertMs += t1 - t0;

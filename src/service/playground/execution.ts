@@ -229,7 +229,7 @@ export class Execution {
     // The child's own account of its time: diagnostics for benchmarks, never used for results.
     const spent = m.spent as Record<string, unknown> | undefined;
     if (spent && typeof spent === 'object') {
-      for (const k of ['batchMs', 'needMs', 'needs']) if (typeof spent[k] === 'number') this.childTimings[k] = Math.round(spent[k] as number);
+      for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) if (typeof spent[k] === 'number') this.childTimings[k] = Math.round(spent[k] as number);
     }
   }
 
