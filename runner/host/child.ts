@@ -5,7 +5,7 @@
 // and ends its stream with a protocol error. Its stderr keeps only a short tail, for diagnostics.
 
 import type { Subprocess } from 'bun';
-import { encodeFrame, FrameDecoder, FrameError } from '../protocol.ts';
+import { encodeFrameTransient, FrameDecoder, FrameError } from '../protocol.ts';
 
 export interface ChildExit {
   code: number | null;
@@ -60,7 +60,8 @@ export class RunnerChild {
   send(msg: object): boolean {
     if (this.ended) return false;
     try {
-      this.proc.stdin.write(encodeFrame(msg));
+      // The sink copies what it is given, so the encoder's buffer is free again at once.
+      this.proc.stdin.write(encodeFrameTransient(msg));
       void this.proc.stdin.flush();
       return true;
     } catch {

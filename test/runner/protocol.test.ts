@@ -1,7 +1,7 @@
 // The runner's framing: frames split anywhere, several at once, binary columns that stay intact
 // while later frames reuse the decoder's buffer, and the caps on what a child may send.
 import { describe, expect, it } from 'bun:test';
-import { asInt32, asUint32, encodeFrame, FrameDecoder, FrameError, rawBytes } from '../../runner/protocol.ts';
+import { asInt32, asUint32, encodeFrame, encodeFrameTransient, FrameDecoder, FrameError, rawBytes } from '../../runner/protocol.ts';
 
 describe('frames', () => {
   it('decode across arbitrary chunk boundaries', () => {
@@ -31,6 +31,30 @@ describe('frames', () => {
       d.next();
     }
     expect(Array.from(asUint32(first.time))).toEqual([100, 200, 4_000_000_000]);
+  });
+
+  it('encodes the same bytes into a reused buffer, small frames and frames larger than it alike', () => {
+    const msgs = [
+      { t: 'run', code: 'x', params: { a: 1 } },
+      { t: 'batch', seq: 1, c: rawBytes(new Int32Array(300_000).map((_, i) => i - 150_000)) }, // 1.2 MB: the buffer grows
+      { t: 'finish' },
+      { t: 'batch', seq: 2, c: rawBytes(new Int32Array(3).fill(-1)) },
+    ];
+    const d = new FrameDecoder(1 << 24);
+    for (const m of msgs) {
+      const framed = encodeFrameTransient(m);
+      expect(Array.from(framed)).toEqual(Array.from(encodeFrame(m)));
+      d.push(framed.slice()); // as the sink copies before the next frame is encoded
+    }
+    const out = [d.next(), d.next(), d.next(), d.next()] as any[];
+    expect(out.map((m) => m.t)).toEqual(['run', 'batch', 'finish', 'batch']);
+    expect(asInt32(out[1].c)[299_999]).toBe(149_999);
+    expect(Array.from(asInt32(out[3].c))).toEqual([-1, -1, -1]);
+    // The buffer is reused: the next frame overwrites the last one's bytes.
+    const a = encodeFrameTransient({ t: 'finish' });
+    const before = a.slice();
+    encodeFrameTransient({ t: 'stop' });
+    expect(Array.from(a)).not.toEqual(Array.from(before));
   });
 
   it('refuses a frame over the cap before buffering it, and undecodable bytes', () => {
