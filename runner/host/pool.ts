@@ -9,8 +9,9 @@
 // A child loaded ahead of need loads at the lowest CPU priority (sandbox.ts, LOAD_NICE), so on a
 // busy machine its seconds of CPU come from what the running children and the server leave, not
 // from them; it is raised to normal priority as soon as a run waits for it, and when handed out.
-// It also has V8 optimise Python's interpreter loop as it loads (wasm-hot.ts), which costs its load
-// about 0.7 CPU s and saves its run more; a child spawned for a run already waiting skips that.
+// The `size` kept for single runs also have V8 optimise Python's interpreter loop as they load
+// (wasm-hot.ts), which costs the load about 0.7 CPU s and saves a long run more; a burst's children
+// and a child spawned for a run already waiting skip that.
 //
 // The snapshot is built the first time it is needed, by a child in snapshot mode that runs only our
 // harness (never user code), and kept in the cache directory under a name holding the Pyodide version
@@ -55,11 +56,15 @@ interface Prepared {
   hot: number | null;
 }
 
-/** A child being loaded for the pool: `child` once spawned; `wanted` once a run waits for it. */
+/**
+ * A child being loaded for the pool: `child` once spawned; `wanted` once a run waits for it;
+ * `optimise`: one of the `size` kept for single runs, loaded with the interpreter loop optimised.
+ */
 interface Loading {
   ready: Promise<RunnerChild | null>;
   child: RunnerChild | null;
   wanted: boolean;
+  optimise: boolean;
 }
 
 export class RunnerPool {
@@ -182,8 +187,8 @@ export class RunnerPool {
    * Spawns a serving child; its `ready` resolves when the child says ready, or null if it died first
    * (or the pool closed). `background`: loaded ahead of need, at low priority until wanted.
    */
-  private spawnReady(background: boolean, throwOnFailure = false): Loading {
-    const l: Loading = { ready: Promise.resolve(null), child: null, wanted: !background };
+  private spawnReady(background: boolean, throwOnFailure = false, optimise = false): Loading {
+    const l: Loading = { ready: Promise.resolve(null), child: null, wanted: !background, optimise };
     l.ready = this.load(l, throwOnFailure);
     return l;
   }
@@ -191,8 +196,10 @@ export class RunnerPool {
   private async load(l: Loading, throwOnFailure: boolean): Promise<RunnerChild | null> {
     const { bundle, snapshot, hot } = await this.prepare();
     if (this.closed) return null;
-    // Wanted at once: the quickest start. Ahead of need: the loop optimised in the load (sandbox.ts).
-    const child = this.spawn(bundle, snapshot, 'serve', l.wanted ? {} : { background: true, eagerTierUp: hot });
+    // Wanted at once: the quickest start. Ahead of need: at low priority, and for single runs with the
+    // loop optimised in the load (sandbox.ts). A burst's child (an optimisation's next combination, a
+    // short run that the optimisation costs about as much as it saves) loads without.
+    const child = this.spawn(bundle, snapshot, 'serve', l.wanted ? {} : { background: true, eagerTierUp: l.optimise ? hot : null });
     l.child = child;
     this.loading.add(child);
     const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
@@ -223,7 +230,7 @@ export class RunnerPool {
 
   private refill(): void {
     while (!this.closed && this.ready.length < this.target()) {
-      const l = this.spawnReady(true);
+      const l = this.spawnReady(true, false, this.ready.length < this.opts.size);
       l.ready = l.ready.catch((e) => {
         this.opts.logError?.('runner pool refill failed', { error: String(e) });
         return null;

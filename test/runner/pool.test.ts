@@ -121,3 +121,14 @@ it('spawns a child a run is already waiting for without the load-time optimisati
   child.kill();
   await child.exited;
 }, SANDBOX_TEST_MS);
+
+it("optimises the interpreter loop only in the `size` children kept for single runs, not in a burst's", async () => {
+  const { pool, a, b } = await handOutTwo(2);
+  // Both successors were spawned as the two were handed out and cannot have loaded yet.
+  const loading = pool.loadingPids;
+  expect(loading.length).toBe(2);
+  const eager = loading.map((pid) => treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function=')));
+  expect(eager.filter(Boolean).length).toBe(1);
+  for (const c of [a, b]) c.kill();
+  await Promise.all([a.exited, b.exited]);
+}, SANDBOX_TEST_MS);
