@@ -8,6 +8,7 @@ import type { ExecutionEvent } from '../../service/playground/execution.ts';
 import type { ExecutionView } from '../../service/playground/runs.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
+import { jsonText, successBody } from '../shared/envelope.ts';
 import { route } from '../shared/endpoint.ts';
 import { presentExecution, presentProgress, presentTrade, presentTradesCsv } from './present-execution.ts';
 import * as codes from './run-codes.ts';
@@ -34,17 +35,17 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
   });
 
   // A running execution's view is shared by its readers for a moment (runs.ts, LIVE_VIEW_MAX_AGE_MS):
-  // so is its wire form.
-  const presented = new WeakMap<object, ReturnType<typeof presentExecution>>();
-  const present = (v: ExecutionView) => {
-    let w = presented.get(v);
-    if (!w) presented.set(v, (w = presentExecution(v)));
-    return w;
-  };
-
+  // so is its answer's body (a client polling at 50 Hz had it presented and serialised each time).
+  const bodies = new WeakMap<ExecutionView, string>();
   route(app, s, ep.execution, async ({ params, user }) => {
     const r = await s.runs.get(user.id, params.id);
-    return r.ok ? ep.execution.ok({ execution: present(r.value) }) : mapError(codes.execution, r.error);
+    if (!r.ok) return mapError(codes.execution, r.error);
+    let body = bodies.get(r.value);
+    if (body === undefined) {
+      const fields: Parameters<typeof ep.execution.ok>[0] = { execution: presentExecution(r.value) };
+      bodies.set(r.value, (body = successBody(fields)));
+    }
+    return jsonText(200, body);
   });
 
   route(app, s, ep.executionEvents, async ({ params, user, request }) => {

@@ -17,6 +17,15 @@ export function success(fields: Record<string, unknown> = {}): Response {
   return json(200, { ...fields, success: true, errorCode: 0, errorMessage: null });
 }
 
+/** success(fields)'s body as text, for a handler that serves one body to many readers (jsonText). */
+export function successBody(fields: Record<string, unknown>): string {
+  return JSON.stringify({ ...fields, success: true, errorCode: 0, errorMessage: null });
+}
+
+export function jsonText(status: number, text: string): Response {
+  return new Response(text, { status, headers: JSON_HEADERS });
+}
+
 /** A spec'd error row: HTTP 200 with success false, as the gateway answers business errors. */
 export function failure(errorCode: number, errorMessage: string, fields: Record<string, unknown> = {}): Response {
   return json(200, { ...fields, success: false, errorCode, errorMessage });
