@@ -21,6 +21,7 @@ declare const Deno: {
   stdin: { readSync(p: Uint8Array): number | null };
   stdout: { writeSync(p: Uint8Array): number };
   readFileSync(path: string): Uint8Array;
+  readFile(path: string): Promise<Uint8Array>;
   exit(code: number): never;
 };
 
@@ -241,7 +242,7 @@ function fineBars(m: Record<string, unknown>): Map<number, BarColumns> {
   return out;
 }
 
-async function loadPython(pyodideDir: string, snapshot: Uint8Array | null) {
+async function loadPython(pyodideDir: string, snapshot: Promise<Uint8Array> | null) {
   const { loadPyodide } = await import(`${pyodideDir}/pyodide.mjs`);
   const quiet = () => {};
   return await loadPyodide({
@@ -267,7 +268,9 @@ async function makeSnapshot(pyodideDir: string): Promise<void> {
 }
 
 async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
-  const py = await loadPython(pyodideDir, Deno.readFileSync(snapshotPath));
+  // Read off the main thread: Pyodide awaits it only after starting to compile its module and
+  // while loading its JS, so the 31 MB read overlaps them.
+  const py = await loadPython(pyodideDir, Deno.readFile(snapshotPath));
   const g = py.globals;
   const pyStart = g.get('_rd_start');
   const pyAlloc = g.get('_rd_alloc');
