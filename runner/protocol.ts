@@ -37,9 +37,10 @@ export function encodeFrame(msg: object): Uint8Array {
 // from frame to frame, with the length prefix in the space msgpackr reserves before the body. A new
 // buffer each time (and a second copy for the prefix) cost the server more than the packing, on
 // machines where first touching fresh memory is dear (measured: ~0.4 s of server CPU over an empty
-// run's 910,800 bars). msgpackr's packing buffer is shared by all its packers (module state), and
-// encodeFrame copies what it packs, so the two can share it. A Buffer: msgpackr writes strings with
-// its utf8Write.
+// run's 910,800 bars). msgpackr's packing buffer is module state shared by all its packers (the
+// History's msgpack answers too): after each frame the others get a fresh buffer of their own, so
+// none of their packed bytes can ever lie in this one. A Buffer: msgpackr writes strings with its
+// utf8Write.
 let scratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024);
 
 /**
@@ -48,12 +49,16 @@ let scratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024);
  */
 export function encodeFrameTransient(msg: object): Uint8Array {
   packr.useBuffer(scratch);
-  const framed = packr.pack(msg, RESERVE_START_SPACE | 4) as Uint8Array;
-  // A frame larger than the buffer made msgpackr move to a larger one: keep that.
-  if (framed.buffer !== scratch.buffer) scratch = Buffer.from(framed.buffer);
-  new DataView(framed.buffer, framed.byteOffset, 4).setUint32(0, framed.byteLength - 4, true);
-  // A plain view: a Buffer's `slice` would not copy.
-  return new Uint8Array(framed.buffer, framed.byteOffset, framed.byteLength);
+  try {
+    const framed = packr.pack(msg, RESERVE_START_SPACE | 4) as Uint8Array;
+    // A frame larger than the buffer made msgpackr move to a larger one: keep that.
+    if (framed.buffer !== scratch.buffer) scratch = Buffer.from(framed.buffer);
+    new DataView(framed.buffer, framed.byteOffset, 4).setUint32(0, framed.byteLength - 4, true);
+    // A plain view: a Buffer's `slice` would not copy.
+    return new Uint8Array(framed.buffer, framed.byteOffset, framed.byteLength);
+  } finally {
+    packr.useBuffer(Buffer.allocUnsafeSlow(8192));
+  }
 }
 
 export class FrameError extends Error {}

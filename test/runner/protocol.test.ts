@@ -1,6 +1,7 @@
 // The runner's framing: frames split anywhere, several at once, binary columns that stay intact
 // while later frames reuse the decoder's buffer, and the caps on what a child may send.
 import { describe, expect, it } from 'bun:test';
+import { Packr } from 'msgpackr';
 import { asInt32, asUint32, encodeFrame, encodeFrameTransient, FrameDecoder, FrameError, rawBytes } from '../../runner/protocol.ts';
 
 describe('frames', () => {
@@ -55,6 +56,16 @@ describe('frames', () => {
     const before = a.slice();
     encodeFrameTransient({ t: 'stop' });
     expect(Array.from(a)).not.toEqual(Array.from(before));
+  });
+
+  it("never overwrites what another of msgpackr's packers packed (their buffer state is shared)", () => {
+    const other = new Packr({ useRecords: false });
+    encodeFrameTransient({ t: 'batch', c: rawBytes(new Int32Array(10_000)) });
+    const held = other.pack({ answer: 'x'.repeat(100), n: 7 }); // a History answer, say, not yet sent
+    const copy = Uint8Array.prototype.slice.call(held);
+    encodeFrameTransient({ t: 'batch', c: rawBytes(new Int32Array(200_000).fill(-1)) }); // larger: would reach it
+    encodeFrameTransient({ t: 'finish' });
+    expect(Array.from(held)).toEqual(Array.from(copy));
   });
 
   it('refuses a frame over the cap before buffering it, and undecodable bytes', () => {
