@@ -190,6 +190,7 @@ function loadBatch(m: Record<string, unknown>, k: number, alloc: (n: number) => 
   const n = c.length;
   const [o, h, l, v, t] = [m.o, m.h, m.l, m.v, m.time].map((x) => columnView(x, n));
   const at = alloc(n).split(',').map(Number);
+  if (n === 0) return { end: e, close: c }; // empty arrays have no buffer to write
   if (at.length !== 7 || at.some((a) => !Number.isSafeInteger(a) || a <= 0 || a % 8 !== 0)) throw new Error('bad column addresses');
   // Read after the allocation: a memory that grew has new views.
   const f = heap.HEAPF64;
