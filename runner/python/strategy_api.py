@@ -9,6 +9,7 @@ import io
 import math
 import types
 from array import array
+from bisect import bisect_right
 from collections import namedtuple
 from datetime import datetime, timezone
 
@@ -92,10 +93,16 @@ class Series:
     Lazy columns: the run's bars arrive a batch at a time (``_feed``), and the bar loop only moves
     the visible count ``_n``. A column array catches up with ``_n`` when the strategy reads it, and
     from then on the loop keeps it current bar by bar (``_eager``), so a reference the strategy
-    holds on to grows exactly as before. Columns nobody reads cost nothing per bar.
+    holds on to grows exactly as before. Columns nobody reads cost nothing per bar, and nothing per
+    batch either: the batches they would be built from are kept as they came (``_chunks``), not
+    copied into growing arrays (in a fresh sandbox that copying cost more than half a second per
+    million bars, most of it first touching the memory its reallocations moved through).
+
+    Column i's array holds bars [0, len(cols[i])); the later ones, up to ``_n``, are in the kept
+    batches and the current one.
     """
 
-    __slots__ = ('timeframe', '_cols', '_src', '_base', '_n', '_read', '_eager')
+    __slots__ = ('timeframe', '_cols', '_src', '_base', '_n', '_read', '_eager', '_chunks', '_starts')
 
     def __init__(self, timeframe):
         self.timeframe = timeframe
@@ -105,36 +112,56 @@ class Series:
         self._n = 0  # bars visible to the strategy
         self._read = [False] * 7  # columns the strategy has read (kept current by the loop)
         self._eager = []  # (append, source column) of read columns, for the bar loop
+        self._chunks = []  # earlier batches' columns, oldest first, while some column is unread
+        self._starts = []  # their first bar indices
 
     def _col(self, i):
         a = self._cols[i]
-        if len(a) != self._n:
-            b = self._base
-            a.extend(self._src[i][len(a) - b:self._n - b])
+        n = self._n
+        if len(a) != n:
+            # Catch up from the kept batches, then the current one.
+            k = max(bisect_right(self._starts, len(a)) - 1, 0)
+            while k < len(self._chunks) and len(a) < n:
+                b = self._starts[k]
+                a.extend(self._chunks[k][i][len(a) - b:n - b])
+                k += 1
+            if len(a) < n:
+                b = self._base
+                a.extend(self._src[i][len(a) - b:n - b])
         if not self._read[i]:
             self._read[i] = True
             if self._src is not None:
                 self._eager.append((a.append, self._src[i]))
+            if all(self._read):
+                self._chunks.clear()
+                self._starts.clear()
         return a
 
     def _feed(self, base, src):
-        """A new batch of bars from `base` on: every column first catches up with the old batch."""
-        b = self._base
+        """A new batch of bars from `base` on: the old one is kept while some column is unread."""
         old = self._src
-        for i, a in enumerate(self._cols):
-            if len(a) != self._n:
-                a.extend(old[i][len(a) - b:self._n - b])
+        if old is not None and not all(self._read):
+            self._chunks.append(old)
+            self._starts.append(self._base)
         self._src = src
         self._base = base
         self._eager[:] = [(a.append, src[i]) for i, a in enumerate(self._cols) if self._read[i]]
 
+    def _at(self, i, j):
+        """Column i at bar j (0 <= j < _n)."""
+        b = self._base
+        if self._src is not None and j >= b:
+            return self._src[i][j - b]
+        a = self._cols[i]
+        if j < len(a):
+            return a[j]
+        k = bisect_right(self._starts, j) - 1
+        return self._chunks[k][i][j - self._starts[k]]
+
     def _last(self, i):
         """Column i's value at the latest bar (None before the first), without syncing the column."""
         n = self._n
-        if not n:
-            return None
-        j = n - 1 - self._base
-        return self._src[i][j] if self._src is not None and j >= 0 else self._cols[i][n - 1]
+        return self._at(i, n - 1) if n else None
 
     opens = property(lambda self: self._col(_OPENS))
     highs = property(lambda self: self._col(_HIGHS))
@@ -167,8 +194,8 @@ class Series:
         if src is not None and j >= self._base:
             i = j - self._base
             return Bar(src[0][i], src[1][i], src[2][i], src[3][i], src[4][i], src[5][i], src[6][i], j)
-        c = self._cols
-        return Bar(c[0][j], c[1][j], c[2][j], c[3][j], c[4][j], c[5][j], c[6][j], j)
+        at = self._at
+        return Bar(at(0, j), at(1, j), at(2, j), at(3, j), at(4, j), at(5, j), at(6, j), j)
 
     def _append(self, t, e, o, h, l, c, v, k):
         """One bar, at once (context timeframes: they have no batch source)."""

@@ -394,6 +394,30 @@ def on_end(ctx):
                                    [(401 + j) / 4 for j in range(8)], [T0 + 60 * (j + 1) for j in range(8)]))
         self.assertIs(r.ns['seen'] and r.ctx.held, r.ctx.closes)  # the same array object throughout
 
+    def test_old_bars_and_late_columns_come_from_the_kept_batches(self):
+        # Columns nobody has read are not copied batch by batch: old bars are read from the batches
+        # as they came (strategy_api.Series._chunks), and a column first read late is built from them.
+        code = '''
+seen = []
+def on_bar(ctx, bar):
+    if bar.index == 40:
+        seen.append(('vol', list(ctx.volumes)))
+        seen.append(('far', ctx.bars[3].close, ctx.bars[-17].high, ctx.bars[-17].index, ctx.bars[-1].time))
+    if bar.index == 45:
+        seen.append(('vol', list(ctx.volumes)[-6:], ctx.volumes is ctx.volumes))
+def on_end(ctx):
+    seen.append(('all', [(b.index, b.open, b.low) for b in ctx.bars][:3], [b.index for b in ctx.bars[20:24]], list(ctx.bars.ends)[-2:]))
+'''
+        rows = [(400 + i, 404 + i, 396 + i, 401 + i) for i in range(50)]
+        r = Run(code, make_bars(rows), batch=4)
+        self.assertIsNone(r.error)
+        seen = r.ns['seen']
+        self.assertEqual(seen[0], ('vol', [10 + j for j in range(41)]))
+        self.assertEqual(seen[1], ('far', 404 / 4, (404 + 24) / 4, 24, T0 + 60 * 40))
+        self.assertEqual(seen[2], ('vol', [10 + j for j in range(40, 46)], True))
+        self.assertEqual(seen[3], ('all', [(0, 100.0, 99.0), (1, 401 / 4, 397 / 4), (2, 402 / 4, 398 / 4)], [20, 21, 22, 23],
+                                   [T0 + 60 * 49, T0 + 60 * 50]))
+
     def test_glue_columns_form_gives_the_same_run_as_integer_batches(self):
         # run_columns is what the runner child calls (prices already in units, int64 columns).
         from array import array
