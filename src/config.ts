@@ -155,6 +155,7 @@ export const limits = Object.freeze({
   drainRequestsMaxMs: 30_000,
   drainStreamsMaxMs: 5_000,
   sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
+  replayPlayLookMsMax: 1_000, // a playing session looks at the clock at least this often: a slow rate's bar is never later than this
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
   // Runs as jobs in the store (src/service/playground/runs.ts): the running node writes progress and
   // a heartbeat this often and applies stop and pace set by any node; every node claims queued runs
@@ -231,6 +232,8 @@ export interface Config {
   hubEventShape: HubEventShape;
   /** A comment line on an event stream silent this long: `limits.sseKeepAliveMs`; tests shorten it to see one soon. */
   sseKeepAliveMs: number;
+  /** The longest wait between two looks of a playing session: `limits.replayPlayLookMsMax`; tests shorten it to see looks soon. */
+  replayPlayLookMsMax: number;
 }
 
 export type HubEventShape = 'wrapped' | 'plain';
@@ -291,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
     hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),
     sseKeepAliveMs: limits.sseKeepAliveMs,
+    replayPlayLookMsMax: limits.replayPlayLookMsMax,
   };
 }
 

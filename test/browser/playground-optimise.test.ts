@@ -3,7 +3,7 @@
 // server reports them, and a combination opened as a run in the result pane.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
+import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, screenshot, PLAYGROUND_RUNNER } from './support.ts';
 
 const END_TIMEOUT = 600_000;
 /** Playwright's bound on each wait (default 30 s): a run's curve read at load average 30 can take longer. */
@@ -44,7 +44,7 @@ async function reopen(page: Page, id: string) {
 }
 
 describe.skipIf(noBrowser)('console: playground optimisation', () => {
-  const stage = browserStage();
+  const stage = browserStage(PLAYGROUND_RUNNER);
 
   it('searches two params of sma_cross, shows progress, the combinations and the heatmap, and opens one as a run', async () => {
     const { page, errors, context } = await newPage(stage.browser);

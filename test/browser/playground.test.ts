@@ -6,7 +6,7 @@
 // execution the server reports (read in the page, with the session cookie).
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { loginThroughForm, newPage, noBrowser, screenshot, browserStage } from './support.ts';
+import { loginThroughForm, newPage, noBrowser, screenshot, browserStage, PLAYGROUND_RUNNER } from './support.ts';
 
 const RUN_TIMEOUT = 120_000;
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -83,7 +83,7 @@ async function replaceCode(page: Page, code: string) {
 }
 
 describe.skipIf(noBrowser)('console: playground', () => {
-  const stage = browserStage();
+  const stage = browserStage(PLAYGROUND_RUNNER);
 
   it(
     'runs a template to completion: progress, statistics, equity curve and drawdown, trades in the list and on the price chart',

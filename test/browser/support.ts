@@ -38,11 +38,19 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/**
+ * The runner env of a server whose pages run no strategy: no warm Pyodide child kept ready (a run
+ * would still start one on demand). The playground's stages pass PLAYGROUND_RUNNER instead.
+ */
+const NO_WARM_RUNNER = { RUNNER_POOL_SIZE: '0' };
+/** The product's default pool (one warm child), for the stages whose pages run strategies. */
+export const PLAYGROUND_RUNNER = { RUNNER_POOL_SIZE: '1' };
+
 /** Starts the server as `npm start` does, on an ephemeral port, with a short synthetic span. */
 export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'replaydesk-browser-'));
   const { proc, base, log } = await spawnServer({
-    env: { DATA_DIR: dataDir, ...DATA_SPAN, RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner', ...env },
+    env: { DATA_DIR: dataDir, ...DATA_SPAN, RUNNER_CACHE_DIR: process.env.RUNNER_CACHE_DIR ?? '/tmp/replaydesk-test-runner', ...NO_WARM_RUNNER, ...env },
   });
   const creds = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
   return {
@@ -120,12 +128,37 @@ export interface Stage {
   browser: Browser;
 }
 
-/** One server and one browser for a describe block: started before its tests, stopped after them. */
+let shared: Promise<Browser> | null = null;
+
+/**
+ * One Chromium for every stage of the test process (bun test runs the files in one process): a
+ * launch and a close cost seconds of a busy machine per stage. Stages keep apart by contexts, each
+ * closed after its stage. A browser that crashed or disconnected is launched again at the next
+ * stage; the browser ends with the process (its pipe closes).
+ */
+function sharedBrowser(): Promise<Browser> {
+  if (shared) return shared;
+  const launching = launchBrowser().then((b) => {
+    b.on('disconnected', () => {
+      if (shared === launching) shared = null;
+    });
+    return b;
+  });
+  launching.catch(() => {
+    if (shared === launching) shared = null;
+  });
+  return (shared = launching);
+}
+
+/**
+ * One server and one browser for a describe block: started before its tests, stopped after them
+ * (the browser's contexts closed; the browser itself is shared, see sharedBrowser).
+ */
 export function browserStage(env: Record<string, string> = {}): Stage {
   const stage = {} as Stage;
   beforeAll(async () => {
     // Together: neither needs the other to start (each takes seconds on a busy machine).
-    const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser()]);
+    const [server, browser] = await Promise.allSettled([startServer(env), sharedBrowser()]);
     if (server.status === 'fulfilled') stage.server = server.value;
     if (browser.status === 'fulfilled') stage.browser = browser.value;
     // A failed start fails the file; afterAll stops whichever started.
@@ -133,7 +166,7 @@ export function browserStage(env: Record<string, string> = {}): Stage {
     if (browser.status === 'rejected') throw browser.reason;
   }, 60_000);
   afterAll(async () => {
-    await stage.browser?.close();
+    if (stage.browser?.isConnected()) await Promise.all(stage.browser.contexts().map((c) => c.close()));
     await stage.server?.stop();
   });
   return stage;

@@ -1,6 +1,8 @@
 // The black-box HTTP tests of the three families, run again with the store in PostgreSQL
-// (`TEST_STORE=postgres`: test/support/app.ts gives each app a fresh database). A child `bun test`
-// runs them, so they see the variable from their first import; it uses this process's throwaway server.
+// (`TEST_STORE=postgres`: test/support/app.ts gives each app an empty database). A child `bun test`
+// runs them, so they see the variable from their first import; it uses this process's throwaway server,
+// and preloads the hooks that empty and reuse the apps' databases between tests instead of making one
+// per app (test/support/pg-app-databases.ts).
 //
 // The subset, named and kept small (the suite stays well under ten minutes on two cores): orders
 // and their fills (Order/*, Trade/search: the session command path, its unit of work and lock),
@@ -13,6 +15,7 @@
 import { expect, it } from 'bun:test';
 import { clusterEnvForChild, describePg } from '../support/postgres.ts';
 
+const PRELOAD = './test/support/pg-app-databases.preload.ts';
 const SUBSET = [
   'test/http/sim/order.test.ts',
   'test/http/sim/trade.test.ts',
@@ -21,7 +24,7 @@ const SUBSET = [
 ];
 describePg('the families on a PostgreSQL store', () => {
   it('pass their black-box tests', async () => {
-    const child = Bun.spawn([process.execPath, 'test', '--timeout', '120000', ...SUBSET], {
+    const child = Bun.spawn([process.execPath, 'test', '--timeout', '120000', '--preload', PRELOAD, ...SUBSET], {
       // This process's PostgreSQL, rather than an initdb of the child's own.
       env: { ...process.env, ...(await clusterEnvForChild()), TEST_STORE: 'postgres' },
       stdout: 'pipe',

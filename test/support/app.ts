@@ -7,8 +7,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
 import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
-import { openPostgres } from '../../src/store/postgres.ts';
-import { freshDatabase, templateDatabase } from './postgres.ts';
+import { appDatabase } from './pg-app-databases.ts';
 import { TEST_PASSWORD_COST } from './test-env.ts';
 
 export const T0 = Date.UTC(2025, 2, 3, 14, 30, 0); // 2025-03-03T14:30:00Z, a Monday
@@ -41,25 +40,21 @@ export async function readReply(res: Response): Promise<Reply> {
 }
 
 /**
- * The store tests run on: `TEST_STORE=postgres` puts users, accounts, sessions and runs in a fresh
- * PostgreSQL database per app (test/support/postgres.ts); SQLite otherwise.
+ * The store tests run on: `TEST_STORE=postgres` puts users, accounts, sessions and runs in an empty
+ * PostgreSQL database per app (test/support/pg-app-databases.ts); SQLite otherwise.
  */
 export const TEST_STORE: 'sqlite' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
-
-/** A fresh PostgreSQL database at the current schema (copied from a template migrated once). */
-async function migratedDatabase(): Promise<string> {
-  const template = await templateDatabase('migrated', async (url) => (await openPostgres(url, { max: 1 })).close());
-  return freshDatabase(template ?? undefined);
-}
 
 export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string; nowMs?: number } = {}): Promise<TestApp> {
   const clock = new ManualClock(opts.nowMs ?? T0);
   const db = openDb(opts.dbPath ?? ':memory:');
   // A reopened SQLite file (dbPath) keeps the whole store there, as a restarted server would.
   // One app per database: a single server on PostgreSQL (no leases or LISTEN connection, whose
-  // cluster behaviour test/cluster runs through real nodes), its connections closed when idle.
-  const sql = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await openPostgres(await migratedDatabase(), { max: 2, idleTimeoutS: 1 }) : undefined;
-  const s = await createServices({ config: defaultConfig({ passwordHash: TEST_PASSWORD_COST, ...opts.config }), clock, db, sql, cluster: false, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  // cluster behaviour test/cluster runs through real nodes), empty at the start, reused after the
+  // test when test/support/pg-app-databases.ts may.
+  const pg = TEST_STORE === 'postgres' && opts.dbPath === undefined ? await appDatabase() : undefined;
+  const s = await createServices({ config: defaultConfig({ passwordHash: TEST_PASSWORD_COST, ...opts.config }), clock, db, sql: pg?.sql, cluster: false, jwtSecret: new TextEncoder().encode(randomSecret()) });
+  pg?.onTestEnd(() => s.shutdown());
   const app = buildApp(s);
   const email = 'trader@example.com';
   // On a reopened database the user exists already: give it a fresh key instead.

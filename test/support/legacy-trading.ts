@@ -3,6 +3,7 @@
 // A legacy session on 2025-03-03 spans that trade date (2025-03-02 23:00 to 2025-03-03 22:00 UTC), so
 // a 1 m session plays exactly one stored bar per step, as in the current family's tests.
 
+import type { Config } from '../../src/config.ts';
 import type { Reply } from './app.ts';
 import { legacyLogin, legacyPost } from './legacy.ts';
 import { type BarSpec, DAY, replayApp, type ReplayTestApp } from './replay.ts';
@@ -20,8 +21,8 @@ export interface LegacyApp extends ReplayTestApp {
   call(path: string, body?: unknown, token?: string): Promise<Reply>;
 }
 
-export async function legacyApp(bars: readonly BarSpec[]): Promise<LegacyApp> {
-  const t = await replayApp(bars);
+export async function legacyApp(bars: readonly BarSpec[], config: Partial<Config> = {}): Promise<LegacyApp> {
+  const t = await replayApp(bars, { config });
   const ltoken = await legacyLogin(t);
   return Object.assign(t, { ltoken, call: (path: string, body: unknown = {}, token = ltoken) => legacyPost(t, path, body, token) });
 }

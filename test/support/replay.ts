@@ -5,6 +5,7 @@
 // The synthetic history is pushed to a far-away week (dataStartDate/dataEndDate), so nothing else
 // is generated; the wall clock sits on another day so that simulated and wall times differ.
 
+import type { Config } from '../../src/config.ts';
 import { makeApp, type Reply, type TestApp } from './app.ts';
 import { barsOf, dayOf, secondsOf } from './bars.ts';
 
@@ -36,10 +37,11 @@ export interface Session {
 
 /**
  * An app whose NQ data is `bars` (one per minute from 14:30 on 2025-03-03). `historyClose`, when
- * given, adds one bar at 2025-03-02T23:59:00Z so the session has a last price before its first step.
+ * given, adds one bar at 2025-03-02T23:59:00Z so the session has a last price before its first step;
+ * `config` overrides the app's.
  */
-export async function replayApp(bars: readonly BarSpec[], opts: { historyClose?: number } = {}): Promise<ReplayTestApp> {
-  const t = await makeApp({ nowMs: WALL_MS, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } });
+export async function replayApp(bars: readonly BarSpec[], opts: { historyClose?: number; config?: Partial<Config> } = {}): Promise<ReplayTestApp> {
+  const t = await makeApp({ nowMs: WALL_MS, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09', ...opts.config } });
   const rows = bars.map((b, i) => {
     const [o, h, l, c] = typeof b === 'number' ? [b, b, b, b] : b;
     return [OPEN_S + i * 60, ticks(o), ticks(h), ticks(l), ticks(c), 1];

@@ -537,7 +537,8 @@ export class ReplayService {
     const barsPerS = rate(v, s);
     const startedMs = this.d.clock.nowMs();
     let played = 0;
-    // Slow rates (a bar a minute) still look once a second, so a bar is never more than a second late.
+    // Slow rates (a bar a minute) still look once a second (replayPlayLookMsMax), so a bar is never
+    // more than a second late.
     s.playTimer = setInterval(() => {
       if (s.busy) return;
       const due = Math.floor(((this.d.clock.nowMs() - startedMs) * barsPerS) / 1000) - played;
@@ -559,7 +560,7 @@ export class ReplayService {
         .finally(() => {
           s.busy = false;
         });
-    }, Math.min(1000, Math.max(10, Math.floor(1000 / barsPerS))));
+    }, Math.min(this.d.config.replayPlayLookMsMax, Math.max(10, Math.floor(1000 / barsPerS))));
     return ok({ session: s, speed: v });
   }
 

@@ -1,5 +1,6 @@
 // Earlier family: Replay/start, step, jumpTo, play, pause, end.
 import { describe, expect, it } from 'bun:test';
+import type { ManualClock } from '../../../src/lib/clock.ts';
 import { waitFor } from '../../support/app.ts';
 import type { BarSpec } from '../../support/replay.ts';
 import { envelope, failure } from '../../support/legacy.ts';
@@ -111,25 +112,44 @@ describe('Replay/jumpTo', () => {
   });
 });
 
+/** A playing session's look period in the tests below (the product's is limits.replayPlayLookMsMax). */
+const LOOK_MS = 20;
+
+/** Counts the reads of the app's clock (a playing session reads it once a look). */
+function countLooks(clock: ManualClock): { n: number } {
+  const looks = { n: 0 };
+  const now = clock.nowMs.bind(clock);
+  clock.nowMs = () => {
+    looks.n++;
+    return now();
+  };
+  return looks;
+}
+
 describe('Replay/play and pause', () => {
   it('speed 1 is real time on the session timeframe: a 1 m session plays one bar a minute', async () => {
-    const t = await legacyApp([BAR0, 20000, 20000, 20000]);
+    // The session looks at the clock every LOOK_MS of real time (a second in the product): the test
+    // counts the looks, so "nothing played yet" is checked after looks at 59 s, not after a sleep.
+    const t = await legacyApp([BAR0, 20000, 20000, 20000], { replayPlayLookMsMax: LOOK_MS });
+    const looks = countLooks(t.clock);
     const x = await legacyStart(t);
     expect((await t.call('Replay/play', { accountId: x.accountId })).body).toEqual(envelope);
     const session = t.s.replay.liveSessionsOf(1)[0];
     t.clock.advance(59_000);
-    await Bun.sleep(1100);
+    const seen = looks.n;
+    await waitFor(() => looks.n >= seen + 3);
     expect(session.currentIndex).toBe(0);
     t.clock.advance(1_000);
     await waitFor(() => session.currentIndex === 1);
     expect((await t.call('Replay/pause', { accountId: x.accountId })).body).toEqual(envelope);
     t.clock.advance(120_000);
-    await Bun.sleep(1100);
+    // Paused, two minutes later: still one bar after five look periods (the old wait was one period).
+    await Bun.sleep(5 * LOOK_MS);
     expect(session.currentIndex).toBe(1);
   });
 
   it('speed 30 plays a 1 m bar every two seconds', async () => {
-    const t = await legacyApp([BAR0, 20000, 20000, 20000]);
+    const t = await legacyApp([BAR0, 20000, 20000, 20000], { replayPlayLookMsMax: LOOK_MS });
     const x = await legacyStart(t);
     expect((await t.call('Replay/play', { accountId: x.accountId, speed: 30 })).body).toEqual(envelope);
     const session = t.s.replay.liveSessionsOf(1)[0];
