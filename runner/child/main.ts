@@ -268,6 +268,24 @@ async function makeSnapshot(pyodideDir: string): Promise<void> {
   send({ t: 'snapshot', bytes: py.makeMemorySnapshot() });
 }
 
+/**
+ * The harness's output: each kept line leaves at once, in a frame of its own (at most the harness's
+ * 2,000 lines), with the open time of the bar the strategy was on (null before the first bar), so a
+ * child that dies mid-batch has already delivered what it printed. Returns the drain of kept lines.
+ */
+function pythonLogs(g: { get(name: string): any }): () => string[] {
+  const pyLogs = g.get('_rd_logs');
+  const setEmit = g.get('_rd_set_emit');
+  setEmit((line: string, barTime?: number | null) => send({ t: 'log', logs: [String(line)], times: [typeof barTime === 'number' ? barTime : null] }));
+  setEmit.destroy();
+  return () => {
+    const l = pyLogs();
+    const out = l.toJs() as string[];
+    l.destroy();
+    return out;
+  };
+}
+
 async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   // Read off the main thread: Pyodide awaits it only after starting to compile its module and
   // while loading its JS, so the 31 MB read overlaps them.
@@ -278,20 +296,8 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const heap = py._module as { HEAPF64: Float64Array; HEAPU32: Uint32Array };
   const pyBatch = g.get('_rd_batch');
   const pyFinish = g.get('_rd_finish');
-  const pyLogs = g.get('_rd_logs');
   const pyDone = g.get('_rd_done');
-  const logs = (): string[] => {
-    const l = pyLogs();
-    const out = l.toJs() as string[];
-    l.destroy();
-    return out;
-  };
-  // Each kept output line leaves at once, in a frame of its own (at most the harness's 2,000 lines),
-  // so a child that dies mid-batch has already delivered what it printed.
-  const setEmit = g.get('_rd_set_emit');
-  // With the open time of the bar the strategy was on (null before the first bar).
-  setEmit((line: string, barTime?: number | null) => send({ t: 'log', logs: [String(line)], times: [typeof barTime === 'number' ? barTime : null] }));
-  setEmit.destroy();
+  const logs = pythonLogs(g);
   send({ t: 'ready' });
 
   const run = expect('run');
