@@ -9,13 +9,13 @@
 //    empty environment except DENO_DIR (Deno's own cache, not reachable from JS).
 // 4. V8 caps: a 512 MB JS heap and a 1 GiB wasm memory, so a Python memory bomb ends as MemoryError.
 //
-// A child the pool loads ahead of need has V8 optimise the interpreter loop while it loads
-// (`eagerTierUp`, wasm-hot.ts: about 0.7 CPU s more at load, 0.5–1.5 s less in the run), and starts
-// under `nice` (LOAD_NICE): its seconds of loading take CPU only when the running children and the
-// server leave some. A child a run is already waiting for gets neither. The pool raises a
-// backgrounded child back to nice 0 when it hands it out (raisePriority), with CAP_SYS_NICE or, without it, through the child's
-// RLIMIT_NICE of 20 (possible only where the server's own hard limit allows it; otherwise children
-// load at normal priority, as they would have to run).
+// A child the pool loads ahead of need starts under `nice` (LOAD_NICE): its seconds of loading take
+// CPU only when the running children and the server leave some. The pool raises it back to nice 0
+// when a run waits for it or takes it (raisePriority), with CAP_SYS_NICE or, without it, through the
+// child's RLIMIT_NICE of 20 (possible only where the server's own hard limit allows it; otherwise
+// children load at normal priority, as they would have to run). The pool may also have V8 optimise
+// the interpreter loop while the child loads (`eagerTierUp`, wasm-hot.ts: about 0.7 CPU s more at
+// load, 0.5–1.5 s less in a long run). A child a run is already waiting for gets neither.
 //
 // Nothing here depends on the server's state; `detectIsolation` runs once per process.
 

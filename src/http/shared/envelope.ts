@@ -14,7 +14,7 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 }
 
 export function success(fields: Record<string, unknown> = {}): Response {
-  return json(200, { ...fields, success: true, errorCode: 0, errorMessage: null });
+  return jsonText(200, successBody(fields));
 }
 
 /** success(fields)'s body as text, for a handler that serves one body to many readers (jsonText). */
