@@ -63,6 +63,15 @@ it('close ends a child still loading (killed, not waited for): no child of the p
 }, SANDBOX_TEST_MS);
 
 /** The command lines of a process tree. */
+/**
+ * Waits until a just-spawned child has exec'd its command: between fork and exec its cmdline is still
+ * the test runner's, where every flag would read as absent.
+ */
+async function execd(pid: number): Promise<void> {
+  for (let i = 0; i < 2000 && !treeCmdlines(pid).some((c) => c.includes('--no-prompt')); i++) await Bun.sleep(5);
+  expect(treeCmdlines(pid).some((c) => c.includes('--no-prompt'))).toBe(true);
+}
+
 function treeCmdlines(pid: number): string[] {
   const out = [readFileSync(`/proc/${pid}/cmdline`, 'utf8')];
   for (const k of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (k.trim() !== '') out.push(...treeCmdlines(Number(k)));
@@ -114,6 +123,7 @@ it('spawns a child a run is already waiting for without the load-time optimisati
   const waiting = pool.acquire();
   for (let i = 0; i < 2000 && pool.loadingPids.length === 0; i++) await Bun.sleep(5);
   const [pid] = pool.loadingPids;
+  await execd(pid);
   expect(treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function'))).toBe(false);
   expect(treeCmdlines(pid).some((c) => c.includes('nice'))).toBe(false);
   const child = await waiting;
@@ -127,6 +137,7 @@ it("optimises the interpreter loop only in the `size` children kept for single r
   // Both successors were spawned as the two were handed out and cannot have loaded yet.
   const loading = pool.loadingPids;
   expect(loading.length).toBe(2);
+  for (const pid of loading) await execd(pid);
   const eager = loading.map((pid) => treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function=')));
   expect(eager.filter(Boolean).length).toBe(1);
   for (const c of [a, b]) c.kill();
