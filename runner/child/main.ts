@@ -39,30 +39,40 @@ from array import array
 sys.path.insert(0, '${PY_DIR}')
 import harness
 
+# The bridge's shared array (runner/child/bridge.ts, SHARED): the state, the fills not yet taken, an
+# order's fields and the working orders cross as int64s in memory, not as call arguments or answers.
+_FILLS_FROM, _FILLS_HELD, _FILLS_TAKEN, _ORDER, _FILLS, _WORKING, _WORKING_MAX = 7, 8, 9, 10, 18, 274, 32
+_SLOTS = _WORKING + _WORKING_MAX * 7
+_NONE = -(1 << 63)
+
 class _Bridge:
-    # Answers come as texts of integers or single numbers (runner/child/bridge.ts): one split here
-    # is far cheaper than to_py() of a JS array. JS methods are bound once.
-    __slots__ = ('_j', '_advance', '_state', '_fills', '_working', '_place', '_cancel', '_close', '_new_fills')
+    __slots__ = ('_j', '_a', '_advance', '_fills', '_working', '_working_text', '_place', '_cancel', '_close')
     def __init__(self, j):
         self._j = j
-        self._advance = j.advanceText
-        self._state = j.stateText
+        a = self._a = array('q', bytes(8 * _SLOTS))
+        j.bind(a.buffer_info()[0], _SLOTS)
+        self._advance = j.advanceShared
         self._fills = j.fillsText
-        self._working = j.workingText
-        self._place = j.placeId
-        self._cancel = j.cancel
-        self._close = j.closeId
-        self._new_fills = None  # (from, fills) sent along with the last state text
-    def _take_state(self, t):
-        # 'state' or 'state|from|fills': the harness asks for exactly those fills next.
-        if '|' in t:
-            t, start, fl = t.split('|')
-            self._new_fills = (int(start), [tuple(map(int, f.split(','))) for f in fl.split(';')])
-        return tuple(map(int, t.split(',')))
+        self._working = j.workingShared
+        self._working_text = j.workingText
+        self._place = j.placeShared
+        self._cancel = j.cancelShared
+        self._close = j.closeShared
     def advance(self, k):
-        return self._take_state(self._advance(k))
+        self._advance(k)
+        a = self._a
+        return (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
     def place(self, k, ty, side, size, lim, stp, sl, tp):
-        oid = self._place(k, ty, side, size, lim, stp, sl, tp)
+        a = self._a
+        a[10] = k
+        a[11] = ty
+        a[12] = side
+        a[13] = size
+        a[14] = _NONE if lim is None else lim
+        a[15] = _NONE if stp is None else stp
+        a[16] = _NONE if sl is None else sl
+        a[17] = _NONE if tp is None else tp
+        oid = self._place()
         return (oid, '' if oid else self._j.lastReason)
     def cancel(self, k, oid):
         return bool(self._cancel(k, oid))
@@ -70,17 +80,26 @@ class _Bridge:
         oid = self._close(k, size)
         return (oid, '' if oid else self._j.lastReason)
     def state(self):
-        return self._take_state(self._state())
+        a = self._a
+        return (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
     def fills(self, i):
-        nf = self._new_fills
-        if nf is not None and nf[0] == i:
-            self._new_fills = None
-            return nf[1]
+        # Fills [i, fill count): from the shared array when it holds them all, else as text.
+        a = self._a
+        n = a[5] - i
+        if n <= 0:
+            return []
+        a[_FILLS_TAKEN] = i + n
+        if a[_FILLS_FROM] == i and a[_FILLS_HELD] >= n:
+            return [tuple(a[b:b + 8]) for b in range(_FILLS, _FILLS + 8 * n, 8)]
         t = self._fills(i)
         return [tuple(map(int, f.split(','))) for f in t.split(';')] if t else []
     def working(self):
-        t = self._working()
-        return [tuple(None if v == '' else int(v) for v in o.split(',')) for o in t.split(';')] if t else []
+        n = self._working()
+        if n > _WORKING_MAX:
+            t = self._working_text()
+            return [tuple(None if v == '' else int(v) for v in o.split(',')) for o in t.split(';')] if t else []
+        a = self._a
+        return [tuple(None if v == _NONE else v for v in a[b:b + 7]) for b in range(_WORKING, _WORKING + 7 * n, 7)]
 
 def _cols(t, e, o, h, l, c, v):
     return {'t': t.to_py().tolist(), 'e': e.to_py().tolist(), 'o': o.to_py().tolist(), 'h': h.to_py().tolist(),
@@ -293,7 +312,7 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const g = py.globals;
   const pyStart = g.get('_rd_start');
   const pyAlloc = g.get('_rd_alloc');
-  const heap = py._module as { HEAPF64: Float64Array; HEAPU32: Uint32Array };
+  const heap = py._module as { HEAPF64: Float64Array; HEAPU32: Uint32Array; HEAP32: Int32Array };
   const pyBatch = g.get('_rd_batch');
   const pyFinish = g.get('_rd_finish');
   const pyDone = g.get('_rd_done');
@@ -305,7 +324,7 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   if (!inst) throw new Error(`unknown instrument ${String(run.symbol)}`);
   // Where the child's time goes, reported with `finished` (diagnostics only; the server trusts none of it).
   const spent = { batchMs: 0, convertMs: 0, needMs: 0, needs: 0 };
-  const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), (k, up, down) => {
+  const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), heap, (k, up, down) => {
     const t0 = performance.now();
     send({ t: 'need', k, up, down });
     const bars = fineBars(expect('fine'));

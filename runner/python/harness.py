@@ -277,29 +277,28 @@ class _Runtime:
         bridge = self.bridge
         q = self.queue[:]
         self.queue.clear()
-        t = self.series._last(_ENDS)
         for kind, arg in q:
             if kind == _PLACE:
                 o = arg
                 oid, reason = bridge.place(k, o._type, o._side, o.size, o._limit, o._stop, o.stop_loss, o.take_profit)
-                self.accepted(o, oid, reason, t)
+                self.accepted(o, oid, reason)
             elif kind == _CANCEL:
                 oid = arg if type(arg) is int else arg.id
                 if oid:
                     bridge.cancel(k, oid)  # the outcome shows in the working orders
             elif kind == _CLOSE:
                 oid, reason = bridge.close(k, arg.size or None)
-                self.accepted(arg, oid, reason, t)
+                self.accepted(arg, oid, reason)
             else:  # _CANCEL_ALL, _FLATTEN
                 for row in bridge.working():
                     bridge.cancel(k, row[0])
                 if kind == _FLATTEN and bridge.state()[1]:
                     oid, reason = bridge.close(k, None)
                     if not oid:
-                        self.pending.append(Rejection(None, reason, t))
+                        self.pending.append(Rejection(None, reason, self.series._last(_ENDS)))
         self.sync(bridge.state(), True)
 
-    def accepted(self, order, oid, reason, t):
+    def accepted(self, order, oid, reason):
         if oid:
             order.id = oid
             order.status = 'working'
@@ -307,7 +306,7 @@ class _Runtime:
         else:
             order.status = 'rejected'
             order.reason = reason
-            self.pending.append(Rejection(order, reason, t))
+            self.pending.append(Rejection(order, reason, self.series._last(_ENDS)))
 
     # -- context timeframes --
 

@@ -172,40 +172,42 @@ def cross_below(a_prev, a, b_prev, b):
 class SMA:
     """Simple moving average of the last n updates."""
 
-    __slots__ = ('n', 'value', '_window', '_sum', '_until_resum')
+    __slots__ = ('n', 'value', '_ring', '_at', '_sum', '_full')
 
     def __init__(self, n):
         self.n = _period(n)
         self.value = None
-        self._window = deque()
+        # The window as a ring: _ring[_at] is the oldest value once n have come (zeros before, so the
+        # running sum's arithmetic is the same from the first update on).
+        self._ring = [0.0] * n
+        self._at = 0
         self._sum = 0.0
-        self._until_resum = n
+        self._full = False
 
     @property
     def ready(self):
         return self.value is not None
 
     def update(self, x):
-        w = self._window
-        w.append(x)
-        n = self.n
-        if len(w) > n:
-            left = self._until_resum - 1
-            if left:
-                self._until_resum = left
-                s = self._sum = self._sum + x - w.popleft()
-            else:
+        ring = self._ring
+        i = self._at
+        s = self._sum + x - ring[i]
+        ring[i] = x
+        i += 1
+        if i == self.n:
+            i = 0
+            if self._full:
                 # A running sum drifts by a rounding error per update; summing the window afresh
-                # every n updates bounds the drift at O(1) amortized cost.
-                w.popleft()
-                self._until_resum = n
-                s = self._sum = sum(w)
-        else:
-            s = self._sum = self._sum + x
-            if len(w) < n:
-                return None
-        value = self.value = s / n
-        return value
+                # (oldest first) every n updates bounds the drift at O(1) amortized cost.
+                s = sum(ring)
+            else:
+                self._full = True
+        self._at = i
+        self._sum = s
+        if self._full:
+            value = self.value = s / self.n
+            return value
+        return None
 
 
 class EMA:
