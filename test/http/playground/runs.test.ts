@@ -70,6 +70,48 @@ describe('POST run', () => {
     expect(x.equityCurve.at(-1)).toEqual({ time: expect.any(String), equity: 50_000 + pnlCents / 100 });
   }, SANDBOX_TEST_MS);
 
+  it("shows the strategy every working order and fill, also when more come at once than the bridge's shared array holds (32)", async () => {
+    // 40 limits far from the market (working), canceled together; then 40 market orders in one bar (fills).
+    const code = [
+      'def on_bar(ctx, bar):',
+      '    if bar.index == 5:',
+      '        for i in range(20):',
+      '            ctx.buy_limit(bar.close - 100 - i * 0.25)',
+      '            ctx.sell_limit(bar.close + 100 + i * 0.25)',
+      '        print("close", bar.close)',
+      '    if bar.index == 6:',
+      '        print("working", len(ctx.orders), sum(ctx.to_ticks(o.limit_price) for o in ctx.orders), [o.side for o in ctx.orders].count("buy"))',
+      '        ctx.cancel_all()',
+      '    if bar.index == 7:',
+      '        print("canceled", len(ctx.orders), sum(1 for e in ctx.events if e.kind == "canceled"))',
+      '    if bar.index == 20:',
+      '        for i in range(40):',
+      '            ctx.buy(1) if i % 2 == 0 else ctx.sell(1)',
+      '        print("at", bar.close)',
+      '    if bar.index == 21:',
+      '        fills = [e for e in ctx.events if e.kind == "fill"]',
+      '        print("fills", len(fills), [f.id for f in fills] == list(range(fills[0].id, fills[0].id + 40)), "".join(f.side[0] for f in fills))',
+      '        print("prices", sorted(set(ctx.to_ticks(f.price) for f in fills)), round(sum(f.pnl for f in fills) * 100), round(sum(f.fee for f in fills) * 100))',
+      '        print("position", ctx.position.qty, len(ctx.fills))',
+      'def on_end(ctx):',
+      '    print("balance", f"{ctx.balance:.2f}")',
+    ].join('\n');
+    const x = await p.waitEnd(await p.run({ ...DAY, code }));
+    expect(x.status).toBe('completed');
+    const close = Number(x.logs[0].split(' ')[1]);
+    const ticks = (price: number) => Math.round(price / NQ.tickSize);
+    expect(x.logs[1]).toBe(`working 40 ${40 * ticks(close)} 20`);
+    expect(x.logs[2]).toBe('canceled 0 40');
+    const at = Number(x.logs[3].split(' ')[1]);
+    // All at that close (no slippage configured here): no P&L, 40 sides of fees.
+    expect(x.logs[4]).toBe(`fills 40 True ${'bs'.repeat(20)}`);
+    expect(x.logs[5]).toBe(`prices [${ticks(at)}] 0 ${40 * NQ.feePerSideCents}`);
+    expect(x.logs[6]).toBe('position 0 40');
+    // What the strategy was told its balance is, is the server's.
+    expect(x.logs[7]).toBe(`balance ${x.balance.toFixed(2)}`);
+    expect(x.totalTrades).toBe(20);
+  }, SANDBOX_TEST_MS);
+
   it('answers every error row before using a runner', async () => {
     const big = `# ${'x'.repeat(200 * 1024)}\n${IDLE}`;
     const rows: [Record<string, unknown>, number, string][] = [
