@@ -3,10 +3,11 @@
 // the user's strategy through runner/python/harness.py against the bundled engine, and speaks only
 // frames on stdin/stdout (runner/protocol.ts).
 //
-// Modes (Deno.args: pyodideDir, mode, snapshotPath):
+// Modes (Deno.args: pyodideDir, mode, snapshotPath, prefaultMb):
 //   snapshot  loads Pyodide from scratch, imports the harness (trusted code only), sends the memory
 //             snapshot and exits. Never sees user code.
-//   serve     loads Pyodide from the snapshot, says `ready`, then runs exactly one execution.
+//   serve     loads Pyodide from the snapshot (mapping prefaultMb MB of memory for the run to grow
+//             into, when given), says `ready`, then runs exactly one execution.
 
 import harnessPy from '../python/harness.py' with { type: 'text' };
 import indicatorsPy from '../python/indicators.py' with { type: 'text' };
@@ -133,6 +134,12 @@ def _rd_logs():
 
 def _rd_set_emit(fn):
     harness.set_emit(fn)
+
+def _rd_prefault(mb):
+    # Touches mb MB of fresh memory and frees it: the heap keeps the pages, mapped, for the run to
+    # grow into (runner/host/sandbox.ts, PREFAULT_MB).
+    block = _ZQ * (mb * 131072)
+    del block
 
 def _rd_done():
     # Bars that reached the strategy (the one whose on_bar raised included).
@@ -305,7 +312,7 @@ function pythonLogs(g: { get(name: string): any }): () => string[] {
   };
 }
 
-async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
+async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: number): Promise<void> {
   // Read off the main thread: Pyodide awaits it only after starting to compile its module and
   // while loading its JS, so the 31 MB read overlaps them.
   const py = await loadPython(pyodideDir, Deno.readFile(snapshotPath));
@@ -317,6 +324,7 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   const pyFinish = g.get('_rd_finish');
   const pyDone = g.get('_rd_done');
   const logs = pythonLogs(g);
+  if (prefaultMb > 0) g.get('_rd_prefault')(prefaultMb);
   send({ t: 'ready' });
 
   const run = expect('run');
@@ -366,10 +374,10 @@ async function serve(pyodideDir: string, snapshotPath: string): Promise<void> {
   }
 }
 
-const [pyodideDir, mode, snapshotPath] = Deno.args;
+const [pyodideDir, mode, snapshotPath, prefault] = Deno.args;
 try {
   if (mode === 'snapshot') await makeSnapshot(pyodideDir);
-  else await serve(pyodideDir, snapshotPath);
+  else await serve(pyodideDir, snapshotPath, Math.min(Math.max(Number(prefault) || 0, 0), 512));
   Deno.exit(0);
 } catch (e) {
   // Reported on stderr, which the server reads with a cap and logs; never trusted as a result.

@@ -10,8 +10,9 @@
 // busy machine its seconds of CPU come from what the running children and the server leave, not
 // from them; it is raised to normal priority as soon as a run waits for it, and when handed out.
 // The `size` kept for single runs also have V8 optimise Python's interpreter loop as they load
-// (wasm-hot.ts), which costs the load about 0.7 CPU s and saves a long run more; a burst's children
-// and a child spawned for a run already waiting skip that.
+// (wasm-hot.ts), which costs the load about 0.7 CPU s and saves a long run more, and map the memory a
+// long run's Python heap grows into (sandbox.ts, PREFAULT_MB); a burst's children and a child spawned
+// for a run already waiting skip both.
 //
 // The snapshot is built the first time it is needed, by a child in snapshot mode that runs only our
 // harness (never user code), and kept in the cache directory under a name holding the Pyodide version
@@ -22,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { buildBundle, type RunnerBundle } from './bundle.ts';
 import { RunnerChild } from './child.ts';
 import { largestFunctionIndex } from './wasm-hot.ts';
-import { type ChildOptions, childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, raisePriority, type SandboxLimits } from './sandbox.ts';
+import { type ChildOptions, childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, PREFAULT_MB, pyodideDir, pyodideVersion, raisePriority, type SandboxLimits } from './sandbox.ts';
 
 export interface PoolOptions {
   /** Holds the bundle, the snapshot and Deno's cache. */
@@ -199,7 +200,7 @@ export class RunnerPool {
     // Wanted at once: the quickest start. Ahead of need: at low priority, and for single runs with the
     // loop optimised in the load (sandbox.ts). A burst's child (an optimisation's next combination, a
     // short run that the optimisation costs about as much as it saves) loads without.
-    const child = this.spawn(bundle, snapshot, 'serve', l.wanted ? {} : { background: true, eagerTierUp: l.optimise ? hot : null });
+    const child = this.spawn(bundle, snapshot, 'serve', l.wanted ? {} : { background: true, eagerTierUp: l.optimise ? hot : null, prefaultMb: l.optimise ? PREFAULT_MB : 0 });
     l.child = child;
     this.loading.add(child);
     const timer = setTimeout(() => child.kill(), this.opts.readyTimeoutMs ?? READY_TIMEOUT_MS);

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import { RunnerPool } from '../../runner/host/pool.ts';
-import { pyodideDir } from '../../runner/host/sandbox.ts';
+import { PREFAULT_MB, pyodideDir } from '../../runner/host/sandbox.ts';
 import { largestFunctionIndex } from '../../runner/host/wasm-hot.ts';
 import type { RunnerChild } from '../../runner/host/child.ts';
 import { RUNNER_TEST_CACHE, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
@@ -107,6 +107,8 @@ it('loads a child ahead of need at nice 19, and every thread of it runs at nice 
   // …and has V8 optimise Python's interpreter loop as it loads (runner/host/wasm-hot.ts).
   const hot = largestFunctionIndex(readFileSync(join(pyodideDir(), 'pyodide.asm.wasm')));
   expect(treeCmdlines(pid).some((c) => c.includes(`--wasm-eager-tier-up-function=${hot}`))).toBe(true);
+  // …and maps the memory a long run's heap grows into (its last argument: MB).
+  expect(treeCmdlines(pid).some((c) => c.endsWith(`\0${PREFAULT_MB}\0`))).toBe(true);
   const child = await pool.acquire();
   expect(child.pid).toBe(pid);
   const nices = treeNices(child.pid);
@@ -126,6 +128,7 @@ it('spawns a child a run is already waiting for without the load-time optimisati
   await execd(pid);
   expect(treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function'))).toBe(false);
   expect(treeCmdlines(pid).some((c) => c.includes('nice'))).toBe(false);
+  expect(treeCmdlines(pid).some((c) => c.endsWith(`\0${PREFAULT_MB}\0`))).toBe(false);
   const child = await waiting;
   expect(child.pid).toBe(pid);
   child.kill();
@@ -140,6 +143,9 @@ it("optimises the interpreter loop only in the `size` children kept for single r
   for (const pid of loading) await execd(pid);
   const eager = loading.map((pid) => treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function=')));
   expect(eager.filter(Boolean).length).toBe(1);
+  // The same one maps memory ahead of the run; the burst's does not.
+  const prefault = loading.map((pid) => treeCmdlines(pid).some((c) => c.endsWith(`\0${PREFAULT_MB}\0`)));
+  expect(prefault).toEqual(eager);
   for (const c of [a, b]) c.kill();
   await Promise.all([a.exited, b.exited]);
 }, SANDBOX_TEST_MS);

@@ -44,6 +44,13 @@ describe('a child loaded ahead of need', () => {
     expect(flags({})).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384`);
   });
 
+  it('is told how many MB of memory to map while it loads (its last argument), and only when given', () => {
+    const last = (o: Parameters<typeof childCommand>[4]) => childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, o).cmd.at(-1);
+    expect(last({ background: true, eagerTierUp: 3792, prefaultMb: 64 })).toBe('64');
+    expect(last({ background: true })).toBe('0');
+    expect(last({})).toBe('0');
+  });
+
   it('where the server could not raise it back, starts as any other', () => {
     expect(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }, { background: true })).toEqual(childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, { ...ISO, nice: null }));
   });
