@@ -39,9 +39,9 @@ describe('a child loaded ahead of need', () => {
 
   it('has V8 optimise the function it is given while it loads, and only then', () => {
     const flags = (o: Parameters<typeof childCommand>[4]) => childCommand(PATHS, 'serve', DEFAULT_SANDBOX_LIMITS, ISO, o).cmd.find((a) => a.startsWith('--v8-flags='));
-    expect(flags({ background: true, eagerTierUp: 3792 })).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384,--wasm-eager-tier-up-function=3792`);
-    expect(flags({ background: true, eagerTierUp: null })).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384`);
-    expect(flags({})).toBe(`--v8-flags=--max-old-space-size=512,--wasm-max-mem-pages=16384`);
+    expect(flags({ background: true, eagerTierUp: 3792 })).toBe(`--v8-flags=--max-old-space-size=512,--max-semi-space-size=2,--wasm-max-mem-pages=16384,--wasm-eager-tier-up-function=3792`);
+    expect(flags({ background: true, eagerTierUp: null })).toBe(`--v8-flags=--max-old-space-size=512,--max-semi-space-size=2,--wasm-max-mem-pages=16384`);
+    expect(flags({})).toBe(`--v8-flags=--max-old-space-size=512,--max-semi-space-size=2,--wasm-max-mem-pages=16384`);
   });
 
   it('is told how many MB of memory to map while it loads (its last argument), and only when given', () => {
