@@ -26,6 +26,7 @@ ERROR_CHARS_MAX = 8000
 REQUESTS_PER_CALL_MAX = 1000  # order requests one callback may queue
 PRICE_TICKS_ABS_MAX = 1_000_000_000  # the engine refuses prices beyond this (coreLimits.priceTicksAbsMax)
 BRACKET_TICKS_MAX = 1_000_000
+ORDER_SIZE_MAX = 1000  # contracts an order (limits.orderSizeMax, the spec's): the server refuses more
 
 # Wire codes of the bridge (src/engine/types.ts).
 LIMIT, MARKET, STOP_LIMIT, STOP = 1, 2, 3, 4
@@ -473,6 +474,8 @@ class Context:
 def _size(size):
     if type(size) is not int or size < 1:
         raise ValueError(f'order size must be an integer >= 1, got {size!r}')
+    if size > ORDER_SIZE_MAX:
+        raise ValueError(f'order size must be at most {ORDER_SIZE_MAX} contracts, got {size}')
     return size
 
 

@@ -2,7 +2,9 @@
 // catalog template run over synthetic bars) has its own unittest suite; this runs it so that
 // `bun test` covers it. The suite reads the template catalog through bun: BUN points it at this one.
 import { expect, it } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { limits } from '../../src/config.ts';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
@@ -21,3 +23,11 @@ it('the Python harness, indicator and template tests pass under python3', () => 
   // A skip would mean the templates went untested (bun not found): not acceptable here.
   expect(report).toMatch(/\nOK\n?$/);
 }, 120_000);
+
+it("holds strategies to the server's own bounds (runner/python/strategy_api.py mirrors src/config.ts)", () => {
+  const py = readFileSync(join(ROOT, 'runner/python/strategy_api.py'), 'utf8');
+  const constant = (name: string) => Number(new RegExp(`^${name} = ([0-9_]+)`, 'm').exec(py)?.[1].replaceAll('_', ''));
+  expect(constant('ORDER_SIZE_MAX')).toBe(limits.orderSizeMax);
+  expect(constant('PRICE_TICKS_ABS_MAX')).toBe(limits.priceTicksAbsMax);
+  expect(constant('BRACKET_TICKS_MAX')).toBe(limits.bracketTicksMax);
+});

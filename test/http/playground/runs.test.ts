@@ -112,6 +112,25 @@ describe('POST run', () => {
     expect(x.totalTrades).toBe(20);
   }, SANDBOX_TEST_MS);
 
+  it("rejects an order the account cannot carry as an event, and refuses a size over 1,000 in the strategy's code", async () => {
+    // Over 1,000 (the spec's order size bound, which the server holds the sandbox's actions to) used to
+    // end the run as a broken runner protocol; over JS's safe integers it broke the child.
+    const code = [
+      'def on_bar(ctx, bar):',
+      '    if bar.index == 5:',
+      '        ctx.buy(1000)',
+      '    if bar.index == 6:',
+      '        print([(e.kind, e.reason.split(":")[0], e.order.size) for e in ctx.events])',
+      '        ctx.sell(2 ** 60)',
+    ].join('\n');
+    const x = await p.waitEnd(await p.run({ ...DAY, code }));
+    expect(x.status).toBe('failed');
+    expect(x.logs).toEqual(["[('rejected', 'Insufficient margin', 1000)]"]);
+    expect(x.error).toContain('File "strategy.py", line 6, in on_bar');
+    expect(x.error).toEndWith(`ValueError: order size must be at most 1000 contracts, got ${2n ** 60n}`);
+    expect(x.totalTrades).toBe(0);
+  }, SANDBOX_TEST_MS);
+
   it('answers every error row before using a runner', async () => {
     const big = `# ${'x'.repeat(200 * 1024)}\n${IDLE}`;
     const rows: [Record<string, unknown>, number, string][] = [
