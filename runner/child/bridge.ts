@@ -31,7 +31,7 @@ export type Action = (number | string | null)[];
  * how many it holds; the fills Python has taken (it writes this one); an order's eight fields (k,
  * type, side, size, limit, stop, stop loss, take profit: absent ones as NONE); then the fills area
  * (FILL_FIELDS slots a fill, as fillsText) and the working orders area (WORKING_FIELDS slots an order,
- * as workingText). runner/child/main.ts's GLUE mirrors these numbers.
+ * as workingText). runner/child/main.ts's GLUE has these numbers written into its Python.
  */
 export const SHARED = { state: 0, fillsFrom: 7, fillsHeld: 8, fillsTaken: 9, order: 10, fills: 18, fillsMax: 32, working: 18 + 32 * 8, workingMax: 32 } as const;
 export const SHARED_SLOTS = SHARED.working + SHARED.workingMax * 7;
@@ -81,7 +81,7 @@ export class EngineBridge {
     this.publish();
   }
 
-  /** advance(k), its state published. */
+  /** Runs the engine over the stored bars of run bar k (fills working orders) and publishes its state. */
   advanceShared(k: number): void {
     this.advance(k);
     this.publish();
@@ -173,8 +173,7 @@ export class EngineBridge {
     return this.heap.HEAP32;
   }
 
-  /** Runs the engine over the stored bars of run bar k (fills working orders). */
-  advance(k: number): number[] {
+  private advance(k: number): void {
     let bars = this.fine.get(k);
     if (bars === undefined) {
       const got = this.request(k, this.engine.book.upTriggerTicks, this.engine.book.downTriggerTicks);
@@ -185,7 +184,6 @@ export class EngineBridge {
     // Bars before k can no longer be asked for.
     for (const kk of this.fine.keys()) if (kk <= k) this.fine.delete(kk);
     this.engine.processBars(bars, 0, bars.length, null);
-    return this.state();
   }
 
   /** Why the last placeShared / closeShared refused (read only after a 0). */

@@ -15,7 +15,7 @@ import strategyApiPy from '../python/strategy_api.py' with { type: 'text' };
 import type { BarColumns } from '../../src/data/bar-columns.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
 import { asInt32, asUint32, encodeFrame, FrameDecoder } from '../protocol.ts';
-import { EngineBridge } from './bridge.ts';
+import { EngineBridge, SHARED, SHARED_SLOTS } from './bridge.ts';
 
 declare const Deno: {
   args: string[];
@@ -40,10 +40,12 @@ from array import array
 sys.path.insert(0, '${PY_DIR}')
 import harness
 
-# The bridge's shared array (runner/child/bridge.ts, SHARED): the state, the fills not yet taken, an
-# order's fields and the working orders cross as int64s in memory, not as call arguments or answers.
-_FILLS_FROM, _FILLS_HELD, _FILLS_TAKEN, _ORDER, _FILLS, _WORKING, _WORKING_MAX = 7, 8, 9, 10, 18, 274, 32
-_SLOTS = _WORKING + _WORKING_MAX * 7
+# The bridge's shared array (runner/child/bridge.ts, SHARED, whose numbers are written in here): the
+# state, the fills not yet taken, an order's fields and the working orders cross as int64s in memory,
+# not as call arguments or answers. The state is slots 0-6, the order's fields 8 slots from _ORDER.
+_FILLS_FROM, _FILLS_HELD, _FILLS_TAKEN = ${SHARED.fillsFrom}, ${SHARED.fillsHeld}, ${SHARED.fillsTaken}
+_FILLS, _WORKING, _WORKING_MAX = ${SHARED.fills}, ${SHARED.working}, ${SHARED.workingMax}
+_SLOTS = ${SHARED_SLOTS}
 _NONE = -(1 << 63)
 
 class _Bridge:
@@ -65,14 +67,14 @@ class _Bridge:
         return (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
     def place(self, k, ty, side, size, lim, stp, sl, tp):
         a = self._a
-        a[10] = k
-        a[11] = ty
-        a[12] = side
-        a[13] = size
-        a[14] = _NONE if lim is None else lim
-        a[15] = _NONE if stp is None else stp
-        a[16] = _NONE if sl is None else sl
-        a[17] = _NONE if tp is None else tp
+        a[${SHARED.order}] = k
+        a[${SHARED.order + 1}] = ty
+        a[${SHARED.order + 2}] = side
+        a[${SHARED.order + 3}] = size
+        a[${SHARED.order + 4}] = _NONE if lim is None else lim
+        a[${SHARED.order + 5}] = _NONE if stp is None else stp
+        a[${SHARED.order + 6}] = _NONE if sl is None else sl
+        a[${SHARED.order + 7}] = _NONE if tp is None else tp
         oid = self._place()
         return (oid, '' if oid else self._j.lastReason)
     def cancel(self, k, oid):

@@ -397,7 +397,8 @@ class _Runtime:
                 self.advance(idx)
                 up = self.up / k
                 down = self.down / k
-            s._n = idx + 1
+            n = idx + 1  # one new int a bar: it becomes the next bar's idx
+            s._n = n
             if eager:
                 j = idx - base
                 for append, col in eager:
@@ -427,7 +428,7 @@ class _Runtime:
                 self.apply(idx)
                 up = self.up / k
                 down = self.down / k
-            idx += 1
+            idx = n
 
     def call_on_fill(self, events):
         # Orders asked for here join the queue and go out after on_bar, in the order asked.
