@@ -354,4 +354,34 @@ def on_bar(ctx, bar):
       expect(x.error).toMatch(/^The strategy process (broke the runner protocol|reported a state that does not match the engine)/);
     }
   }, SANDBOX_TEST_MS);
+
+  it("forging the engine bridge's shared memory changes nothing: the next engine call rewrites it, and the record is the server's", async () => {
+    // The glue's int64 array (runner/child/bridge.ts, SHARED) is reachable from user code: a forged
+    // balance and fill count, and an order placed with forged fields, must not reach the result.
+    const code = [
+      'import gc',
+      'def bridge():',
+      '    return next(o for o in gc.get_objects() if type(o).__name__ == "_Bridge")',
+      'def on_bar(ctx, bar):',
+      '    b = bridge()',
+      '    if bar.index == 3:',
+      '        b._a[0] = 99_999_999_900',
+      '        b._a[5] += 5',
+      '        ctx.buy(1)',
+      '    if bar.index == 4:',
+      '        print("seen", ctx.balance < 1_000_000)',
+      '        ctx.sell(1)',
+      '    if bar.index == 6:',
+      '        b._a[11] = 99  # an order type the engine does not have, placed directly',
+      '        b._a[10] = 6',
+      '        b._place()',
+    ].join('\n');
+    const x = await attack(code, ['failed']);
+    expect(logsOf(x)).toContain('seen True');
+    expect(x.error).toBe('The strategy process broke the runner protocol (bad place action); the run was stopped');
+    // The batch that broke the protocol is not played at all: nothing of it, forged or real, is recorded.
+    expect(x.totalTrades).toBe(0);
+    expect(x.balance).toBe(50_000);
+    expect(x.results.finalBalance).toBe(50_000);
+  }, SANDBOX_TEST_MS);
 });
