@@ -123,6 +123,14 @@ export class RunnerPool {
     return { busy: this.busy, waiting: this.ready.length };
   }
 
+  /**
+   * The children kept ready or still loading, in hand-out order: the process id (0 until spawned) and
+   * whether it is one of the `size` loaded for single runs (for tests and logs).
+   */
+  get waitingChildren(): { pid: number; optimise: boolean }[] {
+    return this.ready.map((l) => ({ pid: l.child?.pid ?? 0, optimise: l.optimise }));
+  }
+
   /** Process ids of the children loading now (for tests and logs). */
   get loadingPids(): number[] {
     return [...this.loading].map((c) => c.pid);

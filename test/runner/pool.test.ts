@@ -15,8 +15,12 @@ afterAll(async () => {
   for (const p of pools) await p.close();
 }, SANDBOX_HOOK_MS);
 
+/** What the pools of this file logged as failures: a child that died while loading, a refill that failed. */
+const failures: string[] = [];
+const logError = (msg: string, fields?: Record<string, unknown>) => failures.push(`${msg} ${JSON.stringify(fields)}`);
+
 async function handOutTwo(burst: number | undefined): Promise<{ pool: RunnerPool; a: RunnerChild; b: RunnerChild }> {
-  const pool = new RunnerPool({ cacheDir: RUNNER_TEST_CACHE, size: 1, burst });
+  const pool = new RunnerPool({ cacheDir: RUNNER_TEST_CACHE, size: 1, burst, logError });
   pools.push(pool);
   await pool.warm();
   const a = await pool.acquire();
@@ -137,15 +141,20 @@ it('spawns a child a run is already waiting for without the load-time optimisati
 
 it("optimises the interpreter loop only in the `size` children kept for single runs, not in a burst's", async () => {
   const { pool, a, b } = await handOutTwo(2);
-  // Both successors were spawned as the two were handed out and cannot have loaded yet.
-  const loading = pool.loadingPids;
-  expect(loading.length).toBe(2);
-  for (const pid of loading) await execd(pid);
-  const eager = loading.map((pid) => treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function=')));
-  expect(eager.filter(Boolean).length).toBe(1);
-  // The same one maps memory ahead of the run; the burst's does not.
-  const prefault = loading.map((pid) => treeCmdlines(pid).some((c) => c.endsWith(`\0${PREFAULT_MB}\0`)));
-  expect(prefault).toEqual(eager);
+  // Two successors wait (one a running child): the first is the one kept for single runs. Each is
+  // read from its own command line, loaded or not; a child that died on the way shows in `failures`.
+  const waiting = pool.waitingChildren;
+  expect(waiting.map((w) => w.optimise)).toEqual([true, false]);
+  for (const w of waiting) await execd(w.pid);
+  const seen = waiting.map((w) => {
+    const cmdlines = treeCmdlines(w.pid);
+    return {
+      eager: cmdlines.some((c) => c.includes('--wasm-eager-tier-up-function=')),
+      // …and maps memory ahead of the run; the burst's does not.
+      prefault: cmdlines.some((c) => c.endsWith(`\0${PREFAULT_MB}\0`)),
+    };
+  });
+  expect({ seen, failures }).toEqual({ seen: [{ eager: true, prefault: true }, { eager: false, prefault: false }], failures: [] });
   for (const c of [a, b]) c.kill();
   await Promise.all([a.exited, b.exited]);
 }, SANDBOX_TEST_MS);
