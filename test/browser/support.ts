@@ -13,10 +13,16 @@ const ROOT = join(import.meta.dir, '..', '..');
 /** The synthetic span the test server serves (short, so it starts fast). */
 const DATA_SPAN = { DATA_START_DATE: '2025-02-24', DATA_END_DATE: '2025-03-14' };
 export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test', '.screenshots');
-export const INSTALL_HINT = 'apt-get install -y chromium';
+export const INSTALL_HINT = 'apt-get install -y chromium-headless-shell';
 
+/**
+ * Chromium's headless shell first: the same Blink and V8 without the browser's own UI, which in
+ * Chromium's `--headless` mode still runs a WebUI renderer for its top bar and costs about twice
+ * the CPU over the same pages (a desk file: 28 CPU s against 64, measured on 2 cores). The full
+ * browser is the fallback.
+ */
 function findChromium(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
   for (const c of candidates) if (c && existsSync(c)) return c;
   return null;
 }
