@@ -1,15 +1,14 @@
-// The whole test suite (README's `npm test`): the test files split into jobs, two `bun test`
-// processes at a time, each job's output printed whole when it ends, then one summary with every
-// failure repeated at the end (where a CI log's tail shows it).
+// The whole test suite (README's `npm test`): the test files split into jobs, each a `bun test`
+// process whose output is printed whole when it ends, then one summary with each job's time and
+// every failure repeated with its error at the end, where a CI log's tail shows it.
 //
-// Most of the suite is one process's JavaScript (the app in process, a client, assertions) and waits
-// on children, browsers and sockets, so one `bun test` process leaves a second core mostly idle.
 // Jobs are whole directories or fixed groups, taken longest first by whichever process is free:
 // - the files on PostgreSQL share one throwaway server (test/support/postgres.ts starts one a process);
 // - the browser files are split in two, the largest group.
 //
-// `TEST_JOBS=1` runs one process at a time; `bun test --timeout 120000` alone still runs everything
-// in one process (package.json's `test:serial`). Arguments are passed to every `bun test`.
+// One job at a time on fewer than 4 cores: on 2, two at once took as long as one (8 m 08 s against
+// 8 m 01 s), the heavy jobs (browsers, sandboxes) being CPU-bound. `TEST_JOBS=n` sets it; `npm run
+// test:serial` runs every file in one `bun test`. Arguments are passed to every `bun test`.
 
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -33,7 +32,8 @@ interface Job {
 
 /**
  * Seconds a job took in a two-process run (2 cores, 2026-11-26), for the order of the queue only:
- * longest first, so the last jobs to end are short ones. Unknown directories count as light.
+ * longest first, so that with several processes the last jobs to end are short ones. Unknown
+ * directories count as light.
  */
 const WEIGHT: Record<string, number> = {
   'test/browser': 185,
@@ -108,7 +108,7 @@ function failures(output: string): string[] {
 
 async function main(): Promise<number> {
   const extra = process.argv.slice(2);
-  const width = Math.max(1, Number(process.env.TEST_JOBS ?? Math.min(2, availableParallelism())));
+  const width = Math.max(1, Number(process.env.TEST_JOBS ?? Math.min(4, Math.floor(availableParallelism() / 2))));
   const queue = jobs();
   const done: Done[] = [];
   const t0 = performance.now();
