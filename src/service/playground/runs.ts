@@ -427,7 +427,14 @@ export class RunService {
     const l = this.live.get(id);
     if (l && l.exec.userId === userId) return ok(liveView(l));
     const row = await this.store.get(userId, id);
-    return row ? ok(storedView(row)) : err({ kind: 'execution_not_found' });
+    if (row === null) return err({ kind: 'execution_not_found' });
+    const view = storedView(row);
+    const r = row.result as StoredResult | null;
+    // A record keeps its trades packed only; one written before kept the first ones in `trades`.
+    if (r !== null && r.trades === undefined && r.tradesTotal > 0) {
+      view.trades = (await this.store.tradesPage(userId, id, 0, limits.playgroundTradesKeptMax))?.trades ?? [];
+    }
+    return ok(view);
   }
 
   /**
@@ -586,7 +593,7 @@ export class RunService {
           balanceCents: exec.ledger.engine.balanceCents,
           stats,
           performance: exec.ledger.performance(),
-          trades: trades.slice(0, limits.playgroundTradesKeptMax),
+          // The first trades the execution shows are read back from the packed ones (get).
           tradesTotal: trades.length,
           equity: exec.ledger.equityCurve,
           logs: exec.logs.view(),
@@ -768,7 +775,8 @@ interface StoredResult {
   balanceCents: number;
   stats: RunStats;
   performance?: Performance;
-  trades: TradeRecord[];
+  /** The first trades, in records written before every trade was stored packed only. */
+  trades?: TradeRecord[];
   tradesTotal: number;
   equity: EquityPoint[];
   logs: string[];

@@ -32,8 +32,11 @@ function trade(i: number): StoredTrade {
   };
 }
 
-/** Stores an ended run of the test user with `n` trades (as RunService.ended does), `perChunk` to a stored chunk. */
-async function storedRun(id: string, n: number, perChunk: number = limits.playgroundTradesPerChunk): Promise<void> {
+/**
+ * Stores an ended run of the test user with `n` trades (as RunService.ended does: packed only),
+ * `perChunk` to a stored chunk; `keptInRecord`: the first trades also in the record, as written before.
+ */
+async function storedRun(id: string, n: number, perChunk: number = limits.playgroundTradesPerChunk, keptInRecord?: StoredTrade[]): Promise<void> {
   const store = new PlaygroundRunStore(p.s.sql);
   const userId = (await p.s.users.list()).find((u) => u.email === 'quant@example.com')!.id;
   await store.insert({
@@ -45,7 +48,7 @@ async function storedRun(id: string, n: number, perChunk: number = limits.playgr
     status: 'completed', error: null, totalPnlCents: 0, totalTrades: n, winRate: 50, barsDone: 1000, speed: null, completedMs: 2,
     trades: all,
     tradesPerChunk: perChunk,
-    result: { balanceCents: 5_000_000, stats: null, trades: all.slice(0, limits.playgroundTradesKeptMax), tradesTotal: n, equity: [], logs: [] },
+    result: { balanceCents: 5_000_000, stats: null, ...(keptInRecord ? { trades: keptInRecord } : {}), tradesTotal: n, equity: [], logs: [] },
   });
 }
 
@@ -130,6 +133,14 @@ describe('GET executions/:id/trades', () => {
     }
   }, SANDBOX_TEST_MS);
 
+  it('a run recorded with its first trades beside the packed ones (before they were read back from them) shows those', async () => {
+    await storedRun('exe_kept_in_record', 10, limits.playgroundTradesPerChunk, [trade(0), trade(1), trade(2)]);
+    const x = (await p.call('GET', 'executions/exe_kept_in_record')).body.execution;
+    expect(x.trades.map((t: { entryPrice: number }) => t.entryPrice)).toEqual([20_000, 20_000.25, 20_000.5]);
+    expect(x.tradesTotal).toBe(10);
+    expect((await p.call('GET', 'executions/exe_kept_in_record/trades')).body).toMatchObject({ total: 10, tradesTotal: 10 });
+  }, SANDBOX_TEST_MS);
+
   it('a run recorded before trades were packed pages over the trades its record kept', async () => {
     const store = new PlaygroundRunStore(p.s.sql);
     const userId = (await p.s.users.list()).find((u) => u.email === 'quant@example.com')!.id;
@@ -198,6 +209,12 @@ describe('a year-long run', () => {
 
     const [t] = x.trades;
     expect(x.tradesTotal).toBe(1);
+    // The record keeps its trades packed only; the execution read back from it shows them the same.
+    const row = p.s.db.query('SELECT result_json AS r FROM playground_runs WHERE id = $id').get({ id: x.id }) as { r: string };
+    expect(Object.keys(JSON.parse(row.r))).not.toContain('trades');
+    const again = (await p.call('GET', `executions/${x.id}`)).body.execution;
+    expect(again.trades).toEqual(x.trades);
+    expect((await p.call('GET', `executions/${x.id}/trades`)).body.trades).toEqual(x.trades);
     const r = x.results;
     expect(r.returnPct).toBe(Math.round((x.totalPnl / 50_000) * 100 * 100) / 100);
     // Held through bars 1 to 10 of the run.
