@@ -11,6 +11,7 @@ import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts
 import { Maybe, STRICT } from '../shared/schemas.ts';
 import * as codes from './optimize-codes.ts';
 import { Combination, HeatmapAxis, HeatmapCell, ObjectiveName, Optimization, OptimizationProgress, OptimizationSummary } from './optimize-shapes.ts';
+import { RUN_SOURCE_FIELDS, RUN_SOURCE_REQUEST } from './schemas.ts';
 import { ParamValue } from './shapes.ts';
 
 // The wire shapes (optimize-shapes.ts), re-exported.
@@ -31,14 +32,7 @@ export const optimize = defineEndpoint({
     `The run's fields as POST run (one source: \`templateId\`, \`code\` or a saved \`strategyId\`), then \`params\`: per param a value, a range \`{min, max, step}\` or \`{values: [...]}\`, within the template's bounds. ` +
     `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user.`,
   request: {
-    strategyId: Maybe(T.String()),
-    templateId: Maybe(T.String()),
-    code: Maybe(T.String()),
-    instrument: T.String(),
-    startDate: T.String(),
-    endDate: Maybe(T.String()),
-    timeframe: T.String(),
-    contextTimeframes: Maybe(T.Array(T.String(), { maxItems: 3 })),
+    ...RUN_SOURCE_REQUEST,
     params: Maybe(T.Record(T.String(), T.Union([ParamValue, ParamRange, ParamList]))),
     method: Maybe(T.Union([T.Literal('grid'), T.Literal('random')], { description: 'Default grid' })),
     count: Maybe(T.Integer({ minimum: 1, description: 'With random: combinations to draw' })),
@@ -50,14 +44,7 @@ export const optimize = defineEndpoint({
     })),
   },
   fields: {
-    strategyId: { defer: 'strategy_not_found' },
-    templateId: { defer: 'template_not_found' },
-    code: { defer: 'source_required' },
-    instrument: { defer: 'instrument_not_found' },
-    startDate: { keep: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { keep: 'invalid_timeframe' },
-    contextTimeframes: { keep: 'invalid_timeframe' },
+    ...RUN_SOURCE_FIELDS,
     params: { keep: 'invalid_params' },
     method: { keep: 'invalid_method' },
     count: { keep: 'invalid_method' },

@@ -39,6 +39,30 @@ export const templates = defineEndpoint({
 
 // ---- runs ----
 
+/** What to run and over what: POST run's fields before `params`, shared with POST optimize. */
+export const RUN_SOURCE_REQUEST = {
+  strategyId: Maybe(T.String({ description: 'Records the run under one of your saved strategies' })),
+  templateId: Maybe(T.String({ description: 'From GET templates' })),
+  code: Maybe(T.String({ description: 'Python source, at most 200 KB (UTF-8)' })),
+  instrument: T.String({ description: 'Symbol: NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD' }),
+  startDate: T.String({ description: 'YYYY-MM-DD: a trade date; the run starts at its session open' }),
+  endDate: Maybe(T.String({ description: 'YYYY-MM-DD, default startDate; at most 2 years after it' })),
+  timeframe: T.String({ description: 'A width that divides a day: 1s … 30s, 1m … 30m, 1h, 4h, 1d' }),
+  contextTimeframes: Maybe(T.Array(T.String(), { maxItems: 3, description: 'Up to 3 larger widths, multiples of timeframe' })),
+};
+
+/** The field rules of RUN_SOURCE_REQUEST: the service checks these fields first, in this order. */
+export const RUN_SOURCE_FIELDS = {
+  strategyId: { defer: 'strategy_not_found' },
+  templateId: { defer: 'template_not_found' },
+  code: { defer: 'source_required' },
+  instrument: { defer: 'instrument_not_found' },
+  startDate: { keep: 'date_invalid' },
+  endDate: { defer: 'date_invalid' },
+  timeframe: { keep: 'invalid_timeframe' },
+  contextTimeframes: { keep: 'invalid_timeframe' },
+} as const;
+
 export const run = defineEndpoint({
   method: 'POST',
   path: '/run',
@@ -46,26 +70,12 @@ export const run = defineEndpoint({
   summary: 'Starts a backtest of a template, custom code or a saved strategy in the sandbox',
   description: 'Exactly one source: `templateId` or `code`, or a saved `strategyId` alone (its code and params). Checked whole before a runner is used; answered at once with the execution id.',
   request: {
-    strategyId: Maybe(T.String({ description: 'Records the run under one of your saved strategies' })),
-    templateId: Maybe(T.String({ description: 'From GET templates' })),
-    code: Maybe(T.String({ description: 'Python source, at most 200 KB (UTF-8)' })),
-    instrument: T.String({ description: 'Symbol: NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD' }),
-    startDate: T.String({ description: 'YYYY-MM-DD: a trade date; the run starts at its session open' }),
-    endDate: Maybe(T.String({ description: 'YYYY-MM-DD, default startDate; at most 2 years after it' })),
-    timeframe: T.String({ description: 'A width that divides a day: 1s … 30s, 1m … 30m, 1h, 4h, 1d' }),
-    contextTimeframes: Maybe(T.Array(T.String(), { maxItems: 3, description: 'Up to 3 larger widths, multiples of timeframe' })),
+    ...RUN_SOURCE_REQUEST,
     params: Maybe(Params),
     speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, description: 'Paces the run like Replay/play; absent = full speed' })),
   },
   fields: {
-    strategyId: { defer: 'strategy_not_found' },
-    templateId: { defer: 'template_not_found' },
-    code: { defer: 'source_required' },
-    instrument: { defer: 'instrument_not_found' },
-    startDate: { keep: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { keep: 'invalid_timeframe' },
-    contextTimeframes: { keep: 'invalid_timeframe' },
+    ...RUN_SOURCE_FIELDS,
     params: { keep: 'invalid_params' },
     speed: { defer: 'invalid_speed' },
   },
