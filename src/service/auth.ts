@@ -41,6 +41,11 @@ export interface Principal {
   jtiHash: string;
   /** When the token stops working (its stored expiry). */
   expiresMs: number;
+  /**
+   * The web console's session cookie, not a bot's token: the console is our own client, answered in
+   * the spec's shapes whatever the key's profile, with the whole order model (docs/gateway-profile.md).
+   */
+  console?: boolean;
 }
 
 // A hash no key can produce, compared against when the email is unknown, to keep timing equal.

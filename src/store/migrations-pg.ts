@@ -381,4 +381,10 @@ export const PG_MIGRATIONS: readonly string[] = [
     updated_ms BIGINT NOT NULL
   );
   `,
+  // 19: an API key's profile (src/domain/api-profile.ts): 'spec' or 'live', NULL = the server's
+  // default (API_PROFILE). It belongs to the user's current key and is read on every request, so the
+  // tokens a key issued follow a change at once.
+  `
+  ALTER TABLE users ADD COLUMN api_key_profile TEXT CHECK (api_key_profile IN ('spec', 'live'));
+  `,
 ];

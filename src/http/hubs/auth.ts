@@ -24,7 +24,7 @@ export function hubAuthentication(s: Services): HubAuthentication {
       if (cookie === null || !sameOrigin(request)) return null;
       const session = await s.webAuth.authenticate(cookie);
       if (!session || session.user.plan !== 'pro') return null;
-      const p: Principal = { user: session.user, jtiHash: `web:${session.jtiHash}`, expiresMs: Number.MAX_SAFE_INTEGER };
+      const p: Principal = { user: session.user, jtiHash: `web:${session.jtiHash}`, expiresMs: Number.MAX_SAFE_INTEGER, console: true };
       cookieOf.set(p, cookie);
       return p;
     },

@@ -8,6 +8,26 @@ import type { Contract } from '../../service/contracts.ts';
 
 export const priceOrNull = (inst: Instrument, ticks: number | null) => (ticks === null ? null : ticksToPrice(inst, ticks));
 
+// The live gateway's statuses beyond the spec's four (engine/types.ts holds them once the order model
+// has them): the spec profile never shows a rejected record or a suspended bracket leg, and reports an
+// order expired at the session's end as canceled.
+const EXPIRED = 4;
+const REJECTED = 5;
+const SUSPENDED = 8;
+
+/** Whether the spec profile lists an order: not a rejected record, not a bracket leg still suspended. */
+export function specListsOrder(o: Order): boolean {
+  const status: number = o.status;
+  return status !== REJECTED && status !== SUSPENDED;
+}
+
+/** The spec's status of an order: 1 Open for a working order in searchOpen, expired as 3 Canceled. */
+function specStatus(o: Order, open: boolean): 1 | 2 | 3 | 6 {
+  if (open) return OrderStatus.Open;
+  const status: number = o.status;
+  return status === EXPIRED ? OrderStatus.Canceled : (o.status as 1 | 2 | 3 | 6);
+}
+
 /** Order/search shape. `status` is the engine's; searchOpen passes `open` to report working orders as 1. */
 export function presentOrder(accountId: number, contract: Contract, o: Order, open = false) {
   const inst = contract.instrument;
@@ -19,7 +39,7 @@ export function presentOrder(accountId: number, contract: Contract, o: Order, op
     symbolId: contract.symbolId,
     creationTimestamp: isoFromEpochS(o.createdS),
     updateTimestamp: filled && o.updatedS !== null ? isoFromEpochS(o.updatedS) : null,
-    status: open ? OrderStatus.Open : o.status,
+    status: specStatus(o, open),
     type: o.type,
     side: o.side,
     size: o.size,
@@ -47,3 +67,51 @@ export function presentTrade(accountId: number, contract: Contract, f: Fill, ind
   };
 }
 
+
+// ---- the live profile (docs/gateway-profile.md) ----
+
+/** The live gateway's status: a working order is 1 (Open) in every listing; the others are the engine's. */
+function liveStatus(o: Order): 1 | 2 | 3 | 4 | 5 | 8 {
+  return o.status === OrderStatus.Pending ? OrderStatus.Open : (o.status as 1 | 2 | 3 | 4 | 5 | 8);
+}
+
+/** The live gateway's order: `updateTimestamp` always set (the last change, else the creation), `customTag` echoed. */
+export function presentLiveOrder(accountId: number, contract: Contract, o: Order) {
+  const inst = contract.instrument;
+  const filled = o.status === OrderStatus.Filled;
+  const tag = (o as { customTag?: string | null }).customTag;
+  return {
+    id: o.id,
+    accountId,
+    contractId: contract.id,
+    symbolId: contract.symbolId,
+    creationTimestamp: isoFromEpochS(o.createdS),
+    updateTimestamp: isoFromEpochS(o.updatedS ?? o.createdS),
+    status: liveStatus(o),
+    type: o.type as 1 | 2 | 3 | 4 | 5 | 6 | 7,
+    side: o.side,
+    size: o.size,
+    limitPrice: priceOrNull(inst, o.limitTicks),
+    stopPrice: priceOrNull(inst, o.stopTicks),
+    fillVolume: o.fillVolume,
+    filledPrice: filled ? priceOrNull(inst, o.filledPriceTicks) : null,
+    customTag: tag ?? null,
+  };
+}
+
+/** The live gateway's trade: the fill's own id, the P&L of the contracts it closed (null when it closed none). */
+export function presentLiveTrade(accountId: number, contract: Contract, f: Fill, closing: boolean) {
+  return {
+    id: f.id,
+    accountId,
+    contractId: contract.id,
+    creationTimestamp: isoFromEpochS(f.timeS),
+    price: ticksToPrice(contract.instrument, f.priceTicks),
+    profitAndLoss: closing ? centsToUsd(f.realizedPnlCents) : null,
+    fees: centsToUsd(f.feeCents),
+    side: f.side,
+    size: f.size,
+    voided: false,
+    orderId: f.orderId,
+  };
+}

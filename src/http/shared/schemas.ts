@@ -125,7 +125,15 @@ function enumOf<const O extends Record<string, number>>(o: O, title: string) {
   );
 }
 
-export const OrderTypeValue = enumOf(OrderType, 'OrderType');
+// The spec's values, written out: the engine's enums also hold the live gateway's (types 5–7,
+// statuses 4, 5 and 8), which only the live profile's shapes list (http/sim/live-shapes.ts).
+export const OrderTypeValue = enumOf(
+  { Limit: OrderType.Limit, Market: OrderType.Market, StopLimit: OrderType.StopLimit, Stop: OrderType.Stop },
+  'OrderType',
+);
 export const OrderSideValue = enumOf(OrderSide, 'OrderSide');
-export const OrderStatusValue = enumOf(OrderStatus, 'OrderStatus');
+export const OrderStatusValue = enumOf(
+  { Open: OrderStatus.Open, Filled: OrderStatus.Filled, Canceled: OrderStatus.Canceled, Pending: OrderStatus.Pending },
+  'OrderStatus',
+);
 export const PositionTypeValue = enumOf({ Long: 1, Short: 2 }, 'PositionType');

@@ -5,8 +5,11 @@ import type { Services } from '../../service/services.ts';
 import type { Order } from '../../engine/types.ts';
 import type { Listing } from '../../service/trading.ts';
 import { mapError } from '../shared/code-table.ts';
-import { INVALID, type Invalid, route } from '../shared/endpoint.ts';
+import { INVALID, type Invalid, route, routeByProfile } from '../shared/endpoint.ts';
+import { presentLiveOrder, specListsOrder } from '../shared/present-gateway.ts';
+import { symbolIdStyleOf } from '../shared/profile.ts';
 import * as codes from './codes.ts';
+import * as live from './live-schemas.ts';
 import { presentOrder } from './present.ts';
 import * as ep from './schemas.ts';
 
@@ -29,18 +32,29 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
   const list = (accountId: number, l: Listing<Order>, open: boolean) => {
     if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
     const contract = s.contracts.contractFor(l.instrument);
-    return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
+    return ep.orderSearch.ok({ orders: l.rows.filter(specListsOrder).map((o) => presentOrder(accountId, contract, o, open)) });
+  };
+  const liveList = (accountId: number, l: Listing<Order>) => {
+    if (!l.instrument) return live.orderSearch.ok({ orders: [] });
+    const contract = s.contracts.contractFor(l.instrument, { style: symbolIdStyleOf(s.config, 'live') });
+    return live.orderSearch.ok({ orders: l.rows.map((o) => presentLiveOrder(accountId, contract, o)) });
   };
 
-  route(app, s, ep.orderSearch, async ({ body, principal }) => {
+  routeByProfile(app, s, [ep.orderSearch, async ({ body, principal }) => {
     const r = await s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     return r.ok ? list(body.accountId, r.value, false) : mapError(codes.searchOrders, r.error);
-  });
+  }], [live.orderSearch, async ({ body, principal }) => {
+    const r = await s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
+    return r.ok ? liveList(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
+  }]);
 
-  route(app, s, ep.orderSearchOpen, async ({ body, principal }) => {
+  routeByProfile(app, s, [ep.orderSearchOpen, async ({ body, principal }) => {
     const r = await s.trading.searchOpen(principal.user.id, body.accountId);
     return r.ok ? list(body.accountId, r.value, true) : mapError(codes.searchOrders, r.error);
-  });
+  }], [live.orderSearchOpen, async ({ body, principal }) => {
+    const r = await s.trading.searchOpen(principal.user.id, body.accountId);
+    return r.ok ? liveList(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
+  }]);
 
   route(app, s, ep.orderCancel, async ({ body, principal }) => {
     const r = await s.trading.cancel(principal.user.id, body.accountId, body.orderId);
