@@ -37,6 +37,7 @@ export type TokenError = { kind: 'invalid_session' } | { kind: 'pro_required' };
 export type ValidateError = TokenError | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface Principal {
+  /** The user as last read: per request for REST, refreshed at each revalidation for a hub connection. */
   user: UserRow;
   jtiHash: string;
   /** When the token stops working (its stored expiry). */
@@ -140,7 +141,10 @@ export class AuthService {
     const row = await this.tokens.get(p.jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs) return false;
     const user = await this.users.byId(row.userId);
-    return user !== null && !user.disabled && user.plan === 'pro';
+    if (user === null || user.disabled || user.plan !== 'pro') return false;
+    // The connection answers under the user's settings as they are now (a key's profile, for one).
+    p.user = user;
+    return true;
   }
 
   /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */

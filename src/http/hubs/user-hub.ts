@@ -9,6 +9,8 @@ import type { Unsubscribe } from '../../service/events/bus.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubAccount, hubOrder, hubPosition, hubTrade, shaped } from './present.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
+import { profileOf, symbolIdStyleOf } from '../shared/profile.ts';
 
 type Stream = 'orders' | 'positions' | 'trades';
 
@@ -33,14 +35,19 @@ export function idArg(v: unknown): number | null {
 
 const subsOf = (c: HubConnection) => c.state.get('user') as UserSubs;
 
+// A connection's profile is its principal's (http/shared/profile.ts), read per event: the principal's
+// user row is refreshed at every revalidation (AuthService.stillValid), so a key's profile change
+// reaches its connections within `limits.hubRevalidateEveryMs`.
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Stream>): void {
   const shape = s.config.hubEventShape;
+  const profile = profileOf(s.config, c.principal);
   if (e.kind === 'order' && streams.has('orders')) {
-    c.send('GatewayUserOrder', [shaped(shape, e.action, hubOrder(e, contractOf(s, e.symbol)))]);
+    const order = hubOrder(e, contractOf(s, e.symbol, profile), profile);
+    if (order !== null) c.send('GatewayUserOrder', [shaped(shape, e.action, order)]);
   } else if (e.kind === 'position' && streams.has('positions')) {
-    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol)))]);
+    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol, profile), profile))]);
   } else if (e.kind === 'trade' && streams.has('trades')) {
-    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol)))]);
+    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol, profile)))]);
   }
 }
 
@@ -129,8 +136,8 @@ export function closeOnRevocation(s: Services, c: HubConnection): Unsubscribe {
   });
 }
 
-export function contractOf(s: Services, symbol: string) {
+export function contractOf(s: Services, symbol: string, profile: ApiProfile = 'spec') {
   const inst = findInstrument(symbol);
   if (!inst) throw new Error(`event for an unknown instrument ${symbol}`);
-  return s.contracts.contractFor(inst);
+  return s.contracts.contractFor(inst, { style: symbolIdStyleOf(s.config, profile) });
 }
