@@ -12,6 +12,7 @@ import { type JwtClaims, jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
+import type { ApiProfile } from '../domain/api-profile.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';
@@ -47,6 +48,8 @@ export interface Principal {
    * the spec's shapes whatever the key's profile, with the whole order model (docs/gateway-profile.md).
    */
   console?: boolean;
+  /** The profile a hub connection's URL named (`/live/hubs/user`); REST reads it from each request's path. */
+  profile?: ApiProfile;
 }
 
 // A hash no key can produce, compared against when the email is unknown, to keep timing equal.

@@ -491,7 +491,7 @@ async function answer(
     if (!session) return unauthorized();
     if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
   }
-  const profile = principal ? profileOf(s.config, principal) : 'spec';
+  const profile = principal ? profileOf(s.config, principal, request) : 'spec';
   const variant = choose(profile);
   const handler = variant.handler;
   ep = chosen.ep = variant.ep;

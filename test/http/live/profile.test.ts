@@ -126,3 +126,24 @@ describe('a key\'s profile', () => {
     await expect(cli('gateway')).rejects.toThrow('profile must be one of spec, live or default');
   });
 });
+
+describe('a profile named by the base URL', () => {
+  it('/live/api/sim and /spec/api/sim answer under that profile whatever the key chose: two bots, one key', async () => {
+    const t = await replayApp([20000, 20000, 20000], { config: { apiProfile: 'live' } });
+    const { x } = await withWorkingOrder(t);
+    const call = async (path: string) => {
+      const res = await t.app.handle(new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` },
+        body: JSON.stringify({ accountId: x.accountId }),
+      }));
+      return (await res.json()) as { orders: { status: number; symbolId: string; updateTimestamp: string | null }[] };
+    };
+    expect((await call('/api/sim/Order/search')).orders[0]).toMatchObject({ status: 1, symbolId: 'F.US.ENQ' });
+    expect((await call('/spec/api/sim/Order/search')).orders[0]).toMatchObject({ status: 6, symbolId: 'NQ', updateTimestamp: null });
+    expect((await call('/spec/api/Order/search')).orders[0]).toMatchObject({ status: 6, symbolId: 'NQ' });
+    await t.s.users.setKeyProfile(t.email, 'spec');
+    expect((await call('/live/api/sim/Order/search')).orders[0]).toMatchObject({ status: 1, symbolId: 'F.US.ENQ' });
+    expect((await call('/api/sim/Order/search')).orders[0]).toMatchObject({ status: 6, symbolId: 'NQ' });
+  });
+});
