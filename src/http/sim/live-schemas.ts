@@ -39,3 +39,6 @@ export const retrieveBars = defineEndpoint({
   },
   fields: { ...spec.retrieveBars.fields, live: { drop: true } },
 });
+
+/** The spec's Trade shape for now: only the window is read differently (docs/gateway-profile.md). */
+export const tradeSearch = defineEndpoint({ ...spec.tradeSearch });
