@@ -25,22 +25,16 @@ describe('History units 5 and 6 under the live profile', () => {
     [BarUnit.Week, 0, '!unit_number_invalid', '!unit_number_invalid'],
     [BarUnit.Month, 1.5, '!unit_number_invalid', '!unit_number_invalid'],
     [BarUnit.Month, undefined, '!unit_number_invalid', '!unit_number_invalid'],
-    // The other units are the spec's.
-    [BarUnit.Minute, 5, '5m fixed', '5m fixed'],
-    [BarUnit.Day, 7, '!custom_disabled', '7d fixed'],
-    [7, 1, '!unit_invalid', '!unit_invalid'],
   ];
   it.each(table)('unit %p × %p → off %s, on %s', (unit, n, off, on) => {
     expect(live(unit, n, false)).toBe(off);
     expect(live(unit, n, true)).toBe(on);
   });
 
-  it('calendar bars need stored bars that tile a day', () => {
+  it('calendar bars need stored bars that tile a day; the other units are the spec\'s; unless asked for, weeks and months are refused as before', () => {
     expect(live(BarUnit.Week, 1, false, 10)).toBe('1w calendar');
     expect(live(BarUnit.Month, 1, false, 7)).toBe('!incompatible_resolution');
-  });
-
-  it('are refused as before unless asked for (the spec profile)', () => {
+    expect([live(BarUnit.Minute, 5), live(BarUnit.Day, 7), live(BarUnit.Day, 7, true), live(7, 1)]).toEqual(['5m fixed', '!custom_disabled', '7d fixed', '!unit_invalid']);
     expect(live(BarUnit.Week, 1, true, 1, false)).toBe('!unit_invalid');
     expect(live(BarUnit.Month, 1, true, 1, false)).toBe('!unit_invalid');
   });

@@ -119,22 +119,17 @@ describe('the clock of a request that names no account', () => {
     expect(refused.body).toMatchObject({ success: false, errorCode: 2 });
     expect(await nqName(t, t.bot1)).toBe('NQH4');
   });
-
-  it('the console\'s own requests keep the spec\'s clock: the wall clock\'s front month', async () => {
-    const t = await clockApp();
-    await start(t, t.bot1, '2025-03-03');
-    const r = await webCall(t, 'POST', '/api/sim/Contract/searchById', { cookie: t.cookie, headers: { origin: 'http://localhost' }, body: { contractId: 'CON.F.US.ENQ.H25' } });
-    expect(r.body.contract).toMatchObject({ id: 'CON.F.US.ENQ.H25', name: 'NQZ6', symbolId: 'NQ' });
-  });
 });
 
 describe('Contract/* under the live profile', () => {
-  it('names the contract that traded on the replayed date: NQH5 / CON.F.US.ENQ.H25 during a March 2025 replay', async () => {
+  it('names the contract that traded on the replayed date (NQH5 / CON.F.US.ENQ.H25 during a March 2025 replay), the wall clock\'s without one', async () => {
     const t = await clockApp();
-    await start(t, t.bot1, '2025-03-03');
+    const wall = await t.post('Contract/search', { searchText: 'NQZ6' }, t.bot1);
+    // MNQ matches too.
+    expect(wall.body.contracts.map((c: any) => [c.id, c.name])).toEqual([['CON.F.US.ENQ.Z26', 'NQZ6'], ['CON.F.US.MNQ.Z26', 'MNQZ6']]);
+    const march = await start(t, t.bot1, '2025-03-03');
     for (const path of ['Contract/search', 'Contract/available']) {
       const r = await t.post(path, { searchText: 'NQH5', live: false }, t.bot1);
-      // MNQH5 matches too.
       expect(r.body.contracts.map((c: any) => [c.id, c.name, c.symbolId])).toEqual([
         ['CON.F.US.ENQ.H25', 'NQH5', 'F.US.ENQ'],
         ['CON.F.US.MNQ.H25', 'MNQH5', 'F.US.MNQ'],
@@ -144,17 +139,12 @@ describe('Contract/* under the live profile', () => {
     expect(all.body.contracts.find((c: any) => c.symbolId === 'F.US.EP')).toMatchObject({ id: 'CON.F.US.EP.H25', name: 'ESH5' });
     const byId = await t.post('Contract/searchById', { contractId: 'CON.F.US.ENQ.Z26' }, t.bot1);
     expect(byId.body.contract).toMatchObject({ id: 'CON.F.US.ENQ.Z26', name: 'NQH5' });
-  });
 
-  it('names the wall clock\'s front month without a live session', async () => {
-    const t = await clockApp();
-    const r = await t.post('Contract/search', { searchText: 'NQZ6' }, t.bot1);
-    expect(r.body.contracts.map((c: any) => [c.id, c.name])).toEqual([['CON.F.US.ENQ.Z26', 'NQZ6'], ['CON.F.US.MNQ.Z26', 'MNQZ6']]);
-  });
+    // The console's own requests keep the spec's clock: the wall clock's front month.
+    const viaConsole = await webCall(t, 'POST', '/api/sim/Contract/searchById', { cookie: t.cookie, headers: { origin: 'http://localhost' }, body: { contractId: 'CON.F.US.ENQ.H25' } });
+    expect(viaConsole.body.contract).toMatchObject({ id: 'CON.F.US.ENQ.H25', name: 'NQZ6', symbolId: 'NQ' });
 
-  it('orders take either month, the replayed date\'s or today\'s (a received ID is matched on its symbol)', async () => {
-    const t = await clockApp();
-    const march = await start(t, t.bot1, '2025-03-03');
+    // Orders take either month, the replayed date's or today's (a received ID is matched on its symbol).
     await ok(t, 'Replay/step', { accountId: march, steps: 1 }, t.bot1);
     for (const contractId of ['CON.F.US.ENQ.H25', 'CON.F.US.ENQ.Z26']) {
       await ok(t, 'Order/place', { accountId: march, contractId, type: 1, side: 0, size: 1, limitPrice: 19000 }, t.bot1);
