@@ -279,7 +279,8 @@ export class HistoryService {
     let sourceBars = 0;
     while (have < barsMax && hiS > floorS) {
       const loS = Math.max(floorS, bucketStart(tf, Math.floor((hiS - 1) / DAY_S) * DAY_S));
-      const capacity = tf.widthS > 0 ? Math.ceil((hiS - loS) / tf.widthS) + 1 : barsMax;
+      // A calendar piece lies within one bucket (it starts at the bucket holding its last day): one bar.
+      const capacity = tf.widthS > 0 ? Math.ceil((hiS - loS) / tf.widthS) + 1 : 2;
       const out = allocBars(capacity);
       const agg = new Aggregator(tf, out, capacity);
       for (let day = Math.floor(loS / DAY_S); day * DAY_S < hiS; day++) {
