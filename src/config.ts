@@ -177,6 +177,15 @@ export const limits = Object.freeze({
   playgroundOptimizationsPageMax: 100, // GET optimizations: a page of the user's optimisations (20 are kept)
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
+
+  // The live profile's replay clock and History (docs/decisions.md, "clock"): an end bound this close
+  // to the wall clock (or after it) is a client's "now", rounded down; the live gateway's History rate
+  // (50 requests per 30 s); the scan windows of its week and month bars (units 5 and 6).
+  liveNowToleranceMs: 3_600_000,
+  historyLiveRequestsPerWindowMax: 50,
+  historyLiveWindowMs: 30_000,
+  historyScanWeekDays: 728, // 104 weekly bars
+  historyScanMonthDays: 1_826, // five years: 60 monthly bars
 });
 
 export interface Config {

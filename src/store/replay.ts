@@ -229,6 +229,18 @@ export class ReplayStore {
     return r?.n ?? 0;
   }
 
+  /**
+   * The user's live session acted on last, whichever node runs it: the latest `last_activity_ms`
+   * (a start, a command, a touch), the later started on a tie.
+   */
+  async lastActedLiveOf(userId: number): Promise<{ accountId: number; cursorS: number } | null> {
+    const r = await this.db.get<{ account_id: number; cursor_s: number }>(
+      `SELECT account_id, cursor_s FROM replay_sessions WHERE user_id = $u AND status = 'active' ORDER BY last_activity_ms DESC, account_id DESC LIMIT 1`,
+      { u: userId },
+    );
+    return r ? { accountId: r.account_id, cursorS: r.cursor_s } : null;
+  }
+
   /** The live session on a challenge, whichever node runs it. */
   async activeSessionOfChallenge(challengeId: number): Promise<SessionRow | null> {
     const r = (await this.db.get(`SELECT * FROM replay_sessions WHERE challenge_id = $c AND status = 'active' ORDER BY account_id DESC LIMIT 1`, { c: challengeId })) as RawSession | null;

@@ -11,6 +11,7 @@ import { symbolIdStyleOf } from '../shared/profile.ts';
 import * as codes from './codes.ts';
 import * as live from './live-schemas.ts';
 import { presentOrder } from './present.ts';
+import { accountBounds } from './replay-window.ts';
 import * as ep from './schemas.ts';
 
 export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
@@ -44,7 +45,9 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     const r = await s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     return r.ok ? list(body.accountId, r.value, false) : mapError(codes.searchOrders, r.error);
   }], [live.orderSearch, async ({ body, principal }) => {
-    const r = await s.trading.search(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
+    // "Orders of the last 24 hours" means the 24 hours before the session's time (replay-window.ts).
+    const bounds = await accountBounds(s, principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
+    const r = await s.trading.search(principal.user.id, body.accountId, bounds.start, bounds.end);
     return r.ok ? liveList(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   }]);
 

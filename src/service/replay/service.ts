@@ -259,6 +259,11 @@ export class ReplayService {
     return (await this.d.store.activeSessions()).some((row) => row.challengeId === challengeId);
   }
 
+  /** The live session of a replay account when this node holds it (no store read, no adoption). */
+  held(accountId: number): LiveSession | undefined {
+    return this.sessions.get(accountId);
+  }
+
   /** The user's live sessions, whichever family started them. */
   liveSessionsOf(userId: number): LiveSession[] {
     const out: LiveSession[] = [];
