@@ -367,6 +367,9 @@ export function route<
   register(app, s, ep, () => variant);
 }
 
+/** The variant of an endpoint for a request's profile, and whether the request is the console's. */
+type Choose = (profile: ApiProfile, viaConsole: boolean) => Variant;
+
 /** One endpoint's answer under one profile: its declaration (schemas, codes) and its handler. */
 interface Variant {
   readonly ep: EndpointInfo;
@@ -390,6 +393,11 @@ export function routeByProfile<
   s: Services,
   spec: readonly [Endpoint<A, Req, Res, E, R, Path>, Handler<BearerCall<BodyOf<Req, R>>>],
   live: readonly [Endpoint<A, LReq, LRes, LE, LR, Path>, Handler<BearerCall<BodyOf<LReq, LR>>>],
+  /**
+   * `live`: the web console is served by the live declaration here (the order model's endpoints:
+   * the console trades with the whole order model, while every listing keeps the spec's shapes).
+   */
+  opts: { console?: 'live' } = {},
 ): void {
   const [specEp, liveEp] = [spec[0], live[0]];
   if (specEp.method !== liveEp.method || specEp.path !== liveEp.path || specEp.auth !== liveEp.auth) {
@@ -399,10 +407,10 @@ export function routeByProfile<
     spec: { ep: specEp, handler: spec[1] as unknown as Handler<Call<unknown>> },
     live: { ep: liveEp, handler: live[1] as unknown as Handler<Call<unknown>> },
   };
-  register(app, s, specEp, (profile) => variants[profile]);
+  register(app, s, specEp, (profile, viaConsole) => variants[viaConsole && opts.console === 'live' ? 'live' : profile]);
 }
 
-function register<P extends string>(app: Elysia<P>, s: Services, ep: EndpointInfo, choose: (profile: ApiProfile) => Variant): void {
+function register<P extends string>(app: Elysia<P>, s: Services, ep: EndpointInfo, choose: Choose): void {
   const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
   const hook = { parse: 'none' as const, detail };
   // Elysia reads only the context properties a handler names: public routes never touch cookies.
@@ -432,7 +440,7 @@ interface CookieParts {
 async function serve(
   s: Services,
   ep: EndpointInfo,
-  choose: (profile: ApiProfile) => Variant,
+  choose: Choose,
   request: Request,
   parts: CookieParts | null,
 ): Promise<Response> {
@@ -456,7 +464,7 @@ async function serve(
 async function answer(
   s: Services,
   declared: EndpointInfo,
-  choose: (profile: ApiProfile) => Variant,
+  choose: Choose,
   chosen: { ep: EndpointInfo },
   request: Request,
   parts: CookieParts | null,
@@ -492,7 +500,8 @@ async function answer(
     if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
   }
   const profile = principal ? profileOf(s.config, principal, request) : 'spec';
-  const variant = choose(profile);
+  const viaConsole = principal?.console === true;
+  const variant = choose(profile, viaConsole);
   const handler = variant.handler;
   ep = chosen.ep = variant.ep;
   const readsBody = (ep.body ?? (BODY_METHODS.has(ep.method) ? 'json' : 'none')) === 'json';
@@ -501,7 +510,7 @@ async function answer(
   const checked = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
   if (checked instanceof Response) return checked;
   // A variant's handler sees only its own fields: the spec's never reads a live-only field sent to it.
-  const body = variant.ep === declared && choose('live') === choose('spec') ? checked : own(ep, checked);
+  const body = choose('live', false) === choose('spec', false) ? checked : own(ep, checked);
   const address = clientAddress(request, s.config.trustProxy);
   if (principal) return handler({ body, request, clientAddress: address, principal, profile } as BearerCall<unknown>);
   if (ep.auth === 'bearer-row') return handler({ body, request, clientAddress: address, token: bearerToken(request) } as TokenCall<unknown>);
