@@ -35,10 +35,13 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     const contract = s.contracts.contractFor(l.instrument);
     return ep.orderSearch.ok({ orders: l.rows.filter(specListsOrder).map((o) => presentOrder(accountId, contract, o, open)) });
   };
+  // Under the live profile each order names the contract that traded when it was placed (the front
+  // month on its simulated date, as Contract/search names it on the replay clock).
   const liveList = (accountId: number, l: Listing<Order>) => {
-    if (!l.instrument) return live.orderSearch.ok({ orders: [] });
-    const contract = s.contracts.contractFor(l.instrument, { style: symbolIdStyleOf(s.config, 'live') });
-    return live.orderSearch.ok({ orders: l.rows.map((o) => presentLiveOrder(accountId, contract, o)) });
+    const inst = l.instrument;
+    if (!inst) return live.orderSearch.ok({ orders: [] });
+    const style = symbolIdStyleOf(s.config, 'live');
+    return live.orderSearch.ok({ orders: l.rows.map((o) => presentLiveOrder(accountId, s.contracts.contractFor(inst, { style, atMs: o.createdS * 1000 }), o)) });
   };
 
   routeByProfile(app, s, [ep.orderSearch, async ({ body, principal }) => {
