@@ -47,7 +47,7 @@ import { busy, malformedJson, success, unauthorized } from './envelope.ts';
 import { checkResponse, responseContract } from './response-contract.ts';
 import { bearerToken, bodyTexts, clientAddress, clientAddresses, isBadJson, readLenientBody } from './route.ts';
 import { forwardedRequest, forwardTo, SESSION_MOVING } from './forward.ts';
-import { LeaseLost, OwnedElsewhere } from '../../service/cluster/ownership.ts';
+import { LeaseLost, OwnedElsewhere, SessionMoving } from '../../service/cluster/ownership.ts';
 import { STRICT } from './schemas.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -401,7 +401,7 @@ async function serve(
   try {
     res = await answer(s, ep, handler, req, parts);
   } catch (e) {
-    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost)) throw e;
+    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost || e instanceof SessionMoving)) throw e;
     // The session is another node's: pass the request on, once; a lost lease (or a second hop) retries.
     res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
   }

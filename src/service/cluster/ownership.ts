@@ -26,7 +26,16 @@ export class LeaseLost extends Error {
   }
 }
 
-export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string };
+/** Who holds a session: this node, another (named), or nobody at this instant (the lease is changing hands). */
+/** Nobody holds the session at this instant (its lease is changing hands): the caller answers 503, retry. */
+export class SessionMoving extends Error {
+  constructor(readonly accountId: number) {
+    super(`the lease of account ${accountId} is changing hands`);
+    this.name = 'SessionMoving';
+  }
+}
+
+export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string } | { owner: 'moving' };
 
 export interface Ownership {
   readonly clustered: boolean;
@@ -85,6 +94,7 @@ export class Leased implements Ownership {
   async claim(accountId: number): Promise<Claim> {
     const { nodeId, nodeUrl, ttlMs } = this.settings;
     const holder = await this.leases.acquire(accountId, nodeId, nodeUrl, ttlMs);
+    if (holder === null) return { owner: 'moving' };
     if (holder.nodeId === nodeId) {
       this.held.add(accountId);
       return { owner: 'self' };

@@ -34,7 +34,7 @@ import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
 import { sessionResults } from './results.ts';
 import { replayAccountName } from '../account-names.ts';
-import { type Ownership, OwnedElsewhere } from '../cluster/ownership.ts';
+import { type Ownership, OwnedElsewhere, SessionMoving } from '../cluster/ownership.ts';
 import type { SessionRow } from '../../store/replay.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
@@ -168,6 +168,7 @@ export class ReplayService {
   private async adoptNow(accountId: number): Promise<LiveSession | null> {
     const claim = await this.d.ownership.claim(accountId);
     if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    if (claim.owner === 'moving') throw new SessionMoving(accountId);
     // Read after the lease is ours: the last holder's commits are all in.
     const row = await this.d.store.session(accountId);
     if (row?.status !== 'active') {
