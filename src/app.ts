@@ -15,6 +15,8 @@ import { schemaVersion, storeFailureOf } from './store/db.ts';
 
 /** The 503 of a request that met a full, failing or damaged store. */
 export const STORE_UNAVAILABLE = 'Storage unavailable, retry later';
+/** The 503 of a request whose wait on the store ran out (a lock, a statement's or transaction's bound). */
+export const STORE_BUSY = 'Service busy, retry later';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -35,6 +37,9 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
       // A full or failing disk, or a damaged file: the store logs it (once per interval) and the
       // client is told to come back; the transaction that failed left nothing half-written.
       const failure = storeFailureOf(error);
+      // A wait on the store ran out (a lock another node holds, a statement or transaction over its
+      // bound): the store is fine and nothing was written; the client retries in a moment.
+      if (failure === 'contended') return busy(1, STORE_BUSY);
       if (failure !== null) {
         store.record(failure, error);
         return busy(limits.storeRetryAfterS, STORE_UNAVAILABLE);

@@ -145,8 +145,9 @@ export const limits = Object.freeze({
   // a dead node's sessions move once its leases expire (docs/decisions.md, "Cluster").
   sessionLeaseTtlMs: 10_000,
   sessionLeaseRenewMs: 2_500,
-  // A forwarded request's signature is good this long either side of the receiving node's clock.
-  forwardSkewMs: 60_000,
+  // A forwarded request's signature is good this long either side of the receiving node's clock
+  // (it also names the body's hash, the account and the credential: src/http/shared/forward.ts).
+  forwardSkewMs: 10_000,
   // Imported market data in PostgreSQL reaches each node's local copy on the import's notification,
   // and at the latest this often (a notification lost while a node's listener reconnected).
   marketDataSyncMs: 30_000,
@@ -176,6 +177,28 @@ export const limits = Object.freeze({
   playgroundOptimizationsPageMax: 100, // GET optimizations: a page of the user's optimisations (20 are kept)
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
+  // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "cluster").
+  // A serving node's PostgreSQL connections (src/store/sql.ts PgBounds): the server cancels a
+  // statement or a lock wait past these, and ends a session idle inside a transaction past
+  // pgIdleInTransactionMs, below the 7.5 s between a lease's last renewal and its expiry, so a paused
+  // node's open transaction frees the session's rows before its lease runs out; the client gives up
+  // a statement or a transaction a server or network that stopped answering never answers.
+  pgStatementTimeoutMs: 10_000,
+  pgLockTimeoutMs: 3_000,
+  pgIdleInTransactionMs: 5_000,
+  pgClientStatementMs: 15_000,
+  pgClientTransactionMs: 30_000,
+  pgConnectTimeoutS: 5,
+  // The forward hop (src/http/shared/forward.ts): waits while the owner's lease is live (looked at
+  // this often), answers 503 once it lapses (a paused or dead owner), and at most forwardTimeoutMs.
+  forwardLeaseCheckMs: 1_000,
+  forwardTimeoutMs: 30_000,
+  // /health looks at the store itself (src/service/store-health.ts): a read, or while failures were
+  // seen since its last good look a write, bounded by storeProbeTimeoutMs, at most once per interval.
+  storeProbeTimeoutMs: 1_000,
+  storeProbeIntervalMs: 1_000,
+  // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
+  sqliteQuickCheckIntervalMs: 300_000,
 });
 
 export interface Config {

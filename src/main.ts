@@ -19,7 +19,7 @@ const s = await openOrExit();
 /** The instance, or a clear line and exit 1 when its database is damaged (never serve half of it). */
 async function openOrExit(): ReturnType<typeof openInstance> {
   try {
-    return await openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+    return await openInstance(config, { serving: true, logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
   } catch (e) {
     if (!(e instanceof CorruptDatabaseError)) throw e;
     log.error(e.message, {});

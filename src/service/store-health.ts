@@ -30,7 +30,7 @@ export class StoreHealth {
   ) {}
 
   /** Counts a failure; logs the first, then at most one line per interval with the count since. */
-  record(failure: StoreFailure, error: unknown): void {
+  record(failure: Exclude<StoreFailure, 'contended'>, error: unknown): void {
     const nowMs = this.clock.nowMs();
     if (failure === 'corrupt') this.lastCorruptMs = nowMs;
     else this.lastUnwritableMs = nowMs;
