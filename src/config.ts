@@ -197,6 +197,7 @@ export const limits = Object.freeze({
   // seen since its last good look a write, bounded by storeProbeTimeoutMs, at most once per interval.
   storeProbeTimeoutMs: 1_000,
   storeProbeIntervalMs: 1_000,
+  sqliteFreeBytesMin: 1_048_576, // the SQLite file's filesystem counts as full below this (the write check)
   // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
   sqliteQuickCheckIntervalMs: 300_000,
 });
@@ -214,8 +215,13 @@ export interface Config {
   databasePoolMax: number;
   /** This node's name in a cluster (leases, logs); random per process when unset. */
   nodeId: string;
-  /** Where the other nodes reach this one (forwarded requests); `http://HOST:PORT` when unset. */
+  /** Where the other nodes reach this one (forwarded requests); `http(s)://HOST:PORT` when unset. */
   nodeUrl: string | null;
+  /** PEM file of the CA that signed the other nodes' certificates, for https:// NODE_URLs; null: the system's. */
+  nodeCaFile: string | null;
+  /** PEM certificate (chain) and key files: this node serves HTTPS (and WSS) instead of HTTP; null: plain HTTP. */
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
   /** Custom (non-preset) timeframes: off by default, as the spec's platform switch. */
   customTimeframes: boolean;
   /** First UTC day of the embedded synthetic history (YYYY-MM-DD). */
@@ -286,6 +292,14 @@ function symbolIdStyle(v: string | undefined): SymbolIdStyle {
   return style;
 }
 
+/** TLS_CERT_FILE and TLS_KEY_FILE come together or not at all. */
+function tlsFiles(env: Record<string, string | undefined>): { tlsCertFile: string | null; tlsKeyFile: string | null } {
+  const tlsCertFile = env.TLS_CERT_FILE || null;
+  const tlsKeyFile = env.TLS_KEY_FILE || null;
+  if ((tlsCertFile === null) !== (tlsKeyFile === null)) throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  return { tlsCertFile, tlsKeyFile };
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -295,6 +309,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     nodeId: env.NODE_ID || `node-${crypto.randomUUID().slice(0, 8)}`,
     nodeUrl: env.NODE_URL || null,
+    nodeCaFile: env.NODE_CA_FILE || null,
+    ...tlsFiles(env),
     customTimeframes: bool(env.CUSTOM_TIMEFRAMES, false),
     dataStartDate: env.DATA_START_DATE || '2024-01-01',
     dataEndDate: env.DATA_END_DATE || null,

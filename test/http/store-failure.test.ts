@@ -152,3 +152,33 @@ describe('a shared store shutting down, or a wait on it running out', () => {
     expect(errors.map((e) => e.message)).toEqual(['store: writes are failing (disk full or I/O error); answering 503']);
   });
 });
+
+describe('/health follows the store both ways', () => {
+  it('a full disk: degraded at the first failed write, ok at the first look once space is back (a second later, not 30), degraded while still full', async () => {
+    const t = await makeApp();
+    const { log } = capture();
+    const app = buildApp(t.s, log);
+    const login = async () =>
+      readReply(await app.handle(new Request('http://localhost/api/sim/Auth/loginKey', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: t.email, apiKey: t.apiKey }),
+      })));
+    fillDisk(t);
+    let r = await login();
+    for (let i = 0; i < 60 && r.status === 200; i++) r = await login();
+    expect(r.status).toBe(503);
+    // Still full: every look finds the file unable to grow.
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(limits.storeProbeIntervalMs);
+      expect((await health(app)).body).toMatchObject({ status: 'degraded', database: 'degraded' });
+    }
+    freeDisk(t);
+    // The next look finds the file can grow again, and the failures before it are over.
+    t.clock.advance(limits.storeProbeIntervalMs);
+    const back = await health(app);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ status: 'ok', database: 'ok' });
+    expect((await login()).body.success).toBe(true);
+  });
+});
