@@ -200,6 +200,7 @@ export const limits = Object.freeze({
   sqliteFreeBytesMin: 1_048_576, // the SQLite file's filesystem counts as full below this (the write check)
   // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
   sqliteQuickCheckIntervalMs: 300_000,
+  sqliteQuickCheckMaxMs: 120_000, // a check still running then is stopped (its worker terminated) and counts as nothing
 });
 
 export interface Config {
