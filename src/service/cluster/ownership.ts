@@ -52,6 +52,8 @@ export interface Ownership {
   stop(): Promise<void>;
   /** Where other nodes reach this one, once it listens (NODE_URL, or its own address). */
   advertise(nodeUrl: string): void;
+  /** Where the node holding a live lease on `accountId` is reached; null when none is live (expired, released). */
+  holderUrl(accountId: number): Promise<string | null>;
 }
 
 export class SingleNode implements Ownership {
@@ -65,6 +67,9 @@ export class SingleNode implements Ownership {
   startRenewing(): void {}
   async stop(): Promise<void> {}
   advertise(): void {}
+  async holderUrl(): Promise<string | null> {
+    return null;
+  }
 }
 
 export interface LeaseSettings {
@@ -127,6 +132,10 @@ export class Leased implements Ownership {
 
   advertise(nodeUrl: string): void {
     this.settings.nodeUrl = nodeUrl;
+  }
+
+  async holderUrl(accountId: number): Promise<string | null> {
+    return (await this.leases.holder(accountId))?.nodeUrl ?? null;
   }
 
   async stop(): Promise<void> {
