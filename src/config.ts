@@ -201,6 +201,17 @@ export const limits = Object.freeze({
   // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
   sqliteQuickCheckIntervalMs: 300_000,
   sqliteQuickCheckMaxMs: 120_000, // a check still running then is stopped (its worker terminated) and counts as nothing
+  // Hubs (branch hubs): per-user caps, per node (docs/decisions.md "Hubs: protocol versions, stateful
+  // reconnect, per-user caps"). A user running 90 bots with both hubs open stays under 200 connections.
+  hubConnectionsPerUserMax: 200,
+  hubNegotiatedIdsPerUserMax: 200, // pending (unused) negotiated ids per user; its own oldest goes first
+  hubNegotiationsPerAddressMax: 120, // negotiations without a bearer token per client address per window
+  hubNegotiationWindowMs: 60_000,
+  // Stateful reconnect: messages sent and not yet acknowledged per connection (ASP.NET's buffer is
+  // 100,000 bytes and holds the writer back; ours closes past it); how long a connection whose socket
+  // dropped waits for its client (ASP.NET's DisconnectTimeout default).
+  hubResendBufferBytesMax: 512 * 1024,
+  hubReconnectGraceMs: 15_000,
 });
 
 export interface Config {

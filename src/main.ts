@@ -56,6 +56,7 @@ const hubs = createHubTransport({
   hubs: gatewayHubs(s),
   ...hubAuthentication(s),
   nowMs: () => s.clock.nowMs(),
+  trustProxy: config.trustProxy,
   logError: (message, fields) => log.error(message, fields),
   logInfo: (message, fields) => log.info(message, fields),
 });
