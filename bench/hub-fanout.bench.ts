@@ -28,6 +28,7 @@ const transport = createHubTransport({
   hubs: [{ path: '/hubs/market', methods: {} }],
   authenticate: async (token) => (token === 'bench' ? principal : null),
   logError: (msg, fields) => console.error(msg, fields),
+  connectionsPerUserMax: CLIENTS, // every client is the bench's one user
 });
 const server = Bun.serve<SocketData>({
   hostname: '127.0.0.1',

@@ -111,6 +111,9 @@ async function serve(): Promise<void> {
     },
     keepAliveMs,
     onFrameWritten,
+    // The bench's one user opens every connection (1,000 idle ones): the per-user cap would refuse them.
+    connectionsPerUserMax: limits.hubConnectionsMax,
+    negotiatedIdsPerUserMax: limits.hubNegotiatedIdsMax,
   });
 
   // Replay/step time inside the server, per x-bench-tag.

@@ -12,9 +12,12 @@ import { apiReference } from './http/openapi/index.ts';
 import type { Services } from './service/services.ts';
 import { StoreHealth } from './service/store-health.ts';
 import { schemaVersion, storeFailureOf } from './store/db.ts';
+import { sharedStoreWrites, sqliteCanGrow } from './store/store-probe.ts';
 
 /** The 503 of a request that met a full, failing or damaged store. */
 export const STORE_UNAVAILABLE = 'Storage unavailable, retry later';
+/** The 503 of a request whose wait on the store ran out (a lock, a statement's or transaction's bound). */
+export const STORE_BUSY = 'Service busy, retry later';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -23,11 +26,16 @@ export interface Logger {
 
 export const silentLogger: Logger = { info() {}, error() {} };
 
-export function buildApp(s: Services, log: Logger = silentLogger) {
-  const store = new StoreHealth(s.clock, (message, fields) => log.error(message, fields), {
+/** The store's health as /health and the error hook see it (one per app; main.ts shares it with the integrity watch). */
+export function storeHealthFor(s: Services, log: Logger): StoreHealth {
+  return new StoreHealth(s.clock, (message, fields) => log.error(message, fields), {
     recoverAfterMs: limits.storeRecoverAfterMs,
     logIntervalMs: limits.storeFailureLogIntervalMs,
+    probeIntervalMs: limits.storeProbeIntervalMs,
   });
+}
+
+export function buildApp(s: Services, log: Logger = silentLogger, store: StoreHealth = storeHealthFor(s, log)) {
   return new Elysia()
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return notFound();
@@ -35,6 +43,9 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
       // A full or failing disk, or a damaged file: the store logs it (once per interval) and the
       // client is told to come back; the transaction that failed left nothing half-written.
       const failure = storeFailureOf(error);
+      // A wait on the store ran out (a lock another node holds, a statement or transaction over its
+      // bound): the store is fine and nothing was written; the client retries in a moment.
+      if (failure === 'contended') return busy(1, STORE_BUSY);
       if (failure !== null) {
         store.record(failure, error);
         return busy(limits.storeRetryAfterS, STORE_UNAVAILABLE);
@@ -43,33 +54,10 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
       log.error('unhandled error', { path: new URL(request.url).pathname, code, error: String((error as Error)?.stack ?? error) });
       return internalError();
     })
-    // database: `ok`; `degraded` while writes fail (disk full, I/O errors); `error` when the store
-    // cannot be read or answered that its file is damaged. Anything but ok is HTTP 503.
-    // database: `ok`; `degraded` while writes fail (disk full, I/O errors); `error` when the store
-    // cannot be read or answered that its file is damaged. Anything but ok, or a node draining
-    // (SIGTERM), is HTTP 503: a load balancer sends it no new work.
-    .get('/health', async () => {
-      let database: string = store.state();
-      let version = -1;
-      try {
-        version = schemaVersion(s.db);
-        if (s.sql.dialect === 'postgres') await s.sql.get('SELECT 1 AS ok');
-      } catch {
-        database = 'error';
-      }
-      const status = s.lifecycle.draining ? 'draining' : database === 'ok' ? 'ok' : 'degraded';
-      const body = {
-        status,
-        uptimeS: Math.floor((s.clock.nowMs() - s.startedMs) / 1000),
-        database,
-        schemaVersion: version,
-        store: s.sql.dialect,
-        node: s.config.nodeId,
-        // This one included: what a draining node still has to answer before it stops listening.
-        requestsInFlight: s.lifecycle.requestsInFlight,
-      };
-      return status === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
-    })
+    // database: `ok`; `degraded` while writes fail (disk full, I/O errors, the shared store out of
+    // reach); `error` when the store cannot be read or its file is damaged. Anything but ok, or a
+    // node draining (SIGTERM), is HTTP 503: a load balancer sends it no new work.
+    .get('/health', () => health(s, store))
     .use(simFamily(s, '/api/sim'))
     .use(simFamily(s, '/api/sim/api'))
     // A base URL may name the profile (http/shared/profile.ts): `/live/api/sim`, `/spec/api/sim`, and
@@ -83,4 +71,44 @@ export function buildApp(s: Services, log: Logger = silentLogger) {
     .use(playgroundFamily(s))
     .use(apiReference())
     .use(consoleApp());
+}
+
+/** /health: the store looked at now (bounded: a store that does not answer in time is `error`). */
+async function health(s: Services, store: StoreHealth): Promise<Response> {
+  let version = -1;
+  let answered = true;
+  try {
+    version = schemaVersion(s.db);
+    if (s.sql.dialect === 'postgres') await withinMs(s.sql.get('SELECT 1 AS ok'), limits.storeProbeTimeoutMs);
+    await store.probeWrites(() => withinMs(canWrite(s), limits.storeProbeTimeoutMs));
+  } catch {
+    answered = false;
+  }
+  const database = answered ? store.state() : 'error';
+  const status = s.lifecycle.draining ? 'draining' : database === 'ok' ? 'ok' : 'degraded';
+  const body = {
+    status,
+    uptimeS: Math.floor((s.clock.nowMs() - s.startedMs) / 1000),
+    database,
+    schemaVersion: version,
+    store: s.sql.dialect,
+    node: s.config.nodeId,
+    // This one included: what a draining node still has to answer before it stops listening.
+    requestsInFlight: s.lifecycle.requestsInFlight,
+  };
+  return status === 'ok' ? json(200, body) : json(503, body, { 'retry-after': String(limits.storeRetryAfterS) });
+}
+
+/** Whether writes can succeed again: the node's SQLite file may grow, and the shared store takes a write. */
+async function canWrite(s: Services): Promise<boolean> {
+  if (!sqliteCanGrow(s.db, limits.sqliteFreeBytesMin)) return false;
+  if (s.sql.dialect === 'postgres') await sharedStoreWrites(s.sql, s.clock.nowMs());
+  return true;
+}
+
+/** `work`, or a rejection once `ms` pass (the look gave up; the work itself carries on to its own bound). */
+function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -146,8 +146,9 @@ export const limits = Object.freeze({
   // a dead node's sessions move once its leases expire (docs/decisions.md, "Cluster").
   sessionLeaseTtlMs: 10_000,
   sessionLeaseRenewMs: 2_500,
-  // A forwarded request's signature is good this long either side of the receiving node's clock.
-  forwardSkewMs: 60_000,
+  // A forwarded request's signature is good this long either side of the receiving node's clock
+  // (it also names the body's hash, the account and the credential: src/http/shared/forward.ts).
+  forwardSkewMs: 10_000,
   // Imported market data in PostgreSQL reaches each node's local copy on the import's notification,
   // and at the latest this often (a notification lost while a node's listener reconnected).
   marketDataSyncMs: 30_000,
@@ -186,6 +187,41 @@ export const limits = Object.freeze({
   historyLiveWindowMs: 30_000,
   historyScanWeekDays: 728, // 104 weekly bars
   historyScanMonthDays: 1_826, // five years: 60 monthly bars
+  // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "cluster").
+  // A serving node's PostgreSQL connections (src/store/sql.ts PgBounds): the server cancels a
+  // statement or a lock wait past these, and ends a session idle inside a transaction past
+  // pgIdleInTransactionMs, below the 7.5 s between a lease's last renewal and its expiry, so a paused
+  // node's open transaction frees the session's rows before its lease runs out; the client gives up
+  // a statement or a transaction a server or network that stopped answering never answers.
+  pgStatementTimeoutMs: 10_000,
+  pgLockTimeoutMs: 3_000,
+  pgIdleInTransactionMs: 5_000,
+  pgClientStatementMs: 15_000,
+  pgClientTransactionMs: 30_000,
+  pgConnectTimeoutS: 5,
+  // The forward hop (src/http/shared/forward.ts): waits while the owner's lease is live (looked at
+  // this often), answers 503 once it lapses (a paused or dead owner), and at most forwardTimeoutMs.
+  forwardLeaseCheckMs: 1_000,
+  forwardTimeoutMs: 30_000,
+  // /health looks at the store itself (src/service/store-health.ts): a read, or while failures were
+  // seen since its last good look a write, bounded by storeProbeTimeoutMs, at most once per interval.
+  storeProbeTimeoutMs: 1_000,
+  storeProbeIntervalMs: 1_000,
+  sqliteFreeBytesMin: 1_048_576, // the SQLite file's filesystem counts as full below this (the write check)
+  // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
+  sqliteQuickCheckIntervalMs: 300_000,
+  sqliteQuickCheckMaxMs: 120_000, // a check still running then is stopped (its worker terminated) and counts as nothing
+  // Hubs (branch hubs): per-user caps, per node (docs/decisions.md "Hubs: protocol versions, stateful
+  // reconnect, per-user caps"). A user running 90 bots with both hubs open stays under 200 connections.
+  hubConnectionsPerUserMax: 200,
+  hubNegotiatedIdsPerUserMax: 200, // pending (unused) negotiated ids per user; its own oldest goes first
+  hubNegotiationsPerAddressMax: 120, // negotiations without a bearer token per client address per window
+  hubNegotiationWindowMs: 60_000,
+  // Stateful reconnect: messages sent and not yet acknowledged per connection (ASP.NET's buffer is
+  // 100,000 bytes and holds the writer back; ours closes past it); how long a connection whose socket
+  // dropped waits for its client (ASP.NET's DisconnectTimeout default).
+  hubResendBufferBytesMax: 512 * 1024,
+  hubReconnectGraceMs: 15_000,
 });
 
 export interface Config {
@@ -201,8 +237,13 @@ export interface Config {
   databasePoolMax: number;
   /** This node's name in a cluster (leases, logs); random per process when unset. */
   nodeId: string;
-  /** Where the other nodes reach this one (forwarded requests); `http://HOST:PORT` when unset. */
+  /** Where the other nodes reach this one (forwarded requests); `http(s)://HOST:PORT` when unset. */
   nodeUrl: string | null;
+  /** PEM file of the CA that signed the other nodes' certificates, for https:// NODE_URLs; null: the system's. */
+  nodeCaFile: string | null;
+  /** PEM certificate (chain) and key files: this node serves HTTPS (and WSS) instead of HTTP; null: plain HTTP. */
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
   /** Custom (non-preset) timeframes: off by default, as the spec's platform switch. */
   customTimeframes: boolean;
   /** First UTC day of the embedded synthetic history (YYYY-MM-DD). */
@@ -287,6 +328,14 @@ function symbolIdStyle(v: string | undefined): SymbolIdStyle {
   return style;
 }
 
+/** TLS_CERT_FILE and TLS_KEY_FILE come together or not at all. */
+function tlsFiles(env: Record<string, string | undefined>): { tlsCertFile: string | null; tlsKeyFile: string | null } {
+  const tlsCertFile = env.TLS_CERT_FILE || null;
+  const tlsKeyFile = env.TLS_KEY_FILE || null;
+  if ((tlsCertFile === null) !== (tlsKeyFile === null)) throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  return { tlsCertFile, tlsKeyFile };
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     host: env.HOST || '127.0.0.1',
@@ -296,6 +345,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePoolMax: int(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
     nodeId: env.NODE_ID || `node-${crypto.randomUUID().slice(0, 8)}`,
     nodeUrl: env.NODE_URL || null,
+    nodeCaFile: env.NODE_CA_FILE || null,
+    ...tlsFiles(env),
     customTimeframes: bool(env.CUSTOM_TIMEFRAMES, false),
     dataStartDate: env.DATA_START_DATE || '2024-01-01',
     dataEndDate: env.DATA_END_DATE || null,

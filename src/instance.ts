@@ -4,14 +4,14 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config.ts';
+import { type Config, limits } from './config.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
 import { openPostgres } from './store/postgres.ts';
-import type { Sql } from './store/sql.ts';
+import type { PgBounds, Sql } from './store/sql.ts';
 
 export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');
@@ -43,6 +43,8 @@ export async function openInstance(
     restoreSessions?: boolean;
     logError?: (message: string, fields: Record<string, unknown>) => void;
     logInfo?: (message: string, fields: Record<string, unknown>) => void;
+    /** A serving node: every wait on PostgreSQL is bounded (`SERVING_PG_BOUNDS`); the admin CLI's are not. */
+    serving?: boolean;
   } = {},
 ): Promise<Services> {
   // DATA_DIR holds the secret, the database and the demo credentials: owner-only, also when an older
@@ -50,11 +52,21 @@ export async function openInstance(
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
-  const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax });
+  const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax, bounds: opts.serving ? SERVING_PG_BOUNDS : undefined });
   // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
   const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config);
   return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
 }
+
+/** How long a serving node waits on PostgreSQL (limits.pg*; docs/decisions.md, "cluster"). */
+export const SERVING_PG_BOUNDS: PgBounds = {
+  statementMs: limits.pgStatementTimeoutMs,
+  lockMs: limits.pgLockTimeoutMs,
+  idleInTransactionMs: limits.pgIdleInTransactionMs,
+  clientStatementMs: limits.pgClientStatementMs,
+  clientTransactionMs: limits.pgClientTransactionMs,
+  connectS: limits.pgConnectTimeoutS,
+};
 
 /** The cluster's JWT secret: made by the first node to start, read by the others. */
 async function sharedSecret(sql: Sql): Promise<Uint8Array> {

@@ -2,9 +2,10 @@
 // on first start, serves HTTP on HOST:PORT, and shuts down cleanly on SIGTERM/SIGINT (stop
 // accepting, finish in-flight requests, stop background work, close the database).
 
-import { buildApp } from './app.ts';
+import { buildApp, storeHealthFor } from './app.ts';
+import { IntegrityWatch } from './service/integrity-watch.ts';
 import { limits, loadConfig } from './config.ts';
-import { ensureDemoUser, openInstance } from './instance.ts';
+import { dbPathOf, ensureDemoUser, openInstance } from './instance.ts';
 import { consoleLogger } from './log.ts';
 import { createFetch } from './server.ts';
 import { CorruptDatabaseError } from './store/db.ts';
@@ -19,7 +20,7 @@ const s = await openOrExit();
 /** The instance, or a clear line and exit 1 when its database is damaged (never serve half of it). */
 async function openOrExit(): ReturnType<typeof openInstance> {
   try {
-    return await openInstance(config, { logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
+    return await openInstance(config, { serving: true, logError: (message, fields) => log.error(message, fields), logInfo: (message, fields) => log.info(message, fields) });
   } catch (e) {
     if (!(e instanceof CorruptDatabaseError)) throw e;
     log.error(e.message, {});
@@ -45,12 +46,17 @@ const housekeeping = setInterval(async () => {
     log.error('token pruning failed; will retry', { error: String(e) });
   }
 }, 3_600_000);
-const app = buildApp(s, log);
+const storeHealth = storeHealthFor(s, log);
+const app = buildApp(s, log, storeHealth);
+// PRAGMA quick_check of the SQLite file every few minutes, in a worker: damage after the start turns /health degraded.
+const integrity = new IntegrityWatch({ path: dbPathOf(config), intervalMs: limits.sqliteQuickCheckIntervalMs, timeoutMs: limits.sqliteQuickCheckMaxMs }, storeHealth);
+integrity.start();
 // The gateway's SignalR hubs (/hubs/user, /hubs/market) on the same port; every other path is the app's.
 const hubs = createHubTransport({
   hubs: gatewayHubs(s),
   ...hubAuthentication(s),
   nowMs: () => s.clock.nowMs(),
+  trustProxy: config.trustProxy,
   logError: (message, fields) => log.error(message, fields),
   logInfo: (message, fields) => log.info(message, fields),
 });
@@ -63,10 +69,13 @@ const server = Bun.serve({
   maxRequestBodySize: limits.transportBodyBytesMax,
   fetch: (request, srv) => hubs.handle(request, srv) ?? inFlight.count(() => appFetch(request, srv)),
   websocket: hubs.websocket,
+  // TLS_CERT_FILE/TLS_KEY_FILE: HTTPS and WSS on the same port (other nodes trust it through NODE_CA_FILE).
+  ...(config.tlsCertFile && config.tlsKeyFile ? { tls: { cert: Bun.file(config.tlsCertFile), key: Bun.file(config.tlsKeyFile) } } : {}),
 });
+const scheme = config.tlsCertFile ? 'https' : 'http';
 // In a cluster, where the other nodes send requests for the sessions this one holds.
-s.ownership.advertise(config.nodeUrl ?? `http://${server.hostname}:${server.port}`);
-log.info('ReplayDesk listening', { url: `http://${server.hostname}:${server.port}`, dataDir: config.dataDir });
+s.ownership.advertise(config.nodeUrl ?? `${scheme}://${server.hostname}:${server.port}`);
+log.info('ReplayDesk listening', { url: `${scheme}://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 // Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
 s.warmRollups();
 
@@ -133,6 +142,7 @@ async function shutdown(signal: string) {
   await inFlight.none(limits.drainRequestsMaxMs);
   await stopListening();
   clearInterval(housekeeping);
+  integrity.stop();
   await s.shutdown();
   s.db.close();
   log.info('stopped');

@@ -71,26 +71,56 @@ function makePrivate(path: string): void {
 }
 
 /**
- * What a storage failure means for the service: `unwritable` (the disk is full or failing: writes
- * fail, reads may still work, and it may pass without a restart) or `corrupt` (the file is damaged).
- * Null for every other error (a bug, a constraint).
+ * What a storage failure means for the service: `unwritable` (the disk is full or failing, or the
+ * shared store is out of reach, restarting or shutting down: writes fail, reads may still work, and
+ * it may pass without a restart), `corrupt` (the file is damaged), or `contended` (the store is fine
+ * but this statement waited too long: a lock held elsewhere, a statement or transaction over its
+ * bound, a serialization conflict; nothing was written and a retry soon is likely to pass). Null
+ * for every other error (a bug, a constraint).
  */
-export type StoreFailure = 'unwritable' | 'corrupt';
+export type StoreFailure = 'unwritable' | 'corrupt' | 'contended';
+
+/**
+ * PostgreSQL's SQLSTATEs by class (the `errno` of Bun's PostgresError): connection exceptions (08),
+ * operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now: a
+ * server stopping or restarting), insufficient resources (53: disk full, out of connections) and
+ * system errors (58) mean the store is unavailable; a lock or statement time-out (55P03, 57014), an
+ * idle transaction ended by the server (25P03), a serialization failure or deadlock (40001, 40P01)
+ * mean this statement lost a race or a wait.
+ */
+function postgresFailure(sqlState: string): StoreFailure | null {
+  if (sqlState === '55P03' || sqlState === '57014' || sqlState === '25P03' || sqlState === '40001' || sqlState === '40P01') return 'contended';
+  if (sqlState.startsWith('08') || sqlState.startsWith('53') || sqlState.startsWith('58') || /^57P0[123]$/.test(sqlState)) return 'unwritable';
+  return null;
+}
+
+/** Bun's own codes (no SQLSTATE) for a connection that failed, closed or timed out, and the socket's. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ERR_POSTGRES_IDLE_TIMEOUT', 'ERR_POSTGRES_LIFETIME_TIMEOUT']);
 
 export function storeFailureOf(e: unknown): StoreFailure | null {
-  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  const x = typeof e === 'object' && e !== null ? (e as { code?: unknown; errno?: unknown }) : {};
+  const code = x.code;
   const message = e instanceof Error ? e.message : '';
+  if (typeof x.errno === 'string' && /^[0-9A-Z]{5}$/.test(x.errno)) {
+    const pg = postgresFailure(x.errno);
+    if (pg) return pg;
+  }
   if (typeof code === 'string') {
     if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) return 'unwritable';
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'corrupt';
     // PostgreSQL out of reach (down, restarting, the connection cut): nothing was written; retry.
-    if (code.startsWith('ERR_POSTGRES_CONNECTION') || code === 'ECONNREFUSED' || code === 'ERR_POSTGRES_IDLE_TIMEOUT') return 'unwritable';
+    if (code.startsWith('ERR_POSTGRES_CONNECTION') || CONNECTION_CODES.has(code)) return 'unwritable';
+    // A statement cancelled or a transaction rolled back by this node's own bound (src/store/sql.ts).
+    if (code === 'ERR_POSTGRES_QUERY_CANCELLED' || code === STORE_TIMEOUT_CODE) return 'contended';
   }
   // Without a code (an error rewrapped on its way up), SQLite's own texts.
   if (/database or disk is full|disk I\/O error/i.test(message)) return 'unwritable';
   if (/database disk image is malformed|file is not a database/i.test(message)) return 'corrupt';
   return null;
 }
+
+/** The code of StoreTimeout (src/store/sql.ts), here so that db.ts imports nothing of sql.ts. */
+export const STORE_TIMEOUT_CODE = 'ERR_STORE_TIMEOUT';
 
 export function schemaVersion(db: Db): number {
   return (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;

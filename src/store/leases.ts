@@ -25,18 +25,25 @@ export class LeaseStore {
 
   /**
    * Takes the lease of `accountId` for `nodeId` when it is free, expired or already this node's;
-   * answers who holds it afterwards (this node when taken).
+   * answers who holds it afterwards (this node when taken). Null when it changed hands between the
+   * two statements more often than `attemptsMax` (the session is moving: the caller answers 503).
    */
-  async acquire(accountId: number, nodeId: string, nodeUrl: string, ttlMs: number): Promise<LeaseHolder> {
-    const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number }>(
-      `INSERT INTO session_leases (account_id, node_id, node_url, expires_ms) VALUES ($a, $n, $u, ${this.now} + $ttl)
-       ON CONFLICT (account_id) DO UPDATE SET node_id = excluded.node_id, node_url = excluded.node_url, expires_ms = excluded.expires_ms
-         WHERE session_leases.node_id = excluded.node_id OR session_leases.expires_ms < ${this.now}
-       RETURNING node_id, node_url, expires_ms`,
-      { a: accountId, n: nodeId, u: nodeUrl, ttl: ttlMs },
-    );
-    if (row) return { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms };
-    return (await this.holder(accountId)) as LeaseHolder;
+  async acquire(accountId: number, nodeId: string, nodeUrl: string, ttlMs: number, attemptsMax = 3): Promise<LeaseHolder | null> {
+    for (let attempt = 0; attempt < attemptsMax; attempt++) {
+      const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number }>(
+        `INSERT INTO session_leases (account_id, node_id, node_url, expires_ms) VALUES ($a, $n, $u, ${this.now} + $ttl)
+         ON CONFLICT (account_id) DO UPDATE SET node_id = excluded.node_id, node_url = excluded.node_url, expires_ms = excluded.expires_ms
+           WHERE session_leases.node_id = excluded.node_id OR session_leases.expires_ms < ${this.now}
+         RETURNING node_id, node_url, expires_ms`,
+        { a: accountId, n: nodeId, u: nodeUrl, ttl: ttlMs },
+      );
+      if (row) return { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms };
+      // Another node's live lease refused the take; it may have expired (or been released) since,
+      // in which case there is no holder to name and the next take will succeed.
+      const holder = await this.holder(accountId);
+      if (holder) return holder;
+    }
+    return null;
   }
 
   async holder(accountId: number): Promise<LeaseHolder | null> {

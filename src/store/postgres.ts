@@ -4,13 +4,20 @@
 
 import { SQL } from 'bun';
 import { PG_MIGRATIONS } from './migrations-pg.ts';
-import { PostgresSql, type Sql } from './sql.ts';
+import { type PgBounds, PostgresSql, type Sql } from './sql.ts';
 
 export interface PostgresOptions {
   /** Connections in the pool (Bun opens them as work needs them). */
   max?: number;
   /** Seconds before an idle connection is closed (0: kept). */
   idleTimeoutS?: number;
+  /**
+   * How long to wait on the server (a serving node's, `limits.pg*`): sent as each connection's
+   * statement_timeout, lock_timeout and idle_in_transaction_session_timeout, and kept by the client.
+   * None for the admin tools: an import parses its file inside its transaction, and an operator
+   * watches the command.
+   */
+  bounds?: PgBounds;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -43,6 +50,9 @@ export async function pgSchemaVersion(db: Sql | Queryable): Promise<number> {
 /** Applies the missing steps in one transaction, under the migration lock. */
 export async function migratePostgres(pool: SQL): Promise<number> {
   return pool.begin(async (tx) => {
+    // Nodes starting together wait here while the first migrates, however long that takes.
+    await tx.unsafe('SET LOCAL lock_timeout = 0');
+    await tx.unsafe('SET LOCAL statement_timeout = 0');
     await tx.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     await tx.unsafe('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     let version = await pgSchemaVersion(tx);
@@ -57,12 +67,26 @@ export async function migratePostgres(pool: SQL): Promise<number> {
 
 /** Connects to `url` (a pool of `opts.max` connections) and migrates; the pool is closed on failure. */
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<PostgresSql> {
-  const pool = new SQL(url, { max: opts.max ?? DEFAULT_POOL_SIZE, idleTimeout: opts.idleTimeoutS ?? 0 });
+  const b = opts.bounds;
+  const pool = new SQL(url, {
+    max: opts.max ?? DEFAULT_POOL_SIZE,
+    idleTimeout: opts.idleTimeoutS ?? 0,
+    ...(b
+      ? {
+          connectionTimeout: b.connectS,
+          connection: {
+            statement_timeout: `${b.statementMs}ms`,
+            lock_timeout: `${b.lockMs}ms`,
+            idle_in_transaction_session_timeout: `${b.idleInTransactionMs}ms`,
+          },
+        }
+      : {}),
+  });
   try {
     await migratePostgres(pool);
   } catch (e) {
     await pool.close({ timeout: 5 });
     throw e;
   }
-  return new PostgresSql(pool);
+  return new PostgresSql(pool, b ?? null);
 }

@@ -224,6 +224,15 @@ export class ReplayStore {
   }
 
   /** The user's live sessions, counted in the store (every node's). */
+  /**
+   * Serializes one user's Replay/starts until the caller's transaction ends, so the count of their
+   * live sessions and the insert it allows are one step on every node. SQLite's single connection
+   * already runs one write transaction at a time; PostgreSQL takes a transaction-level advisory lock.
+   */
+  async lockStartsOf(userId: number): Promise<void> {
+    if (this.db.dialect === 'postgres') await this.db.run('SELECT pg_advisory_xact_lock(hashtextextended($k::text, 0))', { k: `replay-start:${userId}` });
+  }
+
   async activeCountOf(userId: number): Promise<number> {
     const r = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM replay_sessions WHERE user_id = $u AND status = 'active'`, { u: userId });
     return r?.n ?? 0;

@@ -125,7 +125,7 @@ export class SharedBarStore {
         { symbol },
       );
       return { version: v ? Number(v.value) : 0, rows: { chunks, rollups, imports } };
-    });
+    }, { unbounded: true }); // background, and a large instrument reads long: no statement time-out
   }
 }
 

@@ -6,7 +6,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQL } from 'bun';
-import type { Db } from './db.ts';
+import { type Db, STORE_TIMEOUT_CODE } from './db.ts';
 
 export type SqlParams = Record<string, unknown>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -22,7 +22,7 @@ export interface Sql {
    * outer one. Work queued with `afterCommit` runs once the outermost commits, never on a rollback
    * (work queued inside a savepoint that rolls back is dropped with it).
    */
-  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  transaction<T>(fn: () => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Runs `run` once what is written now is committed: at once outside a transaction. */
   afterCommit(run: () => void): void;
   /** Whether the caller is inside a transaction of this database. */
@@ -30,11 +30,60 @@ export interface Sql {
   close(): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * Background work that reads much in one transaction (a replica's copy of an instrument): no
+   * statement time-out and no client-side bound on PostgreSQL. Never on a request's path.
+   */
+  unbounded?: boolean;
+}
+
 interface TxContext<H> {
   handle: H;
   open: boolean;
   depth: number;
   after: (() => void)[];
+  /** Set when the client-side bound gave the transaction up: `fn`'s statements fail with it until `fn` ends. */
+  aborted?: StoreTimeout | null;
+  settled?: boolean;
+  unbounded?: boolean;
+}
+
+/**
+ * A statement or transaction the store did not answer within this node's client-side bound
+ * (`PgBounds`): the server or the network stopped answering. Nothing is known to be written (a
+ * transaction is rolled back where the server still hears; a COMMIT already on its way may land, as
+ * with any lost answer). Mapped to 503 like a lock time-out (store/db.ts, `contended`).
+ */
+export class StoreTimeout extends Error {
+  readonly code = STORE_TIMEOUT_CODE;
+  constructor(what: 'statement' | 'transaction', ms: number) {
+    super(`the database did not answer the ${what} within ${ms} ms`);
+    this.name = 'StoreTimeout';
+  }
+}
+
+/**
+ * `work`, or a StoreTimeout once `ms` pass first (then `onExpiry` runs: cancel, roll back). A late
+ * settling of `work` is swallowed here: its caller was answered.
+ */
+function within<T>(work: PromiseLike<T>, ms: number, what: 'statement' | 'transaction', onExpiry: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new StoreTimeout(what, ms));
+      onExpiry();
+    }, ms);
+    work.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
 function runAfter(after: readonly (() => void)[]): void {
@@ -203,12 +252,33 @@ export interface Notifier {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
+/**
+ * How long this node waits on PostgreSQL (src/store/postgres.ts sends the server's part when it
+ * connects): the server cancels a statement past `statementMs` or a lock wait past `lockMs`, and ends
+ * a session idle inside a transaction past `idleInTransactionMs` (a paused node's open transaction
+ * frees its locks); the client gives up a statement, or a whole transaction, the server has not
+ * answered within `clientStatementMs` or `clientTransactionMs` (a server or network that stopped).
+ */
+export interface PgBounds {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  clientStatementMs: number;
+  clientTransactionMs: number;
+  connectS: number;
+}
+
+type PgQuery = PromiseLike<unknown> & { cancel?: () => unknown };
+
 export class PostgresSql implements Sql, Notifier {
   readonly dialect = 'postgres' as const;
   private readonly ctx = new AsyncLocalStorage<TxContext<PgHandle>>();
   private readonly texts = new Map<string, Translated>();
 
-  constructor(readonly pool: SQL) {}
+  constructor(
+    readonly pool: SQL,
+    readonly bounds: PgBounds | null = null,
+  ) {}
 
   async all<T>(text: string, params: SqlParams = {}): Promise<T[]> {
     return (await this.query(text, params)) as T[];
@@ -220,8 +290,7 @@ export class PostgresSql implements Sql, Notifier {
   }
 
   async run(text: string, params: SqlParams = {}): Promise<number> {
-    const t = numberParams(text, this.texts);
-    const r = (await this.handle().unsafe(t.text, t.names.map((n) => bind(params[n])))) as unknown as { count: number };
+    const r = (await this.send(text, params)) as { count: number };
     return r.count;
   }
 
@@ -229,7 +298,7 @@ export class PostgresSql implements Sql, Notifier {
     return this.current() !== null;
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     const outer = this.current();
     if (outer) {
       const tx = outer.handle as unknown as { savepoint<R>(f: () => Promise<R>): Promise<R> };
@@ -241,20 +310,30 @@ export class PostgresSql implements Sql, Notifier {
         throw e;
       }
     }
-    let c: TxContext<PgHandle> | null = null;
+    const box: { c: TxContext<PgHandle> | null; expired: StoreTimeout | null } = { c: null, expired: null };
+    const unbounded = opts.unbounded === true;
+    const work = this.pool.begin(async (tx) => {
+      // Given up while it waited for a connection: it must not run late, after its caller was answered.
+      if (box.expired) throw box.expired;
+      const c: TxContext<PgHandle> = { handle: tx as unknown as PgHandle, open: true, depth: 0, after: [], unbounded };
+      box.c = c;
+      if (unbounded && this.bounds) await tx.unsafe('SET LOCAL statement_timeout = 0');
+      try {
+        return await this.ctx.run(c, fn);
+      } finally {
+        c.settled = true;
+      }
+    });
     try {
-      const result = await this.pool.begin(async (tx) => {
-        c = { handle: tx as unknown as PgHandle, open: true, depth: 0, after: [] };
-        return this.ctx.run(c, fn);
-      });
-      const done = c as TxContext<PgHandle> | null;
+      const result = this.bounds && !unbounded ? await within(work, this.bounds.clientTransactionMs, 'transaction', () => this.giveUp(box)) : await work;
+      const done = box.c as TxContext<PgHandle> | null;
       if (done) {
         done.open = false;
         runAfter(done.after);
       }
       return result as T;
     } finally {
-      if (c) (c as TxContext<PgHandle>).open = false;
+      if (box.c) (box.c as TxContext<PgHandle>).open = false;
     }
   }
 
@@ -269,7 +348,8 @@ export class PostgresSql implements Sql, Notifier {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    await this.pool.notify(channel, payload);
+    const sent = this.pool.notify(channel, payload);
+    await (this.bounds ? within(sent, this.bounds.clientStatementMs, 'statement', () => {}) : sent);
   }
 
   async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
@@ -277,8 +357,19 @@ export class PostgresSql implements Sql, Notifier {
     return () => sub.unlisten();
   }
 
+  /** The transaction's bound ran out: its statements fail from now on, and the server is told to roll it back. */
+  private giveUp(box: { c: TxContext<PgHandle> | null; expired: StoreTimeout | null }): void {
+    box.expired = new StoreTimeout('transaction', this.bounds?.clientTransactionMs ?? 0);
+    if (!box.c) return;
+    box.c.aborted = box.expired;
+    const tx = box.c.handle as unknown as { close?: () => Promise<void> };
+    tx.close?.().catch(() => {});
+  }
+
   private handle(): PgHandle {
-    return this.current()?.handle ?? this.pool;
+    const c = this.ctx.getStore();
+    if (c?.aborted && !c.settled) throw c.aborted;
+    return c && c.open ? c.handle : this.pool;
   }
 
   private current(): TxContext<PgHandle> | null {
@@ -286,9 +377,16 @@ export class PostgresSql implements Sql, Notifier {
     return c && c.open ? c : null;
   }
 
-  private async query(text: string, params: SqlParams): Promise<Record<string, unknown>[]> {
+  /** Sends one statement, within the client-side bound (cancelled on the server when it runs out). */
+  private send(text: string, params: SqlParams): Promise<unknown> {
     const t = numberParams(text, this.texts);
-    const rows = (await this.handle().unsafe(t.text, t.names.map((n) => bind(params[n])))) as unknown as Record<string, unknown>[] & {
+    const q = this.handle().unsafe(t.text, t.names.map((n) => bind(params[n]))) as unknown as PgQuery;
+    if (!this.bounds || this.ctx.getStore()?.unbounded) return Promise.resolve(q);
+    return within(q, this.bounds.clientStatementMs, 'statement', () => void q.cancel?.());
+  }
+
+  private async query(text: string, params: SqlParams): Promise<Record<string, unknown>[]> {
+    const rows = (await this.send(text, params)) as Record<string, unknown>[] & {
       columns?: { name: string; type: number }[];
     };
     const wide = rows.columns?.filter((c) => NUMERIC_TYPE_OIDS.has(c.type)).map((c) => c.name) ?? [];

@@ -118,3 +118,67 @@ describe('/health and a store that answers errors', () => {
     expect(h.body).toMatchObject({ status: 'degraded', database: 'error' });
   });
 });
+
+describe('a shared store shutting down, or a wait on it running out', () => {
+  it('answers 503 with Retry-After and the envelope, never 500: a terminated connection (57P01) is the store unavailable, a lock time-out (55P03) is busy', async () => {
+    const t = await makeApp();
+    const { log, errors } = capture();
+    const app = buildApp(t.s, log);
+    const token = await t.login();
+    // The errors as Bun's PostgreSQL client raises them (their SQLSTATE in errno).
+    const shutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: 'ERR_POSTGRES_SERVER_ERROR', errno: '57P01' });
+    const lockWait = Object.assign(new Error('canceling statement due to lock timeout'), { code: 'ERR_POSTGRES_SERVER_ERROR', errno: '55P03' });
+    const search = () =>
+      app.handle(new Request('http://localhost/api/sim/Account/search', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      })).then(readReply);
+    t.s.accounts.search = () => {
+      throw shutdown;
+    };
+    const down = await search();
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe(String(limits.storeRetryAfterS));
+    expect(down.body).toEqual(UNAVAILABLE);
+    t.s.accounts.search = () => {
+      throw lockWait;
+    };
+    const busy = await search();
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(busy.body).toEqual({ success: false, errorCode: 503, errorMessage: 'Service busy, retry later' });
+    // The shutdown is logged once as the store failing; the lock wait is no failure of the store.
+    expect(errors.map((e) => e.message)).toEqual(['store: writes are failing (disk full or I/O error); answering 503']);
+  });
+});
+
+describe('/health follows the store both ways', () => {
+  it('a full disk: degraded at the first failed write, ok at the first look once space is back (a second later, not 30), degraded while still full', async () => {
+    const t = await makeApp();
+    const { log } = capture();
+    const app = buildApp(t.s, log);
+    const login = async () =>
+      readReply(await app.handle(new Request('http://localhost/api/sim/Auth/loginKey', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: t.email, apiKey: t.apiKey }),
+      })));
+    fillDisk(t);
+    let r = await login();
+    for (let i = 0; i < 60 && r.status === 200; i++) r = await login();
+    expect(r.status).toBe(503);
+    // Still full: every look finds the file unable to grow.
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(limits.storeProbeIntervalMs);
+      expect((await health(app)).body).toMatchObject({ status: 'degraded', database: 'degraded' });
+    }
+    freeDisk(t);
+    // The next look finds the file can grow again, and the failures before it are over.
+    t.clock.advance(limits.storeProbeIntervalMs);
+    const back = await health(app);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ status: 'ok', database: 'ok' });
+    expect((await login()).body.success).toBe(true);
+  });
+});

@@ -5,6 +5,7 @@
 
 import { expect, it } from 'bun:test';
 import { LeaseStore } from '../../src/store/leases.ts';
+import type { Sql, SqlParams } from '../../src/store/sql.ts';
 import { RateHitStore } from '../../src/store/rate-hits.ts';
 import { StreamUsageStore } from '../../src/store/stream-usage.ts';
 import { UsageStore } from '../../src/store/usage.ts';
@@ -107,7 +108,7 @@ eachBackendShared('stores: session leases', (db) => {
   it('acquire takes a free lease on the database clock; another node sees the holder; the holder re-acquires and extends', async () => {
     const leases = new LeaseStore(db());
     const before = Date.now();
-    const a = await leases.acquire(101, 'node-a', 'http://127.0.0.1:1', 60_000);
+    const a = (await leases.acquire(101, 'node-a', 'http://127.0.0.1:1', 60_000))!;
     expect(a).toStrictEqual({ nodeId: 'node-a', nodeUrl: 'http://127.0.0.1:1', expiresMs: a.expiresMs });
     expect(Number.isInteger(a.expiresMs)).toBe(true);
     expect(a.expiresMs).toBeGreaterThanOrEqual(before + 60_000 - CLOCK_SLACK_MS);
@@ -115,7 +116,7 @@ eachBackendShared('stores: session leases', (db) => {
     expect(await leases.acquire(101, 'node-b', 'http://127.0.0.1:2', 60_000)).toStrictEqual(a);
     expect(await leases.holder(101)).toStrictEqual(a);
     expect(await leases.holder(102)).toBeNull();
-    const again = await leases.acquire(101, 'node-a', 'http://127.0.0.1:9', 120_000);
+    const again = (await leases.acquire(101, 'node-a', 'http://127.0.0.1:9', 120_000))!;
     expect(again).toMatchObject({ nodeId: 'node-a', nodeUrl: 'http://127.0.0.1:9' });
     expect(again.expiresMs).toBeGreaterThan(a.expiresMs);
     expect(await leases.extend(101, 'node-a', 60_000)).toBe(true);
@@ -141,6 +142,28 @@ eachBackendShared('stores: session leases', (db) => {
     expect(b).toMatchObject({ nodeId: 'node-b', nodeUrl: 'http://b' });
     expect(await leases.holder(201)).toStrictEqual(b);
     expect(await leases.extend(201, 'node-a', 60_000)).toBe(false);
+  });
+
+  it('a lease that expires between the refused take and the look at its holder is taken, not answered as nobody\'s', async () => {
+    const sql = db();
+    // The other node's lease is live when the take is refused, and expires before the holder is
+    // read: the store's clock moves on between the two statements, as it does on a busy machine.
+    const racing: Sql = Object.create(sql);
+    let refused = false;
+    racing.get = async <T,>(text: string, params?: SqlParams): Promise<T | null> => {
+      const r = await sql.get<T>(text, params);
+      if (!refused && text.includes('INSERT INTO session_leases') && r === null) {
+        refused = true;
+        await sql.run('UPDATE session_leases SET expires_ms = 0 WHERE account_id = 501');
+      }
+      return r;
+    };
+    const leases = new LeaseStore(racing);
+    await new LeaseStore(sql).acquire(501, 'node-a', 'http://a', 60_000);
+    const taken = await leases.acquire(501, 'node-b', 'http://b', 60_000);
+    expect(refused).toBe(true);
+    expect(taken).toMatchObject({ nodeId: 'node-b', nodeUrl: 'http://b' });
+    expect((await leases.holder(501))?.nodeId).toBe('node-b');
   });
 
   it('renewAll answers the node\'s accounts; release and releaseAll delete only the node\'s own leases', async () => {

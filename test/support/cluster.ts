@@ -47,8 +47,9 @@ export function nodeOf(c: Pick<Cluster, 'nodes'>, id: string): ClusterNode {
   return node;
 }
 
-export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
-  const databaseUrl = await freshDatabase();
+export async function startCluster(n: number, env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<Cluster> {
+  // A database of the process's shared server, or one the test gives (a server of its own it may restart).
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabase());
   const nodes: ClusterNode[] = [];
   const start = async (i: number) => {
     const id = `n${i + 1}`;

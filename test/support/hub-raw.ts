@@ -149,6 +149,61 @@ export class RawTcpUpgrade {
     this.socket.write(Buffer.concat([header, mask, masked]));
   }
 
+  /** The text messages the server sent so far, parsed from its (unmasked) frames; a partial last frame is left out. */
+  texts(): string[] {
+    const out: string[] = [];
+    let i = 0;
+    const b = this.body;
+    while (i + 2 <= b.length) {
+      const opcode = b[i] & 0x0f;
+      let len = b[i + 1] & 0x7f;
+      let at = i + 2;
+      if (len === 126) {
+        if (at + 2 > b.length) break;
+        len = b.readUInt16BE(at);
+        at += 2;
+      } else if (len === 127) {
+        if (at + 8 > b.length) break;
+        len = Number(b.readBigUInt64BE(at));
+        at += 8;
+      }
+      if (at + len > b.length) break;
+      if (opcode === 0x1) out.push(b.subarray(at, at + len).toString('utf8'));
+      i = at + len;
+    }
+    return out;
+  }
+
+  /** The records of the text messages received so far, parsed (the handshake answer included). */
+  get records(): any[] {
+    return this.texts()
+      .join('')
+      .split(RS)
+      .filter((r) => r !== '')
+      .map((r) => JSON.parse(r));
+  }
+
+  /** Whether the server sent a WebSocket Close frame (opcode 8) so far. */
+  get closeFrameReceived(): boolean {
+    return this.body.length >= 2 && this.frames().includes(0x8);
+  }
+
+  private frames(): number[] {
+    const ops: number[] = [];
+    let i = 0;
+    const b = this.body;
+    while (i + 2 <= b.length) {
+      let len = b[i + 1] & 0x7f;
+      let at = i + 2;
+      if (len === 126) [len, at] = [b.readUInt16BE(at), at + 2];
+      else if (len === 127) [len, at] = [Number(b.readBigUInt64BE(at)), at + 8];
+      if (at + len > b.length) break;
+      ops.push(b[i] & 0x0f);
+      i = at + len;
+    }
+    return ops;
+  }
+
   destroy(): void {
     this.socket.destroy();
   }

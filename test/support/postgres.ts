@@ -99,6 +99,22 @@ const TEST_SERVER_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_
 
 /** initdb into a temp folder and start on a free loopback port; resolves to the admin URL. */
 async function startOwnCluster(bins: Binaries): Promise<string> {
+  return (await startServerIn(bins)).url;
+}
+
+/** A throwaway server of a test's own, which it may stop, start again (same port) and pause. */
+export interface OwnPostgres {
+  /** The admin URL (database `postgres`). */
+  url: string;
+  /** `pg_ctl stop`: `fast` (clients told, as a restart does) or `immediate` (a crash). */
+  stop(mode?: 'fast' | 'immediate'): void;
+  /** Starts it again on the same port and folder. */
+  start(): void;
+  /** The postmaster's process id (SIGSTOP/SIGCONT it to freeze the whole server). */
+  pid(): number;
+}
+
+async function startServerIn(bins: Binaries): Promise<OwnPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'replaydesk-pg-'));
   stopWhenGone(dir, bins.pgCtl);
   if (isRoot) {
@@ -112,13 +128,30 @@ async function startOwnCluster(bins: Binaries): Promise<string> {
     const port = await freePort();
     const opts = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=127.0.0.1`, ...TEST_SERVER_SETTINGS.map((s) => `-c ${s}`)];
     const log = join(dir, `server-${port}.log`);
+    const start = () => runServerTool(bins.pgCtl, ['start', '-D', data, '-w', '-t', String(START_WAIT_S), '-l', log, '-o', opts.join(' ')]);
     try {
-      runServerTool(bins.pgCtl, ['start', '-D', data, '-w', '-t', String(START_WAIT_S), '-l', log, '-o', opts.join(' ')]);
-      return `postgres://${SERVER_USER}@127.0.0.1:${port}/postgres`;
+      start();
     } catch (e) {
       if (attempt >= START_ATTEMPTS) throw new Error(`${(e as Error).message}\nserver log:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+      continue;
     }
+    return {
+      url: `postgres://${SERVER_USER}@127.0.0.1:${port}/postgres`,
+      stop: (mode = 'fast') => runServerTool(bins.pgCtl, ['stop', '-D', data, '-m', mode, '-w']),
+      start,
+      pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
+    };
   }
+}
+
+/**
+ * A PostgreSQL server for one test alone (initdb of its own, seconds): for tests that stop, restart
+ * or freeze the server, which would break every other test sharing the process's server.
+ */
+export async function ownPostgres(): Promise<OwnPostgres> {
+  const bins = findBinaries();
+  if (!bins) throw new Error(`no PostgreSQL found; install it with: ${POSTGRES_INSTALL_HINT}`);
+  return startServerIn(bins);
 }
 
 /**

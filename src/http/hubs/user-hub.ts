@@ -115,7 +115,7 @@ export function userHub(s: Services): HubDefinition {
       UnsubscribeTrades: unsubscribe('trades'),
     },
     onConnected(c) {
-      c.state.set('user', { accounts: null, byAccount: new Map(), auth: closeOnRevocation(s, c) } satisfies UserSubs);
+      c.state.set('user', { accounts: null, byAccount: new Map(), auth: closeOnRevocation(s, c, true) } satisfies UserSubs);
     },
     onDisconnected(c) {
       const subs = c.state.get('user') as UserSubs | undefined;
@@ -128,11 +128,17 @@ export function userHub(s: Services): HubDefinition {
   };
 }
 
-/** Closes the connection when its token (or every token of its user) is revoked. */
-export function closeOnRevocation(s: Services, c: HubConnection): Unsubscribe {
+/**
+ * Closes the connection when its token (or every token of its user) is revoked. With `logoutEvent`
+ * (the user hub), `GatewayLogout(reason)` goes out first, as the live user hub may send it when a
+ * session ends (its payload is not known; one string argument breaks no handler that reads a field).
+ */
+export function closeOnRevocation(s: Services, c: HubConnection, logoutEvent = false): Unsubscribe {
   return s.events.subscribe(authTopic(c.principal.user.id), (e) => {
     if (e.kind !== 'auth_revoked') return;
-    if (e.jtiHash === null || e.jtiHash === c.principal.jtiHash) c.close(`Unauthorized: ${e.reason}`, false);
+    if (e.jtiHash !== null && e.jtiHash !== c.principal.jtiHash) return;
+    if (logoutEvent) c.send('GatewayLogout', [e.reason]);
+    c.close(`Unauthorized: ${e.reason}`, false);
   });
 }
 

@@ -46,8 +46,8 @@ import { CROSS_SITE_REFUSED, cookiePrincipal, csrfRefusal, forbidden, PRO_REQUIR
 import { busy, malformedJson, success, unauthorized } from './envelope.ts';
 import { checkResponse, responseContract } from './response-contract.ts';
 import { bearerToken, bodyTexts, clientAddress, clientAddresses, isBadJson, readLenientBody } from './route.ts';
-import { forwardedRequest, forwardTo, SESSION_MOVING } from './forward.ts';
-import { LeaseLost, OwnedElsewhere } from '../../service/cluster/ownership.ts';
+import { arrival, forwardTo, SESSION_MOVING } from './forward.ts';
+import { LeaseLost, OwnedElsewhere, SessionMoving } from '../../service/cluster/ownership.ts';
 import { STRICT } from './schemas.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
 import { profileOf } from './profile.ts';
@@ -445,18 +445,16 @@ async function serve(
   parts: CookieParts | null,
 ): Promise<Response> {
   // A request another node of the cluster passed on: the client's host and address restored.
-  const forwarded = forwardedRequest(s, request);
-  const req = forwarded?.request ?? request;
-  if (forwarded) clientAddresses.set(req, forwarded.address);
+  const { request: req, forwarded } = await arrival(s, request);
   // The declaration the answer is held to: the chosen variant's once authentication chose one.
   const chosen: { ep: EndpointInfo } = { ep };
   let res: Response;
   try {
     res = await answer(s, ep, choose, chosen, req, parts);
   } catch (e) {
-    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost)) throw e;
+    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost || e instanceof SessionMoving)) throw e;
     // The session is another node's: pass the request on, once; a lost lease (or a second hop) retries.
-    res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
+    res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, e.accountId, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
   }
   return responseContract.enabled ? checkResponse(chosen.ep, req, res) : res;
 }

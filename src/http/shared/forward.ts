@@ -1,50 +1,98 @@
-// Requests for a live session another node holds (a cluster): passed to that node over HTTP and its
-// answer passed back unchanged. A forwarded request carries a signature of this cluster (an HMAC
-// under a key derived from the JWT secret every node reads from the shared store), so the owner
-// takes the client's address and host from it, and never forwards it again: one hop at most.
+// Requests for a live session another node holds (a cluster): passed to that node over HTTP(S) and
+// its answer passed back unchanged. A forwarded request carries a signature of this cluster (an HMAC
+// under a key derived from the JWT secret every node reads from the shared store) over the method,
+// path, time, client address and host, the account, the body's SHA-256 and the credential's: the
+// owner takes the client's address and host from a request whose signature checks out within
+// `forwardSkewMs`, and never forwards it again (one hop at most). A captured signature is good for
+// that one request only (the same body, account and token), for a few seconds.
+//
+// The hop is bounded: it waits while the owner's lease is live (a slow answer from a live owner is
+// still an answer), gives up with 503 `Retry-After: 1` as soon as the lease lapses (a paused or dead
+// owner renews nothing: the session can move, and the retry takes it over), and after
+// `forwardTimeoutMs` at most. Tokens cross the hop: the node network must be private, or NODE_URL
+// https:// with the nodes' CA in NODE_CA_FILE.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { limits } from '../../config.ts';
 import type { Services } from '../../service/services.ts';
 import { busy } from './envelope.ts';
-import { clientAddress } from './route.ts';
+import { clientAddress, clientAddresses } from './route.ts';
 
 const SIGNATURE = 'x-replaydesk-forward';
 const CLIENT_ADDRESS = 'x-replaydesk-client-address';
 const ORIGINAL_HOST = 'x-replaydesk-original-host';
+const ACCOUNT = 'x-replaydesk-forward-account';
 /** Hop-by-hop and framing headers: never copied across a hop. */
 const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer']);
 
 /** The answer while a session moves between nodes (its lease changed hands mid-request). */
 export const SESSION_MOVING = 'The session is moving to another server; retry';
 
-function sign(s: Services, method: string, path: string, atMs: number, address: string, host: string): string {
-  return createHmac('sha256', s.clusterKey).update(`${method}\n${path}\n${atMs}\n${address}\n${host}`).digest('hex');
+/** What a forwarding signature covers, besides the time: one request, not its method and path alone. */
+interface Signed {
+  method: string;
+  path: string;
+  address: string;
+  host: string;
+  accountId: string;
+  body: string;
+  /** The Authorization and Cookie headers: the token (or web session) the request acts with. */
+  credential: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function sign(s: Services, x: Signed, atMs: number): string {
+  const text = [x.method, x.path, atMs, x.address, x.host, x.accountId, sha256(x.body), sha256(x.credential)].join('\n');
+  return createHmac('sha256', s.clusterKey).update(text).digest('hex');
+}
+
+const credentialOf = (headers: Headers) => `${headers.get('authorization') ?? ''}\n${headers.get('cookie') ?? ''}`;
+
+/**
+ * A request as the node serves it. Forwarded by another node of this cluster (its signature checks
+ * out): `forwarded`, with the client's host and address restored. Otherwise as it came (a request
+ * from a client, or one whose signature fails: served as an ordinary request, and never trusted).
+ */
+export async function arrival(s: Services, request: Request): Promise<{ request: Request; forwarded: boolean }> {
+  const header = request.headers.get(SIGNATURE);
+  if (!header) return { request, forwarded: false };
+  const [at, mac] = header.split('.');
+  const atMs = Number(at);
+  if (!Number.isFinite(atMs) || Math.abs(Date.now() - atMs) > limits.forwardSkewMs || !mac) return { request, forwarded: false };
+  const url = new URL(request.url);
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
+  const signed: Signed = {
+    method: request.method,
+    path: url.pathname + url.search,
+    address: request.headers.get(CLIENT_ADDRESS) ?? '',
+    host: request.headers.get(ORIGINAL_HOST) ?? '',
+    accountId: request.headers.get(ACCOUNT) ?? '',
+    body: body ?? '',
+    credential: credentialOf(request.headers),
+  };
+  const expected = Buffer.from(sign(s, signed, atMs), 'hex');
+  const given = Buffer.from(mac, 'hex');
+  const trusted = given.length === expected.length && timingSafeEqual(given, expected);
+  // The body was read for its hash: the request served is rebuilt over it, trusted or not.
+  if (trusted) {
+    // The URL's host setter keeps the old port when the new host names none.
+    url.port = '';
+    url.host = signed.host;
+  }
+  const rebuilt = new Request(url.toString(), { method: request.method, headers: request.headers, body, signal: request.signal });
+  const address = trusted ? signed.address : clientAddresses.get(request);
+  if (address !== undefined) clientAddresses.set(rebuilt, address);
+  return { request: rebuilt, forwarded: trusted };
 }
 
 /**
- * The request as its client sent it when another node of this cluster forwarded it (its signature
- * checks out): the client's host and address restored. Null for a request from a client, or one
- * whose signature fails (then it is served as an ordinary request, and never trusted).
+ * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
+ * headers and body unchanged; 503 moving when the owner cannot be reached, its lease lapses while it
+ * has not answered, or `forwardTimeoutMs` passes.
  */
-export function forwardedRequest(s: Services, request: Request): { request: Request; address: string } | null {
-  const header = request.headers.get(SIGNATURE);
-  if (!header) return null;
-  const [at, mac] = header.split('.');
-  const atMs = Number(at);
-  const address = request.headers.get(CLIENT_ADDRESS) ?? '';
-  const host = request.headers.get(ORIGINAL_HOST) ?? '';
-  const url = new URL(request.url);
-  if (!Number.isFinite(atMs) || Math.abs(Date.now() - atMs) > limits.forwardSkewMs || !mac) return null;
-  const expected = Buffer.from(sign(s, request.method, url.pathname + url.search, atMs, address, host), 'hex');
-  const given = Buffer.from(mac, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  url.host = host;
-  return { request: new Request(url.toString(), request as RequestInit), address };
-}
-
-/** Sends the request to `nodeUrl` and answers the owner's response, status, headers and body unchanged. */
-export async function forwardTo(s: Services, nodeUrl: string, request: Request, body: string | null): Promise<Response> {
+export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null): Promise<Response> {
   const url = new URL(request.url);
   const target = new URL(url.pathname + url.search, nodeUrl);
   const headers = new Headers();
@@ -53,19 +101,63 @@ export async function forwardTo(s: Services, nodeUrl: string, request: Request, 
   });
   const atMs = Date.now();
   const address = clientAddress(request, s.config.trustProxy);
+  const signed: Signed = { method: request.method, path: url.pathname + url.search, address, host: url.host, accountId: String(accountId), body: body ?? '', credential: credentialOf(headers) };
   headers.set(CLIENT_ADDRESS, address);
   headers.set(ORIGINAL_HOST, url.host);
-  headers.set(SIGNATURE, `${atMs}.${sign(s, request.method, url.pathname + url.search, atMs, address, url.host)}`);
-  let res: Response;
+  headers.set(ACCOUNT, signed.accountId);
+  headers.set(SIGNATURE, `${atMs}.${sign(s, signed, atMs)}`);
+  const watch = leaseWatch(s, accountId, nodeUrl);
   try {
-    res = await fetch(target, { method: request.method, headers, body: body ?? undefined, redirect: 'manual' });
+    const res = await fetch(target, { method: request.method, headers, body: body ?? undefined, redirect: 'manual', signal: watch.signal, ...tlsFor(s, target) });
+    const out = new Headers();
+    res.headers.forEach((v, k) => {
+      if (!HOP_HEADERS.has(k) && k !== 'content-encoding') out.set(k, v);
+    });
+    return new Response(await res.arrayBuffer(), { status: res.status, headers: out });
   } catch {
-    // The owner is gone (its lease has not expired yet): the client retries; the lease moves soon.
+    // The owner is gone, paused past its lease, or too slow: the client retries; the lease moves.
     return busy(1, SESSION_MOVING);
+  } finally {
+    watch.stop();
   }
-  const out = new Headers();
-  res.headers.forEach((v, k) => {
-    if (!HOP_HEADERS.has(k) && k !== 'content-encoding') out.set(k, v);
-  });
-  return new Response(await res.arrayBuffer(), { status: res.status, headers: out });
+}
+
+/**
+ * Aborts when the lease of `accountId` is no longer `nodeUrl`'s live lease (looked at every
+ * `forwardLeaseCheckMs`), or after `forwardTimeoutMs`. A look that fails (the store busy) changes nothing.
+ */
+function leaseWatch(s: Services, accountId: number, nodeUrl: string): { signal: AbortSignal; stop(): void } {
+  const ctl = new AbortController();
+  const deadline = setTimeout(() => ctl.abort(), limits.forwardTimeoutMs);
+  if (!s.ownership.clustered) return { signal: ctl.signal, stop: () => clearTimeout(deadline) };
+  let looking = false;
+  const look = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    s.ownership.holderUrl(accountId).then(
+      (url) => {
+        looking = false;
+        if (url !== nodeUrl) ctl.abort();
+      },
+      () => (looking = false),
+    );
+  }, limits.forwardLeaseCheckMs);
+  return {
+    signal: ctl.signal,
+    stop() {
+      clearTimeout(deadline);
+      clearInterval(look);
+    },
+  };
+}
+
+const caFiles = new Map<string, string>();
+
+/** Bun's fetch TLS options for an https:// node when NODE_CA_FILE names the nodes' CA (read once). */
+function tlsFor(s: Services, target: URL): { tls?: { ca: string } } {
+  const path = s.config.nodeCaFile;
+  if (target.protocol !== 'https:' || !path) return {};
+  let ca = caFiles.get(path);
+  if (ca === undefined) caFiles.set(path, (ca = readFileSync(path, 'utf8')));
+  return { tls: { ca } };
 }

@@ -26,7 +26,16 @@ export class LeaseLost extends Error {
   }
 }
 
-export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string };
+/** Who holds a session: this node, another (named), or nobody at this instant (the lease is changing hands). */
+/** Nobody holds the session at this instant (its lease is changing hands): the caller answers 503, retry. */
+export class SessionMoving extends Error {
+  constructor(readonly accountId: number) {
+    super(`the lease of account ${accountId} is changing hands`);
+    this.name = 'SessionMoving';
+  }
+}
+
+export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string } | { owner: 'moving' };
 
 export interface Ownership {
   readonly clustered: boolean;
@@ -43,6 +52,8 @@ export interface Ownership {
   stop(): Promise<void>;
   /** Where other nodes reach this one, once it listens (NODE_URL, or its own address). */
   advertise(nodeUrl: string): void;
+  /** Where the node holding a live lease on `accountId` is reached; null when none is live (expired, released). */
+  holderUrl(accountId: number): Promise<string | null>;
 }
 
 export class SingleNode implements Ownership {
@@ -56,6 +67,9 @@ export class SingleNode implements Ownership {
   startRenewing(): void {}
   async stop(): Promise<void> {}
   advertise(): void {}
+  async holderUrl(): Promise<string | null> {
+    return null;
+  }
 }
 
 export interface LeaseSettings {
@@ -85,6 +99,7 @@ export class Leased implements Ownership {
   async claim(accountId: number): Promise<Claim> {
     const { nodeId, nodeUrl, ttlMs } = this.settings;
     const holder = await this.leases.acquire(accountId, nodeId, nodeUrl, ttlMs);
+    if (holder === null) return { owner: 'moving' };
     if (holder.nodeId === nodeId) {
       this.held.add(accountId);
       return { owner: 'self' };
@@ -117,6 +132,10 @@ export class Leased implements Ownership {
 
   advertise(nodeUrl: string): void {
     this.settings.nodeUrl = nodeUrl;
+  }
+
+  async holderUrl(accountId: number): Promise<string | null> {
+    return (await this.leases.holder(accountId))?.nodeUrl ?? null;
   }
 
   async stop(): Promise<void> {

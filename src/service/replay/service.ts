@@ -34,7 +34,7 @@ import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
 import { sessionResults } from './results.ts';
 import { replayAccountName } from '../account-names.ts';
-import { type Ownership, OwnedElsewhere } from '../cluster/ownership.ts';
+import { type Ownership, OwnedElsewhere, SessionMoving } from '../cluster/ownership.ts';
 import type { SessionRow } from '../../store/replay.ts';
 
 export type SessionError = { kind: 'account_not_found' } | { kind: 'session_ended' };
@@ -168,6 +168,7 @@ export class ReplayService {
   private async adoptNow(accountId: number): Promise<LiveSession | null> {
     const claim = await this.d.ownership.claim(accountId);
     if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    if (claim.owner === 'moving') throw new SessionMoving(accountId);
     // Read after the lease is ours: the last holder's commits are all in.
     const row = await this.d.store.session(accountId);
     if (row?.status !== 'active') {
@@ -309,6 +310,10 @@ export class ReplayService {
     if (p.lastPrice) engine.setLastPrice(p.lastPrice.ticks, p.lastPrice.timeS);
     const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
     const session = await this.d.db.transaction(async () => {
+      // The count above is a quick refusal; this one, under the user's lock, is the one that holds
+      // when starts race through several nodes (or one): the count and the insert are one step.
+      await this.d.store.lockStartsOf(userId);
+      if ((await this.d.store.activeCountOf(userId)) >= policy.liveSessionsMax) return null;
       const account = await this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
       await this.d.accounts.rename(account.id, replayAccountName(p.inst.symbol, p.tf.text, account.id));
       const init = { ...p, accountId: account.id, sessionId: `rs_${randomSecret(12)}`, userId, cursorS: p.startS, currentIndex: 0 };
@@ -320,6 +325,7 @@ export class ReplayService {
       await this.persistence.insert(s);
       return s;
     });
+    if (session === null) return err({ kind: 'too_many_sessions' });
     this.sessions.set(session.accountId, session);
     await this.pruneEnded(userId);
     return ok({ session });

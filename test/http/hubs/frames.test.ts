@@ -238,7 +238,7 @@ describe('handshake and records', () => {
 
   it.each([
     [{ protocol: 'messagepack', version: 1 }, "The protocol 'messagepack' is not supported."],
-    [{ protocol: 'json', version: 2 }, "The server does not support version 2 of the 'json' protocol."],
+    [{ protocol: 'json', version: 3 }, "The server does not support version 3 of the 'json' protocol."],
     [{ hello: 1 }, 'An unexpected error occurred during connection handshake.'],
   ])('refuses the handshake %j with ASP.NET\'s error and closes', async (request, error) => {
     await serve();

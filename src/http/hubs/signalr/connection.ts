@@ -1,15 +1,16 @@
-// One hub connection over one Bun WebSocket: handshake, inbound records, invocations in order,
-// the outbound queue and its frames, keep-alive and the timeouts the transport's sweep checks.
-//
-// Writing: hub events wait in the queue for the next frame (at most one frame interval), so a burst
-// of quotes costs one WebSocket message; completions, pings and close messages flush at once (in a
-// microtask, so the completions of one turn share a message). Records are never reordered. While
-// the socket reports buffered output the queue waits for Bun's `drain`; when queued plus buffered
-// output passes `queueBytesMax` the client is not keeping up and the connection is closed, so one
-// slow reader costs a bounded amount of memory and never delays anybody else.
+// One hub connection: handshake, inbound records, invocations in order, the writer (writer.ts: the
+// outbound queue, frames, backpressure), keep-alive and the timeouts the transport's sweep checks.
 //
 // Reading: invocations run one at a time in arrival order (an async method holds the ones behind
 // it, as ASP.NET's one-invocation-per-client default does); at most `invocationsQueuedMax` may wait.
+//
+// Stateful reconnect (handshake version 2 on a connection negotiated with `useStatefulReconnect`):
+// when the socket drops without a WebSocket close (code 1006: a network failure, not a client that
+// left), the connection outlives it for `reconnectGraceMs`, as ASP.NET keeps an inactive connection
+// for its DisconnectTimeout: subscriptions stay, running invocations finish, events queue. A new
+// socket presenting the same connection token resumes it (`resume`): the unacknowledged messages
+// are written again behind a Sequence record, then the queue, and the client's own resent messages
+// are deduplicated (resend-buffer.ts). A resumed connection keeps its id, state and subscriptions.
 
 import type { ServerWebSocket } from 'bun';
 import type { Principal } from '../../../service/auth.ts';
@@ -22,23 +23,23 @@ import {
   hubErrors,
   type Inbound,
   invocationRecord,
+  isSequenced,
   parseHandshake,
   parseInbound,
   PING,
 } from './messages.ts';
-import { OutboundQueue } from './outbound-queue.ts';
 import { RecordReader } from './records.ts';
+import { ResendBuffer } from './resend-buffer.ts';
+import { FrameWriter, type WriterSettings } from './writer.ts';
 
-export interface ConnectionSettings {
+export interface ConnectionSettings extends WriterSettings {
   keepAliveMs: number;
   clientTimeoutMs: number;
   handshakeTimeoutMs: number;
-  frameIntervalMs: number;
-  frameBytesMax: number;
-  queueBytesMax: number;
   messageBytesMax: number;
   invocationsQueuedMax: number;
   closeGraceMs: number;
+  reconnectGraceMs: number;
 }
 
 /** What a connection needs from its transport. */
@@ -48,7 +49,7 @@ export interface ConnectionHost {
   monoMs(): number;
   logError(msg: string, fields?: Record<string, unknown>): void;
   logInfo(msg: string, fields?: Record<string, unknown>): void;
-  /** After the socket closed, once. */
+  /** After the connection ended (its socket closed, or its reconnect grace ran out), once. */
   ended(conn: SocketConnection): void;
   /** The measurement hook (HubTransportOptions.onFrameWritten); absent, nothing is timed. */
   readonly onFrameWritten?: (queuedAtMs: readonly number[], writtenAtMs: number, conn: HubConnection) => void;
@@ -65,61 +66,84 @@ export interface SocketData {
   hub: ServedHub;
   connectionId: string;
   principal: Principal;
+  /** The presented id of a connection negotiated with `useStatefulReconnect`, else null. */
+  resumeKey: string | null;
+  /** The connection this socket resumes (stateful reconnect), else null: a new connection. */
+  resuming: SocketConnection | null;
   conn: SocketConnection | null;
 }
 
 type Invocation = Extract<Inbound, { kind: 'invocation' | 'stream_invocation' }>;
 type Phase = 'handshake' | 'open' | 'closing' | 'ended';
 
+/** The WebSocket close code of a connection that dropped without a close frame (RFC 6455 §7.1.5). */
+const ABNORMAL_CLOSURE = 1006;
+
 export class SocketConnection implements HubConnection {
   readonly id: string;
   readonly hubPath: string;
-  readonly principal: Principal;
   readonly state = new Map<string, unknown>();
+  readonly resumeKey: string | null;
 
+  private user: Principal;
   private phase: Phase = 'handshake';
   private handshaken = false;
-  private readonly queue = new OutboundQueue();
-  private readonly reader: RecordReader;
+  private ws: ServerWebSocket<SocketData> | null;
+  private readonly writer: FrameWriter;
+  private reader: RecordReader;
   private readonly inbox: Invocation[] = [];
   private running = false;
-  private frameTimer: ReturnType<typeof setTimeout> | null = null;
-  private flushPending = false;
+  private stateful: ResendBuffer | null = null;
   private readonly openedMs: number;
-  private lastSentMs: number;
   private lastReceivedMs: number;
   private closingSinceMs = 0;
-  /** Bun's buffered output as of the last write (it only shrinks in between). */
-  private bufferedBytes = 0;
+  private detachedSinceMs = 0;
 
+  /** `refusal`: the connection may not be opened; after the handshake it gets a close message with this error. */
   constructor(
-    private readonly ws: ServerWebSocket<SocketData>,
+    ws: ServerWebSocket<SocketData>,
     private readonly hub: ServedHub,
     private readonly host: ConnectionHost,
+    private readonly refusal: string | null = null,
   ) {
+    this.ws = ws;
     this.id = ws.data.connectionId;
     this.hubPath = hub.definition.path;
-    this.principal = ws.data.principal;
+    this.user = ws.data.principal;
+    this.resumeKey = ws.data.resumeKey;
     this.reader = new RecordReader(host.settings.messageBytesMax);
-    this.openedMs = this.lastSentMs = this.lastReceivedMs = host.monoMs();
+    this.openedMs = this.lastReceivedMs = host.monoMs();
+    const measure = host.onFrameWritten;
+    this.writer = new FrameWriter(ws as ServerWebSocket<unknown>, host.settings, {
+      monoMs: () => host.monoMs(),
+      overflowed: (kind) => this.overflowed(kind),
+      frameWritten: measure ? (queued, written) => measure(queued, written, this) : undefined,
+    });
+  }
+
+  /** The user and token behind the connection (a resumed socket may bring a newer token of the same user). */
+  get principal(): Principal {
+    return this.user;
   }
 
   get closed(): boolean {
     return this.phase === 'closing' || this.phase === 'ended';
   }
 
-  /** Past the handshake and not closing. */
+  /** Past the handshake and not closing (a stateful connection waiting for its client to come back included). */
   get open(): boolean {
     return this.phase === 'open';
+  }
+
+  /** A new socket may take this connection over (stateful reconnect is on and the connection lives). */
+  get resumable(): boolean {
+    return this.stateful !== null && this.phase === 'open';
   }
 
   send(target: string, args: readonly unknown[], opts?: SendOptions): void {
     if (this.phase !== 'open') return;
     const atMs = this.host.onFrameWritten ? this.host.monoMs() : -1;
-    if (!this.enqueue(invocationRecord(target, args), opts?.coalesceKey, atMs)) return;
-    if (this.frameTimer === null && !this.flushPending) {
-      this.frameTimer = setTimeout(() => this.flush(), this.host.settings.frameIntervalMs);
-    }
+    if (this.writer.push(invocationRecord(target, args), opts?.coalesceKey, atMs, true)) this.writer.schedule();
   }
 
   close(error?: string, allowReconnect?: boolean): void {
@@ -128,8 +152,8 @@ export class SocketConnection implements HubConnection {
   }
 
   /** A WebSocket message from the client. */
-  receive(message: string | Uint8Array): void {
-    if (this.closed) return;
+  receive(ws: ServerWebSocket<SocketData>, message: string | Uint8Array): void {
+    if (ws !== this.ws || this.closed) return;
     this.lastReceivedMs = this.host.monoMs();
     const read = this.reader.push(message);
     if (!read.ok) return this.close(hubErrors.messageTooLarge(this.host.settings.messageBytesMax), false);
@@ -141,33 +165,40 @@ export class SocketConnection implements HubConnection {
   }
 
   /** Bun's `drain`: the socket can take more. */
-  drained(): void {
-    if (this.phase === 'open' || this.phase === 'closing') this.flush();
+  drained(ws: ServerWebSocket<SocketData>): void {
+    if (this.phase === 'open' || this.phase === 'closing') this.writer.drained(ws as ServerWebSocket<unknown>);
   }
 
-  /** Bun's `close`: the socket is gone, however it ended. */
-  socketClosed(): void {
-    if (this.phase === 'ended') return;
-    this.phase = 'ended';
-    if (this.frameTimer !== null) clearTimeout(this.frameTimer);
-    this.frameTimer = null;
-    this.queue.clear();
-    this.inbox.length = 0;
-    if (this.handshaken && this.hub.definition.onDisconnected) {
-      try {
-        this.hub.definition.onDisconnected(this);
-      } catch (e) {
-        this.host.logError('hub onDisconnected failed', { hub: this.hubPath, connectionId: this.id, error: String(e) });
-      }
+  /** Bun's `close`: a socket of this connection is gone, however it ended. */
+  socketClosed(ws: ServerWebSocket<SocketData>, code: number): void {
+    if (ws !== this.ws || this.phase === 'ended') return; // a socket a resumed one replaced
+    if (this.phase === 'open' && this.stateful !== null && code === ABNORMAL_CLOSURE) return this.detach();
+    this.finish();
+  }
+
+  /** Stateful reconnect: `ws` (same user, same connection token) takes the connection over. */
+  resume(ws: ServerWebSocket<SocketData>): void {
+    const old = this.ws;
+    this.ws = ws;
+    ws.data.conn = this;
+    this.user = ws.data.principal;
+    this.reader = new RecordReader(this.host.settings.messageBytesMax);
+    this.lastReceivedMs = this.host.monoMs();
+    if (old !== null) {
+      // The client came back before the server saw its old socket drop (ASP.NET cancels the old transport too).
+      old.data.conn = null;
+      this.writer.detach();
+      old.terminate();
     }
-    this.host.ended(this);
+    this.host.logInfo('hub connection resumed', { hub: this.hubPath, connectionId: this.id, userId: this.user.user.id });
+    this.writer.attach(ws as ServerWebSocket<unknown>, (this.stateful as ResendBuffer).replay());
   }
 
-  /** The transport's periodic check: timeouts, keep-alive, token expiry. */
+  /** The transport's periodic check: timeouts, keep-alive, acknowledgements, token expiry. */
   tick(monoMs: number, wallMs: number): void {
     const s = this.host.settings;
     if (this.phase === 'closing') {
-      if (monoMs - this.closingSinceMs > s.closeGraceMs) this.ws.terminate();
+      if (monoMs - this.closingSinceMs > s.closeGraceMs) this.ws?.terminate();
       return;
     }
     if (this.phase === 'handshake') {
@@ -175,17 +206,31 @@ export class SocketConnection implements HubConnection {
       return;
     }
     if (this.phase !== 'open') return;
-    if (wallMs >= this.principal.expiresMs) return this.close(hubErrors.tokenExpired, false);
+    if (this.ws === null) {
+      // Waiting for the client to come back: no socket to write a close message to.
+      if (monoMs - this.detachedSinceMs > s.reconnectGraceMs || wallMs >= this.user.expiresMs) this.finish();
+      return;
+    }
+    if (wallMs >= this.user.expiresMs) return this.close(hubErrors.tokenExpired, false);
     if (monoMs - this.lastReceivedMs > s.clientTimeoutMs) return this.close(hubErrors.clientTimeout(s.clientTimeoutMs), true);
-    if (monoMs - this.lastSentMs >= s.keepAliveMs && this.queue.empty) this.enqueueUrgent(PING);
+    const ack = this.stateful?.ackDue();
+    if (ack) this.writer.pushUrgent(ack);
+    else if (monoMs - this.writer.lastSentMs >= s.keepAliveMs && this.writer.empty) this.writer.pushUrgent(PING);
   }
 
   private handshake(text: string): void {
     const h = parseHandshake(text);
     if (!h.ok) return this.refuseHandshake(h.error);
+    if (this.refusal !== null) {
+      // Refused (a per-user cap): the client learns why from a close message, which needs a handshake first.
+      this.writer.pushUrgent(HANDSHAKE_OK);
+      return this.closeWith(closeRecord(this.refusal, false));
+    }
     this.phase = 'open';
     this.handshaken = true;
-    this.enqueueUrgent(HANDSHAKE_OK);
+    // ASP.NET turns stateful reconnect off for a client that negotiated it but speaks version 0 or 1.
+    if (this.resumeKey !== null && h.version >= 2) this.stateful = this.writer.resend = new ResendBuffer();
+    this.writer.pushUrgent(HANDSHAKE_OK);
     if (!this.hub.definition.onConnected) return;
     try {
       this.hub.definition.onConnected(this);
@@ -199,11 +244,13 @@ export class SocketConnection implements HubConnection {
   private refuseHandshake(error: string): void {
     this.phase = 'closing';
     this.closingSinceMs = this.host.monoMs();
-    this.ws.sendText(handshakeError(error));
-    this.ws.close(1000);
+    this.ws?.sendText(handshakeError(error));
+    this.ws?.close(1000);
   }
 
   private handle(m: Inbound): void {
+    // A message the client resent after a reconnect that had arrived before is dropped.
+    if (this.stateful !== null && isSequenced(m) && !this.stateful.accept()) return;
     switch (m.kind) {
       case 'invocation':
       case 'stream_invocation':
@@ -217,7 +264,13 @@ export class SocketConnection implements HubConnection {
         // The client is leaving: no close message back (ASP.NET aborts the connection).
         this.phase = 'closing';
         this.closingSinceMs = this.host.monoMs();
-        this.ws.close(1000);
+        this.ws?.close(1000);
+        return;
+      case 'ack':
+        this.stateful?.acked(m.sequenceId);
+        return;
+      case 'sequence':
+        if (this.stateful !== null && !this.stateful.resetTo(m.sequenceId)) this.close(hubErrors.sequenceTooLarge, false);
         return;
       case 'invalid':
         return this.close(hubErrors.invalidMessage(m.detail), false);
@@ -234,7 +287,7 @@ export class SocketConnection implements HubConnection {
         const m = this.inbox.shift() as Invocation;
         const pending = this.invoke(m);
         const error = pending instanceof Promise ? await pending : pending;
-        if (m.invocationId !== null && this.phase === 'open') this.enqueueUrgent(completionRecord(m.invocationId, error));
+        if (m.invocationId !== null && this.phase === 'open') this.writer.pushUrgent(completionRecord(m.invocationId, error), true);
       }
     } finally {
       this.running = false;
@@ -274,73 +327,55 @@ export class SocketConnection implements HubConnection {
     return hubErrors.methodFailed(target);
   }
 
-  /** Queues a record; false (and the connection closed) when the client is too far behind. */
-  private enqueue(text: string, key?: string, atMs = -1): boolean {
-    this.queue.push(text, key, atMs);
-    const bytesMax = this.host.settings.queueBytesMax;
-    if (this.queue.bytes + this.bufferedBytes <= bytesMax) return true;
-    this.bufferedBytes = this.ws.getBufferedAmount();
-    if (this.queue.bytes + this.bufferedBytes <= bytesMax) return true;
-    this.dropSlowConsumer();
-    return false;
-  }
-
-  private enqueueUrgent(text: string): void {
-    if (!this.enqueue(text)) return;
-    if (this.flushPending) return;
-    this.flushPending = true;
-    queueMicrotask(() => this.flush());
-  }
-
-  /** Writes queued records, one WebSocket message per `frameBytesMax`, until the socket pushes back. */
-  private flush(): void {
-    this.flushPending = false;
-    if (this.frameTimer !== null) clearTimeout(this.frameTimer);
-    this.frameTimer = null;
-    if (this.phase === 'ended') return;
-    const measure = this.host.onFrameWritten;
-    this.bufferedBytes = this.ws.getBufferedAmount();
-    while (!this.queue.empty && this.bufferedBytes === 0) {
-      const stamps: number[] | undefined = measure ? [] : undefined;
-      const frame = this.queue.takeFrame(this.host.settings.frameBytesMax, stamps) as string;
-      const status = this.ws.sendText(frame);
-      this.lastSentMs = this.host.monoMs();
-      this.bufferedBytes = this.ws.getBufferedAmount();
-      if (status === 0) return this.dropSlowConsumer(); // over Bun's own limit: the frame is lost
-      // Written: taken by the kernel, or (-1) by Bun's buffer, which sends it before anything later.
-      if (measure && stamps!.length > 0) measure(stamps!, this.lastSentMs, this);
-    }
-    // Output still buffered: drained() resumes.
-  }
-
-  private dropSlowConsumer(): void {
+  /** The writer's output passed a bound: the connection is closed (with reconnect: the client may start afresh). */
+  private overflowed(kind: 'slow' | 'unacked'): void {
     if (this.closed) return;
-    this.host.logInfo('hub client not reading, connection closed', {
+    const s = this.host.settings;
+    this.host.logInfo(kind === 'slow' ? 'hub client not reading, connection closed' : 'hub client not acknowledging, connection closed', {
       hub: this.hubPath,
       connectionId: this.id,
-      userId: this.principal.user.id,
-      queuedBytes: this.queue.bytes,
-      bufferedBytes: this.ws.getBufferedAmount(),
+      userId: this.user.user.id,
+      queuedBytes: this.writer.queuedBytes,
+      bufferedBytes: this.ws?.getBufferedAmount() ?? 0,
+      unackedBytes: this.stateful?.bytes ?? 0,
     });
-    this.queue.clear();
-    this.closeWith(closeRecord(hubErrors.slowConsumer, true));
+    this.writer.clear();
+    this.closeWith(closeRecord(kind === 'slow' ? hubErrors.slowConsumer : hubErrors.resendBufferFull(s.resendBytesMax), true));
   }
 
-  /** Queues the close message after everything already queued, writes what the socket takes, closes. */
+  /** Writes the close message after everything already queued and closes; without a socket, just ends. */
   private closeWith(text: string): void {
     if (this.closed) return;
     this.phase = 'closing';
     this.closingSinceMs = this.host.monoMs();
     this.inbox.length = 0;
-    this.queue.push(text);
-    if (this.frameTimer !== null) clearTimeout(this.frameTimer);
-    this.frameTimer = null;
-    // Bun buffers what the socket cannot take now and sends its Close frame after it.
-    const bytesMax = this.host.settings.frameBytesMax;
-    for (let frame = this.queue.takeFrame(bytesMax); frame !== null; frame = this.queue.takeFrame(bytesMax)) {
-      if (this.ws.sendText(frame) === 0) break;
-    }
-    this.queue.clear();
+    if (this.ws === null) return this.finish();
+    this.writer.finalWrite(text);
     this.ws.close(1000);
+  }
+
+  /** The socket dropped under a stateful connection: keep it for the client's reconnect. */
+  private detach(): void {
+    this.ws = null;
+    this.writer.detach();
+    this.detachedSinceMs = this.host.monoMs();
+    this.host.logInfo('hub connection lost, kept for a stateful reconnect', { hub: this.hubPath, connectionId: this.id, userId: this.user.user.id });
+  }
+
+  /** The end, however it came: once. */
+  private finish(): void {
+    if (this.phase === 'ended') return;
+    this.phase = 'ended';
+    this.ws = null;
+    this.writer.clear();
+    this.inbox.length = 0;
+    if (this.handshaken && this.hub.definition.onDisconnected) {
+      try {
+        this.hub.definition.onDisconnected(this);
+      } catch (e) {
+        this.host.logError('hub onDisconnected failed', { hub: this.hubPath, connectionId: this.id, error: String(e) });
+      }
+    }
+    this.host.ended(this);
   }
 }

@@ -1,7 +1,8 @@
 // The SignalR hub messages we read and write (dotnet/aspnetcore src/SignalR/docs/specs/HubProtocol.md),
-// JSON protocol version 1 only, and the error texts ASP.NET Core sends for each failure
-// (DefaultHubDispatcher, HubConnectionContext.HandshakeAsync, JsonHubProtocol), so a client sees the
-// same strings it would see from the gateway.
+// JSON protocol versions 0 to 2 (ASP.NET Core 8's JsonHubProtocol: `IsVersionSupported` is
+// `version <= 2`; version 2 adds Ack and Sequence for stateful reconnect), and the error texts
+// ASP.NET Core sends for each failure (DefaultHubDispatcher, HubConnectionContext.HandshakeAsync,
+// JsonHubProtocol, MessageBuffer), so a client sees the same strings it would see from the gateway.
 
 import { record } from './records.ts';
 
@@ -13,7 +14,12 @@ export const MessageType = {
   CancelInvocation: 5,
   Ping: 6,
   Close: 7,
+  Ack: 8,
+  Sequence: 9,
 } as const;
+
+/** The JSON hub protocol's version in ASP.NET Core 8 and later; every version up to it is spoken. */
+export const JSON_PROTOCOL_VERSION = 2;
 
 /** Error texts, one per failure. Detailed texts (exception type and message) only for the client's own protocol errors. */
 export const hubErrors = {
@@ -38,15 +44,35 @@ export const hubErrors = {
   slowConsumer: 'Connection closed: the client is not reading fast enough.',
   tokenExpired: 'Connection closed: the access token expired.',
   tokenRevoked: 'Connection closed: the access token is no longer valid.',
+  // Stateful reconnect (ASP.NET's MessageBuffer.ShouldProcessMessage throws this InvalidOperationException).
+  sequenceTooLarge: "Connection closed with an error. InvalidOperationException: Sequence ID greater than amount of messages we've received.",
+  resendBufferFull: (bytesMax: number) =>
+    `Connection closed: the client did not acknowledge ${bytesMax} bytes of messages (stateful reconnect's buffer is full).`,
+  // Per-user and per-address caps (transport.ts).
+  connectionsPerUser: (max: number) => `Connection refused: at most ${max} hub connections per user may be open at once.`,
+  negotiationsPerAddress: (max: number, windowS: number) =>
+    `Negotiation refused: at most ${max} negotiations without a token per client address every ${windowS} s.`,
+  negotiatedIdsFull: 'Negotiation refused: too many negotiated connections are waiting to connect; retry shortly.',
 } as const;
 
+/**
+ * An inbound message. Invocations, stream invocations and the ignored stream items, completions and
+ * cancels are the "HubInvocationMessage"s stateful reconnect numbers (`sequenced`); pings, closes,
+ * acks and sequences are not.
+ */
 export type Inbound =
   | { kind: 'invocation'; target: string; invocationId: string | null; args: unknown[]; streamCount: number }
   | { kind: 'stream_invocation'; target: string; invocationId: string | null }
   | { kind: 'ping' }
   | { kind: 'close' }
-  | { kind: 'ignored' }
+  | { kind: 'ack' | 'sequence'; sequenceId: number }
+  | { kind: 'ignored'; sequenced: boolean }
   | { kind: 'invalid'; detail: string };
+
+/** Whether a message counts in stateful reconnect's sequence (ASP.NET: `is HubInvocationMessage`). */
+export function isSequenced(m: Inbound): boolean {
+  return m.kind === 'invocation' || m.kind === 'stream_invocation' || (m.kind === 'ignored' && m.sequenced);
+}
 
 /**
  * One inbound record. Completions, stream items, cancels and unknown types are ignored, as ASP.NET
@@ -73,8 +99,17 @@ export function parseInbound(text: string): Inbound {
       return { kind: 'ping' };
     case MessageType.Close:
       return { kind: 'close' };
+    case MessageType.Ack:
+    case MessageType.Sequence:
+      // JsonHubProtocol reads `sequenceId` as an Int64 and refuses the message without it.
+      if (!Number.isSafeInteger(msg.sequenceId)) return { kind: 'invalid', detail: "Missing required property 'sequenceId'." };
+      return { kind: msg.type === MessageType.Ack ? 'ack' : 'sequence', sequenceId: msg.sequenceId as number };
+    case MessageType.StreamItem:
+    case MessageType.Completion:
+    case MessageType.CancelInvocation:
+      return { kind: 'ignored', sequenced: true };
     default:
-      return { kind: 'ignored' };
+      return { kind: 'ignored', sequenced: false };
   }
 }
 
@@ -91,9 +126,16 @@ function parseInvocation(msg: Record<string, unknown>): Inbound {
   return { kind: 'invocation', target: msg.target, invocationId, args: msg.arguments, streamCount };
 }
 
-export type Handshake = { ok: true } | { ok: false; error: string };
+export type Handshake = { ok: true; version: number } | { ok: false; error: string };
 
-/** The handshake request `{"protocol":"json","version":1}`: only JSON version 1 is spoken. */
+const INT32_MIN = -2147483648;
+const INT32_TOP = 2147483647;
+
+/**
+ * The handshake request `{"protocol":"json","version":n}`: JSON, any version up to 2, as ASP.NET's
+ * `version <= Version` (signalrcore sends 0, most clients 1, stateful-reconnect clients 2). The
+ * version is read as an Int32 there, so a fraction or a number past it fails the handshake.
+ */
 export function parseHandshake(text: string): Handshake {
   let m: unknown;
   try {
@@ -105,9 +147,10 @@ export function parseHandshake(text: string): Handshake {
   if (typeof h !== 'object' || h === null || typeof h.protocol !== 'string' || typeof h.version !== 'number') {
     return { ok: false, error: hubErrors.handshakeFailed };
   }
+  if (!Number.isInteger(h.version) || h.version < INT32_MIN || h.version > INT32_TOP) return { ok: false, error: hubErrors.handshakeFailed };
   if (h.protocol !== 'json') return { ok: false, error: hubErrors.protocolNotSupported(h.protocol) };
-  if (h.version !== 1) return { ok: false, error: hubErrors.versionNotSupported(h.protocol, h.version) };
-  return { ok: true };
+  if (h.version > JSON_PROTOCOL_VERSION) return { ok: false, error: hubErrors.versionNotSupported(h.protocol, h.version) };
+  return { ok: true, version: h.version };
 }
 
 export const HANDSHAKE_OK = record({});
@@ -133,6 +176,10 @@ export function completionRecord(invocationId: string, error?: string): string {
     ? record({ type: MessageType.Completion, invocationId })
     : record({ type: MessageType.Completion, invocationId, error });
 }
+
+/** Stateful reconnect: the last client message received (Ack), or the id the next resent message carries (Sequence). */
+export const ackRecord = (sequenceId: number) => record({ type: MessageType.Ack, sequenceId });
+export const sequenceRecord = (sequenceId: number) => record({ type: MessageType.Sequence, sequenceId });
 
 export function closeRecord(error?: string, allowReconnect?: boolean): string {
   const m: { type: number; error?: string; allowReconnect?: boolean } = { type: MessageType.Close };

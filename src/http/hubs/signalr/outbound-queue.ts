@@ -2,12 +2,14 @@
 // replaces the older record of that key still waiting: the older one is dropped where it stands and
 // the newer one joins the end, so nothing else changes order (hub.ts, SendOptions).
 // A record may carry the monotonic time it was queued at (only when the transport measures frame
-// latency, HubTransportOptions.onFrameWritten); -1 otherwise.
+// latency, HubTransportOptions.onFrameWritten); -1 otherwise. A record is `sequenced` when stateful
+// reconnect numbers it (invocations and completions, resend-buffer.ts): it gets its id when written.
 
 interface Entry {
   text: string | null; // null once replaced by a newer record of the same key
   key: string | undefined;
   atMs: number;
+  sequenced: boolean;
 }
 
 export class OutboundQueue {
@@ -23,7 +25,7 @@ export class OutboundQueue {
     return this.bytes === 0;
   }
 
-  push(text: string, key?: string, atMs = -1): void {
+  push(text: string, key?: string, atMs = -1, sequenced = false): void {
     if (key !== undefined) {
       const older = this.byKey.get(key);
       if (older && older.text !== null) {
@@ -32,7 +34,7 @@ export class OutboundQueue {
         this.dead++;
       }
     }
-    const entry: Entry = { text, key, atMs };
+    const entry: Entry = { text, key, atMs, sequenced };
     this.entries.push(entry);
     // A socket that is not read never takes a frame: replaced quotes must not pile up as slots.
     if (this.dead > 64 && this.dead * 2 > this.entries.length - this.head) this.dropDead();
@@ -42,9 +44,10 @@ export class OutboundQueue {
 
   /**
    * Takes records from the front, joined, up to `bytesMax` (at least one record); null when empty.
-   * With `queuedAtMs`, the queue times of the records taken that carry one are appended to it.
+   * With `queuedAtMs`, the queue times of the records taken that carry one are appended to it; with
+   * `sequenced`, the sequenced records taken, in order.
    */
-  takeFrame(bytesMax: number, queuedAtMs?: number[]): string | null {
+  takeFrame(bytesMax: number, queuedAtMs?: number[], sequenced?: string[]): string | null {
     if (this.bytes === 0) return null;
     let frame = '';
     while (this.head < this.entries.length) {
@@ -54,6 +57,7 @@ export class OutboundQueue {
         frame += e.text;
         this.bytes -= e.text.length;
         if (queuedAtMs !== undefined && e.atMs >= 0) queuedAtMs.push(e.atMs);
+        if (sequenced !== undefined && e.sequenced) sequenced.push(e.text);
         if (e.key !== undefined && this.byKey.get(e.key) === e) this.byKey.delete(e.key);
       } else {
         this.dead--;

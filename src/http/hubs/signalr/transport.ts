@@ -1,26 +1,35 @@
 // The SignalR server transport of the real-time hubs, on Bun's own WebSocket server
 // (Bun.serve({ fetch, websocket }), server.upgrade). It speaks what bots written for the ProjectX
-// Gateway speak (the realtime-hubs contract, §2-3): POST {hub}/negotiate (versions 0 and 1) and a
-// WebSocket at {hub}, with or without a negotiated `id`; the JSON hub protocol version 1.
+// Gateway speak (the realtime-hubs contract, §2-3, and live-gateway.md's Hubs): POST {hub}/negotiate
+// (versions 0 and 1, stateful reconnect on request) and a WebSocket at {hub}, with or without a
+// negotiated `id`; the JSON hub protocol versions 0 to 2.
 //
 // HTTP answers, all before any upgrade: 401 (empty body, `WWW-Authenticate: Bearer`) for a missing
 // or invalid token, first, as ASP.NET's authorization runs before its dispatcher; 405 for other
 // methods; on {hub} without an upgrade 400 "Connection ID required" or 404 "No Connection with that
-// ID" (we serve no long polling); 404 for an `id` we did not issue to this user; 503 when
-// `connectionsMax` sockets are open or after shutdown. The 101 carries no Sec-WebSocket-Protocol
-// (Bun would echo the client's first one; the Rust client refuses any) and no extensions.
+// ID" (we serve no long polling); 404 for an `id` we did not issue to this user (or a stateful
+// connection's token once that connection ended); 503 when `connectionsMax` sockets are open or
+// after shutdown. The 101 carries no Sec-WebSocket-Protocol (Bun would echo the client's first one;
+// the Rust client refuses any) and no extensions.
+//
+// Caps, per node: a user holds at most `connectionsPerUserMax` connections (negotiate then answers
+// `{"error":…}`, as ASP.NET answers negotiate errors; a WebSocket past the cap gets the handshake and
+// then a close message with the error and no reconnect) and `negotiatedIdsPerUserMax` pending ids;
+// a negotiation without a bearer token counts against its client address, `negotiationsPerAddressMax`
+// per `negotiationWindowMs`, before any authentication work.
 //
 // Time: intervals use a monotonic clock; token expiry compares `nowMs()` (the service clock) with
 // the principal's `expiresMs`. One sweep timer, running while anything is open, checks them all.
 
-import type { Server, WebSocketHandler } from 'bun';
+import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import { limits } from '../../../config.ts';
 import { assert } from '../../../lib/assert.ts';
 import type { Principal } from '../../../service/auth.ts';
+import { SlidingWindowLimiter } from '../../../service/rate-limit.ts';
 import { type ConnectionHost, type ConnectionSettings, type ServedHub, type SocketData, SocketConnection } from './connection.ts';
 import type { HubConnection, HubDefinition, HubMethod } from './hub.ts';
 import { hubErrors } from './messages.ts';
-import { NegotiatedIds } from './negotiate.ts';
+import { type NegotiatedId, NegotiatedIds } from './negotiate.ts';
 
 export type { SocketData } from './connection.ts';
 
@@ -47,6 +56,14 @@ export interface HubTransportOptions {
   negotiatedIdsMax?: number;
   negotiatedIdTtlMs?: number;
   closeGraceMs?: number;
+  connectionsPerUserMax?: number;
+  negotiatedIdsPerUserMax?: number;
+  negotiationsPerAddressMax?: number;
+  negotiationWindowMs?: number;
+  resendBytesMax?: number;
+  reconnectGraceMs?: number;
+  /** Take the client address from `X-Forwarded-For` (behind a proxy), else the socket's (config.trustProxy). */
+  trustProxy?: boolean;
   /**
    * Measurement hook (bench/hubs.bench.ts), off when absent: after each WebSocket message that
    * carried hub events (`send`), the `performance.now()` at which each of those events was queued
@@ -60,7 +77,7 @@ export interface HubTransport {
   /** The answer for a hub path (a promise of undefined once upgraded); undefined for any other path. */
   handle(req: Request, server: Server<SocketData>): Promise<Response | undefined> | undefined;
   readonly websocket: WebSocketHandler<SocketData>;
-  /** Open connections (past the handshake, not closing). */
+  /** Open connections (past the handshake, not closing; a stateful one waiting for its client to come back included). */
   connections(): readonly HubConnection[];
   /** Closes the connections `pred` selects with a close message carrying `error` (no reconnect); their count. */
   closeWhere(pred: (c: HubConnection) => boolean, error: string): number;
@@ -101,8 +118,20 @@ function settingsOf(o: HubTransportOptions): ConnectionSettings {
     messageBytesMax: o.messageBytesMax ?? limits.hubMessageBytesMax,
     invocationsQueuedMax: o.invocationsQueuedMax ?? limits.hubInvocationsQueuedMax,
     closeGraceMs: o.closeGraceMs ?? limits.hubCloseGraceMs,
+    resendBytesMax: o.resendBytesMax ?? limits.hubResendBufferBytesMax,
+    reconnectGraceMs: o.reconnectGraceMs ?? limits.hubReconnectGraceMs,
   };
 }
+
+/** A query parameter by name ignoring case, as ASP.NET reads its query. */
+function queryParam(url: URL, name: string): string | null {
+  const lower = name.toLowerCase();
+  for (const [k, v] of url.searchParams) if (k.toLowerCase() === lower) return v;
+  return null;
+}
+
+/** .NET's bool.TryParse: `true` in any case, surrounding spaces allowed; anything else is false. */
+const isTrue = (v: string | null) => v !== null && v.trim().toLowerCase() === 'true';
 
 export function createHubTransport(opts: HubTransportOptions): HubTransport {
   return new SignalRTransport(opts);
@@ -113,12 +142,18 @@ class SignalRTransport implements HubTransport, ConnectionHost {
   readonly settings: ConnectionSettings;
   readonly websocket: WebSocketHandler<SocketData>;
   private readonly connectionsMax: number;
+  private readonly connectionsPerUserMax: number;
   private readonly revalidateEveryMs: number;
   private readonly sweepEveryMs: number;
   private readonly wallMs: () => number;
   private readonly byPath: Map<string, ServedHub>;
   private readonly negotiated: NegotiatedIds;
+  private readonly negotiationsByAddress: SlidingWindowLimiter;
   private readonly live = new Set<SocketConnection>();
+  /** Each user's connections (refused ones are not counted). */
+  private readonly byUser = new Map<number, Set<SocketConnection>>();
+  /** Stateful connections by the token their client presents to resume them. */
+  private readonly resumable = new Map<string, SocketConnection>();
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private lastRevalidateMs: number;
   private revalidating = false;
@@ -128,14 +163,23 @@ class SignalRTransport implements HubTransport, ConnectionHost {
   constructor(private readonly opts: HubTransportOptions) {
     this.settings = settingsOf(opts);
     this.connectionsMax = opts.connectionsMax ?? limits.hubConnectionsMax;
+    this.connectionsPerUserMax = opts.connectionsPerUserMax ?? limits.hubConnectionsPerUserMax;
     this.revalidateEveryMs = opts.revalidateEveryMs ?? limits.hubRevalidateEveryMs;
     // A quarter of the shortest interval checked, within [5 ms, 1 s]: late by at most that much.
     const s = this.settings;
-    const shortestMs = Math.min(s.keepAliveMs, s.clientTimeoutMs, s.handshakeTimeoutMs, this.revalidateEveryMs);
+    const shortestMs = Math.min(s.keepAliveMs, s.clientTimeoutMs, s.handshakeTimeoutMs, s.reconnectGraceMs, this.revalidateEveryMs);
     this.sweepEveryMs = Math.max(5, Math.min(1000, Math.floor(shortestMs / 4)));
     this.wallMs = opts.nowMs ?? Date.now;
     this.byPath = new Map(opts.hubs.map((h) => [h.path, serveHub(h)]));
-    this.negotiated = new NegotiatedIds(opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax, opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs);
+    this.negotiated = new NegotiatedIds(
+      opts.negotiatedIdsMax ?? limits.hubNegotiatedIdsMax,
+      opts.negotiatedIdsPerUserMax ?? limits.hubNegotiatedIdsPerUserMax,
+      opts.negotiatedIdTtlMs ?? limits.hubNegotiatedIdTtlMs,
+    );
+    this.negotiationsByAddress = new SlidingWindowLimiter(
+      opts.negotiationsPerAddressMax ?? limits.hubNegotiationsPerAddressMax,
+      opts.negotiationWindowMs ?? limits.hubNegotiationWindowMs,
+    );
     this.lastRevalidateMs = this.monoMs();
     this.onFrameWritten = opts.onFrameWritten?.bind(opts);
     this.websocket = this.socketHandler();
@@ -155,6 +199,9 @@ class SignalRTransport implements HubTransport, ConnectionHost {
 
   ended(conn: SocketConnection): void {
     this.live.delete(conn);
+    const mine = this.byUser.get(conn.principal.user.id);
+    if (mine?.delete(conn) && mine.size === 0) this.byUser.delete(conn.principal.user.id);
+    if (conn.resumeKey !== null && this.resumable.get(conn.resumeKey) === conn) this.resumable.delete(conn.resumeKey);
     this.stopSweepWhenIdle();
   }
 
@@ -192,17 +239,40 @@ class SignalRTransport implements HubTransport, ConnectionHost {
 
   private async answer(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, isNegotiate: boolean) {
     if (this.stopped) return text(503, 'Server is shutting down');
-    const principal = await this.opts.authenticate(requestToken(req, url), req);
+    const token = requestToken(req, url);
+    if (isNegotiate && token === null) {
+      const refused = this.negotiationRefused(req, server);
+      if (refused) return refused;
+    }
+    const principal = await this.opts.authenticate(token, req);
     if (!principal) return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     return isNegotiate ? this.negotiate(req, url, principal) : this.connect(req, url, server, hub, principal);
   }
 
+  /** A negotiation without a token, counted against its client address; the refusal past the cap. */
+  private negotiationRefused(req: Request, server: Server<SocketData>): Response | null {
+    const fwd = this.opts.trustProxy ? req.headers.get('x-forwarded-for') : null;
+    const address = fwd ? fwd.split(',')[0].trim() : (server.requestIP(req)?.address ?? 'local');
+    if (this.negotiationsByAddress.take(address, this.monoMs()).allowed) return null;
+    const windowS = Math.round((this.opts.negotiationWindowMs ?? limits.hubNegotiationWindowMs) / 1000);
+    const max = this.opts.negotiationsPerAddressMax ?? limits.hubNegotiationsPerAddressMax;
+    return Response.json({ error: hubErrors.negotiationsPerAddress(max, windowS) });
+  }
+
   private negotiate(req: Request, url: URL, principal: Principal): Response {
     if (req.method !== 'POST') return text(405, '');
-    const version = url.searchParams.get('negotiateVersion') ?? url.searchParams.get('NegotiateVersion');
-    const body = this.negotiated.issue(version, principal.user.id, this.monoMs());
+    const userId = principal.user.id;
+    if (this.connectionsOf(userId) >= this.connectionsPerUserMax) {
+      return Response.json({ error: hubErrors.connectionsPerUser(this.connectionsPerUserMax) });
+    }
+    const request = { version: queryParam(url, 'negotiateVersion'), statefulReconnect: isTrue(queryParam(url, 'useStatefulReconnect')) };
+    const body = this.negotiated.issue(request, userId, this.monoMs());
     this.startSweep();
     return Response.json(body);
+  }
+
+  private connectionsOf(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
   }
 
   private connect(req: Request, url: URL, server: Server<SocketData>, hub: ServedHub, principal: Principal): Response | undefined {
@@ -211,39 +281,72 @@ class SignalRTransport implements HubTransport, ConnectionHost {
     if (req.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
       return id ? text(404, 'No Connection with that ID') : text(400, 'Connection ID required');
     }
-    let connectionId: string = crypto.randomUUID();
+    const data: SocketData = { hub, connectionId: crypto.randomUUID(), principal, resumeKey: null, resuming: null, conn: null };
     if (id !== null) {
       const issued = this.negotiated.take(id, principal.user.id, this.monoMs());
-      if (issued === null) return text(404, 'No Connection with that ID');
-      connectionId = issued;
+      if (issued !== null) this.withIssued(data, id, issued);
+      else if (!this.withResumable(data, id)) return text(404, 'No Connection with that ID');
     }
-    if (this.live.size >= this.connectionsMax) return text(503, 'Too many hub connections', { 'retry-after': '5' });
-    const data: SocketData = { hub, connectionId, principal, conn: null };
+    if (data.resuming === null && this.live.size >= this.connectionsMax) return text(503, 'Too many hub connections', { 'retry-after': '5' });
     // An empty Sec-WebSocket-Protocol stops Bun from echoing the client's first subprotocol.
     if (server.upgrade(req, { data, headers: { 'Sec-WebSocket-Protocol': '' } })) return undefined;
     return text(400, 'WebSocket upgrade failed');
   }
 
+  private withIssued(data: SocketData, presented: string, issued: NegotiatedId): void {
+    data.connectionId = issued.connectionId;
+    if (issued.statefulReconnect) data.resumeKey = presented;
+  }
+
+  /** A stateful connection of this user on this hub that `presented` resumes; false when there is none. */
+  private withResumable(data: SocketData, presented: string): boolean {
+    const conn = this.resumable.get(presented);
+    if (!conn || !conn.resumable || conn.principal.user.id !== data.principal.user.id || conn.hubPath !== data.hub.definition.path) return false;
+    data.connectionId = conn.id;
+    data.resuming = conn;
+    return true;
+  }
+
+  /** A socket opened: it resumes a stateful connection, or it is a new connection (refused past the user's cap). */
+  private opened(ws: ServerWebSocket<SocketData>): void {
+    const resuming = ws.data.resuming;
+    ws.data.resuming = null;
+    if (resuming !== null) {
+      if (resuming.resumable) return resuming.resume(ws);
+      ws.close(1000); // it ended between the upgrade and now; the client starts afresh
+      return;
+    }
+    const userId = ws.data.principal.user.id;
+    const refusal = this.connectionsOf(userId) >= this.connectionsPerUserMax ? hubErrors.connectionsPerUser(this.connectionsPerUserMax) : null;
+    const conn = new SocketConnection(ws, ws.data.hub, this, refusal);
+    ws.data.conn = conn;
+    this.live.add(conn);
+    if (refusal === null) {
+      let mine = this.byUser.get(userId);
+      if (!mine) this.byUser.set(userId, (mine = new Set()));
+      mine.add(conn);
+      if (conn.resumeKey !== null) this.resumable.set(conn.resumeKey, conn);
+    }
+    this.startSweep();
+    if (this.stopped) conn.close(undefined, true);
+  }
+
   private socketHandler(): WebSocketHandler<SocketData> {
+    const s = this.settings;
     return {
       perMessageDeflate: false,
-      maxPayloadLength: this.settings.messageBytesMax,
-      // Above our own bound (queued + buffered ≤ queueBytesMax, plus one frame and a close message),
-      // so Bun never drops a frame before we close the connection ourselves.
-      backpressureLimit: this.settings.queueBytesMax + 2 * this.settings.frameBytesMax + 4096,
+      maxPayloadLength: s.messageBytesMax,
+      // Above our own bounds (queued + buffered ≤ queueBytesMax; a resumed socket's resend ≤
+      // resendBytesMax; plus one frame and a close message), so Bun never drops a frame before we
+      // close the connection ourselves.
+      backpressureLimit: s.queueBytesMax + s.resendBytesMax + 2 * s.frameBytesMax + 4096,
       closeOnBackpressureLimit: false,
       // Our keep-alive and client timeout replace Bun's idle timeout; Bun still answers pings.
       idleTimeout: 0,
-      open: (ws) => {
-        const conn = new SocketConnection(ws, ws.data.hub, this);
-        ws.data.conn = conn;
-        this.live.add(conn);
-        this.startSweep();
-        if (this.stopped) conn.close(undefined, true);
-      },
-      message: (ws, message) => ws.data.conn?.receive(typeof message === 'string' ? message : new Uint8Array(message)),
-      drain: (ws) => ws.data.conn?.drained(),
-      close: (ws) => ws.data.conn?.socketClosed(),
+      open: (ws) => this.opened(ws),
+      message: (ws, message) => ws.data.conn?.receive(ws, typeof message === 'string' ? message : new Uint8Array(message)),
+      drain: (ws) => ws.data.conn?.drained(ws),
+      close: (ws, code) => ws.data.conn?.socketClosed(ws, code),
     };
   }
 

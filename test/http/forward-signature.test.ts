@@ -1,0 +1,61 @@
+// A forwarded request's signature (src/http/shared/forward.ts) is good for that one request: its
+// method and path, its body (by hash), the account it was forwarded for and the credential it acts
+// with, within forwardSkewMs. Captured from a real hop and replayed with anything changed, it is not
+// trusted: the request is served as an ordinary one, with the sender's own address.
+
+import { afterAll, expect, it, setSystemTime } from 'bun:test';
+import { limits } from '../../src/config.ts';
+import { arrival, forwardTo } from '../../src/http/shared/forward.ts';
+import { clientAddresses } from '../../src/http/shared/route.ts';
+import { makeApp } from '../support/app.ts';
+
+const captured: { headers: Record<string, string>; body: string }[] = [];
+const owner = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(request) {
+    captured.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+    return Response.json({ success: true });
+  },
+});
+afterAll(() => owner.stop(true));
+
+it('binds the signature to the body, the account, the credential and a few seconds', async () => {
+  const t = await makeApp();
+  const body = JSON.stringify({ accountId: 7, steps: 1 });
+  const sent = new Request('http://desk.example/api/sim/Replay/step', {
+    method: 'POST',
+    headers: { authorization: 'Bearer token-of-a', 'content-type': 'application/json' },
+    body,
+  });
+  clientAddresses.set(sent, '203.0.113.9');
+  const res = await forwardTo(t.s, `http://127.0.0.1:${owner.port}`, 7, sent, body);
+  expect(res.status).toBe(200);
+  const hop = captured[0];
+
+  /** The captured hop replayed at the owner from 198.51.100.1, with `change` applied. */
+  const replay = async (change: { body?: string; headers?: Record<string, string> } = {}) => {
+    const r = new Request(`http://127.0.0.1:${owner.port}/api/sim/Replay/step`, { method: 'POST', headers: { ...hop.headers, ...change.headers }, body: change.body ?? hop.body });
+    clientAddresses.set(r, '198.51.100.1');
+    const a = await arrival(t.s, r);
+    return { forwarded: a.forwarded, host: new URL(a.request.url).host, address: clientAddresses.get(a.request), body: await a.request.text() };
+  };
+
+  // As sent: trusted, the client's host and address restored, the body intact.
+  expect(await replay()).toEqual({ forwarded: true, host: 'desk.example', address: '203.0.113.9', body });
+  // Anything changed: served as an ordinary request from its sender.
+  const other = JSON.stringify({ accountId: 7, steps: 100 });
+  expect(await replay({ body: other })).toEqual({ forwarded: false, host: `127.0.0.1:${owner.port}`, address: '198.51.100.1', body: other });
+  expect((await replay({ headers: { authorization: 'Bearer token-of-b' } })).forwarded).toBe(false);
+  expect((await replay({ headers: { cookie: 'rd_session=someone-else' } })).forwarded).toBe(false);
+  expect((await replay({ headers: { 'x-replaydesk-forward-account': '8' } })).forwarded).toBe(false);
+  expect((await replay({ headers: { 'x-replaydesk-client-address': '192.0.2.77' } })).forwarded).toBe(false);
+  // The same request later than the window: refused.
+  setSystemTime(new Date(Date.now() + limits.forwardSkewMs + 1_000));
+  try {
+    expect((await replay()).forwarded).toBe(false);
+  } finally {
+    setSystemTime();
+  }
+  expect(limits.forwardSkewMs).toBeLessThanOrEqual(10_000);
+});

@@ -1,0 +1,83 @@
+// A TCP proxy on 127.0.0.1 in front of a test server, to fail the network under a real client: it
+// can hold what the server sends (the server has written it, the client never gets it) and cut every
+// connection at once without any WebSocket close (as a dropped Wi-Fi or a NAT timeout does).
+
+import net from 'node:net';
+
+interface Pair {
+  client: net.Socket;
+  upstream: net.Socket;
+}
+
+export class TcpProxy {
+  /** Connections accepted so far. */
+  accepted = 0;
+  /** Bytes the server sent that were held and then thrown away by `cutAll`. */
+  discardedBytes = 0;
+  private readonly pairs = new Set<Pair>();
+  private holding = false;
+  private held: Buffer[] = [];
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly port: number,
+  ) {}
+
+  static async start(targetPort: number): Promise<TcpProxy> {
+    let proxy!: TcpProxy;
+    const server = net.createServer((client) => proxy.accept(client, targetPort));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
+    return proxy;
+  }
+
+  /** From now on, what the server sends is kept from the clients (until `cutAll` throws it away). */
+  holdDownstream(): void {
+    this.holding = true;
+  }
+
+  /** Every connection through the proxy cut at once, with no WebSocket close; held bytes are lost. */
+  cutAll(): number {
+    const n = this.pairs.size;
+    for (const p of this.pairs) {
+      p.client.destroy();
+      p.upstream.destroy();
+    }
+    this.pairs.clear();
+    this.discardedBytes += this.held.reduce((sum, b) => sum + b.length, 0);
+    this.held = [];
+    this.holding = false;
+    return n;
+  }
+
+  /** Whether anything held so far contains `text`. */
+  heldContains(text: string): boolean {
+    return Buffer.concat(this.held).includes(text);
+  }
+
+  async stop(): Promise<void> {
+    this.cutAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: net.Socket, targetPort: number): void {
+    this.accepted++;
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    const pair: Pair = { client, upstream };
+    this.pairs.add(pair);
+    client.on('data', (d: Buffer) => upstream.write(d));
+    upstream.on('data', (d: Buffer) => {
+      if (this.holding) this.held.push(d);
+      else client.write(d);
+    });
+    const end = () => {
+      this.pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end);
+    upstream.on('close', end);
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+  }
+}
