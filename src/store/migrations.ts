@@ -380,4 +380,17 @@ export const MIGRATIONS: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   `,
+  // 19: the gateway's order model (src/engine/engine.ts): a trailing stop's distance and the extreme
+  // it has reached, an entry's stop-loss leg type (4 for every stop-loss before, set here), the
+  // client's custom tag (unique per account: a partial unique index, rows without a tag never
+  // collide) and the one-cancels-other group made by linkedOrderId.
+  `
+  ALTER TABLE orders ADD COLUMN trail_ticks INTEGER;
+  ALTER TABLE orders ADD COLUMN trail_extreme_ticks INTEGER;
+  ALTER TABLE orders ADD COLUMN sl_type INTEGER;
+  ALTER TABLE orders ADD COLUMN custom_tag TEXT;
+  ALTER TABLE orders ADD COLUMN link_id INTEGER;
+  UPDATE orders SET sl_type = 4 WHERE sl_ticks IS NOT NULL;
+  CREATE UNIQUE INDEX orders_custom_tag ON orders(account_id, custom_tag) WHERE custom_tag IS NOT NULL;
+  `,
 ];
