@@ -22,6 +22,21 @@ export interface RequestShape {
   readonly extendedTypes?: boolean;
 }
 
+/**
+ * A playground strategy's order (docs/playground.md): the child's bridge and the server's ledger both
+ * build it with this function, so their engines get the same request. The strategy API offers
+ * trailing stops and trailing stop-losses, so it opts in to the gateway's types.
+ */
+export function strategyOrderRequest(
+  type: number, side: number, size: number, limit: number | null, stop: number | null, sl: number | null, tp: number | null,
+  trail: number | null, slType: number | null,
+): RequestShape {
+  return {
+    type: type as OrderType, side: side as OrderSide, size, limitTicks: limit, stopTicks: stop, slTicks: sl, tpTicks: tp,
+    trailTicks: trail, slType: slType as OrderType | null, extendedTypes: true,
+  };
+}
+
 /** A modify's new values as the shape checks read them (engine.ts `ModifyOrderPatch`). */
 export interface PatchShape {
   readonly size?: number | null;
