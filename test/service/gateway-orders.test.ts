@@ -4,10 +4,15 @@
 // (tick 0.25), one bar played (last price 20,000).
 
 import { describe, expect, it } from 'bun:test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { INVALID } from '../../src/http/shared/endpoint.ts';
 import type { GatewayPlaceFields, ModifyInput, PlaceError, PlaceInput } from '../../src/service/trading.ts';
+import { makeApp } from '../support/app.ts';
+import { barsOf, dayOf } from '../support/bars.ts';
 import { userIdOf } from '../support/challenge.ts';
-import { type BarSpec, placeOk, step, ticks, tradingApp, trades } from '../support/replay.ts';
+import { type BarSpec, DAY, OPEN_S, placeOk, step, ticks, tradingApp, trades, WALL_MS } from '../support/replay.ts';
 
 /** Flat at 20,000 for two bars, a rise to 20,010, then a fall to 19,990. */
 const BARS: BarSpec[] = [20000, 20000, [20000, 20010, 20000, 20010], [20010, 20010, 19990, 19990], 19990];
@@ -177,5 +182,47 @@ describe('TradingService.modify with trailPrice', () => {
     expect(await modify(t, { trailPrice: 1.1 })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'off_grid', trailPrice: 1.1, tickSize: 0.25 } });
     expect(await modify(t, { orderId: 2, trailPrice: 1 })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'not_applicable', trailPrice: 1, tickSize: 0.25 } });
     expect(await modify(t, { stopPrice: 19_995 })).toEqual({ ok: false, error: { kind: 'price_not_applicable', field: 'stop', orderType: 5 } });
+  });
+});
+
+describe('the gateway\'s orders survive a restart (engine state version 3 in the session row)', () => {
+  /** The BARS day on a file database, one bar played, a trailing stop and an entry with suspended legs. */
+  async function session(dbPath: string) {
+    const a = Object.assign(await makeApp({ nowMs: WALL_MS, dbPath, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } }), { token: '' });
+    a.token = await a.login();
+    const rows = BARS.map((b, i) => {
+      const [o, h, l, c] = typeof b === 'number' ? [b, b, b, b] : b;
+      return [OPEN_S + i * 60, ticks(o), ticks(h), ticks(l), ticks(c), 1];
+    });
+    a.s.chunks.put('NQ', dayOf(`${DAY}T00:00:00Z`), 'import', barsOf(rows));
+    const r = await a.post('Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe: '1m' }, a.token);
+    const t = Object.assign(a, { accountId: r.body.accountId as number, contractId: r.body.instrument.contractId as string });
+    await step(t, t);
+    expect((await place(t as unknown as App, { ...TRAIL, trailPrice: 2.5 })).ok).toBe(true);
+    // Two contracts: on the fall the trailing stop sells first, so this buy closes one and opens one.
+    expect((await place(t as unknown as App, { size: 2, limitPrice: 19_995, stopLossTicks: 20, stopLossType: 5, ...EXT, suspendLegs: true, customTag: 'e' })).ok).toBe(true);
+    await step(t, t, 2); // up to 20,010: the trailing stop follows to 20,007.50
+    return t;
+  }
+
+  it('mid-trail, with suspended legs: after a restart the rest of the day fills as without one', async () => {
+    const straight = await session(join(mkdtempSync(join(tmpdir(), 'rd-gw-')), 'a.db'));
+    await step(straight, straight, 2);
+    const expected = (await trades(straight, straight)).map((f) => [f.orderId, f.side, f.size, f.price]);
+    // Newest first: the trailing stop at 20,007.50, the entry at 19,995, its trailing leg (stop 19,990).
+    expect(expected).toEqual([[3, 1, 1, 19_990], [2, 0, 2, 19_995], [1, 1, 1, 20_007.5]]);
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'rd-gw-')), 'b.db');
+    const first = await session(dbPath);
+    await first.s.shutdown();
+    first.s.db.close();
+    const b = await makeApp({ nowMs: WALL_MS, dbPath, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } });
+    const x = Object.assign(b, { token: await b.login(), accountId: first.accountId, contractId: first.contractId });
+    const open = await x.s.trading.searchOpen(await userIdOf(x, x.email), x.accountId, 'gateway');
+    expect(open.ok && open.value.rows.map((o) => [o.id, o.status, o.stopTicks, o.trailExtremeTicks, o.customTag])).toEqual([
+      [3, 8, ticks(19_990), ticks(19_995), null], [2, 6, null, null, 'e'], [1, 6, ticks(20_007.5), ticks(20_010), null],
+    ]);
+    await step(x, x, 2);
+    expect((await trades(x, x)).map((f) => [f.orderId, f.side, f.size, f.price])).toEqual(expected);
+    b.s.db.close();
   });
 });
