@@ -74,7 +74,7 @@ import { type EngineState, type EngineStateV1, type EngineStateV2, restoredOrder
 import { BarWalker, type MatchingHost, type ProcessResult, processBars } from './matching.ts';
 import { OrderBook } from './order-book.ts';
 import {
-  anchorTicks, bracketPriceReason, invalidModify, invalidRequest, type LegFields, legOrderFields, NOT_POSITIVE,
+  anchorTicks, bracketPriceReason, invalidModify, invalidRequest, legOrderFields, marketFields, NOT_POSITIVE, type OrderFields,
   type PatchShape, type RequestShape, shiftedLegReason, shiftLeg, trailStopTicks,
 } from './order-rules.ts';
 import { applyFill, averagePriceTicks, FLAT, type Lot, type Position, positionFromLots } from './positions.ts';
@@ -118,9 +118,6 @@ export type ModifyOrderError = { readonly kind: 'order_not_found' } | Rejected;
 export type ModifyOrderResult = { ok: true; order: Order } | { ok: false; error: ModifyOrderError };
 export type ClosePositionError = { kind: 'position_not_found' } | { kind: 'invalid_close_size' } | Rejected;
 export type ClosePositionResult = { ok: true; order: Order } | { ok: false; error: ClosePositionError };
-
-/** Everything of a new order but what the engine assigns (id, status, times, links to a parent). */
-type OrderFields = LegFields & Pick<Order, 'slTicks' | 'tpTicks' | 'slType' | 'customTag' | 'linkId' | 'passive' | 'legsAnchorTicks'>;
 
 export class SessionEngine implements MatchingHost {
   readonly book = new OrderBook();
@@ -708,14 +705,14 @@ export class SessionEngine implements MatchingHost {
   private spawnLegs(entry: Order, fillPriceTicks: number, size: number, timeS: number): void {
     const anchor = entry.type === OrderType.Market ? fillPriceTicks : anchorTicks(entry.type, entry.limitTicks, entry.stopTicks);
     for (const leg of legOrderFields(entry, anchor, size)) {
-      this.book.add(this.newOrder(legFields(leg), timeS, entry.id, OrderStatus.Pending));
+      this.book.add(this.newOrder(leg, timeS, entry.id, OrderStatus.Pending));
     }
   }
 
   /** The legs of a pending entry, created with it as Suspended (see the header, "Suspended legs"). */
   private createSuspendedLegs(entry: Order, nowS: number): void {
     for (const leg of legOrderFields(entry, entry.legsAnchorTicks as number, entry.size)) {
-      this.suspendedLegs.push(this.newOrder(legFields(leg), nowS, entry.id, OrderStatus.Suspended));
+      this.suspendedLegs.push(this.newOrder(leg, nowS, entry.id, OrderStatus.Suspended));
     }
   }
 
@@ -741,12 +738,4 @@ export class SessionEngine implements MatchingHost {
 
 function rejected(reason: string): { ok: false; error: Rejected } {
   return { ok: false, error: { kind: 'rejected', reason } };
-}
-
-function legFields(leg: LegFields): OrderFields {
-  return { ...leg, slTicks: null, tpTicks: null, slType: null, customTag: null, linkId: null, passive: false, legsAnchorTicks: null };
-}
-
-function marketFields(side: OrderSide, size: number): OrderFields {
-  return legFields({ type: OrderType.Market, side, size, limitTicks: null, stopTicks: null, trailTicks: null, trailExtremeTicks: null });
 }

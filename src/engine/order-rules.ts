@@ -149,34 +149,44 @@ export function bracketPriceReason(side: OrderSide, anchor: number, slTicks: num
   return null;
 }
 
-/** The legs of `entry` anchored at `anchor` for `size` contracts: what engine.ts turns into orders. */
-export function legOrderFields(entry: Order, anchor: number, size: number): LegFields[] {
-  const dir = sideSign(entry.side);
-  const side = entry.side === OrderSide.Buy ? OrderSide.Sell : OrderSide.Buy;
-  const legs: LegFields[] = [];
-  if (entry.slTicks !== null) {
-    const stopTicks = Math.max(1, anchor - dir * entry.slTicks);
-    if (entry.slType === OrderType.TrailingStop) {
-      legs.push({ type: OrderType.TrailingStop, side, size, limitTicks: null, stopTicks, trailTicks: entry.slTicks, trailExtremeTicks: stopTicks + dir * entry.slTicks });
-    } else {
-      legs.push({ type: OrderType.Stop, side, size, limitTicks: null, stopTicks, trailTicks: null, trailExtremeTicks: null });
-    }
-  }
-  if (entry.tpTicks !== null) {
-    const limitTicks = Math.max(1, anchor + dir * entry.tpTicks);
-    legs.push({ type: OrderType.Limit, side, size, limitTicks, stopTicks: null, trailTicks: null, trailExtremeTicks: null });
-  }
-  return legs;
+/** Everything of a new order but what the engine assigns (id, status, times, its parent and priority). */
+export type OrderFields = Pick<
+  Order,
+  'type' | 'side' | 'size' | 'limitTicks' | 'stopTicks' | 'trailTicks' | 'trailExtremeTicks' | 'slTicks' | 'tpTicks' | 'slType'
+  | 'customTag' | 'linkId' | 'passive' | 'legsAnchorTicks'
+>;
+
+/** A bracket leg or a closing order: no brackets, tag, link or passivity of its own. */
+function plainFields(type: OrderType, side: OrderSide, size: number, limitTicks: number | null, stopTicks: number | null, trailTicks: number | null): OrderFields {
+  const trailExtremeTicks = trailTicks === null ? null : (stopTicks as number) + (side === OrderSide.Sell ? trailTicks : -trailTicks);
+  return {
+    type, side, size, limitTicks, stopTicks, trailTicks, trailExtremeTicks, slTicks: null, tpTicks: null, slType: null,
+    customTag: null, linkId: null, passive: false, legsAnchorTicks: null,
+  };
 }
 
-export interface LegFields {
-  readonly type: OrderType;
-  readonly side: OrderSide;
-  readonly size: number;
-  readonly limitTicks: number | null;
-  readonly stopTicks: number | null;
-  readonly trailTicks: number | null;
-  readonly trailExtremeTicks: number | null;
+/** A market order of `side` for `size` contracts (a close, a flatten). */
+export function marketFields(side: OrderSide, size: number): OrderFields {
+  return plainFields(OrderType.Market, side, size, null, null, null);
+}
+
+/**
+ * The legs of `entry` anchored at `anchor` for `size` contracts: what engine.ts turns into orders.
+ * A trailing stop-loss starts with its extreme at the anchor (its stop slTicks away).
+ */
+export function legOrderFields(entry: Order, anchor: number, size: number): OrderFields[] {
+  const dir = sideSign(entry.side);
+  const side = entry.side === OrderSide.Buy ? OrderSide.Sell : OrderSide.Buy;
+  const legs: OrderFields[] = [];
+  if (entry.slTicks !== null) {
+    const stopTicks = Math.max(1, anchor - dir * entry.slTicks);
+    const trailing = entry.slType === OrderType.TrailingStop;
+    legs.push(plainFields(trailing ? OrderType.TrailingStop : OrderType.Stop, side, size, null, stopTicks, trailing ? entry.slTicks : null));
+  }
+  if (entry.tpTicks !== null) {
+    legs.push(plainFields(OrderType.Limit, side, size, Math.max(1, anchor + dir * entry.tpTicks), null, null));
+  }
+  return legs;
 }
 
 /** Moves a suspended leg's price by `deltaTicks` (its entry's anchor moved), never below 1. */
