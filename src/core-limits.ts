@@ -41,4 +41,9 @@ export const coreLimits = Object.freeze({
   strategyParamKeyMax: 64,
   strategyParamStringMax: 1_000,
   playgroundEquityPointsMax: 2000,
+
+  // The gateway's order model in the engine (trailing stops, custom tags): a trail distance is a
+  // bracket-sized distance; a tag is the client's own key (bots put a signal id or a UUID there).
+  trailTicksMax: 1_000_000,
+  customTagCharsMax: 128,
 });

@@ -86,6 +86,11 @@ interface RawOrder {
   parent_id: number | null;
   oco_id: number | null;
   triggered: number;
+  trail_ticks: number | null;
+  trail_extreme_ticks: number | null;
+  sl_type: number | null;
+  custom_tag: string | null;
+  link_id: number | null;
 }
 
 function toOrder(r: RawOrder): Order {
@@ -106,9 +111,17 @@ function toOrder(r: RawOrder): Order {
     parentId: r.parent_id,
     ocoId: r.oco_id,
     triggered: r.triggered === 1,
-    // The table keeps no queue position (the engine's core state does); its rows are history, never
-    // matched, so the placement order (id order) stands in for it.
+    // The table keeps no queue position, passive flag or suspended legs' anchor (the engine's core
+    // state does); its rows are history, never matched, so the placement order (id order) stands in
+    // for the queue and the others read as settled.
     prioritySeq: r.id,
+    trailTicks: r.trail_ticks,
+    trailExtremeTicks: r.trail_extreme_ticks,
+    slType: r.sl_type as OrderType | null,
+    customTag: r.custom_tag,
+    linkId: r.link_id,
+    passive: false,
+    legsAnchorTicks: null,
   };
 }
 
@@ -262,12 +275,15 @@ export class ReplayStore {
 
   async upsertOrders(accountId: number, orders: Iterable<Order>): Promise<void> {
     const q = `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
-         created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered)
-       VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig)
+         created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered, trail_ticks, trail_extreme_ticks, sl_type,
+         custom_tag, link_id)
+       VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig,
+         $trail, $extreme, $sl_type, $tag, $link)
        ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, limit_ticks = excluded.limit_ticks,
          stop_ticks = excluded.stop_ticks, status = excluded.status,
          fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
-         updated_s = excluded.updated_s, triggered = excluded.triggered`;
+         updated_s = excluded.updated_s, triggered = excluded.triggered, trail_ticks = excluded.trail_ticks,
+         trail_extreme_ticks = excluded.trail_extreme_ticks, link_id = excluded.link_id`;
     for (const o of orders) {
       await this.db.run(q, {
         a: accountId,
@@ -287,6 +303,11 @@ export class ReplayStore {
         parent: o.parentId,
         oco: o.ocoId,
         trig: o.triggered ? 1 : 0,
+        trail: o.trailTicks,
+        extreme: o.trailExtremeTicks,
+        sl_type: o.slType,
+        tag: o.customTag,
+        link: o.linkId,
       });
     }
   }
@@ -304,6 +325,11 @@ export class ReplayStore {
   async order(accountId: number, id: number): Promise<Order | null> {
     const r = (await this.db.get('SELECT * FROM orders WHERE account_id = $a AND id = $id', { a: accountId, id })) as RawOrder | null;
     return r ? toOrder(r) : null;
+  }
+
+  /** Whether one of the account's orders, in any state, carries `customTag` (tags are unique per account). */
+  async hasOrderTagged(accountId: number, customTag: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS one FROM orders WHERE account_id = $a AND custom_tag = $tag LIMIT 1', { a: accountId, tag: customTag })) !== null;
   }
 
   /** Orders newest first, with inclusive bounds on submission time. */
