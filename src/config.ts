@@ -176,6 +176,11 @@ export const limits = Object.freeze({
   playgroundOptimizationsPageMax: 100, // GET optimizations: a page of the user's optimisations (20 are kept)
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
+
+  // Hardening round two (docs/decisions.md, "Hardening round two"): POST optimize per user a
+  // minute, every request counted (refused or not), as strategy saves are.
+  playgroundOptimizeStartsPerWindowMax: 30,
+  playgroundOptimizeStartWindowMs: 60_000,
 });
 
 export interface Config {

@@ -242,7 +242,7 @@ function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Cl
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
     optimizeMaxConcurrent: optimizeShare(config),
   }, clock);
-  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock);
+  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock, rateLimits);
   return { strategies, runnerPool, runner, runs, optimizations };
 }
 
