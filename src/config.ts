@@ -181,6 +181,8 @@ export const limits = Object.freeze({
   // minute, every request counted (refused or not), as strategy saves are.
   playgroundOptimizeStartsPerWindowMax: 30,
   playgroundOptimizeStartWindowMs: 60_000,
+  // Log lines waiting for a pipe or socket on stderr (src/log.ts); beyond it lines are dropped and counted.
+  logQueuedBytesMax: 1_048_576,
 });
 
 export interface Config {
