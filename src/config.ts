@@ -183,6 +183,10 @@ export const limits = Object.freeze({
   playgroundOptimizeStartWindowMs: 60_000,
   // Log lines waiting for a pipe or socket on stderr (src/log.ts); beyond it lines are dropped and counted.
   logQueuedBytesMax: 1_048_576,
+  // The rollup warm-up's failing days (a full disk): one log line per kind of failure per interval,
+  // with the count since; kinds beyond the bound are counted as one.
+  warmupFailureLogIntervalMs: 60_000,
+  warmupFailureKindsMax: 16,
 });
 
 export interface Config {
