@@ -319,7 +319,7 @@ describe('CSRF guard on cookie requests that change state', () => {
     const del = (id: string, init: RequestInit) => t.app.handle(new Request(`http://localhost/api/playground/strategies/${id}`, { method: 'DELETE', ...init }));
     const refusedDelete = await del(a, { headers: { cookie: `rd_session=${cookie}`, 'content-type': 'text/plain' }, body: 'x' });
     expect([refusedDelete.status, await refusedDelete.json()]).toEqual([403, CROSS_SITE]);
-    expect((await (await del(b, { headers: { cookie: `rd_session=${cookie}` } })).json()).success).toBe(true);
+    expect(((await (await del(b, { headers: { cookie: `rd_session=${cookie}` } })).json()) as { success: boolean }).success).toBe(true);
     const list = await webCall(t, 'GET', '/api/playground/strategies', { cookie });
     expect(list.body.strategies.map((x: any) => x.id)).toEqual([a]);
   });
