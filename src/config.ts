@@ -187,6 +187,12 @@ export const limits = Object.freeze({
   // with the count since; kinds beyond the bound are counted as one.
   warmupFailureLogIntervalMs: 60_000,
   warmupFailureKindsMax: 16,
+  // The journal's notes (src/service/journal.ts): a new note past a session's or a user's count is
+  // refused, as is a write that would take the user's notes past their bytes (UTF-8; an edit counts
+  // its new text in place of its old). 1,000 notes of 4,000 characters added 15.7 MB before.
+  journalNotesPerSessionMax: 500,
+  journalNotesPerUserMax: 5000,
+  journalNoteBytesPerUserMax: 5 * 1024 * 1024,
 });
 
 export interface Config {

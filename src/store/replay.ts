@@ -23,6 +23,8 @@ export interface SessionRow {
   createdMs: number;
   lastActivityMs: number;
   endedMs: number | null;
+  /** An ended session's statistics as kept (JSON), null until computed (src/service/replay/kept-results.ts). */
+  resultsJson?: string | null;
 }
 
 interface RawSession {
@@ -44,6 +46,7 @@ interface RawSession {
   created_ms: number;
   last_activity_ms: number;
   ended_ms: number | null;
+  results_json?: string | null;
 }
 
 function toSession(r: RawSession): SessionRow {
@@ -66,6 +69,7 @@ function toSession(r: RawSession): SessionRow {
     createdMs: r.created_ms,
     lastActivityMs: r.last_activity_ms,
     endedMs: r.ended_ms,
+    resultsJson: r.results_json ?? null,
   };
 }
 
@@ -206,6 +210,11 @@ export class ReplayStore {
            (SELECT l.account_id FROM replay_sessions l WHERE l.challenge_id = s.challenge_id ORDER BY l.created_ms DESC, l.account_id DESC LIMIT 1))
          AND s.account_id NOT IN (SELECT account_id FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY created_ms DESC, account_id DESC LIMIT $keep)`, { u: userId, keep })) as { account_id: number }[];
     return rows.map((r) => r.account_id);
+  }
+
+  /** Keeps an ended session's statistics (JSON); a live session's are never kept. */
+  async keepResults(accountId: number, json: string): Promise<void> {
+    await this.db.run(`UPDATE replay_sessions SET results_json = $r WHERE account_id = $id AND status = 'ended'`, { id: accountId, r: json });
   }
 
   /** The user's ended sessions, most recently ended first, at most `max`. */
