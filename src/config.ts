@@ -193,6 +193,9 @@ export const limits = Object.freeze({
   journalNotesPerSessionMax: 500,
   journalNotesPerUserMax: 5000,
   journalNoteBytesPerUserMax: 5 * 1024 * 1024,
+  // Paced playground runs beyond the paced share wait their turn (one per user, as every run) instead
+  // of being refused; this many may wait, all users together, before a paced run is refused (503).
+  playgroundPacedWaitingMax: 200,
 });
 
 export interface Config {

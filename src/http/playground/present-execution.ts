@@ -38,6 +38,7 @@ function runFields(v: ExecutionView) {
 export function presentProgress(v: ExecutionView) {
   return {
     ...runFields(v),
+    queued: v.queued,
     error: v.error,
     speed: v.speed,
     progress: { barsDone: v.barsDone, barsTotal: v.barsTotal },

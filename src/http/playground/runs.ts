@@ -20,7 +20,7 @@ const EVENT_INTERVAL_MS = 100;
 export function registerRuns<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.run, async ({ body, user }) => {
     const r = await s.runs.start(user.id, body);
-    if (r.ok) return ep.run.ok({ executionId: r.value.executionId, status: 'running' });
+    if (r.ok) return ep.run.ok({ executionId: r.value.executionId, status: 'running', queued: r.value.queued });
     return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
   });
 
