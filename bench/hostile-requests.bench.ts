@@ -16,12 +16,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
+import { defaultConfig, limits } from '../src/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { randomSecret } from '../src/lib/secrets.ts';
 import { createFetch } from '../src/server.ts';
 import { createServices, type Services } from '../src/service/services.ts';
 import { openDb } from '../src/store/db.ts';
+import { PlaygroundRunStore } from '../src/store/playground-runs.ts';
 
 const PROBE_MS = 2;
 const SETTLE_MS = 300;
@@ -189,6 +190,7 @@ async function buildCases(s: Services, base: string): Promise<Case[]> {
     { name: 'Replay/jumpTo the end of 2 years (cold)', request: { method: 'POST', path: '/api/sim/Replay/jumpTo', headers: sim, body: '' }, after: undefined },
     { name: 'legacy Replay/start 2 years of 1 s bars', request: post('/api/legacy-sim/Replay/start', legacy, { instrumentSymbol: 'NQ', startDate: '2024-01-02', endDate: '2025-12-30', timeframe: '1s' }) },
     { name: 'legacy Replay/step 1,000 bars of 1 s', request: { method: 'POST', path: '/api/legacy-sim/Replay/step', headers: legacy, body: '' } },
+    { name: 'trades.csv of a run with 200,000 trades', request: { method: 'GET', path: `/api/playground/executions/${await bigRun(s, 'quant@example.com')}/trades.csv`, headers: quant } },
     { name: 'strategy save, 200 KB of code', request: post('/api/playground/strategies/save', quant, { name: 'big', code: `# ${'x'.repeat(200 * 1024 - 4)}\n`, instrument: 'NQ', timeframe: '1m', params: {} }) },
     { name: 'headers of 70 KiB (over the 64 KiB launch cap)', request: { method: 'GET', path: '/api/sim/Status/ping', headers: { 'x-pad': 'a'.repeat(70 * 1024) } } },
   ].map((c) => fillAccount(c as Case));
@@ -200,4 +202,18 @@ function fillAccount(c: Case): Case {
   if (c.request.path === '/api/sim/Replay/jumpTo') return { ...c, request: { ...c.request, get body() { return JSON.stringify({ accountId: simAccount, targetTime: '2025-12-30T21:00:00Z' }); } } };
   if (c.request.path === '/api/legacy-sim/Replay/step') return { ...c, request: { ...c.request, get body() { return JSON.stringify({ accountId: legacyAccount, steps: 1000 }); } } };
   return c;
+}
+
+/** An ended run of the user's with the most trades a run stores (written to the store directly). */
+async function bigRun(s: Services, email: string): Promise<string> {
+  const userId = (await s.users.list()).find((u) => u.email === email)!.id;
+  const store = new PlaygroundRunStore(s.sql);
+  const id = 'exe_bench_many_trades';
+  await store.insert({ id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1s', startDate: '2025-02-27', endDate: '2025-02-27', params: {}, contextTimeframes: [], speed: null, barsTotal: 1, startedMs: Date.now() });
+  const t0 = 1_740_610_800;
+  const trades = Array.from({ length: limits.playgroundTradesStoredMax }, (_, i) => ({
+    direction: (i % 2 ? 1 : -1) as 1 | -1, entryTimeS: t0 + i * 2, exitTimeS: t0 + i * 2 + 1, entryQty: 1, entryValueTicks: 84_000 + (i % 50), exitValueTicks: 84_010, pnlCents: 100 - (i % 200), feesCents: 280,
+  }));
+  await store.end(id, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: trades.length, winRate: 50, barsDone: 1, speed: null, completedMs: Date.now(), trades, tradesPerChunk: limits.playgroundTradesPerChunk, result: { balanceCents: 5_000_000, tradesTotal: trades.length, equity: [], logs: [] } });
+  return id;
 }
