@@ -22,7 +22,9 @@ import { randomSecret } from '../src/lib/secrets.ts';
 import { createFetch } from '../src/server.ts';
 import { createServices, type Services } from '../src/service/services.ts';
 import { openDb } from '../src/store/db.ts';
+import { AccountStore } from '../src/store/accounts.ts';
 import { PlaygroundRunStore } from '../src/store/playground-runs.ts';
+import { ReplayStore } from '../src/store/replay.ts';
 
 const PROBE_MS = 2;
 const SETTLE_MS = 300;
@@ -191,6 +193,8 @@ async function buildCases(s: Services, base: string): Promise<Case[]> {
     { name: 'legacy Replay/start 2 years of 1 s bars', request: post('/api/legacy-sim/Replay/start', legacy, { instrumentSymbol: 'NQ', startDate: '2024-01-02', endDate: '2025-12-30', timeframe: '1s' }) },
     { name: 'legacy Replay/step 1,000 bars of 1 s', request: { method: 'POST', path: '/api/legacy-sim/Replay/step', headers: legacy, body: '' } },
     { name: 'trades.csv of a run with 200,000 trades', request: { method: 'GET', path: `/api/playground/executions/${await bigRun(s, 'quant@example.com')}/trades.csv`, headers: quant } },
+    { name: 'journal detail of a session with 200,000 fills', request: { method: 'GET', path: `/api/auth/journal/${await bigSession(s, 'quant@example.com', 200_000)}`, headers: quant } },
+    { name: 'journal list after the session ended', request: { method: 'GET', path: '/api/auth/journal', headers: quant } },
     { name: 'strategy save, 200 KB of code', request: post('/api/playground/strategies/save', quant, { name: 'big', code: `# ${'x'.repeat(200 * 1024 - 4)}\n`, instrument: 'NQ', timeframe: '1m', params: {} }) },
     { name: 'headers of 70 KiB (over the 64 KiB launch cap)', request: { method: 'GET', path: '/api/sim/Status/ping', headers: { 'x-pad': 'a'.repeat(70 * 1024) } } },
   ].map((c) => fillAccount(c as Case));
@@ -216,4 +220,23 @@ async function bigRun(s: Services, email: string): Promise<string> {
   }));
   await store.end(id, { status: 'completed', error: null, totalPnlCents: 0, totalTrades: trades.length, winRate: 50, barsDone: 1, speed: null, completedMs: Date.now(), trades, tradesPerChunk: limits.playgroundTradesPerChunk, result: { balanceCents: 5_000_000, tradesTotal: trades.length, equity: [], logs: [] } });
   return id;
+}
+
+/** An ended replay session of the user's with `n` fills (100,000 round trips), written to the store directly. */
+async function bigSession(s: Services, email: string, n: number): Promise<number> {
+  const userId = (await s.users.list()).find((u) => u.email === email)!.id;
+  const accounts = new AccountStore(s.sql);
+  const replay = new ReplayStore(s.sql);
+  const account = await accounts.insert({ userId, kind: 'replay', name: 'many fills', balanceCents: 5_000_000, nowMs: Date.now() });
+  const t0 = 1_740_610_800;
+  await replay.insertSession({
+    accountId: account.id, sessionId: `ses_${account.id}`, userId, symbol: 'NQ', timeframe: '1s', startS: t0, endS: t0 + 86_400, cursorS: t0 + 86_400,
+    currentIndex: 82_800, totalBars: 82_800, historyBars: 0, status: 'ended', endReason: 'ended', challengeId: null, engineCore: '{}', createdMs: Date.now(),
+    lastActivityMs: Date.now(), endedMs: Date.now(),
+  });
+  const fills = Array.from({ length: n }, (_, i) => ({
+    id: i + 1, orderId: i + 1, side: (i % 2 === 0 ? 0 : 1) as 0 | 1, size: 1, priceTicks: 84_000 + (i % 7), timeS: t0 + Math.floor(i / 3), feeCents: 140, realizedPnlCents: i % 2 === 0 ? 0 : ((i * 37) % 2001) - 1000,
+  }));
+  await s.sql.transaction(() => replay.insertFills(account.id, fills));
+  return account.id;
 }

@@ -196,6 +196,10 @@ export const limits = Object.freeze({
   // Paced playground runs beyond the paced share wait their turn (one per user, as every run) instead
   // of being refused; this many may wait, all users together, before a paced run is refused (503).
   playgroundPacedWaitingMax: 200,
+  // A replay session's fills are folded (statistics, the journal's trades and curve) a page at a
+  // time, a timer turn between pages (the journal's detail lists its first trades only:
+  // coreLimits.journalTradesListedMax).
+  replayFillsPageMax: 10_000,
 });
 
 export interface Config {

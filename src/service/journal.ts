@@ -16,8 +16,8 @@ import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import { type JournalStore, SESSION_NOTE } from '../store/journal.ts';
 import type { ReplayStore, SessionRow } from '../store/replay.ts';
-import { keepStats, sessionStats } from './replay/kept-results.ts';
-import { type EquityPoint, foldSession, type SessionFold } from './replay/results.ts';
+import { foldFills, keepStats, sessionStats } from './replay/kept-results.ts';
+import type { EquityPoint, SessionFold } from './replay/results.ts';
 
 export type JournalReadError = { kind: 'session_not_found' };
 /**
@@ -139,8 +139,8 @@ export class JournalService {
   private async fold(row: SessionRow): Promise<{ entry: Omit<JournalEntry, 'note'>; fold: SessionFold }> {
     const inst = instrumentOf(row);
     const account = await this.accounts.byId(row.accountId);
-    const fills = (await this.sessions.searchFills(row.accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
-    const fold = foldSession(fills, account?.balanceCents ?? limits.startingBalanceCents, row.startS);
+    // Read a page at a time; the detail lists the first trades only (the statistics count them all).
+    const fold = await foldFills(this.sessions, row.accountId, account?.balanceCents ?? limits.startingBalanceCents, row.startS, limits.journalTradesListedMax, true);
     return { entry: { session: row, inst, accountName: account?.name ?? '', stats: fold.stats }, fold };
   }
 }

@@ -302,6 +302,24 @@ export class ReplayStore {
   }
 
   /** Fills newest first, with inclusive bounds on fill time. */
+  /**
+   * The lowest and highest fill ids of an account (0 and 0 when it has none), each read from the
+   * primary key. Fill ids follow time (the engine numbers them as it plays forward, from 1), so
+   * `fillsAfter` pages them oldest first by id.
+   */
+  async fillIdRange(accountId: number): Promise<{ lo: number; hi: number }> {
+    const r = await this.db.get<{ lo: number | null; hi: number | null }>(
+      `SELECT (SELECT MIN(id) FROM fills WHERE account_id = $a) AS lo, (SELECT MAX(id) FROM fills WHERE account_id = $a) AS hi`,
+      { a: accountId },
+    );
+    return { lo: Number(r?.lo ?? 0), hi: Number(r?.hi ?? 0) };
+  }
+
+  /** At most `max` fills of an account with ids above `afterId`, oldest first. */
+  async fillsAfter(accountId: number, afterId: number, max: number): Promise<Fill[]> {
+    return ((await this.db.all('SELECT * FROM fills WHERE account_id = $a AND id > $after ORDER BY id LIMIT $max', { a: accountId, after: afterId, max })) as RawFill[]).map(toFill);
+  }
+
   async searchFills(accountId: number, fromS: number, toS: number, max: number): Promise<Fill[]> {
     return (
       (await this.db.all('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawFill[]

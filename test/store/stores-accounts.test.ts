@@ -276,6 +276,12 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.searchFills(a, 300, 300, 10)).toStrictEqual([f[0]]);
     // The replay results read every fill with the widest bounds there are.
     expect(await replay.searchFills(a, 0, Number.MAX_SAFE_INTEGER, 2)).toStrictEqual([f[2], f[1]]);
+    // A fold pages them oldest first by id, between the lowest and highest.
+    expect(await replay.fillIdRange(a)).toStrictEqual({ lo: 1, hi: 3 });
+    expect(await replay.fillIdRange(a + 10_000)).toStrictEqual({ lo: 0, hi: 0 });
+    expect(await replay.fillsAfter(a, 0, 2)).toStrictEqual([f[0], f[1]]);
+    expect(await replay.fillsAfter(a, 2, 2)).toStrictEqual([f[2]]);
+    expect(await replay.fillsAfter(a, 3, 2)).toStrictEqual([]);
   });
 
   it('challenges: state as JSON with a version; save with the expected version is a compare-and-set; payouts newest first, ties by insertion', async () => {

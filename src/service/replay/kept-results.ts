@@ -10,7 +10,7 @@ import type { RunStats } from '../../engine/results.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import { storeFailureOf } from '../../store/db.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
-import { sessionResults } from './results.ts';
+import { type SessionFold, SessionFolder } from './results.ts';
 
 /** The statistics of a session: kept ones when it has them, else folded from its fills (and kept if it has ended). */
 export async function sessionStats(store: ReplayStore, accounts: AccountStore, row: SessionRow): Promise<RunStats> {
@@ -32,9 +32,29 @@ export async function keepStats(store: ReplayStore, row: SessionRow, stats: RunS
 
 /** The statistics folded from an account's stored fills and its balance. */
 export async function foldStats(store: ReplayStore, accounts: AccountStore, accountId: number): Promise<RunStats> {
-  const fills = (await store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
   const balanceCents = (await accounts.byId(accountId))?.balanceCents ?? limits.startingBalanceCents;
-  return sessionResults(fills, balanceCents);
+  return (await foldFills(store, accountId, balanceCents, 0, 0, false)).stats;
+}
+
+/**
+ * An account's fills folded oldest first (results.ts), read a page of `replayFillsPageMax` at a
+ * time with a timer turn between pages: a session of 200,000 fills read and folded whole held the
+ * event loop for over half a second. A session with more than `replayResultFillsMax` fills is folded
+ * over its newest ones (the last ids). Keeps the first `tradesKept` trades, and the balance curve
+ * when asked.
+ */
+export async function foldFills(store: ReplayStore, accountId: number, finalBalanceCents: number, startS: number, tradesKept: number, keepEquity: boolean): Promise<SessionFold & { tradesTotal: number }> {
+  const { lo, hi } = await store.fillIdRange(accountId);
+  const folder = new SessionFolder(startS, tradesKept, keepEquity);
+  let after = Math.max(lo, hi - limits.replayResultFillsMax + 1) - 1;
+  while (lo > 0 && after < hi) {
+    const page = await store.fillsAfter(accountId, after, limits.replayFillsPageMax);
+    if (page.length === 0) break;
+    for (const f of page) folder.add(f);
+    after = page[page.length - 1].id;
+    if (after < hi) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { ...folder.result(finalBalanceCents), tradesTotal: folder.tradesTotal };
 }
 
 function keptStats(row: SessionRow): RunStats | null {

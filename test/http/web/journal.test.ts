@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { JournalStore } from '../../../src/store/journal.ts';
+import { foldSession } from '../../../src/service/replay/results.ts';
 import { ReplayStore } from '../../../src/store/replay.ts';
 import { webCall, webLogin } from '../../support/app.ts';
 import { at, type ReplayTestApp, replayApp, type Session, startSession } from '../../support/replay.ts';
@@ -157,6 +158,39 @@ describe('statistics kept once a session has ended', () => {
     expect((await t.post('Replay/end', { accountId: live.accountId }, t.token)).body.success).toBe(true);
     expect(JSON.parse((await kept(live.accountId)) as string).totalTrades).toBe(0);
     await t.s.sql.transaction(() => new ReplayStore(t.s.sql).deleteEnded(live.accountId));
+  });
+});
+
+describe('a session with more fills than a page', () => {
+  it(`lists its first ${limits.journalTradesListedMax} trades, counts them all, and folds its fills a page at a time to foldSession's answer`, async () => {
+    const other = await startSession(t);
+    expect((await t.post('Replay/end', { accountId: other.accountId }, t.token)).body.success).toBe(true);
+    // 12,002 fills written after the session's own: 6,001 round trips of one contract, two fills a second.
+    const t0 = 1_740_960_000;
+    const fills = Array.from({ length: 12_002 }, (_, i) => ({
+      id: 1_000 + i, orderId: 1_000 + i, side: (i % 2 === 0 ? 0 : 1) as 0 | 1, size: 1, priceTicks: 80_000 + (i % 9), timeS: t0 + Math.floor(i / 2),
+      feeCents: 140, realizedPnlCents: i % 2 === 0 ? 0 : ((i * 37) % 2001) - 1000,
+    }));
+    const store = new ReplayStore(t.s.sql);
+    await t.s.sql.transaction(() => store.insertFills(other.accountId, fills));
+    await t.s.sql.run('UPDATE replay_sessions SET results_json = NULL WHERE account_id = $a', { a: other.accountId });
+    const balance = (await t.s.accounts.owned((await t.s.users.list()).find((u) => u.email === t.email)!.id, other.accountId))!.balanceCents;
+    const row = (await store.session(other.accountId))!;
+    const whole = foldSession((await store.searchFills(other.accountId, 0, Number.MAX_SAFE_INTEGER, 1_000_000)).reverse(), balance, row.startS);
+    expect(whole.trades.length).toBe(6001);
+    const d = (await detail(other.accountId)).body;
+    expect(d.trades).toHaveLength(limits.journalTradesListedMax);
+    expect(d.trades.map((x: any) => x.tradeNumber)).toEqual(Array.from({ length: limits.journalTradesListedMax }, (_, i) => i + 1));
+    expect(d.trades.map((x: any) => Math.round(x.pnl * 100))).toEqual(whole.trades.slice(0, limits.journalTradesListedMax).map((x) => x.pnlCents));
+    expect(d.results.totalTrades).toBe(6001);
+    expect(d.results).toEqual((await webCall(t, 'GET', `/api/auth/replay-results/${other.accountId}`, { cookie })).body.results);
+    expect(Math.round(d.results.maxDrawdown * 100)).toBe(whole.stats.maxDrawdownCents);
+    expect(Math.round(d.results.totalPnl * 100)).toBe(whole.stats.totalPnlCents);
+    expect(d.equity.length).toBeLessThanOrEqual(limits.journalEquityPointsMax);
+    expect(Math.round(d.equity.at(-1).balance * 100)).toBe(balance);
+    // A note on trade 6,001, past the list, is still the session's to write.
+    expect((await note(other.accountId, { tradeNumber: 6001, text: 'the last one' })).body.success).toBe(true);
+    await t.s.sql.transaction(() => store.deleteEnded(other.accountId));
   });
 });
 
