@@ -47,6 +47,7 @@ interface Answer {
 /** Replay/jumpTo and legacy Replay/step name the account the start before them opened (filled in when sent). */
 let simAccount = 0;
 let legacyAccount = 0;
+let lastOptimization = '';
 
 if (process.argv[2] === 'client') await runClient(process.argv[3]);
 else await runServer();
@@ -179,7 +180,12 @@ async function buildCases(s: Services, base: string): Promise<Case[]> {
   return [
     opt('optimize random 500 of 6 axes x 500 values (past 2^53)', { ...DAY, params: ranges(6, 500), method: 'random', count: 500 }, true),
     opt('optimize random 500 of 50 axes x 500 values (~10^135)', { ...DAY, params: ranges(50, 500), method: 'random', count: 500 }, true),
-    opt('optimize random 500 of 50 lists x 500 values', { ...DAY, params: lists(50, 500), method: 'random', count: 500 }, true),
+    { ...opt('optimize random 500 of 50 lists x 500 values', { ...DAY, params: lists(50, 500), method: 'random', count: 500 }, true), after: async (a: Answer) => {
+      lastOptimization = String(a.body?.optimizationId);
+      await stopOptimisation(quant)(a);
+    } },
+    { name: 'its heatmap, 500 x 500 cells', request: { method: 'GET', get path() { return `/api/playground/optimizations/${lastOptimization}/heatmap?x=p0&y=p1`; }, headers: quant } },
+    { name: 'its 500 combinations, one page', request: { method: 'GET', get path() { return `/api/playground/optimizations/${lastOptimization}/combinations?limit=500`; }, headers: quant } },
     opt('optimize grid of 50 axes x 500 values', { ...DAY, params: ranges(50, 500) }),
     opt('optimize 22,000 axes, custom code (~1 MB body)', { ...DAY, params: axes22k }),
     opt('optimize 22,000 axes, template sma_cross', { ...DAY, code: undefined, templateId: 'sma_cross', params: axes22k }),
