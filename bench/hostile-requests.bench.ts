@@ -185,6 +185,7 @@ async function buildCases(s: Services, base: string): Promise<Case[]> {
       await stopOptimisation(quant)(a);
     } },
     { name: 'its heatmap, 500 x 500 cells', request: { method: 'GET', get path() { return `/api/playground/optimizations/${lastOptimization}/heatmap?x=p0&y=p1`; }, headers: quant } },
+    { name: 'GET optimizations (3 of 500 combinations each)', request: { method: 'GET', path: '/api/playground/optimizations?limit=100', headers: quant } },
     { name: 'its 500 combinations, one page', request: { method: 'GET', get path() { return `/api/playground/optimizations/${lastOptimization}/combinations?limit=500`; }, headers: quant } },
     opt('optimize grid of 50 axes x 500 values', { ...DAY, params: ranges(50, 500) }),
     opt('optimize 22,000 axes, custom code (~1 MB body)', { ...DAY, params: axes22k }),
