@@ -41,4 +41,8 @@ export const coreLimits = Object.freeze({
   strategyParamKeyMax: 64,
   strategyParamStringMax: 1_000,
   playgroundEquityPointsMax: 2000,
+
+  // Hardening round two (docs/decisions.md): the journal's detail lists a session's first round
+  // trips only (its statistics count every one), as a playground run's record keeps its first 5,000.
+  journalTradesListedMax: 5000,
 });
