@@ -222,6 +222,30 @@ export const limits = Object.freeze({
   // dropped waits for its client (ASP.NET's DisconnectTimeout default).
   hubResendBufferBytesMax: 512 * 1024,
   hubReconnectGraceMs: 15_000,
+
+  // Hardening round two (docs/decisions.md, "Hardening round two"): POST optimize per user a
+  // minute, every request counted (refused or not), as strategy saves are.
+  playgroundOptimizeStartsPerWindowMax: 30,
+  playgroundOptimizeStartWindowMs: 60_000,
+  // Log lines waiting for a pipe or socket on stderr (src/log.ts); beyond it lines are dropped and counted.
+  logQueuedBytesMax: 1_048_576,
+  // The rollup warm-up's failing days (a full disk): one log line per kind of failure per interval,
+  // with the count since; kinds beyond the bound are counted as one.
+  warmupFailureLogIntervalMs: 60_000,
+  warmupFailureKindsMax: 16,
+  // The journal's notes (src/service/journal.ts): a new note past a session's or a user's count is
+  // refused, as is a write that would take the user's notes past their bytes (UTF-8; an edit counts
+  // its new text in place of its old). 1,000 notes of 4,000 characters added 15.7 MB before.
+  journalNotesPerSessionMax: 500,
+  journalNotesPerUserMax: 5000,
+  journalNoteBytesPerUserMax: 5 * 1024 * 1024,
+  // Paced playground runs beyond the paced share wait their turn (one per user, as every run) instead
+  // of being refused; this many may wait, all users together, before a paced run is refused (503).
+  playgroundPacedWaitingMax: 200,
+  // A replay session's fills are folded (statistics, the journal's trades and curve) a page at a
+  // time, a timer turn between pages (the journal's detail lists its first trades only:
+  // coreLimits.journalTradesListedMax).
+  replayFillsPageMax: 10_000,
 });
 
 export interface Config {

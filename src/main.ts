@@ -25,6 +25,7 @@ async function openOrExit(): ReturnType<typeof openInstance> {
   } catch (e) {
     if (!(e instanceof CorruptDatabaseError)) throw e;
     log.error(e.message, {});
+    await log.flush();
     process.exit(1);
   }
 }
@@ -149,6 +150,7 @@ async function shutdown(signal: string) {
   await s.shutdown();
   s.db.close();
   log.info('stopped');
+  await log.flush();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

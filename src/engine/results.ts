@@ -105,38 +105,55 @@ export class DrawdownTracker {
 }
 
 export function runStats(trades: readonly TradeRecord[], startingBalanceCents: number, finalBalanceCents: number, maxDrawdownCents: number): RunStats {
-  let wins = 0;
-  let losses = 0;
-  let grossWin = 0;
-  let grossLoss = 0;
-  let largestWin = 0;
-  let largestLoss = 0;
-  for (const t of trades) {
+  const tally = new TradeTally();
+  for (const t of trades) tally.add(t);
+  return tally.stats(startingBalanceCents, finalBalanceCents, maxDrawdownCents);
+}
+
+/**
+ * Round trips folded one at a time into what `runStats` reads of them, so statistics over more
+ * trades than fit in memory at once (a walk-forward's out-of-sample runs, read a page at a time)
+ * are the same as over the whole list.
+ */
+export class TradeTally {
+  count = 0;
+  private wins = 0;
+  private losses = 0;
+  private grossWin = 0;
+  private grossLoss = 0;
+  private largestWin = 0;
+  private largestLoss = 0;
+
+  add(t: TradeRecord): void {
+    this.count++;
     if (t.pnlCents > 0) {
-      wins++;
-      grossWin += t.pnlCents;
-      if (t.pnlCents > largestWin) largestWin = t.pnlCents;
+      this.wins++;
+      this.grossWin += t.pnlCents;
+      if (t.pnlCents > this.largestWin) this.largestWin = t.pnlCents;
     } else if (t.pnlCents < 0) {
-      losses++;
-      grossLoss += t.pnlCents;
-      if (t.pnlCents < largestLoss) largestLoss = t.pnlCents;
+      this.losses++;
+      this.grossLoss += t.pnlCents;
+      if (t.pnlCents < this.largestLoss) this.largestLoss = t.pnlCents;
     }
   }
-  const n = trades.length;
-  return {
-    totalPnlCents: finalBalanceCents - startingBalanceCents,
-    totalTrades: n,
-    winningTrades: wins,
-    losingTrades: losses,
-    winRate: n === 0 ? 0 : round2((wins / n) * 100),
-    averageWinCents: wins === 0 ? 0 : Math.round(grossWin / wins),
-    averageLossCents: losses === 0 ? 0 : Math.round(grossLoss / losses),
-    largestWinCents: largestWin,
-    largestLossCents: largestLoss,
-    profitFactor: losses === 0 ? null : round2(grossWin / -grossLoss),
-    maxDrawdownCents,
-    finalBalanceCents,
-  };
+
+  stats(startingBalanceCents: number, finalBalanceCents: number, maxDrawdownCents: number): RunStats {
+    const { count: n, wins, losses, grossWin, grossLoss } = this;
+    return {
+      totalPnlCents: finalBalanceCents - startingBalanceCents,
+      totalTrades: n,
+      winningTrades: wins,
+      losingTrades: losses,
+      winRate: n === 0 ? 0 : round2((wins / n) * 100),
+      averageWinCents: wins === 0 ? 0 : Math.round(grossWin / wins),
+      averageLossCents: losses === 0 ? 0 : Math.round(grossLoss / losses),
+      largestWinCents: this.largestWin,
+      largestLossCents: this.largestLoss,
+      profitFactor: losses === 0 ? null : round2(grossWin / -grossLoss),
+      maxDrawdownCents,
+      finalBalanceCents,
+    };
+  }
 }
 
 function round2(x: number): number {

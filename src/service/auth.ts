@@ -4,7 +4,8 @@
 //
 // Login does the same work whatever the outcome (one lookup, one hash, one constant-time compare
 // against the stored hash or a dummy one), so unknown emails cannot be told from wrong keys. Only
-// failed logins count against the login throttle (src/service/login-throttle.ts).
+// failed logins count against the login throttle (src/service/login-throttle.ts); an email locked by
+// failures still lets its right key in (keys cannot be guessed), so strangers cannot lock bots out.
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -85,14 +86,16 @@ export class AuthService {
     if (userName.length > limits.emailLengthMax || apiKey.length > limits.apiKeyLengthMax) return err({ kind: 'invalid_credentials' });
     const email = userName.trim().toLowerCase();
     const attempt = { address: clientAddress, email, startedMs: nowMs };
+    // A locked email is still checked against the key (the same lookup and compare, locked or not,
+    // known email or not): a key is 256 random bits, so its check tells a guesser nothing, and the
+    // right key logs in whoever else failed on the email. Strangers who know a user's email could
+    // otherwise lock that user's bots out, renewably. A wrong key under the lock is refused with 429.
     const emailGate = await this.throttle.admitEmail(attempt);
-    if (!emailGate.allowed) return err({ kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
-
     const found = await this.users.apiKeyHashOf(email);
     const matches = digestsEqual(sha256Hex(apiKey), found?.apiKeyHash ?? DUMMY_HASH);
-    if (!found || !matches) return err({ kind: 'invalid_credentials' });
+    if (!found || !matches) return err(emailGate.allowed ? { kind: 'invalid_credentials' } : { kind: 'rate_limited', retryAfterS: emailGate.retryAfterS });
     // The key matched: whatever the account's state, this was no failed guess.
-    const userGate = await this.throttle.succeeded(attempt, found.user.id, nowMs);
+    const userGate = await this.throttle.succeeded(attempt, found.user.id, nowMs, emailGate.allowed);
     if (!userGate.allowed) return err({ kind: 'rate_limited', retryAfterS: userGate.retryAfterS });
     if (found.user.disabled) return err({ kind: 'user_disabled' });
     if (!found.user.verified) return err({ kind: 'user_unverified' });

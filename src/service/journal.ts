@@ -16,11 +16,22 @@ import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import { type JournalStore, SESSION_NOTE } from '../store/journal.ts';
 import type { ReplayStore, SessionRow } from '../store/replay.ts';
-import { type EquityPoint, foldSession, type SessionFold } from './replay/results.ts';
+import { foldFills, keepStats, sessionStats } from './replay/kept-results.ts';
+import type { EquityPoint, SessionFold } from './replay/results.ts';
 
 export type JournalReadError = { kind: 'session_not_found' };
-/** `invalid_note`: the request's fields are not a trade number (or null) and a text (the adapter's parse step). */
-export type NoteError = JournalReadError | { kind: 'trade_not_found' } | { kind: 'note_too_long' } | { kind: 'invalid_note' };
+/**
+ * `invalid_note`: the request's fields are not a trade number (or null) and a text (the adapter's
+ * parse step). `too_many_notes`: a new note past the session's or the user's count; `notes_full`:
+ * the user's notes would hold more than their bytes (an edit counts its new text in place of its old).
+ */
+export type NoteError =
+  | JournalReadError
+  | { kind: 'trade_not_found' }
+  | { kind: 'note_too_long' }
+  | { kind: 'invalid_note' }
+  | { kind: 'too_many_notes'; scope: 'session' | 'user'; max: number }
+  | { kind: 'notes_full'; maxBytes: number };
 
 export interface JournalEntry {
   session: SessionRow;
@@ -58,23 +69,26 @@ export class JournalService {
     private readonly clock: Clock,
   ) {}
 
-  /** The user's ended sessions, most recently ended first, at most `journalSessionsListedMax`. */
+  /** The user's ended sessions, most recently ended first, at most `journalSessionsListedMax`, with their kept statistics. */
   async list(userId: number): Promise<JournalEntry[]> {
     const rows = await this.sessions.endedOf(userId, limits.journalSessionsListedMax);
     const notes = await this.notes.sessionNotesOf(rows.map((r) => r.accountId));
     const out: JournalEntry[] = [];
     for (const row of rows) {
-      const read = await this.fold(row);
-      out.push({ ...read.entry, note: notes.get(row.accountId) ?? '' });
+      const inst = instrumentOf(row);
+      const account = await this.accounts.byId(row.accountId);
+      const stats = await sessionStats(this.sessions, this.accounts, row);
+      out.push({ session: row, inst, accountName: account?.name ?? '', stats, note: notes.get(row.accountId) ?? '' });
     }
     return out;
   }
 
-  /** One session with its trades, curve and notes. */
+  /** One session with its trades, curve and notes (the trades need the fold; an ended session keeps its statistics from it). */
   async detail(userId: number, accountId: number): Promise<Result<JournalDetail, JournalReadError>> {
     const row = await this.ownedSession(userId, accountId);
     if (!row) return err({ kind: 'session_not_found' });
     const { entry, fold } = await this.fold(row);
+    await keepStats(this.sessions, row, fold.stats);
     const notes = new Map((await this.notes.notesOf(row.accountId)).map((n) => [n.tradeNumber, n.text]));
     const trades = fold.trades.map((trade, i) => ({ tradeNumber: i + 1, trade, note: notes.get(i + 1) ?? '' }));
     return ok({ ...entry, note: notes.get(SESSION_NOTE) ?? '', trades, equity: thinned(fold.equity, limits.journalEquityPointsMax) });
@@ -89,14 +103,31 @@ export class JournalService {
     if (!row) return err({ kind: 'session_not_found' });
     if ([...text].length > limits.journalNoteCharsMax) return err({ kind: 'note_too_long' });
     if (tradeNumber !== null) {
-      const { fold } = await this.fold(row);
-      if (!Number.isInteger(tradeNumber) || tradeNumber < 1 || tradeNumber > fold.trades.length) return err({ kind: 'trade_not_found' });
+      // The trade count: an ended session's kept statistics say it without folding its fills.
+      const trades = (await sessionStats(this.sessions, this.accounts, row)).totalTrades;
+      if (!Number.isInteger(tradeNumber) || tradeNumber < 1 || tradeNumber > trades) return err({ kind: 'trade_not_found' });
     }
     const n = tradeNumber ?? SESSION_NOTE;
     const nowMs = this.clock.nowMs();
-    if (text.trim() === '') await this.notes.delete(row.accountId, n);
-    else await this.notes.put(row.accountId, n, text, nowMs);
-    return ok({ tradeNumber, text: text.trim() === '' ? '' : text, updatedMs: nowMs });
+    if (text.trim() === '') {
+      await this.notes.delete(row.accountId, n);
+      return ok({ tradeNumber, text: '', updatedMs: nowMs });
+    }
+    const full = await this.quotaRefusal(userId, row.accountId, n, text);
+    if (full) return err(full);
+    await this.notes.put(row.accountId, n, text, nowMs);
+    return ok({ tradeNumber, text, updatedMs: nowMs });
+  }
+
+  /** Why writing `text` as note `n` of the session would pass the user's bounds (counts, then bytes), or null. */
+  private async quotaRefusal(userId: number, accountId: number, n: number, text: string): Promise<NoteError | null> {
+    // Every note of the user's but the one this write replaces, so an edit counts its new text in place of its old.
+    const others = await this.notes.usage(userId, accountId, n);
+    const replacing = others.replaces;
+    if (!replacing && others.inSession >= limits.journalNotesPerSessionMax) return { kind: 'too_many_notes', scope: 'session', max: limits.journalNotesPerSessionMax };
+    if (!replacing && others.count >= limits.journalNotesPerUserMax) return { kind: 'too_many_notes', scope: 'user', max: limits.journalNotesPerUserMax };
+    if (others.bytes + Buffer.byteLength(text, 'utf8') > limits.journalNoteBytesPerUserMax) return { kind: 'notes_full', maxBytes: limits.journalNoteBytesPerUserMax };
+    return null;
   }
 
   private async ownedSession(userId: number, accountId: number): Promise<SessionRow | null> {
@@ -106,14 +137,19 @@ export class JournalService {
   }
 
   private async fold(row: SessionRow): Promise<{ entry: Omit<JournalEntry, 'note'>; fold: SessionFold }> {
-    const inst = findInstrument(row.symbol);
-    // A session row names an instrument of the catalog it was started from; the catalog only grows.
-    if (!inst) throw new Error(`session ${row.accountId} names unknown instrument ${row.symbol}`);
+    const inst = instrumentOf(row);
     const account = await this.accounts.byId(row.accountId);
-    const fills = (await this.sessions.searchFills(row.accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
-    const fold = foldSession(fills, account?.balanceCents ?? limits.startingBalanceCents, row.startS);
+    // Read a page at a time; the detail lists the first trades only (the statistics count them all).
+    const fold = await foldFills(this.sessions, row.accountId, account?.balanceCents ?? limits.startingBalanceCents, row.startS, limits.journalTradesListedMax, true);
     return { entry: { session: row, inst, accountName: account?.name ?? '', stats: fold.stats }, fold };
   }
+}
+
+function instrumentOf(row: SessionRow): Instrument {
+  const inst = findInstrument(row.symbol);
+  // A session row names an instrument of the catalog it was started from; the catalog only grows.
+  if (!inst) throw new Error(`session ${row.accountId} names unknown instrument ${row.symbol}`);
+  return inst;
 }
 
 /** At most `max` points of a curve, evenly spaced, the first and the last always kept. */

@@ -13,7 +13,9 @@
 //     can cause, and is far above what the users behind one proxy mistype.
 //
 // Order of an attempt: the address's failures, then (once the request names one) the email's are
-// checked before the secret is, so a locked email or address learns nothing about its guesses. Each
+// checked before the secret is, so a locked email or address learns nothing about its guesses. An
+// API key is the exception (auth.ts): it cannot be guessed, so under an email's lock it is still
+// checked, and the right one logs in (a wrong one is refused as locked); a password is not. Each
 // admitted attempt counts as a failure from the start, withdrawn when its secret matches: a burst of
 // parallel guesses (a slow password hash between check and outcome) cannot slip past the limit.
 // A matching secret also forgets the email's earlier failures from that address (failures are counted
@@ -65,11 +67,12 @@ export class LoginThrottle {
   /**
    * The secret matched: the attempt was no failure (its marks, stamped `startedMs`, are withdrawn and
    * the email's earlier failures from this address forgotten), and it counts against the user's
-   * success rate instead.
+   * success rate instead. `emailAdmitted` false: the email was locked and took no mark (an API key
+   * is checked under the lock, since it cannot be guessed), so only the address's is withdrawn.
    */
-  async succeeded(attempt: LoginAttempt, userId: number, nowMs: number): Promise<RateDecision> {
+  async succeeded(attempt: LoginAttempt, userId: number, nowMs: number, emailAdmitted = true): Promise<RateDecision> {
     await this.failuresByAddress.release(attempt.address, attempt.startedMs);
-    await this.failuresByEmail.release(attempt.email, attempt.startedMs);
+    if (emailAdmitted) await this.failuresByEmail.release(attempt.email, attempt.startedMs);
     await this.failuresByEmailAddress.clear(pairKey(attempt));
     return this.successesByUser.take(String(userId), nowMs);
   }

@@ -3,7 +3,8 @@
 
 import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { Db } from '../store/db.ts';
+import { type Db, storeFailureOf } from '../store/db.ts';
+import { FailureLog } from '../lib/failure-log.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
 import { ClusterEventBus } from './events/cluster-bus.ts';
 import { LeaseStore } from '../store/leases.ts';
@@ -212,12 +213,26 @@ function barParts(db: Db, config: Config, clock: Clock, logInfo: LogError | unde
   const chunks = new BarChunkStore(db);
   const builder = config.rollupWorkers > 0 ? new RollupBuilder(config.rollupWorkers) : null;
   const bars = new BarSource(chunks, syntheticSpan(config, clock), undefined, new BarRollupStore(db), builder);
+  // A failing day is logged once per kind of failure per interval, not once a day (a full disk: 991 lines in 20 s).
+  const failures = new FailureLog(() => clock.nowMs(), limits.warmupFailureLogIntervalMs, limits.warmupFailureKindsMax, logError);
+  const failedDays = 'rollup warm-up: days failed; History builds them on demand';
   const warmup = new RollupWarmup(
     bars,
-    (visited) => logInfo?.('rollups warm', { instrumentDays: visited }),
-    (e) => logError('rollup warm-up: a day failed; History builds it on demand', { error: String(e) }),
+    (visited) => {
+      failures.flush(failedDays);
+      logInfo?.('rollups warm', { instrumentDays: visited, failedDays: failures.count });
+    },
+    (e) => failures.record(failureKind(e), failedDays, String((e as Error)?.message ?? e)),
   );
   return { chunks, builder, bars, warmup };
+}
+
+/** The kind of a failure, for logging by kind: the store's (unwritable, corrupt), else the error's code or name. */
+function failureKind(e: unknown): string {
+  const store = storeFailureOf(e);
+  if (store) return store;
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : e instanceof Error ? e.name : typeof e;
 }
 
 /**
@@ -246,7 +261,7 @@ function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Cl
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
     optimizeMaxConcurrent: optimizeShare(config),
   }, clock);
-  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock);
+  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock, rateLimits);
   return { strategies, runnerPool, runner, runs, optimizations };
 }
 

@@ -37,6 +37,24 @@ export class JournalStore {
     return out;
   }
 
+  /**
+   * What a user's notes hold, leaving out the note at (`accountId`, `tradeNumber`) (the one a write
+   * replaces): notes in all, UTF-8 bytes of text, notes on that session, and whether that note exists.
+   */
+  async usage(userId: number, accountId: number, tradeNumber: number): Promise<{ count: number; bytes: number; inSession: number; replaces: boolean }> {
+    const it = 'n.account_id = $a AND n.trade_number = $t';
+    const r = await this.db.get<{ n: number; bytes: number; in_session: number; replaced: number }>(
+      `SELECT COALESCE(SUM(CASE WHEN ${it} THEN 0 ELSE 1 END), 0) AS n,
+              COALESCE(SUM(CASE WHEN ${it} THEN 0 ELSE octet_length(n.text) END), 0) AS bytes,
+              COALESCE(SUM(CASE WHEN n.account_id = $a AND n.trade_number != $t THEN 1 ELSE 0 END), 0) AS in_session,
+              COALESCE(SUM(CASE WHEN ${it} THEN 1 ELSE 0 END), 0) AS replaced
+         FROM journal_notes n JOIN replay_sessions s ON s.account_id = n.account_id
+        WHERE s.user_id = $u`,
+      { u: userId, a: accountId, t: tradeNumber },
+    );
+    return { count: Number(r?.n ?? 0), bytes: Number(r?.bytes ?? 0), inSession: Number(r?.in_session ?? 0), replaces: Number(r?.replaced ?? 0) > 0 };
+  }
+
   async put(accountId: number, tradeNumber: number, text: string, nowMs: number): Promise<void> {
     await this.db.run(
       `INSERT INTO journal_notes (account_id, trade_number, text, updated_ms) VALUES ($a, $n, $t, $now)

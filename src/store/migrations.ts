@@ -380,6 +380,12 @@ export const MIGRATIONS: readonly string[] = [
     updated_ms INTEGER NOT NULL
   );
   `,
+  // 19: an ended replay session's statistics (src/service/replay/kept-results.ts), computed once
+  // from its fills when it ends (or at the first read of a session ended before) and read from here
+  // afterwards; null while live or not yet computed. Deleted with the session.
+  `
+  ALTER TABLE replay_sessions ADD COLUMN results_json TEXT;
+  `,
   // 20: an API key's profile (src/domain/api-profile.ts): 'spec' or 'live', NULL = the server's
   // default (API_PROFILE). It belongs to the user's current key and is read on every request, so the
   // tokens a key issued follow a change at once.

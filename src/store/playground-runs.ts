@@ -172,6 +172,8 @@ export interface ClaimedRun {
 export interface ShareCaps {
   full: number;
   paced: number;
+  /** Paced runs that may wait for the paced share, beyond it (default none; full-speed runs never wait: refused). */
+  pacedWaiting?: number;
 }
 
 export type Admission = { kind: 'queued' } | { kind: 'already_running'; executionId: string } | { kind: 'capacity' };
@@ -292,8 +294,10 @@ export class PlaygroundRunStore {
   }
 
   /**
-   * Queues a run if its user has none queued or running and its runner share is under its cluster
-   * cap (queued and running rows counted), atomically; else says which refusal applies.
+   * Queues a run if its user has none queued or running and its runner share has room, atomically;
+   * else says which refusal applies. A full-speed run needs a place under its share's cluster cap
+   * (queued and running rows counted); a paced run may wait beyond the paced share, up to
+   * `pacedWaiting` more, and starts when a node's paced runner frees (`claim`, oldest first).
    */
   async enqueue(r: NewRun, job: RunJob, paced: boolean, caps: ShareCaps): Promise<Admission> {
     try {
@@ -301,7 +305,7 @@ export class PlaygroundRunStore {
         await this.lockAdmission();
         const mine = await this.liveOf(r.userId);
         if (mine !== null) return { kind: 'already_running', executionId: mine.id };
-        if (await this.countShare(paced) >= (paced ? caps.paced : caps.full)) return { kind: 'capacity' };
+        if (await this.countShare(paced) >= (paced ? caps.paced + (caps.pacedWaiting ?? 0) : caps.full)) return { kind: 'capacity' };
         await this.insert(r, job, paced);
         return { kind: 'queued' };
       });

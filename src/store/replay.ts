@@ -23,6 +23,8 @@ export interface SessionRow {
   createdMs: number;
   lastActivityMs: number;
   endedMs: number | null;
+  /** An ended session's statistics as kept (JSON), null until computed (src/service/replay/kept-results.ts). */
+  resultsJson?: string | null;
 }
 
 interface RawSession {
@@ -44,6 +46,7 @@ interface RawSession {
   created_ms: number;
   last_activity_ms: number;
   ended_ms: number | null;
+  results_json?: string | null;
 }
 
 function toSession(r: RawSession): SessionRow {
@@ -66,6 +69,7 @@ function toSession(r: RawSession): SessionRow {
     createdMs: r.created_ms,
     lastActivityMs: r.last_activity_ms,
     endedMs: r.ended_ms,
+    resultsJson: r.results_json ?? null,
   };
 }
 
@@ -221,6 +225,11 @@ export class ReplayStore {
     return rows.map((r) => r.account_id);
   }
 
+  /** Keeps an ended session's statistics (JSON); a live session's are never kept. */
+  async keepResults(accountId: number, json: string): Promise<void> {
+    await this.db.run(`UPDATE replay_sessions SET results_json = $r WHERE account_id = $id AND status = 'ended'`, { id: accountId, r: json });
+  }
+
   /** The user's ended sessions, most recently ended first, at most `max`. */
   async endedOf(userId: number, max: number): Promise<SessionRow[]> {
     const rows = (await this.db.all(`SELECT * FROM replay_sessions WHERE user_id = $u AND status = 'ended' ORDER BY ended_ms DESC, account_id DESC LIMIT $max`, { u: userId, max })) as RawSession[];
@@ -340,6 +349,24 @@ export class ReplayStore {
   }
 
   /** Fills newest first, with inclusive bounds on fill time. */
+  /**
+   * The lowest and highest fill ids of an account (0 and 0 when it has none), each read from the
+   * primary key. Fill ids follow time (the engine numbers them as it plays forward, from 1), so
+   * `fillsAfter` pages them oldest first by id.
+   */
+  async fillIdRange(accountId: number): Promise<{ lo: number; hi: number }> {
+    const r = await this.db.get<{ lo: number | null; hi: number | null }>(
+      `SELECT (SELECT MIN(id) FROM fills WHERE account_id = $a) AS lo, (SELECT MAX(id) FROM fills WHERE account_id = $a) AS hi`,
+      { a: accountId },
+    );
+    return { lo: Number(r?.lo ?? 0), hi: Number(r?.hi ?? 0) };
+  }
+
+  /** At most `max` fills of an account with ids above `afterId`, oldest first. */
+  async fillsAfter(accountId: number, afterId: number, max: number): Promise<Fill[]> {
+    return ((await this.db.all('SELECT * FROM fills WHERE account_id = $a AND id > $after ORDER BY id LIMIT $max', { a: accountId, after: afterId, max })) as RawFill[]).map(toFill);
+  }
+
   async searchFills(accountId: number, fromS: number, toS: number, max: number): Promise<Fill[]> {
     return (
       (await this.db.all('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawFill[]

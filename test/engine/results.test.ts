@@ -1,6 +1,6 @@
 // Round-trip trades and run statistics from fills (src/engine/results.ts).
 import { describe, expect, it } from 'bun:test';
-import { DrawdownTracker, runStats, TradeBook } from '../../src/engine/results.ts';
+import { DrawdownTracker, runStats, TradeBook, TradeTally } from '../../src/engine/results.ts';
 import { type Fill, OrderSide } from '../../src/engine/types.ts';
 
 let nextId = 1;
@@ -42,6 +42,18 @@ describe('runStats', () => {
 
   it('without trades: zeros, and no profit factor without a losing trade', () => {
     expect(runStats([], 5_000_000, 5_000_000, 0)).toMatchObject({ totalTrades: 0, winRate: 0, profitFactor: null, averageWinCents: 0 });
+  });
+});
+
+describe('TradeTally', () => {
+  it('folded a trade at a time in any grouping, gives runStats\' answer over the whole list', () => {
+    const t = (pnlCents: number) => ({ direction: 1 as const, entryTimeS: 0, exitTimeS: 1, entryQty: 1, entryValueTicks: 1, exitValueTicks: 1, pnlCents, feesCents: 0 });
+    const trades = Array.from({ length: 2500 }, (_, i) => t(((i * 7919) % 1001) - 480));
+    const tally = new TradeTally();
+    // In pages of 1,000, as a walk-forward's stitched results read them.
+    for (let from = 0; from < trades.length; from += 1000) for (const x of trades.slice(from, from + 1000)) tally.add(x);
+    expect(tally.count).toBe(2500);
+    expect(tally.stats(5_000_000, 5_123_456, -7_000)).toEqual(runStats(trades, 5_000_000, 5_123_456, -7_000));
   });
 });
 

@@ -89,6 +89,22 @@ function throttleSuite(make: () => Promise<RateLimits>): void {
     expect((await th.admitEmail(attempt('h', 'a@x', T + 800))).allowed).toBe(false);
   });
 
+  it('a success under the email\'s lock (an API key) withdraws the address\'s mark only: the email\'s failures stay', async () => {
+    const th = new LoginThrottle(await make(), 'api_login');
+    // Two parallel attempts stamped alike: one counted for the email from anywhere, one refused there.
+    for (let i = 0; i < limits.loginFailuresPerEmailMax - 1; i++) await th.admitEmail(attempt(`10.0.0.${i}`, 'a@x', T + i));
+    await th.admitAddress('bot', T + 500);
+    expect((await th.admitEmail(attempt('guess', 'a@x', T + 500))).allowed).toBe(true);
+    await th.admitAddress('bot', T + 500);
+    expect((await th.admitEmail(attempt('bot', 'a@x', T + 500))).allowed).toBe(false);
+    expect((await th.succeeded(attempt('bot', 'a@x', T + 500), 7, T + 510, false)).allowed).toBe(true);
+    // The guess's mark at the same stamp was not withdrawn: the email is still locked.
+    expect((await th.admitEmail(attempt('fresh', 'a@x', T + 600))).allowed).toBe(false);
+    // The bot's address holds one failure (the first attempt), not two.
+    for (let i = 0; i < limits.loginFailuresPerAddressMax - 1; i++) expect((await th.admitAddress('bot', T + 700)).allowed).toBe(true);
+    expect((await th.admitAddress('bot', T + 700)).allowed).toBe(false);
+  });
+
   it(`successes: ${limits.loginSuccessesPerUserMax} per user per window, then Retry-After until the oldest leaves`, async () => {
     const th = new LoginThrottle(await make(), 'api_login');
     for (let i = 0; i < limits.loginSuccessesPerUserMax; i++) {

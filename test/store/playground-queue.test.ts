@@ -46,6 +46,29 @@ eachBackend('playground run queue', (open) => {
     expect(await store.enqueue(run('exe_b2', bob), JOB, false, CAPS)).toEqual({ kind: 'capacity' });
   });
 
+  it('paced runs past the paced share wait, up to `pacedWaiting` more (oldest claimed first, where a paced runner is free); full-speed runs never wait', async () => {
+    const sql = await open();
+    const store = new PlaygroundRunStore(sql);
+    const caps = { full: 1, paced: 1, pacedWaiting: 2 };
+    const users = [];
+    for (const name of ['ann', 'bob', 'cat', 'dan', 'eve', 'fay']) users.push(await addUser(sql, `${name}@x.io`));
+    const [ann, bob, cat, dan, eve, fay] = users;
+    expect(await store.enqueue(run('exe_a', ann, 1), JOB, true, caps)).toEqual({ kind: 'queued' });
+    expect(await store.claim('node_a', { full: true, paced: true }, 5000)).toMatchObject({ row: { id: 'exe_a', paced: true } });
+    // The share is held: two more wait (one per user), the next is refused.
+    expect(await store.enqueue(run('exe_b', bob, 1, 1001), JOB, true, caps)).toEqual({ kind: 'queued' });
+    expect(await store.enqueue(run('exe_c', cat, 5, 1002), JOB, true, caps)).toEqual({ kind: 'queued' });
+    expect(await store.enqueue(run('exe_d', dan, 1), JOB, true, caps)).toEqual({ kind: 'capacity' });
+    expect(await store.enqueue(run('exe_b2', bob, 1), JOB, true, caps)).toEqual({ kind: 'already_running', executionId: 'exe_b' });
+    // Full speed: its own cap, no waiting.
+    expect(await store.enqueue(run('exe_e', eve), JOB, false, caps)).toEqual({ kind: 'queued' });
+    expect(await store.enqueue(run('exe_f', fay), JOB, false, caps)).toEqual({ kind: 'capacity' });
+    expect((await store.get(bob, 'exe_b'))?.nodeId).toBeNull();
+    // A node with a free paced runner takes the oldest waiting one.
+    expect(await store.claim('node_b', { full: false, paced: true }, 6000)).toMatchObject({ row: { id: 'exe_b', nodeId: 'node_b', paced: true } });
+    expect((await store.get(cat, 'exe_c'))?.nodeId).toBeNull();
+  });
+
   it('claims the oldest queued run of a share with room, once; heartbeats write progress and read back stop and pace', async () => {
     const sql = await open();
     const store = new PlaygroundRunStore(sql);

@@ -10,6 +10,7 @@ import { type Fill, type Order, OrderSide, OrderStatus, OrderType } from '../../
 import { AccountStore } from '../../src/store/accounts.ts';
 import { ChallengeStore, type PayoutRow } from '../../src/store/challenges.ts';
 import { IssuedJwtStore } from '../../src/store/issued-jwts.ts';
+import { JournalStore } from '../../src/store/journal.ts';
 import { ReplayStore, type SessionRow } from '../../src/store/replay.ts';
 import type { Sql } from '../../src/store/sql.ts';
 import { type NewUser, type UserRow, UserStore } from '../../src/store/users.ts';
@@ -44,7 +45,7 @@ function session(accountId: number, userId: number, over: Partial<SessionRow> = 
   return {
     accountId, sessionId: `ses_${accountId}`, userId, symbol: 'NQ', timeframe: '1m', startS: 1_740_690_000, endS: 1_740_776_400,
     cursorS: 1_740_690_000, currentIndex: 0, totalBars: 1380, historyBars: 200, status: 'active', endReason: null, challengeId: null,
-    engineCore: '{"v":1}', createdMs: T0, lastActivityMs: T0, endedMs: null, ...over,
+    engineCore: '{"v":1}', createdMs: T0, lastActivityMs: T0, endedMs: null, resultsJson: null, ...over,
   };
 }
 
@@ -213,6 +214,35 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.session(ids[4])).not.toBeNull();
   });
 
+  it('replay: an ended session keeps its statistics (a live one never); the journal\'s notes count per user and session, in UTF-8 bytes, less the note a write replaces', async () => {
+    const accounts = new AccountStore(db());
+    const replay = new ReplayStore(db());
+    const notes = new JournalStore(db());
+    const u = await userId(db(), 'kept');
+    const ids = [0, 0, 0];
+    for (let i = 0; i < 3; i++) ids[i] = (await accounts.insert({ userId: u, kind: 'replay', name: `k${i}`, balanceCents: 0, nowMs: T0 })).id;
+    await replay.insertSession(session(ids[0], u, { status: 'ended', endReason: 'ended', endedMs: T0 }));
+    await replay.insertSession(session(ids[1], u));
+    await replay.keepResults(ids[0], '{"totalTrades":3,"é":"✓"}');
+    await replay.keepResults(ids[1], '{"totalTrades":9}');
+    expect((await replay.session(ids[0]))?.resultsJson).toBe('{"totalTrades":3,"é":"✓"}');
+    expect((await replay.session(ids[1]))?.resultsJson).toBeNull();
+    expect((await replay.endedOf(u, 10)).map((r) => r.resultsJson)).toStrictEqual(['{"totalTrades":3,"é":"✓"}']);
+    expect(await notes.usage(u, ids[0], 0)).toStrictEqual({ count: 0, bytes: 0, inSession: 0, replaces: false });
+    await notes.put(ids[0], 0, 'é', T0);
+    await notes.put(ids[0], 1, 'abc', T0);
+    await notes.put(ids[1], 1, '😀', T0);
+    // Another user's notes and a session without a row count for nobody here.
+    const other = await userId(db(), 'kept-other');
+    const theirs = (await accounts.insert({ userId: other, kind: 'replay', name: 'o', balanceCents: 0, nowMs: T0 })).id;
+    await replay.insertSession(session(theirs, other));
+    await notes.put(theirs, 0, 'zzzz', T0);
+    expect(await notes.usage(u, ids[0], 5)).toStrictEqual({ count: 3, bytes: 9, inSession: 2, replaces: false });
+    expect(await notes.usage(u, ids[0], 1)).toStrictEqual({ count: 2, bytes: 6, inSession: 1, replaces: true });
+    expect(await notes.usage(u, ids[1], 1)).toStrictEqual({ count: 2, bytes: 5, inSession: 0, replaces: true });
+    expect(await notes.usage(u, ids[2], 0)).toStrictEqual({ count: 3, bytes: 9, inSession: 0, replaces: false });
+  });
+
   it('replay: orders upsert (a conflict rewrites the moving fields only), read one, search newest first with ties by id and inclusive bounds', async () => {
     const replay = new ReplayStore(db());
     const u = await userId(db(), 'ord');
@@ -266,6 +296,12 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.searchFills(a, 300, 300, 10)).toStrictEqual([f[0]]);
     // The replay results read every fill with the widest bounds there are.
     expect(await replay.searchFills(a, 0, Number.MAX_SAFE_INTEGER, 2)).toStrictEqual([f[2], f[1]]);
+    // A fold pages them oldest first by id, between the lowest and highest.
+    expect(await replay.fillIdRange(a)).toStrictEqual({ lo: 1, hi: 3 });
+    expect(await replay.fillIdRange(a + 10_000)).toStrictEqual({ lo: 0, hi: 0 });
+    expect(await replay.fillsAfter(a, 0, 2)).toStrictEqual([f[0], f[1]]);
+    expect(await replay.fillsAfter(a, 2, 2)).toStrictEqual([f[2]]);
+    expect(await replay.fillsAfter(a, 3, 2)).toStrictEqual([]);
   });
 
   it('challenges: state as JSON with a version; save with the expected version is a compare-and-set; payouts newest first, ties by insertion', async () => {

@@ -209,6 +209,11 @@ function ResultHeader({ live }: { live: ExecutionProgress | null }) {
         <span class="mono muted" data-testid="run-bars">
           {done.toLocaleString('en-US')} / {total.toLocaleString('en-US')} bars
         </span>
+        {live.status === 'running' && live.queued ? (
+          <span class="muted" data-testid="run-queued">
+            Queued: starts when a runner frees
+          </span>
+        ) : null}
         <span class="pg-run-figs">
           <span class="muted">P&L</span> <span class={`mono ${signClass(live.totalPnl)}`}>{money(live.totalPnl)}</span>
           <span class="muted">Trades</span> <span class="mono">{live.totalTrades ?? 0}</span>

@@ -28,6 +28,7 @@ export const optimize: CodeTable<OptimizeError> = {
   invalid_walk_forward: [15, (e) => e.message, 'walkForward needs inSampleDays and outOfSampleDays, … | The span holds {n} trade dates with data: too few … | The span makes {n} windows; at most {max}'],
   too_many_combinations: [16, (e) => `The optimisation has ${e.count} combinations; at most ${e.max}`, 'The optimisation has {count} combinations; at most {max}'],
   daily_limit: [17, (e) => `Daily limit of ${e.max} combinations reached: ${e.left} left today (UTC)`, 'Daily limit of {max} combinations reached: {left} left today (UTC)'],
+  rate_limited: { status: 429, message: 'Too many optimisation starts; retry shortly' },
 };
 
 export const optimization: CodeTable<OptimizationNotFound> = {

@@ -30,7 +30,8 @@ export const optimize = defineEndpoint({
   summary: 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own',
   description:
     `The run's fields as POST run (one source: \`templateId\`, \`code\` or a saved \`strategyId\`), then \`params\`: per param a value, a range \`{min, max, step}\` or \`{values: [...]}\`, within the template's bounds. ` +
-    `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user.`,
+    `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user; ` +
+    `${limits.playgroundOptimizeStartsPerWindowMax} requests a minute per user (HTTP 429 beyond, with Retry-After). A random search may sample any space, however large.`,
   request: {
     ...RUN_SOURCE_REQUEST,
     params: Maybe(T.Record(T.String(), T.Union([ParamValue, ParamRange, ParamList]))),

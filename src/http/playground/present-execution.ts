@@ -38,6 +38,7 @@ function runFields(v: ExecutionView) {
 export function presentProgress(v: ExecutionView) {
   return {
     ...runFields(v),
+    queued: v.queued,
     error: v.error,
     speed: v.speed,
     progress: { barsDone: v.barsDone, barsTotal: v.barsTotal },
@@ -77,14 +78,15 @@ export function presentExecution(v: ExecutionView) {
 }
 
 /**
- * Trades as CSV: the header row, then one row per trade with RunTrade's fields in that order (none
- * of them can hold a comma, a quote or a line break, so nothing is quoted). Lines end with \n.
+ * Trades as CSV rows with RunTrade's fields in the header's order (none of them can hold a comma, a
+ * quote or a line break, so nothing is quoted), each ending in \n: a page of the streamed export
+ * (GET executions/:id/trades.csv, the header row first).
  */
-export function presentTradesCsv(inst: Instrument, trades: readonly TradeRecord[], columns: readonly string[]): string {
-  const lines = [columns.join(',')];
+export function presentTradesCsvRows(inst: Instrument, trades: readonly TradeRecord[]): string {
+  let out = '';
   for (const t of trades) {
     const w = presentTrade(inst, t);
-    lines.push(`${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}`);
+    out += `${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}\n`;
   }
-  return `${lines.join('\n')}\n`;
+  return out;
 }

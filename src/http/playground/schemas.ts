@@ -79,7 +79,11 @@ export const run = defineEndpoint({
     params: { keep: 'invalid_params' },
     speed: { defer: 'invalid_speed' },
   },
-  response: okBody({ executionId: T.String(), status: T.Literal('running') }),
+  response: okBody({
+    executionId: T.String(),
+    status: T.Literal('running'),
+    queued: T.Boolean({ description: 'Extension: true when the run waits for a runner (a paced run beyond the paced share waits its turn instead of being refused)' }),
+  }),
   errors: runCodes.run,
   errorFields: { executionId: T.Optional(T.String({ description: 'With errorCode 11: the execution already running' })) },
 });

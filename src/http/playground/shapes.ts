@@ -121,6 +121,7 @@ const progressFields = {
   startDate: TradeDate('First trade date'),
   endDate: TradeDate('Last trade date'),
   status: RunStatus,
+  queued: T.Boolean({ description: 'Extension: true while a running execution waits for a runner (a paced run beyond the paced share waits its turn); it starts when one frees' }),
   totalPnl: T.Number(),
   totalTrades: T.Integer(),
   winRate: T.Number(),

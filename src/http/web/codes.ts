@@ -48,6 +48,8 @@ export const journalNote: CodeTable<NoteError> = {
   trade_not_found: [2, 'Trade not found'],
   invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
   note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
+  too_many_notes: [4, (e) => `At most ${e.max} notes per ${e.scope}; delete one first (an empty note deletes it)`, 'At most {max} notes per {session|user}; delete one first (an empty note deletes it)'],
+  notes_full: [5, (e) => `Your notes would exceed ${e.maxBytes / 1024 / 1024} MB; delete or shorten some first`, 'Your notes would exceed {max} MB; delete or shorten some first'],
 };
 
 /** GET /replay-sessions/:accountId/drawings: another user's session, or none, reads as not found. */

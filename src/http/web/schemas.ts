@@ -2,6 +2,7 @@
 // tables (codes.ts). WEB_ENDPOINTS lists them for the API reference.
 
 import { Type as T } from '@sinclair/typebox';
+import { limits } from '../../config.ts';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
@@ -205,6 +206,9 @@ export const journalNote = defineEndpoint({
   path: '/journal/:accountId/note',
   auth: 'cookie',
   summary: "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it",
+  description:
+    `A user keeps at most ${limits.journalNotesPerSessionMax} notes on a session, ${limits.journalNotesPerUserMax} in all and ` +
+    `${limits.journalNoteBytesPerUserMax / 1024 / 1024} MB of text (UTF-8); an edit counts its new text in place of its old, and deleting always works.`,
   request: {
     tradeNumber: Nullable(T.Integer({ description: 'null: the session; n ≥ 1: its n-th round trip' })),
     text: T.String({ description: 'At most 4,000 characters' }),

@@ -4,6 +4,7 @@
 // free of it (test/tidy.test.ts).
 
 import { Type as T } from '@sinclair/typebox';
+import { coreLimits as limits } from '../../core-limits.ts';
 import { Nullable, RunResults, RunTrade, STRICT } from '../shared/schemas.ts';
 
 export const WebUser = T.Object({ email: T.String(), plan: T.Union([T.Literal('free'), T.Literal('pro')]) }, { ...STRICT, title: 'WebUser' });
@@ -209,7 +210,7 @@ export const JournalDetail = T.Object(
     historyStartTime: Nullable(T.String({
       description: 'Open time of the first chart-history bar (ISO 8601 UTC): History/retrieveBars from it to startTime answers the historyBars bars; null when there are none',
     })),
-    trades: T.Array(JournalTrade),
+    trades: T.Array(JournalTrade, { maxItems: limits.journalTradesListedMax, description: `The first ${limits.journalTradesListedMax} round trips, oldest first; \`results.totalTrades\` counts them all` }),
     equity: T.Array(EquityPoint, { description: 'The starting balance, then the balance after each second with fills (at most 2,000 points, evenly thinned)' }),
   },
   { ...STRICT, title: 'JournalDetail' },

@@ -5,9 +5,11 @@
 // - A parameter is fixed (a value), a range `{min, max, step}` (min, min + step, … up to max) or a
 //   list `{values: […]}`. Every value of a template's param must fit its typed bounds (the run's own
 //   check, validateParams, says why not); ranges are for number params only.
-// - The space is the cross product of the axes, numbered in mixed radix with the last axis fastest.
-//   A grid runs every point; random runs `count` distinct points drawn with a seeded generator
-//   (mulberry32, Floyd's sampling), in ascending order, so one seed gives the same combinations.
+// - The space is the cross product of the axes, numbered in mixed radix with the last axis fastest;
+//   its size and indexes are BigInts (a space may hold far more than 2^53 points). A grid runs every
+//   point; random runs `count` distinct points drawn with a seeded generator (mulberry32, Floyd's
+//   sampling), in ascending order, so one seed gives the same combinations. Every loop here is
+//   bounded before it runs: axes per request, values per axis, points per search.
 // - Objectives, higher is better: net P&L (USD), return over max drawdown (net P&L / |max drawdown|;
 //   none without a drawdown), Sharpe (engine/performance.ts), profit factor (none without a losing
 //   trade), win rate. A combination without a value, not completed, or outside the constraints
@@ -16,8 +18,9 @@
 import { limits } from '../../config.ts';
 import type { Performance } from '../../engine/performance.ts';
 import type { RunStats } from '../../engine/results.ts';
+import { assert } from '../../lib/assert.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
-import { type ParamValue, type StrategyTemplate, validateParams } from './templates.ts';
+import { customParamsMax, type ParamValue, paramValueProblem, type StrategyTemplate, validateParams } from './templates.ts';
 
 export const OBJECTIVES = ['net_pnl', 'return_over_drawdown', 'sharpe', 'profit_factor', 'win_rate'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
@@ -53,28 +56,47 @@ export interface Combination {
   summary: Summary | null;
 }
 
-export type SpaceError = { kind: 'invalid_params'; message: string } | { kind: 'too_many_combinations'; count: number; max: number };
+export type SpaceError = { kind: 'invalid_params'; message: string };
 
 /**
- * The axes of a request's `params` for a template (typed bounds) or custom code (null: any name,
- * numbers for ranges); fixed values are axes of one value. Each value is checked as a run checks it.
+ * The axes of a request's `params`, their shape only: a value, a range or a list per param, at most
+ * one axis per param a run may take (the template's, or custom code's `customParamsMax`) and at most
+ * `playgroundOptimizeCombinationsMax` values an axis, all counted before any value is made or checked
+ * (a body of 22,000 axes was checked value by value for 7.6 s before its refusal). The values
+ * themselves are checked by `checkAxisValues`, once the search's size is known to fit.
  */
-export function parseAxes(params: unknown, template: StrategyTemplate | null, base: Record<string, ParamValue>): Result<Axis[], SpaceError> {
+export function parseAxes(params: unknown, template: StrategyTemplate | null): Result<Axis[], SpaceError> {
+  const bad = (message: string) => err({ kind: 'invalid_params' as const, message });
   const given = params === undefined || params === null ? {} : params;
-  if (typeof given !== 'object' || Array.isArray(given)) return err({ kind: 'invalid_params', message: 'params must be an object' });
+  if (typeof given !== 'object' || Array.isArray(given)) return bad('params must be an object');
+  const specs = Object.entries(given);
+  if (template === null && specs.length > customParamsMax) return bad(`Too many params (at most ${customParamsMax})`);
   const axes: Axis[] = [];
-  for (const [name, spec] of Object.entries(given)) {
+  for (const [name, spec] of specs) {
     const declared = template?.params.find((p) => p.name === name);
-    if (template && !declared) return err({ kind: 'invalid_params', message: `Unknown param ${name}` });
+    if (template && !declared) return bad(`Unknown param ${name}`);
     const values = axisValues(name, spec, declared?.type ?? null);
     if (!values.ok) return values;
-    for (const v of values.value) {
-      const checked = validateParams({ ...base, [name]: v }, template);
-      if (!checked.ok) return err({ kind: 'invalid_params', message: checked.message });
-    }
     axes.push({ name, values: values.value });
   }
   return ok(axes);
+}
+
+/**
+ * Every value of every axis checked as a run checks its params (validateParams says why not), one
+ * value at a time against its param, then one whole point over `base` (the run's other params): the
+ * rest of the params are `base`'s, already checked, so a point of checked values passes too.
+ */
+export function checkAxisValues(axes: readonly Axis[], template: StrategyTemplate | null, base: Record<string, ParamValue>): Result<void, SpaceError> {
+  for (const axis of axes) {
+    const declared = template?.params.find((p) => p.name === axis.name) ?? null;
+    for (const v of axis.values) {
+      const problem = paramValueProblem(axis.name, v, declared);
+      if (problem) return err({ kind: 'invalid_params', message: problem });
+    }
+  }
+  const first = validateParams({ ...base, ...Object.fromEntries(axes.map((a) => [a.name, a.values[0]])) }, template);
+  return first.ok ? ok(undefined) : err({ kind: 'invalid_params', message: first.message });
 }
 
 function axisValues(name: string, spec: unknown, type: string | null): Result<ParamValue[], SpaceError> {
@@ -96,42 +118,78 @@ function axisValues(name: string, spec: unknown, type: string | null): Result<Pa
   const [lo, hi, st] = [min, max, step] as number[];
   if (st <= 0) return bad(`Range of ${name}: step must be greater than 0`);
   if (lo > hi) return bad(`Range of ${name}: min must not exceed max`);
+  // Counted before any value is made (Infinity when max - min overflows: refused all the same).
   const count = Math.floor((hi - lo) / st + 1e-9) + 1;
-  if (count > limits.playgroundOptimizeCombinationsMax) return bad(`Range of ${name} has ${count} values; at most ${limits.playgroundOptimizeCombinationsMax}`);
+  if (!(count <= limits.playgroundOptimizeCombinationsMax)) return bad(`Range of ${name} has ${count} values; at most ${limits.playgroundOptimizeCombinationsMax}`);
   // Rounded to 10 decimals: 0.1 + 0.2 is not 0.3 in binary floating point.
   return ok(Array.from({ length: count }, (_, i) => Number((lo + i * st).toFixed(10))));
 }
 
-/** Points in the space (the product of the axes' sizes). */
-export function spaceSize(axes: readonly Axis[]): number {
-  return axes.reduce((n, a) => n * a.values.length, 1);
+/**
+ * Points in the space (the product of the axes' sizes), exact: 50 axes of 500 values make about
+ * 10^135 points, far past a double's exact integers (2^53), so the count is a BigInt.
+ */
+export function spaceSize(axes: readonly Axis[]): bigint {
+  return axes.reduce((n, a) => n * BigInt(a.values.length), 1n);
 }
 
 /** The point at `index` of the space: mixed radix, last axis fastest. */
-export function pointAt(axes: readonly Axis[], index: number): Record<string, ParamValue> {
+export function pointAt(axes: readonly Axis[], index: bigint): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
   let rest = index;
   for (let i = axes.length - 1; i >= 0; i--) {
-    const n = axes[i].values.length;
-    out[axes[i].name] = axes[i].values[rest % n];
-    rest = Math.floor(rest / n);
+    const n = BigInt(axes[i].values.length);
+    out[axes[i].name] = axes[i].values[Number(rest % n)];
+    rest /= n;
   }
   return out;
 }
 
-/** The indexes a search runs: every point (grid), or `count` distinct ones drawn from `seed` (random). */
-export function searchIndexes(size: number, method: { kind: 'grid' } | { kind: 'random'; count: number; seed: number }): number[] {
-  if (method.kind === 'grid' || method.count >= size) return Array.from({ length: size }, (_, i) => i);
-  const next = mulberry32(method.seed);
+/**
+ * The indexes a search runs, ascending: every point (grid), or `count` distinct ones drawn from
+ * `seed` (random; all of them when the space is no larger). At most `playgroundOptimizeCombinationsMax`
+ * either way: the caller refuses a larger search first, and this bound holds whatever it does.
+ */
+export function searchIndexes(size: bigint, method: { kind: 'grid' } | { kind: 'random'; count: number; seed: number }): bigint[] {
+  const points = method.kind === 'grid' || BigInt(method.count) >= size ? size : BigInt(method.count);
+  assert(points <= BigInt(limits.playgroundOptimizeCombinationsMax), `a search of ${points} points`);
+  if (points === size) return Array.from({ length: Number(size) }, (_, i) => BigInt(i));
+  const { count, seed } = method as { count: number; seed: number };
+  // Spaces a double counts exactly keep the draws they always had (one seed, the same combinations).
+  if (size <= BigInt(Number.MAX_SAFE_INTEGER)) return floydNumber(Number(size), count, seed).map(BigInt);
+  return floydBig(size, count, seed);
+}
+
+/** Floyd's sampling: exactly `count` draws, each distinct, uniform over [0, size). */
+function floydNumber(size: number, count: number, seed: number): number[] {
+  const next = mulberry32(seed);
   const picked = new Set<number>();
-  // Floyd: exactly `count` draws, each distinct, uniform over the space.
-  for (let j = size - method.count; j < size; j++) {
-    const t = Math.floor(next() * (j + 1));
+  for (let j = size - count; j < size; j++) {
+    const t = Math.floor((next() / 4_294_967_296) * (j + 1));
     picked.add(picked.has(t) ? j : t);
   }
   return [...picked].sort((a, b) => a - b);
 }
 
+/**
+ * Floyd's sampling over a space past 2^53, in BigInt: `j + 1` of doubles stops growing there, and the
+ * loop never ended (the probe's 500^6 space held a node until it ran out of memory). Each draw takes
+ * the 32-bit words the space needs, and two more, reduced modulo j + 1 (bias below 2^-64).
+ */
+function floydBig(size: bigint, count: number, seed: number): bigint[] {
+  const next = mulberry32(seed);
+  const words = Math.ceil(size.toString(2).length / 32) + 2;
+  const picked = new Set<bigint>();
+  for (let j = size - BigInt(count); j < size; j++) {
+    let x = 0n;
+    for (let w = 0; w < words; w++) x = (x << 32n) | BigInt(next());
+    const t = x % (j + 1n);
+    picked.add(picked.has(t) ? j : t);
+  }
+  return [...picked].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A 32-bit unsigned integer a call, from `seed`. */
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -139,7 +197,7 @@ function mulberry32(seed: number): () => number {
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    return (t ^ (t >>> 14)) >>> 0;
   };
 }
 

@@ -3,10 +3,11 @@
 // with a free runner claims it (store/playground-optimizations.ts). Family-agnostic; the playground
 // adapter maps the error kinds.
 //
-// - Checked whole before anything is queued: the run's own checks (source, instrument, span,
-//   timeframe), then the space (optimize-space.ts), method, objective, constraints, walk-forward
-//   windows (walk-forward.ts) and the limits: combinations per optimisation, per user per UTC day,
-//   one optimisation running per user (single runs go on beside it).
+// - Checked whole before anything is queued: the user's rate of starts (every POST counts), the
+//   run's own checks (source, instrument, span, timeframe), then the space's shape (optimize-space.ts),
+//   the method and the search's size (all counted before any value is made or checked), the values,
+//   objective, constraints, walk-forward windows (walk-forward.ts) and the limits: combinations per
+//   optimisation, per user per UTC day, one optimisation running per user (single runs go on beside it).
 // - Fair share: combinations yield to single runs (a free runner takes a queued single run first)
 //   and hold at most `optimizeMaxConcurrent` of a node's full-speed runners together (runs.ts).
 // - Advance: when a combination ends, on whichever node ran it, the optimisation is advanced under
@@ -17,6 +18,7 @@
 
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
+import { TradeTally } from '../../engine/results.ts';
 import { countBuckets } from '../../data/bucket-count.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
@@ -29,9 +31,10 @@ import type { ComboRow, OptimizationRow, PlaygroundOptimizationStore, QueuedComb
 import { SHUTDOWN_MESSAGE } from './execution.ts';
 import type { EquityPoint } from './ledger.ts';
 import {
-  type Axis, bestOf, type Combination, type Constraints, heatmap, type HeatCell, type Objective, OBJECTIVES, objectiveValue, parseAxes, pointAt,
+  type Axis, bestOf, checkAxisValues, type Combination, type Constraints, heatmap, type HeatCell, type Objective, OBJECTIVES, objectiveValue, parseAxes, pointAt,
   qualifies, searchIndexes, SORT_KEYS, type SortKey, sortCombinations, spaceSize, type Summary,
 } from './optimize-space.ts';
+import type { RateLimiter, RateLimits } from '../rate-limit.ts';
 import { INTERRUPTED_MESSAGE, type RunError, type RunInput, type RunService } from './runs.ts';
 import { findTemplate, validateParams } from './templates.ts';
 import { stitch, type Stitched, walkForwardWindows } from './walk-forward.ts';
@@ -42,8 +45,9 @@ export type OptimizeError =
   | { kind: 'invalid_objective' }
   | { kind: 'invalid_constraints'; message: string }
   | { kind: 'invalid_walk_forward'; message: string }
-  | { kind: 'too_many_combinations'; count: number; max: number }
+  | { kind: 'too_many_combinations'; count: bigint; max: number }
   | { kind: 'daily_limit'; left: number; max: number }
+  | { kind: 'rate_limited'; retryAfterS: number }
   | { kind: 'optimization_running'; optimizationId: string };
 
 export type OptimizationNotFound = { kind: 'optimization_not_found' };
@@ -99,6 +103,8 @@ interface WindowState {
 }
 interface OptimizeState {
   windows: WindowState[];
+  /** An ended walk-forward's stitched out-of-sample results, once read (null: no out-of-sample run completed). */
+  stitched?: Stitched | null;
 }
 
 export interface CombinationView extends Combination {
@@ -148,13 +154,16 @@ const STOPPED_MESSAGE = 'Stopped by the user';
 
 export class OptimizationService {
   private worker: ReturnType<typeof setInterval> | null = null;
+  private readonly startLimiter: RateLimiter;
 
   constructor(
     private readonly store: PlaygroundOptimizationStore,
     private readonly runs: RunService,
     private readonly source: BarSource,
     private readonly clock: Clock,
+    rateLimits: RateLimits,
   ) {
+    this.startLimiter = rateLimits.limiter('optimize_start', limits.playgroundOptimizeStartsPerWindowMax, limits.playgroundOptimizeStartWindowMs);
     runs.onRunEnded = (row) => {
       if (row.optimizationId !== null) void this.advance(row.optimizationId).catch((e) => console.error('optimisation advance', row.optimizationId, e));
     };
@@ -188,6 +197,9 @@ export class OptimizationService {
   }
 
   async start(userId: number, body: OptimizeInput): Promise<Result<{ optimizationId: string }, OptimizeError>> {
+    // Every start counts, refused or not, as a strategy save does: it bounds the checking work too.
+    const gate = await this.startLimiter.take(String(userId), this.clock.nowMs());
+    if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const req = await this.check(userId, body);
     if (!req.ok) return req;
     const r = req.value;
@@ -212,10 +224,17 @@ export class OptimizationService {
     if (!planned.ok) return planned as Result<never, OptimizeError>;
     const p = planned.value;
     const template = p.templateId === null ? null : findTemplate(p.templateId) ?? null;
-    const axes = parseAxes(body.params, template, p.params);
+    // Cheap bounds first (axes, values per axis, points), then the values one by one.
+    const axes = parseAxes(body.params, template);
     if (!axes.ok) return axes;
     const method = parseMethod(body.method, body.count, body.seed);
     if (!method.ok) return method;
+    const max = BigInt(limits.playgroundOptimizeCombinationsMax);
+    const size = spaceSize(axes.value);
+    const searched = method.value.kind === 'grid' || size < BigInt(method.value.count) ? size : BigInt(method.value.count);
+    if (searched > max) return err({ kind: 'too_many_combinations', count: searched, max: Number(max) });
+    const values = checkAxisValues(axes.value, template, p.params);
+    if (!values.ok) return values;
     const objective = body.objective ?? 'net_pnl';
     if (typeof objective !== 'string' || !(OBJECTIVES as readonly string[]).includes(objective)) return err({ kind: 'invalid_objective' });
     const constraints = parseConstraints(body.constraints);
@@ -223,11 +242,9 @@ export class OptimizationService {
     const span: Span = { startDate: p.startDate, endDate: p.endDate, startS: p.startS, endS: p.endS, bars: p.totalBars };
     const wf = this.walkForward(p.inst, p.tf, body.walkForward, span);
     if (!wf.ok) return wf;
-    const size = spaceSize(axes.value);
-    const points = method.value.kind === 'grid' ? size : Math.min(size, method.value.count);
+    const points = Number(searched);
     const total = wf.value ? wf.value.windows.length * (points + 1) : points;
-    const max = limits.playgroundOptimizeCombinationsMax;
-    if (total > max) return err({ kind: 'too_many_combinations', count: total, max });
+    if (total > max) return err({ kind: 'too_many_combinations', count: BigInt(total), max: Number(max) });
     return ok({
       strategyId: p.strategyId, templateId: p.templateId, instrument: p.inst.symbol, timeframe: p.tf.text, contextTimeframes: p.ctx.map((c) => c.text),
       span, axes: axes.value, method: method.value, objective: objective as Objective, constraints: constraints.value, walkForward: wf.value, points, code: p.code,
@@ -387,19 +404,44 @@ export class OptimizationService {
       const oos = rows.find((c) => c.runId === state.windows[k].outOfSampleRunId);
       return { ...w, best: best ? view(toCombination(best)) : null, outOfSampleRun: oos ? view(toCombination(oos)) : null };
     });
-    return { row: o, request: req, done, best: null, windows, stitched: stitch ? await this.stitched(userId, windows) : null };
+    return { row: o, request: req, done, best: null, windows, stitched: stitch ? await this.stitched(userId, o, windows) : null };
   }
 
-  private async stitched(userId: number, windows: readonly WindowView[]): Promise<Stitched | null> {
+  /**
+   * The out-of-sample runs stitched. An ended optimisation's runs never change: its stitched results
+   * are computed once and kept in its state, so its reads and its done event do not read every
+   * out-of-sample trade again.
+   */
+  private async stitched(userId: number, o: OptimizationRow, windows: readonly WindowView[]): Promise<Stitched | null> {
+    const state = o.state as OptimizeState;
+    if (o.status !== 'running' && state.stitched !== undefined) return state.stitched;
+    const value = await this.stitchRuns(userId, windows);
+    if (o.status !== 'running') await this.store.setState(o.id, { ...state, stitched: value });
+    return value;
+  }
+
+  /**
+   * Every out-of-sample trade read a page at a time, tallied, with a timer turn between pages: 24
+   * runs of up to 200,000 trades each were read whole in one turn before.
+   */
+  private async stitchRuns(userId: number, windows: readonly WindowView[]): Promise<Stitched | null> {
     const runs = windows.map((w) => w.outOfSampleRun).filter((c): c is CombinationView => c !== null && c.status === 'completed');
     if (runs.length === 0) return null;
     const parts = [];
+    const tally = new TradeTally();
     for (const c of runs) {
       const result = (await this.store.result(c.runId)) as { equity?: EquityPoint[]; balanceCents?: number } | null;
-      const trades = await this.runs.allTrades(userId, c.runId);
-      parts.push({ equity: result?.equity ?? [], trades: trades.ok ? trades.value.trades : [], finalBalanceCents: result?.balanceCents ?? limits.startingBalanceCents });
+      for (let offset = 0; ;) {
+        const page = await this.runs.tradesPage(userId, c.runId, offset, limits.playgroundTradesPageMax);
+        if (!page.ok || page.value.trades.length === 0) break;
+        for (const t of page.value.trades) tally.add(t);
+        offset += page.value.trades.length;
+        if (offset >= page.value.stored) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      parts.push({ equity: result?.equity ?? [], finalBalanceCents: result?.balanceCents ?? limits.startingBalanceCents });
     }
-    return stitch(parts, limits.startingBalanceCents, 2 * limits.playgroundEquityPointsMax);
+    return stitch(parts, tally, limits.startingBalanceCents, 2 * limits.playgroundEquityPointsMax);
   }
 
   async combinations(userId: number, id: string, q: { sort?: unknown; order?: unknown; offset?: number; limit?: number }): Promise<Result<CombinationsPage, CombinationsError>> {

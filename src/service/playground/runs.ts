@@ -11,10 +11,14 @@
 //
 // Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
 // busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
-// time, up to the 10-minute limit: it takes a place in a share of its own (`pacedMaxConcurrent`),
-// so paced runs can never hold the full-speed slots and lock every other user out. A run changing
-// pace changes share: to full speed only when a full-speed slot is free (else POST speed answers
-// busy and the run keeps its pace); to a pace when the paced share has room (else it keeps its slot).
+// time, up to the 10-minute limit: it takes a place in a share of its own (`pacedMaxConcurrent` a
+// node), so paced runs can never hold the full-speed slots and lock every other user out. Each user
+// holds at most one place (one run per user), and a paced run beyond the share waits its turn,
+// `queued` until a paced runner frees, instead of being refused (docs/decisions.md, Hardening round
+// two): four users' `speed: 1` runs held a 2-core node's share for ten minutes, every other paced
+// run refused meanwhile. A run changing pace changes share: to full speed only when a full-speed
+// slot is free (else POST speed answers busy and the run keeps its pace); to a pace when the paced
+// share has room, waiting runs counted (else it keeps its slot).
 
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
@@ -101,6 +105,8 @@ export interface ExecutionView {
   endDate: string;
   params: Record<string, unknown>;
   status: RunStatus;
+  /** Running but waiting for a runner: a paced run beyond the paced share waits its turn (docs/playground.md). */
+  queued: boolean;
   error: string | null;
   speed: number | null;
   barsDone: number;
@@ -238,7 +244,8 @@ export class RunService {
     }
   }
 
-  async start(userId: number, body: RunInput): Promise<Result<{ executionId: string }, RunError>> {
+  /** `queued`: accepted but waiting for a runner (a paced run beyond the paced share, or one another node has yet to claim). */
+  async start(userId: number, body: RunInput): Promise<Result<{ executionId: string; queued: boolean }, RunError>> {
     const planned = await this.plan(userId, body);
     if (!planned.ok) return planned;
     const p = planned.value;
@@ -255,11 +262,11 @@ export class RunService {
     // Each run's record holds up to about a megabyte of results and logs: keep the newest only.
     await this.store.pruneUser(userId, limits.playgroundRunsKeptPerUserMax);
     await this.poke();
-    return ok({ executionId: id });
+    return ok({ executionId: id, queued: !this.live.has(id) });
   }
 
   private caps() {
-    return { full: this.settings.maxConcurrent, paced: this.settings.pacedMaxConcurrent };
+    return { full: this.settings.maxConcurrent, paced: this.settings.pacedMaxConcurrent, pacedWaiting: limits.playgroundPacedWaitingMax };
   }
 
   /** Claims queued runs while this node has a free runner; one claimer at a time, run again if poked meanwhile. */
@@ -413,12 +420,15 @@ export class RunService {
     if (r.kind === 'not_running') return err({ kind: 'not_running' });
     if (r.kind === 'capacity') return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
     const l = this.live.get(r.executionId);
+    const leftPacedShare = l !== undefined && l.paced && !r.paced;
     if (l) {
       l.speedEdits++;
       l.paced = r.paced;
       l.exec.setSpeed(s);
       l.row.speed = s;
     }
+    // A run that left the paced share frees a paced runner here: a paced run waiting for one starts.
+    if (leftPacedShare) await this.poke();
     return ok({ executionId: r.executionId });
   }
 
@@ -748,6 +758,7 @@ function computeLiveView(l: Live): ExecutionView {
   return {
     ...rowBasics(l.row),
     status: x.status,
+    queued: false,
     error: x.error,
     speed: x.speed,
     barsDone: x.barsDone,
@@ -794,6 +805,7 @@ function storedView(row: RunRow): ExecutionView {
   return {
     ...rowBasics(row),
     status: row.status,
+    queued: row.status === 'running' && row.nodeId === null,
     error: row.error,
     speed: row.speed,
     barsDone: row.barsDone,

@@ -13,7 +13,7 @@
 //   starting balance plus the P&L so far). Its statistics are engine/results.ts's over every
 //   out-of-sample trade, with the drawdown measured on the stitched curve.
 
-import { DrawdownTracker, runStats, type RunStats, type TradeRecord } from '../../engine/results.ts';
+import { DrawdownTracker, type RunStats, type TradeTally } from '../../engine/results.ts';
 import type { EquityPoint } from './ledger.ts';
 
 export interface WindowPlan {
@@ -33,7 +33,6 @@ export function walkForwardWindows(days: number, inSampleDays: number, outOfSamp
 
 export interface OutOfSampleRun {
   equity: readonly EquityPoint[];
-  trades: readonly TradeRecord[];
   finalBalanceCents: number;
 }
 
@@ -44,10 +43,12 @@ export interface Stitched {
   returnPct: number;
 }
 
-/** The out-of-sample runs chained in order, thinned evenly to at most `pointsMax` points (the last kept). */
-export function stitch(runs: readonly OutOfSampleRun[], startingBalanceCents: number, pointsMax: number): Stitched {
+/**
+ * The out-of-sample runs chained in order, thinned evenly to at most `pointsMax` points (the last
+ * kept); `trades` holds every out-of-sample trade, tallied (the caller reads them a page at a time).
+ */
+export function stitch(runs: readonly OutOfSampleRun[], trades: TradeTally, startingBalanceCents: number, pointsMax: number): Stitched {
   const all: EquityPoint[] = [];
-  const trades: TradeRecord[] = [];
   const dd = new DrawdownTracker(startingBalanceCents);
   let offset = 0;
   for (const r of runs) {
@@ -56,11 +57,10 @@ export function stitch(runs: readonly OutOfSampleRun[], startingBalanceCents: nu
       dd.update(q.equityCents);
       all.push(q);
     }
-    for (const t of r.trades) trades.push(t);
     offset += r.finalBalanceCents - startingBalanceCents;
   }
   const final = startingBalanceCents + offset;
-  const stats = runStats(trades, startingBalanceCents, final, dd.maxDrawdownCents);
+  const stats = trades.stats(startingBalanceCents, final, dd.maxDrawdownCents);
   return { equity: thin(all, pointsMax), stats, returnPct: Math.round((offset / startingBalanceCents) * 10_000) / 100 };
 }
 

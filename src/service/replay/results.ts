@@ -12,7 +12,7 @@
 //   stepped by its client, and the balance after fills is the figure every session has whatever
 //   the stepping (the playground samples equity at each bar close; both use DrawdownTracker).
 
-import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
+import { DrawdownTracker, type RunStats, TradeBook, type TradeRecord, TradeTally } from '../../engine/results.ts';
 import type { Fill } from '../../engine/types.ts';
 
 /** The balance after the fills of one second (closed P&L less fees); the first point is the start. */
@@ -30,26 +30,62 @@ export interface SessionFold {
 
 /** `fills` oldest first; `finalBalanceCents` the account's balance after them; `startS` the session's start. */
 export function foldSession(fills: readonly Fill[], finalBalanceCents: number, startS: number): SessionFold {
-  let netCents = 0;
-  for (const f of fills) netCents += f.realizedPnlCents - f.feeCents;
-  const startingBalanceCents = finalBalanceCents - netCents;
-  const book = new TradeBook();
-  const dd = new DrawdownTracker(startingBalanceCents);
-  // The start stands before the first fill, so the curve's times strictly increase.
-  const equity: EquityPoint[] = [{ timeS: Math.min(startS, (fills[0]?.timeS ?? startS + 1) - 1), balanceCents: startingBalanceCents }];
-  let balanceCents = startingBalanceCents;
-  for (const f of fills) {
-    book.add(f);
-    balanceCents += f.realizedPnlCents - f.feeCents;
-    dd.update(balanceCents);
-    const last = equity[equity.length - 1];
-    if (last.timeS === f.timeS) last.balanceCents = balanceCents;
-    else equity.push({ timeS: f.timeS, balanceCents });
-  }
-  return { stats: runStats(book.closed, startingBalanceCents, finalBalanceCents, dd.maxDrawdownCents), trades: book.closed, equity };
+  const folder = new SessionFolder(startS, Number.POSITIVE_INFINITY, true);
+  for (const f of fills) folder.add(f);
+  return folder.result(finalBalanceCents);
 }
 
 /** `fills` oldest first; `finalBalanceCents` the account's balance after them. */
 export function sessionResults(fills: readonly Fill[], finalBalanceCents: number): RunStats {
   return foldSession(fills, finalBalanceCents, fills[0]?.timeS ?? 0).stats;
+}
+
+/**
+ * The fold of `foldSession` a fill at a time, for fills read a page at a time: every trade is
+ * tallied, the first `tradesKept` kept, and the curve kept when asked. Balances are counted from 0
+ * and moved onto the starting balance at the end, once the fills' net is known (the final balance
+ * less it); a drawdown is the same either way.
+ */
+export class SessionFolder {
+  private readonly trades: TradeRecord[] = [];
+  private readonly equity: EquityPoint[] = [];
+  private readonly book = new TradeBook();
+  private readonly tally = new TradeTally();
+  private readonly dd = new DrawdownTracker(0);
+  private netCents = 0;
+
+  constructor(
+    private readonly startS: number,
+    private readonly tradesKept: number,
+    private readonly keepEquity: boolean,
+  ) {}
+
+  add(f: Fill): void {
+    // The start stands before the first fill, so the curve's times strictly increase.
+    if (this.equity.length === 0 && this.keepEquity) this.equity.push({ timeS: Math.min(this.startS, f.timeS - 1), balanceCents: 0 });
+    this.book.add(f);
+    for (const t of this.book.closed) {
+      this.tally.add(t);
+      if (this.trades.length < this.tradesKept) this.trades.push(t);
+    }
+    this.book.closed.length = 0;
+    this.netCents += f.realizedPnlCents - f.feeCents;
+    this.dd.update(this.netCents);
+    if (!this.keepEquity) return;
+    const last = this.equity[this.equity.length - 1];
+    if (last.timeS === f.timeS) last.balanceCents = this.netCents;
+    else this.equity.push({ timeS: f.timeS, balanceCents: this.netCents });
+  }
+
+  /** Every round trip closed so far, kept or not. */
+  get tradesTotal(): number {
+    return this.tally.count;
+  }
+
+  result(finalBalanceCents: number): SessionFold {
+    const startingBalanceCents = finalBalanceCents - this.netCents;
+    if (this.equity.length === 0 && this.keepEquity) this.equity.push({ timeS: this.startS, balanceCents: 0 });
+    for (const p of this.equity) p.balanceCents += startingBalanceCents;
+    return { stats: this.tally.stats(startingBalanceCents, finalBalanceCents, this.dd.maxDrawdownCents), trades: this.trades, equity: this.equity };
+  }
 }

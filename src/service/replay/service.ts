@@ -32,7 +32,7 @@ import type { RunStats } from '../../engine/results.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import { type Movement, SessionEvents } from './events.ts';
-import { sessionResults } from './results.ts';
+import { foldStats, sessionStats } from './kept-results.ts';
 import { replayAccountName } from '../account-names.ts';
 import { type Ownership, OwnedElsewhere, SessionMoving } from '../cluster/ownership.ts';
 import type { SessionRow } from '../../store/replay.ts';
@@ -613,9 +613,9 @@ export class ReplayService {
    * profit factor and drawdown as `src/engine/results.ts` defines them (see results.ts here).
    */
   async results(accountId: number): Promise<RunStats> {
-    const fills = (await this.d.store.searchFills(accountId, 0, Number.MAX_SAFE_INTEGER, limits.replayResultFillsMax)).reverse();
-    const balanceCents = (await this.d.accounts.byId(accountId))?.balanceCents ?? limits.startingBalanceCents;
-    return sessionResults(fills, balanceCents);
+    const row = await this.d.store.session(accountId);
+    // An ended session's are kept (kept-results.ts); a live one's, or an account without a session, folded.
+    return row ? sessionStats(this.d.store, this.d.accounts, row) : foldStats(this.d.store, this.d.accounts, accountId);
   }
 
   /**
@@ -684,6 +684,17 @@ export class ReplayService {
     s.finalized = true;
     await this.commit(s, mark, reason, movement);
     this.sessions.delete(s.accountId);
+    // Not inside a caller's transaction: a failed write there would fail the caller's whole commit.
+    if (!this.d.db.inTransaction()) await this.keepResults(s.accountId);
+  }
+
+  /** Folds an ended session's fills once and keeps the statistics; a failure leaves it to the first read. */
+  private async keepResults(accountId: number): Promise<void> {
+    try {
+      await this.results(accountId);
+    } catch (e) {
+      this.d.logError('keeping a replay session\'s statistics failed; its first read folds them', { accountId, error: String(e) });
+    }
   }
 
   // ---- persistence ----

@@ -72,11 +72,13 @@ describe('Auth/loginKey', () => {
       const post = i % 2 === 0 ? legacyPost(t, 'Auth/loginKey', wrong) : t.post('Auth/loginKey', wrong);
       expect((await post).body.errorCode).not.toBe(0);
     }
-    const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey });
+    const r = await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
     expect(r.status).toBe(429);
     expect(r.body).toEqual(failure(429, 'Too many requests'));
     expect(r.headers.get('retry-after')).toBe(String(limits.loginWindowMs / 1000));
     t.clock.advance(limits.loginWindowMs + 1);
+    expect((await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).body).toEqual(failure(1, INVALID));
+    // The right key was never locked out (a key cannot be guessed; docs/decisions.md).
     expect((await legacyPost(t, 'Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
   });
 

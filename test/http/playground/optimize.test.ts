@@ -270,6 +270,14 @@ describe('walk-forward', () => {
     expect(wf.outOfSample.results.totalPnl).toBe(oosPnl / 100);
     expect(wf.outOfSample.results.finalBalance).toBe(50_000 + oosPnl / 100);
     expect(wf.outOfSample.equityCurve.at(-1).equity).toBe(50_000 + oosPnl / 100);
+    // Ended, its stitched results are kept with it: read back from its state, not from every trade again.
+    const state = async () => JSON.parse((await p.s.sql.get<{ s: string }>('SELECT state_json AS s FROM playground_optimizations WHERE id = $id', { id: r.optimizationId }))!.s);
+    const kept = await state();
+    expect(kept.stitched.stats.totalPnlCents).toBe(oosPnl);
+    await p.s.sql.run('UPDATE playground_optimizations SET state_json = $s WHERE id = $id', { id: r.optimizationId, s: JSON.stringify({ ...kept, stitched: { ...kept.stitched, returnPct: 12.5 } }) });
+    expect((await call(me, 'GET', `optimizations/${r.optimizationId}`)).optimization.walkForward.outOfSample.results.returnPct).toBe(12.5);
+    await p.s.sql.run('UPDATE playground_optimizations SET state_json = $s WHERE id = $id', { id: r.optimizationId, s: JSON.stringify(kept) });
+    expect((await call(me, 'GET', `optimizations/${r.optimizationId}`)).optimization.walkForward.outOfSample).toEqual(wf.outOfSample);
   }, SANDBOX_TEST_MS);
 });
 

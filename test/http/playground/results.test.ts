@@ -173,6 +173,24 @@ describe('GET executions/:id/trades.csv', () => {
     expect(lines[6001]).toBe('long,1,2025-01-06T04:00:00Z,21500,2025-01-06T04:00:30Z,21501,17.2,2.8');
     expect(lines[6002]).toBe('');
   }, SANDBOX_TEST_MS);
+
+  it(`streams the export a page of at most ${limits.playgroundTradesPageMax} trades at a time (200,000 trades built as one string held the event loop a quarter of a second)`, async () => {
+    await storedRun('exe_csv_paged', 6001);
+    const res = await p.app.handle(new Request('http://localhost/api/playground/executions/exe_csv_paged/trades.csv', { headers: { cookie: `rd_session=${p.cookie}` } }));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const pieces: string[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pieces.push(decoder.decode(value));
+    }
+    const rows = pieces.map((x) => x.split('\n').length - 1);
+    expect(rows.length).toBeGreaterThanOrEqual(7);
+    for (const n of rows) expect(n).toBeLessThanOrEqual(limits.playgroundTradesPageMax + 1);
+    expect(rows.reduce((a, b) => a + b, 0)).toBe(6001 + 1);
+    expect(pieces.join('').split('\n')[0]).toBe(CSV_HEADER);
+  }, SANDBOX_TEST_MS);
 });
 
 describe('a year-long run', () => {

@@ -10,7 +10,7 @@ import { limits } from '../../../src/config.ts';
 import { findInstrument } from '../../../src/domain/instrument.ts';
 import { PlaygroundRunStore } from '../../../src/store/playground-runs.ts';
 import { makeWebUser, webCall, webLogin } from '../../support/app.ts';
-import { IDLE, makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../../support/playground.ts';
+import { IDLE, makePlaygroundApp, type PlaygroundApp, RUN_END_WAIT_MS, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../../support/playground.ts';
 
 const NQ = findInstrument('NQ')!;
 // Thursday 2025-02-27's CME session: Wed 17:00 CT to Thu 16:00 CT (23:00Z to 21:00Z), 1,380 one-minute bars.
@@ -42,7 +42,7 @@ describe('POST run', () => {
     ].join('\n');
     const r = await p.call('POST', 'run', { ...DAY, code });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ executionId: expect.stringMatching(/^exe_[A-Za-z0-9_-]{16}$/), status: 'running', success: true, errorCode: 0, errorMessage: null });
+    expect(r.body).toEqual({ executionId: expect.stringMatching(/^exe_[A-Za-z0-9_-]{16}$/), status: 'running', queued: false, success: true, errorCode: 0, errorMessage: null });
     const x = await p.waitEnd(r.body.executionId);
     expect(x.status).toBe('completed');
     expect(x.error).toBeNull();
@@ -205,7 +205,7 @@ describe('POST run', () => {
       // Heard, so recorded: the store has the end, and the user's next run is admitted.
       expect((await new PlaygroundRunStore(p.s.sql).get(userId, first))?.status).toBe('completed');
       const next = await p.call('POST', 'run', { ...DAY, code: IDLE });
-      expect(next.body).toEqual({ executionId: expect.stringMatching(/^exe_/), status: 'running', success: true, errorCode: 0, errorMessage: null });
+      expect(next.body).toEqual({ executionId: expect.stringMatching(/^exe_/), status: 'running', queued: false, success: true, errorCode: 0, errorMessage: null });
       const done = (await stream).trim().split('\n\n').at(-1)!;
       expect(done.startsWith('event: done\n')).toBe(true);
       expect(JSON.parse(done.split('\n')[1].replace('data: ', ''))).toMatchObject({ id: first, status: 'completed' });
@@ -336,7 +336,7 @@ describe('limits across users', () => {
     }
   }, SANDBOX_TEST_MS);
 
-  it('a paced run takes a place in the paced share, never a full-speed runner, so it cannot lock others out', async () => {
+  it('a paced run takes a place in the paced share, never a full-speed runner; beyond the share a paced run waits its turn, queued, instead of being refused', async () => {
     const q = await makePlaygroundApp({ runnerMaxConcurrent: 1, runnerPacedMaxConcurrent: 1, runnerPoolSize: 0 });
     try {
       const as = async (email: string) => {
@@ -347,29 +347,46 @@ describe('limits across users', () => {
       };
       const [bob, cat] = [await as('bob@example.com'), await as('cat@example.com')];
       // Speed 1 = 2 bars a second: 1,380 bars take 11 minutes, longer than this test.
-      const paced = await q.run({ ...DAY, code: IDLE, speed: 1 });
+      const first = await q.call('POST', 'run', { ...DAY, code: IDLE, speed: 1 });
+      expect(first.body).toEqual({ executionId: expect.any(String), status: 'running', queued: false, success: true, errorCode: 0, errorMessage: null });
+      const paced = first.body.executionId as string;
       // The full-speed runner is free for another user's run, which runs to its end meanwhile.
       const full = await bob('POST', 'run', { ...DAY, code: IDLE });
-      expect(full.body).toMatchObject({ success: true, status: 'running' });
+      expect(full.body).toMatchObject({ success: true, status: 'running', queued: false });
       expect((await q.waitEnd(full.body.executionId, { cookie: bob.cookie })).status).toBe('completed');
-      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
-      // The paced share is bounded too.
-      const secondPaced = await cat('POST', 'run', { ...DAY, code: IDLE, speed: 5 });
-      expect(secondPaced.status).toBe(503);
-      expect(secondPaced.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
-      // Back to full speed needs a free full-speed runner: refused while Cat's run holds it, and the
-      // run keeps its pace; accepted once it is free.
-      const spin = await cat('POST', 'run', { ...DAY, code: SPIN });
+      expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', queued: false, speed: 1 });
+      // The paced share is held: Cat's paced run waits its turn (HTTP 503 before), and says so.
+      const waiting = await cat('POST', 'run', { ...DAY, code: IDLE, speed: 5 });
+      expect(waiting.body).toEqual({ executionId: expect.any(String), status: 'running', queued: true, success: true, errorCode: 0, errorMessage: null });
+      const catRun = waiting.body.executionId as string;
+      expect((await cat('GET', `executions/${catRun}`)).body.execution).toMatchObject({ status: 'running', queued: true, speed: 5, progress: { barsDone: 0 } });
+      // One run per user, paced or not: Cat's second is refused while hers waits.
+      expect((await cat('POST', 'run', { ...DAY, code: IDLE, speed: 1 })).body).toMatchObject({ errorCode: 11, executionId: catRun });
+      // Back to full speed needs a free full-speed runner: refused while Bob's run holds it, and the
+      // run keeps its pace and its paced place (Cat still waits); accepted once it is free.
+      const spin = await bob('POST', 'run', { ...DAY, code: SPIN });
       expect(spin.body.success).toBe(true);
       const busy = await q.call('POST', 'speed', { speed: 'max' });
       expect(busy.status).toBe(503);
       expect(busy.headers.get('retry-after')).toBe('5');
       expect(busy.body).toEqual({ success: false, errorCode: 503, errorMessage: 'All strategy runners are busy; retry shortly' });
       expect((await q.call('GET', `executions/${paced}`)).body.execution).toMatchObject({ status: 'running', speed: 1 });
-      await cat('POST', 'stop', {});
-      expect((await q.waitEnd(spin.body.executionId, { cookie: cat.cookie })).status).toBe('stopped');
+      expect((await cat('GET', `executions/${catRun}`)).body.execution).toMatchObject({ status: 'running', queued: true });
+      await bob('POST', 'stop', {});
+      expect((await q.waitEnd(spin.body.executionId, { cookie: bob.cookie })).status).toBe('stopped');
       expect((await q.call('POST', 'speed', { speed: 'max' })).body).toEqual({ executionId: paced, success: true, errorCode: 0, errorMessage: null });
-      expect(await q.waitEnd(paced)).toMatchObject({ status: 'completed', speed: null, progress: { barsDone: 1380, barsTotal: 1380 } });
+      // The run left the paced share: Cat's waiting run starts on the freed paced runner.
+      const deadline = Date.now() + RUN_END_WAIT_MS;
+      let started = (await cat('GET', `executions/${catRun}`)).body.execution;
+      while (started.queued) {
+        if (Date.now() > deadline) throw new Error(`Cat's run still waits: ${JSON.stringify(started).slice(0, 300)}`);
+        await Bun.sleep(50);
+        started = (await cat('GET', `executions/${catRun}`)).body.execution;
+      }
+      expect(started).toMatchObject({ status: 'running', queued: false, speed: 5 });
+      expect(await q.waitEnd(paced)).toMatchObject({ status: 'completed', queued: false, speed: null, progress: { barsDone: 1380, barsTotal: 1380 } });
+      await cat('POST', 'stop', {});
+      expect((await q.waitEnd(catRun, { cookie: cat.cookie })).status).toBe('stopped');
     } finally {
       await q.close();
     }

@@ -109,9 +109,13 @@ describe('Auth/loginKey throttle: failures per email and address, per email, per
     expect(r.status).toBe(429);
     expect(r.body).toEqual(TOO_MANY);
     expect(r.headers.get('retry-after')).toBe('50');
-    // Refused before the key is checked: the right key gets the same answer, and no token.
+    // A key cannot be guessed, so the lock refuses only wrong keys: the right one still gets its
+    // token (a stranger behind the same address must not lock the user's bots out), and its success
+    // forgets the email's failures from the address.
     const right = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
-    expect([right.status, right.body]).toEqual([429, TOO_MANY]);
+    expect([right.status, right.body.success]).toEqual([200, true]);
+    for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, h);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, h)).status).toBe(429);
     // Other emails from that address, and that email from another address, are not affected.
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
     if (!other.ok) throw new Error('setup');
@@ -126,7 +130,9 @@ describe('Auth/loginKey throttle: failures per email and address, per email, per
     // Thirty failures and more, for one email and for three, all from the one address every client shares here.
     for (let i = 0; i < 40; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' });
     for (let i = 0; i < 30; i++) await t.post('Auth/loginKey', { userName: `u${i % 3}@example.com`, apiKey: 'wrong' });
-    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).status).toBe(429);
+    // The locked email's own right key still logs in (a key cannot be guessed).
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).body.success).toBe(true);
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro' });
     if (!other.ok) throw new Error('setup');
     const r = await t.post('Auth/loginKey', { userName: 'other@example.com', apiKey: other.value.apiKey });
@@ -134,16 +140,36 @@ describe('Auth/loginKey throttle: failures per email and address, per email, per
     expect(r.body.success).toBe(true);
   });
 
-  it(`${limits.loginFailuresPerEmailMax} failures for one email from many addresses lock that email everywhere (distributed guessing)`, async () => {
+  it(`${limits.loginFailuresPerEmailMax} failures for one email from many addresses lock that email's wrong keys everywhere (distributed guessing)`, async () => {
     const t = await makeApp({ config: { trustProxy: true } });
     const from = (i: number) => ({ 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` });
     for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) {
       expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, from(i))).body).toEqual(INVALID);
     }
-    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, from(1000));
+    const r = await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, from(1000));
     expect([r.status, r.body]).toEqual([429, TOO_MANY]);
     t.clock.advance(limits.loginWindowMs);
-    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, from(1000))).body.success).toBe(true);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, from(1000))).body).toEqual(INVALID);
+  });
+
+  it('strangers\' failures on an email, from any addresses and renewed every minute, never lock out its bots\' right key', async () => {
+    const t = await makeApp({ config: { trustProxy: true } });
+    const from = (i: number) => ({ 'x-forwarded-for': `10.2.${i >> 8}.${i & 255}` });
+    const bot = { 'x-forwarded-for': '198.51.100.9' };
+    for (let minute = 0; minute < 3; minute++) {
+      for (let i = 0; i < limits.loginFailuresPerEmailMax; i++) await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' }, null, from(i));
+      // Locked for wrong keys, from anywhere, even the bots' own address …
+      for (const h of [from(999), bot]) expect(await t.post('Auth/loginKey', { userName: t.email, apiKey: `wrong-${minute}` }, null, h)).toMatchObject({ status: 429, body: TOO_MANY });
+      // … an unknown email is not (its failures are its own) …
+      expect((await t.post('Auth/loginKey', { userName: 'nobody@example.com', apiKey: 'wrong' }, null, bot)).body).toEqual(INVALID);
+      // … and the right key gets a token that works, from the bots' address and from a stranger's.
+      for (const h of [bot, from(3)]) {
+        const ok = await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey }, null, h);
+        expect([ok.status, ok.body.success]).toEqual([200, true]);
+        expect((await t.post('Account/search', { onlyActiveAccounts: true }, ok.body.token)).body.success).toBe(true);
+      }
+      t.clock.advance(limits.loginWindowMs);
+    }
   });
 
   it('counts an email however it is cased or padded', async () => {
@@ -152,7 +178,7 @@ describe('Auth/loginKey throttle: failures per email and address, per email, per
       const name = i % 2 === 0 ? `  ${t.email.toUpperCase()} ` : t.email;
       expect((await t.post('Auth/loginKey', { userName: name, apiKey: 'wrong' })).body).toEqual(INVALID);
     }
-    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).status).toBe(429);
   });
 
   it('a right key after failures (under the limit) gets its token and clears the email\'s failures', async () => {
@@ -163,7 +189,7 @@ describe('Auth/loginKey throttle: failures per email and address, per email, per
     for (let i = 0; i < limits.loginFailuresPerEmailAddressMax; i++) {
       expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).body).toEqual(INVALID);
     }
-    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: t.apiKey })).status).toBe(429);
+    expect((await t.post('Auth/loginKey', { userName: t.email, apiKey: 'wrong' })).status).toBe(429);
   });
 
   it('failures from one address across emails hit the per-address cap; successes there do not count', async () => {

@@ -312,6 +312,18 @@ describe('CSRF guard on cookie requests that change state', () => {
     },
   );
 
+  it('a DELETE without a body needs no type; with an untyped body it is refused like any unsafe method', async () => {
+    const { t, cookie } = await signedIn();
+    const a = (await save(t, cookie)).body.id;
+    const b = (await save(t, cookie)).body.id;
+    const del = (id: string, init: RequestInit) => t.app.handle(new Request(`http://localhost/api/playground/strategies/${id}`, { method: 'DELETE', ...init }));
+    const refusedDelete = await del(a, { headers: { cookie: `rd_session=${cookie}`, 'content-type': 'text/plain' }, body: 'x' });
+    expect([refusedDelete.status, await refusedDelete.json()]).toEqual([403, CROSS_SITE]);
+    expect(((await (await del(b, { headers: { cookie: `rd_session=${cookie}` } })).json()) as { success: boolean }).success).toBe(true);
+    const list = await webCall(t, 'GET', '/api/playground/strategies', { cookie });
+    expect(list.body.strategies.map((x: any) => x.id)).toEqual([a]);
+  });
+
   it('refuses a cross-site login (login CSRF)', async () => {
     const t = await makeApp();
     const u = await makeWebUser(t);

@@ -82,6 +82,18 @@ describe('GET and PUT /api/auth/replay-sessions/:accountId/drawings', () => {
   });
 });
 
+describe('CSRF', () => {
+  it('a PUT that is not typed application/json is refused with 403 and writes nothing, with or without Origin', async () => {
+    await put(sess.accountId, { horizontalLines: [{ price: 101 }], trendLines: [] });
+    const body = JSON.stringify({ horizontalLines: [{ price: 50 }], trendLines: [] });
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://localhost' }, {}] as Record<string, string>[]) {
+      const res = await t.app.handle(new Request(`http://localhost${path(sess.accountId)}`, { method: 'PUT', headers: { cookie: `rd_session=${cookie}`, ...headers }, body }));
+      expect([res.status, await res.json()]).toEqual([403, { success: false, errorCode: 403, errorMessage: 'Cross-site request refused' }]);
+    }
+    expect((await read(sess.accountId)).body.horizontalLines).toEqual([{ price: 101 }]);
+  });
+});
+
 describe('isolation', () => {
   it("reads and writes another user's session, an unknown one or a bad id as not found; no cookie is 401", async () => {
     const other = await t.s.users.create({ email: 'other@example.com', plan: 'pro', password: PASSWORD });

@@ -2,7 +2,9 @@
 // GET /api/auth/journal/:accountId (trades with notes, the balance curve) and
 // POST /api/auth/journal/:accountId/note, for the user's own sessions only.
 import { beforeAll, describe, expect, it } from 'bun:test';
+import { limits } from '../../../src/config.ts';
 import { JournalStore } from '../../../src/store/journal.ts';
+import { foldSession } from '../../../src/service/replay/results.ts';
 import { ReplayStore } from '../../../src/store/replay.ts';
 import { webCall, webLogin } from '../../support/app.ts';
 import { at, type ReplayTestApp, replayApp, type Session, startSession } from '../../support/replay.ts';
@@ -124,6 +126,123 @@ describe('POST /api/auth/journal/:accountId/note', () => {
   it('accepts exactly 4,000 characters', async () => {
     expect((await note(sess.accountId, { tradeNumber: 1, text: 'é'.repeat(4000) })).body.success).toBe(true);
     await note(sess.accountId, { tradeNumber: 1, text: '' });
+  });
+});
+
+describe('statistics kept once a session has ended', () => {
+  const kept = async (accountId: number) =>
+    (await t.s.sql.get<{ r: string | null }>('SELECT results_json AS r FROM replay_sessions WHERE account_id = $a', { a: accountId }))?.r ?? null;
+
+  it('are computed when the session ends and read from the store afterwards (the list, the detail\'s figures, replay-results)', async () => {
+    const stored = JSON.parse((await kept(sess.accountId)) as string);
+    expect(stored.totalTrades).toBe(2);
+    expect(stored.finalBalanceCents).toBe(Math.round(results.finalBalance * 100));
+    // What the store keeps is what every read shows: changed there, it is read there, not folded again.
+    await t.s.sql.run('UPDATE replay_sessions SET results_json = $r WHERE account_id = $a', { a: sess.accountId, r: JSON.stringify({ ...stored, winRate: 12.34 }) });
+    expect((await webCall(t, 'GET', '/api/auth/journal', { cookie })).body.sessions[0].results.winRate).toBe(12.34);
+    expect((await webCall(t, 'GET', `/api/auth/replay-results/${sess.accountId}`, { cookie })).body.results.winRate).toBe(12.34);
+    await t.s.sql.run('UPDATE replay_sessions SET results_json = $r WHERE account_id = $a', { a: sess.accountId, r: JSON.stringify(stored) });
+  });
+
+  it('a session ended before they were kept gets them folded at its first read, and kept', async () => {
+    const stored = await kept(sess.accountId);
+    await t.s.sql.run('UPDATE replay_sessions SET results_json = NULL WHERE account_id = $a', { a: sess.accountId });
+    expect((await webCall(t, 'GET', '/api/auth/journal', { cookie })).body.sessions[0].results).toEqual(results);
+    expect(await kept(sess.accountId)).toBe(stored);
+  });
+
+  it('a live session\'s are folded at each read and never kept', async () => {
+    const live = await startSession(t);
+    expect((await webCall(t, 'GET', `/api/auth/replay-results/${live.accountId}`, { cookie })).body.results.totalTrades).toBe(0);
+    expect(await kept(live.accountId)).toBeNull();
+    expect((await t.post('Replay/end', { accountId: live.accountId }, t.token)).body.success).toBe(true);
+    expect(JSON.parse((await kept(live.accountId)) as string).totalTrades).toBe(0);
+    await t.s.sql.transaction(() => new ReplayStore(t.s.sql).deleteEnded(live.accountId));
+  });
+});
+
+describe('a session with more fills than a page', () => {
+  it(`lists its first ${limits.journalTradesListedMax} trades, counts them all, and folds its fills a page at a time to foldSession's answer`, async () => {
+    const other = await startSession(t);
+    expect((await t.post('Replay/end', { accountId: other.accountId }, t.token)).body.success).toBe(true);
+    // 12,002 fills written after the session's own: 6,001 round trips of one contract, two fills a second.
+    const t0 = 1_740_960_000;
+    const fills = Array.from({ length: 12_002 }, (_, i) => ({
+      id: 1_000 + i, orderId: 1_000 + i, side: (i % 2 === 0 ? 0 : 1) as 0 | 1, size: 1, priceTicks: 80_000 + (i % 9), timeS: t0 + Math.floor(i / 2),
+      feeCents: 140, realizedPnlCents: i % 2 === 0 ? 0 : ((i * 37) % 2001) - 1000,
+    }));
+    const store = new ReplayStore(t.s.sql);
+    await t.s.sql.transaction(() => store.insertFills(other.accountId, fills));
+    await t.s.sql.run('UPDATE replay_sessions SET results_json = NULL WHERE account_id = $a', { a: other.accountId });
+    const balance = (await t.s.accounts.owned((await t.s.users.list()).find((u) => u.email === t.email)!.id, other.accountId))!.balanceCents;
+    const row = (await store.session(other.accountId))!;
+    const whole = foldSession((await store.searchFills(other.accountId, 0, Number.MAX_SAFE_INTEGER, 1_000_000)).reverse(), balance, row.startS);
+    expect(whole.trades.length).toBe(6001);
+    const d = (await detail(other.accountId)).body;
+    expect(d.trades).toHaveLength(limits.journalTradesListedMax);
+    expect(d.trades.map((x: any) => x.tradeNumber)).toEqual(Array.from({ length: limits.journalTradesListedMax }, (_, i) => i + 1));
+    expect(d.trades.map((x: any) => Math.round(x.pnl * 100))).toEqual(whole.trades.slice(0, limits.journalTradesListedMax).map((x) => x.pnlCents));
+    expect(d.results.totalTrades).toBe(6001);
+    expect(d.results).toEqual((await webCall(t, 'GET', `/api/auth/replay-results/${other.accountId}`, { cookie })).body.results);
+    expect(Math.round(d.results.maxDrawdown * 100)).toBe(whole.stats.maxDrawdownCents);
+    expect(Math.round(d.results.totalPnl * 100)).toBe(whole.stats.totalPnlCents);
+    expect(d.equity.length).toBeLessThanOrEqual(limits.journalEquityPointsMax);
+    expect(Math.round(d.equity.at(-1).balance * 100)).toBe(balance);
+    // A note on trade 6,001, past the list, is still the session's to write.
+    expect((await note(other.accountId, { tradeNumber: 6001, text: 'the last one' })).body.success).toBe(true);
+    await t.s.sql.transaction(() => store.deleteEnded(other.accountId));
+  });
+});
+
+describe('notes are bounded per session and per user', () => {
+  const store = () => new JournalStore(t.s.sql);
+  /** Deletes the notes, and the sessions other than `sess` (ended first), so the tests after see one session. */
+  const cleanUp = async (ids: number[]) => {
+    await t.s.sql.run(`DELETE FROM journal_notes WHERE account_id IN (${ids.join(', ')})`);
+    for (const id of ids.filter((x) => x !== sess.accountId)) {
+      await t.post('Replay/end', { accountId: id }, t.token);
+      await t.s.sql.transaction(() => new ReplayStore(t.s.sql).deleteEnded(id));
+    }
+  };
+
+  it(`a new note past ${limits.journalNotesPerSessionMax} on one session is refused; editing and deleting still work`, async () => {
+    for (let n = 3; n < 3 + limits.journalNotesPerSessionMax - 1; n++) await store().put(sess.accountId, n, 'x', 0);
+    expect((await note(sess.accountId, { tradeNumber: null, text: 'the last one' })).body.success).toBe(true);
+    const before = await store().notesOf(sess.accountId);
+    expect(await note(sess.accountId, { tradeNumber: 1, text: 'one too many' })).toMatchObject({
+      status: 200, body: { success: false, errorCode: 4, errorMessage: `At most ${limits.journalNotesPerSessionMax} notes per session; delete one first (an empty note deletes it)` },
+    });
+    expect(await store().notesOf(sess.accountId)).toEqual(before);
+    expect((await note(sess.accountId, { tradeNumber: null, text: 'rewritten' })).body.success).toBe(true);
+    expect((await note(sess.accountId, { tradeNumber: null, text: '' })).body.success).toBe(true);
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'now it fits' })).body.success).toBe(true);
+    await cleanUp([sess.accountId]);
+  });
+
+  it(`a new note past ${limits.journalNotesPerUserMax} notes of the user's, over all sessions, is refused`, async () => {
+    const other = await startSession(t);
+    for (let n = 1; n < limits.journalNotesPerUserMax; n++) await store().put(other.accountId, n, 'x', 0);
+    expect((await note(sess.accountId, { tradeNumber: null, text: 'the last one' })).body.success).toBe(true);
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'one too many' })).body).toEqual({
+      success: false, errorCode: 4, errorMessage: `At most ${limits.journalNotesPerUserMax} notes per user; delete one first (an empty note deletes it)`,
+    });
+    // Another user's count is their own.
+    await cleanUp([sess.accountId, other.accountId]);
+  });
+
+  it('a write that would take the user\'s notes past 5 MB (UTF-8) is refused; an edit counts its new text in place of its old', async () => {
+    const other = await startSession(t);
+    await store().put(other.accountId, 1, 'x'.repeat(limits.journalNoteBytesPerUserMax - 4000), 0);
+    // 1,000 characters of 4 bytes: 4,000 bytes, exactly the room left.
+    expect((await note(sess.accountId, { tradeNumber: null, text: '😀'.repeat(1000) })).body.success).toBe(true);
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'x' })).body).toEqual({ success: false, errorCode: 5, errorMessage: 'Your notes would exceed 5 MB; delete or shorten some first' });
+    expect((await note(sess.accountId, { tradeNumber: null, text: `${'😀'.repeat(999)}abcde` })).body.success).toBe(false);
+    // Shortened by one byte: room for a one-byte note, not two.
+    expect((await note(sess.accountId, { tradeNumber: null, text: `${'😀'.repeat(999)}abc` })).body.success).toBe(true);
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'xy' })).body.errorCode).toBe(5);
+    expect((await note(sess.accountId, { tradeNumber: 1, text: 'x' })).body.success).toBe(true);
+    expect((await store().notesOf(sess.accountId)).map((n) => n.tradeNumber)).toEqual([0, 1]);
+    await cleanUp([sess.accountId, other.accountId]);
   });
 });
 

@@ -39,7 +39,9 @@ export function JournalDetailView({ accountId }: { accountId: number }) {
         <NoteEditor accountId={d.accountId} tradeNumber={null} initial={d.note} placeholder="What went well, what to change next time" multiline />
       </section>
       <section class="card">
-        <h3>Trades ({d.trades.length})</h3>
+        <h3>
+          Trades ({d.trades.length < d.results.totalTrades ? `the first ${d.trades.length.toLocaleString('en-US')} of ${d.results.totalTrades.toLocaleString('en-US')}` : d.trades.length})
+        </h3>
         <TradesTable d={d} />
       </section>
     </Frame>
