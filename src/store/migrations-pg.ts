@@ -387,11 +387,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE replay_sessions ADD COLUMN results_json TEXT;
   `,
-  // 20: an API key's profile (src/domain/api-profile.ts): 'spec' or 'live', NULL = the server's
+  // 20: an API key's profile (src/domain/api-profile.ts, written only as 'spec' or 'live'), NULL = the server's
   // default (API_PROFILE). It belongs to the user's current key and is read on every request, so the
   // tokens a key issued follow a change at once.
   `
-  ALTER TABLE users ADD COLUMN api_key_profile TEXT CHECK (api_key_profile IN ('spec', 'live'));
+  ALTER TABLE users ADD COLUMN api_key_profile TEXT;
   `,
   // 21: the gateway's order model (src/engine/engine.ts): a trailing stop's distance and the extreme
   // it has reached, an entry's stop-loss leg type (4 for every stop-loss before, set here), the
