@@ -30,4 +30,10 @@ export type EngineChange =
       readonly avgPriceTicks: number;
       /** Net position before the fill (to tell an opening from a change or a close). */
       readonly previousQty: number;
+      /**
+       * The position's opening (engine.ts `positionOpening`) right after the fill, or, when the fill
+       * left the account flat, the opening of the position it closed; null when unknown.
+       */
+      readonly positionOpenedS: number | null;
+      readonly positionOpenFillId: number | null;
     };

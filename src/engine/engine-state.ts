@@ -22,6 +22,13 @@ export interface EngineState {
   readonly nextOrderId: number;
   readonly nextFillId: number;
   readonly nextPrioritySeq: number;
+  /**
+   * When the open position opened (from flat, or by a flip) and the fill that opened it: the live
+   * gateway's position `creationTimestamp` and stable `id`. Null when flat; absent in states written
+   * before it was kept (the position then reads as opened at the session's time).
+   */
+  readonly positionOpenedS?: number | null;
+  readonly positionOpenFillId?: number | null;
 }
 
 /** An order as version 2 wrote it: before the gateway's order model (trailing stops, tags, links, …). */

@@ -127,6 +127,9 @@ export class SessionEngine implements MatchingHost {
   lastTimeS = 0;
   private priced = false;
   private position: Position = FLAT;
+  /** When the open position opened (from flat or by a flip), and the fill that opened it; null when flat. */
+  private openedS: number | null = null;
+  private openFillId: number | null = null;
   private readonly orderLog: Order[] = [];
   private readonly fillLog: Fill[] = [];
   /** Bracket legs waiting for their entry's fill (status Suspended), in id order. */
@@ -515,6 +518,8 @@ export class SessionEngine implements MatchingHost {
       nextOrderId: this.nextOrderId,
       nextFillId: this.nextFillId,
       nextPrioritySeq: this.nextPrioritySeq,
+      positionOpenedS: this.openedS,
+      positionOpenFillId: this.openFillId,
     };
   }
 
@@ -526,6 +531,10 @@ export class SessionEngine implements MatchingHost {
     else e.lastTimeS = state.lastTimeS;
     const lots = state.positionLots.map(([size, priceTicks]) => ({ size, priceTicks }));
     e.position = positionFromLots(lots, state.positionSign);
+    if (e.position.qty !== 0 && 'positionOpenedS' in state) {
+      e.openedS = state.positionOpenedS ?? null;
+      e.openFillId = state.positionOpenFillId ?? null;
+    }
     const working: Order[] = [];
     for (const o of state.orders) {
       const order = restoredOrder(o);
@@ -663,18 +672,40 @@ export class SessionEngine implements MatchingHost {
     order.updatedS = timeS;
     const fill: Fill = {
       id: this.nextFillId++, orderId: order.id, side: order.side, size: order.size, priceTicks, timeS,
-      feeCents, realizedPnlCents,
+      feeCents, realizedPnlCents, closedQty: order.size - effect.openedQty,
     };
     this.fillLog.push(fill);
+    const before = { openedS: this.openedS, fillId: this.openFillId };
+    this.trackOpening(previousQty, fill);
     if (this.changes !== null) {
       this.recordOrder(order, false, timeS);
       const qty = this.position.qty;
+      // A fill that leaves the account flat tells the opening of the position it closed.
+      const opening = qty === 0 ? before : { openedS: this.openedS, fillId: this.openFillId };
       this.changes.push({
         kind: 'fill', fill, balanceCents: this.balanceCents, positionQty: qty,
         avgPriceTicks: qty === 0 ? previousAvgTicks : averagePriceTicks(this.position), previousQty,
+        positionOpenedS: opening.openedS, positionOpenFillId: opening.fillId,
       });
     }
     return effect.openedQty;
+  }
+
+  /** A position opens from flat or by a flip; it keeps its opening while it grows or shrinks. */
+  private trackOpening(previousQty: number, fill: Fill): void {
+    const qty = this.position.qty;
+    if (qty === 0) {
+      this.openedS = null;
+      this.openFillId = null;
+    } else if (previousQty === 0 || Math.sign(previousQty) !== Math.sign(qty)) {
+      this.openedS = fill.timeS;
+      this.openFillId = fill.id;
+    }
+  }
+
+  /** The open position's opening: when, and the fill that opened it (null when flat, or unknown in an older state). */
+  get positionOpening(): { openedS: number; fillId: number } | null {
+    return this.openedS === null || this.openFillId === null ? null : { openedS: this.openedS, fillId: this.openFillId };
   }
 
   private cancelOcoSiblings(order: Order, timeS: number): void {

@@ -109,6 +109,16 @@ export interface Fill {
   readonly feeCents: number;
   /** Gross P&L realized by the part of this fill that reduced the position (FIFO), before fees. */
   readonly realizedPnlCents: number;
+  /**
+   * Contracts of this fill that reduced the position (0: it only opened or added; a flip closes the
+   * old position's contracts and opens the rest). Absent on fills stored before it was kept.
+   */
+  readonly closedQty?: number;
+}
+
+/** Whether a fill closed contracts (fills stored before `closedQty` was kept: whether it realized P&L). */
+export function closesPosition(f: Fill): boolean {
+  return f.closedQty !== undefined ? f.closedQty > 0 : f.realizedPnlCents !== 0;
 }
 
 /** A price no Int32 bar high reaches: "no up-trigger". */

@@ -21,7 +21,7 @@ import {
   priceTicks, type RequestError, type TrailError, trailTicks, typeAllowed,
 } from './order-request.ts';
 
-export type { GatewayPlaceFields, TrailProblem } from './order-request.ts';
+export type { BracketLeg, GatewayPlaceFields, TrailProblem } from './order-request.ts';
 
 export type PlaceError =
   | { kind: 'invalid_size' }
@@ -101,6 +101,8 @@ export interface OpenPosition {
   session: LiveSession;
   qty: number;
   avgPriceTicks: number;
+  /** When it opened and the fill that opened it (engine.ts `positionOpening`); null if unknown (an older session state). */
+  opening: { openedS: number; fillId: number } | null;
 }
 
 
@@ -258,7 +260,7 @@ export class TradingService {
     await this.replay.touch(found.value);
     if (found.value.engine.positionQty === 0) return ok([]);
     const snap = found.value.engine.snapshot();
-    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks }]);
+    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks, opening: found.value.engine.positionOpening }]);
   }
 
   async close(userId: number, accountId: unknown, contractId: unknown): Promise<Result<{ order: Order }, CloseError>> {

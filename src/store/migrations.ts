@@ -405,4 +405,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE orders SET sl_type = 4 WHERE sl_ticks IS NOT NULL;
   CREATE UNIQUE INDEX orders_custom_tag ON orders(account_id, custom_tag) WHERE custom_tag IS NOT NULL;
   `,
+  // 22: the contracts a fill closed (src/engine/types.ts Fill.closedQty): the live profile's trades
+  // carry P&L on closing fills only, and a position's opening is told from it. Null on earlier fills
+  // (read as: closing when it realized P&L).
+  `
+  ALTER TABLE fills ADD COLUMN closed_qty INTEGER;
+  `,
 ];

@@ -138,6 +138,7 @@ interface RawFill {
   time_s: number;
   fee_cents: number;
   realized_cents: number;
+  closed_qty: number | null;
 }
 
 function toFill(r: RawFill): Fill {
@@ -150,6 +151,7 @@ function toFill(r: RawFill): Fill {
     timeS: r.time_s,
     feeCents: r.fee_cents,
     realizedPnlCents: r.realized_cents,
+    ...(r.closed_qty === null || r.closed_qty === undefined ? {} : { closedQty: Number(r.closed_qty) }),
   };
 }
 
@@ -322,10 +324,13 @@ export class ReplayStore {
   }
 
   async insertFills(accountId: number, fills: readonly Fill[]): Promise<void> {
-    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents)
-       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized)`;
+    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents, closed_qty)
+       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized, $closed)`;
     for (const f of fills) {
-      await this.db.run(q, { a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents, realized: f.realizedPnlCents });
+      await this.db.run(q, {
+        a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents,
+        realized: f.realizedPnlCents, closed: f.closedQty ?? null,
+      });
     }
   }
 

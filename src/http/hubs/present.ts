@@ -13,7 +13,7 @@ import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { EventAction, QuoteFigures, ReplayEvent, TickBar } from '../../service/events/types.ts';
 import { presentAccount } from '../shared/present-common.ts';
-import { presentLiveOrder, presentOrder, presentTrade, specListsOrder } from '../shared/present-gateway.ts';
+import { presentLiveOrder, presentOrder, presentTrade } from '../shared/present-gateway.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
 
 type Ev<K extends ReplayEvent['kind']> = Extract<ReplayEvent, { kind: K }>;
@@ -31,13 +31,12 @@ export function shaped(shape: HubEventShape, action: EventAction, data: unknown)
 }
 
 /**
- * An order event's payload, or null when the profile does not show the order (the spec profile has no
- * rejected records and no suspended bracket legs). The live profile's carries its custom tag and the
- * live statuses (4 Expired, 5 Rejected, 8 Suspended).
+ * An order event's payload: the spec's view of the order (engine/spec-view.ts), or under the live
+ * profile the engine's own, with its custom tag and the live statuses (4 Expired, 5 Rejected, 8
+ * Suspended).
  */
 export function hubOrder(e: Ev<'order'>, contract: Contract, profile: ApiProfile = 'spec') {
-  const o = e.order;
-  if (profile === 'spec' && !specListsOrder(o)) return null;
+  const o = profile === 'live' ? e.gatewayOrder : e.order;
   const working = o.status === OrderStatus.Pending;
   const rest = profile === 'live' ? presentLiveOrder(e.accountId, contract, o) : presentOrder(e.accountId, contract, o, working);
   const updatedS = o.updatedS ?? o.createdS;
@@ -56,16 +55,20 @@ export function hubTrade(e: Ev<'trade'>, contract: Contract) {
   };
 }
 
-/** The live profile's position has no `contractDisplayName` (one SDK's model rejects unknown keys). */
+/**
+ * The live profile's position has no `contractDisplayName` (one SDK's model rejects unknown keys), and
+ * Position/searchOpen's stable id and opening time (the fill that opened it).
+ */
 export function hubPosition(e: Ev<'position'>, contract: Contract, profile: ApiProfile = 'spec') {
   const closed = e.qty === 0;
+  const live = profile === 'live';
   const common = {
-    id: 1,
+    id: live && e.opening ? e.opening.fillId : 1,
     accountId: e.accountId,
     contractId: contract.id,
   };
   const rest = {
-    creationTimestamp: isoFromEpochS(e.timeS),
+    creationTimestamp: isoFromEpochS(live && e.opening ? e.opening.openedS : e.timeS),
     type: closed ? 0 : e.qty > 0 ? 1 : 2,
     size: Math.abs(e.qty),
     averagePrice: e.avgPriceTicks / contract.instrument.ticksPerPoint,

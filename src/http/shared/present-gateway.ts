@@ -8,26 +8,6 @@ import type { Contract } from '../../service/contracts.ts';
 
 export const priceOrNull = (inst: Instrument, ticks: number | null) => (ticks === null ? null : ticksToPrice(inst, ticks));
 
-// The live gateway's statuses beyond the spec's four (engine/types.ts holds them once the order model
-// has them): the spec profile never shows a rejected record or a suspended bracket leg, and reports an
-// order expired at the session's end as canceled.
-const EXPIRED = 4;
-const REJECTED = 5;
-const SUSPENDED = 8;
-
-/** Whether the spec profile lists an order: not a rejected record, not a bracket leg still suspended. */
-export function specListsOrder(o: Order): boolean {
-  const status: number = o.status;
-  return status !== REJECTED && status !== SUSPENDED;
-}
-
-/** The spec's status of an order: 1 Open for a working order in searchOpen, expired as 3 Canceled. */
-function specStatus(o: Order, open: boolean): 1 | 2 | 3 | 6 {
-  if (open) return OrderStatus.Open;
-  const status: number = o.status;
-  return status === EXPIRED ? OrderStatus.Canceled : (o.status as 1 | 2 | 3 | 6);
-}
-
 /** Order/search shape. `status` is the engine's; searchOpen passes `open` to report working orders as 1. */
 export function presentOrder(accountId: number, contract: Contract, o: Order, open = false) {
   const inst = contract.instrument;
@@ -39,7 +19,7 @@ export function presentOrder(accountId: number, contract: Contract, o: Order, op
     symbolId: contract.symbolId,
     creationTimestamp: isoFromEpochS(o.createdS),
     updateTimestamp: filled && o.updatedS !== null ? isoFromEpochS(o.updatedS) : null,
-    status: specStatus(o, open),
+    status: open ? OrderStatus.Open : o.status,
     type: o.type,
     side: o.side,
     size: o.size,

@@ -52,6 +52,8 @@ export type ReplayEvent =
       avgPriceTicks: number;
       timeS: number;
       action: EventAction;
+      /** The position's opening (the fill that opened it, and when), the closed one's on a close; null when unknown. */
+      opening: { openedS: number; fillId: number } | null;
     }
   | { topic: string; kind: 'account'; account: AccountView }
   /** A processed bar of the session feeding a user's market subscriptions on `symbol`. */

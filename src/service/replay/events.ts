@@ -107,7 +107,8 @@ export class SessionEvents {
     for (const accountId of accountIds) {
       const topic = userTopic(accountId);
       bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
-      bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action });
+      const opening = c.positionOpenedS === null || c.positionOpenFillId === null ? null : { openedS: c.positionOpenedS, fillId: c.positionOpenFillId };
+      bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action, opening });
     }
     this.accountEvents(s, accountIds, c.balanceCents, false);
   }
