@@ -18,6 +18,30 @@ import { accountBounds } from './replay-window.ts';
 import * as ep from './schemas.ts';
 
 export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
+  registerPlace(app, s);
+  registerSearch(app, s);
+
+  route(app, s, ep.orderCancel, async ({ body, principal }) => {
+    const r = await s.trading.cancel(principal.user.id, body.accountId, body.orderId);
+    return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
+  });
+
+  // Spec: unsupported in the simulator; every call answers errorCode 3. The live gateway's modify (and
+  // the console's, which drags working orders with it) changes the order in place.
+  routeByProfile(app, s, [ep.orderModify, () => mapError(codes.modifyOrder, { kind: 'unsupported' })], [live.orderModify, async ({ body, principal }) => {
+    const r = await s.trading.modify(principal.user.id, {
+      accountId: body.accountId,
+      orderId: body.orderId,
+      size: body.size,
+      limitPrice: body.limitPrice,
+      stopPrice: body.stopPrice,
+      trailPrice: body.trailPrice,
+    });
+    return r.ok ? live.orderModify.ok({}) : mapError(liveCodes.modifyOrder, r.error);
+  }], { console: 'live' });
+}
+
+function registerPlace<P extends string>(app: Elysia<P>, s: Services): void {
   routeByProfile(app, s, [ep.orderPlace, async ({ body, principal }) => {
     const r = await s.trading.place(principal.user.id, {
       accountId: body.accountId,
@@ -60,7 +84,9 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     });
     return r.ok ? live.orderPlace.ok({ orderId: r.value.order.id }) : mapError(liveCodes.placeOrder, livePlaceError(r.error));
   }], { console: 'live' });
+}
 
+function registerSearch<P extends string>(app: Elysia<P>, s: Services): void {
   const list = (accountId: number, l: Listing<Order>, open: boolean) => {
     if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
     const contract = s.contracts.contractFor(l.instrument);
@@ -92,25 +118,6 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     const r = await s.trading.searchOpen(principal.user.id, body.accountId, 'gateway');
     return r.ok ? liveList(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   }]);
-
-  route(app, s, ep.orderCancel, async ({ body, principal }) => {
-    const r = await s.trading.cancel(principal.user.id, body.accountId, body.orderId);
-    return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
-  });
-
-  // Spec: unsupported in the simulator; every call answers errorCode 3. The live gateway's modify (and
-  // the console's, which drags working orders with it) changes the order in place.
-  routeByProfile(app, s, [ep.orderModify, () => mapError(codes.modifyOrder, { kind: 'unsupported' })], [live.orderModify, async ({ body, principal }) => {
-    const r = await s.trading.modify(principal.user.id, {
-      accountId: body.accountId,
-      orderId: body.orderId,
-      size: body.size,
-      limitPrice: body.limitPrice,
-      stopPrice: body.stopPrice,
-      trailPrice: body.trailPrice,
-    });
-    return r.ok ? live.orderModify.ok({}) : mapError(liveCodes.modifyOrder, r.error);
-  }], { console: 'live' });
 }
 
 type BracketBody = { ticks: number; type?: unknown } | null | undefined | Invalid;
