@@ -115,11 +115,11 @@ describe.skipIf(noBrowser)('console: settings', () => {
       return byId.json.contract.symbolId;
     };
     expect(await symbolId()).toBe('F.US.ENQ');
-    await page.$eval('[data-testid=api-key-card]', (el: any) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 64));
+    await page.evaluate("window.scrollTo(0, document.querySelector('[data-testid=api-key-card]').getBoundingClientRect().top + window.scrollY - 64)");
     await page.mouse.move(10, 10);
     await docScreenshot(page, 'settings-api-profile');
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.$eval('[data-testid=api-key-card]', (el: any) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 64));
+    await page.evaluate("window.scrollTo(0, document.querySelector('[data-testid=api-key-card]').getBoundingClientRect().top + window.scrollY - 64)");
     await docScreenshot(page, 'settings-api-profile-1280');
 
     // Changed on the page, saved at once: the same token answers under the new choice.
