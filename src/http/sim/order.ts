@@ -18,6 +18,13 @@ import { accountBounds } from './replay-window.ts';
 import * as ep from './schemas.ts';
 
 export function registerOrder<P extends string>(app: Elysia<P>, s: Services): void {
+  registerPlace(app, s);
+  registerSearch(app, s);
+  registerChange(app, s);
+}
+
+/** Order/place: the spec's four types and plain brackets, or the live gateway's whole order model. */
+function registerPlace<P extends string>(app: Elysia<P>, s: Services): void {
   routeByProfile(app, s, [ep.orderPlace, async ({ body, principal }) => {
     const r = await s.trading.place(principal.user.id, {
       accountId: body.accountId,
@@ -60,7 +67,10 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     });
     return r.ok ? live.orderPlace.ok({ orderId: r.value.order.id }) : mapError(liveCodes.placeOrder, livePlaceError(r.error));
   }], { console: 'live' });
+}
 
+/** Order/search and Order/searchOpen, in the spec's view and shapes or the live gateway's. */
+function registerSearch<P extends string>(app: Elysia<P>, s: Services): void {
   const list = (accountId: number, l: Listing<Order>, open: boolean) => {
     if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
     const contract = s.contracts.contractFor(l.instrument);
@@ -92,7 +102,10 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
     const r = await s.trading.searchOpen(principal.user.id, body.accountId, 'gateway');
     return r.ok ? liveList(body.accountId, r.value) : mapError(codes.searchOrders, r.error);
   }]);
+}
 
+/** Order/cancel, and Order/modify: unsupported under the spec, the live gateway's modify under live. */
+function registerChange<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.orderCancel, async ({ body, principal }) => {
     const r = await s.trading.cancel(principal.user.id, body.accountId, body.orderId);
     return r.ok ? ep.orderCancel.ok({}) : mapError(codes.cancelOrder, r.error);
