@@ -1,8 +1,8 @@
 // Strict client models of the live gateway's REST answers and hub payloads, as the public SDKs'
 // strict models read them (pydantic with `extra="forbid"`, zod `.strict()`): every field the live
 // gateway sends is required, no other key is allowed, timestamps must be datetimes. Written here from
-// ../shared/live-gateway.md and ../shared/realtime-hubs.md, independently of the server's schemas, so
-// a server schema that drifted from the gateway would not move them along.
+// the team's notes on the live gateway and its hubs, independently of the server's schemas, so a
+// server schema that drifted from the gateway would not move them along.
 
 import { type TObject, type TProperties, type TSchema, Type as T } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
