@@ -61,6 +61,8 @@
 //   - A trailing stop's trail may change: the stop is recomputed from the extreme reached (a price
 //     change). Its stop price cannot be set: it follows the price.
 //   - A JoinBid / JoinAsk whose limit price changes is repriced by the trader: it stops being passive.
+//   - A modify is the order's last change (`updatedS`, the live gateway's updateTimestamp); the
+//     spec's view still shows only a fill's time there.
 //   - A refused modify leaves the order exactly as it was.
 // - Ids come from two counters (orders, fills) starting at cfg.firstOrderId / firstFillId (default 1),
 //   and time priority from a third (prioritySeq), all persisted by serialize(), so a restored engine
@@ -350,6 +352,7 @@ export class SessionEngine implements MatchingHost {
     order.stopTicks = stopTicks;
     order.trailTicks = trailTicks;
     if (repriced) order.passive = false;
+    order.updatedS = nowS;
     if (losesPriority) this.book.requeue(order, this.nextPrioritySeq++);
     else this.book.recompute();
     this.recordOrder(order, false, nowS);
@@ -374,6 +377,7 @@ export class SessionEngine implements MatchingHost {
     leg.limitTicks = patch.limitTicks ?? leg.limitTicks;
     leg.stopTicks = stopTicks;
     leg.trailTicks = trailTicks;
+    leg.updatedS = nowS;
     this.recordOrder(leg, false, nowS);
     return { ok: true, order: leg };
   }
@@ -760,6 +764,7 @@ export class SessionEngine implements MatchingHost {
       shiftLeg(leg, delta);
       leg.size = Math.min(leg.size, openedQty);
       leg.status = OrderStatus.Pending;
+      leg.updatedS = timeS;
       leg.prioritySeq = this.nextPrioritySeq++;
       this.book.add(leg);
       this.recordOrder(leg, false, timeS);

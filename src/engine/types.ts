@@ -57,7 +57,11 @@ export interface Order {
   /** Fill price; with all-or-nothing fills this is also the average fill price. */
   filledPriceTicks: number | null;
   readonly createdS: number;
-  /** Time of the last status change (fill or cancel); null while working. */
+  /**
+   * Time of the last change made to the order: its fill, cancel or expiry, a modify, a suspended
+   * leg's start (the live gateway's `updateTimestamp`); null until the first. A trailing stop's
+   * ratchet is the market moving it, not a change made to it, and leaves it as it is.
+   */
   updatedS: number | null;
   /** Bracket distances requested on an entry order, absolute ticks; the legs are spawned on its fill. */
   readonly slTicks: number | null;
