@@ -19,7 +19,8 @@ const LiveBracket = Maybe(
   T.Object(
     {
       ticks: T.Union([T.Integer({ maximum: -1 }), T.Integer({ minimum: 1 })], { description: 'Signed distance from the entry in ticks: a long\'s stop-loss negative and take-profit positive, a short\'s the reverse' }),
-      type: Maybe(T.Integer({ description: 'Stop-loss 4 Stop (default) or 5 TrailingStop (ticks: the trail); take-profit 1 Limit (default)' })),
+      // Any value reaches the service, which names a wrong type as the gateway does ("Invalid stop loss type (…)").
+      type: T.Optional(T.Unknown({ description: 'Stop-loss 4 Stop (default) or 5 TrailingStop (ticks: the trail); take-profit 1 Limit (default)' })),
     },
     { description: 'The gateway\'s `{ticks, type}`' },
   ),

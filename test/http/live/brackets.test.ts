@@ -44,6 +44,7 @@ describe('live: the gateway\'s bracket types', () => {
     ['a market stop-loss', { stopLossBracket: { ticks: -8, type: 2 } }, 'Invalid stop loss type (Market)'],
     ['a stop-limit stop-loss', { stopLossBracket: { ticks: -8, type: 3 } }, 'Invalid stop loss type (StopLimit)'],
     ['a stop-loss of an unknown type', { stopLossBracket: { ticks: -8, type: 9 } }, 'Invalid stop loss type (9)'],
+    ['a stop-loss type that is not a number', { stopLossBracket: { ticks: -8, type: 'Stop' } }, 'Invalid stop loss type (unknown)'],
     ['a stop take-profit', { takeProfitBracket: { ticks: 8, type: 4 } }, 'Invalid take profit type (Stop)'],
     ['a trailing take-profit', { takeProfitBracket: { ticks: 8, type: 5 } }, 'Invalid take profit type (TrailingStop)'],
     ['a JoinAsk take-profit', { takeProfitBracket: { ticks: 8, type: 7 } }, 'Invalid take profit type (JoinAsk)'],
