@@ -60,6 +60,12 @@ export function buildApp(s: Services, log: Logger = silentLogger, store: StoreHe
     .get('/health', () => health(s, store))
     .use(simFamily(s, '/api/sim'))
     .use(simFamily(s, '/api/sim/api'))
+    // A base URL may name the profile (http/shared/profile.ts): `/live/api/sim`, `/spec/api/sim`, and
+    // for clients that append `/api/Group/op` to a bare host, the hosts `…/live` and `…/spec`.
+    .use(simFamily(s, '/live/api/sim'))
+    .use(simFamily(s, '/live/api'))
+    .use(simFamily(s, '/spec/api/sim'))
+    .use(simFamily(s, '/spec/api'))
     .use(legacyFamily(s))
     .use(webAuthFamily(s))
     .use(playgroundFamily(s))

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { coreLimits } from './core-limits.ts';
 import type { PasswordCost } from './lib/secrets.ts';
 import { parseSymbolIdStyle, SYMBOL_ID_STYLES, type SymbolIdStyle } from './domain/symbol-id.ts';
+import { API_PROFILES, type ApiProfile, parseApiProfile } from './domain/api-profile.ts';
 
 export const limits = Object.freeze({
   ...coreLimits,
@@ -177,6 +178,15 @@ export const limits = Object.freeze({
   playgroundOptimizationsPageMax: 100, // GET optimizations: a page of the user's optimisations (20 are kept)
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
+
+  // The live profile's replay clock and History (docs/decisions.md, "clock"): an end bound this close
+  // to the wall clock (or after it) is a client's "now", rounded down; the live gateway's History rate
+  // (50 requests per 30 s); the scan windows of its week and month bars (units 5 and 6).
+  liveNowToleranceMs: 3_600_000,
+  historyLiveRequestsPerWindowMax: 50,
+  historyLiveWindowMs: 30_000,
+  historyScanWeekDays: 728, // 104 weekly bars
+  historyScanMonthDays: 1_826, // five years: 60 monthly bars
   // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "cluster").
   // A serving node's PostgreSQL connections (src/store/sql.ts PgBounds): the server cancels a
   // statement or a lock wait past these, and ends a session idle inside a transaction past
@@ -286,8 +296,15 @@ export interface Config {
   passwordHash: PasswordCost;
   /** The runner bundle, the Pyodide snapshot and Deno's cache; null = `<dataDir>/runner`. */
   runnerCacheDir: string | null;
-  /** `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`). */
+  /**
+   * `symbolId` in Contract and Order responses: `plain` (`NQ`, the spec's) or `gateway` (`F.US.ENQ`).
+   * This is the spec profile's; the live profile answers `gateway` unless the setting was given explicitly.
+   */
   symbolIdStyle: SymbolIdStyle;
+  /** SYMBOL_ID_STYLE was set: it then holds for every profile. */
+  symbolIdStyleExplicit: boolean;
+  /** API_PROFILE: the profile of bots whose API key has not chosen one (docs/gateway-profile.md). */
+  apiProfile: ApiProfile;
   /**
    * Workers generating synthetic days' rollups off the main thread (cold replay steps, the start-up
    * warm-up); 0 = build them on the main thread.
@@ -319,6 +336,13 @@ function int(v: string | undefined, dflt: number, name: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+function apiProfile(v: string | undefined): ApiProfile {
+  if (v === undefined || v === '') return 'spec';
+  const p = parseApiProfile(v);
+  if (!p) throw new Error(`API_PROFILE must be one of ${API_PROFILES.join(', ')}, got ${JSON.stringify(v)}`);
+  return p;
 }
 
 function symbolIdStyle(v: string | undefined): SymbolIdStyle {
@@ -367,6 +391,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     runnerCacheDir: env.RUNNER_CACHE_DIR || null,
     symbolIdStyle: symbolIdStyle(env.SYMBOL_ID_STYLE),
+    symbolIdStyleExplicit: env.SYMBOL_ID_STYLE !== undefined && env.SYMBOL_ID_STYLE !== '',
+    apiProfile: apiProfile(env.API_PROFILE),
     hubEventShape: hubEventShape(env.HUB_EVENT_SHAPE),
     sseKeepAliveMs: limits.sseKeepAliveMs,
     replayPlayLookMsMax: limits.replayPlayLookMsMax,

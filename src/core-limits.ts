@@ -42,6 +42,10 @@ export const coreLimits = Object.freeze({
   strategyParamStringMax: 1_000,
   playgroundEquityPointsMax: 2000,
 
+  // The gateway's order model in the engine (trailing stops, custom tags): a trail distance is a
+  // bracket-sized distance; a tag is the client's own key (bots put a signal id or a UUID there).
+  trailTicksMax: 1_000_000,
+  customTagCharsMax: 128,
   // Hardening round two (docs/decisions.md): the journal's detail lists a session's first round
   // trips only (its statistics count every one), as a playground run's record keeps its first 5,000.
   journalTradesListedMax: 5000,

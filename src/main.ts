@@ -10,6 +10,7 @@ import { consoleLogger } from './log.ts';
 import { createFetch } from './server.ts';
 import { CorruptDatabaseError } from './store/db.ts';
 import { hubAuthentication } from './http/hubs/auth.ts';
+import { PROFILE_PREFIXES } from './http/shared/profile.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
 import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
@@ -58,6 +59,8 @@ const hubs = createHubTransport({
   ...hubAuthentication(s),
   nowMs: () => s.clock.nowMs(),
   trustProxy: config.trustProxy,
+  // `/live/hubs/user`, `/spec/hubs/market`: the API profile named by the URL (http/shared/profile.ts).
+  pathPrefixes: PROFILE_PREFIXES,
   logError: (message, fields) => log.error(message, fields),
   logInfo: (message, fields) => log.info(message, fields),
 });

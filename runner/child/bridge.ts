@@ -20,20 +20,24 @@
 import type { BarColumns } from '../../src/data/bar-columns.ts';
 import type { Instrument } from '../../src/domain/instrument.ts';
 import { SessionEngine } from '../../src/engine/engine.ts';
-import type { OrderSide, OrderType } from '../../src/engine/types.ts';
+import { strategyOrderRequest } from '../../src/engine/order-rules.ts';
 
-/** [k, 'place', type, side, size, limit, stop, sl, tp] | [k, 'cancel', id] | [k, 'close', size|null] */
+/**
+ * [k, 'place', type, side, size, limit, stop, sl, tp, trail, slType] | [k, 'cancel', id] |
+ * [k, 'close', size|null] | [k, 'modify', id, size, limit, stop, trail] (absent values null).
+ */
 export type Action = (number | string | null)[];
 
 /**
  * Slots (int64 each) of the shared array, in this order: the state (balance, position qty, position
  * cost, up trigger, down trigger, fill count, working count); the first fill in the fills area and
- * how many it holds; the fills Python has taken (it writes this one); an order's eight fields (k,
- * type, side, size, limit, stop, stop loss, take profit: absent ones as NONE); then the fills area
- * (FILL_FIELDS slots a fill, as fillsText) and the working orders area (WORKING_FIELDS slots an order,
- * as workingText). runner/child/main.ts's GLUE has these numbers written into its Python.
+ * how many it holds; the fills Python has taken (it writes this one); an order's ten fields (k,
+ * type, side, size, limit, stop, stop loss, take profit, trail, stop-loss type: absent ones as NONE);
+ * then the fills area (FILL_FIELDS slots a fill, as fillsText) and the working orders area
+ * (WORKING_FIELDS slots an order, as workingText). runner/child/main.ts's GLUE has these numbers
+ * written into its Python.
  */
-export const SHARED = { state: 0, fillsFrom: 7, fillsHeld: 8, fillsTaken: 9, order: 10, fills: 18, fillsMax: 32, working: 18 + 32 * 8, workingMax: 32 } as const;
+export const SHARED = { state: 0, fillsFrom: 7, fillsHeld: 8, fillsTaken: 9, order: 10, fills: 20, fillsMax: 32, working: 20 + 32 * 8, workingMax: 32 } as const;
 export const SHARED_SLOTS = SHARED.working + SHARED.workingMax * 7;
 const FILL_FIELDS = 8;
 const WORKING_FIELDS = 7;
@@ -92,10 +96,17 @@ export class EngineBridge {
     const h = this.views();
     const o = this.at32 + 2 * SHARED.order;
     const v = (i: number) => readInt64(h, o + 2 * i);
-    const [id, reason] = this.place(v(0) as number, v(1) as number, v(2) as number, v(3) as number, v(4), v(5), v(6), v(7));
+    const [id, reason] = this.place(v(0) as number, v(1) as number, v(2) as number, v(3) as number, v(4), v(5), v(6), v(7), v(8), v(9));
     this.lastReason = reason;
     this.publish();
     return id;
+  }
+
+  /** modify(): '' when the order changed, 'order_not_found' when it is not working, else the refusal's reason. */
+  modifyShared(k: number, id: number, size: number | null | undefined, limit: number | null | undefined, stop: number | null | undefined, trail: number | null | undefined): string {
+    const reason = this.modify(k, id, nul(size), nul(limit), nul(stop), nul(trail));
+    this.publish();
+    return reason;
   }
 
   cancelShared(k: number, id: number): boolean {
@@ -199,14 +210,21 @@ export class EngineBridge {
     return this.working().map((o) => o.map((v) => (v === undefined ? '' : String(v))).join(',')).join(';');
   }
 
-  place(k: number, type: number, side: number, size: number, limit: number | null, stop: number | null, sl: number | null, tp: number | null): [number, string] {
+  place(
+    k: number, type: number, side: number, size: number, limit: number | null, stop: number | null, sl: number | null, tp: number | null,
+    trail: number | null = null, slType: number | null = null,
+  ): [number, string] {
     const now = this.at(k);
-    this.actions.push([k, 'place', type, side, size, nul(limit), nul(stop), nul(sl), nul(tp)]);
-    const r = this.engine.placeOrder(
-      { type: type as OrderType, side: side as OrderSide, size, limitTicks: nul(limit), stopTicks: nul(stop), slTicks: nul(sl), tpTicks: nul(tp) },
-      now,
-    );
+    this.actions.push([k, 'place', type, side, size, nul(limit), nul(stop), nul(sl), nul(tp), nul(trail), nul(slType)]);
+    const r = this.engine.placeOrder(strategyOrderRequest(type, side, size, nul(limit), nul(stop), nul(sl), nul(tp), nul(trail), nul(slType)), now);
     return r.ok ? [r.order.id, ''] : [0, r.error.reason];
+  }
+
+  modify(k: number, id: number, size: number | null, limit: number | null, stop: number | null, trail: number | null): string {
+    const now = this.at(k);
+    this.actions.push([k, 'modify', id, size, limit, stop, trail]);
+    const r = this.engine.modifyOrder(id, { size, limitTicks: limit, stopTicks: stop, trailTicks: trail }, now);
+    return r.ok ? '' : r.error.kind === 'rejected' ? r.error.reason : 'order_not_found';
   }
 
   cancel(k: number, id: number): boolean {

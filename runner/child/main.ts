@@ -42,14 +42,14 @@ import harness
 
 # The bridge's shared array (runner/child/bridge.ts, SHARED, whose numbers are written in here): the
 # state, the fills not yet taken, an order's fields and the working orders cross as int64s in memory,
-# not as call arguments or answers. The state is slots 0-6, the order's fields 8 slots from _ORDER.
+# not as call arguments or answers. The state is slots 0-6, the order's fields 10 slots from _ORDER.
 _FILLS_FROM, _FILLS_HELD, _FILLS_TAKEN = ${SHARED.fillsFrom}, ${SHARED.fillsHeld}, ${SHARED.fillsTaken}
 _FILLS, _WORKING, _WORKING_MAX = ${SHARED.fills}, ${SHARED.working}, ${SHARED.workingMax}
 _SLOTS = ${SHARED_SLOTS}
 _NONE = -(1 << 63)
 
 class _Bridge:
-    __slots__ = ('_j', '_a', '_advance', '_fills', '_working', '_working_text', '_place', '_cancel', '_close')
+    __slots__ = ('_j', '_a', '_advance', '_fills', '_working', '_working_text', '_place', '_cancel', '_close', '_modify')
     def __init__(self, j):
         self._j = j
         a = self._a = array('q', bytes(8 * _SLOTS))
@@ -61,11 +61,12 @@ class _Bridge:
         self._place = j.placeShared
         self._cancel = j.cancelShared
         self._close = j.closeShared
+        self._modify = j.modifyShared
     def advance(self, k):
         self._advance(k)
         a = self._a
         return (a[0], a[1], a[2], a[3], a[4], a[5], a[6])
-    def place(self, k, ty, side, size, lim, stp, sl, tp):
+    def place(self, k, ty, side, size, lim, stp, sl, tp, trail, sl_type):
         a = self._a
         a[${SHARED.order}] = k
         a[${SHARED.order + 1}] = ty
@@ -75,8 +76,12 @@ class _Bridge:
         a[${SHARED.order + 5}] = _NONE if stp is None else stp
         a[${SHARED.order + 6}] = _NONE if sl is None else sl
         a[${SHARED.order + 7}] = _NONE if tp is None else tp
+        a[${SHARED.order + 8}] = _NONE if trail is None else trail
+        a[${SHARED.order + 9}] = _NONE if sl_type is None else sl_type
         oid = self._place()
         return (oid, '' if oid else self._j.lastReason)
+    def modify(self, k, oid, size, lim, stp, trail):
+        return self._modify(k, oid, size, lim, stp, trail)
     def cancel(self, k, oid):
         return bool(self._cancel(k, oid))
     def close(self, k, size):

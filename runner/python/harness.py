@@ -60,6 +60,7 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     Rejection,
     SIDE_NAMES,
     Series,
+    TRAILING_STOP,
     TYPE_NAMES,
     WorkingOrder,
     _CANCEL,
@@ -68,6 +69,7 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     _ENDS,
     _EMPTY,
     _FLATTEN,
+    _MODIFY,
     _NO_INPUT,
     _PLACE,
     _TIMES,
@@ -279,9 +281,9 @@ class _Runtime:
         self.queue.clear()
         for kind, arg in q:
             if kind == _PLACE:
-                o = arg
-                oid, reason = bridge.place(k, o._type, o._side, o.size, o._limit, o._stop, o.stop_loss, o.take_profit)
-                self.accepted(o, oid, reason)
+                self.place(k, arg)
+            elif kind == _MODIFY:
+                self.modify(k, arg)
             elif kind == _CANCEL:
                 oid = arg if type(arg) is int else arg.id
                 if oid:
@@ -297,6 +299,38 @@ class _Runtime:
                     if not oid:
                         self.pending.append(Rejection(None, reason, self.series._last(_ENDS)))
         self.sync(bridge.state(), True)
+
+    def place(self, k, o):
+        # A trailing stop sends its own trail; an entry's trail makes its stop-loss leg a trailing stop.
+        if o._type == TRAILING_STOP:
+            trail, sl, sl_type = o.trail, o.stop_loss, None
+        elif o.trail is not None:
+            trail, sl, sl_type = None, o.trail, TRAILING_STOP
+        else:
+            trail, sl, sl_type = None, o.stop_loss, None
+        oid, reason = self.bridge.place(k, o._type, o._side, o.size, o._limit, o._stop, sl, o.take_profit, trail, sl_type)
+        self.accepted(o, oid, reason)
+
+    def modify(self, k, change):
+        target, size, limit, stop, trail = change
+        oid = target if type(target) is int else target.id
+        if not oid:
+            return
+        reason = self.bridge.modify(k, oid, size, limit, stop, trail)
+        handle = self.handles.get(oid)
+        if reason == '':
+            if handle is not None:  # the handle shows what the order now is
+                rk = self.k
+                if size is not None:
+                    handle.size = size
+                if limit is not None:
+                    handle.limit_price = limit / rk
+                if stop is not None:
+                    handle.stop_price = stop / rk
+                if trail is not None:
+                    handle.trail = trail
+        elif reason != 'order_not_found':
+            self.pending.append(Rejection(handle, reason, self.series._last(_ENDS)))
 
     def accepted(self, order, oid, reason):
         if oid:

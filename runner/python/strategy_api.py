@@ -26,16 +26,17 @@ ERROR_CHARS_MAX = 8000
 REQUESTS_PER_CALL_MAX = 1000  # order requests one callback may queue
 PRICE_TICKS_ABS_MAX = 1_000_000_000  # the engine refuses prices beyond this (coreLimits.priceTicksAbsMax)
 BRACKET_TICKS_MAX = 1_000_000
+TRAIL_TICKS_MAX = 1_000_000  # a trailing stop's distance (coreLimits.trailTicksMax)
 ORDER_SIZE_MAX = 1000  # contracts an order (limits.orderSizeMax, the spec's): the server refuses more
 
 # Wire codes of the bridge (src/engine/types.ts).
-LIMIT, MARKET, STOP_LIMIT, STOP = 1, 2, 3, 4
+LIMIT, MARKET, STOP_LIMIT, STOP, TRAILING_STOP = 1, 2, 3, 4, 5
 BUY, SELL = 0, 1
-TYPE_NAMES = {LIMIT: 'limit', MARKET: 'market', STOP_LIMIT: 'stop_limit', STOP: 'stop'}
+TYPE_NAMES = {LIMIT: 'limit', MARKET: 'market', STOP_LIMIT: 'stop_limit', STOP: 'stop', TRAILING_STOP: 'trailing_stop'}
 SIDE_NAMES = ('buy', 'sell')
 
 # Queued request kinds.
-_PLACE, _CANCEL, _CANCEL_ALL, _CLOSE, _FLATTEN = range(5)
+_PLACE, _CANCEL, _CANCEL_ALL, _CLOSE, _FLATTEN, _MODIFY = range(6)
 
 _EMPTY = ()
 _utc = timezone.utc
@@ -242,13 +243,14 @@ class Order:
     """Handle of an order the strategy requested; the runtime updates it as the order progresses.
 
     status: 'pending' (queued, not yet sent) -> 'working' -> 'filled' | 'canceled', or 'rejected'
-    (with ``reason``). ``id`` is None until the order reaches the engine.
+    (with ``reason``). ``id`` is None until the order reaches the engine. ``trail`` is a trailing
+    stop's distance in ticks, or an entry's trailing stop-loss's (then ``stop_loss`` is None).
     """
 
-    __slots__ = ('id', 'type', 'side', 'size', 'limit_price', 'stop_price', 'stop_loss', 'take_profit',
+    __slots__ = ('id', 'type', 'side', 'size', 'limit_price', 'stop_price', 'stop_loss', 'take_profit', 'trail',
                  'status', 'reason', 'fill_price', 'fill_time', '_type', '_side', '_limit', '_stop')
 
-    def __init__(self, type_code, side_code, size, limit_ticks, stop_ticks, sl, tp, k):
+    def __init__(self, type_code, side_code, size, limit_ticks, stop_ticks, sl, tp, k, trail=None):
         self.id = None
         self.type = TYPE_NAMES[type_code]
         self.side = SIDE_NAMES[side_code]
@@ -257,6 +259,7 @@ class Order:
         self.stop_price = None if stop_ticks is None else stop_ticks / k
         self.stop_loss = sl
         self.take_profit = tp
+        self.trail = trail
         self.status = 'pending'
         self.reason = None
         self.fill_price = None
@@ -276,7 +279,7 @@ class Order:
 
     def __repr__(self):
         extra = ''.join(f', {f}={getattr(self, f)}' for f in ('limit_price', 'stop_price', 'stop_loss',
-                                                              'take_profit', 'reason', 'fill_price')
+                                                              'take_profit', 'trail', 'reason', 'fill_price')
                         if getattr(self, f) is not None)
         return f'Order(id={self.id}, {self.side} {self.size} {self.type}, status={self.status}{extra})'
 
@@ -403,30 +406,53 @@ class Context:
         return _ticks(price, k, 'price') / k
 
     # -- orders: queued, applied after the callback returns --
+    # `trail` on an entry makes its stop-loss a trailing stop, `trail` ticks behind the best price
+    # since the fill (instead of `stop_loss`); buy_trailing_stop / sell_trailing_stop place one.
 
-    def buy(self, size=1, stop_loss=None, take_profit=None):
-        return self._place(MARKET, BUY, size, None, None, stop_loss, take_profit)
+    def buy(self, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(MARKET, BUY, size, None, None, stop_loss, take_profit, trail)
 
-    def sell(self, size=1, stop_loss=None, take_profit=None):
-        return self._place(MARKET, SELL, size, None, None, stop_loss, take_profit)
+    def sell(self, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(MARKET, SELL, size, None, None, stop_loss, take_profit, trail)
 
-    def buy_limit(self, price, size=1, stop_loss=None, take_profit=None):
-        return self._place(LIMIT, BUY, size, price, None, stop_loss, take_profit)
+    def buy_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(LIMIT, BUY, size, price, None, stop_loss, take_profit, trail)
 
-    def sell_limit(self, price, size=1, stop_loss=None, take_profit=None):
-        return self._place(LIMIT, SELL, size, price, None, stop_loss, take_profit)
+    def sell_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(LIMIT, SELL, size, price, None, stop_loss, take_profit, trail)
 
-    def buy_stop(self, price, size=1, stop_loss=None, take_profit=None):
-        return self._place(STOP, BUY, size, None, price, stop_loss, take_profit)
+    def buy_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(STOP, BUY, size, None, price, stop_loss, take_profit, trail)
 
-    def sell_stop(self, price, size=1, stop_loss=None, take_profit=None):
-        return self._place(STOP, SELL, size, None, price, stop_loss, take_profit)
+    def sell_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(STOP, SELL, size, None, price, stop_loss, take_profit, trail)
 
-    def buy_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None):
-        return self._place(STOP_LIMIT, BUY, size, limit, stop, stop_loss, take_profit)
+    def buy_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(STOP_LIMIT, BUY, size, limit, stop, stop_loss, take_profit, trail)
 
-    def sell_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None):
-        return self._place(STOP_LIMIT, SELL, size, limit, stop, stop_loss, take_profit)
+    def sell_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None):
+        return self._place(STOP_LIMIT, SELL, size, limit, stop, stop_loss, take_profit, trail)
+
+    def buy_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None):
+        """A buy stop `trail` ticks above the lowest price since it was placed (it follows it down)."""
+        return self._place_trailing(BUY, trail, size, stop_loss, take_profit)
+
+    def sell_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None):
+        """A sell stop `trail` ticks below the highest price since it was placed (it follows it up)."""
+        return self._place_trailing(SELL, trail, size, stop_loss, take_profit)
+
+    def modify(self, order, size=None, limit=None, stop=None, trail=None):
+        """Changes a working order (a handle, a WorkingOrder or an id): its size, limit or stop price,
+        or a trailing stop's trail (ticks); None keeps a value. No effect if it is no longer working;
+        a change the engine refuses comes back as a "rejected" event."""
+        if not isinstance(order, (Order, WorkingOrder)) and type(order) is not int:
+            raise TypeError(f'modify() takes an order or an order id, got {type(order).__name__}')
+        k = self._rt.k
+        change = (order, None if size is None else _size(size),
+                  None if limit is None else _ticks(limit, k, 'limit price'),
+                  None if stop is None else _ticks(stop, k, 'stop price'),
+                  _trail(trail, 'trail'))
+        self._rt.request(_MODIFY, change)
 
     def cancel(self, order):
         """Cancels a working order (an Order handle, a WorkingOrder or an id). No effect if it is not working."""
@@ -452,14 +478,25 @@ class Context:
         """Cancels every working order, then closes the whole position at market."""
         self._rt.request(_FLATTEN, None)
 
-    def _place(self, type_code, side, size, limit, stop, stop_loss, take_profit):
+    def _place(self, type_code, side, size, limit, stop, stop_loss, take_profit, trail=None):
         rt = self._rt
         k = rt.k
+        if stop_loss is not None and trail is not None:
+            raise ValueError('give stop_loss or trail (a trailing stop-loss), not both')
         order = Order(type_code, side, _size(size),
                       None if limit is None else _ticks(limit, k, 'limit price'),
                       None if stop is None else _ticks(stop, k, 'stop price'),
-                      _bracket(stop_loss, 'stop_loss'), _bracket(take_profit, 'take_profit'), k)
+                      _bracket(stop_loss, 'stop_loss'), _bracket(take_profit, 'take_profit'), k, _trail(trail, 'trail'))
         rt.request(_PLACE, order)
+        return order
+
+    def _place_trailing(self, side, trail, size, stop_loss, take_profit):
+        ticks = _trail(trail, 'trail')
+        if ticks is None:
+            raise ValueError('a trailing stop needs its trail, a distance in ticks (a number >= 1)')
+        order = Order(TRAILING_STOP, side, _size(size), None, None, _bracket(stop_loss, 'stop_loss'),
+                      _bracket(take_profit, 'take_profit'), self._rt.k, ticks)
+        self._rt.request(_PLACE, order)
         return order
 
     # -- logs --
@@ -486,6 +523,17 @@ def _ticks(price, k, what):
     if abs(ticks) > PRICE_TICKS_ABS_MAX:
         raise ValueError(f'{what} {price!r} is out of range')
     return ticks
+
+
+def _trail(ticks, what):
+    if ticks is None:
+        return None
+    if isinstance(ticks, bool) or not isinstance(ticks, (int, float)) or not math.isfinite(ticks):
+        raise ValueError(f'{what} must be a distance in ticks (a number >= 1), got {ticks!r}')
+    n = round(ticks)  # whole ticks
+    if n < 1 or n > TRAIL_TICKS_MAX:
+        raise ValueError(f'{what} must be between 1 and {TRAIL_TICKS_MAX} ticks, got {ticks!r}')
+    return n
 
 
 def _bracket(ticks, what):

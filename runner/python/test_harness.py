@@ -62,8 +62,10 @@ class FakeBridge:
         self.log = []
         self.next_order_id = 1
         self.next_fill_id = 1
-        self.calls = {'advance': 0, 'place': 0, 'cancel': 0, 'close': 0, 'state': 0, 'fills': 0, 'working': 0}
+        self.calls = {'advance': 0, 'place': 0, 'cancel': 0, 'close': 0, 'state': 0, 'fills': 0, 'working': 0, 'modify': 0}
         self.advanced = []
+        self.placed = []  # every place call's (type, side, size, limit, stop, sl, tp, trail, sl_type)
+        self.modified = []  # every modify call's (id, size, limit, stop, trail)
         self.now = 0
 
     # -- the contract --
@@ -80,11 +82,14 @@ class FakeBridge:
             self._settle(a, z, t)
         return self._state()
 
-    def place(self, k, ty, side, size, limit, stop, sl, tp):
+    def place(self, k, ty, side, size, limit, stop, sl, tp, trail=None, sl_type=None):
         self.calls['place'] += 1
+        self.placed.append((ty, side, size, limit, stop, sl, tp, trail, sl_type))
         last, t = self._at(k)
         if self.max_qty is not None and abs(self._qty() + (size if side == BUY else -size)) > self.max_qty:
             return 0, 'Maximum position size exceeded'
+        if ty == 5:  # a trailing stop rests here as a plain stop at its first distance: the fake does not trail
+            stop = last - trail if side == SELL else last + trail
         order = _Order(self.next_order_id, ty, side, size, limit, stop, sl, tp)
         self.next_order_id += 1
         if ty == MARKET:
@@ -93,6 +98,21 @@ class FakeBridge:
             self.book.append(order)
             self._settle(last, last, t)
         return order.id, ''
+
+    def modify(self, k, oid, size, limit, stop, trail):
+        """'' when changed, 'order_not_found' when not working, the reason of a refusal (size over max_qty)."""
+        self.calls['modify'] += 1
+        self.modified.append((oid, size, limit, stop, trail))
+        self._at(k)
+        for o in self.book:
+            if o.id == oid:
+                if size is not None and self.max_qty is not None and size > self.max_qty:
+                    return 'Maximum position size exceeded'
+                o.size = size if size is not None else o.size
+                o.limit = limit if limit is not None else o.limit
+                o.stop = stop if stop is not None else o.stop
+                return ''
+        return 'order_not_found'
 
     def cancel(self, k, oid):
         self.calls['cancel'] += 1
@@ -635,6 +655,72 @@ def on_bar(ctx, bar):
     def test_orders_in_init_are_refused(self):
         r = Run('def init(ctx):\n    ctx.buy()\ndef on_bar(ctx, bar):\n    pass\n', flat_bars(1))
         self.assertIn('RuntimeError: orders can be placed from on_bar', r.error)
+
+
+class TrailingStopsAndModify(unittest.TestCase):
+    def test_trail_on_an_entry_is_a_trailing_stop_loss_and_trailing_stop_orders_send_their_trail(self):
+        code = '''
+def on_bar(ctx, bar):
+    if bar.index == 0:
+        global a, b, c
+        a = ctx.buy(1, trail=12, take_profit=20)
+        b = ctx.sell_trailing_stop(8, size=2)
+        c = ctx.buy_limit(99, trail=6.4)
+'''
+        r = Run(code, flat_bars(2, price=400))
+        self.assertIsNone(r.error)
+        self.assertEqual(r.bridge.placed, [
+            (MARKET, BUY, 1, None, None, 12, 20, None, 5),  # the trail is the stop-loss leg's, type 5
+            (5, SELL, 2, None, None, None, None, 8, None),  # a trailing stop with its own trail
+            (LIMIT, BUY, 1, 396, None, 6, None, None, 5),  # 6.4 ticks round to 6
+        ])
+        a, b = r.ns['a'], r.ns['b']
+        self.assertEqual((a.trail, a.stop_loss, b.type, b.trail, b.stop_price), (12, None, 'trailing_stop', 8, None))
+
+    def test_bad_trails_raise_in_the_strategy(self):
+        code = '''
+def on_bar(ctx, bar):
+    for bad in (lambda: ctx.buy(1, trail=0), lambda: ctx.buy(1, stop_loss=8, trail=8), lambda: ctx.sell_trailing_stop(None),
+                lambda: ctx.sell_trailing_stop(float('inf')), lambda: ctx.modify(1, trail=-1), lambda: ctx.modify('x', size=1),
+                lambda: ctx.modify(1, size=0)):
+        try:
+            bad()
+        except (ValueError, TypeError):
+            pass
+        else:
+            raise AssertionError('accepted')
+'''
+        r = Run(code, flat_bars(1, price=400))
+        self.assertIsNone(r.error)
+        self.assertEqual(r.bridge.placed, [])
+
+    def test_modify_changes_the_order_and_its_handle_a_refusal_is_an_event_a_finished_order_nothing(self):
+        code = '''
+log = []
+def on_bar(ctx, bar):
+    i = bar.index
+    log.append((i, [(o.id, o.size, o.limit_price) for o in ctx.orders], [(e.kind, getattr(e, 'reason', None)) for e in ctx.events]))
+    if i == 0:
+        global o
+        o = ctx.buy_limit(90)
+    elif i == 1:
+        ctx.modify(o, size=2, limit=95.3)
+    elif i == 2:
+        ctx.modify(o.id, size=9)
+        ctx.modify(42, size=1)
+'''
+        bars = flat_bars(4, price=400)
+        r = Run(code, bars, bridge=FakeBridge(bars, max_qty=3))
+        self.assertIsNone(r.error)
+        self.assertEqual(r.bridge.modified, [(1, 2, 381, None, None), (1, 9, None, None, None), (42, 1, None, None, None)])
+        self.assertEqual(r.ns['log'], [
+            (0, [], []),
+            (1, [(1, 1, 90.0)], []),
+            (2, [(1, 2, 95.25)], []),
+            (3, [(1, 2, 95.25)], [('rejected', 'Maximum position size exceeded')]),
+        ])
+        o = r.ns['o']
+        self.assertEqual((o.size, o.limit_price, o.status), (2, 95.25, 'working'))
 
 
 class Errors(unittest.TestCase):

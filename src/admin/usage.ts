@@ -11,6 +11,8 @@ on bad input {"error": "..."} and exit code 1.
 
 user create      --email E [--plan pro|free] [--unverified] [--disabled] [--password P]
 user rotate-key  --email E          new API key; the old key and its tokens stop working
+user set-profile --email E --profile live|spec|default   the API profile of the user's current key
+                                    (default: the server's API_PROFILE); its tokens follow at once
 user set-password --email E --password P   web login; ends the user's web sessions
 user set         --email E [--plan pro|free] [--disabled true|false] [--verified true|false]
 user list

@@ -1,9 +1,10 @@
-// `user create | rotate-key | set | set-password | list`: every command returns one JSON-able object.
+// `user create | rotate-key | set-profile | set | set-password | list`: every command returns one JSON-able object.
 
 import { limits } from '../config.ts';
 import type { Services } from '../service/services.ts';
 import type { Plan, UserAdminError, UserRow } from '../service/users.ts';
 import { boolFlag, str, UsageError, type ParsedArgs } from './args.ts';
+import { type ApiProfile, API_PROFILES, parseApiProfile } from '../domain/api-profile.ts';
 
 const MESSAGES: Record<UserAdminError['kind'], string> = {
   invalid_email: 'invalid email address',
@@ -22,6 +23,15 @@ function presentUser(u: UserRow) {
     hasApiKey: u.hasApiKey,
     createdAt: new Date(u.createdMs).toISOString(),
   };
+}
+
+/** `--profile live|spec|default` (default: follow the server's API_PROFILE). */
+function keyProfile(a: ParsedArgs): ApiProfile | null {
+  const text = str(a, 'profile', true);
+  if (text.trim().toLowerCase() === 'default') return null;
+  const p = parseApiProfile(text);
+  if (!p) throw new UsageError(`profile must be one of ${API_PROFILES.join(', ')} or default`);
+  return p;
 }
 
 function plan(a: ParsedArgs): Plan | undefined {
@@ -48,6 +58,11 @@ export async function userCommand(s: Services, sub: string | undefined, a: Parse
       if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
       return { apiKey: r.value.apiKey };
     }
+    case 'set-profile': {
+      const r = await s.users.setKeyProfile(str(a, 'email', true), keyProfile(a));
+      if (!r.ok) throw new UsageError(MESSAGES[r.error.kind]);
+      return { email: r.value.email, profile: r.value.apiKeyProfile ?? null, effectiveProfile: r.value.apiKeyProfile ?? s.config.apiProfile };
+    }
     case 'set': {
       const r = await s.users.set(str(a, 'email', true), {
         plan: plan(a),
@@ -66,6 +81,6 @@ export async function userCommand(s: Services, sub: string | undefined, a: Parse
     case 'list':
       return { users: (await s.users.list()).map(presentUser) };
     default:
-      throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set, set-password or list`);
+      throw new UsageError(`unknown user command ${JSON.stringify(sub ?? '')}; expected create, rotate-key, set-profile, set, set-password or list`);
   }
 }

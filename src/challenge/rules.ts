@@ -51,6 +51,8 @@ export interface ChallengeEngine extends EngineStateView {
   readonly fills: readonly Fill[];
   processBars(bars: BarColumns, from: number, to: number, rule: StopRule | null): ProcessResult;
   flatten(nowS: number, priceTicks?: number): Fill | null;
+  /** Ends every working order as Expired (the phase is over). */
+  expireWorking(nowS: number): void;
 }
 
 export interface ChallengeRunResult extends ProcessResult {
@@ -299,8 +301,12 @@ export class ChallengeRule implements StopRule {
     return d;
   }
 
-  /** Liquidates and cancels; a violation or pass ends the phase, a soft breach blocks the date. */
+  /**
+   * Liquidates and ends the orders; a violation or pass ends the phase (its working orders expire),
+   * a soft breach blocks the date (they are canceled: the account trades again the next date).
+   */
   private settle(o: ChallengeOutcome): void {
+    if (o.kind !== 'soft_breach') this.engine.expireWorking(o.timeS);
     this.engine.flatten(o.timeS, o.liquidationPriceTicks ?? undefined);
     this.absorbFills();
     if (o.kind === 'soft_breach') {

@@ -71,6 +71,18 @@ export function copyBars(b: BarColumns): BarColumns {
   return unpackBars(packBars(b));
 }
 
+/** The first `length` bars newest first, in a new buffer (`b` is left as it is: it may be cached). */
+export function reversedBars(b: BarColumns): BarColumns {
+  const out = copyBars(b);
+  out.time.reverse();
+  out.open.reverse();
+  out.high.reverse();
+  out.low.reverse();
+  out.close.reverse();
+  out.volume.reverse();
+  return out;
+}
+
 /** The bars of `parts` one after the other, in a new buffer. */
 export function concatBars(parts: readonly BarColumns[]): BarColumns {
   const n = parts.reduce((sum, p) => sum + p.length, 0);

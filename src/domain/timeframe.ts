@@ -23,7 +23,9 @@
 //   scan window, one spec row) → canonical → custom switch → stored resolution. History has its
 //   own ceiling (the scan window of the request's unit: 30 days for s/m, 120 for h, 365 for d);
 //   Replay's bounds (30-day fixed width, 5-digit count) do not apply there, so a 60-day bar is a
-//   valid custom History width while `60d` is out of range for Replay.
+//   valid custom History width while `60d` is out of range for Replay. The live gateway's week (5)
+//   and month (6) units are accepted when the caller says so (the live profile): counts up to
+//   Replay's calendar bounds, and `1w` and `1M` count as presets there.
 // - Times are integer epoch seconds (UTC). Calendar math is integer civil-date arithmetic
 //   (Howard Hinnant's days_from_civil), so nothing here allocates or reads a clock. Times before
 //   Monday 1970-01-05 fall in a week bucket starting 1969-12-29 (negative); stored data never does.
@@ -74,13 +76,21 @@ export interface HistoryScanLimits {
   readonly historyScanSecondMinuteDays: number;
   readonly historyScanHourDays: number;
   readonly historyScanDayDays: number;
+  /** Week and month bars (the live gateway's units 5 and 6); absent = no window. */
+  readonly historyScanWeekDays?: number;
+  readonly historyScanMonthDays?: number;
 }
 
 export interface HistoryTimeframeOptions extends TimeframeOptions {
   readonly scanLimits: HistoryScanLimits;
+  /**
+   * The live gateway's calendar units are accepted: 5 (weeks) and 6 (months), unitNumber up to
+   * Replay's calendar bounds (52 weeks, 12 months); one week and one month count as presets.
+   */
+  readonly calendarUnits?: boolean;
 }
 
-/** History/retrieveBars `unit` values of the gateway schema; Week and Month are refused there. */
+/** History/retrieveBars `unit` values of the gateway schema; Week and Month only under the live profile. */
 export const BarUnit = { Second: 1, Minute: 2, Hour: 3, Day: 4, Week: 5, Month: 6 } as const;
 export type BarUnit = (typeof BarUnit)[keyof typeof BarUnit];
 
@@ -168,13 +178,16 @@ function historyUnitS(unit: unknown): number {
 }
 
 /**
- * The scan window of one History request, from its `unit` (1–4) as sent: 30 days for second and
- * minute bars, 120 for hour bars, 365 for day bars (spec). 0 for a unit History refuses.
+ * The scan window of one History request, from its `unit` as sent: 30 days for second and minute
+ * bars, 120 for hour bars, 365 for day bars (spec); week and month bars (live profile) as the limits
+ * say. 0 for a unit without a window.
  */
 export function historyScanWindowS(unit: unknown, scanLimits: HistoryScanLimits): number {
   if (unit === BarUnit.Second || unit === BarUnit.Minute) return scanLimits.historyScanSecondMinuteDays * DAY_S;
   if (unit === BarUnit.Hour) return scanLimits.historyScanHourDays * DAY_S;
   if (unit === BarUnit.Day) return scanLimits.historyScanDayDays * DAY_S;
+  if (unit === BarUnit.Week) return (scanLimits.historyScanWeekDays ?? 0) * DAY_S;
+  if (unit === BarUnit.Month) return (scanLimits.historyScanMonthDays ?? 0) * DAY_S;
   return 0;
 }
 
@@ -187,6 +200,7 @@ export function timeframeFromUnit(
   unitNumber: unknown,
   opts: HistoryTimeframeOptions,
 ): Result<Timeframe, HistoryTimeframeError> {
+  if (opts.calendarUnits && (unit === BarUnit.Week || unit === BarUnit.Month)) return calendarFromUnit(unit, unitNumber, opts);
   const unitS = historyUnitS(unit);
   if (unitS === 0) return err({ kind: 'unit_invalid' });
   if (typeof unitNumber !== 'number' || !Number.isInteger(unitNumber) || unitNumber < 1) {
@@ -196,6 +210,22 @@ export function timeframeFromUnit(
   if (unitNumber > historyScanWindowS(unit, opts.scanLimits) / unitS) return err({ kind: 'unit_number_invalid' });
   const tf = fixedTimeframe(unitNumber * unitS);
   if (!opts.customEnabled && !isPresetTimeframe(tf)) return err({ kind: 'custom_disabled' });
+  if (!fitsResolution(tf, opts.storedResolutionS)) return err({ kind: 'incompatible_resolution' });
+  return ok(tf);
+}
+
+/**
+ * Week or month bars of the live gateway's History (units 5 and 6): ISO weeks or UTC months, as
+ * Replay's `w` and `M`. Checks in the order of the fixed units': unitNumber (Replay's calendar bounds
+ * stand for the scan ceiling), custom switch (only a count of one is a preset), stored resolution.
+ */
+function calendarFromUnit(unit: 5 | 6, unitNumber: unknown, opts: HistoryTimeframeOptions): Result<Timeframe, HistoryTimeframeError> {
+  const countMax = unit === BarUnit.Week ? coreLimits.timeframeWeeksMax : coreLimits.timeframeMonthsMax;
+  if (typeof unitNumber !== 'number' || !Number.isInteger(unitNumber) || unitNumber < 1 || unitNumber > countMax) {
+    return err({ kind: 'unit_number_invalid' });
+  }
+  const tf = calendarTimeframe(unitNumber, unit === BarUnit.Week ? 'w' : 'M');
+  if (!opts.customEnabled && unitNumber !== 1) return err({ kind: 'custom_disabled' });
   if (!fitsResolution(tf, opts.storedResolutionS)) return err({ kind: 'incompatible_resolution' });
   return ok(tf);
 }

@@ -7,10 +7,19 @@ import type { Fill, Order } from './types.ts';
 
 export type EngineChange =
   /**
-   * An order was placed (created) or changed: filled, canceled, modified, a bracket leg resized, or a
-   * stop-limit armed at its stop (`armed`: a change of state no client sees, stored all the same).
+   * An order was placed (created) or changed: filled, canceled, expired, modified, a bracket leg
+   * resized or made working, a stop-limit armed at its stop (`armed`: a change of state no client
+   * sees, stored all the same), or a trailing stop's stop moved by the price (`trailed`: one entry for
+   * a run of such moves with nothing else between them, in its last state).
    */
-  | { readonly kind: 'order'; readonly order: Readonly<Order>; readonly created: boolean; readonly timeS: number; readonly armed?: true }
+  | {
+      readonly kind: 'order';
+      readonly order: Readonly<Order>;
+      readonly created: boolean;
+      readonly timeS: number;
+      readonly armed?: true;
+      readonly trailed?: true;
+    }
   /** A fill, with the account and the position as they stand right after it. */
   | {
       readonly kind: 'fill';
@@ -21,4 +30,10 @@ export type EngineChange =
       readonly avgPriceTicks: number;
       /** Net position before the fill (to tell an opening from a change or a close). */
       readonly previousQty: number;
+      /**
+       * The position's opening (engine.ts `positionOpening`) right after the fill, or, when the fill
+       * left the account flat, the opening of the position it closed; null when unknown.
+       */
+      readonly positionOpenedS: number | null;
+      readonly positionOpenFillId: number | null;
     };

@@ -24,9 +24,31 @@
 //    every fill the book is settled at the same price again, so bracket legs spawned by an entry can
 //    fill at once (a gap beyond a leg) or later on the remaining path of the same bar when the path
 //    reaches them.
-// 8. Bracket legs (spawned and maintained by engine.ts) are a sell stop / sell limit below / above a
-//    long entry (mirrored for shorts), one-cancels-other, and go away when the position is closed by
-//    any other means.
+// 8. Bracket legs (spawned and maintained by engine.ts) are a sell stop (or sell trailing stop) / sell
+//    limit below / above a long entry (mirrored for shorts), one-cancels-other, and go away when the
+//    position is closed by any other means.
+// 9. JoinBid / JoinAsk (gateway types 6, 7) are limits at the synthetic touch of their placement: a
+//    buy or sell JoinBid at the last price (the bid), a JoinAsk one tick above it (the ask). They are
+//    passive: they never fill at the price they joined at the moment they joined, however marketable
+//    a limit there would be. From the next walked bar on they are ordinary limits (rule 3): a later
+//    price of the path at or through the limit fills them, at the limit on touch, or at the price
+//    standing beyond it (a bar opening through it). Our book has no queue, so joining the bid behind
+//    other bids is modelled as "needs a later trade at the price".
+// 10. Trailing stop (gateway type 5), trail distance D ticks: it keeps the most favourable price the
+//    path has reached since it started (the extreme: highest for a sell, lowest for a buy), and its
+//    stop is extreme − D (sell) or extreme + D (buy); it starts from the last price at placement (a
+//    bracket leg from its entry's anchor). The stop only ever moves towards the price, never back.
+//    It triggers on touch like a stop and fills at the stop, or at the price standing beyond it (a
+//    gap, rule 3). The extreme follows the path as it goes, on the same intrabar path as every other
+//    order: in a bar O → nearer extreme → other → C, a long's stop ratchets up with the high when the
+//    path reaches it, and a later fall on the same bar (to the low, or to the close) fills it if it
+//    reaches the raised stop; if the low comes first, the fall meets the stop as it stood before the
+//    high, and the bar's later rise ratchets a stop that is already gone. A bar that opens beyond the
+//    extreme ratchets it to the open before anything else happens at that price.
+//    Speed: a ratchet is a trigger like any other (extreme ± 1 tick, order-book.ts), so bars that do
+//    not reach the extreme stay quiet; a walked segment moves the extreme straight to the segment's
+//    end or to the next price at which some order fires, whichever comes first (nothing can happen in
+//    between), so a long rise costs one ratchet, not one per tick.
 //
 // Speed: bars that reach no trigger are skipped by `scanQuiet`, two compares per bar against the
 // book's reduced triggers folded with the StopRule's thresholds (order-book.ts, stop-rule.ts); the
@@ -36,7 +58,7 @@
 import { type BarColumns, lowerBound } from '../data/bar-columns.ts';
 import type { OrderBook } from './order-book.ts';
 import type { EngineStateView, RuleThresholds, StopRule } from './stop-rule.ts';
-import { NO_EVENT_S, OrderType, type Order } from './types.ts';
+import { NO_EVENT_S, type Order, OrderSide, OrderType } from './types.ts';
 
 /** What the loop needs from the engine that owns the book, the position and the account. */
 export interface MatchingHost extends EngineStateView {
@@ -45,6 +67,11 @@ export interface MatchingHost extends EngineStateView {
   mark(priceTicks: number, timeS: number): void;
   /** Executes a working order at a price: arms an unarmed stop-limit, fills anything else. */
   fire(order: Order, priceTicks: number, timeS: number): void;
+  /**
+   * Moves the extreme of every trailing stop of `side` that the price at `reachTicks` has passed to
+   * that price (sell: extremes below it; buy: extremes above it), with their stops.
+   */
+  ratchet(side: OrderSide, reachTicks: number, timeS: number): void;
 }
 
 export interface ProcessResult {
@@ -144,6 +171,8 @@ export class BarWalker {
   /** Walks one bar; false when the rule halted inside it. */
   walk(barIndex: number, timeS: number, o: number, h: number, l: number, c: number, rule: StopRule | null): boolean {
     this.begin(barIndex, timeS, o, rule);
+    // A later price than any passive JoinBid / JoinAsk was placed at (rule 9).
+    if (this.host.book.passiveCount !== 0) this.host.book.activatePassive();
     if (!this.settle(o)) return false;
     const upDist = h - o;
     const downDist = o - l;
@@ -165,11 +194,19 @@ export class BarWalker {
     this.highTicks = priceTicks;
   }
 
-  /** Rises to `target`, stopping at every up-trigger on the way (lowest first). */
+  /**
+   * Rises to `target`, stopping at every up-trigger on the way (lowest first). A ratchet (a sell
+   * trailing stop's extreme + 1) takes the path straight on to the next fire trigger or to `target`:
+   * nothing fires in between, so the extremes can move there at once (rule 10).
+   */
   private moveUp(target: number): boolean {
     const book = this.host.book;
     while (book.upTriggerTicks <= target) {
-      const p = book.upTriggerTicks;
+      let p = book.upTriggerTicks;
+      if (book.upRatchetTicks === p) {
+        p = book.upFireTicks < target ? book.upFireTicks : target;
+        this.host.ratchet(OrderSide.Sell, p, this.timeS);
+      }
       this.curTicks = p;
       if (p > this.highTicks) this.highTicks = p;
       if (!this.settle(p)) return false;
@@ -179,11 +216,15 @@ export class BarWalker {
     return true;
   }
 
-  /** Falls to `target`, stopping at every down-trigger on the way (highest first). */
+  /** Falls to `target`, stopping at every down-trigger on the way (highest first); ratchets as moveUp. */
   private moveDown(target: number): boolean {
     const book = this.host.book;
     while (book.downTriggerTicks >= target) {
-      const p = book.downTriggerTicks;
+      let p = book.downTriggerTicks;
+      if (book.downRatchetTicks === p) {
+        p = book.downFireTicks > target ? book.downFireTicks : target;
+        this.host.ratchet(OrderSide.Buy, p, this.timeS);
+      }
       this.curTicks = p;
       if (p < this.lowTicks) this.lowTicks = p;
       if (!this.settle(p)) return false;
@@ -195,13 +236,17 @@ export class BarWalker {
 
   /**
    * Fires orders marketable at `p` until none is; the rule sees the path so far before every fill.
-   * Terminates: each fire removes an order or arms a stop-limit (once), and fills spawn at most two legs
-   * per entry, which spawn nothing.
+   * Trailing stops the price at `p` has passed ratchet to it first (a bar's open, a placement, a leg
+   * spawned behind the price). Terminates: a ratchet leaves no ratchet at `p`, each fire removes an
+   * order or arms a stop-limit (once), and fills spawn at most two legs per entry, which spawn nothing.
    */
   private settle(p: number): boolean {
     const host = this.host;
+    const book = host.book;
     for (;;) {
-      const order = host.book.firstMarketableAt(p);
+      if (book.upRatchetTicks <= p) host.ratchet(OrderSide.Sell, p, this.timeS);
+      if (book.downRatchetTicks >= p) host.ratchet(OrderSide.Buy, p, this.timeS);
+      const order = book.firstMarketableAt(p);
       if (order === null) return true;
       const arming = order.type === OrderType.StopLimit && !order.triggered;
       if (!arming && this.rule !== null) {

@@ -13,6 +13,7 @@ import { type JwtClaims, jwtKinds, type JwtKind } from '../lib/jwt.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
+import type { ApiProfile } from '../domain/api-profile.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';
@@ -38,10 +39,18 @@ export type TokenError = { kind: 'invalid_session' } | { kind: 'pro_required' };
 export type ValidateError = TokenError | { kind: 'rate_limited'; retryAfterS: number };
 
 export interface Principal {
+  /** The user as last read: per request for REST, refreshed at each revalidation for a hub connection. */
   user: UserRow;
   jtiHash: string;
   /** When the token stops working (its stored expiry). */
   expiresMs: number;
+  /**
+   * The web console's session cookie, not a bot's token: the console is our own client, answered in
+   * the spec's shapes whatever the key's profile, with the whole order model (docs/gateway-profile.md).
+   */
+  console?: boolean;
+  /** The profile a hub connection's URL named (`/live/hubs/user`); REST reads it from each request's path. */
+  profile?: ApiProfile;
 }
 
 // A hash no key can produce, compared against when the email is unknown, to keep timing equal.
@@ -138,7 +147,10 @@ export class AuthService {
     const row = await this.tokens.get(p.jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs) return false;
     const user = await this.users.byId(row.userId);
-    return user !== null && !user.disabled && user.plan === 'pro';
+    if (user === null || user.disabled || user.plan !== 'pro') return false;
+    // The connection answers under the user's settings as they are now (a key's profile, for one).
+    p.user = user;
+    return true;
   }
 
   /** Rotates a token: a new one is issued and the sent one revoked. A refused call changes nothing. */

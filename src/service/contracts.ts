@@ -14,21 +14,30 @@ export interface Contract {
   symbolId: string;
 }
 
+/**
+ * How a request names contracts: its `symbolId` form and the time whose front month the contract ID
+ * and name carry (the wall clock by default; the live profile's replay clock passes the session's).
+ */
+export interface ContractView {
+  readonly style?: SymbolIdStyle;
+  readonly atMs?: number;
+}
+
 export class ContractService {
   constructor(private readonly clock: Clock, private readonly symbolIdStyle: SymbolIdStyle = 'plain') {}
 
-  contractFor(inst: Instrument): Contract {
-    const nowMs = this.clock.nowMs();
-    const symbolId = symbolIdFor(inst, this.symbolIdStyle);
-    return { instrument: inst, id: contractIdFor(inst, nowMs), name: contractNameFor(inst, nowMs), symbolId };
+  contractFor(inst: Instrument, view: ContractView = {}): Contract {
+    const atMs = view.atMs ?? this.clock.nowMs();
+    const symbolId = symbolIdFor(inst, view.style ?? this.symbolIdStyle);
+    return { instrument: inst, id: contractIdFor(inst, atMs), name: contractNameFor(inst, atMs), symbolId };
   }
 
   /**
    * Case-insensitive substring match on symbol, exchange symbol, contract name, description, the
    * gateway symbol ID (`F.US.ENQ`) and the contract ID; null, empty or omitted text returns all.
    */
-  search(searchText: string | null): Contract[] {
-    const all = INSTRUMENTS.map((i) => this.contractFor(i));
+  search(searchText: string | null, view: ContractView = {}): Contract[] {
+    const all = INSTRUMENTS.map((i) => this.contractFor(i, view));
     const text = searchText?.trim().toLowerCase() ?? '';
     if (text === '') return all.slice(0, limits.contractSearchMax);
     const byId = instrumentForContractId(searchText);
@@ -43,9 +52,9 @@ export class ContractService {
   }
 
   /** The contract a received ID names (matched on its symbol); `id` echoes the ID sent. */
-  byId(contractId: unknown): Contract | undefined {
+  byId(contractId: unknown, view: ContractView = {}): Contract | undefined {
     const inst = instrumentForContractId(contractId);
     if (!inst) return undefined;
-    return { ...this.contractFor(inst), id: String(contractId) };
+    return { ...this.contractFor(inst, view), id: String(contractId) };
   }
 }

@@ -22,7 +22,8 @@
 // slice. Checks, billing and the cache are the same as `retrieve`'s (which never yields); an
 // identical request arriving mid-scan waits for it and is served from the cache.
 // What differs between families comes in a `HistoryPolicy` (how a contract ID names an instrument,
-// the bars-per-request cap) and in the request (barsBack, the default endTime); the checks, budgets,
+// the bars-per-request cap; for the live profile the week and month units and the gateway's rate) and
+// in the request (barsBack or `fromEnd`, the default endTime, whole bars only); the checks, budgets,
 // cache and aggregation are the same.
 
 import { limits } from '../config.ts';
@@ -63,6 +64,10 @@ export interface HistoryRequest {
   barsBack?: number | null;
   /** endTime when none is sent (epoch seconds); null or absent = the end of the data. */
   defaultEndS?: number | null;
+  /** Keep the `limit` bars nearest endTime (counting back, as barsBack) instead of the first from startTime. */
+  fromEnd?: boolean;
+  /** No trailing partial bar: the end moves back to the start of the bucket holding it. */
+  wholeBarsOnly?: boolean;
 }
 
 /** A family's history rules. */
@@ -71,6 +76,10 @@ export interface HistoryPolicy {
   instrumentFor(contractId: unknown): Instrument | undefined;
   /** Most bars one request returns (also the default `limit`). */
   barsPerRequestMax(inst: Instrument, tf: Timeframe): number;
+  /** The live gateway's week (5) and month (6) units are accepted (timeframe.ts). */
+  readonly calendarUnits?: boolean;
+  /** Which request rate applies: the spec's (default) or the live gateway's (`limits.historyLive…`). */
+  readonly rate?: 'spec' | 'gateway';
 }
 
 export interface HistoryResult {
@@ -100,12 +109,15 @@ interface CacheEntry {
 
 export class HistoryService {
   private readonly limiter: RateLimiter;
+  private readonly gatewayLimiter: RateLimiter;
   private readonly cache = new Map<string, CacheEntry>();
   /** Sliced scans under way by cache key; settled (never rejected) when the scan ends. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly d: HistoryDeps) {
-    this.limiter = (d.rateLimits ?? memoryRateLimits()).limiter('history', limits.historyRequestsPerWindowMax, limits.historyWindowMs);
+    const rateLimits = d.rateLimits ?? memoryRateLimits();
+    this.limiter = rateLimits.limiter('history', limits.historyRequestsPerWindowMax, limits.historyWindowMs);
+    this.gatewayLimiter = rateLimits.limiter('history_gateway', limits.historyLiveRequestsPerWindowMax, limits.historyLiveWindowMs);
   }
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */
@@ -161,14 +173,17 @@ export class HistoryService {
       customEnabled: this.d.customTimeframes,
       storedResolutionS: inst.storedResolutionS,
       scanLimits: limits,
+      calendarUnits: policy.calendarUnits ?? false,
     });
     if (!tf.ok) return tf;
     const range = this.timeRange(inst, req.startTime, req.endTime, req.defaultEndS ?? null);
     if (!range) return err({ kind: 'invalid_time_range' });
+    // Whole bars only: bars built from stored bars before the start of the bucket holding the end.
+    if (req.wholeBarsOnly) range.toS = bucketStart(tf.value, range.toS);
     const capBars = policy.barsPerRequestMax(inst, tf.value);
-    const back = req.barsBack ?? null;
-    const limit = back ?? req.limit ?? capBars;
+    const limit = req.barsBack ?? req.limit ?? capBars;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return err({ kind: 'limit_invalid' });
+    const back = req.barsBack ?? (req.fromEnd ? limit : null);
 
     const nowMs = this.d.clock.nowMs();
     // The data version is part of the key: after an import the same request must see the new bars.
@@ -176,14 +191,15 @@ export class HistoryService {
     const cached = this.cache.get(key);
     if (cached && cached.expiresMs > nowMs) return ok(cached.result);
     const windowS = historyScanWindowS(req.unit, limits);
-    return { planned: true, key, nowMs, inst, tf: tf.value, fromS: range.fromS, toS: range.toS, windowS, back, barsMax: Math.min(limit, capBars) };
+    const gatewayRate = policy.rate === 'gateway';
+    return { planned: true, key, nowMs, inst, tf: tf.value, fromS: range.fromS, toS: range.toS, windowS, back, barsMax: Math.min(limit, capBars), gatewayRate };
   }
 
   /** The rate limit and the daily budgets, checked before the scan (the rate limit takes a request). */
   private async admit(userId: number, plan: Plan): Promise<Result<true, HistoryError>> {
     // Before the limiter: a request refused while an import holds the instrument costs no slot.
     if (await this.d.isImporting(plan.inst.symbol)) return err({ kind: 'importing', retryAfterS: limits.importRetryAfterS });
-    const gate = await this.limiter.take(String(userId), plan.nowMs);
+    const gate = await (plan.gatewayRate ? this.gatewayLimiter : this.limiter).take(String(userId), plan.nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const used = await this.d.usage.get(userId, dayOfMs(plan.nowMs));
     const untilMidnightS = secondsToUtcMidnight(plan.nowMs);
@@ -263,7 +279,8 @@ export class HistoryService {
     let sourceBars = 0;
     while (have < barsMax && hiS > floorS) {
       const loS = Math.max(floorS, bucketStart(tf, Math.floor((hiS - 1) / DAY_S) * DAY_S));
-      const capacity = tf.widthS > 0 ? Math.ceil((hiS - loS) / tf.widthS) + 1 : barsMax;
+      // A calendar piece lies within one bucket (it starts at the bucket holding its last day): one bar.
+      const capacity = tf.widthS > 0 ? Math.ceil((hiS - loS) / tf.widthS) + 1 : 2;
       const out = allocBars(capacity);
       const agg = new Aggregator(tf, out, capacity);
       for (let day = Math.floor(loS / DAY_S); day * DAY_S < hiS; day++) {
@@ -322,6 +339,8 @@ interface Plan {
   windowS: number;
   back: number | null;
   barsMax: number;
+  /** Counted by the live gateway's rate limit rather than the spec's. */
+  gatewayRate: boolean;
 }
 
 interface Scanned {

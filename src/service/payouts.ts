@@ -104,6 +104,8 @@ export class PayoutService {
           const mark = this.replay.mark(live);
           live.engine.balanceCents -= cents;
           live.challenge.rule = new ChallengeRule(next, c.value.plan, live.engine);
+          // A payout acts on the session as a trade does (its `last_activity_ms`, src/service/replay-clock.ts).
+          live.lastActivityMs = this.clock.nowMs();
           await this.replay.commit(live, mark);
         }
         return true;

@@ -35,6 +35,7 @@ import { DrawingsService } from './drawings.ts';
 import { JournalService } from './journal.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
+import { ReplayClock } from './replay-clock.ts';
 import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
 import { join } from 'node:path';
@@ -72,6 +73,8 @@ export interface Services {
   history: HistoryService;
   marketData: MarketDataService;
   replay: ReplayService;
+  /** The live profile's clock of a request: the replay session's simulated time, else the wall clock. */
+  replayClock: ReplayClock;
   challenges: ChallengeService;
   journal: JournalService;
   drawings: DrawingsService;
@@ -170,6 +173,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     }),
     marketData: new MarketDataService({ shared: sharedBars, locks: importLocks, chunks, source: bars, clock, replica }),
     replay,
+    replayClock: new ReplayClock({ replay, store: replayStore, accounts: accountStore, clock }),
     challenges,
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),

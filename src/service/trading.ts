@@ -3,10 +3,9 @@
 // session's simulated time.
 
 import { limits } from '../config.ts';
-import { coreLimits } from '../core-limits.ts';
 import { instrumentForContractId } from '../domain/contract-id.ts';
-import { type Instrument, priceToTicks } from '../domain/instrument.ts';
-import type { PlaceOrderRequest } from '../engine/engine.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import { specOrderView } from '../engine/spec-view.ts';
 import { type Fill, type Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
 import { assert } from '../lib/assert.ts';
 import { type Invalid, isInvalid } from '../lib/invalid.ts';
@@ -17,24 +16,23 @@ import type { ReplayStore } from '../store/replay.ts';
 import type { LiveSession } from './replay/session.ts';
 import { challengeTradeDate, orderRefusal } from '../challenge/state.ts';
 import type { ReplayService, SessionError, TradeSessionError } from './replay/service.ts';
+import {
+  type GatewayPlaceFields, type GatewayRequestError, orderRequest, type PlaceErrorFor, type PriceError, type PriceField,
+  priceTicks, type RequestError, type TrailError, trailTicks, typeAllowed,
+} from './order-request.ts';
 
-type PriceField = 'limit' | 'stop';
-type BracketLeg = 'stop_loss' | 'take_profit';
+export type { BracketLeg, GatewayPlaceFields, TrailProblem } from './order-request.ts';
 
 export type PlaceError =
   | { kind: 'invalid_size' }
   | { kind: 'invalid_type_or_side' }
   | TradeSessionError
-  | { kind: 'contract_not_found' }
-  | { kind: 'contract_mismatch'; sessionSymbol: string; requestedSymbol: string }
-  | { kind: 'price_required'; field: PriceField }
-  | PriceError
-  | { kind: 'invalid_bracket'; leg: BracketLeg }
-  | { kind: 'rejected'; reason: string };
+  | RequestError
+  /** `order`: the Rejected record, when the request asked for one (recordRejections). */
+  | { kind: 'rejected'; reason: string; order?: Order };
 
-type PriceError =
-  | { kind: 'price_off_grid'; field: PriceField; price: number; tickSize: number }
-  | { kind: 'price_out_of_range'; field: PriceField; price: number };
+/** Every refusal of a placement that uses the gateway's fields or flags (GatewayPlaceFields). */
+export type GatewayPlaceError = PlaceError | GatewayRequestError;
 
 /** Why an order id names no working order: it filled, it was canceled, or the account has no such order. */
 export type OrderStateError = { kind: 'order_not_found' } | { kind: 'order_filled' } | { kind: 'order_canceled' };
@@ -49,6 +47,8 @@ export type ModifyError =
   | { kind: 'price_not_applicable'; field: PriceField; orderType: OrderType }
   | PriceError
   | { kind: 'rejected'; reason: string };
+/** Every refusal of a modify that sends a trail (the gateway's trailPrice). */
+export type GatewayModifyError = ModifyError | TrailError;
 export type CloseError = TradeSessionError | { kind: 'position_not_found' } | { kind: 'rejected'; reason: string };
 export type PartialCloseError = CloseError | { kind: 'invalid_close_size' };
 export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_timestamp' };
@@ -56,7 +56,8 @@ export type SearchError = { kind: 'account_not_found' } | { kind: 'invalid_times
 /**
  * Order/place as the family's route parsed it: each field as its schema types it, or `INVALID` where
  * the schema failed and the family leaves the refusal to this service's order of checks (a `defer`
- * field rule), so a field is checked once.
+ * field rule), so a field is checked once. The gateway's fields and flags (GatewayPlaceFields) may
+ * come along; without them the behaviour is the spec's.
  */
 export interface PlaceInput {
   accountId: number | Invalid;
@@ -79,7 +80,16 @@ export interface ModifyInput {
   size: unknown;
   limitPrice: unknown;
   stopPrice: unknown;
+  /** The gateway's trailPrice: a trailing stop's new distance in price units. */
+  trailPrice?: unknown;
 }
+
+/**
+ * How orders are shown: 'spec' (the default) as the spec's model has them (engine/spec-view.ts:
+ * types 1–4, statuses 1, 2, 3, 6; searchOpen lists working orders), 'gateway' as the engine holds
+ * them (the gateway's types and statuses; searchOpen also lists suspended legs).
+ */
+export type OrderView = 'spec' | 'gateway';
 
 /** Rows of one replay account, with the instrument it trades (null: no replay account, no rows). */
 export interface Listing<T> {
@@ -91,6 +101,8 @@ export interface OpenPosition {
   session: LiveSession;
   qty: number;
   avgPriceTicks: number;
+  /** When it opened and the fill that opened it (engine.ts `positionOpening`); null if unknown (an older session state). */
+  opening: { openedS: number; fillId: number } | null;
 }
 
 
@@ -103,42 +115,37 @@ export class TradingService {
     private readonly accounts: AccountStore,
   ) {}
 
-  async place(userId: number, input: PlaceInput): Promise<Result<{ order: Order }, PlaceError>> {
+  /**
+   * Places an order. Checks in this order: type and side (the gateway's types only with
+   * allowExtendedTypes), the account and session, the challenge's refusal, the request's fields
+   * (order-request.ts: contract, prices, trail, brackets, tag, link), the tag's uniqueness among the
+   * account's orders, then the engine's own checks (risk, legs). A refusal changes nothing, unless
+   * recordRejections asks for a Rejected record: then it is committed and returned with the refusal.
+   */
+  async place<I extends PlaceInput & GatewayPlaceFields>(userId: number, input: I): Promise<Result<{ order: Order }, PlaceErrorFor<I, PlaceError, GatewayPlaceError>>> {
+    return (await this.placeChecked(userId, input)) as Result<{ order: Order }, PlaceErrorFor<I, PlaceError, GatewayPlaceError>>;
+  }
+
+  private async placeChecked(userId: number, input: PlaceInput & GatewayPlaceFields): Promise<Result<{ order: Order }, GatewayPlaceError>> {
     assert(isInt(input.size) && input.size >= 1 && input.size <= limits.orderSizeMax, 'an order size the route should have refused');
     const type = input.type;
     const side = input.side;
-    if (isInvalid(type) || isInvalid(side)) return err({ kind: 'invalid_type_or_side' });
+    if (isInvalid(type) || isInvalid(side) || !typeAllowed(type, input)) return err({ kind: 'invalid_type_or_side' });
     const found = await this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
-    return this.replay.command(found.value, (s): Result<{ order: Order }, PlaceError> => {
+    const r = await this.replay.command(found.value, async (s): Promise<Result<{ order: Order; refusal?: GatewayPlaceError }, GatewayPlaceError>> => {
       const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
       if (refusal) return err(refusal);
-      const req = this.orderRequest(s, input, type, side, input.size);
+      const req = orderRequest({ inst: s.inst, engine: s.engine, instrumentFor: instrumentForContractId }, input, type, side, input.size);
       if (!req.ok) return req;
+      const tag = req.value.customTag;
+      if (tag && (await this.store.hasOrderTagged(s.accountId, tag))) return err({ kind: 'custom_tag_taken', customTag: tag });
       const placed = s.engine.placeOrder(req.value, s.nowS);
-      return placed.ok ? ok({ order: placed.order }) : placed; // a rejection changes nothing
+      if (placed.ok) return ok({ order: placed.order });
+      // A recorded refusal is a change like any other: committed, then answered as the refusal.
+      return placed.error.order ? ok({ order: placed.error.order, refusal: placed.error }) : placed;
     });
-  }
-
-  /** Contract, prices and brackets of a new order, in ticks. */
-  private orderRequest(s: LiveSession, input: PlaceInput, type: OrderType, side: OrderSide, size: number): Result<PlaceOrderRequest, PlaceError> {
-    const inst = isInvalid(input.contractId) ? undefined : instrumentForContractId(input.contractId);
-    if (!inst) return err({ kind: 'contract_not_found' });
-    if (inst !== s.inst) return err({ kind: 'contract_mismatch', sessionSymbol: s.inst.symbol, requestedSymbol: inst.symbol });
-    const price = (field: PriceField, v: PlaceInput['limitPrice'], needed: boolean): Result<number | null, PlaceError> => {
-      if (!needed) return ok(null);
-      if (typeof v !== 'number') return err({ kind: 'price_required', field }); // absent, null or INVALID
-      return priceTicks(inst, field, v);
-    };
-    const limit = price('limit', input.limitPrice, type === OrderType.Limit || type === OrderType.StopLimit);
-    if (!limit.ok) return limit;
-    const stop = price('stop', input.stopPrice, type === OrderType.Stop || type === OrderType.StopLimit);
-    if (!stop.ok) return stop;
-    const sl = bracketTicks(input.stopLossTicks, 'stop_loss');
-    if (!sl.ok) return sl;
-    const tp = bracketTicks(input.takeProfitTicks, 'take_profit');
-    if (!tp.ok) return tp;
-    return ok({ type, side, size, limitTicks: limit.value, stopTicks: stop.value, slTicks: sl.value, tpTicks: tp.value });
+    return r.ok && r.value.refusal ? err(r.value.refusal) : r;
   }
 
   async cancel(userId: number, accountId: unknown, orderId: unknown): Promise<Result<{ order: Order }, CancelError>> {
@@ -159,13 +166,15 @@ export class TradingService {
    * price, stop price, then the engine's own checks (risk, legs, an armed stop). A modified order that
    * is marketable fills at once; the change is committed before the answer, like every command.
    */
-  async modify(userId: number, input: ModifyInput): Promise<Result<{ order: Order }, ModifyError>> {
+  async modify<I extends ModifyInput>(userId: number, input: I): Promise<Result<{ order: Order }, 'trailPrice' extends keyof I ? GatewayModifyError : ModifyError>> {
     const found = await this.replay.resolve(userId, input.accountId);
     if (!found.ok) return found;
-    return this.replay.command(found.value, (s) => this.modifyLocked(s, input));
+    const r = await this.replay.command(found.value, (s) => this.modifyLocked(s, input));
+    return r as Result<{ order: Order }, 'trailPrice' extends keyof I ? GatewayModifyError : ModifyError>;
   }
 
-  private async modifyLocked(s: LiveSession, input: ModifyInput): Promise<Result<{ order: Order }, ModifyError>> {
+  /** The checks of modify in their order (see modify); a suspended leg is reached like a working order. */
+  private async modifyLocked(s: LiveSession, input: ModifyInput): Promise<Result<{ order: Order }, GatewayModifyError>> {
     const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
     if (refusal) return err(refusal);
     const working = await this.workingOrder(s, input.orderId);
@@ -175,13 +184,17 @@ export class TradingService {
     if (size !== undefined && size !== null && (!isInt(size) || size < 1 || size > limits.orderSizeMax)) {
       return err({ kind: 'invalid_size' });
     }
-    const hasLimit = order.type === OrderType.Limit || order.type === OrderType.StopLimit;
+    const t = order.type;
+    const hasLimit = t === OrderType.Limit || t === OrderType.StopLimit || t === OrderType.JoinBid || t === OrderType.JoinAsk;
     const limit = this.modifiedPrice(s, order, 'limit', input.limitPrice, hasLimit);
     if (!limit.ok) return limit;
-    const hasStop = order.type === OrderType.Stop || order.type === OrderType.StopLimit;
+    // A trailing stop's stop follows the price: its trail is what changes.
+    const hasStop = t === OrderType.Stop || t === OrderType.StopLimit;
     const stop = this.modifiedPrice(s, order, 'stop', input.stopPrice, hasStop);
     if (!stop.ok) return stop;
-    const patch = { size: size as number | null | undefined, limitTicks: limit.value, stopTicks: stop.value };
+    const trail = modifiedTrail(s.inst, order, input.trailPrice);
+    if (!trail.ok) return trail;
+    const patch = { size: size as number | null | undefined, limitTicks: limit.value, stopTicks: stop.value, trailTicks: trail.value };
     const r = s.engine.modifyOrder(order.id, patch, s.nowS);
     return r.ok ? ok({ order: r.order }) : r; // a refusal changes nothing
   }
@@ -200,11 +213,13 @@ export class TradingService {
    */
   private async workingOrder(s: LiveSession, orderId: unknown): Promise<Result<Order, OrderStateError>> {
     if (!isInt(orderId)) return err({ kind: 'order_not_found' });
-    const working = s.engine.book.find(orderId);
+    // A suspended leg is reachable too (only a request that asked for suspended legs makes one).
+    const working = s.engine.findOpen(orderId);
     if (working) return ok(working);
     const stored = await this.store.order(s.accountId, orderId);
     if (stored?.status === OrderStatus.Filled) return err({ kind: 'order_filled' });
-    if (stored?.status === OrderStatus.Canceled) return err({ kind: 'order_canceled' });
+    // An expired order ended without a fill, as a canceled one; a rejected record never worked.
+    if (stored?.status === OrderStatus.Canceled || stored?.status === OrderStatus.Expired) return err({ kind: 'order_canceled' });
     return err({ kind: 'order_not_found' });
   }
 
@@ -212,24 +227,29 @@ export class TradingService {
    * Orders of an account the user owns, newest first, bounded by submission time (inclusive), with
    * the instrument they trade (null for accounts that never traded: then there are none).
    */
-  async search(userId: number, accountId: unknown, start: unknown, end: unknown): Promise<Result<Listing<Order>, SearchError>> {
+  async search(userId: number, accountId: unknown, start: unknown, end: unknown, view: OrderView = 'spec'): Promise<Result<Listing<Order>, SearchError>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    return ok(await this.listing(owned, () => this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax)));
+    const rows = async () => viewOf(await this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax), view);
+    return ok(await this.listing(owned, rows));
   }
 
-  /** Working orders of the live session, newest first; empty when the account has no live session. */
-  async searchOpen(userId: number, accountId: unknown): Promise<Result<Listing<Order>, { kind: 'account_not_found' }>> {
+  /**
+   * Working orders of the live session, newest first (with suspended legs in the gateway's view);
+   * empty when the account has no live session.
+   */
+  async searchOpen(userId: number, accountId: unknown, view: OrderView = 'spec'): Promise<Result<Listing<Order>, { kind: 'account_not_found' }>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const found = await this.replay.live(userId, owned);
     if (!found.ok) return ok({ instrument: null, rows: [] });
     await this.replay.touch(found.value);
+    const engine = found.value.engine;
+    const open = view === 'gateway' ? [...engine.book.working, ...engine.suspended] : [...engine.book.working];
     // Newest placement first: the book's own order is time priority, which a modify can change.
-    const rows = [...found.value.engine.book.working].sort((a, b) => b.id - a.id);
-    return ok({ instrument: found.value.inst, rows });
+    return ok({ instrument: found.value.inst, rows: viewOf(open.sort((a, b) => b.id - a.id), view) });
   }
 
   async positions(userId: number, accountId: unknown): Promise<Result<OpenPosition[], { kind: 'account_not_found' }>> {
@@ -240,7 +260,7 @@ export class TradingService {
     await this.replay.touch(found.value);
     if (found.value.engine.positionQty === 0) return ok([]);
     const snap = found.value.engine.snapshot();
-    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks }]);
+    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks, opening: found.value.engine.positionOpening }]);
   }
 
   async close(userId: number, accountId: unknown, contractId: unknown): Promise<Result<{ order: Order }, CloseError>> {
@@ -292,21 +312,16 @@ export class TradingService {
   }
 }
 
-/** A client price in ticks on the instrument's grid, within the engine's range. */
-function priceTicks(inst: Instrument, field: PriceField, price: number): Result<number, PriceError> {
-  const ticks = priceToTicks(inst, price);
-  if (ticks === undefined) return err({ kind: 'price_off_grid', field, price, tickSize: inst.tickSize });
-  // The engine refuses such prices too, but would call the price missing.
-  if (Math.abs(ticks) > coreLimits.priceTicksAbsMax) return err({ kind: 'price_out_of_range', field, price });
-  return ok(ticks);
+/** Orders as `view` shows them (engine/spec-view.ts for the spec's). */
+function viewOf(rows: Order[], view: OrderView): Order[] {
+  return view === 'gateway' ? rows : rows.map(specOrderView);
 }
 
-/** A bracket distance: a non-zero whole number of ticks, whose sign is ignored (direction comes from the side). */
-function bracketTicks(ticks: number | null | undefined | Invalid, leg: BracketLeg): Result<number | null, PlaceError> {
-  if (ticks === undefined || ticks === null) return ok(null);
-  if (isInvalid(ticks)) return err({ kind: 'invalid_bracket', leg });
-  assert(isInt(ticks) && ticks !== 0, 'a bracket distance the route should have refused');
-  return ok(Math.abs(ticks));
+/** A modify's new trail in ticks (only a trailing stop has one); null keeps it. */
+function modifiedTrail(inst: Instrument, order: Order, v: unknown): Result<number | null, TrailError> {
+  if (v === undefined || v === null) return ok(null);
+  if (order.type !== OrderType.TrailingStop) return err({ kind: 'invalid_trail', problem: 'not_applicable', trailPrice: v, tickSize: inst.tickSize });
+  return trailTicks(inst, v);
 }
 
 /** Inclusive [fromS, toS] from optional ISO bounds; null when one is unparseable. */

@@ -8,6 +8,7 @@ import { err, ok, type Result } from '../lib/result.ts';
 import { hashPassword, type PasswordCost, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { Plan, UserRow, UserStore } from '../store/users.ts';
+import type { ApiProfile } from '../domain/api-profile.ts';
 
 export type { Plan, UserRow };
 
@@ -61,17 +62,30 @@ export class UserService {
 
   /**
    * Replaces the user's key: the old key no longer matches at once, and every token issued so far is
-   * revoked too, since a leaked key usually means leaked tokens (docs/decisions.md).
+   * revoked too, since a leaked key usually means leaked tokens (docs/decisions.md). The new key keeps
+   * the old one's profile unless `profile` is given (null: the server's default).
    */
-  async rotateKey(email: string): Promise<Result<{ apiKey: string }, UserAdminError>> {
+  async rotateKey(email: string, profile?: ApiProfile | null): Promise<Result<{ apiKey: string }, UserAdminError>> {
     const user = await this.users.byEmail(email.trim().toLowerCase());
     if (!user) return err({ kind: 'user_not_found' });
     const apiKey = newApiKey();
     const nowMs = this.clock.nowMs();
     await this.users.setApiKeyHash(user.id, sha256Hex(apiKey), nowMs);
+    if (profile !== undefined) await this.users.setApiKeyProfile(user.id, profile);
     await this.tokens.revokeAllForUser(user.id, nowMs);
     this.onRevoked({ userId: user.id, jtiHash: null, reason: 'API key rotated' });
     return ok({ apiKey });
+  }
+
+  /**
+   * Sets the profile of the user's current API key (null: follow the server's API_PROFILE). Every
+   * token the key issued, earlier ones included, is answered under it from the next request on.
+   */
+  async setKeyProfile(email: string, profile: ApiProfile | null): Promise<Result<UserRow, UserAdminError>> {
+    const user = await this.users.byEmail(email.trim().toLowerCase());
+    if (!user) return err({ kind: 'user_not_found' });
+    await this.users.setApiKeyProfile(user.id, profile);
+    return ok(await this.users.byId(user.id) as UserRow);
   }
 
   async set(email: string, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Promise<Result<UserRow, UserAdminError>> {

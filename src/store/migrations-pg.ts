@@ -387,4 +387,29 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE replay_sessions ADD COLUMN results_json TEXT;
   `,
+  // 20: an API key's profile (src/domain/api-profile.ts, written only as 'spec' or 'live'), NULL = the server's
+  // default (API_PROFILE). It belongs to the user's current key and is read on every request, so the
+  // tokens a key issued follow a change at once.
+  `
+  ALTER TABLE users ADD COLUMN api_key_profile TEXT;
+  `,
+  // 21: the gateway's order model (src/engine/engine.ts): a trailing stop's distance and the extreme
+  // it has reached, an entry's stop-loss leg type (4 for every stop-loss before, set here), the
+  // client's custom tag (unique per account: a partial unique index, rows without a tag never
+  // collide) and the one-cancels-other group made by linkedOrderId.
+  `
+  ALTER TABLE orders ADD COLUMN trail_ticks BIGINT;
+  ALTER TABLE orders ADD COLUMN trail_extreme_ticks BIGINT;
+  ALTER TABLE orders ADD COLUMN sl_type INTEGER;
+  ALTER TABLE orders ADD COLUMN custom_tag TEXT;
+  ALTER TABLE orders ADD COLUMN link_id BIGINT;
+  UPDATE orders SET sl_type = 4 WHERE sl_ticks IS NOT NULL;
+  CREATE UNIQUE INDEX orders_custom_tag ON orders(account_id, custom_tag) WHERE custom_tag IS NOT NULL;
+  `,
+  // 22: the contracts a fill closed (src/engine/types.ts Fill.closedQty): the live profile's trades
+  // carry P&L on closing fills only, and a position's opening is told from it. Null on earlier fills
+  // (read as: closing when it realized P&L).
+  `
+  ALTER TABLE fills ADD COLUMN closed_qty INTEGER;
+  `,
 ];

@@ -90,6 +90,11 @@ interface RawOrder {
   parent_id: number | null;
   oco_id: number | null;
   triggered: number;
+  trail_ticks: number | null;
+  trail_extreme_ticks: number | null;
+  sl_type: number | null;
+  custom_tag: string | null;
+  link_id: number | null;
 }
 
 function toOrder(r: RawOrder): Order {
@@ -110,9 +115,17 @@ function toOrder(r: RawOrder): Order {
     parentId: r.parent_id,
     ocoId: r.oco_id,
     triggered: r.triggered === 1,
-    // The table keeps no queue position (the engine's core state does); its rows are history, never
-    // matched, so the placement order (id order) stands in for it.
+    // The table keeps no queue position, passive flag or suspended legs' anchor (the engine's core
+    // state does); its rows are history, never matched, so the placement order (id order) stands in
+    // for the queue and the others read as settled.
     prioritySeq: r.id,
+    trailTicks: r.trail_ticks,
+    trailExtremeTicks: r.trail_extreme_ticks,
+    slType: r.sl_type as OrderType | null,
+    customTag: r.custom_tag,
+    linkId: r.link_id,
+    passive: false,
+    legsAnchorTicks: null,
   };
 }
 
@@ -125,6 +138,7 @@ interface RawFill {
   time_s: number;
   fee_cents: number;
   realized_cents: number;
+  closed_qty: number | null;
 }
 
 function toFill(r: RawFill): Fill {
@@ -137,6 +151,7 @@ function toFill(r: RawFill): Fill {
     timeS: r.time_s,
     feeCents: r.fee_cents,
     realizedPnlCents: r.realized_cents,
+    ...(r.closed_qty === null || r.closed_qty === undefined ? {} : { closedQty: Number(r.closed_qty) }),
   };
 }
 
@@ -247,6 +262,18 @@ export class ReplayStore {
     return r?.n ?? 0;
   }
 
+  /**
+   * The user's live session acted on last, whichever node runs it: the latest `last_activity_ms`
+   * (a start, a command, a touch), the later started on a tie.
+   */
+  async lastActedLiveOf(userId: number): Promise<{ accountId: number; cursorS: number } | null> {
+    const r = await this.db.get<{ account_id: number; cursor_s: number }>(
+      `SELECT account_id, cursor_s FROM replay_sessions WHERE user_id = $u AND status = 'active' ORDER BY last_activity_ms DESC, account_id DESC LIMIT 1`,
+      { u: userId },
+    );
+    return r ? { accountId: r.account_id, cursorS: r.cursor_s } : null;
+  }
+
   /** The live session on a challenge, whichever node runs it. */
   async activeSessionOfChallenge(challengeId: number): Promise<SessionRow | null> {
     const r = (await this.db.get(`SELECT * FROM replay_sessions WHERE challenge_id = $c AND status = 'active' ORDER BY account_id DESC LIMIT 1`, { c: challengeId })) as RawSession | null;
@@ -259,12 +286,15 @@ export class ReplayStore {
 
   async upsertOrders(accountId: number, orders: Iterable<Order>): Promise<void> {
     const q = `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
-         created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered)
-       VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig)
+         created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered, trail_ticks, trail_extreme_ticks, sl_type,
+         custom_tag, link_id)
+       VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig,
+         $trail, $extreme, $sl_type, $tag, $link)
        ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, limit_ticks = excluded.limit_ticks,
          stop_ticks = excluded.stop_ticks, status = excluded.status,
          fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
-         updated_s = excluded.updated_s, triggered = excluded.triggered`;
+         updated_s = excluded.updated_s, triggered = excluded.triggered, trail_ticks = excluded.trail_ticks,
+         trail_extreme_ticks = excluded.trail_extreme_ticks, link_id = excluded.link_id`;
     for (const o of orders) {
       await this.db.run(q, {
         a: accountId,
@@ -284,15 +314,23 @@ export class ReplayStore {
         parent: o.parentId,
         oco: o.ocoId,
         trig: o.triggered ? 1 : 0,
+        trail: o.trailTicks,
+        extreme: o.trailExtremeTicks,
+        sl_type: o.slType,
+        tag: o.customTag,
+        link: o.linkId,
       });
     }
   }
 
   async insertFills(accountId: number, fills: readonly Fill[]): Promise<void> {
-    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents)
-       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized)`;
+    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents, closed_qty)
+       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized, $closed)`;
     for (const f of fills) {
-      await this.db.run(q, { a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents, realized: f.realizedPnlCents });
+      await this.db.run(q, {
+        a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents,
+        realized: f.realizedPnlCents, closed: f.closedQty ?? null,
+      });
     }
   }
 
@@ -301,6 +339,11 @@ export class ReplayStore {
   async order(accountId: number, id: number): Promise<Order | null> {
     const r = (await this.db.get('SELECT * FROM orders WHERE account_id = $a AND id = $id', { a: accountId, id })) as RawOrder | null;
     return r ? toOrder(r) : null;
+  }
+
+  /** Whether one of the account's orders, in any state, carries `customTag` (tags are unique per account). */
+  async hasOrderTagged(accountId: number, customTag: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS one FROM orders WHERE account_id = $a AND custom_tag = $tag LIMIT 1', { a: accountId, tag: customTag })) !== null;
   }
 
   /** Orders newest first, with inclusive bounds on submission time. */

@@ -1,5 +1,6 @@
 // Users with their API-key and password hashes. Never returns a hash to callers outside the auth services.
 
+import type { ApiProfile } from '../domain/api-profile.ts';
 import type { Sql } from './sql.ts';
 
 export type Plan = 'pro' | 'free';
@@ -12,6 +13,8 @@ export interface UserRow {
   disabled: boolean;
   createdMs: number;
   hasApiKey: boolean;
+  /** The current API key's profile; absent = the server's default (API_PROFILE). */
+  apiKeyProfile?: ApiProfile;
 }
 
 interface RawUser {
@@ -23,6 +26,7 @@ interface RawUser {
   created_ms: number;
   api_key_hash: string | null;
   password_hash: string | null;
+  api_key_profile: ApiProfile | null;
 }
 
 function toUser(r: RawUser): UserRow {
@@ -34,6 +38,7 @@ function toUser(r: RawUser): UserRow {
     disabled: r.disabled === 1,
     createdMs: r.created_ms,
     hasApiKey: r.api_key_hash !== null,
+    ...(r.api_key_profile ? { apiKeyProfile: r.api_key_profile } : {}),
   };
 }
 
@@ -92,6 +97,11 @@ export class UserStore {
 
   async setApiKeyHash(id: number, hash: string, nowMs: number): Promise<void> {
     await this.db.run('UPDATE users SET api_key_hash = $hash, api_key_created_ms = $now WHERE id = $id', { id, hash, now: nowMs });
+  }
+
+  /** Sets the current key's profile (null: follow the server's default). */
+  async setApiKeyProfile(id: number, profile: ApiProfile | null): Promise<void> {
+    await this.db.run('UPDATE users SET api_key_profile = $p WHERE id = $id', { id, p: profile });
   }
 
   async update(id: number, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Promise<void> {

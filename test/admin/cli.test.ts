@@ -69,7 +69,7 @@ describe('admin CLI', () => {
     [['user', 'rotate-key', '--email', 'nobody@b.c'], 'no user with this email'],
     [['user', 'set', '--email', 'nobody@b.c', '--plan', 'pro'], 'no user with this email'],
     [['user', 'set', '--email', 'a@b.c', '--disabled', 'maybe'], '--disabled must be true or false'],
-    [['user', 'fly'], 'unknown user command "fly"; expected create, rotate-key, set, set-password or list'],
+    [['user', 'fly'], 'unknown user command "fly"; expected create, rotate-key, set-profile, set, set-password or list'],
     [['nothing'], 'unknown command group "nothing"; expected user, challenge or data'],
   ])('%p → exit 1 with {"error": %p}', (args, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'rd-admin-'));

@@ -1,8 +1,8 @@
 // The desk's chart as a trader's tool (issue 20, "Chart", "Orders on the chart", "Contract names"),
 // in headless Chromium against the real server: indicators with their values in the legend, the
 // session's bars at another width, drawings kept with the session, the contract traded on the
-// replayed date, orders placed and moved on the chart, the position's open P&L, cancel-all and
-// flatten-all. Screenshots go to the test's folder, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
+// replayed date, orders placed and moved on the chart (Order/modify: in place, a bracket leg still
+// linked), the position's open P&L, cancel-all and flatten-all. Screenshots go to the test's folder, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { contractNameFor } from '../../src/domain/contract-id.ts';
@@ -49,6 +49,14 @@ async function barsUpTo(page: Page, fromIso: string, clockIso: string): Promise<
     `fetch('/api/sim/History/retrieveBars', { method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ contractId: 'CON.F.US.ENQ.H25', unit: 2, unitNumber: 1, startTime: '${fromIso}', endTime: '${clockIso}', limit: 20000 }) })
       .then((r) => r.json()).then((j) => j.bars.filter((b) => Date.parse(b.t) + 60000 <= Date.parse('${clockIso}')))`,
+  );
+}
+
+/** Order/search over the session (the console's cookie; the spec's view: working orders are 6 Pending). */
+async function searchOrders(page: Page, accountId: number): Promise<{ id: number; status: number; type: number; limitPrice: number | null; stopPrice: number | null }[]> {
+  return page.evaluate(
+    `fetch('/api/sim/Order/search', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: ${accountId}, startTimestamp: '2000-01-01T00:00:00Z' }) }).then((r) => r.json()).then((j) => j.orders)`,
   );
 }
 
@@ -188,7 +196,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await context.close();
   }, 120_000);
 
-  it('places a limit and a stop by clicking prices, moves an order by dragging its chip (a refused move puts it back), shows the position’s open P&L, cancels all and flattens (buttons and keys)', async () => {
+  it('places a limit and a stop by clicking prices, moves an order in place by dragging its chip (a refused move puts it back; a dragged stop-loss keeps its link), shows the position’s open P&L, cancels all and flattens (buttons and keys)', async () => {
     const { page, errors, context } = await openSession(stage, { width: 1280, height: 720 }, '2025-03-10');
     await page.click('[data-testid=step]');
     await waitProgress(page, 1);
@@ -213,7 +221,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     expect(stop.price).toBeGreaterThan(last);
     for (const p of [limit.price, stop.price]) expect((p * 4) % 1).toBe(0);
 
-    // Drag the limit's chip up: the order is replaced (a new id) at a higher price, still a buy limit.
+    // Drag the limit's chip up: Order/modify moves the order in place (its id kept) to a higher price, still a buy limit.
     const drag = async (id: number, dy: number) => {
       const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => {
         const r = el.getBoundingClientRect();
@@ -226,13 +234,18 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
       await page.mouse.up();
     };
     await drag(limit.id, -40);
-    await page.waitForFunction(`![...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() === '${limit.id}')`);
-    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
+    await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${limit.id} moved to')`);
     const moved = (await orders()).find((o) => o.type === 'LMT')!;
-    expect(moved.id).toBeGreaterThan(stop.id);
+    expect(moved.id).toBe(limit.id);
     expect([moved.side, moved.size]).toEqual(['Buy', '1']);
     expect(moved.price).toBeGreaterThan(limit.price);
-    expect(await text(page, '[data-testid=flash]')).toContain(`Order #${limit.id} moved to ${moved.price.toFixed(2)}`);
+    expect(await text(page, '[data-testid=flash]')).toBe(`Order #${limit.id} moved to ${moved.price.toFixed(2)}`);
+    // Order/search: the same two orders, the limit at its new price, nothing canceled left behind.
+    const accountId = Number(await page.evaluate('localStorage.getItem("rd.desk.current")'));
+    const searched = await searchOrders(page, accountId);
+    expect(searched.map((o) => [o.id, o.status, o.type, o.limitPrice ?? o.stopPrice]).sort()).toEqual(
+      [[limit.id, 6, 1, moved.price], [stop.id, 6, 4, stop.price]].sort(),
+    );
 
     // Cancel all (the button): no working order left.
     await page.click('[data-testid=cancel-all]');
@@ -251,10 +264,11 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
     await drag(guarded.id, 30);
     await page.waitForSelector('[data-testid=chart-error]');
-    await page.waitForFunction(`[...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() !== '${guarded.id}')`);
+    // Refused: the order is unchanged (its id, its price), its chip back at its price, and the refusal says why.
+    expect(await text(page, '[data-testid=chart-error]')).toBe('Move refused: stopLossBracket would place the stop-loss at or below 0');
     const [back] = await orders();
-    expect(await text(page, '[data-testid=chart-error]')).toBe(`Move refused: stopLossBracket would place the stop-loss at or below 0; the order is back at its price as #${back.id}`);
-    expect([back.side, back.type, back.price]).toEqual(['Buy', 'LMT', entry]);
+    expect([back.id, back.side, back.type, back.price]).toEqual([guarded.id, 'Buy', 'LMT', entry]);
+    expect(await text(page, `[data-testid=chart-orders] [data-order-id="${guarded.id}"] .grip`)).toBe(`BUY 1 LMT ${entry.toFixed(2)}`);
 
     // C cancels every working order.
     await page.focus('[data-testid=step]');
@@ -296,22 +310,133 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
     expect((await rows(page, 'fills')).length).toBe(4);
 
-    // A moved stop-loss is a plain order now (no OCO), yet it does not outlive its position.
+    // A stop-loss leg dragged stays linked with its take-profit: when one fills, the other is canceled,
+    // though a position is left (one contract bought without brackets, one with them).
+    await page.fill('input[name=slTicks]', '');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForFunction("document.querySelector('[data-testid=positions] tbody tr')?.cells[1].textContent.trim() === '1'");
     await page.fill('input[name=slTicks]', '40');
     await page.fill('input[name=tpTicks]', '80');
     await page.focus('[data-testid=step]');
     await page.keyboard.press('b');
     await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
-    const stopLeg = (await orders()).find((o) => o.type === 'STP')!;
+    const legs = await orders();
+    const stopLeg = legs.find((o) => o.type === 'STP')!;
+    const target = legs.find((o) => o.type === 'LMT')!;
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
-    await drag(stopLeg.id, 25);
-    await page.waitForFunction(`![...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => tr.cells[0].textContent.trim() === '${stopLeg.id}')`);
-    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2");
-    const movedStop = (await orders()).find((o) => o.type === 'STP')!;
-    expect([movedStop.side, movedStop.price < stopLeg.price]).toEqual(['Sell', true]);
+    // Two ticks under the last price, measured on the chart between the two chips.
+    const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
+    const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
+    const lastNow = Number(await chartAttr(page, 'last-close'));
+    await drag(stopLeg.id, -(lastNow - 0.5 - stopLeg.price) * pxPerPoint);
+    await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${stopLeg.id} moved to')`);
+    const tightened = (await orders()).find((o) => o.id === stopLeg.id)!;
+    expect([tightened.side, tightened.type]).toEqual(['Sell', 'STP']);
+    expect(tightened.price).toBeGreaterThan(stopLeg.price);
+    await page.fill('input[name=jumpTo]', '2025-03-10 06:00');
+    await page.click('[data-testid=jump]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+    const ends = (await searchOrders(page, accountId)).filter((o) => o.id === stopLeg.id || o.id === target.id).map((o) => o.status).sort();
+    expect(ends).toEqual([2, 3]);
+    expect((await rows(page, 'positions')).map((r) => r[1])).toEqual(['1']);
     await page.focus('[data-testid=step]');
     await page.keyboard.press('f');
     await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('trails: a market entry with a trailing stop-loss (B) places a type 5 leg whose stop follows the price as the session steps; its chip\'s drag changes the trail; the ticket places a trailing stop', async () => {
+    const { page, errors, context } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-11');
+    await page.click('[data-testid=step]');
+    await waitProgress(page, 1);
+    const accountId = Number(await page.evaluate('localStorage.getItem("rd.desk.current")'));
+    const orders = async () => (await rows(page, 'orders')).map((r) => ({ id: Number(r[0]), side: r[1], type: r[2], size: r[3], price: Number(r[4]) }));
+    // A bot's view of the same account under the live profile: the gateway's order types.
+    const { base, creds } = stage.server;
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((r) => r.json() as any);
+    const token: string = (await post('/api/sim/Auth/loginKey', { userName: creds.userName, apiKey: creds.apiKey })).token;
+    const liveOpen = async (): Promise<{ id: number; type: number; side: number; stopPrice: number }[]> => (await post('/live/api/sim/Order/searchOpen', { accountId }, token)).orders;
+
+    // The ticket's trailing stop-loss of 400 ticks (100 points), sent with B.
+    await page.fill('input[name=slTicks]', '400');
+    await page.check('input[name=slTrailing]');
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('b');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 1");
+    const fill = Number((await rows(page, 'fills'))[0][3]);
+    const [leg] = await liveOpen();
+    expect([leg.type, leg.side, leg.stopPrice]).toEqual([5, 1, fill - 100]);
+    // The console reads it as the spec lists it, a stop at its current stop price; the desk knows it trails.
+    await page.waitForFunction(`document.querySelector('[data-testid=chart-orders] [data-order-id="${leg.id}"] .grip')?.textContent.trim() === 'SELL 1 TRAIL ${(fill - 100).toFixed(2)}'`);
+    expect((await orders()).map((o) => [o.id, o.type, o.price])).toEqual([[leg.id, 'TRAIL', fill - 100]]);
+    const spec = (await searchOrders(page, accountId)).find((o) => o.id === leg.id)!;
+    expect([spec.type, spec.stopPrice]).toEqual([4, fill - 100]);
+
+    // Ten bars at a time: the stop is 100 points under the highest price since the entry, never lower.
+    const startMs = Date.parse('2025-03-11T00:00:00Z');
+    let stop = leg.stopPrice;
+    for (let n = 11; n <= 121 && stop === leg.stopPrice; n += 10) {
+      await page.focus('[data-testid=step]');
+      await page.keyboard.press('Shift+ArrowRight');
+      await waitProgress(page, n);
+      const bars = await barsUpTo(page, new Date(startMs + 60_000).toISOString(), new Date(startMs + n * 60_000).toISOString());
+      expect(bars.length).toBe(n - 1);
+      const high = Math.max(fill, ...bars.map((b) => b.h));
+      const open = await liveOpen();
+      expect(open.map((o) => [o.id, o.type, o.stopPrice])).toEqual([[leg.id, 5, high - 100]]);
+      expect(open[0].stopPrice).toBeGreaterThanOrEqual(stop);
+      stop = open[0].stopPrice;
+      await page.waitForFunction(`[...document.querySelectorAll('[data-testid=orders] tbody tr')].some((tr) => Number(tr.cells[4].textContent) === ${stop})`);
+    }
+    expect(stop).toBeGreaterThan(leg.stopPrice);
+
+    // Its chip dragged down: Order/modify changes the trail (never the stop), and the stop stands where the chip was let go.
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${leg.id}"] .grip`, (el: any) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    await page.mouse.move(g.x, g.y);
+    await page.mouse.down();
+    await page.mouse.move(g.x, g.y + 15, { steps: 4 });
+    await page.mouse.move(g.x, g.y + 30, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${leg.id} now trails by')`);
+    const [, trail, at] = /now trails by (\d+) ticks \(its stop at ([\d.]+)\)/.exec(await text(page, '[data-testid=flash]'))!;
+    expect(Number(trail)).toBeGreaterThan(400);
+    const [retrailed] = await liveOpen();
+    expect([retrailed.id, retrailed.type, retrailed.stopPrice]).toEqual([leg.id, 5, Number(at)]);
+    expect(retrailed.stopPrice).toBe(stop + 100 - Number(trail) / 4);
+
+    // The ticket's Trailing stop: a sell trailing 12 ticks under the last price.
+    await page.click('.seg button[data-type="Trailing stop"]');
+    await page.fill('input[name=trailTicks]', '12');
+    expect(await text(page, '[data-testid=trail-price]')).toBe('= 3.00');
+    await page.fill('input[name=slTicks]', '');
+    await page.uncheck('input[name=slTrailing]');
+    const last = Number(await chartAttr(page, 'last-close'));
+    await page.click('[data-testid=sell]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+    const placed = (await liveOpen()).find((o) => o.id !== leg.id)!;
+    expect([placed.type, placed.side, placed.stopPrice]).toEqual([5, 1, last - 3]);
+    expect(await text(page, `[data-testid=chart-orders] [data-order-id="${placed.id}"] .grip`)).toBe(`SELL 1 TRAIL ${(last - 3).toFixed(2)}`);
+    await page.fill('input[name=slTicks]', '40');
+    await page.check('input[name=slTrailing]');
+    await page.mouse.move(10, 890);
+    await docScreenshot(page, 'desk-ticket-trailing');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    await docScreenshot(page, 'desk-ticket-trailing-1280');
+
+    await page.focus('[data-testid=step]');
+    await page.keyboard.press('f');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 0");
+    // The trailing stop-loss left with the position; the trailing stop placed alone is canceled by C.
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
+    await page.keyboard.press('c');
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
     expect(errors).toEqual([]);
     await context.close();

@@ -113,7 +113,8 @@ describe('maximum loss limit: breach at the adverse extreme', () => {
       message: `Equity $${equity.toLocaleString('en-US')}.00 reached the maximum loss limit $48,000.00`,
     });
     expect(sim.index).toBe(3); // halted on the deciding bar: bar 3 is never processed
-    expect(protect.status).toBe(OrderStatus.Canceled);
+    // The phase ended: the order still working expired (a cancel by the trader would be Canceled).
+    expect(protect.status).toBe(OrderStatus.Expired);
     expect(sim.engine.positionQty).toBe(0);
     expect(sim.engine.fills.at(-1)?.priceTicks).toBe(liq);
     expect(sim.state.balanceCents).toBe(usd(equity));
@@ -223,7 +224,7 @@ describe('pass', () => {
       timeS: at('2024-03-07T15:00:02Z'), barIndex: 6, phase: 'evaluation', liquidationPriceTicks: null,
       message: 'Evaluation passed: balance $53,000.00 reached the target $53,000.00 in 3 trading days',
     });
-    expect([sim.index, other.status, sim.state.status]).toEqual([7, OrderStatus.Canceled, 'passed']);
+    expect([sim.index, other.status, sim.state.status]).toEqual([7, OrderStatus.Expired, 'passed']);
     expect(snapshotOf(sim.state)).toEqual({
       status: 'passed', isFunded: false, currentPhase: 'evaluation', tradingDaysCount: 3, drawdownLocked: true,
     });

@@ -1,8 +1,8 @@
-// Trading from the chart as pure rules: which order a modified click asks for, the order a drag
-// sends, the widths a session can be viewed at, and what a position's line says.
+// Trading from the chart as pure rules: which order a modified click asks for, the widths a session
+// can be viewed at, and what a position's line says (what a drag sends: trailing.test.ts).
 import { describe, expect, it } from 'bun:test';
-import { bucketOfWidth, clickOrder, movedOrder, orphans, positionTitle, protects, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
-import type { Order, Position } from '../../src/console/pages/desk/wire.ts';
+import { bucketOfWidth, clickOrder, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
+import type { Position } from '../../src/console/pages/desk/wire.ts';
 
 const click = (price: number, keys: { shift?: boolean; alt?: boolean }) => ({ price, time: 0, shift: !!keys.shift, alt: !!keys.alt, ctrl: false });
 const ticket = { size: 2, slTicks: 40, tpTicks: null };
@@ -24,21 +24,12 @@ describe('a click on the chart', () => {
     expect(clickOrder(click(19_990, { alt: true }), null, 0.25, ticket)).toBe('No price yet: step a bar first');
   });
 
+  it('carries a trailing stop-loss from the ticket', () => {
+    expect(clickOrder(click(19_990, { shift: true }), 20_000, 0.25, { ...ticket, slTrailing: true })).toMatchObject({ type: 1, slTicks: 40, slTrailing: true });
+  });
+
   it('prints gold’s tenth-of-a-dollar ticks exactly', () => {
     expect((clickOrder(click(2_070.1 + 1e-9, { shift: true }), 2_080, 0.1, ticket) as any).limitPrice).toBe(2_070.1);
-  });
-});
-
-describe('a dragged order', () => {
-  const order = (type: Order['type'], limitPrice: number | null, stopPrice: number | null): Order => ({
-    id: 7, contractId: 'CON.F.US.ENQ.H25', creationTimestamp: '', updateTimestamp: null, status: 6, type, side: 1, size: 3, limitPrice, stopPrice, fillVolume: 0, filledPrice: null,
-  });
-
-  it('keeps side, type and size, moves the line its chip sits on, and carries planned brackets', () => {
-    expect(movedOrder(order(1, 20_010, null), 20_020, { sl: 8, tp: null })).toEqual({ side: 1, type: 1, size: 3, limitPrice: 20_020, stopPrice: null, slTicks: 8, tpTicks: null });
-    expect(movedOrder(order(4, null, 19_990), 19_980, undefined)).toEqual({ side: 1, type: 4, size: 3, limitPrice: null, stopPrice: 19_980, slTicks: null, tpTicks: null });
-    // A stop-limit's chip is on its limit: the stop stays.
-    expect(movedOrder(order(3, 19_989, 19_990), 19_985, undefined)).toMatchObject({ limitPrice: 19_985, stopPrice: 19_990 });
   });
 });
 
@@ -64,26 +55,5 @@ describe('a position’s line', () => {
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('LONG 2 @ 20000.25 · +$400.00');
     expect(positionTitle({ ...long, type: 2 }, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('SHORT 2 @ 20000.25 · −$400.00');
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: null, fmt })).toBe('LONG 2 @ 20000.25');
-  });
-});
-
-describe('moved protective orders', () => {
-  const o = (id: number, side: Order['side'], contractId = 'A'): Order => ({
-    id, contractId, creationTimestamp: '', updateTimestamp: null, status: 6, type: 4, side, size: 1, limitPrice: null, stopPrice: 1, fillVolume: 0, filledPrice: null,
-  });
-  const long: Position = { id: 1, contractId: 'A', contractDisplayName: 'A', type: 1, size: 1, averagePrice: 10 };
-
-  it('an order against a position protects it; one with it, or on another contract, does not', () => {
-    expect(protects(o(5, 1), [long])).toBe(true);
-    expect(protects(o(5, 0), [long])).toBe(false);
-    expect(protects(o(5, 1, 'B'), [long])).toBe(false);
-    expect(protects(o(5, 0), [{ ...long, type: 2 }])).toBe(true);
-  });
-
-  it('are cancelled once their contract is flat, and not before', () => {
-    const orders = [o(5, 1), o(6, 1), o(7, 0, 'B')];
-    expect(orphans([5, 7], orders, [long])).toEqual([o(7, 0, 'B')]);
-    expect(orphans([5, 7], orders, []).map((x) => x.id)).toEqual([5, 7]);
-    expect(orphans([], orders, [])).toEqual([]);
   });
 });

@@ -286,11 +286,11 @@ describe('modify: serialize / restore', () => {
     // New sequence numbers start above every id the version 1 state used.
     modify(r, 1, { limitTicks: 94 });
     expect(r.book.working.map((o) => [o.id, o.prioritySeq])).toEqual([[2, 2], [1, 4]]);
-    expect(r.coreState().version).toBe(2);
+    expect(r.coreState().version).toBe(3);
   });
 
   it('an unknown version is refused', () => {
-    const state = { ...engine().coreState(), version: 3 } as unknown as EngineState;
-    expect(() => SessionEngine.restore(NQ, { startingBalanceCents: 1 }, state)).toThrow('unknown engine state version 3');
+    const state = { ...engine().coreState(), version: 4 } as unknown as EngineState;
+    expect(() => SessionEngine.restore(NQ, { startingBalanceCents: 1 }, state)).toThrow('unknown engine state version 4');
   });
 });

@@ -48,9 +48,18 @@ function fields(spec: string): Map<string, number> {
 
 const TYPES: Record<string, OrderType> = {
   limit: OrderType.Limit, market: OrderType.Market, stop: OrderType.Stop, stoplimit: OrderType.StopLimit,
+  trail: OrderType.TrailingStop, joinbid: OrderType.JoinBid, joinask: OrderType.JoinAsk,
 };
 
-/** 'buy limit 1 @100', 'sell stop 2 @96', 'buy stoplimit 1 stop=100 limit=101', 'buy market 1 sl=4 tp=8'. */
+/** Words that set a flag of the request: the gateway's opt-ins. */
+const FLAGS: Record<string, 'suspendLegs' | 'recordRejection'> = { suspend: 'suspendLegs', record: 'recordRejection' };
+
+/**
+ * 'buy limit 1 @100', 'sell stop 2 @96', 'buy stoplimit 1 stop=100 limit=101', 'buy market 1 sl=4 tp=8';
+ * the gateway's model: 'sell trail 1 trail=5', 'buy joinbid 1', 'buy market 1 sltrail=5' (a trailing
+ * stop-loss of 5), 'tag=x', 'link=3', and the flags 'suspend', 'record'. A gateway type or a trailing
+ * leg opts in to extended types.
+ */
 export function order(spec: string): PlaceOrderRequest {
   const [sideWord, typeWord, sizeWord, ...rest] = spec.trim().split(/\s+/);
   const type = TYPES[typeWord];
@@ -58,7 +67,12 @@ export function order(spec: string): PlaceOrderRequest {
   const req: { -readonly [K in keyof PlaceOrderRequest]: PlaceOrderRequest[K] } = {
     type, side: sideWord === 'buy' ? OrderSide.Buy : OrderSide.Sell, size: Number(sizeWord),
   };
+  if (type === OrderType.TrailingStop || type === OrderType.JoinBid || type === OrderType.JoinAsk) req.extendedTypes = true;
   for (const part of rest) {
+    if (FLAGS[part] !== undefined) {
+      req[FLAGS[part]] = true;
+      continue;
+    }
     if (part.startsWith('@')) {
       const p = Number(part.slice(1));
       if (type === OrderType.Stop) req.stopTicks = p;
@@ -71,6 +85,10 @@ export function order(spec: string): PlaceOrderRequest {
     else if (k === 'limit') req.limitTicks = n;
     else if (k === 'sl') req.slTicks = n;
     else if (k === 'tp') req.tpTicks = n;
+    else if (k === 'trail') req.trailTicks = n;
+    else if (k === 'sltrail') Object.assign(req, { slTicks: n, slType: OrderType.TrailingStop, extendedTypes: true });
+    else if (k === 'tag') req.customTag = v;
+    else if (k === 'link') req.linkedOrderId = n;
     else throw new Error(`bad order field '${part}' in '${spec}'`);
   }
   return req;

@@ -168,7 +168,7 @@ describe('modify survives a restart', () => {
     const db = new Database(dbPath);
     const row = db.query('SELECT engine_core FROM replay_sessions WHERE account_id = $a').get({ a: t.accountId }) as { engine_core: string };
     const { nextPrioritySeq: _, ...core } = JSON.parse(row.engine_core);
-    expect(core.version).toBe(2);
+    expect(core.version).toBe(3); // today's version (3: the gateway's order model)
     const v1 = { ...core, version: 1, orders: core.orders.map(({ prioritySeq: _p, ...o }: Record<string, unknown>) => o) };
     db.query('UPDATE replay_sessions SET engine_core = $c WHERE account_id = $a').run({ c: JSON.stringify(v1), a: t.accountId });
     db.close();

@@ -81,3 +81,36 @@ describe('logTimes', () => {
     });
   }
 });
+
+describe('parseActions: trailing stops and modify (the strategy API\'s gateway order types)', () => {
+  it('accepts an 11-field place (trail, stop-loss type) and a modify', () => {
+    expect(parseActions([
+      [10, 'place', 5, 1, 2, null, null, null, 40, 8, null],
+      [10, 'place', 2, 0, 1, null, null, 12, 60, null, 5],
+      [11, 'modify', 3, 2, 100, null, null],
+      [11, 'modify', 4, null, null, null, 6],
+    ], 10, 12)).toEqual([
+      { k: 10, op: 'place', type: 5, side: 1, size: 2, limit: null, stop: null, sl: null, tp: 40, trail: 8, slType: null },
+      { k: 10, op: 'place', type: 2, side: 0, size: 1, limit: null, stop: null, sl: 12, tp: 60, trail: null, slType: 5 },
+      { k: 11, op: 'modify', id: 3, size: 2, limit: 100, stop: null, trail: null },
+      { k: 11, op: 'modify', id: 4, size: null, limit: null, stop: null, trail: 6 },
+    ]);
+  });
+
+  const bad: [string, unknown][] = [
+    ['a trailing stop without its trail', [[10, 'place', 5, 1, 1, null, null, null, null, null, null]]],
+    ['a trail on a limit', [[10, 'place', 1, 0, 1, 100, null, null, null, 8, null]]],
+    ['a trail of 0', [[10, 'place', 5, 1, 1, null, null, null, null, 0, null]]],
+    ['a trail beyond the engine\'s bound', [[10, 'place', 5, 1, 1, null, null, null, null, 1_000_001, null]]],
+    ['a limit stop-loss type', [[10, 'place', 2, 0, 1, null, null, 8, null, null, 1]]],
+    ['a JoinBid (not in the strategy API)', [[10, 'place', 6, 0, 1, null, null, null, null, null, null]]],
+    ['a modify of a size 0', [[10, 'modify', 3, 0, null, null, null]]],
+    ['a modify without an id', [[10, 'modify', null, 1, null, null, null]]],
+    ['a short modify', [[10, 'modify', 3, 1]]],
+  ];
+  for (const [what, acts] of bad) {
+    it(`refuses ${what}`, () => {
+      expect(() => parseActions(acts, 10, 13)).toThrow(RunEnd);
+    });
+  }
+});

@@ -32,7 +32,8 @@ function order(id: number, over: Partial<Order> = {}): Order {
   return {
     id, type: OrderType.Limit, side: OrderSide.Buy, size: 2, limitTicks: 84_000, stopTicks: null, status: OrderStatus.Open, fillVolume: 0,
     filledPriceTicks: null, createdS: 1_740_690_000, updatedS: null, slTicks: null, tpTicks: null, parentId: null, ocoId: null, triggered: false,
-    prioritySeq: id, ...over,
+    prioritySeq: id, trailTicks: null, trailExtremeTicks: null, slType: null, customTag: null, linkId: null, passive: false,
+    legsAnchorTicks: null, ...over,
   };
 }
 
@@ -261,6 +262,25 @@ eachBackendShared('stores: accounts, replay, challenges', (db) => {
     expect(await replay.searchOrders(a, 101, 199, 10)).toStrictEqual([]);
     expect(await replay.searchOrders(a, 100, 100, 10)).toStrictEqual([filled]);
     expect(await replay.searchOrders(a + 10_000, 0, 1_000, 10)).toStrictEqual([]);
+  });
+
+  it("replay: the gateway's order fields (trail, extreme, stop-loss type, tag, link) round trip; a ratchet and a link rewrite theirs; a tag is unique per account", async () => {
+    const replay = new ReplayStore(db());
+    const u = await userId(db(), 'gw');
+    const accounts = new AccountStore(db());
+    const a = (await accounts.insert({ userId: u, kind: 'replay', name: 'r', balanceCents: 0, nowMs: T0 })).id;
+    const b = (await accounts.insert({ userId: u, kind: 'replay', name: 'r2', balanceCents: 0, nowMs: T0 })).id;
+    const trail = order(1, { type: OrderType.TrailingStop, side: OrderSide.Sell, limitTicks: null, stopTicks: 83_990, trailTicks: 10, trailExtremeTicks: 84_000, customTag: 'sig-1' });
+    const entry = order(2, { slTicks: 8, tpTicks: 16, slType: OrderType.TrailingStop, customTag: null, status: OrderStatus.Rejected, updatedS: 1_740_690_001 });
+    await replay.upsertOrders(a, [trail, entry]);
+    expect(await replay.order(a, 1)).toStrictEqual(trail);
+    expect(await replay.order(a, 2)).toStrictEqual(entry);
+    const moved = { ...trail, stopTicks: 84_010, trailExtremeTicks: 84_020, trailTicks: 10, linkId: 1 };
+    await replay.upsertOrders(a, [moved]);
+    expect(await replay.order(a, 1)).toStrictEqual(moved);
+    expect([await replay.hasOrderTagged(a, 'sig-1'), await replay.hasOrderTagged(a, 'sig-2'), await replay.hasOrderTagged(b, 'sig-1')]).toStrictEqual([true, false, false]);
+    await replay.upsertOrders(b, [order(1, { customTag: 'sig-1' })]);
+    await expect(replay.upsertOrders(a, [order(3, { customTag: 'sig-1' })])).rejects.toThrow();
   });
 
   it('replay: fills insert once (a second id is refused), search newest first with ties by id', async () => {

@@ -38,10 +38,15 @@ export interface Session {
 /**
  * An app whose NQ data is `bars` (one per minute from 14:30 on 2025-03-03). `historyClose`, when
  * given, adds one bar at 2025-03-02T23:59:00Z so the session has a last price before its first step;
- * `config` overrides the app's.
+ * `config` overrides the app's; `nowMs` its wall clock (WALL_MS by default); `dbPath` a SQLite file to
+ * keep the store in (reopened by a second app on the same path, as a restarted server).
  */
-export async function replayApp(bars: readonly BarSpec[], opts: { historyClose?: number; config?: Partial<Config> } = {}): Promise<ReplayTestApp> {
-  const t = await makeApp({ nowMs: WALL_MS, config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09', ...opts.config } });
+export async function replayApp(
+  bars: readonly BarSpec[],
+  opts: { historyClose?: number; config?: Partial<Config>; nowMs?: number; dbPath?: string } = {},
+): Promise<ReplayTestApp> {
+  const config = { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09', ...opts.config };
+  const t = await makeApp({ nowMs: opts.nowMs ?? WALL_MS, dbPath: opts.dbPath, config });
   const rows = bars.map((b, i) => {
     const [o, h, l, c] = typeof b === 'number' ? [b, b, b, b] : b;
     return [OPEN_S + i * 60, ticks(o), ticks(h), ticks(l), ticks(c), 1];

@@ -5,6 +5,7 @@
 import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
 import { SESSION_COOKIE } from '../shared/cookie.ts';
+import { profileOfPath } from '../shared/profile.ts';
 
 export interface HubAuthentication {
   authenticate(token: string | null, request: Request): Promise<Principal | null>;
@@ -18,13 +19,16 @@ export function hubAuthentication(s: Services): HubAuthentication {
     async authenticate(token, request) {
       if (token !== null) {
         const p = await s.auth.authenticate(token);
-        return p && p.user.plan === 'pro' ? p : null;
+        if (!p || p.user.plan !== 'pro') return null;
+        // `/live/hubs/user`: the connection answers under the profile its URL names.
+        const named = profileOfPath(new URL(request.url).pathname);
+        return named ? { ...p, profile: named } : p;
       }
       const cookie = sessionCookie(request);
       if (cookie === null || !sameOrigin(request)) return null;
       const session = await s.webAuth.authenticate(cookie);
       if (!session || session.user.plan !== 'pro') return null;
-      const p: Principal = { user: session.user, jtiHash: `web:${session.jtiHash}`, expiresMs: Number.MAX_SAFE_INTEGER };
+      const p: Principal = { user: session.user, jtiHash: `web:${session.jtiHash}`, expiresMs: Number.MAX_SAFE_INTEGER, console: true };
       cookieOf.set(p, cookie);
       return p;
     },

@@ -13,6 +13,9 @@ import type { Services } from '../../service/services.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubBars, hubDepth, hubQuote, hubTrades } from './present.ts';
 import { closeOnRevocation, failed, idArg } from './user-hub.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
+import type { Contract } from '../../service/contracts.ts';
+import { profileOf, symbolIdStyleOf } from '../shared/profile.ts';
 
 type Feed = 'quotes' | 'trades' | 'depth';
 
@@ -38,10 +41,10 @@ const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
  */
 const shared = new WeakMap<ReplayEvent, Map<string, unknown[]>>();
 
-function argsFor(e: ReplayEvent, target: string, contractId: string, build: () => unknown): unknown[] {
+function argsFor(e: ReplayEvent, target: string, contractId: string, view: string, build: () => unknown): unknown[] {
   let byKey = shared.get(e);
   if (!byKey) shared.set(e, (byKey = new Map()));
-  const key = `${target}|${contractId}`;
+  const key = `${target}|${contractId}|${view}`;
   let args = byKey.get(key);
   if (!args) byKey.set(key, (args = [contractId, build()]));
   return args;
@@ -50,20 +53,24 @@ function argsFor(e: ReplayEvent, target: string, contractId: string, build: () =
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentSubs): void {
   if (e.kind !== 'tick') return;
   const inst = sub.inst;
-  const contract = () => s.contracts.contractFor(inst);
+  // `symbol` and `symbolId` take the connection's profile's form (http/shared/profile.ts), and the
+  // quote's `contract` its contract (quoteContract).
+  const profile = profileOf(s.config, c.principal);
+  const view = `${profile}|${symbolIdStyleOf(s.config, profile)}`;
+  const contract = () => quoteContract(s, inst, profile, e.quote.timeS);
   // Quotes and books of earlier bars of one call would be merged into the last one anyway.
   const quoteId = e.last ? sub.contractIds.get('quotes') : undefined;
   if (quoteId !== undefined) {
-    const args = argsFor(e, 'GatewayQuote', quoteId, () => hubQuote(inst, contract(), e.quote));
+    const args = argsFor(e, 'GatewayQuote', quoteId, view, () => hubQuote(inst, contract(), e.quote));
     c.send('GatewayQuote', args, { coalesceKey: `q:${inst.symbol}` });
   }
   if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
   const bar = e.bar;
   const tradeId = sub.contractIds.get('trades');
-  if (tradeId !== undefined) c.send('GatewayTrade', argsFor(e, 'GatewayTrade', tradeId, () => hubTrades(inst, contract(), bar, e.quote.timeS)));
+  if (tradeId !== undefined) c.send('GatewayTrade', argsFor(e, 'GatewayTrade', tradeId, view, () => hubTrades(inst, contract(), bar, e.quote.timeS)));
   const depthId = e.last ? sub.contractIds.get('depth') : undefined;
   if (depthId !== undefined) {
-    const args = argsFor(e, 'GatewayDepth', depthId, () => hubDepth(inst, e.quote, bar.volume));
+    const args = argsFor(e, 'GatewayDepth', depthId, view, () => hubDepth(inst, e.quote, bar.volume));
     c.send('GatewayDepth', args, { coalesceKey: `d:${inst.symbol}` });
   }
 }
@@ -170,5 +177,15 @@ function sendCurrentQuote(s: Services, c: HubConnection, sub: InstrumentSubs, co
   const session = s.replay.feedingSession(c.principal.user.id, sub.inst.symbol);
   const quote = session ? s.replay.events.currentQuote(session) : null;
   if (quote === null) return;
-  c.send('GatewayQuote', [contractId, hubQuote(sub.inst, s.contracts.contractFor(sub.inst), quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+  const contract = quoteContract(s, sub.inst, profileOf(s.config, c.principal), quote.timeS);
+  c.send('GatewayQuote', [contractId, hubQuote(sub.inst, contract, quote)], { coalesceKey: `q:${sub.inst.symbol}` });
+}
+
+/**
+ * The contract a quote names: under the live profile the front month on the quote's simulated date,
+ * as Contract/* names it on the replay clock; under the spec the wall clock's.
+ */
+function quoteContract(s: Services, inst: Instrument, profile: ApiProfile, timeS: number): Contract {
+  const style = symbolIdStyleOf(s.config, profile);
+  return s.contracts.contractFor(inst, profile === 'live' ? { style, atMs: timeS * 1000 } : { style });
 }

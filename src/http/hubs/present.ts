@@ -13,7 +13,8 @@ import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { EventAction, QuoteFigures, ReplayEvent, TickBar } from '../../service/events/types.ts';
 import { presentAccount } from '../shared/present-common.ts';
-import { presentOrder, presentTrade } from '../shared/present-gateway.ts';
+import { presentLiveOrder, presentOrder, presentTrade } from '../shared/present-gateway.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
 
 type Ev<K extends ReplayEvent['kind']> = Extract<ReplayEvent, { kind: K }>;
 
@@ -29,10 +30,15 @@ export function shaped(shape: HubEventShape, action: EventAction, data: unknown)
   return shape === 'wrapped' ? { action, data } : data;
 }
 
-export function hubOrder(e: Ev<'order'>, contract: Contract) {
-  const o = e.order;
+/**
+ * An order event's payload: the spec's view of the order (engine/spec-view.ts), or under the live
+ * profile the engine's own, with its custom tag and the live statuses (4 Expired, 5 Rejected, 8
+ * Suspended).
+ */
+export function hubOrder(e: Ev<'order'>, contract: Contract, profile: ApiProfile = 'spec') {
+  const o = profile === 'live' ? e.gatewayOrder : e.order;
   const working = o.status === OrderStatus.Pending;
-  const rest = presentOrder(e.accountId, contract, o, working);
+  const rest = profile === 'live' ? presentLiveOrder(e.accountId, contract, o) : presentOrder(e.accountId, contract, o, working);
   const updatedS = o.updatedS ?? o.createdS;
   return compact({
     ...rest,
@@ -49,18 +55,25 @@ export function hubTrade(e: Ev<'trade'>, contract: Contract) {
   };
 }
 
-export function hubPosition(e: Ev<'position'>, contract: Contract) {
+/**
+ * The live profile's position has no `contractDisplayName` (one SDK's model rejects unknown keys), and
+ * Position/searchOpen's stable id and opening time (the fill that opened it).
+ */
+export function hubPosition(e: Ev<'position'>, contract: Contract, profile: ApiProfile = 'spec') {
   const closed = e.qty === 0;
-  return {
-    id: 1,
+  const live = profile === 'live';
+  const common = {
+    id: live && e.opening ? e.opening.fillId : 1,
     accountId: e.accountId,
     contractId: contract.id,
-    contractDisplayName: contract.instrument.description,
-    creationTimestamp: isoFromEpochS(e.timeS),
+  };
+  const rest = {
+    creationTimestamp: isoFromEpochS(live && e.opening ? e.opening.openedS : e.timeS),
     type: closed ? 0 : e.qty > 0 ? 1 : 2,
     size: Math.abs(e.qty),
     averagePrice: e.avgPriceTicks / contract.instrument.ticksPerPoint,
   };
+  return profile === 'live' ? { ...common, ...rest } : { ...common, contractDisplayName: contract.instrument.description, ...rest };
 }
 
 export function hubAccount(e: Ev<'account'>) {

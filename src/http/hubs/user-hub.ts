@@ -9,6 +9,8 @@ import type { Unsubscribe } from '../../service/events/bus.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubAccount, hubOrder, hubPosition, hubTrade, shaped } from './present.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
+import { profileOf, symbolIdStyleOf } from '../shared/profile.ts';
 
 type Stream = 'orders' | 'positions' | 'trades';
 
@@ -33,14 +35,23 @@ export function idArg(v: unknown): number | null {
 
 const subsOf = (c: HubConnection) => c.state.get('user') as UserSubs;
 
+// A connection's profile is its principal's (http/shared/profile.ts), read per event: the principal's
+// user row is refreshed at every revalidation (AuthService.stillValid), so a key's profile change
+// reaches its connections within `limits.hubRevalidateEveryMs`. Under the live profile an entity names
+// the contract REST names for it: the front month when it happened in simulated time (an order's
+// placement, a fill, a position's opening), not the wall clock's.
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Stream>): void {
   const shape = s.config.hubEventShape;
+  const profile = profileOf(s.config, c.principal);
+  const at = (simS: number) => (profile === 'live' ? simS : undefined);
   if (e.kind === 'order' && streams.has('orders')) {
-    c.send('GatewayUserOrder', [shaped(shape, e.action, hubOrder(e, contractOf(s, e.symbol)))]);
+    const order = hubOrder(e, contractOf(s, e.symbol, profile, at(e.gatewayOrder.createdS)), profile);
+    if (order !== null) c.send('GatewayUserOrder', [shaped(shape, e.action, order)]);
   } else if (e.kind === 'position' && streams.has('positions')) {
-    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol)))]);
+    const contract = contractOf(s, e.symbol, profile, at(e.opening?.openedS ?? e.timeS));
+    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contract, profile))]);
   } else if (e.kind === 'trade' && streams.has('trades')) {
-    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol)))]);
+    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol, profile, at(e.fill.timeS))))]);
   }
 }
 
@@ -135,8 +146,9 @@ export function closeOnRevocation(s: Services, c: HubConnection, logoutEvent = f
   });
 }
 
-export function contractOf(s: Services, symbol: string) {
+/** The contract an event names: the front month at `atS` (simulated epoch seconds), else on the wall clock. */
+export function contractOf(s: Services, symbol: string, profile: ApiProfile = 'spec', atS?: number) {
   const inst = findInstrument(symbol);
   if (!inst) throw new Error(`event for an unknown instrument ${symbol}`);
-  return s.contracts.contractFor(inst);
+  return s.contracts.contractFor(inst, { style: symbolIdStyleOf(s.config, profile), atMs: atS === undefined ? undefined : atS * 1000 });
 }

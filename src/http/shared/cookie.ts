@@ -89,7 +89,7 @@ export async function cookiePrincipal(request: Request, cookie: CookieJar, s: Se
   if (!session) return null;
   if (session.user.plan !== 'pro') return forbidden(SIM_PRO_REQUIRED);
   // Not a token: nothing to revoke or renew (Auth/logout and Auth/validate take bearer tokens only).
-  return { user: session.user, jtiHash: '', expiresMs: 0 };
+  return { user: session.user, jtiHash: '', expiresMs: 0, console: true };
 }
 
 type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;

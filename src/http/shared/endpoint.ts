@@ -49,6 +49,8 @@ import { bearerToken, bodyTexts, clientAddress, clientAddresses, isBadJson, read
 import { arrival, forwardTo, SESSION_MOVING } from './forward.ts';
 import { LeaseLost, OwnedElsewhere, SessionMoving } from '../../service/cluster/ownership.ts';
 import { STRICT } from './schemas.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
+import { profileOf } from './profile.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -112,6 +114,8 @@ export interface Call<B> {
 }
 export interface BearerCall<B> extends Call<B> {
   principal: Principal;
+  /** The API profile this request is answered under (profile.ts). */
+  profile: ApiProfile;
 }
 export interface TokenCall<B> extends Call<B> {
   /** The bearer token as sent (null when none). */
@@ -359,15 +363,62 @@ export function route<
   R extends FieldRules<Req, E>,
   Path extends string,
 >(app: Elysia<P>, s: Services, ep: Endpoint<A, Req, Res, E, R, Path>, handler: Handler<CallOf<A, BodyOf<Req, R>, PathParams<Path>>>): void {
-  const h = handler as unknown as Handler<Call<unknown>>;
+  const variant: Variant = { ep, handler: handler as unknown as Handler<Call<unknown>> };
+  register(app, s, ep, () => variant);
+}
+
+/** The variant of an endpoint for a request's profile, and whether the request is the console's. */
+type Choose = (profile: ApiProfile, viaConsole: boolean) => Variant;
+
+/** One endpoint's answer under one profile: its declaration (schemas, codes) and its handler. */
+interface Variant {
+  readonly ep: EndpointInfo;
+  readonly handler: Handler<Call<unknown>>;
+}
+
+/**
+ * Registers an endpoint that answers differently per API profile (profile.ts): `spec` is the spec's
+ * declaration and handler, `live` the live gateway's (same method, path and authentication; its own
+ * request fields, field rules, codes and response schema). The variant is chosen after authentication,
+ * so the body is checked, and the answer held to its response schema, by the chosen declaration; a
+ * variant's handler sees only the fields its declaration names.
+ */
+export function routeByProfile<
+  P extends string,
+  const A extends 'bearer',
+  Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>, Path extends string,
+  LReq extends TProperties, LRes extends TSchema, LE extends Kinded, LR extends FieldRules<LReq, LE>,
+>(
+  app: Elysia<P>,
+  s: Services,
+  spec: readonly [Endpoint<A, Req, Res, E, R, Path>, Handler<BearerCall<BodyOf<Req, R>>>],
+  live: readonly [Endpoint<A, LReq, LRes, LE, LR, Path>, Handler<BearerCall<BodyOf<LReq, LR>>>],
+  /**
+   * `live`: the web console is served by the live declaration here (the order model's endpoints:
+   * the console trades with the whole order model, while every listing keeps the spec's shapes).
+   */
+  opts: { console?: 'live' } = {},
+): void {
+  const [specEp, liveEp] = [spec[0], live[0]];
+  if (specEp.method !== liveEp.method || specEp.path !== liveEp.path || specEp.auth !== liveEp.auth) {
+    throw new Error(`${specEp.method} ${specEp.path}: the live variant must share method, path and authentication`);
+  }
+  const variants: Record<ApiProfile, Variant> = {
+    spec: { ep: specEp, handler: spec[1] as unknown as Handler<Call<unknown>> },
+    live: { ep: liveEp, handler: live[1] as unknown as Handler<Call<unknown>> },
+  };
+  register(app, s, specEp, (profile, viaConsole) => variants[viaConsole && opts.console === 'live' ? 'live' : profile]);
+}
+
+function register<P extends string>(app: Elysia<P>, s: Services, ep: EndpointInfo, choose: Choose): void {
   const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
   const hook = { parse: 'none' as const, detail };
   // Elysia reads only the context properties a handler names: public routes never touch cookies.
   // Parsing is off: `answer` reads every body itself, leniently.
   if (usesCookies(ep)) {
-    app.route(ep.method, ep.path, ({ request, cookie, params, query }) => serve(s, ep, h, request, { cookie, params, query }), hook);
+    app.route(ep.method, ep.path, ({ request, cookie, params, query }) => serve(s, ep, choose, request, { cookie, params, query }), hook);
   } else {
-    app.route(ep.method, ep.path, ({ request }) => serve(s, ep, h, request, null), hook);
+    app.route(ep.method, ep.path, ({ request }) => serve(s, ep, choose, request, null), hook);
   }
 }
 
@@ -389,30 +440,34 @@ interface CookieParts {
 async function serve(
   s: Services,
   ep: EndpointInfo,
-  handler: Handler<Call<unknown>>,
+  choose: Choose,
   request: Request,
   parts: CookieParts | null,
 ): Promise<Response> {
   // A request another node of the cluster passed on: the client's host and address restored.
   const { request: req, forwarded } = await arrival(s, request);
+  // The declaration the answer is held to: the chosen variant's once authentication chose one.
+  const chosen: { ep: EndpointInfo } = { ep };
   let res: Response;
   try {
-    res = await answer(s, ep, handler, req, parts);
+    res = await answer(s, ep, choose, chosen, req, parts);
   } catch (e) {
     if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost || e instanceof SessionMoving)) throw e;
     // The session is another node's: pass the request on, once; a lost lease (or a second hop) retries.
     res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, e.accountId, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
   }
-  return responseContract.enabled ? checkResponse(ep, req, res) : res;
+  return responseContract.enabled ? checkResponse(chosen.ep, req, res) : res;
 }
 
 async function answer(
   s: Services,
-  ep: EndpointInfo,
-  handler: Handler<Call<unknown>>,
+  declared: EndpointInfo,
+  choose: Choose,
+  chosen: { ep: EndpointInfo },
   request: Request,
   parts: CookieParts | null,
 ): Promise<Response> {
+  let ep = declared;
   const cookieAuth = ep.auth === 'cookie' || ep.auth === 'cookie-pro';
   if (cookieAuth || ep.auth === 'web') {
     const refused = csrfRefusal(request, s.config.trustProxy);
@@ -442,13 +497,20 @@ async function answer(
     if (!session) return unauthorized();
     if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
   }
+  const profile = principal ? profileOf(s.config, principal, request) : 'spec';
+  const viaConsole = principal?.console === true;
+  const variant = choose(profile, viaConsole);
+  const handler = variant.handler;
+  ep = chosen.ep = variant.ep;
   const readsBody = (ep.body ?? (BODY_METHODS.has(ep.method) ? 'json' : 'none')) === 'json';
   const raw = !readsBody ? {} : await readLenientBody(request);
   if (isBadJson(raw)) return malformedJson();
-  const body = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
-  if (body instanceof Response) return body;
+  const checked = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
+  if (checked instanceof Response) return checked;
+  // A variant's handler sees only its own fields: the spec's never reads a live-only field sent to it.
+  const body = choose('live', false) === choose('spec', false) ? checked : own(ep, checked);
   const address = clientAddress(request, s.config.trustProxy);
-  if (principal) return handler({ body, request, clientAddress: address, principal } as BearerCall<unknown>);
+  if (principal) return handler({ body, request, clientAddress: address, principal, profile } as BearerCall<unknown>);
   if (ep.auth === 'bearer-row') return handler({ body, request, clientAddress: address, token: bearerToken(request) } as TokenCall<unknown>);
   const cookieCall: CookieCall<unknown> = {
     body,
@@ -459,6 +521,13 @@ async function answer(
     query: (parts?.query ?? {}) as Record<string, string | undefined>,
   };
   return handler(session ? ({ ...cookieCall, user: session.user, session } as SessionCall<unknown>) : cookieCall);
+}
+
+/** The body's fields the endpoint declares. */
+function own(ep: EndpointInfo, body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(ep.request)) if (k in body) out[k] = body[k];
+  return out;
 }
 
 /**

@@ -47,3 +47,51 @@ export function presentTrade(accountId: number, contract: Contract, f: Fill, ind
   };
 }
 
+
+// ---- the live profile (docs/gateway-profile.md) ----
+
+/** The live gateway's status: a working order is 1 (Open) in every listing; the others are the engine's. */
+function liveStatus(o: Order): 1 | 2 | 3 | 4 | 5 | 8 {
+  return o.status === OrderStatus.Pending ? OrderStatus.Open : (o.status as 1 | 2 | 3 | 4 | 5 | 8);
+}
+
+/** The live gateway's order: `updateTimestamp` always set (the last change, else the creation), `customTag` echoed. */
+export function presentLiveOrder(accountId: number, contract: Contract, o: Order) {
+  const inst = contract.instrument;
+  const filled = o.status === OrderStatus.Filled;
+  const tag = (o as { customTag?: string | null }).customTag;
+  return {
+    id: o.id,
+    accountId,
+    contractId: contract.id,
+    symbolId: contract.symbolId,
+    creationTimestamp: isoFromEpochS(o.createdS),
+    updateTimestamp: isoFromEpochS(o.updatedS ?? o.createdS),
+    status: liveStatus(o),
+    type: o.type as 1 | 2 | 3 | 4 | 5 | 6 | 7,
+    side: o.side,
+    size: o.size,
+    limitPrice: priceOrNull(inst, o.limitTicks),
+    stopPrice: priceOrNull(inst, o.stopTicks),
+    fillVolume: o.fillVolume,
+    filledPrice: filled ? priceOrNull(inst, o.filledPriceTicks) : null,
+    customTag: tag ?? null,
+  };
+}
+
+/** The live gateway's trade: the fill's own id, the P&L of the contracts it closed (null when it closed none). */
+export function presentLiveTrade(accountId: number, contract: Contract, f: Fill, closing: boolean) {
+  return {
+    id: f.id,
+    accountId,
+    contractId: contract.id,
+    creationTimestamp: isoFromEpochS(f.timeS),
+    price: ticksToPrice(contract.instrument, f.priceTicks),
+    profitAndLoss: closing ? centsToUsd(f.realizedPnlCents) : null,
+    fees: centsToUsd(f.feeCents),
+    side: f.side,
+    size: f.size,
+    voided: false,
+    orderId: f.orderId,
+  };
+}

@@ -30,7 +30,12 @@ export const responseContract: {
   violations: string[];
   /** Responses checked, by `METHOD path status` (path relative to the family prefix). */
   checked: Map<string, number>;
-} = { enabled: false, violations: [], checked: new Map() };
+  /**
+   * Responses checked, by the declaration they were held to and status: a profile's declarations
+   * (src/http/sim/live-schemas.ts) share method and path with the spec's, so only this tells them apart.
+   */
+  checkedBy: WeakMap<ContractEndpoint, Map<number, number>>;
+} = { enabled: false, violations: [], checked: new Map(), checkedBy: new WeakMap() };
 
 export function enableResponseContract(): void {
   responseContract.enabled = true;
@@ -63,6 +68,9 @@ export function contractError(ep: ContractEndpoint, status: number, body: unknow
 export async function checkResponse(ep: ContractEndpoint, request: Request, res: Response): Promise<Response> {
   const key = `${ep.method} ${ep.path} ${res.status}`;
   responseContract.checked.set(key, (responseContract.checked.get(key) ?? 0) + 1);
+  let byStatus = responseContract.checkedBy.get(ep);
+  if (!byStatus) responseContract.checkedBy.set(ep, (byStatus = new Map()));
+  byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
   const type = res.headers.get('content-type') ?? '';
   if (type.startsWith('text/event-stream') && ep.produces === 'event-stream' && res.status === 200 && res.body) return checkedEvents(ep, request, res);
   let problem: string | null = null;

@@ -8,7 +8,7 @@ import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
-import type { CancelError, CloseError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import type { CancelError, CloseError, GatewayPlaceError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import { payoutReasonText } from '../shared/present-common.ts';
 
 // Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
@@ -114,7 +114,14 @@ export const replaySession: CodeTable<SessionError> = sessionRows;
 const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;
 
-export const placeOrder: CodeTable<PlaceError> = {
+/**
+ * Order/place's refusals under the spec: its own, and a bracket `type` other than the spec's stop (4)
+ * or limit (1), which is refused rather than silently changed (the only gateway field the spec's
+ * adapter passes on).
+ */
+export type SpecPlaceError = PlaceError | Extract<GatewayPlaceError, { kind: 'invalid_bracket_type' }>;
+
+export const placeOrder: CodeTable<SpecPlaceError> = {
   invalid_size: [7, 'Invalid order size'],
   invalid_type_or_side: [7, 'Invalid order type or side'],
   account_not_found: [1, 'Account not found'],
@@ -125,6 +132,11 @@ export const placeOrder: CodeTable<PlaceError> = {
   price_off_grid: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`, '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}'],
   price_out_of_range: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
   invalid_bracket: [2, (e) => `${BRACKET_FIELDS[e.leg]}.ticks must be a non-zero whole number of ticks`, '{stopLossBracket|takeProfitBracket}.ticks must be a non-zero whole number of ticks'],
+  invalid_bracket_type: [
+    2,
+    (e) => `${BRACKET_FIELDS[e.leg]}.type ${e.type ?? 'sent'} is not supported: a stop-loss bracket is a stop (4), a take-profit bracket a limit (1)`,
+    '{stopLossBracket|takeProfitBracket}.type {type} is not supported: a stop-loss bracket is a stop (4), a take-profit bracket a limit (1)',
+  ],
   rejected: [2, (e) => e.reason, 'the engine\'s rejection reason'],
   challenge_inactive: [4, 'Account violation'],
 };

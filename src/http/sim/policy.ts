@@ -4,6 +4,7 @@
 
 import { limits } from '../../config.ts';
 import { instrumentForContractId } from '../../domain/contract-id.ts';
+import type { HistoryPolicy } from '../../service/history.ts';
 import type { FamilyPolicy } from '../shared/policy.ts';
 
 export const SIM_POLICY: FamilyPolicy = Object.freeze<FamilyPolicy>({
@@ -17,4 +18,14 @@ export const SIM_POLICY: FamilyPolicy = Object.freeze<FamilyPolicy>({
     instrumentFor: instrumentForContractId,
     barsPerRequestMax: () => limits.historyBarsPerRequestMax,
   },
+});
+
+/**
+ * History under the live profile (docs/gateway-profile.md): the spec's contract IDs and cap, plus the
+ * live gateway's week and month units and its request rate (50 per 30 s, not 20 per 60 s).
+ */
+export const SIM_LIVE_HISTORY_POLICY: HistoryPolicy = Object.freeze<HistoryPolicy>({
+  ...SIM_POLICY.history,
+  calendarUnits: true,
+  rate: 'gateway',
 });

@@ -56,6 +56,22 @@ export function presentPosition(accountId: number, contract: Contract, p: OpenPo
   };
 }
 
+/**
+ * The live gateway's position: no `contractDisplayName`; a stable `id` (the fill that opened it) and
+ * its opening time (the session's time when an older session state does not know them).
+ */
+export function presentLivePosition(accountId: number, contract: Contract, p: OpenPosition) {
+  return {
+    id: p.opening?.fillId ?? 1,
+    accountId,
+    contractId: contract.id,
+    creationTimestamp: isoFromEpochS(p.opening?.openedS ?? p.session.nowS),
+    type: p.qty > 0 ? (1 as const) : (2 as const),
+    size: Math.abs(p.qty),
+    averagePrice: p.avgPriceTicks / contract.instrument.ticksPerPoint,
+  };
+}
+
 // ---- challenges and payouts (wire words: propFirm, violations, withdrawal) ----
 
 export function presentPropFirm(state: ChallengeState) {

@@ -34,7 +34,7 @@ function progress(o: AdvanceOutcome) {
 }
 
 export function registerReplay<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.replayStart, async ({ body, principal }) => {
+  route(app, s, ep.replayStart, async ({ body, principal, profile }) => {
     const r = await s.replay.start(principal.user.id, {
       instrumentSymbol: body.instrumentSymbol,
       contractId: body.contractId,
@@ -45,7 +45,9 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     }, SIM_POLICY.start);
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;
-    const contract = s.contracts.contractFor(session.inst);
+    // Under the live profile the session's clock is the bot's "now": its contract is the front month
+    // on the replayed date, as Contract/* and the hubs name it (docs/gateway-profile.md).
+    const contract = s.contracts.contractFor(session.inst, profile === 'live' ? { atMs: session.nowS * 1000 } : {});
     return ep.replayStart.ok({
       accountId: session.accountId,
       sessionId: session.sessionId,

@@ -22,6 +22,10 @@ export const login: CodeTable<WebLoginError> = {
 /** Endpoints that answer no error row of their own. */
 export const none: CodeTable<never> = {};
 
+export const apiKeyProfile: CodeTable<{ kind: 'invalid_profile' }> = {
+  invalid_profile: [1, 'profile must be "spec", "live" or null'],
+};
+
 /** GET /replay-results/:accountId: an account that is not the user's reads as not found. */
 export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
   account_not_found: [1, 'Account not found'],

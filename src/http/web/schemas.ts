@@ -7,7 +7,7 @@ import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
-import { ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';
+import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';
 
 export * from './shapes.ts';
 
@@ -59,16 +59,41 @@ export const apiKeyStatus = defineEndpoint({
   errors: codes.none,
 });
 
+const ProfileChoice = Nullable(T.Union([T.Literal('spec'), T.Literal('live')], { description: 'spec, live, or null for the server\'s default' }));
+
 export const apiKeyCreate = defineEndpoint({
   method: 'POST',
   path: '/api-key',
   auth: 'cookie',
   summary: 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)',
+  description: '`profile` chooses the new key\'s API profile (docs/gateway-profile.md); omitted, the new key keeps the old one\'s.',
+  request: { profile: T.Optional(ProfileChoice) },
+  fields: { profile: { refuse: { kind: 'invalid_profile' } } },
+  response: okBody({ userName: T.String(), apiKey: T.String({ description: 'rdk_ + 43 base64url characters' }) }),
+  errors: codes.apiKeyProfile,
+  otherErrors: [[403, SIM_PRO_REQUIRED]],
+});
+
+export const apiKeyProfile = defineEndpoint({
+  method: 'GET',
+  path: '/api-key/profile',
+  auth: 'cookie',
+  summary: 'The API profile of the current key (spec or live), and the server\'s default',
   request: {},
   fields: {},
-  response: okBody({ userName: T.String(), apiKey: T.String({ description: 'rdk_ + 43 base64url characters' }) }),
+  response: okBody(ApiKeyProfile.properties),
   errors: codes.none,
-  otherErrors: [[403, SIM_PRO_REQUIRED]],
+});
+
+export const apiKeyProfileSet = defineEndpoint({
+  method: 'PUT',
+  path: '/api-key/profile',
+  auth: 'cookie',
+  summary: 'Sets the current key\'s API profile; every token the key issued follows from its next request',
+  request: { profile: ProfileChoice },
+  fields: { profile: { refuse: { kind: 'invalid_profile' } } },
+  response: okBody(ApiKeyProfile.properties),
+  errors: codes.apiKeyProfile,
 });
 
 export const changePassword = defineEndpoint({
@@ -219,4 +244,4 @@ export const drawingsReplace = defineEndpoint({
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];

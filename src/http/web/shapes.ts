@@ -14,6 +14,16 @@ export const ApiKeyStatus = T.Object(
   { ...STRICT, title: 'ApiKeyStatus' },
 );
 
+/** An API key's profile (docs/gateway-profile.md): its own choice (null: the server's default) and the one in force. */
+export const ApiKeyProfile = T.Object(
+  {
+    profile: Nullable(T.Union([T.Literal('spec'), T.Literal('live')], { description: 'The key\'s choice; null follows the server\'s API_PROFILE' })),
+    serverDefault: T.Union([T.Literal('spec'), T.Literal('live')], { description: 'The server\'s API_PROFILE' }),
+    effective: T.Union([T.Literal('spec'), T.Literal('live')], { description: 'The profile the key\'s tokens are answered under' }),
+  },
+  { ...STRICT, title: 'ApiKeyProfile' },
+);
+
 const lit = <const V extends string>(...vs: V[]) => T.Union(vs.map((v) => T.Literal(v)));
 
 export const ChallengeOutcome = T.Object(

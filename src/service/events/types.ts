@@ -36,7 +36,11 @@ export interface QuoteFigures {
 }
 
 export type ReplayEvent =
-  | { topic: string; kind: 'order'; accountId: number; symbol: string; order: Readonly<Order>; action: EventAction }
+  /**
+   * An order placed or changed: `order` as the spec shows it (engine/spec-view.ts), `gatewayOrder` as
+   * the engine holds it (the gateway's types 5–7 and statuses 4, 5, 8), for a profile that speaks them.
+   */
+  | { topic: string; kind: 'order'; accountId: number; symbol: string; order: Readonly<Order>; gatewayOrder: Readonly<Order>; action: EventAction }
   /** `closing`: the fill reduced a position (its realized P&L is reported; an opening fill has none). */
   | { topic: string; kind: 'trade'; accountId: number; symbol: string; fill: Fill; closing: boolean }
   | {
@@ -48,6 +52,8 @@ export type ReplayEvent =
       avgPriceTicks: number;
       timeS: number;
       action: EventAction;
+      /** The position's opening (the fill that opened it, and when), the closed one's on a close; null when unknown. */
+      opening: { openedS: number; fillId: number } | null;
     }
   | { topic: string; kind: 'account'; account: AccountView }
   /** A processed bar of the session feeding a user's market subscriptions on `symbol`. */

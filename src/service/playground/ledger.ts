@@ -11,15 +11,19 @@ import { limits } from '../../config.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { nextTradeDateStartS, tradeDate } from '../../domain/trading-hours.ts';
 import { SessionEngine } from '../../engine/engine.ts';
+import { strategyOrderRequest } from '../../engine/order-rules.ts';
 import { type DailyClose, DrawdownDuration, type Performance, performance } from '../../engine/performance.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
-import { type OrderSide, type OrderType } from '../../engine/types.ts';
 import { EquityCurve, equityBucketsFor, type EquityPoint } from './equity-curve.ts';
 import type { DayBatch } from './feed.ts';
 
 /** An action as reported by the child, already checked for shape (execution.ts). */
 export type LedgerAction =
-  | { k: number; op: 'place'; type: number; side: number; size: number; limit: number | null; stop: number | null; sl: number | null; tp: number | null }
+  | {
+      k: number; op: 'place'; type: number; side: number; size: number; limit: number | null; stop: number | null; sl: number | null;
+      tp: number | null; trail?: number | null; slType?: number | null;
+    }
+  | { k: number; op: 'modify'; id: number; size: number | null; limit: number | null; stop: number | null; trail: number | null }
   | { k: number; op: 'cancel'; id: number }
   | { k: number; op: 'close'; size: number | null };
 
@@ -144,10 +148,13 @@ export class RunLedger {
     this.nextTradeDayS = nextTradeDateStartS(this.inst.session, openS);
   }
 
+  /** One action as the child's bridge applied it (runner/child/bridge.ts: the same engine calls). */
   private apply(a: LedgerAction, nowS: number): void {
     const e = this.engine;
     if (a.op === 'place') {
-      e.placeOrder({ type: a.type as OrderType, side: a.side as OrderSide, size: a.size, limitTicks: a.limit, stopTicks: a.stop, slTicks: a.sl, tpTicks: a.tp }, nowS);
+      e.placeOrder(strategyOrderRequest(a.type, a.side, a.size, a.limit, a.stop, a.sl, a.tp, a.trail ?? null, a.slType ?? null), nowS);
+    } else if (a.op === 'modify') {
+      e.modifyOrder(a.id, { size: a.size, limitTicks: a.limit, stopTicks: a.stop, trailTicks: a.trail }, nowS);
     } else if (a.op === 'cancel') {
       e.cancelOrder(a.id, nowS);
     } else {

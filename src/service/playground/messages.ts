@@ -69,19 +69,48 @@ export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerActi
     if (!Array.isArray(a) || !isInt(a[0]) || a[0] < lastK || a[0] >= kTo) throw protocol('bad action');
     const k = a[0];
     lastK = k;
-    if (a[1] === 'place' && a.length === 9) {
-      const [, , type, side, size, limit, stop, sl, tp] = a;
-      const ok = [1, 2, 3, 4].includes(type) && (side === 0 || side === 1) && isInt(size) && size >= 1 && size <= limits.orderSizeMax
-        && isPrice(limit) && isPrice(stop) && isPrice(sl) && isPrice(tp);
-      if (!ok) throw protocol('bad place action');
-      out.push({ k, op: 'place', type, side, size, limit, stop, sl, tp });
-    } else if (a[1] === 'cancel' && a.length === 3 && isInt(a[2])) {
+    if (a[1] === 'place' && (a.length === 9 || a.length === 11)) out.push(placeAction(k, a));
+    else if (a[1] === 'modify' && a.length === 7) out.push(modifyAction(k, a));
+    else if (a[1] === 'cancel' && a.length === 3 && isInt(a[2])) {
       out.push({ k, op: 'cancel', id: a[2] });
-    } else if (a[1] === 'close' && a.length === 3 && (a[2] === null || (isInt(a[2]) && a[2] >= 1 && a[2] <= limits.orderSizeMax))) {
+    } else if (a[1] === 'close' && a.length === 3 && (a[2] === null || isSize(a[2]))) {
       out.push({ k, op: 'close', size: a[2] });
     } else throw protocol('bad action');
   }
   return out;
+}
+
+/**
+ * [k, 'place', type, side, size, limit, stop, sl, tp, trail, slType]: the strategy API's types 1–5
+ * (a trailing stop with its trail). Without the last two (9 long) it is an order of types 1–4 with
+ * a plain stop-loss.
+ */
+function placeAction(k: number, a: unknown[]): LedgerAction {
+  const [, , type, side, size, limit, stop, sl, tp] = a;
+  const gateway = a.length === 11;
+  const trail = gateway ? a[9] : null;
+  const slType = gateway ? a[10] : null;
+  const ok = [1, 2, 3, 4, 5].includes(type as number) && (side === 0 || side === 1) && isSize(size)
+    && isPrice(limit) && isPrice(stop) && isPrice(sl) && isPrice(tp) && isTrail(trail) && (type === 5) === (trail !== null)
+    && (slType === null || slType === 4 || slType === 5);
+  if (!ok) throw protocol('bad place action');
+  const place = { k, op: 'place' as const, type: type as number, side: side as number, size: size as number, limit, stop, sl, tp };
+  return gateway ? { ...place, trail, slType: slType as number | null } : place;
+}
+
+/** [k, 'modify', id, size, limit, stop, trail], absent values null. */
+function modifyAction(k: number, a: unknown[]): LedgerAction {
+  const [, , id, size, limit, stop, trail] = a;
+  if (!isInt(id) || !(size === null || isSize(size)) || !isPrice(limit) || !isPrice(stop) || !isTrail(trail)) throw protocol('bad modify action');
+  return { k, op: 'modify', id, size, limit, stop, trail };
+}
+
+function isSize(v: unknown): v is number {
+  return isInt(v) && v >= 1 && v <= limits.orderSizeMax;
+}
+
+function isTrail(v: unknown): v is number | null {
+  return v === null || (isInt(v) && v >= 1 && v <= coreLimits.trailTicksMax);
 }
 
 function cols(b: DayBatch, j0: number, j1: number) {

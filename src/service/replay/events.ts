@@ -8,6 +8,7 @@ import type { BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
+import { specOrderView } from '../../engine/spec-view.ts';
 import { sideSign } from '../../engine/types.ts';
 import { challengeAccountName, replayAccountName } from '../account-names.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -96,7 +97,8 @@ export class SessionEvents {
     if (c.kind === 'order') {
       if (c.armed) return; // nothing a client sees changed
       for (const accountId of accountIds) {
-        bus.publish({ topic: userTopic(accountId), kind: 'order', accountId, symbol, order: c.order, action: c.created ? 0 : 1 });
+        const order = specOrderView(c.order);
+        bus.publish({ topic: userTopic(accountId), kind: 'order', accountId, symbol, order, gatewayOrder: c.order, action: c.created ? 0 : 1 });
       }
       return;
     }
@@ -105,7 +107,8 @@ export class SessionEvents {
     for (const accountId of accountIds) {
       const topic = userTopic(accountId);
       bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
-      bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action });
+      const opening = c.positionOpenedS === null || c.positionOpenFillId === null ? null : { openedS: c.positionOpenedS, fillId: c.positionOpenFillId };
+      bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action, opening });
     }
     this.accountEvents(s, accountIds, c.balanceCents, false);
   }

@@ -14,7 +14,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
-import { type EngineState, type EngineStateV1, SessionEngine } from '../../engine/engine.ts';
+import { type EngineState, type EngineStateV1, type EngineStateV2, SessionEngine } from '../../engine/engine.ts';
 import type { Fill, Order } from '../../engine/types.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
@@ -120,8 +120,9 @@ export class SessionPersistence {
     const inst = findInstrument(row.symbol);
     const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
     if (!inst || !tf || !tf.ok) return null;
-    // Rows written before order modify hold version 1 states; restore reads both.
-    const core = JSON.parse(row.engineCore) as EngineState | EngineStateV1;
+    // Rows written before order modify hold version 1 states, before the gateway's order model
+    // version 2; restore reads every version.
+    const core = JSON.parse(row.engineCore) as EngineState | EngineStateV2 | EngineStateV1;
     const c = row.challengeId === null ? null : await this.d.challenges.byId(row.challengeId);
     const engine = SessionEngine.restore(
       inst,

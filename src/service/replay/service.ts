@@ -260,6 +260,11 @@ export class ReplayService {
     return (await this.d.store.activeSessions()).some((row) => row.challengeId === challengeId);
   }
 
+  /** The live session of a replay account when this node holds it (no store read, no adoption). */
+  held(accountId: number): LiveSession | undefined {
+    return this.sessions.get(accountId);
+  }
+
   /** The user's live sessions, whichever family started them. */
   liveSessionsOf(userId: number): LiveSession[] {
     const out: LiveSession[] = [];
@@ -670,7 +675,9 @@ export class ReplayService {
 
   private async finalize(s: LiveSession, reason: string, mark: ChangeMark, movement: Movement = { kind: 'none' }): Promise<void> {
     this.stopPlayback(s);
-    // A position implies a fill, hence a last price: flatten can always price it.
+    // The session is over: what still works expires (a trader's cancel would be Canceled). A
+    // position implies a fill, hence a last price: flatten can always price it.
+    s.engine.expireWorking(s.nowS);
     s.engine.flatten(s.nowS);
     // The challenge sees the closing fill (a flat account may even reach its pass here).
     if (s.challenge && s.challenge.rule.state.status === 'active') s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1));

@@ -1,13 +1,16 @@
 // The chart's decorations: working orders, planned brackets and the average price as price lines,
-// fills as markers, and the working orders as chips the user can cancel from the chart.
+// fills as markers, and the working orders as chips the user can cancel from the chart and drag to
+// another price. A trailing stop is listed as a stop at its current stop price; one this browser
+// placed (trailing.ts) is labelled TRAIL and its planned stop-loss line says it trails.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { CHART_COLORS, type MarkerSpec, type PriceChart, type PriceLineSpec } from '../../chart.ts';
 import type { PriceFormat } from './core.ts';
 import type { Book } from './live.ts';
 import { chipClusters } from './chip-layout.ts';
-import { type Order, type Position, type SessionMeta, typeShort } from './model.ts';
+import { type Order, type Position, type SessionMeta, shownType } from './model.ts';
 import { type PositionPricing, positionTitle } from './chart-rules.ts';
+import type { TrailMemory } from './trailing.ts';
 
 /** A chip's height (desk.css `.order-chip`). */
 const CHIP_HEIGHT_PX = 22;
@@ -15,19 +18,20 @@ const CHIP_HEIGHT_PX = 22;
 export type OrderLine = PriceLineSpec & { orderId?: number };
 
 /** Price lines of the working orders (a stop-limit's stop too), their planned brackets and each position (average price, open P&L). */
-export function orderLines(orders: readonly Order[], positions: readonly Position[], brackets: SessionMeta['brackets'], at: PositionPricing): OrderLine[] {
+export function orderLines(orders: readonly Order[], positions: readonly Position[], brackets: SessionMeta['brackets'], at: PositionPricing, trailing: TrailMemory): OrderLine[] {
   const { tickSize } = at;
   const out: OrderLine[] = [];
   for (const o of orders) {
     const color = o.side === 0 ? CHART_COLORS.up : CHART_COLORS.down;
-    const word = `${o.side === 0 ? 'BUY' : 'SELL'} ${o.size} ${typeShort(o.type)}`;
+    const word = `${o.side === 0 ? 'BUY' : 'SELL'} ${o.size} ${shownType(o, trailing.orders)}`;
     if (o.type === 3 && o.stopPrice !== null) out.push({ price: o.stopPrice, color, title: `${word} stop #${o.id}`, style: 'dotted', orderId: o.id });
     const price = o.type === 4 ? o.stopPrice : o.limitPrice;
     if (price !== null) out.push({ price, color, title: `${word} #${o.id}`, orderId: o.id });
     const b = brackets[String(o.id)];
     if (b && price !== null) {
       const dir = o.side === 0 ? 1 : -1;
-      if (b.sl) out.push({ price: price - dir * b.sl * tickSize, color: CHART_COLORS.down, title: `SL #${o.id} (on fill)`, style: 'dotted' });
+      const sl = trailing.entries[String(o.id)] ? 'Trailing SL' : 'SL';
+      if (b.sl) out.push({ price: price - dir * b.sl * tickSize, color: CHART_COLORS.down, title: `${sl} #${o.id} (on fill)`, style: 'dotted' });
       if (b.tp) out.push({ price: price + dir * b.tp * tickSize, color: CHART_COLORS.up, title: `TP #${o.id} (on fill)`, style: 'dotted' });
     }
   }
@@ -42,10 +46,11 @@ export function useChartDecorations(
   chart: { current: PriceChart | null },
   { orders, positions, fills }: Book,
   brackets: SessionMeta['brackets'],
+  trailing: TrailMemory,
   at: PositionPricing,
   currentIndex: number,
 ): OrderLine[] {
-  const lines = useMemo(() => orderLines(orders, positions, brackets, at), [orders, positions, brackets, at.tickSize, at.lastPrice]);
+  const lines = useMemo(() => orderLines(orders, positions, brackets, at, trailing), [orders, positions, brackets, trailing, at.tickSize, at.lastPrice]);
   useEffect(() => {
     chart.current?.setPriceLines(lines);
   }, [lines]);
@@ -99,12 +104,13 @@ function useChipDrag(chart: { current: PriceChart | null }, tickSize: number, on
  * cancel an order (×) and to move one (drag the chip to another price). Chips that would cover each
  * other step left (chip-layout.ts). Positions follow the chart as it scrolls, zooms and resizes.
  */
-export function OrderOverlay({ chart, orders, lines, onCancel, onMove, canceling, fmt, tickSize }: {
+export function OrderOverlay({ chart, orders, lines, onCancel, onMove, trailing, canceling, fmt, tickSize }: {
   chart: { current: PriceChart | null };
   orders: Order[];
   lines: OrderLine[];
   onCancel: (o: Order) => void;
   onMove: (o: Order, price: number) => void;
+  trailing: TrailMemory['orders'];
   canceling: number | null;
   fmt: PriceFormat;
   tickSize: number;
@@ -149,8 +155,8 @@ export function OrderOverlay({ chart, orders, lines, onCancel, onMove, canceling
                 key={o.id}
                 data-order-id={o.id}
               >
-                <span class="grip" title="Drag to move the order to another price" onPointerDown={(e) => start(o, y, e as unknown as PointerEvent)}>
-                  {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {typeShort(o.type)} {fmt.price(shown)}
+                <span class="grip" title={trailing[String(o.id)] === undefined ? 'Drag to move the order to another price' : `Trails by ${trailing[String(o.id)]} ticks: drag to change the trail`} onPointerDown={(e) => start(o, y, e as unknown as PointerEvent)}>
+                  {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {shownType(o, trailing)} {fmt.price(shown)}
                 </span>
                 <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
                   ×

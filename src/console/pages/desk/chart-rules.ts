@@ -1,10 +1,10 @@
 // The chart's trading and view rules as pure functions (no DOM, no Preact, so test/console runs
-// them): which order a modified click asks for, the order a drag sends, the widths a session can be
-// viewed at, and what a position's line says.
+// them): which order a modified click asks for, the widths a session can be viewed at, and what a
+// position's line says. What a drag sends is trailing.ts.
 
 import { bucketStart, PRESET_TIMEFRAMES } from '../../../domain/timeframe.ts';
 import { openPnl } from './live.ts';
-import type { Order, Position } from './wire.ts';
+import type { Position } from './wire.ts';
 
 /** An order as the ticket makes it (ticket-model.ts). */
 export interface TicketOrder {
@@ -15,6 +15,10 @@ export interface TicketOrder {
   stopPrice: number | null;
   slTicks: number | null;
   tpTicks: number | null;
+  /** A Trailing stop's (type 5) trail in ticks; absent for the other types. */
+  trailTicks?: number | null;
+  /** The stop-loss bracket is a trailing stop whose trail is slTicks. */
+  slTrailing?: boolean;
 }
 
 /** What a click on the chart carries that the rules read. */
@@ -34,7 +38,7 @@ export function onTick(price: number, tickSize: number): number {
  * stop (a buy over, a sell under); the ticket's size and brackets. Null without a modifier; a text
  * when none can be placed there.
  */
-export function clickOrder(c: PriceClick, lastPrice: number | null, tickSize: number, ticket: Pick<TicketOrder, 'size' | 'slTicks' | 'tpTicks'>): TicketOrder | string | null {
+export function clickOrder(c: PriceClick, lastPrice: number | null, tickSize: number, ticket: Pick<TicketOrder, 'size' | 'slTicks' | 'tpTicks' | 'slTrailing'>): TicketOrder | string | null {
   if (!c.shift && !c.alt) return null;
   if (lastPrice === null) return 'No price yet: step a bar first';
   const price = onTick(c.price, tickSize);
@@ -43,21 +47,8 @@ export function clickOrder(c: PriceClick, lastPrice: number | null, tickSize: nu
   const above = price > lastPrice;
   const limit = c.shift;
   const side: 0 | 1 = limit === above ? 1 : 0;
-  return { side, type: limit ? 1 : 4, size: ticket.size, limitPrice: limit ? price : null, stopPrice: limit ? null : price, slTicks: ticket.slTicks, tpTicks: ticket.tpTicks };
-}
-
-/** The same order at another price: the line its chip sits on moves (a stop's stop, else the limit). */
-export function movedOrder(o: Order, price: number, brackets: { sl: number | null; tp: number | null } | undefined): TicketOrder {
-  const moveStop = o.type === 4;
-  return {
-    side: o.side === 0 ? 0 : 1,
-    type: o.type,
-    size: o.size,
-    limitPrice: moveStop ? o.limitPrice : price,
-    stopPrice: moveStop ? price : o.stopPrice,
-    slTicks: brackets?.sl ?? null,
-    tpTicks: brackets?.tp ?? null,
-  };
+  const brackets = { slTicks: ticket.slTicks, tpTicks: ticket.tpTicks, ...(ticket.slTrailing ? { slTrailing: true } : {}) };
+  return { side, type: limit ? 1 : 4, size: ticket.size, limitPrice: limit ? price : null, stopPrice: limit ? null : price, ...brackets };
 }
 
 /** The widths a session's bars can be shown at: its own, then every wider preset it divides evenly. */
@@ -88,17 +79,4 @@ export function positionTitle(p: Position, at: PositionPricing): string {
   if (at.lastPrice === null) return head;
   const pnl = openPnl([p], at.lastPrice, at);
   return `${head} · ${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${usd.format(Math.abs(pnl))}`;
-}
-
-/** Whether an order works against a position on its contract (a stop-loss or a target, say). */
-export function protects(o: Order, positions: readonly Position[]): boolean {
-  return positions.some((p) => p.contractId === o.contractId && (p.type === 1 ? o.side === 1 : o.side === 0));
-}
-
-/**
- * The moved protective orders to cancel now: those still working whose contract has no position left.
- * A moved bracket leg is a plain order (no OCO), so the desk cancels it as the engine cancels legs.
- */
-export function orphans(moved: readonly number[], orders: readonly Order[], positions: readonly Position[]): Order[] {
-  return orders.filter((o) => moved.includes(o.id) && !positions.some((p) => p.contractId === o.contractId));
 }

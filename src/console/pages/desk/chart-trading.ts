@@ -1,27 +1,26 @@
 // Trading from the chart: a click with a modifier places an order at the clicked price, a working
-// order's chip dragged to another price replaces the order there, and two commands clear the book
+// order's chip dragged to another price moves the order there, and two commands clear the book
 // (cancel every working order; flatten every position).
 //
 // - Shift+click: a limit at the price (a buy under the last price, a sell over it); Alt+click: a stop
 //   (a buy over, a sell under), as chart traders place them. The ticket gives the size and the
 //   brackets, as it does to the B/S keys. A plain click does nothing, so looking never trades.
-// - The current family has no modify (Order/modify answers "not supported"), so a drag is a cancel
-//   and a place of the same side, type and size (and the planned brackets of a pending entry) at the
-//   new price. If the place is refused, the order is placed again at its old price and the refusal
-//   is shown; a dragged bracket leg comes back as a plain order (the API cannot re-link it). So
-//   that a moved stop or target does not outlive its position, the desk remembers the protective
-//   orders it moved (this browser, per session) and cancels them when the position goes flat, as
-//   the engine cancels a bracket's legs; it can only do so while a desk is open on the session.
+// - A drag is Order/modify of the price the chip sits on (trailing.ts: a trailing stop's trail), so
+//   the order keeps its id, a bracket leg its one-cancels-other link with its sibling, and a pending
+//   entry its brackets; time priority follows the engine's rules (a new price goes behind the orders
+//   already working there). A refused modify changes nothing: the chip stays at the order's price and
+//   the refusal is shown.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
 import type { ChartClick } from '../../chart.ts';
-import { clickOrder, movedOrder, orphans, protects } from './chart-rules.ts';
+import { clickOrder } from './chart-rules.ts';
 import type { Book } from './live.ts';
 import type { SessionCore } from './core.ts';
 import type { Order } from './model.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
+import { dragChange, foundLegs, retrailed, trailTicksOf } from './trailing.ts';
 
 export interface ChartTrading {
   /** The last chart command's refusal, shown over the chart. */
@@ -29,8 +28,8 @@ export interface ChartTrading {
   busy: boolean;
   /** A click on the chart: places an order when Shift or Alt is held. */
   click(c: ChartClick): void;
-  /** Moves a working order to `price` (cancel, then place there). */
-  replace(o: Order, price: number): Promise<void>;
+  /** Moves a working order's chip to `price` (Order/modify, in place). */
+  move(o: Order, price: number): Promise<void>;
   cancelAll(): Promise<void>;
   flattenAll(): Promise<void>;
 }
@@ -41,6 +40,7 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { accountId } = core;
+  useTrailingLegs(core, book);
   const run = async (f: () => Promise<void>) => {
     setBusy(true);
     setError(null);
@@ -62,25 +62,19 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
     run(async () => void (await trading.send(o)));
   };
 
-  const moved = useMovedProtection(core, book);
-  const replace = (o: Order, price: number) =>
+  const move = (o: Order, price: number) =>
     run(async () => {
-      const brackets = core.metaRef.current.brackets[String(o.id)];
-      const protective = protects(o, core.live.current.book.positions);
-      await sim('Order/cancel', { accountId, orderId: o.id });
-      let id: number;
+      const { tickSize } = core.meta.contract;
+      const change = dragChange(o, price, core.metaRef.current.trailing.orders[String(o.id)], { tickSize, fmt: core.fmt.price });
+      if (typeof change === 'string') throw new Error(`Move refused: ${change}`);
       try {
-        id = await trading.send(movedOrder(o, price, brackets));
-        core.setFlash(`Order #${o.id} moved to ${core.fmt.price(price)} as #${id}`);
+        await sim('Order/modify', { accountId, orderId: o.id, ...change });
       } catch (e) {
-        const back = await trading.send(movedOrder(o, (o.type === 4 ? o.stopPrice : o.limitPrice)!, brackets)).then(
-          (b) => ((id = b), `; the order is back at its price as #${b}`),
-          (e2) => `; it could not be placed back (${message(e2)}): order #${o.id} is canceled`,
-        );
-        throw new Error(`Move refused: ${message(e)}${back}`);
-      } finally {
-        if (protective) moved.replaced(o.id, id!);
+        throw new Error(`Move refused: ${message(e)}`);
       }
+      const trail = trailTicksOf(change, tickSize);
+      if (trail !== null) core.updateMeta({ trailing: retrailed(core.metaRef.current.trailing, o.id, trail) });
+      core.setFlash(trail === null ? `Order #${o.id} moved to ${core.fmt.price(price)}` : `Order #${o.id} now trails by ${trail} ticks (its stop at ${core.fmt.price(price)})`);
     });
 
   const cancelAll = () =>
@@ -97,39 +91,15 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
       core.setFlash(contracts.length ? 'Flat: every position closed' : 'No position to close');
     });
 
-  return { error, busy, click, replace, cancelAll, flattenAll };
+  return { error, busy, click, move, cancelAll, flattenAll };
 }
 
-const MOVED_KEY = (accountId: number) => `rd.desk.moved-protection.${accountId}`;
-
-function loadMoved(accountId: number): number[] {
-  try {
-    const v = JSON.parse(localStorage.getItem(MOVED_KEY(accountId)) ?? '[]');
-    return Array.isArray(v) ? v.filter((n) => Number.isInteger(n)) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The protective orders this desk moved, cancelled once their position is closed (see the header). */
-function useMovedProtection(core: SessionCore, book: Book): { replaced(oldId: number, newId: number | undefined): void } {
-  const ids = useRef<number[]>(loadMoved(core.accountId));
-  const save = (next: number[]) => {
-    ids.current = next;
-    try {
-      localStorage.setItem(MOVED_KEY(core.accountId), JSON.stringify(next));
-    } catch {
-      // Not kept: guarded while this page is open.
-    }
-  };
+/** The trailing stop-loss legs of the entries this desk placed, remembered once the book shows them (trailing.ts). */
+function useTrailingLegs(core: SessionCore, book: Book): void {
   useEffect(() => {
-    const gone = orphans(ids.current, book.orders, book.positions);
-    if (gone.length === 0 || core.live.current.over) return;
-    save(ids.current.filter((id) => !gone.some((o) => o.id === id)));
-    for (const o of gone) sim('Order/cancel', { accountId: core.accountId, orderId: o.id }).catch(() => undefined);
-    core.setFlash(`Order${gone.length === 1 ? '' : 's'} ${gone.map((o) => `#${o.id}`).join(', ')} canceled: the position ${gone.length === 1 ? 'it' : 'they'} protected is closed`);
-  }, [book.positions, book.orders]);
-  return {
-    replaced: (oldId, newId) => save([...ids.current.filter((id) => id !== oldId), ...(newId === undefined ? [] : [newId])]),
-  };
+    const m = core.metaRef.current.trailing;
+    if (Object.keys(m.entries).length === 0) return;
+    const next = foundLegs(m, book);
+    if (next !== m) core.updateMeta({ trailing: next });
+  }, [book.orders, book.fills]);
 }

@@ -29,7 +29,7 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const { chart, loading, lastPrice, progress } = session;
   const ready = !loading;
   const at = { tickSize: meta.contract.tickSize, tickValue: meta.contract.tickValue, lastPrice, fmt };
-  const lines = useChartDecorations(chart, tables.book, meta.brackets, at, progress.currentIndex);
+  const lines = useChartDecorations(chart, tables.book, meta.brackets, meta.trailing, at, progress.currentIndex);
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
   const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);

@@ -16,7 +16,9 @@ function isTyping(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el) return false;
   const tag = el.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+  // A checkbox is not typed into: the keys stay the desk's (as on a button) once it has been clicked.
+  if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'checkbox';
+  return tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
 }
 
 /** `blocked`: the session is over or loading; `playing`: steps wait for a pause. */

@@ -9,6 +9,7 @@ import type * as web from '../../../http/web/shapes.ts';
 import { BarUnit, PRESET_TIMEFRAMES, type Timeframe } from '../../../domain/timeframe.ts';
 import type { ApiBar } from '../../chart.ts';
 import { auth, sim } from '../../api.ts';
+import { NO_TRAILS, type TrailMemory } from './trailing.ts';
 import type { Order, Position, Snapshot, Trade } from './wire.ts';
 
 export type { Order, Position, Snapshot, Trade };
@@ -32,9 +33,13 @@ export const ORDER_TYPES = [
   { value: 1, label: 'Limit', short: 'LMT' },
   { value: 4, label: 'Stop', short: 'STP' },
   { value: 3, label: 'Stop-limit', short: 'STP LMT' },
+  { value: 5, label: 'Trailing stop', short: 'TRAIL' },
 ] as const;
 
 export const typeShort = (t: number) => ORDER_TYPES.find((o) => o.value === t)?.short ?? String(t);
+
+/** An order's type as the desk says it: TRAIL for a trailing stop this browser knows of (the spec's view lists it as a stop). */
+export const shownType = (o: Pick<Order, 'id' | 'type'>, trailing: TrailMemory['orders']) => typeShort(trailing[String(o.id)] === undefined ? o.type : 5);
 export const sideWord = (s: number) => (s === 0 ? 'Buy' : 'Sell');
 
 /** The preset timeframes, narrowest first, as the server's domain lists them. */
@@ -74,6 +79,8 @@ export interface SessionMeta {
   challengeName: string | null;
   /** Brackets asked for on pending entries (drawn as planned lines until the entry fills). */
   brackets: Record<string, { sl: number | null; tp: number | null }>;
+  /** The trailing stops this browser placed (trailing.ts): the spec's view lists them as stops. */
+  trailing: TrailMemory;
 }
 
 const KEY = (id: number) => `rd.desk.session.${id}`;
@@ -131,7 +138,8 @@ type SessionInfo = Static<typeof web.SessionInfo>;
 
 /**
  * A live session's description from the server, so any browser opens it whole (instrument, span,
- * timeframe, chart history); what this browser planned for it (brackets on pending entries) is kept.
+ * timeframe, chart history); what this browser planned for it (brackets on pending entries, its
+ * trailing stops) is kept.
  */
 export async function describeSession(accountId: number): Promise<SessionMeta> {
   const r = await auth<SessionInfo>('GET', `replay-sessions/${accountId}`);
@@ -149,6 +157,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     challengeAccountId: r.challenge?.accountId ?? null,
     challengeName: r.challenge?.name ?? null,
     brackets: known?.brackets ?? {},
+    trailing: known?.trailing ?? NO_TRAILS,
   };
 }
 

@@ -26,6 +26,7 @@ import { ResultsList } from './results-view.tsx';
 import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
 import { Ticket } from './ticket.tsx';
 import { useTicketModel } from './ticket-model.ts';
+import type { TrailMemory } from './trailing.ts';
 import { type Trading, useTrading } from './trading.ts';
 
 export type { EndResult };
@@ -64,7 +65,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
           <ChartArea core={core} session={session} tables={tables} trading={trading} chart={chart} />
-          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} fmt={fmt} />
+          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} trailing={meta.trailing.orders} fmt={fmt} />
         </div>
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
@@ -106,7 +107,7 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
       <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={orders.length} positionCount={positions.length} blocked={!!over || loading} />
       <div class="chart" ref={session.chartEl} data-testid="chart" />
       <Legend chart={session.chart.current} hover={chart.hover} indicators={chart.indicators} fmt={fmt} />
-      <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.replace} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
+      <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
       {loading && <div class="chart-loading">Loading bars…</div>}
       {core.flash && (
         <div class="flash" data-testid="flash">
@@ -140,14 +141,21 @@ function AccountStats({ snap, startingBalance, lastPrice, fmt }: { snap: Snapsho
   );
 }
 
-function DeskTables({ tables, trading, lastPrice, contract, fmt }: { tables: Tables; trading: Trading; lastPrice: number | null; contract: Contract; fmt: PriceFormat }) {
+function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt }: {
+  tables: Tables;
+  trading: Trading;
+  lastPrice: number | null;
+  contract: Contract;
+  trailing: TrailMemory['orders'];
+  fmt: PriceFormat;
+}) {
   const { positions, orders, fills } = tables.book;
   return (
     <div class="desk-below">
       <ErrorLine error={tables.tableError} />
       <div class="desk-tables">
         <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={contract.tickSize} tickValue={contract.tickValue} fmt={fmt} onClose={trading.flatten} closing={trading.closing} />
-        <OrdersTable orders={orders} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} />
+        <OrdersTable orders={orders} trailing={trailing} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} />
         <FillsTable fills={fills} fmt={fmt} />
       </div>
       <p class="muted small keys">

@@ -1,7 +1,8 @@
 // Positions, working orders and fills of the session (the challenge panel: challenge.tsx).
 
 import { money, signClass, utc } from '../../ui.tsx';
-import { type Order, type Position, sideWord, type Trade, typeShort } from './model.ts';
+import { type Order, type Position, shownType, sideWord, type Trade } from './model.ts';
+import type { TrailMemory } from './trailing.ts';
 import { zoneLabel } from '../../time-format.ts';
 
 interface Fmt {
@@ -64,7 +65,7 @@ export function orderPrice(o: Order, fmt: Fmt): string {
   return 'market';
 }
 
-export function OrdersTable({ orders, fmt, onCancel, canceling }: { orders: Order[]; fmt: Fmt; onCancel: (o: Order) => void; canceling: number | null }) {
+export function OrdersTable({ orders, trailing, fmt, onCancel, canceling }: { orders: Order[]; trailing: TrailMemory['orders']; fmt: Fmt; onCancel: (o: Order) => void; canceling: number | null }) {
   return (
     <section class="card table-card">
       <h3>
@@ -86,7 +87,7 @@ export function OrdersTable({ orders, fmt, onCancel, canceling }: { orders: Orde
             <tr key={o.id} data-order-id={o.id}>
               <td class="num muted">{o.id}</td>
               <td class={o.side === 0 ? 'pos' : 'neg'}>{sideWord(o.side)}</td>
-              <td>{typeShort(o.type)}</td>
+              <td>{shownType(o, trailing)}</td>
               <td class="num">{o.size}</td>
               <td class="num">{orderPrice(o, fmt)}</td>
               <td class="actions">

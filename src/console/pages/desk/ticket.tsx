@@ -1,6 +1,6 @@
-// The order ticket: market, limit, stop and stop-limit, size, and stop-loss / take-profit brackets
-// in ticks (layout; its state is ticket-model.ts, which the B/S keys read too). Errors from
-// Order/place show under it.
+// The order ticket: market, limit, stop, stop-limit and trailing stop (its trail in ticks), size, and
+// stop-loss (plain or trailing) / take-profit brackets in ticks (layout; its state is ticket-model.ts,
+// which the B/S keys read too). Errors from Order/place show under it.
 
 import { ErrorLine } from '../../ui.tsx';
 import { ORDER_TYPES } from './model.ts';
@@ -19,12 +19,12 @@ interface Props {
   onPlace: (o: TicketOrder) => void;
 }
 
+const TYPE_HINTS: Record<number, string> = { 5: 'Trailing stop: its stop follows the price at the trail, and fires when the price turns back to it' };
+
+const inputValue = (e: Event) => (e.target as HTMLInputElement).value;
+
 export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace }: Props) {
-  const { type, size, needsLimit, needsStop } = m;
-  const nudge = (v: string, set: (s: string) => void, ticks: number) => {
-    const base = v === '' ? (lastPrice ?? 0) : Number(v);
-    set((Math.round(base / tickSize + ticks) * tickSize).toFixed(decimals));
-  };
+  const { type, size } = m;
   const place = (side: 0 | 1) => onPlace(m.order(side));
   // A refused price or bracket (at or below 0, off the tick grid) shows under the prices it names.
   const priceError = error !== null && /price|bracket|stop-loss|take-profit|tick size/i.test(error);
@@ -40,72 +40,18 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
       </div>
       <div class="seg" role="radiogroup" aria-label="Order type">
         {ORDER_TYPES.map((t) => (
-          <button type="button" key={t.value} class={t.value === type ? 'on' : ''} aria-pressed={t.value === type} onClick={() => m.choose(t.value, lastPrice, decimals)} data-type={t.label}>
+          <button type="button" key={t.value} class={t.value === type ? 'on' : ''} aria-pressed={t.value === type} title={TYPE_HINTS[t.value]} onClick={() => m.choose(t.value, lastPrice, decimals)} data-type={t.label}>
             {t.label}
           </button>
         ))}
       </div>
-      <div class={`ticket-grid ${needsStop && needsLimit ? 'two-prices' : ''}`}>
-        <label class="size-field">
-          Size
-          <input name="size" type="number" min={1} max={1000} step={1} value={size} onInput={(e) => m.setSize(Number((e.target as HTMLInputElement).value))} />
-        </label>
-        {!needsStop && !needsLimit && (
-          <label class="price-field">
-            Price
-            <span class="at-market" title="Fills at the next price">
-              Market{lastPrice !== null && <span class="muted"> · last {lastPrice.toFixed(decimals)}</span>}
-            </span>
-          </label>
-        )}
-        {needsStop && (
-          <label class="price-field">
-            Stop price
-            <span class="price-in">
-              <input name="stopPrice" type="number" step={tickSize} value={m.stop} onInput={(e) => m.setStop((e.target as HTMLInputElement).value)} />
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.stop, m.setStop, -1)}>
-                −
-              </button>
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.stop, m.setStop, 1)}>
-                +
-              </button>
-            </span>
-          </label>
-        )}
-        {needsLimit && (
-          <label class="price-field">
-            Limit price
-            <span class="price-in">
-              <input name="limitPrice" type="number" step={tickSize} value={m.limit} onInput={(e) => m.setLimit((e.target as HTMLInputElement).value)} />
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.limit, m.setLimit, -1)}>
-                −
-              </button>
-              <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(m.limit, m.setLimit, 1)}>
-                +
-              </button>
-            </span>
-          </label>
-        )}
-      </div>
+      <PriceFields m={m} tickSize={tickSize} decimals={decimals} lastPrice={lastPrice} />
       {priceError && (
         <div data-testid="ticket-price-error">
           <ErrorLine error={error} />
         </div>
       )}
-      <div class="ticket-grid brackets">
-        <label>
-          <span class="nowrap">
-            Stop-loss <span class="muted">(ticks)</span>
-          </span>
-          <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={m.sl} onInput={(e) => m.setSl((e.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          <span class="nowrap">
-            Take-profit <span class="muted">(ticks)</span>
-          </span>
-          <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={m.tp} onInput={(e) => m.setTp((e.target as HTMLInputElement).value)} />
-        </label>
-      </div>
+      <BracketFields m={m} />
       <div class="ticket-actions">
         <button type="button" class="buy" disabled={disabled || busy} onClick={() => place(0)} data-testid="buy">
           Buy {size} {label}
@@ -116,5 +62,91 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
       </div>
       {!priceError && <ErrorLine error={error} />}
     </section>
+  );
+}
+
+/** The size and the prices the type needs: none at market, a stop, a limit, both, or a trail in ticks. */
+function PriceFields({ m, tickSize, decimals, lastPrice }: { m: TicketModel; tickSize: number; decimals: number; lastPrice: number | null }) {
+  const { needsLimit, needsStop, needsTrail } = m;
+  const nudge = (v: string, set: (s: string) => void, ticks: number) => {
+    const base = v === '' ? (lastPrice ?? 0) : Number(v);
+    set((Math.round(base / tickSize + ticks) * tickSize).toFixed(decimals));
+  };
+  const price = (title: string, name: string, v: string, set: (s: string) => void) => (
+    <label class="price-field">
+      {title}
+      <span class="price-in">
+        <input name={name} type="number" step={tickSize} value={v} onInput={(e) => set(inputValue(e))} />
+        <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(v, set, -1)}>
+          −
+        </button>
+        <button type="button" class="small ghost" tabIndex={-1} onClick={() => nudge(v, set, 1)}>
+          +
+        </button>
+      </span>
+    </label>
+  );
+  return (
+    <div class={`ticket-grid ${needsStop && needsLimit ? 'two-prices' : ''}`}>
+      <label class="size-field">
+        Size
+        <input name="size" type="number" min={1} max={1000} step={1} value={m.size} onInput={(e) => m.setSize(Number(inputValue(e)))} />
+      </label>
+      {!needsStop && !needsLimit && !needsTrail && (
+        <label class="price-field">
+          Price
+          <span class="at-market" title="Fills at the next price">
+            Market{lastPrice !== null && <span class="muted"> · last {lastPrice.toFixed(decimals)}</span>}
+          </span>
+        </label>
+      )}
+      {needsStop && price('Stop price', 'stopPrice', m.stop, m.setStop)}
+      {needsLimit && price('Limit price', 'limitPrice', m.limit, m.setLimit)}
+      {needsTrail && <TrailField m={m} tickSize={tickSize} decimals={decimals} />}
+    </div>
+  );
+}
+
+/** A trailing stop's trail in ticks, with the distance it is in price. */
+function TrailField({ m, tickSize, decimals }: { m: TicketModel; tickSize: number; decimals: number }) {
+  const ticks = m.trail.trim() === '' ? null : Number(m.trail);
+  return (
+    <label class="price-field">
+      <span class="nowrap">
+        Trail <span class="muted">(ticks)</span>
+      </span>
+      <span class="price-in">
+        <input name="trailTicks" type="number" min={1} step={1} placeholder="ticks" value={m.trail} onInput={(e) => m.setTrail(inputValue(e))} />
+        <span class="trail-price muted" data-testid="trail-price" title="The trail in price: the stop starts this far from the last price and follows it">
+          {ticks !== null && Number.isFinite(ticks) ? `= ${(ticks * tickSize).toFixed(decimals)}` : `× ${tickSize}`}
+        </span>
+      </span>
+    </label>
+  );
+}
+
+/** Stop-loss and take-profit in ticks from the entry; a trailing stop-loss trails by its ticks. */
+function BracketFields({ m }: { m: TicketModel }) {
+  return (
+    <>
+      <div class="ticket-grid brackets">
+        <label>
+          <span class="nowrap">
+            Stop-loss <span class="muted">(ticks)</span>
+          </span>
+          <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={m.sl} onInput={(e) => m.setSl(inputValue(e))} />
+        </label>
+        <label>
+          <span class="nowrap">
+            Take-profit <span class="muted">(ticks)</span>
+          </span>
+          <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={m.tp} onInput={(e) => m.setTp(inputValue(e))} />
+        </label>
+      </div>
+      <label class="check sl-trailing" title="The stop-loss follows the price by its ticks instead of resting at the entry's distance">
+        <input type="checkbox" name="slTrailing" checked={m.slTrailing} onChange={(e) => m.setSlTrailing((e.target as HTMLInputElement).checked)} />
+        Trailing stop-loss <span class="muted">(its ticks are the trail)</span>
+      </label>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 // The desk's order commands: place (the ticket, or B/S at market with the ticket's brackets),
-// cancel and flatten. After each,
+// cancel and flatten; a placed trailing stop (or trailing stop-loss) is remembered (trailing.ts). After each,
 // the tables follow the user hub's events (a read only when it is down); while paused, a status
 // read gives the exact snapshot (margin, equity at the current price).
 
@@ -11,6 +11,7 @@ import type { SessionCore } from './core.ts';
 import { type Order, type Position, sideWord, typeShort } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import type { TicketModel, TicketOrder } from './ticket-model.ts';
+import { placedTrailing } from './trailing.ts';
 
 export interface Trading {
   placing: boolean;
@@ -41,10 +42,13 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
   };
 
   const send = async (o: TicketOrder) => {
-    const r = await sim<{ orderId: number }>('Order/place', placeBody(accountId, core.meta.contract.id, o));
-    if (o.type !== 2 && (o.slTicks !== null || o.tpTicks !== null)) {
-      core.updateMeta({ brackets: { ...core.metaRef.current.brackets, [String(r.orderId)]: { sl: o.slTicks, tp: o.tpTicks } } });
-    }
+    const r = await sim<{ orderId: number }>('Order/place', placeBody(accountId, core.meta.contract, o));
+    const m = core.metaRef.current;
+    const planned = o.type !== 2 && (o.slTicks !== null || o.tpTicks !== null);
+    core.updateMeta({
+      brackets: planned ? { ...m.brackets, [String(r.orderId)]: { sl: o.slTicks, tp: o.tpTicks } } : m.brackets,
+      trailing: placedTrailing(m.trailing, r.orderId, o),
+    });
     core.setFlash(`Order #${r.orderId} placed: ${sideWord(o.side)} ${o.size} ${typeShort(o.type)}`);
     return r.orderId;
   };
@@ -82,18 +86,23 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
   return { placing, canceling, closing, ticketError, place, market, cancel, flatten, send, afterCommand };
 }
 
-/** Order/place's body; brackets only when the ticket asks for them. */
-function placeBody(accountId: number, contractId: string, o: TicketOrder): Record<string, unknown> {
+/**
+ * Order/place's body; brackets only when the ticket asks for them (unsigned ticks: the console's
+ * Order/place reads them as distances), a trailing stop-loss as the gateway's `{ticks, type: 5}`, a
+ * Trailing stop's trail in price (ticks × tick size, printed exactly: every tick size is 1/k).
+ */
+function placeBody(accountId: number, contract: { id: string; tickSize: number }, o: TicketOrder): Record<string, unknown> {
   const body: Record<string, unknown> = {
     accountId,
-    contractId,
+    contractId: contract.id,
     type: o.type,
     side: o.side,
     size: o.size,
     limitPrice: o.limitPrice,
     stopPrice: o.stopPrice,
   };
-  if (o.slTicks !== null) body.stopLossBracket = { ticks: o.slTicks };
+  if (o.type === 5) body.trailPrice = o.trailTicks === null || o.trailTicks === undefined ? null : o.trailTicks / Math.round(1 / contract.tickSize);
+  if (o.slTicks !== null) body.stopLossBracket = o.slTrailing ? { ticks: o.slTicks, type: 5 } : { ticks: o.slTicks };
   if (o.tpTicks !== null) body.takeProfitBracket = { ticks: o.tpTicks };
   return body;
 }

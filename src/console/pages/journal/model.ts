@@ -6,6 +6,7 @@ import type * as shapes from '../../../http/web/shapes.ts';
 import { auth } from '../../api.ts';
 import type { ApiBar } from '../../chart.ts';
 import { loadHistory, loadPlayed, type SessionMeta } from '../desk/model.ts';
+import { NO_TRAILS } from '../desk/trailing.ts';
 
 export type JournalSession = Static<typeof shapes.JournalSession>;
 export type JournalTrade = Static<typeof shapes.JournalTrade>;
@@ -39,6 +40,7 @@ export async function loadSessionBars(d: JournalDetail): Promise<ApiBar[]> {
     challengeAccountId: d.challengeAccountId,
     challengeName: null,
     brackets: {},
+    trailing: NO_TRAILS,
   };
   const [history, played] = await Promise.all([loadHistory(meta), loadPlayed(meta, null, d.barsPlayed)]);
   return [...history, ...played];

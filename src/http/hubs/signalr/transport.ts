@@ -65,6 +65,11 @@ export interface HubTransportOptions {
   /** Take the client address from `X-Forwarded-For` (behind a proxy), else the socket's (config.trustProxy). */
   trustProxy?: boolean;
   /**
+   * Path prefixes under which every hub is served again (`/live` serves `/live/hubs/user`): the
+   * request keeps its URL, so `authenticate` can read the prefix (an API profile named by the URL).
+   */
+  pathPrefixes?: readonly string[];
+  /**
    * Measurement hook (bench/hubs.bench.ts), off when absent: after each WebSocket message that
    * carried hub events (`send`), the `performance.now()` at which each of those events was queued
    * and the one at which the message was handed to the socket. Completions, pings and close
@@ -207,12 +212,20 @@ class SignalRTransport implements HubTransport, ConnectionHost {
 
   handle(req: Request, server: Server<SocketData>): Promise<Response | undefined> | undefined {
     const url = new URL(req.url);
-    const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+    const path = this.hubPathOf(url.pathname);
     const hub = this.byPath.get(path);
     if (hub) return this.answer(req, url, server, hub, false);
     if (!path.endsWith('/negotiate')) return undefined;
     const negotiating = this.byPath.get(path.slice(0, -'/negotiate'.length));
     return negotiating ? this.answer(req, url, server, negotiating, true) : undefined;
+  }
+
+  /** The path without a trailing slash or a served prefix (`/live/hubs/user/` → `/hubs/user`). */
+  private hubPathOf(pathname: string): string {
+    let path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+    const prefix = this.opts.pathPrefixes?.find((p) => path.startsWith(`${p}/`));
+    if (prefix !== undefined) path = path.slice(prefix.length);
+    return path;
   }
 
   connections(): readonly HubConnection[] {

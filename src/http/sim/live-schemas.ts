@@ -1,0 +1,132 @@
+// The live profile's declarations of the current family's endpoints that answer differently from the
+// spec's (docs/gateway-profile.md): each shares method, path and authentication with its spec
+// declaration in schemas.ts and is served by `routeByProfile` (src/http/shared/endpoint.ts), which
+// picks the declaration by the request's profile after authentication.
+
+import { Type as T } from '@sinclair/typebox';
+import { limits } from '../../config.ts';
+import { defineEndpoint, okBody } from '../shared/endpoint.ts';
+import { AccountId, Maybe, OrderSideValue } from '../shared/schemas.ts';
+import * as codes from './codes.ts';
+import * as liveCodes from './live-codes.ts';
+import { LiveOrder, LiveOrderTypeValue, LivePosition, LiveTrade } from './live-shapes.ts';
+import * as spec from './schemas.ts';
+
+const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
+
+/** `{ticks, type}` as the gateway sends brackets: signed ticks (long stop-loss below: negative), the leg's type. */
+const LiveBracket = Maybe(
+  T.Object(
+    {
+      ticks: T.Union([T.Integer({ maximum: -1 }), T.Integer({ minimum: 1 })], { description: 'Signed distance from the entry in ticks: a long\'s stop-loss negative and take-profit positive, a short\'s the reverse' }),
+      // Any value reaches the service, which names a wrong type as the gateway does ("Invalid stop loss type (…)").
+      type: T.Optional(T.Unknown({ description: 'Stop-loss 4 Stop (default) or 5 TrailingStop (ticks: the trail); take-profit 1 Limit (default)' })),
+    },
+    { description: 'The gateway\'s `{ticks, type}`' },
+  ),
+);
+
+export const orderPlace = defineEndpoint({
+  ...spec.orderPlace,
+  summary: 'Places an order: the live gateway\'s types 1–7, trailPrice, customTag, linkedOrderId and typed, signed brackets',
+  request: {
+    accountId: AccountId,
+    contractId: T.String(),
+    type: LiveOrderTypeValue,
+    side: OrderSideValue,
+    size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
+    limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
+    stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
+    trailPrice: Maybe(T.Number({ description: 'Type 5: the trailing distance in price' })),
+    customTag: Maybe(T.String({ description: 'Echoed on the order; unique among the account\'s orders' })),
+    linkedOrderId: Maybe(T.Integer({ description: 'A working order to link with as one-cancels-other' })),
+    stopLossBracket: LiveBracket,
+    takeProfitBracket: LiveBracket,
+  },
+  fields: {
+    size: { refuse: { kind: 'invalid_size' } },
+    type: { refuse: { kind: 'invalid_type_or_side' } },
+    side: { refuse: { kind: 'invalid_type_or_side' } },
+    accountId: { refuse: ACCOUNT_NOT_FOUND },
+    contractId: { defer: 'contract_not_found' },
+    limitPrice: { defer: 'price_required' },
+    stopPrice: { defer: 'price_required' },
+    trailPrice: { defer: 'invalid_trail' },
+    customTag: { defer: 'invalid_custom_tag' },
+    linkedOrderId: { defer: 'linked_order_not_found' },
+    stopLossBracket: { defer: 'invalid_bracket' },
+    takeProfitBracket: { defer: 'invalid_bracket' },
+  },
+  response: okBody({ orderId: T.Integer() }),
+  errors: liveCodes.placeOrder,
+});
+
+export const orderModify = defineEndpoint({
+  method: 'POST',
+  path: '/Order/modify',
+  auth: 'bearer',
+  summary: 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value',
+  request: {
+    accountId: AccountId,
+    orderId: T.Integer(),
+    size: Maybe(T.Integer({ minimum: 1, maximum: limits.orderSizeMax })),
+    limitPrice: Maybe(T.Number()),
+    stopPrice: Maybe(T.Number()),
+    trailPrice: Maybe(T.Number({ description: 'A trailing stop\'s new distance in price' })),
+  },
+  fields: {
+    accountId: { refuse: ACCOUNT_NOT_FOUND },
+    orderId: { keep: 'order_not_found' },
+    size: { keep: 'invalid_size' },
+    limitPrice: { keep: 'invalid_price' },
+    stopPrice: { keep: 'invalid_price' },
+    trailPrice: { keep: 'invalid_trail' },
+  },
+  response: okBody({}),
+  errors: liveCodes.modifyOrder,
+});
+
+export const positionSearchOpen = defineEndpoint({
+  ...spec.positionSearchOpen,
+  summary: 'The open position of the account\'s live session (empty when flat); the live gateway\'s position shape',
+  response: okBody({ positions: T.Array(LivePosition) }),
+  errors: codes.searchOrders,
+});
+
+export const positionClose = defineEndpoint({ ...spec.positionClose, errors: liveCodes.closePosition });
+export const positionPartialClose = defineEndpoint({ ...spec.positionPartialClose, errors: liveCodes.closePosition });
+
+export const orderSearch = defineEndpoint({
+  ...spec.orderSearch,
+  summary: 'Orders of the account, newest first, bounded by submission time (inclusive); the live gateway\'s order shape',
+  response: okBody({ orders: T.Array(LiveOrder, { maxItems: limits.orderSearchMax }) }),
+  errors: codes.searchOrders,
+});
+
+export const orderSearchOpen = defineEndpoint({
+  ...spec.orderSearchOpen,
+  summary: 'Working and suspended orders of the live session; the live gateway\'s order shape',
+  response: okBody({ orders: T.Array(LiveOrder) }),
+  errors: codes.searchOrders,
+});
+
+export const retrieveBars = defineEndpoint({
+  ...spec.retrieveBars,
+  summary: 'Historical bars newest first, never past the replay clock (docs/gateway-profile.md); `Accept: application/x-msgpack` gets msgpack',
+  request: {
+    ...spec.retrieveBars.request,
+    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4), T.Literal(5), T.Literal(6)], {
+      description: '1 Second, 2 Minute, 3 Hour, 4 Day, 5 Week, 6 Month',
+    }),
+    limit: Maybe(T.Integer({ minimum: 1, description: `The bars nearest endTime; default and cap ${limits.historyBarsPerRequestMax}` })),
+    includePartialBar: T.Optional(T.Boolean({ description: 'true keeps a trailing bar that ends after endTime; false or absent drops it' })),
+    live: T.Optional(T.Boolean({ description: 'Accepted and ignored' })),
+  },
+  fields: { ...spec.retrieveBars.fields, live: { drop: true } },
+});
+
+export const tradeSearch = defineEndpoint({
+  ...spec.tradeSearch,
+  summary: 'Fills of the account, newest first, bounded by fill time on the replay clock; the live gateway\'s trade shape',
+  response: okBody({ trades: T.Array(LiveTrade, { maxItems: limits.tradeSearchMax }) }),
+});
