@@ -394,7 +394,9 @@ async function serve(
   parts: CookieParts | null,
 ): Promise<Response> {
   // A request another node of the cluster passed on: the client's host and address restored.
-  const { request: req, forwarded } = await arrival(s, request);
+  const { request: req, forwarded, late } = await arrival(s, request);
+  // A hop its sender gave up on (and answered): never carried out late, nor passed on.
+  if (late) return busy(1, SESSION_MOVING);
   let res: Response;
   try {
     res = await answer(s, ep, handler, req, parts);

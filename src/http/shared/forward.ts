@@ -4,7 +4,10 @@
 // path, time, client address and host, the account, the body's SHA-256 and the credential's: the
 // owner takes the client's address and host from a request whose signature checks out within
 // `forwardSkewMs`, and never forwards it again (one hop at most). A captured signature is good for
-// that one request only (the same body, account and token), for a few seconds.
+// that one request only (the same body, account and token), for a few seconds. A genuine hop that
+// arrives later than that is refused unserved: it waited in a paused node's socket while its
+// sender gave up and told the client to retry (served as an ordinary request, it went on to the
+// session's new holder and the retried step happened twice).
 //
 // The hop is bounded: it waits while the owner's lease is live (a slow answer from a live owner is
 // still an answer), gives up with 503 `Retry-After: 1` as soon as the lease lapses (a paused or dead
@@ -50,17 +53,32 @@ function sign(s: Services, x: Signed, atMs: number): string {
 
 const credentialOf = (headers: Headers) => `${headers.get('authorization') ?? ''}\n${headers.get('cookie') ?? ''}`;
 
+/** How a request came: from a client, or over a hop from another node of this cluster. */
+export interface Arrival {
+  request: Request;
+  /** Forwarded by another node (its signature checks out, within `forwardSkewMs`): the client's host and address restored. */
+  forwarded: boolean;
+  /**
+   * Forwarded by another node, but signed longer ago (or later) than `forwardSkewMs`: a hop that
+   * waited unread in this node's socket (the node was paused) while its sender gave up on it and
+   * answered its client. Carrying it out now, or passing it on to the session's new holder, would
+   * do what that client was told to retry: it is refused, unserved.
+   */
+  late: boolean;
+}
+
 /**
  * A request as the node serves it. Forwarded by another node of this cluster (its signature checks
- * out): `forwarded`, with the client's host and address restored. Otherwise as it came (a request
- * from a client, or one whose signature fails: served as an ordinary request, and never trusted).
+ * out): `forwarded`, with the client's host and address restored; `late` when signed outside the
+ * window. Otherwise as it came (a request from a client, or one whose signature fails: served as an
+ * ordinary request, and never trusted).
  */
-export async function arrival(s: Services, request: Request): Promise<{ request: Request; forwarded: boolean }> {
+export async function arrival(s: Services, request: Request): Promise<Arrival> {
   const header = request.headers.get(SIGNATURE);
-  if (!header) return { request, forwarded: false };
+  if (!header) return { request, forwarded: false, late: false };
   const [at, mac] = header.split('.');
   const atMs = Number(at);
-  if (!Number.isFinite(atMs) || Math.abs(Date.now() - atMs) > limits.forwardSkewMs || !mac) return { request, forwarded: false };
+  if (!Number.isFinite(atMs) || !mac) return { request, forwarded: false, late: false };
   const url = new URL(request.url);
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
   const signed: Signed = {
@@ -74,7 +92,9 @@ export async function arrival(s: Services, request: Request): Promise<{ request:
   };
   const expected = Buffer.from(sign(s, signed, atMs), 'hex');
   const given = Buffer.from(mac, 'hex');
-  const trusted = given.length === expected.length && timingSafeEqual(given, expected);
+  const genuine = given.length === expected.length && timingSafeEqual(given, expected);
+  const late = genuine && Math.abs(Date.now() - atMs) > limits.forwardSkewMs;
+  const trusted = genuine && !late;
   // The body was read for its hash: the request served is rebuilt over it, trusted or not.
   if (trusted) {
     // The URL's host setter keeps the old port when the new host names none.
@@ -84,7 +104,7 @@ export async function arrival(s: Services, request: Request): Promise<{ request:
   const rebuilt = new Request(url.toString(), { method: request.method, headers: request.headers, body, signal: request.signal });
   const address = trusted ? signed.address : clientAddresses.get(request);
   if (address !== undefined) clientAddresses.set(rebuilt, address);
-  return { request: rebuilt, forwarded: trusted };
+  return { request: rebuilt, forwarded: trusted, late };
 }
 
 /**

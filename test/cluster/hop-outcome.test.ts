@@ -1,0 +1,95 @@
+// A client told 503 "retry" by the forward hop is never served the same request a second time: on
+// two (or three) nodes in this process on one PostgreSQL database, with real HTTP between them.
+//
+// A hop that reaches its node late (the node was paused with the request unread in its socket, and
+// the hop gave up on it meanwhile) is not carried out, nor passed on to the session's new holder:
+// its sender answered its client long ago.
+
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test';
+import { SQL } from 'bun';
+import { limits } from '../../src/config.ts';
+import { forwardTo } from '../../src/http/shared/forward.ts';
+import { clientAddresses } from '../../src/http/shared/route.ts';
+import { randomSecret } from '../../src/lib/secrets.ts';
+import { type InProcessNode, inProcessNode, postAt, setLease, storedIndex, userToken } from '../support/in-process-node.ts';
+import { describePg, freshDatabase } from '../support/postgres.ts';
+
+const SECRET = new TextEncoder().encode(randomSecret());
+
+describePg('the forward hop', () => describe('what a client told 503 can rely on', () => {
+  let url = '';
+  let db: SQL;
+  const nodes: InProcessNode[] = [];
+
+  beforeAll(async () => {
+    url = await freshDatabase();
+    db = new SQL(url, { max: 2 });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const n of nodes) await n.stop();
+    await db?.close();
+  });
+
+  async function node(id: string, advertised?: (base: string) => string): Promise<InProcessNode> {
+    const n = await inProcessNode(url, id, SECRET, advertised);
+    nodes.push(n);
+    return n;
+  }
+
+  it('a hop reaching its node after its signature\'s window is refused (503), neither served nor passed on to the new holder', async () => {
+    const a = await node('late-a');
+    const b = await node('late-b');
+    const token = await userToken(a, 'late-hop@example.com');
+    const start = await postAt(a.base, 'Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-02-24', timeframe: '1m' }, token);
+    expect(start.body).toMatchObject({ success: true });
+    const accountId = start.body.accountId as number;
+    expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 1 });
+
+    // B's hop of one step to A, signed longer ago than the window: what A reads from its socket when
+    // it resumes after a pause longer than that (B has long answered its client).
+    const captured = await captureHop(b, accountId, token, Date.now() - limits.forwardSkewMs - 1_000);
+
+    // Meanwhile the session moved to B (A's lease lapsed and B took it), and A let its copy go.
+    await setLease(db, accountId, b, true);
+    expect((await postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 2 });
+    expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).status).toBe(503);
+    expect(await storedIndex(db, accountId)).toBe(2);
+
+    const late = await postAt(a.base, 'Replay/step', captured.body, '', captured.headers);
+    expect({ status: late.status, retryAfter: late.retryAfter, body: late.body }).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: { success: false, errorCode: 503, errorMessage: 'The session is moving to another server; retry' },
+    });
+    expect(await storedIndex(db, accountId)).toBe(2);
+    // The session carries on where its acknowledged steps left it.
+    expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 3 });
+  }, 120_000);
+}));
+
+/** A real hop of one step from `from`, signed at `atMs`, as its receiver would read it: headers and body. */
+async function captureHop(from: InProcessNode, accountId: number, token: string, atMs: number): Promise<{ headers: Record<string, string>; body: string }> {
+  const seen: { headers: Record<string, string>; body: string }[] = [];
+  const catcher = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      seen.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+      return Response.json({ success: true });
+    },
+  });
+  const body = JSON.stringify({ accountId, steps: 1 });
+  const sent = new Request(`${from.base}/api/sim/Replay/step`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  clientAddresses.set(sent, '203.0.113.9');
+  setSystemTime(new Date(atMs));
+  try {
+    expect((await forwardTo(from.s, `http://127.0.0.1:${catcher.port}`, accountId, sent, body)).status).toBe(200);
+  } finally {
+    setSystemTime();
+    catcher.stop(true);
+  }
+  const headers = { ...seen[0].headers };
+  for (const k of ['host', 'content-length', 'connection', 'accept', 'accept-encoding', 'user-agent']) delete headers[k];
+  return { headers, body: seen[0].body };
+}
