@@ -4,15 +4,21 @@
 // A hop that reaches its node late (the node was paused with the request unread in its socket, and
 // the hop gave up on it meanwhile) is not carried out, nor passed on to the session's new holder:
 // its sender answered its client long ago.
+//
+// Between the hop and the owner, a TCP proxy holds what the owner has not read yet (a paused node)
+// or what it answered (the answer lost): the owner's lease lapses meanwhile. Then the hop takes the
+// lease, so the owner can no longer commit, and answers 503 (retry) only if no commit was made under
+// the lease since it sent the request; if one was, 504: the request may have been carried out.
 
 import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test';
 import { SQL } from 'bun';
 import { limits } from '../../src/config.ts';
-import { forwardTo } from '../../src/http/shared/forward.ts';
+import { forwardTo, SESSION_MOVING, SESSION_UNANSWERED } from '../../src/http/shared/forward.ts';
 import { clientAddresses } from '../../src/http/shared/route.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
 import { type InProcessNode, inProcessNode, postAt, setLease, storedIndex, userToken } from '../support/in-process-node.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
+import { TcpProxy } from '../support/tcp-proxy.ts';
 
 const SECRET = new TextEncoder().encode(randomSecret());
 
@@ -20,6 +26,7 @@ describePg('the forward hop', () => describe('what a client told 503 can rely on
   let url = '';
   let db: SQL;
   const nodes: InProcessNode[] = [];
+  const proxies: TcpProxy[] = [];
 
   beforeAll(async () => {
     url = await freshDatabase();
@@ -27,14 +34,31 @@ describePg('the forward hop', () => describe('what a client told 503 can rely on
   }, 120_000);
 
   afterAll(async () => {
+    for (const p of proxies) await p.stop();
     for (const n of nodes) await n.stop();
     await db?.close();
   });
 
-  async function node(id: string, advertised?: (base: string) => string): Promise<InProcessNode> {
-    const n = await inProcessNode(url, id, SECRET, advertised);
+  async function node(id: string): Promise<InProcessNode> {
+    const n = await inProcessNode(url, id, SECRET);
     nodes.push(n);
     return n;
+  }
+
+  /** Owner A behind a proxy (B reaches A through it), B, a user, and A's session stepped once. */
+  async function behindProxy(name: string) {
+    const a = await node(`${name}-a`);
+    const proxy = await TcpProxy.start(Number(new URL(a.base).port));
+    proxies.push(proxy);
+    a.advertise(`http://127.0.0.1:${proxy.port}`);
+    const b = await node(`${name}-b`);
+    const token = await userToken(a, `${name}@example.com`);
+    const start = await postAt(a.base, 'Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-02-24', timeframe: '1m' }, token);
+    expect(start.body).toMatchObject({ success: true });
+    const accountId = start.body.accountId as number;
+    expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 1 });
+    await setLease(db, accountId, a, true);
+    return { a, b, proxy, token, accountId };
   }
 
   it('a hop reaching its node after its signature\'s window is refused (503), neither served nor passed on to the new holder', async () => {
@@ -60,13 +84,55 @@ describePg('the forward hop', () => describe('what a client told 503 can rely on
     expect({ status: late.status, retryAfter: late.retryAfter, body: late.body }).toEqual({
       status: 503,
       retryAfter: '1',
-      body: { success: false, errorCode: 503, errorMessage: 'The session is moving to another server; retry' },
+      body: { success: false, errorCode: 503, errorMessage: SESSION_MOVING },
     });
     expect(await storedIndex(db, accountId)).toBe(2);
     // The session carries on where its acknowledged steps left it.
     expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 3 });
   }, 120_000);
+
+  it('a step the paused owner had not read: 503, and once the owner reads it, it cannot commit it (the retry is the one step)', async () => {
+    const { a, b, proxy, token, accountId } = await behindProxy('unread');
+    proxy.holdUpstream();
+    const told = postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token);
+    await until('the step to wait unread at A', () => proxy.keptBytes() > 0);
+    await setLease(db, accountId, a, false);
+    const r = await told;
+    expect({ status: r.status, retryAfter: r.retryAfter, body: r.body }).toEqual({ status: 503, retryAfter: '1', body: { success: false, errorCode: 503, errorMessage: SESSION_MOVING } });
+    // B fenced A out before answering: the lease is B's now.
+    expect((await db`SELECT node_id FROM session_leases WHERE account_id = ${accountId}`)[0].node_id).toBe(b.id);
+
+    // A resumes and reads the step (signed moments ago: a trusted hop), and cannot commit it.
+    proxy.releaseUpstream();
+    await until('A to answer the step it read late', () => proxy.serverSent('HTTP/1.1 '));
+    expect(proxy.serverSent('HTTP/1.1 503')).toBe(true);
+    expect(await storedIndex(db, accountId)).toBe(1);
+    // The client's retry is the step: served by B, one step on from what the client was told.
+    expect((await postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 2 });
+  }, 120_000);
+
+  it('a step the owner committed but whose answer never came: 504, never "retry"', async () => {
+    const { a, b, proxy, token, accountId } = await behindProxy('unanswered');
+    proxy.holdDownstream();
+    const told = postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token);
+    await until('A to answer the step (held)', () => proxy.heldContains('HTTP/1.1 200'));
+    expect(await storedIndex(db, accountId)).toBe(2);
+    await setLease(db, accountId, a, false);
+    const r = await told;
+    expect({ status: r.status, retryAfter: r.retryAfter, body: r.body }).toEqual({ status: 504, retryAfter: null, body: { success: false, errorCode: 504, errorMessage: SESSION_UNANSWERED } });
+    // The client checks, and carries on from what happened.
+    expect((await postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 3 });
+  }, 120_000);
 }));
+
+/** Waits for `done` with a generous bound (the machine may be loaded). */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited 60 s for ${what}`);
+    await Bun.sleep(20);
+  }
+}
 
 /** A real hop of one step from `from`, signed at `atMs`, as its receiver would read it: headers and body. */
 async function captureHop(from: InProcessNode, accountId: number, token: string, atMs: number): Promise<{ headers: Record<string, string>; body: string }> {

@@ -1,7 +1,7 @@
 // Nodes of a cluster inside the test process: each its own services (a node id, a SQLite file of its
 // own for market data) on one shared PostgreSQL database, served over real HTTP on 127.0.0.1 by the
 // server's own fetch handler. A node advertises where the others reach it: its own address, or a
-// test proxy's in front of it (to hold or cut what crosses the hop). Nothing renews the leases on
+// test proxy's in front of it (test/support/tcp-proxy.ts). Nothing renews the leases on
 // its own (no timers): a test decides when a lease is live and when it lapses (`setLease`).
 
 import { SQL } from 'bun';
@@ -19,31 +19,37 @@ export interface InProcessNode {
   s: Services;
   /** `http://127.0.0.1:<port>`: the node itself. */
   base: string;
-  /** Where the other nodes reach it (its base, or a proxy's). */
+  /** Where the other nodes reach it (its base, or a proxy's): named in the leases it takes. */
   url: string;
+  /** From now on the other nodes reach it at `url` (a proxy in front of it). */
+  advertise(url: string): void;
   stop(): Promise<void>;
 }
 
-/** A node on `databaseUrl`; `advertised(base)` names where the other nodes send its sessions' requests. */
-export async function inProcessNode(databaseUrl: string, id: string, jwtSecret: Uint8Array, advertised: (base: string) => string = (b) => b): Promise<InProcessNode> {
+/** A node on `databaseUrl`, reached by the others at its own address until it advertises another. */
+export async function inProcessNode(databaseUrl: string, id: string, jwtSecret: Uint8Array): Promise<InProcessNode> {
   const sql = await openPostgres(databaseUrl, { max: 4, idleTimeoutS: 1 });
   const db = openDb(':memory:');
   const s = await createServices({ config: defaultConfig({ nodeId: id }), clock: new ManualClock(T0), db, sql, jwtSecret, logError: () => {} });
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
   const base = `http://127.0.0.1:${server.port}`;
-  const url = advertised(base);
-  s.ownership.advertise(url);
-  return {
+  s.ownership.advertise(base);
+  const node: InProcessNode = {
     id,
     s,
     base,
-    url,
+    url: base,
+    advertise(url) {
+      node.url = url;
+      s.ownership.advertise(url);
+    },
     async stop() {
       server.stop(true);
       await s.shutdown();
       db.close();
     },
   };
+  return node;
 }
 
 /** A bearer token of a new Pro user, logged in through `node`. */

@@ -9,17 +9,21 @@
 // sender gave up and told the client to retry (served as an ordinary request, it went on to the
 // session's new holder and the retried step happened twice).
 //
-// The hop is bounded: it waits while the owner's lease is live (a slow answer from a live owner is
-// still an answer), gives up with 503 `Retry-After: 1` as soon as the lease lapses (a paused or dead
-// owner renews nothing: the session can move, and the retry takes it over), and after
-// `forwardTimeoutMs` at most. Tokens cross the hop: the node network must be private, or NODE_URL
-// https:// with the nodes' CA in NODE_CA_FILE.
+// The hop is bounded, and what it answers without the owner's answer is true. It waits while the
+// owner's lease is live (a slow answer from a live owner is still an answer). Once the lease lapses
+// (a paused or dead owner renews nothing) this node takes it, so the owner can no longer commit the
+// request, and compares the commits made under the lease with the count it read before sending: none
+// made, the request was not carried out: 503 `Retry-After: 1` (the retry is served by the lease's new
+// holder); one made (perhaps this one: a step committed just before the owner stopped), or
+// `forwardTimeoutMs` passed with the owner still live, the request may have been carried out: 504,
+// never "retry". Tokens cross the hop: the node network must be private, or NODE_URL https:// with
+// the nodes' CA in NODE_CA_FILE.
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { limits } from '../../config.ts';
 import type { Services } from '../../service/services.ts';
-import { busy } from './envelope.ts';
+import { busy, json } from './envelope.ts';
 import { clientAddress, clientAddresses } from './route.ts';
 
 const SIGNATURE = 'x-replaydesk-forward';
@@ -108,11 +112,18 @@ export async function arrival(s: Services, request: Request): Promise<Arrival> {
 }
 
 /**
- * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
- * headers and body unchanged; 503 moving when the owner cannot be reached, its lease lapses while it
- * has not answered, or `forwardTimeoutMs` passes.
+ * The answer when the owner may have carried the request out but its answer never came: HTTP 504,
+ * without Retry-After, since repeating a step or an order that happened would do it twice.
  */
-export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null): Promise<Response> {
+export const SESSION_UNANSWERED = 'The server holding the session did not answer; the request may have been carried out: check before repeating it';
+
+/**
+ * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
+ * headers and body unchanged. Without an answer: 503 moving (retry) only when the owner surely did
+ * not carry it out (it could not be reached, or it was fenced out with no commit made under the
+ * lease since `commitsSeen`, the count read before sending); otherwise 504 unanswered.
+ */
+export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null, commitsSeen: number | null = null): Promise<Response> {
   const url = new URL(request.url);
   const target = new URL(url.pathname + url.search, nodeUrl);
   const headers = new Headers();
@@ -126,7 +137,7 @@ export async function forwardTo(s: Services, nodeUrl: string, accountId: number,
   headers.set(ORIGINAL_HOST, url.host);
   headers.set(ACCOUNT, signed.accountId);
   headers.set(SIGNATURE, `${atMs}.${sign(s, signed, atMs)}`);
-  const watch = leaseWatch(s, accountId, nodeUrl);
+  const watch = leaseWatch(s, accountId, nodeUrl, commitsSeen);
   try {
     const res = await fetch(target, { method: request.method, headers, body: body ?? undefined, redirect: 'manual', signal: watch.signal, ...tlsFor(s, target) });
     const out = new Headers();
@@ -134,41 +145,71 @@ export async function forwardTo(s: Services, nodeUrl: string, accountId: number,
       if (!HOP_HEADERS.has(k) && k !== 'content-encoding') out.set(k, v);
     });
     return new Response(await res.arrayBuffer(), { status: res.status, headers: out });
-  } catch {
-    // The owner is gone, paused past its lease, or too slow: the client retries; the lease moves.
-    return busy(1, SESSION_MOVING);
+  } catch (e) {
+    // Never reached the owner (refused, a certificate it could not verify): nothing was carried out.
+    if (!watch.signal.aborted && !mayHaveArrived(e)) return busy(1, SESSION_MOVING);
+    // The owner may have it: the answer waits until the owner can no longer commit it.
+    return (await watch.verdict) === 'untouched' ? busy(1, SESSION_MOVING) : json(504, { success: false, errorCode: 504, errorMessage: SESSION_UNANSWERED });
   } finally {
     watch.stop();
   }
 }
 
 /**
- * Aborts when the lease of `accountId` is no longer `nodeUrl`'s live lease (looked at every
- * `forwardLeaseCheckMs`), or after `forwardTimeoutMs`. A look that fails (the store busy) changes nothing.
+ * Whether a failed fetch may have delivered the request: the connection was established and then
+ * closed (the owner died, or cut it) before a whole answer came. Refused connections, names that do
+ * not resolve and certificates that do not verify fail before any byte of the request is sent.
  */
-function leaseWatch(s: Services, accountId: number, nodeUrl: string): { signal: AbortSignal; stop(): void } {
+function mayHaveArrived(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'ECONNRESET';
+}
+
+interface LeaseWatch {
+  /** Aborts the hop's fetch once the verdict is in. */
+  signal: AbortSignal;
+  /** `untouched`: the owner can no longer commit, and nothing was committed since `commitsSeen`. */
+  verdict: Promise<'untouched' | 'touched'>;
+  stop(): void;
+}
+
+/**
+ * Ends the hop once the owner can no longer commit the request (`Ownership.fenceOut`, looked at every
+ * `forwardLeaseCheckMs`: its lease lapsed and this node took it, or another holds it), with whether a
+ * commit was made since; or after `forwardTimeoutMs`, when a live owner may still be carrying it out
+ * (`touched`). A look that fails (the store busy) changes nothing.
+ */
+function leaseWatch(s: Services, accountId: number, nodeUrl: string, commitsSeen: number | null): LeaseWatch {
   const ctl = new AbortController();
-  const deadline = setTimeout(() => ctl.abort(), limits.forwardTimeoutMs);
-  if (!s.ownership.clustered) return { signal: ctl.signal, stop: () => clearTimeout(deadline) };
-  let looking = false;
-  const look = setInterval(() => {
-    if (looking) return;
-    looking = true;
-    s.ownership.holderUrl(accountId).then(
-      (url) => {
-        looking = false;
-        if (url !== nodeUrl) ctl.abort();
-      },
-      () => (looking = false),
-    );
-  }, limits.forwardLeaseCheckMs);
-  return {
-    signal: ctl.signal,
-    stop() {
-      clearTimeout(deadline);
-      clearInterval(look);
-    },
+  let settle: (v: 'untouched' | 'touched') => void = () => {};
+  const verdict = new Promise<'untouched' | 'touched'>((resolve) => (settle = resolve));
+  let look: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    clearTimeout(deadline);
+    clearInterval(look);
   };
+  const end = (v: 'untouched' | 'touched') => {
+    stop();
+    settle(v);
+    ctl.abort();
+  };
+  const deadline = setTimeout(() => end('touched'), limits.forwardTimeoutMs);
+  if (s.ownership.clustered) {
+    let looking = false;
+    look = setInterval(() => {
+      if (looking || stopped) return;
+      looking = true;
+      s.ownership.fenceOut(accountId, nodeUrl, commitsSeen).then(
+        (state) => {
+          looking = false;
+          if (state !== 'wait' && !stopped) end(state);
+        },
+        () => (looking = false),
+      );
+    }, limits.forwardLeaseCheckMs);
+  }
+  return { signal: ctl.signal, verdict, stop };
 }
 
 const caFiles = new Map<string, string>();

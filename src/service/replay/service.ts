@@ -167,7 +167,7 @@ export class ReplayService {
 
   private async adoptNow(accountId: number): Promise<LiveSession | null> {
     const claim = await this.d.ownership.claim(accountId);
-    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl, claim.commits);
     if (claim.owner === 'moving') throw new SessionMoving(accountId);
     // Read after the lease is ours: the last holder's commits are all in.
     const row = await this.d.store.session(accountId);
