@@ -123,7 +123,41 @@ describePg('the forward hop', () => describe('what a client told 503 can rely on
     // The client checks, and carries on from what happened.
     expect((await postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 3 });
   }, 120_000);
+
+  it('a call waiting for a session its node lets go (the lease moved) is told to retry, not that the session ended', async () => {
+    const a = await node('let-go-a');
+    const b = await node('let-go-b');
+    const token = await userToken(a, 'let-go@example.com');
+    const [{ id: userId }] = await db`SELECT id FROM users WHERE email = 'let-go@example.com'`;
+    const start = await postAt(a.base, 'Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-02-24', timeframe: '1m' }, token);
+    const accountId = start.body.accountId as number;
+    await setLease(db, accountId, a, true);
+    // A step on A holds the session while its commit's fence waits for the lease's row, which the
+    // test holds; an end queues behind it; then the lease moves to B (A resumed after a pause, its
+    // renewal overdue), and A lets the session go.
+    const outcome = await db.begin(async (tx) => {
+      await tx`SELECT 1 FROM session_leases WHERE account_id = ${accountId} FOR UPDATE`;
+      const step = postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token);
+      await untilAsync('the step to wait for the lease row', async () => (await db`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE session_leases%'`)[0].n > 0);
+      const ended = a.s.replay.end(Number(userId), accountId).then((r) => ({ r }), (e: Error) => ({ thrown: e.name }));
+      await Bun.sleep(50);
+      await tx`UPDATE session_leases SET node_id = ${b.id}, node_url = ${b.url} WHERE account_id = ${accountId}`;
+      return { step, ended };
+    });
+    expect((await outcome.step).status).toBe(503);
+    expect(await outcome.ended).toEqual({ thrown: 'SessionMoving' });
+    // The session lives on at B, where A now passes its requests.
+    expect((await postAt(a.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 1 });
+  }, 120_000);
 }));
+
+async function untilAsync(what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`waited 60 s for ${what}`);
+    await Bun.sleep(20);
+  }
+}
 
 /** Waits for `done` with a generous bound (the machine may be loaded). */
 async function until(what: string, done: () => boolean): Promise<void> {
