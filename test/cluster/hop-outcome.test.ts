@@ -124,6 +124,18 @@ describePg('the forward hop', () => describe('what a client told 503 can rely on
     expect((await postAt(b.base, 'Replay/step', { accountId, steps: 1 }, token)).body).toMatchObject({ success: true, currentIndex: 3 });
   }, 120_000);
 
+  it('a session ended by the owner (its lease released) whose answer is slow: the owner\'s answer, not 504', async () => {
+    const { b, proxy, token, accountId } = await behindProxy('ended');
+    proxy.holdDownstream();
+    const told = postAt(b.base, 'Replay/end', { accountId }, token);
+    await until('A to end the session and answer (held)', () => proxy.heldContains('HTTP/1.1 200'));
+    expect(await db`SELECT 1 FROM session_leases WHERE account_id = ${accountId}`).toHaveLength(0);
+    // The hop looks at the lease meanwhile (every second) and finds it gone: it keeps waiting.
+    expect(await Promise.race([told.then(() => 'answered'), Bun.sleep(3 * limits.forwardLeaseCheckMs).then(() => 'waiting')])).toBe('waiting');
+    proxy.releaseDownstream();
+    expect((await told).body).toMatchObject({ success: true, ended: true });
+  }, 120_000);
+
   it('a call waiting for a session its node lets go (the lease moved) is told to retry, not that the session ended', async () => {
     const a = await node('let-go-a');
     const b = await node('let-go-b');

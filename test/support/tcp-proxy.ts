@@ -1,5 +1,5 @@
 // A TCP proxy on 127.0.0.1 in front of a test server, to fail the network under a real client: it
-// can hold what the server sends (the server has written it, the client never gets it), hold what
+// can hold what the server sends (the server has written it, the client gets it late or never), hold what
 // clients send (as a paused server's socket holds a request it has not read, after the client gave
 // up) and deliver it later, and cut every connection at once without any WebSocket close (as a
 // dropped Wi-Fi or a NAT timeout does).
@@ -20,7 +20,7 @@ export class TcpProxy {
   discardedBytes = 0;
   private readonly pairs = new Set<Pair>();
   private holding = false;
-  private held: Buffer[] = [];
+  private held: { to: net.Socket; bytes: Buffer }[] = [];
   private holdingUpstream = false;
   /** Everything servers sent, through or held (latin1), to wait for an answer. */
   private fromServers = '';
@@ -51,7 +51,7 @@ export class TcpProxy {
       p.upstream.destroy();
     }
     this.pairs.clear();
-    this.discardedBytes += this.held.reduce((sum, b) => sum + b.length, 0);
+    this.discardedBytes += this.held.reduce((sum, h) => sum + h.bytes.length, 0);
     this.held = [];
     this.holding = false;
     return n;
@@ -86,9 +86,16 @@ export class TcpProxy {
     return this.fromServers.includes(text);
   }
 
+  /** Passes what servers sent meanwhile on to their clients (those still there); stops holding. */
+  releaseDownstream(): void {
+    this.holding = false;
+    for (const h of this.held) if (!h.to.destroyed) h.to.write(h.bytes);
+    this.held = [];
+  }
+
   /** Whether anything held so far contains `text`. */
   heldContains(text: string): boolean {
-    return Buffer.concat(this.held).includes(text);
+    return Buffer.concat(this.held.map((h) => h.bytes)).includes(text);
   }
 
   async stop(): Promise<void> {
@@ -107,7 +114,7 @@ export class TcpProxy {
     });
     upstream.on('data', (d: Buffer) => {
       this.fromServers += d.toString('latin1');
-      if (this.holding) this.held.push(d);
+      if (this.holding) this.held.push({ to: client, bytes: d });
       else if (!client.destroyed) client.write(d);
     });
     const end = () => {

@@ -63,9 +63,9 @@ export interface Ownership {
   advertise(nodeUrl: string): void;
   /**
    * For a request forwarded to `nodeUrl` when the lease's count was `commitsSeen`: `wait` while that
-   * node's lease is live. Once it lapses, this node takes the lease (fencing that node out: its
-   * commits now fail), and answers whether a commit was made since; as it does when another node
-   * holds the lease, or the lease is gone (the session ended: `touched`).
+   * node's lease is live (or gone: the session ended, its answer comes). Once it lapses, this node
+   * takes the lease (fencing that node out: its commits now fail), and answers whether a commit was
+   * made since; as it does when another node holds the lease.
    */
   fenceOut(accountId: number, nodeUrl: string, commitsSeen: number | null): Promise<HopFence>;
 }
@@ -150,7 +150,9 @@ export class Leased implements Ownership {
 
   async fenceOut(accountId: number, nodeUrl: string, commitsSeen: number | null): Promise<HopFence> {
     const lease = await this.leases.look(accountId);
-    if (lease === null) return 'touched';
+    // Released: the session ended, by a node alive to answer (a paused or dead node releases
+    // nothing, and a drain answers its requests first): its answer comes, or the hop's deadline.
+    if (lease === null) return 'wait';
     let now: { nodeUrl: string; commits: number } = lease;
     if (lease.nodeUrl === nodeUrl) {
       if (lease.live) return 'wait';
