@@ -1,5 +1,5 @@
 // A client told 503 "retry" by the forward hop is never served the same request a second time: on
-// two (or three) nodes in this process on one PostgreSQL database, with real HTTP between them.
+// two nodes in this process on one PostgreSQL database, with real HTTP between them.
 //
 // A hop that reaches its node late (the node was paused with the request unread in its socket, and
 // the hop gave up on it meanwhile) is not carried out, nor passed on to the session's new holder:
@@ -8,7 +8,11 @@
 // Between the hop and the owner, a TCP proxy holds what the owner has not read yet (a paused node)
 // or what it answered (the answer lost): the owner's lease lapses meanwhile. Then the hop takes the
 // lease, so the owner can no longer commit, and answers 503 (retry) only if no commit was made under
-// the lease since it sent the request; if one was, 504: the request may have been carried out.
+// the lease since it sent the request; if one was, 504: the request may have been carried out. A
+// lease the owner released (it ended the session) is no lapse: the hop waits for its answer.
+//
+// A call queued on a session its node lets go meanwhile (the lease moved) is told to retry, not
+// that a live session ended.
 
 import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test';
 import { SQL } from 'bun';
@@ -22,7 +26,7 @@ import { TcpProxy } from '../support/tcp-proxy.ts';
 
 const SECRET = new TextEncoder().encode(randomSecret());
 
-describePg('the forward hop', () => describe('what a client told 503 can rely on', () => {
+describePg('the forward hop', () => describe('what a client is told', () => {
   let url = '';
   let db: SQL;
   const nodes: InProcessNode[] = [];
