@@ -1,7 +1,9 @@
 // Session leases: which node holds each account's live replay session, until when. Times are the
 // database's own clock (every node reads the same one), in epoch milliseconds. A lease is taken when
 // free or expired, renewed by its node while it lives, checked inside every commit of the session
-// (a node that lost it writes nothing), and deleted when the session ends.
+// (a node that lost it writes nothing), and deleted when the session ends. Each lease counts the
+// commits made under it (`commits`: every commit's fence; renewals do not count), which a forward hop
+// reads before and after to tell whether the owner it lost carried anything out.
 
 import type { Dialect, Sql } from './sql.ts';
 
@@ -9,7 +11,18 @@ export interface LeaseHolder {
   nodeId: string;
   nodeUrl: string;
   expiresMs: number;
+  /** Commits of the session under its lease so far, whichever node made them. */
+  commits: number;
 }
+
+/** A lease as stored, live or not. */
+export interface LeaseRow extends LeaseHolder {
+  live: boolean;
+}
+
+type Row = { node_id: string; node_url: string; expires_ms: number; commits: number };
+
+const holderOf = (r: Row): LeaseHolder => ({ nodeId: r.node_id, nodeUrl: r.node_url, expiresMs: r.expires_ms, commits: Number(r.commits) });
 
 /** The database's now in epoch milliseconds, as SQL. */
 function nowMsSql(d: Dialect): string {
@@ -30,14 +43,14 @@ export class LeaseStore {
    */
   async acquire(accountId: number, nodeId: string, nodeUrl: string, ttlMs: number, attemptsMax = 3): Promise<LeaseHolder | null> {
     for (let attempt = 0; attempt < attemptsMax; attempt++) {
-      const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number }>(
+      const row = await this.db.get<Row>(
         `INSERT INTO session_leases (account_id, node_id, node_url, expires_ms) VALUES ($a, $n, $u, ${this.now} + $ttl)
          ON CONFLICT (account_id) DO UPDATE SET node_id = excluded.node_id, node_url = excluded.node_url, expires_ms = excluded.expires_ms
            WHERE session_leases.node_id = excluded.node_id OR session_leases.expires_ms < ${this.now}
-         RETURNING node_id, node_url, expires_ms`,
+         RETURNING node_id, node_url, expires_ms, commits`,
         { a: accountId, n: nodeId, u: nodeUrl, ttl: ttlMs },
       );
-      if (row) return { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms };
+      if (row) return holderOf(row);
       // Another node's live lease refused the take; it may have expired (or been released) since,
       // in which case there is no holder to name and the next take will succeed.
       const holder = await this.holder(accountId);
@@ -46,22 +59,30 @@ export class LeaseStore {
     return null;
   }
 
+  /** The live lease of `accountId`; null when none is (expired, released). */
   async holder(accountId: number): Promise<LeaseHolder | null> {
-    const row = await this.db.get<{ node_id: string; node_url: string; expires_ms: number; live: number }>(
-      `SELECT node_id, node_url, expires_ms, CASE WHEN expires_ms >= ${this.now} THEN 1 ELSE 0 END AS live FROM session_leases WHERE account_id = $a`,
+    const row = await this.look(accountId);
+    return row?.live ? { nodeId: row.nodeId, nodeUrl: row.nodeUrl, expiresMs: row.expiresMs, commits: row.commits } : null;
+  }
+
+  /** The lease of `accountId` as stored, expired or not; null when there is none (released). */
+  async look(accountId: number): Promise<LeaseRow | null> {
+    const row = await this.db.get<Row & { live: number }>(
+      `SELECT node_id, node_url, expires_ms, commits, CASE WHEN expires_ms >= ${this.now} THEN 1 ELSE 0 END AS live FROM session_leases WHERE account_id = $a`,
       { a: accountId },
     );
-    return row && row.live === 1 ? { nodeId: row.node_id, nodeUrl: row.node_url, expiresMs: row.expires_ms } : null;
+    return row ? { ...holderOf(row), live: row.live === 1 } : null;
   }
 
   /**
-   * Extends the lease if it is still this node's: false when another node took it (fencing). An
-   * expired lease nobody took is still this node's: nothing ran elsewhere meanwhile. The row lock
-   * orders this against another node's `acquire`, so exactly one of them wins.
+   * The fence of a commit: extends the lease if it is still this node's, and counts the commit;
+   * false when another node took it. An expired lease nobody took is still this node's: nothing ran
+   * elsewhere meanwhile. The row lock orders this against another node's `acquire`, so exactly one
+   * of them wins.
    */
   async extend(accountId: number, nodeId: string, ttlMs: number): Promise<boolean> {
     const n = await this.db.run(
-      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl WHERE account_id = $a AND node_id = $n`,
+      `UPDATE session_leases SET expires_ms = ${this.now} + $ttl, commits = commits + 1 WHERE account_id = $a AND node_id = $n`,
       { a: accountId, n: nodeId, ttl: ttlMs },
     );
     return n === 1;

@@ -412,4 +412,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE fills ADD COLUMN closed_qty INTEGER;
   `,
+  // 23: the commits made under a session's lease (src/store/leases.ts extend, the fence of every
+  // commit; renewals do not count): a forward hop that lost its answer compares it with the count it
+  // saw before sending, to tell "nothing was carried out, retry" from "it may have been".
+  `
+  ALTER TABLE session_leases ADD COLUMN commits BIGINT NOT NULL DEFAULT 0;
+  `,
 ];

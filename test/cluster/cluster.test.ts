@@ -364,7 +364,9 @@ interface Bot {
 
 /**
  * Steps and market orders (buy, sell, …) in turn through the proxy, keeping what was acknowledged,
- * until two calls are acknowledged after the kill; 503s (the session moving) are retried.
+ * until two calls are acknowledged after the kill; 503s (the session moving) are retried, and so is
+ * a 504 (a call in flight at the kill that may have been carried out: the bot carries on, as the
+ * gap allowed in checkBot says).
  */
 async function runBot(x: Bot, acked: () => void): Promise<void> {
   for (let k = 0; x.acks.filter((a) => a.afterKill).length < 2; k++) {
@@ -376,7 +378,7 @@ async function runBot(x: Bot, acked: () => void): Promise<void> {
     if (r.status === 200 && r.body.success) {
       x.acks.push({ kind: order ? 'order' : 'step', value: order ? r.body.orderId : r.body.currentIndex, afterKill: killed, atMs: Date.now() });
       acked();
-    } else if (r.status === 503) await Bun.sleep(200);
+    } else if (r.status === 503 || r.status === 504) await Bun.sleep(200);
     else throw new Error(`bot ${x.accountId}: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }

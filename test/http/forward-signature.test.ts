@@ -41,6 +41,12 @@ it('binds the signature to the body, the account, the credential and a few secon
     return { forwarded: a.forwarded, host: new URL(a.request.url).host, address: clientAddresses.get(a.request), body: await a.request.text() };
   };
 
+  const lateness = async (change: { body?: string } = {}) => {
+    const r = new Request(`http://127.0.0.1:${owner.port}/api/sim/Replay/step`, { method: 'POST', headers: hop.headers, body: change.body ?? hop.body });
+    const a = await arrival(t.s, r);
+    return { forwarded: a.forwarded, late: a.late };
+  };
+
   // As sent: trusted, the client's host and address restored, the body intact.
   expect(await replay()).toEqual({ forwarded: true, host: 'desk.example', address: '203.0.113.9', body });
   // Anything changed: served as an ordinary request from its sender.
@@ -50,10 +56,13 @@ it('binds the signature to the body, the account, the credential and a few secon
   expect((await replay({ headers: { cookie: 'rd_session=someone-else' } })).forwarded).toBe(false);
   expect((await replay({ headers: { 'x-replaydesk-forward-account': '8' } })).forwarded).toBe(false);
   expect((await replay({ headers: { 'x-replaydesk-client-address': '192.0.2.77' } })).forwarded).toBe(false);
-  // The same request later than the window: refused.
+  // The same request later than the window: refused (late: its sender has given up on it), where
+  // a request whose signature fails is merely untrusted.
+  expect((await lateness({ body: other })).late).toBe(false);
   setSystemTime(new Date(Date.now() + limits.forwardSkewMs + 1_000));
   try {
-    expect((await replay()).forwarded).toBe(false);
+    expect(await lateness()).toEqual({ forwarded: false, late: true });
+    expect(await lateness({ body: other })).toEqual({ forwarded: false, late: false });
   } finally {
     setSystemTime();
   }

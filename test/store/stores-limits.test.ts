@@ -109,7 +109,7 @@ eachBackendShared('stores: session leases', (db) => {
     const leases = new LeaseStore(db());
     const before = Date.now();
     const a = (await leases.acquire(101, 'node-a', 'http://127.0.0.1:1', 60_000))!;
-    expect(a).toStrictEqual({ nodeId: 'node-a', nodeUrl: 'http://127.0.0.1:1', expiresMs: a.expiresMs });
+    expect(a).toStrictEqual({ nodeId: 'node-a', nodeUrl: 'http://127.0.0.1:1', expiresMs: a.expiresMs, commits: 0 });
     expect(Number.isInteger(a.expiresMs)).toBe(true);
     expect(a.expiresMs).toBeGreaterThanOrEqual(before + 60_000 - CLOCK_SLACK_MS);
     expect(a.expiresMs).toBeLessThanOrEqual(Date.now() + 60_000 + CLOCK_SLACK_MS);
@@ -122,6 +122,25 @@ eachBackendShared('stores: session leases', (db) => {
     expect(await leases.extend(101, 'node-a', 60_000)).toBe(true);
     expect(await leases.extend(101, 'node-b', 60_000)).toBe(false);
     expect(await leases.extend(102, 'node-a', 60_000)).toBe(false);
+  });
+
+  it('counts the commits made under a lease (each fence), not its renewals, and keeps the count when the lease changes hands', async () => {
+    const leases = new LeaseStore(db());
+    await leases.acquire(111, 'node-a', 'http://a', 60_000);
+    expect(await leases.extend(111, 'node-a', 60_000)).toBe(true);
+    expect(await leases.extend(111, 'node-a', 60_000)).toBe(true);
+    expect(await leases.extend(111, 'node-b', 60_000)).toBe(false);
+    await leases.renewAll('node-a', 60_000);
+    await leases.acquire(111, 'node-a', 'http://a', 60_000);
+    expect((await leases.holder(111))?.commits).toBe(2);
+    // Lapsed: no holder, but the row says whose it was and how far it went.
+    await leases.renewAll('node-a', -1_000);
+    expect(await leases.holder(111)).toBeNull();
+    expect(await leases.look(111)).toMatchObject({ nodeId: 'node-a', nodeUrl: 'http://a', live: false, commits: 2 });
+    expect(await leases.acquire(111, 'node-b', 'http://b', 60_000)).toMatchObject({ nodeId: 'node-b', commits: 2 });
+    expect(await leases.extend(111, 'node-b', 60_000)).toBe(true);
+    expect(await leases.look(111)).toMatchObject({ nodeId: 'node-b', live: true, commits: 3 });
+    expect(await leases.look(112)).toBeNull();
   });
 
   it('nodes racing for a free lease: one takes it, and every node is told the same holder', async () => {

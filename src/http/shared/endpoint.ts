@@ -445,18 +445,22 @@ async function serve(
   parts: CookieParts | null,
 ): Promise<Response> {
   // A request another node of the cluster passed on: the client's host and address restored.
-  const { request: req, forwarded } = await arrival(s, request);
+  const { request: req, forwarded, late } = await arrival(s, request);
+  // A hop its sender gave up on (and answered): never carried out late, nor passed on.
+  if (late) return busy(1, SESSION_MOVING);
   // The declaration the answer is held to: the chosen variant's once authentication chose one.
   const chosen: { ep: EndpointInfo } = { ep };
-  let res: Response;
   try {
-    res = await answer(s, ep, choose, chosen, req, parts);
+    const res = await answer(s, ep, choose, chosen, req, parts);
+    return responseContract.enabled ? checkResponse(chosen.ep, req, res) : res;
   } catch (e) {
     if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost || e instanceof SessionMoving)) throw e;
-    // The session is another node's: pass the request on, once; a lost lease (or a second hop) retries.
-    res = e instanceof OwnedElsewhere && !forwarded ? await forwardTo(s, e.nodeUrl, e.accountId, req, bodyTexts.get(req) ?? null) : busy(1, SESSION_MOVING);
+    // The session is another node's: pass the request on, once (its answer comes back as the owner
+    // made it, checked there); a lost lease (or a second hop) retries. The hop's own answers (503
+    // moving, 504 unanswered) are the cluster's transport answers, as the store's 503s are, not rows
+    // of the endpoint's table.
+    return e instanceof OwnedElsewhere && !forwarded ? forwardTo(s, e.nodeUrl, e.accountId, req, bodyTexts.get(req) ?? null, e.commits) : busy(1, SESSION_MOVING);
   }
-  return responseContract.enabled ? checkResponse(chosen.ep, req, res) : res;
 }
 
 async function answer(

@@ -4,19 +4,26 @@
 // path, time, client address and host, the account, the body's SHA-256 and the credential's: the
 // owner takes the client's address and host from a request whose signature checks out within
 // `forwardSkewMs`, and never forwards it again (one hop at most). A captured signature is good for
-// that one request only (the same body, account and token), for a few seconds.
+// that one request only (the same body, account and token), for a few seconds. A genuine hop that
+// arrives later than that is refused unserved: it waited in a paused node's socket while its
+// sender gave up and told the client to retry (served as an ordinary request, it went on to the
+// session's new holder and the retried step happened twice).
 //
-// The hop is bounded: it waits while the owner's lease is live (a slow answer from a live owner is
-// still an answer), gives up with 503 `Retry-After: 1` as soon as the lease lapses (a paused or dead
-// owner renews nothing: the session can move, and the retry takes it over), and after
-// `forwardTimeoutMs` at most. Tokens cross the hop: the node network must be private, or NODE_URL
-// https:// with the nodes' CA in NODE_CA_FILE.
+// The hop is bounded, and what it answers without the owner's answer is true. It waits while the
+// owner's lease is live (a slow answer from a live owner is still an answer). Once the lease lapses
+// (a paused or dead owner renews nothing) this node takes it, so the owner can no longer commit the
+// request, and compares the commits made under the lease with the count it read before sending: none
+// made, the request was not carried out: 503 `Retry-After: 1` (the retry is served by the lease's new
+// holder); one made (perhaps this one: a step committed just before the owner stopped), or
+// `forwardTimeoutMs` passed with the owner still live, the request may have been carried out: 504,
+// never "retry". Tokens cross the hop: the node network must be private, or NODE_URL https:// with
+// the nodes' CA in NODE_CA_FILE.
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { limits } from '../../config.ts';
 import type { Services } from '../../service/services.ts';
-import { busy } from './envelope.ts';
+import { busy, json } from './envelope.ts';
 import { clientAddress, clientAddresses } from './route.ts';
 
 const SIGNATURE = 'x-replaydesk-forward';
@@ -50,17 +57,32 @@ function sign(s: Services, x: Signed, atMs: number): string {
 
 const credentialOf = (headers: Headers) => `${headers.get('authorization') ?? ''}\n${headers.get('cookie') ?? ''}`;
 
+/** How a request came: from a client, or over a hop from another node of this cluster. */
+export interface Arrival {
+  request: Request;
+  /** Forwarded by another node (its signature checks out, within `forwardSkewMs`): the client's host and address restored. */
+  forwarded: boolean;
+  /**
+   * Forwarded by another node, but signed longer ago (or later) than `forwardSkewMs`: a hop that
+   * waited unread in this node's socket (the node was paused) while its sender gave up on it and
+   * answered its client. Carrying it out now, or passing it on to the session's new holder, would
+   * do what that client was told to retry: it is refused, unserved.
+   */
+  late: boolean;
+}
+
 /**
  * A request as the node serves it. Forwarded by another node of this cluster (its signature checks
- * out): `forwarded`, with the client's host and address restored. Otherwise as it came (a request
- * from a client, or one whose signature fails: served as an ordinary request, and never trusted).
+ * out): `forwarded`, with the client's host and address restored; `late` when signed outside the
+ * window. Otherwise as it came (a request from a client, or one whose signature fails: served as an
+ * ordinary request, and never trusted).
  */
-export async function arrival(s: Services, request: Request): Promise<{ request: Request; forwarded: boolean }> {
+export async function arrival(s: Services, request: Request): Promise<Arrival> {
   const header = request.headers.get(SIGNATURE);
-  if (!header) return { request, forwarded: false };
+  if (!header) return { request, forwarded: false, late: false };
   const [at, mac] = header.split('.');
   const atMs = Number(at);
-  if (!Number.isFinite(atMs) || Math.abs(Date.now() - atMs) > limits.forwardSkewMs || !mac) return { request, forwarded: false };
+  if (!Number.isFinite(atMs) || !mac) return { request, forwarded: false, late: false };
   const url = new URL(request.url);
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
   const signed: Signed = {
@@ -74,7 +96,9 @@ export async function arrival(s: Services, request: Request): Promise<{ request:
   };
   const expected = Buffer.from(sign(s, signed, atMs), 'hex');
   const given = Buffer.from(mac, 'hex');
-  const trusted = given.length === expected.length && timingSafeEqual(given, expected);
+  const genuine = given.length === expected.length && timingSafeEqual(given, expected);
+  const late = genuine && Math.abs(Date.now() - atMs) > limits.forwardSkewMs;
+  const trusted = genuine && !late;
   // The body was read for its hash: the request served is rebuilt over it, trusted or not.
   if (trusted) {
     // The URL's host setter keeps the old port when the new host names none.
@@ -84,15 +108,22 @@ export async function arrival(s: Services, request: Request): Promise<{ request:
   const rebuilt = new Request(url.toString(), { method: request.method, headers: request.headers, body, signal: request.signal });
   const address = trusted ? signed.address : clientAddresses.get(request);
   if (address !== undefined) clientAddresses.set(rebuilt, address);
-  return { request: rebuilt, forwarded: trusted };
+  return { request: rebuilt, forwarded: trusted, late };
 }
 
 /**
- * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
- * headers and body unchanged; 503 moving when the owner cannot be reached, its lease lapses while it
- * has not answered, or `forwardTimeoutMs` passes.
+ * The answer when the owner may have carried the request out but its answer never came: HTTP 504,
+ * without Retry-After, since repeating a step or an order that happened would do it twice.
  */
-export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null): Promise<Response> {
+export const SESSION_UNANSWERED = 'The server holding the session did not answer; the request may have been carried out: check before repeating it';
+
+/**
+ * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
+ * headers and body unchanged. Without an answer: 503 moving (retry) only when the owner surely did
+ * not carry it out (it could not be reached, or it was fenced out with no commit made under the
+ * lease since `commitsSeen`, the count read before sending); otherwise 504 unanswered.
+ */
+export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null, commitsSeen: number | null = null): Promise<Response> {
   const url = new URL(request.url);
   const target = new URL(url.pathname + url.search, nodeUrl);
   const headers = new Headers();
@@ -106,7 +137,7 @@ export async function forwardTo(s: Services, nodeUrl: string, accountId: number,
   headers.set(ORIGINAL_HOST, url.host);
   headers.set(ACCOUNT, signed.accountId);
   headers.set(SIGNATURE, `${atMs}.${sign(s, signed, atMs)}`);
-  const watch = leaseWatch(s, accountId, nodeUrl);
+  const watch = leaseWatch(s, accountId, nodeUrl, commitsSeen);
   try {
     const res = await fetch(target, { method: request.method, headers, body: body ?? undefined, redirect: 'manual', signal: watch.signal, ...tlsFor(s, target) });
     const out = new Headers();
@@ -114,41 +145,71 @@ export async function forwardTo(s: Services, nodeUrl: string, accountId: number,
       if (!HOP_HEADERS.has(k) && k !== 'content-encoding') out.set(k, v);
     });
     return new Response(await res.arrayBuffer(), { status: res.status, headers: out });
-  } catch {
-    // The owner is gone, paused past its lease, or too slow: the client retries; the lease moves.
-    return busy(1, SESSION_MOVING);
+  } catch (e) {
+    // Never reached the owner (refused, a certificate it could not verify): nothing was carried out.
+    if (!watch.signal.aborted && !mayHaveArrived(e)) return busy(1, SESSION_MOVING);
+    // The owner may have it: the answer waits until the owner can no longer commit it.
+    return (await watch.verdict) === 'untouched' ? busy(1, SESSION_MOVING) : json(504, { success: false, errorCode: 504, errorMessage: SESSION_UNANSWERED });
   } finally {
     watch.stop();
   }
 }
 
 /**
- * Aborts when the lease of `accountId` is no longer `nodeUrl`'s live lease (looked at every
- * `forwardLeaseCheckMs`), or after `forwardTimeoutMs`. A look that fails (the store busy) changes nothing.
+ * Whether a failed fetch may have delivered the request: the connection was established and then
+ * closed (the owner died, or cut it) before a whole answer came. Refused connections, names that do
+ * not resolve and certificates that do not verify fail before any byte of the request is sent.
  */
-function leaseWatch(s: Services, accountId: number, nodeUrl: string): { signal: AbortSignal; stop(): void } {
+function mayHaveArrived(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'ECONNRESET';
+}
+
+interface LeaseWatch {
+  /** Aborts the hop's fetch once the verdict is in. */
+  signal: AbortSignal;
+  /** `untouched`: the owner can no longer commit, and nothing was committed since `commitsSeen`. */
+  verdict: Promise<'untouched' | 'touched'>;
+  stop(): void;
+}
+
+/**
+ * Ends the hop once the owner can no longer commit the request (`Ownership.fenceOut`, looked at every
+ * `forwardLeaseCheckMs`: its lease lapsed and this node took it, or another holds it), with whether a
+ * commit was made since; or after `forwardTimeoutMs`, when a live owner may still be carrying it out
+ * (`touched`). A look that fails (the store busy) changes nothing.
+ */
+function leaseWatch(s: Services, accountId: number, nodeUrl: string, commitsSeen: number | null): LeaseWatch {
   const ctl = new AbortController();
-  const deadline = setTimeout(() => ctl.abort(), limits.forwardTimeoutMs);
-  if (!s.ownership.clustered) return { signal: ctl.signal, stop: () => clearTimeout(deadline) };
-  let looking = false;
-  const look = setInterval(() => {
-    if (looking) return;
-    looking = true;
-    s.ownership.holderUrl(accountId).then(
-      (url) => {
-        looking = false;
-        if (url !== nodeUrl) ctl.abort();
-      },
-      () => (looking = false),
-    );
-  }, limits.forwardLeaseCheckMs);
-  return {
-    signal: ctl.signal,
-    stop() {
-      clearTimeout(deadline);
-      clearInterval(look);
-    },
+  let settle: (v: 'untouched' | 'touched') => void = () => {};
+  const verdict = new Promise<'untouched' | 'touched'>((resolve) => (settle = resolve));
+  let look: ReturnType<typeof setInterval> | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    clearTimeout(deadline);
+    clearInterval(look);
   };
+  const end = (v: 'untouched' | 'touched') => {
+    stop();
+    settle(v);
+    ctl.abort();
+  };
+  const deadline = setTimeout(() => end('touched'), limits.forwardTimeoutMs);
+  if (s.ownership.clustered) {
+    let looking = false;
+    look = setInterval(() => {
+      if (looking || stopped) return;
+      looking = true;
+      s.ownership.fenceOut(accountId, nodeUrl, commitsSeen).then(
+        (state) => {
+          looking = false;
+          if (state !== 'wait' && !stopped) end(state);
+        },
+        () => (looking = false),
+      );
+    }, limits.forwardLeaseCheckMs);
+  }
+  return { signal: ctl.signal, verdict, stop };
 }
 
 const caFiles = new Map<string, string>();

@@ -12,6 +12,8 @@ export class OwnedElsewhere extends Error {
   constructor(
     readonly accountId: number,
     readonly nodeUrl: string,
+    /** The lease's commit count when it was read (before the request is forwarded). */
+    readonly commits: number,
   ) {
     super(`account ${accountId} is served by ${nodeUrl}`);
     this.name = 'OwnedElsewhere';
@@ -26,7 +28,6 @@ export class LeaseLost extends Error {
   }
 }
 
-/** Who holds a session: this node, another (named), or nobody at this instant (the lease is changing hands). */
 /** Nobody holds the session at this instant (its lease is changing hands): the caller answers 503, retry. */
 export class SessionMoving extends Error {
   constructor(readonly accountId: number) {
@@ -35,7 +36,15 @@ export class SessionMoving extends Error {
   }
 }
 
-export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string } | { owner: 'moving' };
+export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string; commits: number } | { owner: 'moving' };
+
+/**
+ * What became of a request forwarded to a node (`fenceOut`): `wait` while that node may still commit
+ * it (its lease is live); once it can no longer, `untouched` when no commit was made under the
+ * session's lease since the hop read its count (the request was not carried out), `touched` when one
+ * was (maybe the request's own: the hop cannot tell).
+ */
+export type HopFence = 'wait' | 'untouched' | 'touched';
 
 export interface Ownership {
   readonly clustered: boolean;
@@ -52,8 +61,13 @@ export interface Ownership {
   stop(): Promise<void>;
   /** Where other nodes reach this one, once it listens (NODE_URL, or its own address). */
   advertise(nodeUrl: string): void;
-  /** Where the node holding a live lease on `accountId` is reached; null when none is live (expired, released). */
-  holderUrl(accountId: number): Promise<string | null>;
+  /**
+   * For a request forwarded to `nodeUrl` when the lease's count was `commitsSeen`: `wait` while that
+   * node's lease is live (or gone: the session ended, its answer comes). Once it lapses, this node
+   * takes the lease (fencing that node out: its commits now fail), and answers whether a commit was
+   * made since; as it does when another node holds the lease.
+   */
+  fenceOut(accountId: number, nodeUrl: string, commitsSeen: number | null): Promise<HopFence>;
 }
 
 export class SingleNode implements Ownership {
@@ -67,8 +81,8 @@ export class SingleNode implements Ownership {
   startRenewing(): void {}
   async stop(): Promise<void> {}
   advertise(): void {}
-  async holderUrl(): Promise<string | null> {
-    return null;
+  async fenceOut(): Promise<HopFence> {
+    return 'touched';
   }
 }
 
@@ -104,7 +118,7 @@ export class Leased implements Ownership {
       this.held.add(accountId);
       return { owner: 'self' };
     }
-    return { owner: 'other', nodeUrl: holder.nodeUrl };
+    return { owner: 'other', nodeUrl: holder.nodeUrl, commits: holder.commits };
   }
 
   async fence(accountId: number): Promise<void> {
@@ -134,8 +148,23 @@ export class Leased implements Ownership {
     this.settings.nodeUrl = nodeUrl;
   }
 
-  async holderUrl(accountId: number): Promise<string | null> {
-    return (await this.leases.holder(accountId))?.nodeUrl ?? null;
+  async fenceOut(accountId: number, nodeUrl: string, commitsSeen: number | null): Promise<HopFence> {
+    const lease = await this.leases.look(accountId);
+    // Released: the session ended, by a node alive to answer (a paused or dead node releases
+    // nothing, and a drain answers its requests first): its answer comes, or the hop's deadline.
+    if (lease === null) return 'wait';
+    let now: { nodeUrl: string; commits: number } = lease;
+    if (lease.nodeUrl === nodeUrl) {
+      if (lease.live) return 'wait';
+      // Lapsed, and nobody took it: that node could still extend it and commit. Taken, it cannot.
+      const { nodeId, nodeUrl: selfUrl, ttlMs } = this.settings;
+      const taken = await this.leases.acquire(accountId, nodeId, selfUrl, ttlMs);
+      // Changing hands, or renewed meanwhile (that node is back): look again.
+      if (taken === null || taken.nodeUrl === nodeUrl) return 'wait';
+      if (taken.nodeId === nodeId) this.held.add(accountId);
+      now = taken;
+    }
+    return now.commits === commitsSeen ? 'untouched' : 'touched';
   }
 
   async stop(): Promise<void> {

@@ -132,6 +132,17 @@ export class ReplayService {
     return found;
   }
 
+  /**
+   * The answer to a call that waited for a session no longer in memory: it ended (`session_ended`),
+   * or, in a cluster, its node let it go (the lease was lost, or a failed commit dropped it to be
+   * loaded again): SessionMoving, so the call answers 503 (nothing was done) and its retry finds the
+   * session where it runs now, rather than hearing that a live session ended.
+   */
+  private gone(s: LiveSession): Result<never, { kind: 'session_ended' }> {
+    if (this.d.ownership.clustered && !s.finalized) throw new SessionMoving(s.accountId);
+    return err({ kind: 'session_ended' });
+  }
+
   /** Loads every live session from the store (the server does this once at start). */
   async restoreLive(): Promise<void> {
     // In a cluster a session is loaded by the node that takes its lease, when it is first needed.
@@ -167,7 +178,7 @@ export class ReplayService {
 
   private async adoptNow(accountId: number): Promise<LiveSession | null> {
     const claim = await this.d.ownership.claim(accountId);
-    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl);
+    if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl, claim.commits);
     if (claim.owner === 'moving') throw new SessionMoving(accountId);
     // Read after the lease is ours: the last holder's commits are all in.
     const row = await this.d.store.session(accountId);
@@ -402,7 +413,7 @@ export class ReplayService {
       if (refusal) return err(refusal);
       return await s.exclusive(async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' });
+        if (this.sessions.get(s.accountId) !== s) return this.gone(s);
         s.lastActivityMs = this.d.clock.nowMs();
         const outcome = await this.advanceSliced(s, plan);
         // Read the next day after the answer has gone out, so steady stepping never waits for data.
@@ -512,7 +523,7 @@ export class ReplayService {
    */
   async command<T, E>(s: LiveSession, run: (s: LiveSession) => Result<T, E> | Promise<Result<T, E>>): Promise<Result<T, E | SessionError>> {
     return s.exclusive(async () => {
-      if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' as const });
+      if (this.sessions.get(s.accountId) !== s) return this.gone(s);
       const mark = this.persistence.mark(s);
       let r: Result<T, E>;
       try {
@@ -600,7 +611,7 @@ export class ReplayService {
     const s = found.value;
     this.stopPlayback(s);
     return s.exclusive(async () => {
-      if (this.sessions.get(s.accountId) !== s) return err({ kind: 'session_ended' as const });
+      if (this.sessions.get(s.accountId) !== s) return this.gone(s);
       const mark = this.persistence.mark(s);
       s.lastActivityMs = this.d.clock.nowMs();
       await this.finalize(s, 'ended', mark);
