@@ -3,7 +3,7 @@
 // the first applies the missing steps and the others, waiting on the lock, find nothing left to do.
 
 import { SQL } from 'bun';
-import { PG_MIGRATIONS } from './migrations-pg.ts';
+import { PG_MIGRATIONS } from './migrations.ts';
 import { type PgBounds, PostgresSql, type Sql } from './sql.ts';
 
 export interface PostgresOptions {

@@ -6,7 +6,7 @@ import { expect, it } from 'bun:test';
 import { SQL } from 'bun';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PG_MIGRATIONS } from '../../src/store/migrations-pg.ts';
+import { PG_MIGRATIONS } from '../../src/store/migrations.ts';
 import { openPostgres, pgSchemaVersion, SchemaTooNewError } from '../../src/store/postgres.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
 

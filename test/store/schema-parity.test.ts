@@ -1,13 +1,13 @@
-// The two migration lists give the same schema, step for step: after each step, both databases have
-// the same tables, and for each the same columns (in order, with nullability and a matching type),
-// defaults, CHECKed columns, primary key, unique keys, foreign keys and named indexes. Read from sqlite_master and the pragmas
-// on one side, from information_schema and the catalogs on the other.
+// Each step of the one migration list (src/store/migrations.ts) gives both backends the same schema:
+// after each step, both databases have the same tables, and for each the same columns (in order, with
+// nullability and a matching type), defaults, CHECKed columns, primary key, unique keys, foreign keys
+// and named indexes. Read from sqlite_master and the pragmas on one side, from information_schema and
+// the catalogs on the other, after running each backend's generated script.
 
 import { expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { PG_MIGRATIONS } from '../../src/store/migrations-pg.ts';
+import { STEPS } from '../../src/store/migrations.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../../src/store/sql.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
 import { eachBackend } from '../support/sql-backends.ts';
@@ -128,6 +128,12 @@ interface PgKey {
   ref_cols: string | null;
 }
 
+/**
+ * Tables a step creates on PostgreSQL only, on purpose (`postgresOnly` in src/store/migration-step.ts),
+ * left out of the comparison: none so far.
+ */
+const POSTGRES_ONLY_TABLES = new Set<string>();
+
 async function postgresSchema(sql: Sql): Promise<Schema> {
   const cols = await sql.all<{ table_name: string; column_name: string; is_nullable: string; data_type: string; column_default: string | null }>(
     `SELECT table_name, column_name, is_nullable, data_type, column_default FROM information_schema.columns
@@ -154,12 +160,9 @@ async function postgresSchema(sql: Sql): Promise<Schema> {
     t.foreignKeys.sort();
     t.indexes.sort();
   }
+  for (const name of POSTGRES_ONLY_TABLES) delete schema[name];
   return schema;
 }
-
-it('there is one PostgreSQL step for each SQLite step', () => {
-  expect(PG_MIGRATIONS.length).toBe(MIGRATIONS.length);
-});
 
 describePg('schema parity, SQLite and PostgreSQL', () => {
   it('after each migration step, the same tables, columns, keys and indexes', async () => {
@@ -167,11 +170,11 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
     const pool = new SQL(await freshDatabase(), { max: 1 });
     const pg = new PostgresSql(pool);
     try {
-      for (let step = 0; step < MIGRATIONS.length; step++) {
-        lite.db.exec(MIGRATIONS[step]);
-        await pool.unsafe(PG_MIGRATIONS[step]);
+      for (const [i, step] of STEPS.entries()) {
+        lite.db.exec(step.sqlite);
+        await pool.unsafe(step.postgres);
         const want = await sqliteSchema(lite);
-        expect({ step: step + 1, schema: await postgresSchema(pg) }).toEqual({ step: step + 1, schema: want });
+        expect({ step: i + 1, schema: await postgresSchema(pg) }).toEqual({ step: i + 1, schema: want });
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);

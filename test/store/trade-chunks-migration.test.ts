@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { PG_MIGRATIONS } from '../../src/store/migrations-pg.ts';
+import { MIGRATIONS, PG_MIGRATIONS } from '../../src/store/migrations.ts';
 import { encodeTrades, PlaygroundRunStore, type StoredTrade } from '../../src/store/playground-runs.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../../src/store/sql.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
