@@ -3,7 +3,6 @@
 // same walk as playing it at once (the bars, fills and halts of one walk). The replay service plays
 // them under the session's lock and yields to the event loop between slices (advancing.ts).
 
-import { limits } from '../../config.ts';
 import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import { DAY_S } from '../../lib/time-units.ts';

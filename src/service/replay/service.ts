@@ -7,14 +7,13 @@
 //   session's last commit (`finalize`);
 // - advancing.ts: step, jump, play, pause;
 // - lifecycle.ts: start, restore, end, the idle sweep, shutdown.
+// The facade only hands calls on: each method takes its part's parameters and answers its part's
+// result (`Parameters`/`ReturnType`), so a signature is written once, where its work is done.
 // Every call that changes a session commits before it returns (persistence.ts), so what a client was
 // told survives a crash; when a commit fails, the session is reloaded from the store.
 
 import { type Config, limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
-import type { Instrument } from '../../domain/instrument.ts';
-import type { RunStats } from '../../engine/results.ts';
-import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Result } from '../../lib/result.ts';
 import type { AccountStore } from '../../store/accounts.ts';
@@ -27,14 +26,13 @@ import type { ReplayEvent } from '../events/types.ts';
 import type { RateLimits } from '../rate-limit.ts';
 import { SessionAdvancer } from './advancing.ts';
 import { SessionCommands } from './commands.ts';
-import { type Movement, SessionEvents } from './events.ts';
+import { SessionEvents } from './events.ts';
 import { SessionLifecycle } from './lifecycle.ts';
-import { type ChangeMark, SessionPersistence } from './persistence.ts';
+import { SessionPersistence } from './persistence.ts';
 import { SessionReads } from './reads.ts';
 import { SessionRegistry } from './registry.ts';
 import type { LiveSession } from './session.ts';
-import type { StartError, StartRequest } from './setup.ts';
-import type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
+import type { SessionError } from './types.ts';
 
 export type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
 
@@ -86,12 +84,12 @@ export class ReplayService {
     return this.lifecycle.restoreLive();
   }
 
-  start(userId: number, req: StartRequest, policy: StartPolicy): Promise<Result<{ session: LiveSession }, StartError>> {
-    return this.lifecycle.start(userId, req, policy);
+  start(...a: Parameters<SessionLifecycle['start']>): ReturnType<SessionLifecycle['start']> {
+    return this.lifecycle.start(...a);
   }
 
-  end(userId: number, accountId: unknown): Promise<Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError>> {
-    return this.lifecycle.end(userId, accountId);
+  end(...a: Parameters<SessionLifecycle['end']>): ReturnType<SessionLifecycle['end']> {
+    return this.lifecycle.end(...a);
   }
 
   sweepIdle(): Promise<number> {
@@ -108,80 +106,80 @@ export class ReplayService {
 
   // ---- advancing (advancing.ts) ----
 
-  step(userId: number, accountId: unknown, steps: unknown, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
-    return this.advancer.step(userId, accountId, steps, stepsMax);
+  step(...a: Parameters<SessionAdvancer['step']>): ReturnType<SessionAdvancer['step']> {
+    return this.advancer.step(...a);
   }
 
-  jumpTo(userId: number, accountId: unknown, targetTime: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
-    return this.advancer.jumpTo(userId, accountId, targetTime);
+  jumpTo(...a: Parameters<SessionAdvancer['jumpTo']>): ReturnType<SessionAdvancer['jumpTo']> {
+    return this.advancer.jumpTo(...a);
   }
 
-  play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Promise<Result<{ session: LiveSession; speed: number }, PlayError>> {
-    return this.advancer.play(userId, accountId, speed, rate);
+  play(...a: Parameters<SessionAdvancer['play']>): ReturnType<SessionAdvancer['play']> {
+    return this.advancer.play(...a);
   }
 
-  pause(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
-    return this.advancer.pause(userId, accountId);
+  pause(...a: Parameters<SessionAdvancer['pause']>): ReturnType<SessionAdvancer['pause']> {
+    return this.advancer.pause(...a);
   }
 
   // ---- finding a session (registry.ts) ----
 
-  live(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
-    return this.registry.live(userId, accountId);
+  live(...a: Parameters<SessionRegistry['live']>): ReturnType<SessionRegistry['live']> {
+    return this.registry.live(...a);
   }
 
-  resolve(userId: number, accountId: unknown): Promise<Result<LiveSession, TradeSessionError>> {
-    return this.registry.resolve(userId, accountId);
+  resolve(...a: Parameters<SessionRegistry['resolve']>): ReturnType<SessionRegistry['resolve']> {
+    return this.registry.resolve(...a);
   }
 
-  liveOfChallenge(challengeId: number): Promise<LiveSession | undefined> {
-    return this.registry.liveOfChallenge(challengeId);
+  liveOfChallenge(...a: Parameters<SessionRegistry['liveOfChallenge']>): ReturnType<SessionRegistry['liveOfChallenge']> {
+    return this.registry.liveOfChallenge(...a);
   }
 
-  liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
-    return this.registry.liveSessionOfChallenge(challengeId);
+  liveSessionOfChallenge(...a: Parameters<SessionRegistry['liveSessionOfChallenge']>): ReturnType<SessionRegistry['liveSessionOfChallenge']> {
+    return this.registry.liveSessionOfChallenge(...a);
   }
 
-  held(accountId: number): LiveSession | undefined {
-    return this.registry.get(accountId);
+  held(...a: Parameters<SessionRegistry['get']>): ReturnType<SessionRegistry['get']> {
+    return this.registry.get(...a);
   }
 
   // ---- reads (reads.ts) ----
 
-  feedingSession(userId: number, symbol: string): LiveSession | undefined {
-    return this.reads.feedingSession(userId, symbol);
+  feedingSession(...a: Parameters<SessionReads['feedingSession']>): ReturnType<SessionReads['feedingSession']> {
+    return this.reads.feedingSession(...a);
   }
 
-  liveSessionsOf(userId: number): LiveSession[] {
-    return this.reads.liveSessionsOf(userId);
+  liveSessionsOf(...a: Parameters<SessionReads['liveSessionsOf']>): ReturnType<SessionReads['liveSessionsOf']> {
+    return this.reads.liveSessionsOf(...a);
   }
 
-  liveCount(userId: number): number {
-    return this.reads.liveCount(userId);
+  liveCount(...a: Parameters<SessionReads['liveCount']>): ReturnType<SessionReads['liveCount']> {
+    return this.reads.liveCount(...a);
   }
 
-  challengeHasLiveSession(challengeId: number): Promise<boolean> {
-    return this.reads.challengeHasLiveSession(challengeId);
+  challengeHasLiveSession(...a: Parameters<SessionReads['challengeHasLiveSession']>): ReturnType<SessionReads['challengeHasLiveSession']> {
+    return this.reads.challengeHasLiveSession(...a);
   }
 
-  tradingAccountOf(accountId: number): Promise<number> {
-    return this.reads.tradingAccountOf(accountId);
+  tradingAccountOf(...a: Parameters<SessionReads['tradingAccountOf']>): ReturnType<SessionReads['tradingAccountOf']> {
+    return this.reads.tradingAccountOf(...a);
   }
 
-  instrumentOf(replayAccountId: number): Promise<Instrument | undefined> {
-    return this.reads.instrumentOf(replayAccountId);
+  instrumentOf(...a: Parameters<SessionReads['instrumentOf']>): ReturnType<SessionReads['instrumentOf']> {
+    return this.reads.instrumentOf(...a);
   }
 
-  results(accountId: number): Promise<RunStats> {
-    return this.reads.results(accountId);
+  results(...a: Parameters<SessionReads['results']>): ReturnType<SessionReads['results']> {
+    return this.reads.results(...a);
   }
 
-  historyStart(s: LiveSession): number | null {
-    return this.reads.historyStart(s);
+  historyStart(...a: Parameters<SessionReads['historyStart']>): ReturnType<SessionReads['historyStart']> {
+    return this.reads.historyStart(...a);
   }
 
-  historyStartOf(inst: Instrument, timeframe: string, startS: number, historyBars: number): number | null {
-    return this.reads.historyStartOf(inst, timeframe, startS, historyBars);
+  historyStartOf(...a: Parameters<SessionReads['historyStartOf']>): ReturnType<SessionReads['historyStartOf']> {
+    return this.reads.historyStartOf(...a);
   }
 
   // ---- the command path (commands.ts) ----
@@ -190,19 +188,19 @@ export class ReplayService {
     return this.commands.command(s, run);
   }
 
-  mark(s: LiveSession): ChangeMark {
-    return this.commands.mark(s);
+  mark(...a: Parameters<SessionCommands['mark']>): ReturnType<SessionCommands['mark']> {
+    return this.commands.mark(...a);
   }
 
-  commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): Promise<void> {
-    return this.commands.commit(s, mark, endReason, movement);
+  commit(...a: Parameters<SessionCommands['commit']>): ReturnType<SessionCommands['commit']> {
+    return this.commands.commit(...a);
   }
 
-  reload(s: LiveSession): Promise<void> {
-    return this.commands.reload(s);
+  reload(...a: Parameters<SessionCommands['reload']>): ReturnType<SessionCommands['reload']> {
+    return this.commands.reload(...a);
   }
 
-  touch(s: LiveSession): Promise<void> {
-    return this.commands.touch(s);
+  touch(...a: Parameters<SessionCommands['touch']>): ReturnType<SessionCommands['touch']> {
+    return this.commands.touch(...a);
   }
 }
