@@ -76,7 +76,10 @@ wrap(SessionEngine.prototype, 'processBars', 'engine');
 wrap(ChallengeRule.prototype, 'run', 'rule');
 wrap(BarSource.prototype, 'load', 'load');
 wrap(LiveSession.prototype, 'jumpTo', 'advance');
-wrap(ReplayService.prototype, 'commit', 'commit');
+// The commit is SessionCommands' (src/service/replay/commands.ts); ReplayService's before the service
+// was split, so the same file measures both sides of that change.
+const commands = await import('../src/service/replay/commands.ts').catch(() => null);
+wrap((commands?.SessionCommands ?? ReplayService).prototype, 'commit', 'commit');
 wrap(ReplayService.prototype, 'jumpTo', 'service');
 const resetAcc = () => {
   for (const k of Object.keys(acc) as (keyof typeof acc)[]) acc[k] = 0;

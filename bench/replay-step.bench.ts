@@ -21,8 +21,9 @@
 // the lock's event-loop yield), its parts, barsResponse (the JSON encoding of the 100 bars), and the
 // process's CPU per step over the timed steps (one call at a time: the service's own cost).
 // Wrappers are bench-only (prototype patches below); nothing is instrumented in src/. They time
-// advanceSliced, or advanceLocked where no advanceSliced exists, so this file also runs against a
-// commit from before advances were sliced (e7625e2: copy it into that worktree's bench/).
+// advanceSliced (SessionAdvancer's, or ReplayService's before the service was split), or advanceLocked
+// where no advanceSliced exists, so this file also runs against a commit from before advances were
+// sliced (e7625e2: copy it into that worktree's bench/).
 //
 // Run: ./node_modules/.bin/bun bench/replay-step.bench.ts
 
@@ -128,11 +129,13 @@ async function main(): Promise<void> {
   let recording: number[] | null = null;
   let prefetchMs = 0;
   // A step is one advance piece: advanceSliced runs it without yielding, so its time is the server's
-  // work for the step (walk, fills, commit).
-  const proto = ReplayService.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  // work for the step (walk, fills, commit). It is SessionAdvancer's (src/service/replay/advancing.ts);
+  // ReplayService's before the service was split, so the same file measures both sides of that change.
+  const advancing = await import('../src/service/replay/advancing.ts').catch(() => null);
+  const proto = (advancing?.SessionAdvancer ?? ReplayService).prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const advanceName = 'advanceSliced' in proto ? 'advanceSliced' : 'advanceLocked';
   const advance = proto[advanceName];
-  proto[advanceName] = function (this: ReplayService, ...args: unknown[]) {
+  proto[advanceName] = function (this: unknown, ...args: unknown[]) {
     const t0 = performance.now();
     const r = advance.apply(this, args);
     const done = () => recording?.push(performance.now() - t0);

@@ -1,9 +1,8 @@
 // A long Replay/step or jumpTo in pieces: a step of n bars is steps of fewer bars, a jump is jumps
 // to nearer targets, each cut at a bar boundary, so playing the pieces one after the other is the
 // same walk as playing it at once (the bars, fills and halts of one walk). The replay service plays
-// them under the session's lock and yields to the event loop between slices (service.ts).
+// them under the session's lock and yields to the event loop between slices (advancing.ts).
 
-import { limits } from '../../config.ts';
 import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import { DAY_S } from '../../lib/time-units.ts';

@@ -1,6 +1,6 @@
 // A replay session's statistics, kept once it has ended. Folding a session's fills (up to
 // `replayResultFillsMax` of them) is the costly part of every read that shows statistics, and an
-// ended session's fills never change: so they are folded once, when the session ends (ReplayService
+// ended session's fills never change: so they are folded once, when the session ends (commands.ts
 // `finalize`) or, for a session ended before statistics were kept, at its first read, and kept with
 // the session (replay_sessions.results_json); reads take them from there. A live session's are
 // folded at each read, as its fills still grow.

@@ -15,7 +15,8 @@
 //   rollups are checked against the engine's triggers and the rule's thresholds and event time, and
 //   stored bars are read only inside the minutes that can reach one; fills, halts and the engine's
 //   state are those of walking every stored bar (`walk = 'flat'`, kept as the reference and for
-//   benches). A step's bars and a jump's count come from the rollups that tile the timeframe.
+//   benches). A step's bars and a jump's count come from the rollups that tile the timeframe. The
+//   walk's host, serving a day's levels to engine/ladder-walk.ts, is `DayLadder` (day-ladder.ts).
 
 import { BucketCounter } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
@@ -26,13 +27,11 @@ import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timef
 import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
-import { type LadderHost, walkLadder } from '../../engine/ladder-walk.ts';
-import type { RuleThresholds } from '../../engine/stop-rule.ts';
-import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
-import { lastBarTimeBefore, pushRange } from '../../data/ladder-read.ts';
+import { pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import { limits } from '../../config.ts';
+import { DayLadder } from './day-ladder.ts';
 
 export interface AdvanceResult {
   /** Timeframe bars played (0 at the end of data). */
@@ -129,6 +128,12 @@ export class LiveSession {
     const run = this.tail.then(fn);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** Pauses playback (a no-op when paused); a tick already queued sees the change and plays nothing. */
+  stopPlayback(): void {
+    if (this.playTimer !== null) clearInterval(this.playTimer);
+    this.playTimer = null;
   }
 
   /** Simulated now: the end of the last bar played. */
@@ -252,7 +257,7 @@ export class LiveSession {
     const fromS = this.cursorS;
     if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
     if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
-    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge);
+    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge?.rule ?? null);
     for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS && walk.haltS === undefined; day++) {
       walk.walkDay(day, Math.max(fromS, day * DAY_S), Math.min(cutS, (day + 1) * DAY_S));
     }
@@ -308,106 +313,5 @@ export class LiveSession {
     this.cursorS = endS;
     this.currentIndex += played;
     return { played, bars: out, halted: haltS !== undefined, outcome };
-  }
-}
-
-/**
- * One advance's walk down the ladder, day by day (engine/ladder-walk.ts): serves the day's rollups
- * and stored bars (read only when a minute needs them), runs the engine or the challenge rule over
- * stored ranges, and remembers the last skipped bucket so the engine's mark time can be made exact.
- */
-class DayLadder implements LadderHost {
-  readonly levelCount: number;
-  haltS: number | undefined = undefined;
-  outcome: ChallengeOutcome | null = null;
-  private readonly widthsS: readonly number[];
-  private readonly levels: (BarColumns | null | undefined)[] = [];
-  private readonly scratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
-  private readonly ruleScratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
-  private day = 0;
-  private dayFromS = 0;
-  private stored: BarColumns | null = null;
-  /** The last skipped bucket, while no stored bar has been walked since (skipDay −1: none). */
-  private skipDay = -1;
-  private skipEndS = 0;
-
-  constructor(
-    private readonly source: BarSource,
-    private readonly inst: Instrument,
-    private readonly engine: SessionEngine,
-    private readonly challenge: ChallengeBinding | null,
-  ) {
-    this.widthsS = rollupWidthsFor(inst);
-    this.levelCount = this.widthsS.length;
-  }
-
-  walkDay(day: number, fromS: number, toS: number): void {
-    this.day = day;
-    this.dayFromS = fromS;
-    this.stored = null;
-    this.levels.length = 0;
-    walkLadder(this, fromS, toS, this.scratch);
-  }
-
-  levelWidthS(k: number): number {
-    return this.widthsS[k];
-  }
-
-  level(k: number): BarColumns | null {
-    let bars = this.levels[k];
-    if (bars === undefined) {
-      bars = this.source.rollup(this.inst, this.day, this.widthsS[k]);
-      this.levels[k] = bars;
-    }
-    return bars;
-  }
-
-  triggers(out: RuleThresholds): void {
-    const e = this.engine;
-    out.upTicks = e.book.upTriggerTicks;
-    out.downTicks = e.book.downTriggerTicks;
-    out.eventS = NO_EVENT_S;
-    if (this.challenge === null) return;
-    const rule = this.challenge.rule;
-    const t = this.ruleScratch;
-    rule.thresholds(e, t);
-    if (t.upTicks < out.upTicks) out.upTicks = t.upTicks;
-    if (t.downTicks > out.downTicks) out.downTicks = t.downTicks;
-    // A rule that has not seen a bar yet starts its trade date at the first one: walk it.
-    out.eventS = rule.state.currentTradeDate === null ? 0 : t.eventS;
-  }
-
-  walkStored(fromS: number, toS: number): boolean {
-    const bars = (this.stored ??= this.source.day(this.inst, this.day));
-    const a = lowerBound(bars.time, bars.length, fromS);
-    const b = lowerBound(bars.time, bars.length, toS);
-    if (a >= b) return false;
-    // The flat walk rolls the trade date at the first bar of each day's range only (ChallengeRule.run).
-    const dayFirst = a === lowerBound(bars.time, bars.length, this.dayFromS);
-    const r = this.challenge
-      ? this.challenge.rule.run(bars, a, b, dayFirst)
-      : { ...this.engine.processBars(bars, a, b, null), outcome: null };
-    if (r.processed > 0) this.skipDay = -1;
-    if (!r.halted) return false;
-    this.haltS = bars.time[a + r.processed - 1];
-    this.outcome = r.outcome;
-    return true;
-  }
-
-  skipped(closeTicks: number, bucketS: number, widthS: number): void {
-    // The price is exact (the bucket's close is its last stored bar's); the time is fixed at the end.
-    this.engine.mark(closeTicks, bucketS);
-    this.skipDay = this.day;
-    this.skipEndS = bucketS + widthS;
-  }
-
-  /** When the walk ended on a skip: the mark's time becomes the last skipped stored bar's, as the flat walk leaves it. */
-  fixSkippedMarkTime(): void {
-    if (this.skipDay < 0) return;
-    const timeS = lastBarTimeBefore(this.source, this.inst, this.skipDay, this.skipEndS);
-    if (timeS === null) throw new Error(`skipped bucket ending ${this.skipEndS} holds no stored bar`);
-    this.engine.mark(this.engine.lastPriceTicks, timeS);
-    const st = this.challenge?.rule.state;
-    if (st && st.status === 'active' && (st.lastSimTimeS === null || timeS > st.lastSimTimeS)) st.lastSimTimeS = timeS;
   }
 }

@@ -65,7 +65,7 @@ describe('a commit that fails', () => {
     const t = await setup();
     const s = await start(t);
     await t.post('Replay/step', { accountId: s.accountId, steps: 5 }, t.token);
-    const store = (t.s.replay as any).persistence.d.store;
+    const store = (t.s.replay as any).registry.d.store;
     const original = store.insertFills;
     store.insertFills = () => {
       throw new Error('disk full');
