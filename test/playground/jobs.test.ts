@@ -12,8 +12,9 @@ import { randomSecret } from '../../src/lib/secrets.ts';
 import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
 import { PlaygroundRunStore } from '../../src/store/playground-runs.ts';
+import { RunQueueStore } from '../../src/store/run-queue.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
-import { INTERRUPTED_MESSAGE } from '../../src/service/playground/runs.ts';
+import { INTERRUPTED_MESSAGE } from '../../src/service/jobs/queue.ts';
 import { T0, type TestApp, webCall, webLogin } from '../support/app.ts';
 import { IDLE, RUNNER_TEST_CACHE, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 import { describePg, freshDatabase, templateDatabase } from '../support/postgres.ts';
@@ -154,7 +155,7 @@ describePg('playground runs across two nodes on one PostgreSQL', () => describe(
       'SELECT id, node_id, requeues, status FROM playground_runs WHERE optimization_id = $o', { o: optId });
     const first = await until('claimed by A', row, (r) => r?.node_id === 'node-a');
     // Node B's sweep at a time when A's heartbeat is older than the bound (A went silent).
-    expect(await new PlaygroundRunStore(b.s.sql).failStale('node-b', INTERRUPTED_MESSAGE, a.clock.nowMs() + 1, a.clock.nowMs() + 1, 2)).toEqual([]);
+    expect(await new RunQueueStore(b.s.sql, new PlaygroundRunStore(b.s.sql)).failStale('node-b', INTERRUPTED_MESSAGE, a.clock.nowMs() + 1, a.clock.nowMs() + 1, 2)).toEqual([]);
     // A takes it again (its old copy is let go): the same row, running, put back once.
     expect(await until('claimed again', row, (r) => r?.node_id === 'node-a')).toEqual({ id: first!.id, node_id: 'node-a', requeues: 1, status: 'running' });
     expect((await call(b, 'GET', `optimizations/${optId}`)).body.optimization).toMatchObject({ status: 'running', error: null, progress: { done: 0, total: 1 } });
