@@ -20,6 +20,11 @@ import { eachBackend, freshSqlite, type OpenSql } from '../support/sql-backends.
 const T0 = 1_800_000_000_000;
 const CAPS = { full: 4, paced: 2 };
 const ALL_ROOM = { full: true, paced: true };
+const STATS = {
+  totalPnlCents: 1_250, totalTrades: 1, winningTrades: 1, losingTrades: 0, winRate: 1, averageWinCents: 1_250, averageLossCents: 0,
+  largestWinCents: 1_250, largestLossCents: 0, profitFactor: null, maxDrawdownCents: 0, finalBalanceCents: 5_001_250,
+};
+const PROGRESS = { balanceCents: 5_001_250, equityCents: 5_001_300, stats: STATS };
 const JOB: RunJob = { code: 'def on_bar(ctx, bar):\n    pass\n', startS: 1_740_690_000, endS: 1_740_776_400 };
 
 type MakeQueue = (d: QueueDeps) => JobQueue;
@@ -100,17 +105,17 @@ function conformance(open: OpenSql, make: MakeQueue): void {
     expect(c?.job).toEqual(JOB);
     expect(await h.q.claim(ALL_ROOM)).toBeNull();
     h.clock.advance(300);
-    expect(await h.q.heartbeat('exe_a', 120, { equityCents: 1 })).toEqual({ speed: null, stopRequested: false, paced: false });
-    expect(await h.runs.get(ann, 'exe_a')).toMatchObject({ barsDone: 120, heartbeatMs: T0 + 300, progress: { equityCents: 1 } });
+    expect(await h.q.heartbeat('exe_a', 120, PROGRESS)).toEqual({ speed: null, stopRequested: false, paced: false });
+    expect(await h.runs.get(ann, 'exe_a')).toMatchObject({ barsDone: 120, heartbeatMs: T0 + 300, progress: PROGRESS });
     expect(await h.q.pace(ann, 5, CAPS)).toEqual({ kind: 'changed', executionId: 'exe_a', nodeId: 'node-a', paced: true });
     expect(await h.q.cancel(ann)).toEqual({ id: 'exe_a', nodeId: 'node-a' });
-    expect(await h.q.heartbeat('exe_a', 130, {})).toEqual({ speed: 5, stopRequested: true, paced: true });
+    expect(await h.q.heartbeat('exe_a', 130, PROGRESS)).toEqual({ speed: 5, stopRequested: true, paced: true });
     expect(h.heard).toEqual([]);
     await h.q.complete({ id: 'exe_a', optimizationId: null }, ended({ status: 'stopped', error: STOPPED_MESSAGE, barsDone: 130, speed: 5 }));
     expect(h.heard).toEqual([{ id: 'exe_a', optimizationId: null }]);
     expect(await h.runs.get(ann, 'exe_a')).toMatchObject({ status: 'stopped', error: STOPPED_MESSAGE, barsDone: 130 });
     // Ended: no longer this node's to heart-beat; the user may run again.
-    expect(await h.q.heartbeat('exe_a', 140, {})).toBeNull();
+    expect(await h.q.heartbeat('exe_a', 140, PROGRESS)).toBeNull();
     expect(await h.q.cancel(ann)).toBeNull();
     expect(await h.q.enqueue(run('exe_a3', ann), JOB, false, CAPS)).toEqual({ kind: 'queued' });
   });
@@ -148,7 +153,7 @@ function conformance(open: OpenSql, make: MakeQueue): void {
     await h.q.enqueue(run('exe_b', bob), JOB, false, CAPS);
     await h.q.claim(ALL_ROOM);
     await h.q.claim(ALL_ROOM);
-    await h.q.heartbeat('exe_a', 500, { equityCents: 7 });
+    await h.q.heartbeat('exe_a', 500, PROGRESS);
     await h.q.cancel(bob);
     await h.q.requeue(['exe_a', 'exe_b']);
     expect(await h.runs.get(ann, 'exe_a')).toMatchObject({ status: 'running', nodeId: null, heartbeatMs: null, barsDone: 0, progress: null });
@@ -255,7 +260,7 @@ eachBackend('job queue: shared', (open) => {
       expect(await b.runs.get(bob, 'exe_c')).toMatchObject({ status: 'running', nodeId: null });
       expect(await b.runs.get(bob, 'exe_d')).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
       // The silent node's heartbeat finds its jobs gone.
-      expect(await a.q.heartbeat('exe_a', 1, {})).toBeNull();
+      expect(await a.q.heartbeat('exe_a', 1, PROGRESS)).toBeNull();
       expect(a.heard).toEqual([]);
     } finally {
       b.q.close();

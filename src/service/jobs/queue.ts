@@ -14,7 +14,8 @@
 // or failed by the queue because its node went silent, so an optimisation moves on wherever its
 // combination ended, without looking for it.
 
-import type { RunEndFields, NewRun, RunJob } from '../../store/playground-runs.ts';
+import type { RunStats } from '../../engine/results.ts';
+import type { NewRun, RunEndFields, RunJob } from '../../store/playground-runs.ts';
 import type { Admission, ClaimedRun, ClaimRoom, QueuedRun, RunControl, RunRef, ShareCaps, SpeedChange } from '../../store/run-queue.ts';
 
 export type { Admission, ClaimedRun, ClaimRoom, QueuedRun, RunControl, RunRef, ShareCaps, SpeedChange };
@@ -23,6 +24,13 @@ export type { Admission, ClaimedRun, ClaimRoom, QueuedRun, RunControl, RunRef, S
 export const INTERRUPTED_MESSAGE = 'The server restarted while the run was in progress';
 /** The reason a run reads stopped when its user (or its optimisation's) stopped it. */
 export const STOPPED_MESSAGE = 'Stopped by the user';
+
+/** What the running node writes of a job's progress beside its bars done, for the other nodes to show. */
+export interface RunProgress {
+  balanceCents: number;
+  equityCents: number;
+  stats: RunStats;
+}
 
 /** What runs the claimed jobs on this node (service/playground/run-worker.ts). */
 export interface JobWorker {
@@ -62,7 +70,7 @@ export interface JobQueue {
   /** Takes the oldest queued job the room allows for this node; null when none waits. */
   claim(room: ClaimRoom): Promise<ClaimedRun | null>;
   /** The running job's progress and liveness; reads back its stop and pace. Null: no longer this node's. */
-  heartbeat(id: string, barsDone: number, progress: unknown): Promise<RunControl | null>;
+  heartbeat(id: string, barsDone: number, progress: RunProgress): Promise<RunControl | null>;
   /** Records the job's end once (a job ended already stays as it is), then tells the listeners. */
   complete(job: RunRef, end: RunEndFields): Promise<void>;
   /** Gives jobs this node claimed back to the queue from the start (its shutdown); a stop asked meanwhile ends them stopped. */

@@ -6,7 +6,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { NewRun, PlaygroundRunStore, RunEndFields, RunJob } from '../../store/playground-runs.ts';
 import type { Admission, ClaimedRun, ClaimRoom, QueuedRun, RunControl, RunQueueStore, RunRef, ShareCaps, SpeedChange } from '../../store/run-queue.ts';
-import { type JobQueue, type JobWorker, STOPPED_MESSAGE } from './queue.ts';
+import { type JobQueue, type JobWorker, type RunProgress, STOPPED_MESSAGE } from './queue.ts';
 
 export type LogError = (message: string, fields: Record<string, unknown>) => void;
 
@@ -71,7 +71,7 @@ export abstract class StoreJobQueue implements JobQueue {
     return this.d.queue.claim(this.nodeId, room, this.d.clock.nowMs());
   }
 
-  heartbeat(id: string, barsDone: number, progress: unknown): Promise<RunControl | null> {
+  heartbeat(id: string, barsDone: number, progress: RunProgress): Promise<RunControl | null> {
     return this.d.queue.heartbeat(id, this.nodeId, this.d.clock.nowMs(), barsDone, progress);
   }
 

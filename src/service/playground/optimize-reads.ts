@@ -11,7 +11,7 @@ import type { OptimizeRequest, OptimizeState, Span } from './optimize-request.ts
 import {
   type Axis, bestOf, type Combination, heatmap, type HeatCell, type Objective, objectiveValue, qualifies, SORT_KEYS, type SortKey, sortCombinations, type Summary,
 } from './optimize-space.ts';
-import type { TradesPage, TradesPageError } from './run-reads.ts';
+import type { RunReads } from './run-reads.ts';
 import { stitch, type Stitched } from './walk-forward.ts';
 
 export type OptimizationNotFound = { kind: 'optimization_not_found' };
@@ -63,10 +63,8 @@ export interface HeatmapView {
   cells: (HeatCell | null)[][];
 }
 
-/** Where a run's trades are read page by page (the run service). */
-export interface RunTrades {
-  tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Promise<Result<TradesPage, TradesPageError>>;
-}
+/** Where a run's trades are read page by page (the run service's reads). */
+export type RunTrades = Pick<RunReads, 'tradesPage'>;
 
 export class OptimizationReads {
   constructor(

@@ -49,6 +49,11 @@ export interface OptimizeDeps {
 }
 
 export class OptimizationService {
+  /** Reads (optimize-reads.ts): one as its user sees it, a page of the user's, its combinations, the heatmap. */
+  readonly get: OptimizationReads['get'];
+  readonly list: OptimizationReads['list'];
+  readonly combinations: OptimizationReads['combinations'];
+  readonly heatmap: OptimizationReads['heatmap'];
   private readonly store: PlaygroundOptimizationStore;
   private readonly clock: Clock;
   private readonly planner: OptimizePlanner;
@@ -66,6 +71,10 @@ export class OptimizationService {
     this.clock = d.clock;
     this.planner = new OptimizePlanner(d.runs, d.source, d.clock);
     this.reads = new OptimizationReads(d.store, d.runs);
+    this.get = this.reads.get.bind(this.reads);
+    this.list = this.reads.list.bind(this.reads);
+    this.combinations = this.reads.combinations.bind(this.reads);
+    this.heatmap = this.reads.heatmap.bind(this.reads);
     this.startLimiter = d.rateLimits.limiter('optimize_start', limits.playgroundOptimizeStartsPerWindowMax, limits.playgroundOptimizeStartWindowMs);
     this.stopListening = jobs.onEnded((job) => {
       const id = job.optimizationId;
@@ -173,23 +182,5 @@ export class OptimizationService {
     });
     if (r !== null) return err({ kind: r });
     return ok({ optimizationId: id });
-  }
-
-  /** The optimisation as the user sees it; `stitch` false leaves out the walk-forward's stitched results (progress events). */
-  get(userId: number, id: unknown, stitch = true): Promise<Result<OptimizationView, OptimizationNotFound>> {
-    return this.reads.get(userId, id, stitch);
-  }
-
-  /** A page of the user's optimisations, newest first, each as a progress event sees it (no stitched results). */
-  list(userId: number, q: { offset?: number; limit?: number }): Promise<Result<OptimizationsPage, ListError>> {
-    return this.reads.list(userId, q);
-  }
-
-  combinations(userId: number, id: string, q: { sort?: unknown; order?: unknown; offset?: number; limit?: number }): Promise<Result<CombinationsPage, CombinationsError>> {
-    return this.reads.combinations(userId, id, q);
-  }
-
-  heatmap(userId: number, id: string, q: { x?: unknown; y?: unknown }): Promise<Result<HeatmapView, HeatmapError>> {
-    return this.reads.heatmap(userId, id, q);
   }
 }

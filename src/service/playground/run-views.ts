@@ -7,6 +7,7 @@ import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import type { Performance } from '../../engine/performance.ts';
 import type { RunStats, TradeRecord } from '../../engine/results.ts';
 import type { RunRow } from '../../store/playground-runs.ts';
+import type { RunProgress } from '../jobs/queue.ts';
 import type { Execution, RunStatus } from './execution.ts';
 import type { EquityPoint } from './ledger.ts';
 
@@ -58,13 +59,6 @@ export interface ViewedRun {
  * (ended, stopped, failed, a new speed) is seen at once.
  */
 const LIVE_VIEW_MAX_AGE_MS = 100;
-
-/** What the running node writes of its progress beside bars_done, for other nodes to show. */
-export interface Progress {
-  balanceCents: number;
-  equityCents: number;
-  stats: RunStats;
-}
 
 export function liveView(l: ViewedRun): ExecutionView {
   const x = l.exec;
@@ -122,7 +116,7 @@ export interface StoredResult {
 /** An ended run's record, or a run queued or executing on another node as its row reads (progress written by its node). */
 export function storedView(row: RunRow): ExecutionView {
   const r = row.result as StoredResult | null;
-  const pr = row.status === 'running' ? (row.progress as Progress | null) : null;
+  const pr = row.status === 'running' ? (row.progress as RunProgress | null) : null;
   const empty: RunStats = {
     totalPnlCents: 0, totalTrades: 0, winningTrades: 0, losingTrades: 0, winRate: 0, averageWinCents: 0, averageLossCents: 0,
     largestWinCents: 0, largestLossCents: 0, profitFactor: null, maxDrawdownCents: 0, finalBalanceCents: limits.startingBalanceCents,

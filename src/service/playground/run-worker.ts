@@ -15,9 +15,9 @@ import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
-import type { ClaimedRun, JobQueue, ShareCaps } from '../jobs/queue.ts';
+import type { ClaimedRun, JobQueue, RunProgress, ShareCaps } from '../jobs/queue.ts';
 import { Execution, SHUTDOWN_MESSAGE } from './execution.ts';
-import { type Progress, runSummary, type ViewedRun } from './run-views.ts';
+import { runSummary, type ViewedRun } from './run-views.ts';
 
 /** The run settings the playground needs from the configuration. */
 export interface RunSettings {
@@ -193,7 +193,7 @@ export class RunWorker {
     const edits = l.speedEdits;
     try {
       const led = l.exec.ledger;
-      const progress: Progress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
+      const progress: RunProgress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
       const ctl = await this.queue.heartbeat(l.exec.id, l.exec.barsDone, progress);
       // Failed or put back in the queue by another node (this one was silent too long): the sandbox
       // here is killed, and reads from now on come from the row, not from this copy.

@@ -26,7 +26,6 @@ import { randomSecret } from '../../lib/secrets.ts';
 import type { NewRun, PlaygroundRunStore } from '../../store/playground-runs.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { ExecutionEvent } from './execution.ts';
 import { parseSpeed, type PlannedRun, RunPlanner, type RunError, type RunInput } from './run-request.ts';
 import { type ExecutionNotFound, RunReads, type TradesPage, type TradesPageError } from './run-reads.ts';
 import type { ExecutionView } from './run-views.ts';
@@ -50,6 +49,11 @@ export interface RunDeps {
 }
 
 export class RunService {
+  /** Reads of an execution (run-reads.ts): its view, its trades, its progress as it goes. */
+  readonly get: RunReads['get'];
+  readonly tradesPage: RunReads['tradesPage'];
+  readonly allTrades: RunReads['allTrades'];
+  readonly subscribe: RunReads['subscribe'];
   private readonly planner: RunPlanner;
   private readonly worker: RunWorker;
   private readonly reads: RunReads;
@@ -65,6 +69,10 @@ export class RunService {
     this.planner = new RunPlanner(d.strategies, d.source, d.settings.customTimeframes);
     this.worker = new RunWorker(jobs, d.source, d.pool, d.settings, d.clock, d.logError);
     this.reads = new RunReads(d.records, this.worker);
+    this.get = this.reads.get.bind(this.reads);
+    this.tradesPage = this.reads.tradesPage.bind(this.reads);
+    this.allTrades = this.reads.allTrades.bind(this.reads);
+    this.subscribe = this.reads.subscribe.bind(this.reads);
   }
 
   /** At server start: what a dead node left is recovered (the queue's), then queued runs are claimed. */
@@ -121,22 +129,6 @@ export class RunService {
     // A run that left the paced share frees a paced runner here: a paced run waiting for one starts.
     if (this.worker.paceLocal(r.executionId, s, r.paced).leftPacedShare) await this.worker.poke();
     return ok({ executionId: r.executionId });
-  }
-
-  get(userId: number, id: unknown): Promise<Result<ExecutionView, ExecutionNotFound>> {
-    return this.reads.get(userId, id);
-  }
-
-  tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Promise<Result<TradesPage, TradesPageError>> {
-    return this.reads.tradesPage(userId, id, offset, limit);
-  }
-
-  allTrades(userId: number, id: unknown): Promise<Result<Omit<TradesPage, 'limit'>, ExecutionNotFound>> {
-    return this.reads.allTrades(userId, id);
-  }
-
-  subscribe(userId: number, id: string, fn: (e: ExecutionEvent) => void): () => void {
-    return this.reads.subscribe(userId, id, fn);
   }
 
   /** Ends this process's part in its executions in flight (run-worker.ts). */
