@@ -15,6 +15,7 @@ import type { LogError, QueueDeps } from '../../src/service/jobs/store-queue.ts'
 import { type NewRun, PlaygroundRunStore, type RunEndFields, type RunJob } from '../../src/store/playground-runs.ts';
 import { RunQueueStore } from '../../src/store/run-queue.ts';
 import type { Sql } from '../../src/store/sql.ts';
+import { addUser, queuedRun } from '../support/run-rows.ts';
 import { eachBackend, freshSqlite, type OpenSql } from '../support/sql-backends.ts';
 
 const T0 = 1_800_000_000_000;
@@ -63,16 +64,8 @@ async function harness(sql: Sql, make: MakeQueue, nodeId = 'node-a', clock = new
   return { sql, runs, q, worker, clock, heard, logged };
 }
 
-async function addUser(sql: Sql, email: string): Promise<number> {
-  await sql.run(`INSERT INTO users (email, plan, verified, disabled, created_ms) VALUES ($email, 'pro', 1, 0, 0)`, { email });
-  return (await sql.get<{ id: number }>('SELECT id FROM users WHERE email = $email', { email }))!.id;
-}
-
 function run(id: string, userId: number, over: Partial<NewRun> = {}): NewRun {
-  return {
-    id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27',
-    params: {}, contextTimeframes: [], speed: null, barsTotal: 1380, startedMs: T0, ...over,
-  };
+  return queuedRun(id, userId, { startedMs: T0, ...over });
 }
 
 function combo(id: string, userId: number, optimizationId: string, index: number): { run: NewRun; job: RunJob } {

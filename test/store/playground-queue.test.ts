@@ -9,15 +9,11 @@ import { type NewRun, PlaygroundRunStore, type RunJob } from '../../src/store/pl
 import { RunQueueStore } from '../../src/store/run-queue.ts';
 import type { Sql } from '../../src/store/sql.ts';
 import { describePg, freshDatabase, templateDatabase } from '../support/postgres.ts';
+import { addUser, queuedRun } from '../support/run-rows.ts';
 import { eachBackend } from '../support/sql-backends.ts';
 
 const CAPS = { full: 2, paced: 1 };
 const JOB: RunJob = { code: 'def on_bar(ctx, bar):\n    pass\n', startS: 1_740_690_000, endS: 1_740_690_000 + 86_400 };
-
-async function addUser(sql: Sql, email: string): Promise<number> {
-  await sql.run(`INSERT INTO users (email, plan, verified, disabled, created_ms) VALUES ($email, 'pro', 1, 0, 0)`, { email });
-  return (await sql.get<{ id: number }>('SELECT id FROM users WHERE email = $email', { email }))!.id;
-}
 
 /** The run records and the queue over them, on one database. */
 function stores(sql: Sql): { runs: PlaygroundRunStore; store: RunQueueStore } {
@@ -26,10 +22,7 @@ function stores(sql: Sql): { runs: PlaygroundRunStore; store: RunQueueStore } {
 }
 
 function run(id: string, userId: number, speed: number | null = null, startedMs = 1000): NewRun {
-  return {
-    id, userId, strategyId: null, templateId: null, instrument: 'NQ', timeframe: '1m', startDate: '2025-02-27', endDate: '2025-02-27',
-    params: {}, contextTimeframes: [], speed, barsTotal: 1380, startedMs,
-  };
+  return queuedRun(id, userId, { speed, startedMs });
 }
 
 eachBackend('playground run queue', (open) => {

@@ -57,7 +57,6 @@ export class OptimizationService {
   private readonly store: PlaygroundOptimizationStore;
   private readonly clock: Clock;
   private readonly planner: OptimizePlanner;
-  private readonly reads: OptimizationReads;
   private readonly startLimiter: RateLimiter;
   private readonly stopListening: () => void;
   /** Advances under way (a combination's end heard from the queue), awaited at shutdown. */
@@ -70,11 +69,11 @@ export class OptimizationService {
     this.store = d.store;
     this.clock = d.clock;
     this.planner = new OptimizePlanner(d.runs, d.source, d.clock);
-    this.reads = new OptimizationReads(d.store, d.runs);
-    this.get = this.reads.get.bind(this.reads);
-    this.list = this.reads.list.bind(this.reads);
-    this.combinations = this.reads.combinations.bind(this.reads);
-    this.heatmap = this.reads.heatmap.bind(this.reads);
+    const reads = new OptimizationReads(d.store, d.runs);
+    this.get = reads.get.bind(reads);
+    this.list = reads.list.bind(reads);
+    this.combinations = reads.combinations.bind(reads);
+    this.heatmap = reads.heatmap.bind(reads);
     this.startLimiter = d.rateLimits.limiter('optimize_start', limits.playgroundOptimizeStartsPerWindowMax, limits.playgroundOptimizeStartWindowMs);
     this.stopListening = jobs.onEnded((job) => {
       const id = job.optimizationId;

@@ -56,7 +56,6 @@ export class RunService {
   readonly subscribe: RunReads['subscribe'];
   private readonly planner: RunPlanner;
   private readonly worker: RunWorker;
-  private readonly reads: RunReads;
   private readonly records: PlaygroundRunStore;
   private readonly clock: Clock;
 
@@ -68,11 +67,11 @@ export class RunService {
     this.records = d.records;
     this.planner = new RunPlanner(d.strategies, d.source, d.settings.customTimeframes);
     this.worker = new RunWorker(jobs, d.source, d.pool, d.settings, d.clock, d.logError);
-    this.reads = new RunReads(d.records, this.worker);
-    this.get = this.reads.get.bind(this.reads);
-    this.tradesPage = this.reads.tradesPage.bind(this.reads);
-    this.allTrades = this.reads.allTrades.bind(this.reads);
-    this.subscribe = this.reads.subscribe.bind(this.reads);
+    const reads = new RunReads(d.records, this.worker);
+    this.get = reads.get.bind(reads);
+    this.tradesPage = reads.tradesPage.bind(reads);
+    this.allTrades = reads.allTrades.bind(reads);
+    this.subscribe = reads.subscribe.bind(reads);
   }
 
   /** At server start: what a dead node left is recovered (the queue's), then queued runs are claimed. */
