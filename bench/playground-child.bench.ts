@@ -76,6 +76,7 @@ async function once(body: Record<string, unknown>): Promise<Once> {
     {
       id: crypto.randomUUID(), userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
       totalBars: p.totalBars, speed: null, timeoutMs: 600_000, slippageTicks: 1, startingBalanceCents: limits.startingBalanceCents, nowMs: () => Date.now(),
+      logError: (message: string, fields: Record<string, unknown>) => console.error(message, fields),
     },
     s.bars,
   );

@@ -79,7 +79,8 @@ async function health(s: Services, store: StoreHealth): Promise<Response> {
   let answered = true;
   try {
     version = schemaVersion(s.db);
-    if (s.sql.dialect === 'postgres') await withinMs(s.sql.get('SELECT 1 AS ok'), limits.storeProbeTimeoutMs);
+    const shared = s.topology.sharedStore;
+    if (shared !== null) await withinMs(shared.get('SELECT 1 AS ok'), limits.storeProbeTimeoutMs);
     await store.probeWrites(() => withinMs(canWrite(s), limits.storeProbeTimeoutMs));
   } catch {
     answered = false;
@@ -91,7 +92,7 @@ async function health(s: Services, store: StoreHealth): Promise<Response> {
     uptimeS: Math.floor((s.clock.nowMs() - s.startedMs) / 1000),
     database,
     schemaVersion: version,
-    store: s.sql.dialect,
+    store: s.topology.sharedStore === null ? 'sqlite' : 'postgres',
     node: s.config.nodeId,
     // This one included: what a draining node still has to answer before it stops listening.
     requestsInFlight: s.lifecycle.requestsInFlight,
@@ -102,7 +103,7 @@ async function health(s: Services, store: StoreHealth): Promise<Response> {
 /** Whether writes can succeed again: the node's SQLite file may grow, and the shared store takes a write. */
 async function canWrite(s: Services): Promise<boolean> {
   if (!sqliteCanGrow(s.db, limits.sqliteFreeBytesMin)) return false;
-  if (s.sql.dialect === 'postgres') await sharedStoreWrites(s.sql, s.clock.nowMs());
+  if (s.topology.sharedStore !== null) await sharedStoreWrites(s.topology.sharedStore, s.clock.nowMs());
   return true;
 }
 

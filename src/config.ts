@@ -159,9 +159,10 @@ export const limits = Object.freeze({
   sseKeepAliveMs: 5_000, // a comment line on an event stream silent this long (Bun closes idle connections after 10 s)
   replayPlayLookMsMax: 1_000, // a playing session looks at the clock at least this often: a slow rate's bar is never later than this
   playgroundBusyRetryAfterS: 5, // Retry-After of a run or speed change refused for want of a runner
-  // Runs as jobs in the store (src/service/playground/runs.ts): the running node writes progress and
-  // a heartbeat this often and applies stop and pace set by any node; every node claims queued runs
-  // and fails runs whose node went silent; a node streaming another node's run polls its row.
+  // Runs as jobs in the store (src/service/jobs/, src/service/playground/run-worker.ts): the running
+  // node writes progress and a heartbeat this often and applies stop and pace set by any node; every
+  // node claims queued runs and fails runs whose node went silent; a node streaming another node's
+  // run polls its row.
   playgroundHeartbeatMs: 300,
   playgroundClaimIntervalMs: 500,
   playgroundRunStaleMs: 30_000, // generous: far above a heartbeat late on a loaded machine

@@ -282,6 +282,20 @@ describe('tidy', () => {
     expect(bad).toEqual([]);
   });
 
+  it('one topology: nothing outside the store and the composition root (service/services.ts) asks which database it runs on', () => {
+    const bad = ALL.filter((f) => layer(f.path) !== 'store' && f.path !== 'service/services.ts')
+      .filter((f) => /\.dialect\b|instanceof\s+(PostgresSql|SqliteSql)\b/.test(f.text))
+      .map((f) => f.path);
+    expect(bad).toEqual([]);
+  });
+
+  it('one logger: the server writes to the injected logger, never to the console (but for the composition root\'s default)', () => {
+    const bad = ALL.filter((f) => layer(f.path) !== 'console' && f.path !== 'service/services.ts')
+      .filter((f) => /\bconsole\.(error|warn|log|info)\(/.test(f.text))
+      .map((f) => f.path);
+    expect(bad).toEqual([]);
+  });
+
   it('wire words stay in http: no errorCode or HTTP status below it', () => {
     const bad = ALL.filter((f) => ['engine', 'challenge', 'domain', 'data', 'service', 'store'].includes(layer(f.path)))
       .filter((f) => /errorCode|errorMessage|new Response\(/.test(f.text))

@@ -1,7 +1,8 @@
 // Sliding-window rate limits. The services see one asynchronous `RateLimiter` per limit, made by
-// the instance's `RateLimits` (`rateLimitsFor`): on SQLite (one node) the calls are counted in memory
-// (`SlidingWindowLimiter`, no store write per request); on PostgreSQL (a cluster) in the store,
-// shared by every node (`SharedRateLimiter` over store/rate-hits.ts). Both answer alike: a call is
+// the instance's `RateLimits` (the topology's, topology.ts): on one node with its own store the calls
+// are counted in memory (`memoryRateLimits`: `SlidingWindowLimiter`, no store write per request); on
+// a shared store in the store, shared by every node (`sharedRateLimits`: `SharedRateLimiter` over
+// store/rate-hits.ts). Both answer alike: a call is
 // counted when allowed, a refused one is not, and Retry-After is the wait until the oldest counted
 // call leaves the window.
 
@@ -30,11 +31,6 @@ export interface RateLimits {
   limiter(scope: string, max: number, windowMs: number): RateLimiter;
   /** Replay/step's bars per user: per second on this node, per UTC day as `shared` says. */
   streaming(clock: Clock): StreamingBudget;
-}
-
-/** In memory on SQLite (one node), in the store on PostgreSQL (several). */
-export function rateLimitsFor(sql: Sql): RateLimits {
-  return sql.dialect === 'postgres' ? sharedRateLimits(sql) : memoryRateLimits();
 }
 
 export function memoryRateLimits(): RateLimits {

@@ -6,9 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import { type Db, storeFailureOf } from '../store/db.ts';
 import { FailureLog } from '../lib/failure-log.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
-import { ClusterEventBus } from './events/cluster-bus.ts';
-import { LeaseStore } from '../store/leases.ts';
-import { Leased, type Ownership, SingleNode } from './cluster/ownership.ts';
+import type { Ownership } from './cluster/ownership.ts';
 import { BarSource } from '../data/bar-source.ts';
 import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
@@ -48,13 +46,15 @@ import { OptimizationService } from './playground/optimize.ts';
 import { RunService } from './playground/runs.ts';
 import { StrategyService } from './playground/strategies.ts';
 import { ReplayService } from './replay/service.ts';
-import { type RateLimits, rateLimitsFor } from './rate-limit.ts';
+import type { RateLimits } from './rate-limit.ts';
 import { TradingService } from './trading.ts';
 import { UserService } from './users.ts';
 import { WebAuthService } from './web-auth.ts';
-import { type EventBus, LocalEventBus } from './events/bus.ts';
+import type { EventBus } from './events/bus.ts';
 import { authTopic, type ReplayEvent } from './events/types.ts';
 import type { Revocation } from './auth.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { sharedStoreTopology, standaloneTopology, type Topology } from './topology.ts';
 
 export interface Services {
   config: Config;
@@ -87,9 +87,11 @@ export interface Services {
   lifecycle: { draining: boolean; requestsInFlight: number };
   /** Signs requests one node forwards to another (derived from the JWT secret every node shares). */
   clusterKey: Uint8Array;
-  /** Which node runs which live session (leases in a cluster). */
+  /** One node or many: ownership, events, rate limits, the streaming budget and the job queue (topology.ts). */
+  topology: Topology;
+  /** The topology's: which node runs which live session (leases in a cluster). */
   ownership: Ownership;
-  /** Committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
+  /** The topology's: committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
   events: EventBus<ReplayEvent>;
   /** The web login's cookie sessions (playground and console). */
   webAuth: WebAuthService;
@@ -127,7 +129,6 @@ export interface ServiceDeps {
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { db, clock, config } = deps;
   const sql = deps.sql ?? new SqliteSql(db);
-  const rateLimits = rateLimitsFor(sql);
   const userStore = new UserStore(sql);
   const tokenStore = new IssuedJwtStore(sql, 'tokens');
   const accountStore = new AccountStore(sql);
@@ -135,14 +136,11 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { chunks, builder, bars, warmup } = barParts(db, config, clock, deps.logInfo, logError);
   const cluster = deps.cluster ?? sql.dialect === 'postgres';
   const { sharedBars, importLocks, replica } = marketDataStores(sql, db, chunks, cluster, config, clock, logError);
-  const { events, clusterBus } = await eventBusFor(cluster ? sql : null, config, logError);
+  const topology = await topologyFor(sql, cluster, config, clock, logError);
+  const { rateLimits, events, ownership } = topology;
   const revoked = revocationPublisher(events);
-  const replayStore = new ReplayStore(sql);
-  const challengeStore = new ChallengeStore(sql);
-  const challenges = new ChallengeService(sql, accountStore, challengeStore, clock);
-  const ownership = ownershipFor(cluster ? sql : null, config, logError);
-  const replay = new ReplayService({ db: sql, ownership, rateLimits, config, clock, source: bars, accounts: accountStore, store: replayStore, challenges, bus: events, logError });
-  const { strategies, runnerPool, runner, runs, optimizations } = playgroundServices(sql, config, bars, clock, rateLimits, deps.logInfo, logError);
+  const { replayStore, challengeStore, challenges, replay } = replayServices(sql, topology, config, clock, bars, accountStore, logError);
+  const { strategies, runnerPool, runner, runs, optimizations } = playgroundServices(sql, topology.jobs, config, bars, clock, rateLimits, deps.logInfo, logError);
   // The admin CLI works on the store alone; only a server (or a test app) copies the shared market
   // data (before it serves) and brings sessions to life.
   if (deps.restoreSessions !== false) {
@@ -179,6 +177,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     trading: new TradingService(replay, replayStore, accountStore),
     journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
     drawings: new DrawingsService(replayStore, new DrawingsStore(sql), clock),
+    topology,
     events,
     ownership,
     lifecycle: { draining: false, requestsInFlight: 0 },
@@ -196,9 +195,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       builder?.close();
       await replica?.stop();
       await replay.shutdown();
-      await clusterBus?.stop();
-      optimizations.shutdown();
+      // The runs first: a combination's end recorded meanwhile still moves its optimisation on.
       await runs.shutdown();
+      await optimizations.shutdown();
+      await topology.stop();
       await runnerPool.close();
       // The SQLite file is the caller's to close; a PostgreSQL pool is this instance's.
       if (sql.dialect === 'postgres') await sql.close();
@@ -247,21 +247,35 @@ function marketDataStores(sql: Sql, db: Db, chunks: BarChunkStore, cluster: bool
   return { sharedBars, importLocks: new SharedImportLocks(sql), replica };
 }
 
-/** The playground's services: strategies, the runner pool, runs and optimisations over one run store. */
-function playgroundServices(sql: Sql, config: Config, bars: BarSource, clock: Clock, rateLimits: RateLimits, logInfo: LogError | undefined, logError: LogError) {
-  const runStore = new PlaygroundRunStore(sql);
-  const strategies = new StrategyService(new StrategyStore(sql), runStore, clock, config.customTimeframes, rateLimits);
+/** Replay sessions and the challenges they trade, over the topology's ownership, events and limits. */
+function replayServices(sql: Sql, topology: Topology, config: Config, clock: Clock, bars: BarSource, accounts: AccountStore, logError: LogError) {
+  const replayStore = new ReplayStore(sql);
+  const challengeStore = new ChallengeStore(sql);
+  const challenges = new ChallengeService(sql, accounts, challengeStore, clock);
+  // ReplayService asks its rate limits for the streaming budget: it gets the topology's one.
+  const rateLimits = { ...topology.rateLimits, streaming: () => topology.streaming };
+  const replay = new ReplayService({
+    db: sql, ownership: topology.ownership, rateLimits, config, clock, source: bars, accounts, store: replayStore, challenges, bus: topology.events, logError,
+  });
+  return { replayStore, challengeStore, challenges, replay };
+}
+
+/** The playground's services: strategies, the runner pool, runs and optimisations over one run store and the topology's job queue. */
+function playgroundServices(sql: Sql, jobs: JobQueue, config: Config, bars: BarSource, clock: Clock, rateLimits: RateLimits, logInfo: LogError | undefined, logError: LogError) {
+  const records = new PlaygroundRunStore(sql);
+  const strategies = new StrategyService(new StrategyStore(sql), records, clock, config.customTimeframes, rateLimits);
   const runnerPool = lazyRunnerPool(config, logInfo, logError);
   const runner = runnerPool.get;
-  const runs = new RunService(runStore, strategies, bars, runner, {
-    nodeId: config.nodeId, customTimeframes: config.customTimeframes,
+  const settings = {
+    customTimeframes: config.customTimeframes,
     slippageTicks: config.slippageTicks,
     timeoutMs: config.playgroundTimeoutS * 1000,
     maxConcurrent: config.runnerMaxConcurrent,
     pacedMaxConcurrent: config.runnerPacedMaxConcurrent,
     optimizeMaxConcurrent: optimizeShare(config),
-  }, clock);
-  const optimizations = new OptimizationService(new PlaygroundOptimizationStore(sql, runStore), runs, bars, clock, rateLimits);
+  };
+  const runs = new RunService(jobs, { records, strategies, source: bars, pool: runner, settings, clock, logError });
+  const optimizations = new OptimizationService(jobs, { store: new PlaygroundOptimizationStore(sql), runs, source: bars, clock, rateLimits, logError });
   return { strategies, runnerPool, runner, runs, optimizations };
 }
 
@@ -287,27 +301,14 @@ function lazyRunnerPool(config: Config, logInfo: LogError | undefined, logError:
   return { get, close: async () => pool?.close() };
 }
 
-/** One node: events in process. A cluster: the same events reach every node through LISTEN/NOTIFY. */
-async function eventBusFor(sql: Sql | null, config: Config, logError: LogError) {
-  if (!(sql instanceof PostgresSql)) {
-    const local = new LocalEventBus<ReplayEvent>((e, event) => logError('event handler failed', { topic: event.topic, error: String(e) }));
-    return { events: local as EventBus<ReplayEvent>, clusterBus: null };
-  }
-  const clusterBus = new ClusterEventBus<ReplayEvent>(sql, config.nodeId, (e, context) => logError('cluster event bus', { context, error: String(e) }));
-  await clusterBus.start();
-  return { events: clusterBus as EventBus<ReplayEvent>, clusterBus };
-}
-
-/** One node owns every session; on a shared PostgreSQL, each session is held under a lease. */
-function ownershipFor(sql: Sql | null, config: Config, logError: LogError): Ownership {
-  if (sql === null || sql.dialect !== 'postgres') return new SingleNode(config.nodeId);
-  const settings = {
-    nodeId: config.nodeId,
-    nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}`,
-    ttlMs: limits.sessionLeaseTtlMs,
-    renewMs: limits.sessionLeaseRenewMs,
-  };
-  return new Leased(new LeaseStore(sql), settings, logError);
+/**
+ * One node on its SQLite file, or a node on a shared PostgreSQL (of a cluster unless `cluster` is
+ * false): the only place that asks which store the instance runs on for its topology.
+ */
+export async function topologyFor(sql: Sql, cluster: boolean, config: Config, clock: Clock, logError: LogError): Promise<Topology> {
+  const d = { nodeId: config.nodeId, clock, logError };
+  if (!(sql instanceof PostgresSql)) return standaloneTopology(sql, d);
+  return sharedStoreTopology(sql, cluster ? { nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}` } : null, d);
 }
 
 /** Revocations (logout, key rotation, …) as events: hub connections on the user's tokens close. */

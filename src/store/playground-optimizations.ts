@@ -1,13 +1,12 @@
 // Playground optimisations (migration 13): a row per optimisation (its checked request, its state,
 // the combinations it queues in all) and, for each combination, an ordinary run row in
-// playground_runs carrying optimization_id (queued as a job any node claims; see playground-runs.ts).
+// playground_runs carrying optimization_id (queued as a job any node claims: run-queue.ts).
 // Admission (one running optimisation per user, combinations per user per UTC day) is counted under
 // one lock, as runs' is: SQLite's write transaction, a transaction-level advisory lock on PostgreSQL,
 // which also serialises an optimisation's advance (queueing a walk-forward window's out-of-sample run)
 // between the nodes whose combinations end at once.
 
 import type { RunStatus } from './strategies.ts';
-import { type NewRun, type PlaygroundRunStore, type RunJob } from './playground-runs.ts';
 import { inSeqOrder, nextSeq } from './seq.ts';
 import type { Sql } from './sql.ts';
 
@@ -40,11 +39,6 @@ export interface ComboRow {
   summary: unknown;
 }
 
-export interface QueuedCombo {
-  run: NewRun;
-  job: RunJob;
-}
-
 export type OptimizationAdmission = { kind: 'queued' } | { kind: 'already_running'; optimizationId: string } | { kind: 'daily_limit'; left: number };
 
 const OPTIMIZE_LOCK_KEY = 0x5244_6f70;
@@ -69,14 +63,7 @@ function toRow(r: Raw): OptimizationRow {
 }
 
 export class PlaygroundOptimizationStore {
-  constructor(
-    private readonly db: Sql,
-    private readonly runs: PlaygroundRunStore,
-  ) {}
-
-  get dialect(): Sql['dialect'] {
-    return this.db.dialect;
-  }
+  constructor(private readonly db: Sql) {}
 
   /** Runs `fn` in a transaction holding the optimisations' lock. No network or child process inside. */
   locked<T>(fn: () => Promise<T>): Promise<T> {
@@ -87,10 +74,11 @@ export class PlaygroundOptimizationStore {
   }
 
   /**
-   * Writes an optimisation and queues its first combinations if its user has no optimisation running
-   * and `day`'s combinations stay within `perDayMax` (`counted` of them: its whole total).
+   * Writes an optimisation if its user has no optimisation running and `day`'s combinations stay
+   * within `perDayMax` (its whole total counted). Its combinations are the job queue's to queue, in
+   * the caller's transaction (`locked`).
    */
-  async create(o: NewOptimization, combos: readonly QueuedCombo[], day: number, perDayMax: number): Promise<OptimizationAdmission> {
+  async create(o: NewOptimization, day: number, perDayMax: number): Promise<OptimizationAdmission> {
     return this.locked(async () => {
       const mine = await this.db.get<{ id: string }>(`SELECT id FROM playground_optimizations WHERE user_id = $u AND status = 'running'`, { u: o.userId });
       if (mine !== null) return { kind: 'already_running', optimizationId: mine.id } as OptimizationAdmission;
@@ -102,14 +90,8 @@ export class PlaygroundOptimizationStore {
       await inSeqOrder(this.db, 'playground_optimizations', () => this.db.run(`INSERT INTO playground_optimizations (id, user_id, status, request_json, state_json, total, created_ms, seq)
          VALUES ($id, $u, 'running', $req, $state, $total, $now, ${nextSeq('playground_optimizations')})`,
         { id: o.id, u: o.userId, req: JSON.stringify(o.request), state: JSON.stringify(o.state), total: o.total, now: o.createdMs }));
-      for (const c of combos) await this.runs.insert(c.run, c.job, false);
       return { kind: 'queued' } as OptimizationAdmission;
     });
-  }
-
-  /** Queues more combinations of a running optimisation (a walk-forward window's out-of-sample run). */
-  async queue(combos: readonly QueuedCombo[]): Promise<void> {
-    for (const c of combos) await this.runs.insert(c.run, c.job, false);
   }
 
   /** The user's optimisation, or null (another user's reads as absent). */
@@ -162,17 +144,6 @@ export class PlaygroundOptimizationStore {
     const n = await this.db.run(`UPDATE playground_optimizations SET status = $s, error = $e, completed_ms = $now WHERE id = $id AND status = 'running'`,
       { id, s: status, e: error, now: nowMs });
     return n > 0;
-  }
-
-  /**
-   * Ends its queued combinations as `status` (with `message`) and asks its running ones to stop
-   * (their nodes apply it at the next heartbeat); returns the running ones' ids.
-   */
-  async cancelRest(id: string, status: 'stopped' | 'failed', message: string, nowMs: number): Promise<string[]> {
-    await this.db.run(`UPDATE playground_runs SET status = $s, error = $m, completed_ms = $now, job_json = NULL
-       WHERE optimization_id = $id AND status = 'running' AND node_id IS NULL`, { id, s: status, m: message, now: nowMs });
-    const rows = await this.db.all<{ id: string }>(`UPDATE playground_runs SET stop_requested = 1 WHERE optimization_id = $id AND status = 'running' RETURNING id`, { id });
-    return rows.map((r) => r.id);
   }
 
   /** Keeps the user's newest `keep` optimisations: deletes older ended ones with their runs; returns how many. */

@@ -1,19 +1,21 @@
 // Playground runs as jobs in a shared PostgreSQL: two nodes (two service sets and apps on one
 // database, as two processes would be). Node A has runners; node B has none (its runner shares are
 // 0: it never claims), so every run executes on A while B answers for it from the row: polling,
-// the event stream, one run per user, pace, stop; and B fails a run whose node went silent.
-// Real sandboxes on A: three runs in all.
+// the event stream, one run per user, pace, stop; and B fails a run whose node went silent, and an
+// optimisation whose combination's node went silent once too often fails through B's job queue.
+// Real sandboxes on A.
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { buildApp } from '../../src/app.ts';
-import { type Config, defaultConfig } from '../../src/config.ts';
+import { type Config, defaultConfig, limits } from '../../src/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
 import { createServices, type Services } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
 import { PlaygroundRunStore } from '../../src/store/playground-runs.ts';
+import { RunQueueStore } from '../../src/store/run-queue.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
-import { INTERRUPTED_MESSAGE } from '../../src/service/playground/runs.ts';
+import { INTERRUPTED_MESSAGE } from '../../src/service/jobs/queue.ts';
 import { T0, type TestApp, webCall, webLogin } from '../support/app.ts';
 import { IDLE, RUNNER_TEST_CACHE, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
 import { describePg, freshDatabase, templateDatabase } from '../support/postgres.ts';
@@ -154,12 +156,45 @@ describePg('playground runs across two nodes on one PostgreSQL', () => describe(
       'SELECT id, node_id, requeues, status FROM playground_runs WHERE optimization_id = $o', { o: optId });
     const first = await until('claimed by A', row, (r) => r?.node_id === 'node-a');
     // Node B's sweep at a time when A's heartbeat is older than the bound (A went silent).
-    expect(await new PlaygroundRunStore(b.s.sql).failStale('node-b', INTERRUPTED_MESSAGE, a.clock.nowMs() + 1, a.clock.nowMs() + 1, 2)).toEqual([]);
+    expect(await new RunQueueStore(b.s.sql, new PlaygroundRunStore(b.s.sql)).failStale('node-b', INTERRUPTED_MESSAGE, a.clock.nowMs() + 1, a.clock.nowMs() + 1, 2)).toEqual([]);
     // A takes it again (its old copy is let go): the same row, running, put back once.
     expect(await until('claimed again', row, (r) => r?.node_id === 'node-a')).toEqual({ id: first!.id, node_id: 'node-a', requeues: 1, status: 'running' });
     expect((await call(b, 'GET', `optimizations/${optId}`)).body.optimization).toMatchObject({ status: 'running', error: null, progress: { done: 0, total: 1 } });
     expect((await call(b, 'POST', `optimizations/${optId}/stop`, {})).body).toEqual({ optimizationId: optId, success: true, errorCode: 0, errorMessage: null });
     expect(await until('combination stopped', row, (r) => r?.status !== 'running')).toEqual({ id: first!.id, node_id: 'node-a', requeues: 1, status: 'stopped' });
     expect((await call(a, 'GET', `optimizations/${optId}`)).body.optimization).toMatchObject({ status: 'stopped', error: 'Stopped by the user', progress: { done: 1, total: 1 } });
+  }, SANDBOX_TEST_MS);
+
+  it("a combination whose node went silent once too often fails, and the node whose queue failed it fails the optimisation at once (no sweep)", async () => {
+    const spin = 'def on_bar(ctx, bar):\n    while True:\n        pass\n';
+    const started = await call(a, 'POST', 'optimize', { ...DAY, code: spin, params: { x: { values: [1, 2] } } });
+    expect(started.body).toMatchObject({ success: true });
+    const optId = started.body.optimizationId as string;
+    const rows = () => a.s.sql.all<{ id: string; node_id: string | null; status: string; error: string | null }>(
+      'SELECT id, node_id, status, error FROM playground_runs WHERE optimization_id = $o ORDER BY opt_combo', { o: optId });
+    // A runs one combination at a time (its optimisations' share of two runners); the other waits.
+    const [first, second] = await until('the first claimed by A', rows, (r) => r.length === 2 && r[0].node_id === 'node-a');
+    // The first has been put back as often as a combination may: B's queue fails it this time.
+    await a.s.sql.run('UPDATE playground_runs SET requeues = $n WHERE id = $id', { n: limits.playgroundCombinationRequeuesMax, id: first.id });
+    const heard: { id: string; optimizationId: string | null }[] = [];
+    const off = b.s.topology.jobs.onEnded((job) => heard.push(job));
+    try {
+      // A goes silent for B: B's queue finds A's heartbeats too old.
+      b.clock.advance(31_000);
+      await until('B\'s queue tells of the failed combination', async () => heard, (h) => h.some((j) => j.id === first.id));
+      expect(heard.filter((j) => j.id === first.id)).toEqual([{ id: first.id, optimizationId: optId }]);
+      const o = await until('the optimisation failed', async () => (await call(b, 'GET', `optimizations/${optId}`)).body.optimization, (x) => x.status !== 'running');
+      expect(o).toMatchObject({ status: 'failed', error: INTERRUPTED_MESSAGE });
+      // The other, queued (failed with the optimisation) or claimed by A meanwhile (asked to stop by
+      // the optimisation's end), ends either way.
+      const [c0, c1] = await until('both ended', rows, (r) => r.every((c) => c.status !== 'running'));
+      expect(c0).toMatchObject({ id: first.id, status: 'failed', error: INTERRUPTED_MESSAGE });
+      expect(c1.id).toBe(second.id);
+      expect(['stopped', 'failed']).toContain(c1.status);
+    } finally {
+      off();
+      // A's time catches up (its heartbeats are fresh again for B).
+      a.clock.advance(31_000);
+    }
   }, SANDBOX_TEST_MS);
 }));

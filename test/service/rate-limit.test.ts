@@ -5,8 +5,8 @@ import { describe, expect, it } from 'bun:test';
 import { defaultConfig, limits } from '../../src/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { secondsToUtcMidnight } from '../../src/lib/iso-time.ts';
-import { memoryRateLimits, type RateLimits, rateLimitsFor, sharedRateLimits } from '../../src/service/rate-limit.ts';
-import { createServices } from '../../src/service/services.ts';
+import { memoryRateLimits, type RateLimits, sharedRateLimits } from '../../src/service/rate-limit.ts';
+import { createServices, topologyFor } from '../../src/service/services.ts';
 import { openDb } from '../../src/store/db.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import type { Sql } from '../../src/store/sql.ts';
@@ -143,12 +143,14 @@ describe('rate limits [memory]', () => {
 eachBackend('rate limits shared through the store', (open, dialect) => {
   for (const c of CASES) it(c.name, async () => play(sharedRateLimits(await open()), c));
 
-  it(`the factory counts in memory on SQLite, in the store on PostgreSQL (${dialect})`, async () => {
+  it(`the topology counts in memory on SQLite, in the store on PostgreSQL (${dialect})`, async () => {
     const sql = await open();
-    const rl = rateLimitsFor(sql);
+    const topology = await topologyFor(sql, false, defaultConfig(), new ManualClock(T), () => {});
+    const rl = topology.rateLimits;
     expect(rl.shared).toBe(dialect === 'postgres');
     await rl.limiter('history', 1, MIN).take('7', T);
     expect(await hitRows(sql)).toBe(dialect === 'postgres' ? 1 : 0);
+    await topology.stop();
   });
 
   it('a take drops its key\'s expired calls; every sweepEvery takes drop the whole scope\'s', async () => {

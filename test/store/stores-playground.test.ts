@@ -1,12 +1,14 @@
 // The store contract, part 2, on SQLite and on PostgreSQL with the same calls and the same expected
 // answers: saved strategies (byte usage in UTF-8, orders with ties, scoping to the owner) and
 // playground runs (rows field for field, ends with packed trades, pages, lists, pruning, failing).
-// The run queue's admission and claims are tested in playground-queue.test.ts. One migrated database
+// The run queue's admission and claims are tested in playground-queue.test.ts (here: the queue's
+// verbs over these rows, field for field). One migrated database
 // per backend, shared by the file's tests: each test keeps apart by users of its own, and ends the
 // runs it queues.
 
 import { expect, it } from 'bun:test';
 import { isUniqueViolation, type NewRun, PlaygroundRunStore, type RunEndFields, type RunRow, type StoredTrade } from '../../src/store/playground-runs.ts';
+import { RunQueueStore } from '../../src/store/run-queue.ts';
 import type { Sql } from '../../src/store/sql.ts';
 import { type StrategyFields, StrategyStore } from '../../src/store/strategies.ts';
 import { UserStore } from '../../src/store/users.ts';
@@ -125,18 +127,18 @@ eachBackendShared('stores: strategies', (db) => {
 });
 
 eachBackendShared('stores: playground runs', (db, dialect) => {
-  it('insert and get field for field (NULLs as null, flags as booleans); another user reads null; dialect is the backend\'s', async () => {
+  it('insert and get field for field (NULLs as null, flags as booleans); another user reads null', async () => {
     const runs = new PlaygroundRunStore(db());
-    expect(runs.dialect).toBe(db().dialect);
+    const queue = new RunQueueStore(db(), runs);
     const [ann, bob] = [await userId(db(), 'ann'), await userId(db(), 'bob')];
     const r = newRun(`exe_g_${ann}`, ann, { strategyId: 'str_x', templateId: null, speed: 25 });
     await runs.insert(r, null, true);
     expect(await runs.get(ann, r.id)).toStrictEqual(runningRow(r, { paced: true }));
     expect(await runs.get(bob, r.id)).toBeNull();
-    expect(await runs.liveOf(ann)).toStrictEqual({ id: r.id, nodeId: null });
+    expect(await queue.liveOf(ann)).toStrictEqual({ id: r.id, nodeId: null });
     await runs.failRunning(r.id, 'gone', T0 + 5);
     expect(await runs.get(ann, r.id)).toStrictEqual(runningRow(r, { paced: true, status: 'failed', error: 'gone', completedMs: T0 + 5 }));
-    expect(await runs.liveOf(ann)).toBeNull();
+    expect(await queue.liveOf(ann)).toBeNull();
   });
 
   it('a second row under a taken id, or a second running run of a user, is refused with an error isUniqueViolation knows', async () => {
@@ -151,17 +153,18 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
 
   it('claim and heartbeat: the claimed row and its job, progress read back; end writes totals once and clears the live parts', async () => {
     const runs = new PlaygroundRunStore(db());
+    const queue = new RunQueueStore(db(), runs);
     const ann = await userId(db(), 'ann');
     const r = newRun(`exe_c_${ann}`, ann);
     const job = { code: 'print("✓")', startS: 1_740_690_000, endS: 1_740_776_400 };
-    expect(await runs.enqueue(r, job, false, CAPS)).toStrictEqual({ kind: 'queued' });
-    const claimed = await runs.claim(`node-${ann}`, { full: true, paced: true }, T0 + 1);
+    expect(await queue.enqueue(r, job, false, CAPS)).toStrictEqual({ kind: 'queued' });
+    const claimed = await queue.claim(`node-${ann}`, { full: true, paced: true }, T0 + 1);
     expect(claimed).toStrictEqual({ row: runningRow(r, { nodeId: `node-${ann}`, heartbeatMs: T0 + 1 }), job });
-    expect(await runs.heartbeat(r.id, `node-${ann}`, T0 + 2, 100, { equityCents: 5_000_000, note: 'ü' })).toStrictEqual({ speed: null, stopRequested: false, paced: false });
-    expect(await runs.heartbeat(r.id, 'node-other', T0 + 2, 100, {})).toBeNull();
+    expect(await queue.heartbeat(r.id, `node-${ann}`, T0 + 2, 100, { equityCents: 5_000_000, note: 'ü' })).toStrictEqual({ speed: null, stopRequested: false, paced: false });
+    expect(await queue.heartbeat(r.id, 'node-other', T0 + 2, 100, {})).toBeNull();
     // Stale only for another node, and only before the bound.
-    expect(await runs.failStale(`node-${ann}`, 'stale', T0 + 3, T0 + 3)).not.toContain(r.id);
-    expect(await runs.failStale('node-other', 'stale', T0 + 2, T0 + 3)).not.toContain(r.id);
+    expect(await queue.failStale(`node-${ann}`, 'stale', T0 + 3, T0 + 3)).not.toContain(r.id);
+    expect(await queue.failStale('node-other', 'stale', T0 + 2, T0 + 3)).not.toContain(r.id);
     expect(await runs.get(ann, r.id)).toStrictEqual(runningRow(r, { nodeId: `node-${ann}`, heartbeatMs: T0 + 2, barsDone: 100, progress: { equityCents: 5_000_000, note: 'ü' } }));
     await runs.end(r.id, ended());
     const done = runningRow(r, { ...ended(), status: 'completed', nodeId: `node-${ann}`, heartbeatMs: T0 + 2, speed: null }) as RunRow & { trades?: unknown };
@@ -258,13 +261,14 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
   // 2.5); it needs a migration step (ALTER COLUMN speed TYPE DOUBLE PRECISION), left to the lead.
   it('a pace between whole numbers (the API takes any number from 1 to 50) is stored and read back as given', async () => {
     const runs = new PlaygroundRunStore(db());
+    const queue = new RunQueueStore(db(), runs);
     const ann = await userId(db(), 'ann');
     const r = newRun(`exe_s_${ann}`, ann, { speed: 2.5 });
-    expect(await runs.enqueue(r, { code: '', startS: 0, endS: 1 }, true, CAPS)).toStrictEqual({ kind: 'queued' });
+    expect(await queue.enqueue(r, { code: '', startS: 0, endS: 1 }, true, CAPS)).toStrictEqual({ kind: 'queued' });
     expect((await runs.get(ann, r.id))?.speed).toBe(2.5);
-    expect(await runs.changeSpeed(ann, 12.25, CAPS)).toStrictEqual({ kind: 'changed', executionId: r.id, nodeId: null, paced: true });
+    expect(await queue.changeSpeed(ann, 12.25, CAPS)).toStrictEqual({ kind: 'changed', executionId: r.id, nodeId: null, paced: true });
     expect((await runs.get(ann, r.id))?.speed).toBe(12.25);
-    expect(await runs.requestStop(ann, 'stopped', T0)).toStrictEqual({ id: r.id, nodeId: null });
+    expect(await queue.requestStop(ann, 'stopped', T0)).toStrictEqual({ id: r.id, nodeId: null });
     await runs.end(r.id, ended({ speed: 7.5 }));
     expect((await runs.get(ann, r.id))?.status).toBe('stopped');
   });
@@ -272,13 +276,14 @@ eachBackendShared('stores: playground runs', (db, dialect) => {
   // Last: it fails every running row of the database.
   it('failInterrupted fails every running run and answers how many', async () => {
     const runs = new PlaygroundRunStore(db());
+    const queue = new RunQueueStore(db(), runs);
     const running = await db().get<{ n: number }>(`SELECT COUNT(*) AS n FROM playground_runs WHERE status = 'running'`);
     const ann = await userId(db(), 'ann');
     const bob = await userId(db(), 'bob');
     await runs.insert(newRun(`exe_i1_${ann}`, ann));
     await runs.insert(newRun(`exe_i2_${bob}`, bob));
-    expect(await runs.failInterrupted('restarted', T0 + 1)).toBe(running!.n + 2);
+    expect(await queue.failInterrupted('restarted', T0 + 1)).toBe(running!.n + 2);
     expect(await runs.get(bob, `exe_i2_${bob}`)).toMatchObject({ status: 'failed', error: 'restarted', completedMs: T0 + 1 });
-    expect(await runs.failInterrupted('restarted', T0 + 2)).toBe(0);
+    expect(await queue.failInterrupted('restarted', T0 + 2)).toBe(0);
   });
 });

@@ -35,7 +35,7 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
     return r.ok ? ep.speed.ok({ executionId: r.value.executionId }) : mapError(codes.speed, r.error);
   });
 
-  // A running execution's view is shared by its readers for a moment (runs.ts, LIVE_VIEW_MAX_AGE_MS):
+  // A running execution's view is shared by its readers for a moment (service/playground/run-views.ts, LIVE_VIEW_MAX_AGE_MS):
   // so is its answer's body (a client polling at 50 Hz had it presented and serialised each time).
   const bodies = new WeakMap<ExecutionView, string>();
   route(app, s, ep.execution, async ({ params, user }) => {

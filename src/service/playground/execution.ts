@@ -33,6 +33,8 @@ export interface ExecutionInit {
   slippageTicks: number;
   startingBalanceCents: number;
   nowMs: () => number;
+  /** Where an internal failure of the run (a bug, not the strategy's error) is reported. */
+  logError: (message: string, fields: Record<string, unknown>) => void;
 }
 
 export interface ExecutionEvent {
@@ -110,7 +112,7 @@ export class Execution {
       this.status = 'completed';
     } catch (e) {
       const end = e instanceof RunEnd ? e : new RunEnd('failed', `Internal error while running the strategy`);
-      if (!(e instanceof RunEnd)) console.error('playground execution failed', this.id, e);
+      if (!(e instanceof RunEnd)) this.init.logError('playground execution failed', { executionId: this.id, error: String(e), stack: (e as Error)?.stack });
       this.status = end.status;
       this.error = end.message;
     } finally {
