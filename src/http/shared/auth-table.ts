@@ -1,6 +1,7 @@
 // Authentication as one table: each kind of an endpoint's `auth` (endpoint.ts) with its guard and
-// authenticator, and the answers they give before a handler runs (rows of the API reference). The
-// route admits a request through its kind's entry and hands the handler who it acts as.
+// authenticator, and what the API reference says of it (the credentials that admit a request, the
+// answers given before a handler runs). The route admits a request through its kind's entry and
+// hands the handler who it acts as.
 
 import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
@@ -35,7 +36,12 @@ export type Admitted =
   | { readonly as: 'token'; readonly token: string | null }
   | { readonly as: 'session'; readonly session: WebPrincipal };
 
+/** How the API reference names a credential (http/openapi/components.ts `SECURITY_SCHEMES`). */
+export type Credential = 'bearerAuth' | 'sessionCookie';
+
 export interface AuthRule {
+  /** The credentials that admit a request, any one of them (the reference's security requirements). */
+  readonly credentials: readonly Credential[];
   /** The route reads the cookie jar (Elysia then hands it the jar, the path parameters and the query). */
   readonly cookies: boolean;
   /** A state-changing request may be refused as cross-site (HTTP 403; `bearer`: on its cookie path). */
@@ -49,14 +55,18 @@ export interface AuthRule {
 const UNAUTHORIZED = [401, 'Unauthorized'] as const;
 const ANYONE: Admitted = Object.freeze({ as: 'anyone' });
 
+const BEARER: readonly Credential[] = ['bearerAuth'];
+const COOKIE: readonly Credential[] = ['sessionCookie'];
+
 export const AUTH: Readonly<Record<Auth, AuthRule>> = Object.freeze({
-  none: { cookies: false, crossSite: false, refusals: [], admit: async () => ANYONE },
-  bearer: { cookies: true, crossSite: true, refusals: [UNAUTHORIZED, [403, SIM_PRO_REQUIRED]], admit: bearerOrConsole },
-  'bearer-only': { cookies: false, crossSite: false, refusals: [UNAUTHORIZED], admit: bearerOnly },
-  'bearer-row': { cookies: false, crossSite: false, refusals: [], admit: async (_s, request) => ({ as: 'token', token: bearerToken(request) }) },
-  web: { cookies: true, crossSite: true, refusals: [], admit: async (s, request) => csrfRefusal(request, s.config.trustProxy) ?? ANYONE },
-  cookie: { cookies: true, crossSite: true, refusals: [UNAUTHORIZED], admit: (s, request, cookie) => webSession(s, request, cookie, false) },
-  'cookie-pro': { cookies: true, crossSite: true, refusals: [UNAUTHORIZED, [403, PRO_REQUIRED]], admit: (s, request, cookie) => webSession(s, request, cookie, true) },
+  none: { credentials: [], cookies: false, crossSite: false, refusals: [], admit: async () => ANYONE },
+  // Either credential: a request without an Authorization header may carry the web session cookie.
+  bearer: { credentials: [...BEARER, ...COOKIE], cookies: true, crossSite: true, refusals: [UNAUTHORIZED, [403, SIM_PRO_REQUIRED]], admit: bearerOrConsole },
+  'bearer-only': { credentials: BEARER, cookies: false, crossSite: false, refusals: [UNAUTHORIZED], admit: bearerOnly },
+  'bearer-row': { credentials: BEARER, cookies: false, crossSite: false, refusals: [], admit: async (_s, request) => ({ as: 'token', token: bearerToken(request) }) },
+  web: { credentials: [], cookies: true, crossSite: true, refusals: [], admit: async (s, request) => csrfRefusal(request, s.config.trustProxy) ?? ANYONE },
+  cookie: { credentials: COOKIE, cookies: true, crossSite: true, refusals: [UNAUTHORIZED], admit: (s, request, cookie) => webSession(s, request, cookie, false) },
+  'cookie-pro': { credentials: COOKIE, cookies: true, crossSite: true, refusals: [UNAUTHORIZED, [403, PRO_REQUIRED]], admit: (s, request, cookie) => webSession(s, request, cookie, true) },
 });
 
 /**

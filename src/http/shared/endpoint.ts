@@ -59,6 +59,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Produces = 'json' | 'json+msgpack' | 'text' | 'csv' | 'event-stream';
 
 export type { Auth, CookieJar };
+export { AUTH, readsBody };
 export type { SessionField };
 export { ACCOUNT_SESSION };
 
