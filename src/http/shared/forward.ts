@@ -8,10 +8,9 @@
 // `forwardSkewMs` (each node's time is its injected clock, `Services.clock`), and never forwards it
 // again (one hop at most). A captured signature is good for that one request only (the same body,
 // account and credential: anything else changed and it is an ordinary, untrusted request), for a few
-// seconds. A genuine hop
-// that arrives later than that is refused unserved: it waited in a paused node's socket while its
-// sender gave up and told the client to retry (served as an ordinary request, it went on to the
-// session's new holder and the retried step happened twice).
+// seconds. A genuine hop that arrives later than that is refused unserved: it waited in a paused
+// node's socket while its sender gave up and told the client to retry (served as an ordinary
+// request, it went on to the session's new holder and the retried step happened twice).
 //
 // The hop is bounded, and what it answers without the owner's answer is true. It waits while the
 // owner's lease is live (a slow answer from a live owner is still an answer). Once the lease lapses
