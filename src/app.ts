@@ -3,12 +3,15 @@
 import { Elysia } from 'elysia';
 import { limits } from './config.ts';
 import { busy, internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
+import { SESSION_MOVING } from './http/shared/forward.ts';
 import { playgroundFamily } from './http/playground/index.ts';
 import { legacyFamily } from './http/legacy/index.ts';
 import { simFamily } from './http/sim/index.ts';
 import { webAuthFamily } from './http/web/index.ts';
 import { consoleApp } from './http/console/index.ts';
 import { apiReference } from './http/openapi/index.ts';
+import { type Logger, silentLogger } from './log.ts';
+import { SessionMoving } from './service/cluster/ownership.ts';
 import type { Services } from './service/services.ts';
 import { StoreHealth } from './service/store-health.ts';
 import { schemaVersion, storeFailureOf } from './store/db.ts';
@@ -19,12 +22,8 @@ export const STORE_UNAVAILABLE = 'Storage unavailable, retry later';
 /** The 503 of a request whose wait on the store ran out (a lock, a statement's or transaction's bound). */
 export const STORE_BUSY = 'Service busy, retry later';
 
-export interface Logger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
-export const silentLogger: Logger = { info() {}, error() {} };
+// The logger is log.ts's; the app's callers (tests, benches) take it from here too.
+export { type Logger, silentLogger } from './log.ts';
 
 /** The store's health as /health and the error hook see it (one per app; main.ts shares it with the integrity watch). */
 export function storeHealthFor(s: Services, log: Logger): StoreHealth {
@@ -40,6 +39,9 @@ export function buildApp(s: Services, log: Logger = silentLogger, store: StoreHe
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return notFound();
       if (code === 'PARSE') return malformedJson();
+      // The session stopped being this node's mid-request (its lease lost at the commit's fence, or
+      // moving): nothing was done, and the retry's owner is decided at the edge again.
+      if (error instanceof SessionMoving) return busy(1, SESSION_MOVING);
       // A full or failing disk, or a damaged file: the store logs it (once per interval) and the
       // client is told to come back; the transaction that failed left nothing half-written.
       const failure = storeFailureOf(error);

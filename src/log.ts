@@ -1,6 +1,8 @@
-// Plain one-line logs on stderr: time, level, message, key=value fields. Request lines carry the
-// method, the path without query string, the status and the milliseconds; never a header or body,
-// so tokens and keys cannot reach the log.
+// The server's one logger: plain one-line logs on stderr (time, level, message, key=value fields),
+// injected wherever the server logs (the composition root hands its `error` to the services; nothing
+// of the server writes to the console: a tidy rule). Request lines carry the method, the path without
+// query string, the status and the milliseconds; never a header or body, so tokens and keys cannot
+// reach the log.
 //
 // Logging never takes the server down (docs/decisions.md, "Hardening round two"): a line that cannot
 // be written (a full disk under the log file, a closed pipe) is dropped, and the first line written
@@ -13,8 +15,14 @@
 //   beyond are dropped. `flush()` waits (bounded) for them before the process exits.
 
 import { fstatSync, write, writeSync } from 'node:fs';
-import type { Logger } from './app.ts';
 import { limits } from './config.ts';
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = { info() {}, error() {} };
 
 /** Where lines go: at once (throws on failure), or only in the background (`writeAt` null). */
 export interface LogSink {

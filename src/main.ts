@@ -78,7 +78,7 @@ const server = Bun.serve({
 });
 const scheme = config.tlsCertFile ? 'https' : 'http';
 // In a cluster, where the other nodes send requests for the sessions this one holds.
-s.ownership.advertise(config.nodeUrl ?? `${scheme}://${server.hostname}:${server.port}`);
+s.topology.ownership.advertise(config.nodeUrl ?? `${scheme}://${server.hostname}:${server.port}`);
 log.info('ReplayDesk listening', { url: `${scheme}://${server.hostname}:${server.port}`, dataDir: config.dataDir });
 // Rollups of the synthetic span, one instrument-day per timer turn, after readiness (stopped by s.shutdown).
 s.warmRollups();

@@ -1,6 +1,6 @@
-// The listening server's fetch handler: records the client address for the rate limiters, bounds the
-// request's headers and body, and logs one line per request (method, path without query, status,
-// milliseconds).
+// The listening server's fetch handler: bounds the request's headers and body, starts the request's
+// context with the peer's address (the rate limiters' client address; src/http/shared/request-context.ts),
+// and logs one line per request (method, path without query, status, milliseconds).
 //
 // Bun.serve answers an over-limit body (maxRequestBodySize) or header block (--max-http-header-size)
 // itself, with an empty body and before any of our code runs. So its own limits are set above ours
@@ -10,10 +10,11 @@
 // unread; a chunked one is read up to the limit and refused at the first byte over it.
 
 import type { Server } from 'bun';
-import type { Logger, buildApp } from './app.ts';
+import type { buildApp } from './app.ts';
+import type { Logger } from './log.ts';
 import { limits } from './config.ts';
 import { json } from './http/shared/envelope.ts';
-import { clientAddresses } from './http/shared/route.ts';
+import { enterRequest } from './http/shared/request-context.ts';
 
 export const BODY_TOO_LARGE = `Request body exceeds ${limits.requestBodyBytesMax} bytes`;
 export const HEADERS_TOO_LARGE = `Request headers exceed ${limits.requestHeaderBytesMax} bytes`;
@@ -33,8 +34,7 @@ export function createFetch(app: ReturnType<typeof buildApp>, log: Logger, logRe
 }
 
 function answer(app: ReturnType<typeof buildApp>, request: Request, original: Request, server?: Server<unknown>): Promise<Response> {
-  const ip = server?.requestIP(original);
-  if (ip) clientAddresses.set(request, ip.address);
+  enterRequest(request, server?.requestIP(original)?.address ?? null);
   return app.handle(request);
 }
 

@@ -6,7 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import { type Db, storeFailureOf } from '../store/db.ts';
 import { FailureLog } from '../lib/failure-log.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
-import type { Ownership } from './cluster/ownership.ts';
+import type { SessionOwners } from './cluster/ownership.ts';
 import { BarSource } from '../data/bar-source.ts';
 import { RollupBuilder } from '../data/rollup-builder.ts';
 import { RollupWarmup } from '../data/rollup-warmup.ts';
@@ -38,6 +38,8 @@ import { MarketDataService } from './market-data.ts';
 import { PayoutService } from './payouts.ts';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { consoleLogger, type Logger } from '../log.ts';
 import { RunnerPool } from '../../runner/host/pool.ts';
 import { DEFAULT_SANDBOX_LIMITS } from '../../runner/host/sandbox.ts';
 import { PlaygroundOptimizationStore } from '../store/playground-optimizations.ts';
@@ -87,12 +89,12 @@ export interface Services {
   lifecycle: { draining: boolean; requestsInFlight: number };
   /** Signs requests one node forwards to another (derived from the JWT secret every node shares). */
   clusterKey: Uint8Array;
+  /** The CA other nodes' certificates chain to (NODE_CA_FILE), read at its first use and kept; null without one. */
+  nodeCa(): string | null;
   /** One node or many: ownership, events, rate limits, the streaming budget and the job queue (topology.ts). */
   topology: Topology;
-  /** The topology's: which node runs which live session (leases in a cluster). */
-  ownership: Ownership;
-  /** The topology's: committed changes for the real-time hubs (in-process; a cluster carries it between nodes). */
-  events: EventBus<ReplayEvent>;
+  /** Who runs the live session a request names (the replay service's registry): the HTTP edge asks before serving it. */
+  owners: SessionOwners;
   /** The web login's cookie sessions (playground and console). */
   webAuth: WebAuthService;
   strategies: StrategyService;
@@ -132,13 +134,13 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const userStore = new UserStore(sql);
   const tokenStore = new IssuedJwtStore(sql, 'tokens');
   const accountStore = new AccountStore(sql);
-  const logError = deps.logError ?? ((message: string, fields: Record<string, unknown>) => console.error(message, fields));
+  const logError = deps.logError ?? stderrErrors();
   const { chunks, builder, bars, warmup } = barParts(db, config, clock, deps.logInfo, logError);
   const cluster = deps.cluster ?? sql.dialect === 'postgres';
   const { sharedBars, importLocks, replica } = marketDataStores(sql, db, chunks, cluster, config, clock, logError);
   const topology = await topologyFor(sql, cluster, config, clock, logError);
-  const { rateLimits, events, ownership } = topology;
-  const revoked = revocationPublisher(events);
+  const { rateLimits } = topology;
+  const revoked = revocationPublisher(topology.events);
   const { replayStore, challengeStore, challenges, replay } = replayServices(sql, topology, config, clock, bars, accountStore, logError);
   const { strategies, runnerPool, runner, runs, optimizations } = playgroundServices(sql, topology.jobs, config, bars, clock, rateLimits, deps.logInfo, logError);
   // The admin CLI works on the store alone; only a server (or a test app) copies the shared market
@@ -178,10 +180,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
     drawings: new DrawingsService(replayStore, new DrawingsStore(sql), clock),
     topology,
-    events,
-    ownership,
+    owners: replay,
     lifecycle: { draining: false, requestsInFlight: 0 },
     clusterKey: new Uint8Array(createHmac('sha256', deps.jwtSecret).update('replaydesk node forwarding').digest()),
+    nodeCa: nodeCaOf(config),
     webAuth: new WebAuthService(userStore, new IssuedJwtStore(sql, 'web_sessions'), deps.jwtSecret, clock, rateLimits, config.passwordHash),
     strategies,
     runs,
@@ -207,6 +209,12 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
 }
 
 type LogError = (message: string, fields: Record<string, unknown>) => void;
+
+/** Where errors go when the caller names no sink (the admin CLI, tests): the server's logger on stderr, made at the first error. */
+function stderrErrors(): LogError {
+  let log: Logger | undefined;
+  return (message, fields) => (log ??= consoleLogger()).error(message, fields);
+}
 
 /** Bars as the server reads them: the local file's chunks and rollups over the generator, and the rollups' warm-up. */
 function barParts(db: Db, config: Config, clock: Clock, logInfo: LogError | undefined, logError: LogError) {
@@ -252,10 +260,8 @@ function replayServices(sql: Sql, topology: Topology, config: Config, clock: Clo
   const replayStore = new ReplayStore(sql);
   const challengeStore = new ChallengeStore(sql);
   const challenges = new ChallengeService(sql, accounts, challengeStore, clock);
-  // ReplayService asks its rate limits for the streaming budget: it gets the topology's one.
-  const rateLimits = { ...topology.rateLimits, streaming: () => topology.streaming };
   const replay = new ReplayService({
-    db: sql, ownership: topology.ownership, rateLimits, config, clock, source: bars, accounts, store: replayStore, challenges, bus: topology.events, logError,
+    db: sql, ownership: topology.ownership, rateLimits: topology.rateLimits, streaming: topology.streaming, config, clock, source: bars, accounts, store: replayStore, challenges, bus: topology.events, logError,
   });
   return { replayStore, challengeStore, challenges, replay };
 }
@@ -309,6 +315,12 @@ export async function topologyFor(sql: Sql, cluster: boolean, config: Config, cl
   const d = { nodeId: config.nodeId, clock, logError };
   if (!(sql instanceof PostgresSql)) return standaloneTopology(sql, d);
   return sharedStoreTopology(sql, cluster ? { nodeUrl: config.nodeUrl ?? `http://${config.host}:${config.port}` } : null, d);
+}
+
+/** NODE_CA_FILE's certificates, read once at the first hop over https that needs them (null without the setting). */
+function nodeCaOf(config: Config): () => string | null {
+  let ca: string | undefined;
+  return () => (config.nodeCaFile === null ? null : (ca ??= readFileSync(config.nodeCaFile, 'utf8')));
 }
 
 /** Revocations (logout, key rotation, …) as events: hub connections on the user's tokens close. */

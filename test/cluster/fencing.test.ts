@@ -1,7 +1,8 @@
 // No session runs on two nodes at once: two service instances (two "nodes") on one PostgreSQL
 // database. When node A's lease expires (it stalled), node B takes the session over; whatever A then
 // tries to commit is refused inside its own transaction (LeaseLost), writes nothing, and A lets the
-// session go, so the store holds B's history only.
+// session go, so the store holds B's history only. Who holds a session is what the HTTP edge asks
+// (`owners.ownerOf`) before serving a request for it.
 
 import { expect, it } from 'bun:test';
 import { defaultConfig } from '../../src/config.ts';
@@ -36,8 +37,10 @@ describePg('session leases', () => {
     const accountId = started.value.session.accountId;
     expect((await a.replay.step(userId, accountId, 3, 1000)).ok).toBe(true);
 
-    // B cannot take a live lease: it is told who holds it.
-    await expect(b.replay.step(userId, accountId, 1, 1000)).rejects.toMatchObject({ name: 'OwnedElsewhere' });
+    // B cannot take a live lease: it is told who holds it (the edge passes B's requests to A), and
+    // a call that reaches B's service anyway is told the session is not B's to run (503, retry).
+    expect(await b.owners.ownerOf(accountId)).toMatchObject({ at: 'node', nodeUrl: expect.any(String), accountId });
+    await expect(b.replay.step(userId, accountId, 1, 1000)).rejects.toMatchObject({ name: 'SessionMoving' });
 
     // A stalls past its lease and B takes it (the expired-lease path itself is the three-node test's
     // kill -9): the row now names B, as B's acquire leaves it. B loads the session where A left it.
@@ -46,15 +49,16 @@ describePg('session leases', () => {
     expect(onB.ok && onB.value.session.currentIndex).toBe(5);
 
     // Every commit of A's starts with the fence, which now refuses: A can write nothing.
-    await expect(a.ownership.fence(accountId)).rejects.toBeInstanceOf(LeaseLost);
+    await expect(a.topology.ownership.fence(accountId)).rejects.toBeInstanceOf(LeaseLost);
     // A's next command fails, whether its lease renewal noticed first (the session is dropped and
-    // the request names B) or the commit's fence did (LeaseLost): either way nothing is written.
+    // B holds it) or the commit's fence did (LeaseLost): either way nothing is written.
     const tried = await a.replay.step(userId, accountId, 10, 1000).then(() => 'committed', (e: Error) => e.name);
-    expect(['LeaseLost', 'OwnedElsewhere']).toContain(tried);
+    expect(['LeaseLost', 'SessionMoving']).toContain(tried);
     const row = await b.sql.get<{ current_index: number }>('SELECT current_index FROM replay_sessions WHERE account_id = $a', { a: accountId });
     expect(row?.current_index).toBe(5);
     // A let it go: its next request is forwarded to B, which carries on from 5.
-    await expect(a.replay.step(userId, accountId, 1, 1000)).rejects.toMatchObject({ name: 'OwnedElsewhere' });
+    expect(await a.owners.ownerOf(accountId)).toMatchObject({ at: 'node', accountId });
+    await expect(a.replay.step(userId, accountId, 1, 1000)).rejects.toMatchObject({ name: 'SessionMoving' });
     const more = await b.replay.step(userId, accountId, 1, 1000);
     expect(more.ok && more.value.session.currentIndex).toBe(6);
     await a.shutdown();

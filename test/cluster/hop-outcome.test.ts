@@ -14,12 +14,14 @@
 // A call queued on a session its node lets go meanwhile (the lease moved) is told to retry, not
 // that a live session ended.
 
-import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { SQL } from 'bun';
 import { limits } from '../../src/config.ts';
 import { forwardTo, SESSION_MOVING, SESSION_UNANSWERED } from '../../src/http/shared/forward.ts';
-import { clientAddresses } from '../../src/http/shared/route.ts';
+import { enterRequest } from '../../src/http/shared/request-context.ts';
+import type { ManualClock } from '../../src/lib/clock.ts';
 import { randomSecret } from '../../src/lib/secrets.ts';
+import { T0 } from '../support/app.ts';
 import { type InProcessNode, inProcessNode, postAt, setLease, storedIndex, userToken } from '../support/in-process-node.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
 import { TcpProxy } from '../support/tcp-proxy.ts';
@@ -76,7 +78,7 @@ describePg('the forward hop', () => describe('what a client is told', () => {
 
     // B's hop of one step to A, signed longer ago than the window: what A reads from its socket when
     // it resumes after a pause longer than that (B has long answered its client).
-    const captured = await captureHop(b, accountId, token, Date.now() - limits.forwardSkewMs - 1_000);
+    const captured = await captureHop(b, accountId, token, T0 - limits.forwardSkewMs - 1_000);
 
     // Meanwhile the session moved to B (A's lease lapsed and B took it), and A let its copy go.
     await setLease(db, accountId, b, true);
@@ -184,7 +186,7 @@ async function until(what: string, done: () => boolean): Promise<void> {
   }
 }
 
-/** A real hop of one step from `from`, signed at `atMs`, as its receiver would read it: headers and body. */
+/** A real hop of one step from `from`, signed at `atMs` on its clock, as its receiver would read it: headers and body. */
 async function captureHop(from: InProcessNode, accountId: number, token: string, atMs: number): Promise<{ headers: Record<string, string>; body: string }> {
   const seen: { headers: Record<string, string>; body: string }[] = [];
   const catcher = Bun.serve({
@@ -197,12 +199,14 @@ async function captureHop(from: InProcessNode, accountId: number, token: string,
   });
   const body = JSON.stringify({ accountId, steps: 1 });
   const sent = new Request(`${from.base}/api/sim/Replay/step`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-  clientAddresses.set(sent, '203.0.113.9');
-  setSystemTime(new Date(atMs));
+  const clock = from.s.clock as ManualClock;
+  const now = clock.nowMs();
+  clock.set(atMs);
   try {
-    expect((await forwardTo(from.s, `http://127.0.0.1:${catcher.port}`, accountId, sent, body)).status).toBe(200);
+    const to = { nodeUrl: `http://127.0.0.1:${catcher.port}`, accountId, commits: null };
+    expect((await forwardTo(from.s, enterRequest(sent, '203.0.113.9'), to)).status).toBe(200);
   } finally {
-    setSystemTime();
+    clock.set(now);
     catcher.stop(true);
   }
   const headers = { ...seen[0].headers };

@@ -1,12 +1,13 @@
 // A forwarded request's signature (src/http/shared/forward.ts) is good for that one request: its
 // method and path, its body (by hash), the account it was forwarded for and the credential it acts
-// with, within forwardSkewMs. Captured from a real hop and replayed with anything changed, it is not
-// trusted: the request is served as an ordinary one, with the sender's own address.
+// with, within forwardSkewMs of the node's clock. Captured from a real hop and replayed with anything
+// changed, it is not trusted: the request is served as an ordinary one, with the sender's own address.
 
-import { afterAll, expect, it, setSystemTime } from 'bun:test';
+import { afterAll, expect, it } from 'bun:test';
 import { limits } from '../../src/config.ts';
 import { arrival, forwardTo } from '../../src/http/shared/forward.ts';
-import { clientAddresses } from '../../src/http/shared/route.ts';
+import { enterRequest } from '../../src/http/shared/request-context.ts';
+import { clientAddress } from '../../src/http/shared/route.ts';
 import { makeApp } from '../support/app.ts';
 
 const captured: { headers: Record<string, string>; body: string }[] = [];
@@ -28,22 +29,21 @@ it('binds the signature to the body, the account, the credential and a few secon
     headers: { authorization: 'Bearer token-of-a', 'content-type': 'application/json' },
     body,
   });
-  clientAddresses.set(sent, '203.0.113.9');
-  const res = await forwardTo(t.s, `http://127.0.0.1:${owner.port}`, 7, sent, body);
+  const res = await forwardTo(t.s, enterRequest(sent, '203.0.113.9'), { nodeUrl: `http://127.0.0.1:${owner.port}`, accountId: 7, commits: null });
   expect(res.status).toBe(200);
   const hop = captured[0];
 
   /** The captured hop replayed at the owner from 198.51.100.1, with `change` applied. */
   const replay = async (change: { body?: string; headers?: Record<string, string> } = {}) => {
     const r = new Request(`http://127.0.0.1:${owner.port}/api/sim/Replay/step`, { method: 'POST', headers: { ...hop.headers, ...change.headers }, body: change.body ?? hop.body });
-    clientAddresses.set(r, '198.51.100.1');
-    const a = await arrival(t.s, r);
-    return { forwarded: a.forwarded, host: new URL(a.request.url).host, address: clientAddresses.get(a.request), body: await a.request.text() };
+    const ctx = enterRequest(r, '198.51.100.1');
+    const a = await arrival(t.s, ctx);
+    return { forwarded: a.forwarded, host: new URL(ctx.request.url).host, address: clientAddress(ctx, false), body: ctx.bodyText ?? (await ctx.request.text()) };
   };
 
   const lateness = async (change: { body?: string } = {}) => {
     const r = new Request(`http://127.0.0.1:${owner.port}/api/sim/Replay/step`, { method: 'POST', headers: hop.headers, body: change.body ?? hop.body });
-    const a = await arrival(t.s, r);
+    const a = await arrival(t.s, enterRequest(r, null));
     return { forwarded: a.forwarded, late: a.late };
   };
 
@@ -59,12 +59,8 @@ it('binds the signature to the body, the account, the credential and a few secon
   // The same request later than the window: refused (late: its sender has given up on it), where
   // a request whose signature fails is merely untrusted.
   expect((await lateness({ body: other })).late).toBe(false);
-  setSystemTime(new Date(Date.now() + limits.forwardSkewMs + 1_000));
-  try {
-    expect(await lateness()).toEqual({ forwarded: false, late: true });
-    expect(await lateness({ body: other })).toEqual({ forwarded: false, late: false });
-  } finally {
-    setSystemTime();
-  }
+  t.clock.advance(limits.forwardSkewMs + 1_000);
+  expect(await lateness()).toEqual({ forwarded: false, late: true });
+  expect(await lateness({ body: other })).toEqual({ forwarded: false, late: false });
   expect(limits.forwardSkewMs).toBeLessThanOrEqual(10_000);
 });

@@ -33,7 +33,7 @@ export async function inProcessNode(databaseUrl: string, id: string, jwtSecret: 
   const s = await createServices({ config: defaultConfig({ nodeId: id }), clock: new ManualClock(T0), db, sql, jwtSecret, logError: () => {} });
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
   const base = `http://127.0.0.1:${server.port}`;
-  s.ownership.advertise(base);
+  s.topology.ownership.advertise(base);
   const node: InProcessNode = {
     id,
     s,
@@ -41,7 +41,7 @@ export async function inProcessNode(databaseUrl: string, id: string, jwtSecret: 
     url: base,
     advertise(url) {
       node.url = url;
-      s.ownership.advertise(url);
+      s.topology.ownership.advertise(url);
     },
     async stop() {
       server.stop(true);

@@ -84,7 +84,7 @@ function subscribe(s: Services, feed: Feed, method: string): HubMethod {
     let sub = subs.bySymbol.get(inst.symbol);
     if (!sub) {
       const entry: InstrumentSubs = { inst, contractIds: new Map(), unsubscribe: () => {} };
-      entry.unsubscribe = s.events.subscribe(marketTopic(c.principal.user.id, inst.symbol), (e) => deliver(s, c, e, entry));
+      entry.unsubscribe = s.topology.events.subscribe(marketTopic(c.principal.user.id, inst.symbol), (e) => deliver(s, c, e, entry));
       subs.bySymbol.set(inst.symbol, (sub = entry));
     }
     sub.contractIds.set(feed, contractId);
@@ -121,7 +121,7 @@ function subscribeReplayBars(s: Services): HubMethod {
       if (e.kind !== 'bars' || !inst) return;
       c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
     };
-    subs.bars.set(accountId, s.events.subscribe(barsTopic(accountId), deliverBars));
+    subs.bars.set(accountId, s.topology.events.subscribe(barsTopic(accountId), deliverBars));
     return OK;
   };
 }

@@ -64,7 +64,7 @@ function subscribe(s: Services, stream: Stream): HubMethod {
     let entry = subs.byAccount.get(accountId);
     if (!entry) {
       const streams = new Set<Stream>();
-      const unsubscribe = s.events.subscribe(userTopic(accountId), (e) => deliver(s, c, e, streams));
+      const unsubscribe = s.topology.events.subscribe(userTopic(accountId), (e) => deliver(s, c, e, streams));
       subs.byAccount.set(accountId, (entry = { streams, unsubscribe }));
     }
     entry.streams.add(stream);
@@ -91,7 +91,7 @@ function unsubscribe(stream: Stream): HubMethod {
 function subscribeAccounts(s: Services): HubMethod {
   return (c) => {
     const subs = subsOf(c);
-    subs.accounts ??= s.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
+    subs.accounts ??= s.topology.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
       if (e.kind === 'account') c.send('GatewayUserAccount', [shaped(s.config.hubEventShape, 1, hubAccount(e))]);
     });
     return OK;
@@ -138,7 +138,7 @@ export function userHub(s: Services): HubDefinition {
  * session ends (its payload is not known; one string argument breaks no handler that reads a field).
  */
 export function closeOnRevocation(s: Services, c: HubConnection, logoutEvent = false): Unsubscribe {
-  return s.events.subscribe(authTopic(c.principal.user.id), (e) => {
+  return s.topology.events.subscribe(authTopic(c.principal.user.id), (e) => {
     if (e.kind !== 'auth_revoked') return;
     if (e.jtiHash !== null && e.jtiHash !== c.principal.jtiHash) return;
     if (logoutEvent) c.send('GatewayLogout', [e.reason]);

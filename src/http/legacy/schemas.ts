@@ -9,7 +9,7 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -27,6 +27,7 @@ import {
 } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import { LEGACY_POLICY } from './policy.ts';
+import { parseLegacyId } from './present-trading.ts';
 import * as trading from './trading-codes.ts';
 
 // ---- resources ----
@@ -104,6 +105,8 @@ const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
 /** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
 const accountFirst = { accountId: AccountId };
 const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
+/** Order/cancel and Order/modify name the session by the order ID's account (`<replay account id>-<order id>`). */
+const ORDER_ID_SESSION = { body: 'orderId', account: (id: unknown) => parseLegacyId(id)?.accountId } as const;
 const SIZE = `Contracts: a whole number from 1 to ${limits.orderSizeMax}`;
 const INVALID_SIZE = { kind: 'invalid_size' } as const;
 /** Sizes: not a number > 0 is `Size must be greater than 0`; a fraction and a size over the bound have rows of their own. */
@@ -259,6 +262,7 @@ export const replayStep = defineEndpoint({
   method: 'POST',
   path: '/Replay/step',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
   produces: 'json+msgpack',
   request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
@@ -271,6 +275,7 @@ export const replayJumpTo = defineEndpoint({
   method: 'POST',
   path: '/Replay/jumpTo',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Processes every bar up to a time without returning them (forward only)',
   request: { ...accountFirst, timestamp: IsoTimeText },
   fields: { ...accountRule, timestamp: { defer: 'invalid_target_time' } },
@@ -282,6 +287,7 @@ export const replayPlay = defineEndpoint({
   method: 'POST',
   path: '/Replay/play',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Plays bars on a timer: speed 1 is real time (one bar per bar width)',
   request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
   fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
@@ -293,6 +299,7 @@ export const replayPause = defineEndpoint({
   method: 'POST',
   path: '/Replay/pause',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Stops playback',
   request: accountFirst,
   fields: accountRule,
@@ -304,6 +311,7 @@ export const replayEnd = defineEndpoint({
   method: 'POST',
   path: '/Replay/end',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Flattens, cancels working orders, ends the session and returns its results',
   request: accountFirst,
   fields: accountRule,
@@ -319,6 +327,7 @@ export const orderPlace = defineEndpoint({
   method: 'POST',
   path: '/Order/place',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Places an order in the account\'s live session',
   request: {
     accountId: AccountId,
@@ -369,6 +378,7 @@ export const orderSearchOpen = defineEndpoint({
   method: 'POST',
   path: '/Order/searchOpen',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Working orders of the live session (status 6), newest first',
   request: accountFirst,
   fields: accountRule,
@@ -380,6 +390,7 @@ export const orderCancel = defineEndpoint({
   method: 'POST',
   path: '/Order/cancel',
   auth: 'bearer',
+  session: ORDER_ID_SESSION,
   summary: 'Cancels a working order',
   request: { orderId: OrderIdInput },
   fields: { orderId: { refuse: { kind: 'order_not_found' } } },
@@ -391,6 +402,7 @@ export const orderModify = defineEndpoint({
   method: 'POST',
   path: '/Order/modify',
   auth: 'bearer',
+  session: ORDER_ID_SESSION,
   summary: 'Changes the size or prices of a working order (null or absent keeps a value)',
   request: {
     orderId: OrderIdInput,
@@ -414,6 +426,7 @@ export const positionSearchOpen = defineEndpoint({
   method: 'POST',
   path: '/Position/searchOpen',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'The open position of the account\'s live session (empty when flat)',
   request: accountFirst,
   fields: accountRule,
@@ -425,6 +438,7 @@ export const positionClose = defineEndpoint({
   method: 'POST',
   path: '/Position/closeContract',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Closes the whole position at market',
   request: { ...accountFirst, contractId: T.String() },
   // The contract (this family's IDs) is checked first, then the service's account and position.
@@ -437,6 +451,7 @@ export const positionPartialClose = defineEndpoint({
   method: 'POST',
   path: '/Position/partialCloseContract',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Closes part of the position at market',
   request: { ...accountFirst, contractId: T.String(), size: Size },
   // Size first, then the contract, then the service's account, position and size checks.

@@ -4,7 +4,7 @@
 
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { CROSS_SITE_REFUSED } from '../shared/cookie.ts';
-import type { EndpointInfo, ErrorRow } from '../shared/endpoint.ts';
+import { AUTH, type EndpointInfo, type ErrorRow, readsBody } from '../shared/endpoint.ts';
 import {
   ENVELOPE,
   ERROR_ENVELOPE,
@@ -125,28 +125,8 @@ function firstSegment(path: string): string {
   return path.split('/').filter((p) => p !== '')[0] ?? path;
 }
 
-function readsBody(ep: EndpointInfo): boolean {
-  return (ep.body ?? (['POST', 'PUT', 'PATCH'].includes(ep.method) ? 'json' : 'none')) === 'json';
-}
-
 function security(ep: EndpointInfo): Json {
-  const req = (name: SecuritySchemeName) => ({ [name]: [] });
-  switch (ep.auth) {
-    case 'none':
-    case 'web':
-      return [];
-    case 'bearer':
-      // Either one: a request without an Authorization header may carry the web session cookie.
-      return [req('bearerAuth'), req('sessionCookie')];
-    case 'bearer-only':
-    case 'bearer-row':
-      return [req('bearerAuth')];
-    case 'cookie':
-    case 'cookie-pro':
-      return [req('sessionCookie')];
-    default:
-      throw new Error(`${ep.method} ${ep.path}: no security scheme for auth ${String(ep.auth)}`);
-  }
+  return AUTH[ep.auth].credentials.map((name: SecuritySchemeName) => ({ [name]: [] }));
 }
 
 /** The endpoint's error rows as a Markdown table: HTTP status, errorCode, errorMessage, what leads to it. */

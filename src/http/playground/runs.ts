@@ -11,6 +11,7 @@ import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { jsonText, successBody } from '../shared/envelope.ts';
 import { route } from '../shared/endpoint.ts';
+import { eventStream } from '../shared/sse.ts';
 import { presentExecution, presentProgress, presentTrade, presentTradesCsvRows } from './present-execution.ts';
 import * as codes from './run-codes.ts';
 import * as ep from './schemas.ts';
@@ -58,71 +59,48 @@ export function registerRuns<P extends string>(app: Elysia<P>, s: Services): voi
 
 /**
  * An execution's progress as Server-Sent Events: `progress` at most every EVENT_INTERVAL_MS, `done`
- * with the whole execution at its end (at once for a finished one), and a comment line while silent.
+ * with the whole execution at its end (at once for a finished one), and a comment line while silent
+ * (http/shared/sse.ts: a run may send nothing for longer than an idle connection lives, a sandbox
+ * starting on a busy machine, a slow strategy).
  */
 function executionEvents(s: Services, userId: number, id: string, running: boolean, request: Request): Response {
-    const enc = new TextEncoder();
+  return eventStream(request, s.config.sseKeepAliveMs, (sink) => {
     let unsubscribe: (() => void) | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    let keepAlive: ReturnType<typeof setInterval> | null = null;
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        let closed = false;
-        let lastSentMs = 0;
-        const close = () => {
-          if (closed) return;
-          closed = true;
-          unsubscribe?.();
-          if (timer) clearTimeout(timer);
-          if (keepAlive) clearInterval(keepAlive);
-          try {
-            controller.close();
-          } catch {}
-        };
-        const sendNow = async (event: 'progress' | 'done') => {
-          if (closed) return;
-          const v = await s.runs.get(userId, id);
-          if (closed) return;
-          if (!v.ok) return close();
-          const data = event === 'done' ? presentExecution(v.value) : presentProgress(v.value);
-          controller.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-          lastSentMs = performance.now();
-          if (event === 'done') close();
-        };
-        // One event at a time, in order: each reads the run from the store first.
-        let sending: Promise<void> = Promise.resolve();
-        const send = (event: 'progress' | 'done') => (sending = sending.then(() => sendNow(event)).catch(() => close()));
-        const onEvent = (e: ExecutionEvent) => {
-          // The service says `done` once the end is recorded.
-          if (e.type === 'done') return void send('done');
-          if (timer) return;
-          const wait = lastSentMs + EVENT_INTERVAL_MS - performance.now();
-          if (wait <= 0) send('progress');
-          else timer = setTimeout(() => {
-            timer = null;
-            send('progress');
-          }, wait);
-        };
-        // A comment line while nothing else is sent: Bun closes a connection idle for 10 s (its
-        // default idleTimeout), and a run may send nothing for longer (a sandbox starting on a busy
-        // machine, a slow strategy); proxies do the same.
-        keepAlive = setInterval(() => {
-          if (closed || performance.now() - lastSentMs < s.config.sseKeepAliveMs) return;
-          controller.enqueue(enc.encode(': keep-alive\n\n'));
-          lastSentMs = performance.now();
-        }, s.config.sseKeepAliveMs);
-        request.signal.addEventListener('abort', close);
-        if (!running) return send('done');
+    let lastSentMs = 0;
+    const sendNow = async (event: 'progress' | 'done') => {
+      if (sink.closed) return;
+      const v = await s.runs.get(userId, id);
+      if (sink.closed) return;
+      if (!v.ok) return sink.close();
+      sink.send(event, event === 'done' ? presentExecution(v.value) : presentProgress(v.value));
+      lastSentMs = performance.now();
+      if (event === 'done') sink.close();
+    };
+    // One event at a time, in order: each reads the run from the store first.
+    let sending: Promise<void> = Promise.resolve();
+    const send = (event: 'progress' | 'done') => (sending = sending.then(() => sendNow(event)).catch(() => sink.close()));
+    const onEvent = (e: ExecutionEvent) => {
+      // The service says `done` once the end is recorded.
+      if (e.type === 'done') return void send('done');
+      if (timer) return;
+      const wait = lastSentMs + EVENT_INTERVAL_MS - performance.now();
+      if (wait <= 0) send('progress');
+      else timer = setTimeout(() => {
+        timer = null;
         send('progress');
-        unsubscribe = s.runs.subscribe(userId, id, onEvent);
-      },
-      cancel() {
-        unsubscribe?.();
-        if (timer) clearTimeout(timer);
-        if (keepAlive) clearInterval(keepAlive);
-      },
-    });
-    return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
+      }, wait);
+    };
+    if (!running) send('done');
+    else {
+      send('progress');
+      unsubscribe = s.runs.subscribe(userId, id, onEvent);
+    }
+    return () => {
+      unsubscribe?.();
+      if (timer) clearTimeout(timer);
+    };
+  });
 }
 
 /** Every trade of an execution, paged or as CSV (extensions). */

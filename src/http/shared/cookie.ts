@@ -1,10 +1,9 @@
 // Cookie-session plumbing for the web-facing families (`/api/auth`, `/api/playground`, and the
 // current family's cookie path): the session cookie, the CSRF guard, and the 403 answers. Cookie
 // endpoints are declared with defineEndpoint and served by `route` (src/http/shared/endpoint.ts),
-// which checks, in order: CSRF (state-changing methods only) → 403; no valid session cookie → 401;
-// a `cookie-pro` endpoint and the user not on Pro → 403; body not JSON → 400; then the handler.
-// A stream: return new Response(readable, { headers: { 'content-type': 'text/event-stream' } }) and
-// stop writing when `request.signal` aborts (src/http/playground/runs.ts).
+// which checks, in order (src/http/shared/auth-table.ts): CSRF (state-changing methods only) → 403;
+// no valid session cookie → 401; a `cookie-pro` endpoint and the user not on Pro → 403; body not
+// JSON → 400; then the handler. A stream of events: `eventStream` (src/http/shared/sse.ts).
 
 import type { Services } from '../../service/services.ts';
 import type { Principal } from '../../service/auth.ts';

@@ -1,7 +1,10 @@
 // Endpoints as data. Each endpoint of a family is declared once with `defineEndpoint` (method, path,
-// authentication, TypeBox request and response schemas, a rule per request field, the code table)
-// and served with `route`, which
-//   1. guards and authenticates (CSRF → 401 → 403 for cookie routes; 401 → 403 (plan) for bearer routes),
+// authentication, TypeBox request and response schemas, a rule per request field, the code table,
+// and where the request names the live session it acts on) and served with `route` (serve.ts), which
+//   0. in a cluster, passes a request for a session another node runs on to that node, as it came,
+//      before anything below (edge.ts: the endpoint's `session` says where the request names it),
+//   1. guards and authenticates (auth-table.ts: CSRF → 401 → 403 for cookie routes; 401 → 403 (plan)
+//      for bearer routes),
 //   2. reads the body leniently (empty → `{}`, any Content-Type, not JSON → HTTP 400),
 //   3. checks it with the endpoint's compiled validator (compiled once, at module load),
 //   4. answers a failing field by its rule (below), or calls the handler with the typed body,
@@ -41,37 +44,24 @@ import type { Principal } from '../../service/auth.ts';
 import type { Services } from '../../service/services.ts';
 import type { WebPrincipal } from '../../service/web-auth.ts';
 import type { UserRow } from '../../store/users.ts';
+import { AUTH, type Auth, type CookieJar } from './auth-table.ts';
 import { type CodeTable, describeTable, type Kinded, mapError } from './code-table.ts';
-import { CROSS_SITE_REFUSED, cookiePrincipal, csrfRefusal, forbidden, PRO_REQUIRED, SIM_PRO_REQUIRED, sessionCookieValue } from './cookie.ts';
-import { busy, malformedJson, success, unauthorized } from './envelope.ts';
-import { checkResponse, responseContract } from './response-contract.ts';
-import { bearerToken, bodyTexts, clientAddress, clientAddresses, isBadJson, readLenientBody } from './route.ts';
-import { arrival, forwardTo, SESSION_MOVING } from './forward.ts';
-import { LeaseLost, OwnedElsewhere, SessionMoving } from '../../service/cluster/ownership.ts';
+import { CROSS_SITE_REFUSED } from './cookie.ts';
+import { ACCOUNT_SESSION, type SessionField, sameSessionField } from './edge.ts';
+import { success } from './envelope.ts';
 import { STRICT } from './schemas.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
-import { profileOf } from './profile.ts';
+import { type Compiled, type FieldCheck, readsBody, register, type Variant } from './serve.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a success answer is (see `EndpointSpec.produces`). */
 export type Produces = 'json' | 'json+msgpack' | 'text' | 'csv' | 'event-stream';
 
-/**
- * - `none`: public.
- * - `bearer`: a valid bearer token or HTTP 401, its user on the Pro plan (read per request) or HTTP
- *   403 (SIM_PRO_REQUIRED). A request without an Authorization header may carry
- *   the web session cookie instead (the console calls the simulator like a bot): CSRF guard (403),
- *   session (401), Pro plan checked per request (403).
- * - `bearer-only`: a valid bearer token or HTTP 401, no cookie (the token's own endpoints: Auth/logout).
- * - `bearer-row`: the handler reads the bearer token itself (`call.token`) and answers a bad one with
- *   its own row (Auth/validate).
- * - `web`: public, for the web application: state-changing methods pass the CSRF guard (else HTTP
- *   403) and the handler gets the cookie jar (the web login sets the session cookie).
- * - `cookie`: as `web`, and a valid session cookie or HTTP 401.
- * - `cookie-pro`: as `cookie`, and a user not on the Pro plan gets HTTP 403.
- */
-export type Auth = 'none' | 'bearer' | 'bearer-only' | 'bearer-row' | 'web' | 'cookie' | 'cookie-pro';
+export type { Auth, CookieJar };
+export { AUTH, readsBody };
+export type { SessionField };
+export { ACCOUNT_SESSION };
 
 // The invalid-field marker is the services' too (their inputs name it), so it lives in lib.
 export { INVALID, type Invalid };
@@ -103,9 +93,6 @@ export type PathParams<P extends string> = string extends P
     : P extends `${string}:${infer Name}`
       ? { [K in Name]: string }
       : Record<never, string>;
-
-/** A cookie jar as Elysia hands it to routes. */
-export type CookieJar = Record<string, { value: unknown; set(options: Record<string, unknown>): unknown }>;
 
 export interface Call<B> {
   body: B;
@@ -184,6 +171,13 @@ export interface EndpointSpec<
    * status, errorMessage}` (e.g. `[403, SIM_PRO_REQUIRED]`, `[404, 'Not found']`).
    */
   readonly otherErrors?: readonly (readonly [status: number, errorMessage: string])[];
+  /**
+   * Where the request names the live replay session it acts on (a body field, or a path parameter):
+   * in a cluster the route passes the request to the node running that session before anything
+   * here reads it (edge.ts). For the endpoints whose service acts on a live session, which another
+   * node may run.
+   */
+  readonly session?: SessionField<Extract<keyof Req, string>>;
 }
 
 /** One error answer of an endpoint as the API reference lists it. */
@@ -208,6 +202,7 @@ export interface EndpointInfo {
   readonly description?: string;
   readonly body?: 'json' | 'none';
   readonly produces?: Produces;
+  readonly session?: SessionField;
   /** Properties of the request body. */
   readonly request: TProperties;
   /** The request body schema: `request` as an object that allows unknown properties. */
@@ -235,27 +230,13 @@ export interface Endpoint<
   readonly auth: A;
   readonly request: Req;
   readonly response: Res;
+  readonly session?: SessionField<Extract<keyof Req, string>>;
   /** The success answer, typed by the response schema. */
   ok(fields: OkFields<Res>): Response;
 }
 
 type OkFields<Res> = Res extends TObject ? Omit<Static<Res>, 'success' | 'errorCode' | 'errorMessage'> : never;
 
-interface FieldCheck {
-  readonly key: string;
-  readonly check: TypeCheck<TObject>;
-  readonly rule: 'refuse' | 'defer' | 'keep' | 'drop';
-  /** The answer of a `refuse` field. */
-  readonly refusal: (() => Response) | null;
-}
-
-interface Compiled {
-  readonly request: TypeCheck<TObject>;
-  readonly fields: readonly FieldCheck[];
-  readonly responses: Map<number, TypeCheck<TSchema>>;
-}
-
-const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH']);
 const STATE_CHANGING: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A success body: the endpoint's fields plus the envelope (`success` true, `errorCode` 0, `errorMessage` null). */
@@ -284,6 +265,8 @@ export function defineEndpoint<
   const R extends FieldRules<Req, E>,
   const Path extends string,
 >(spec: EndpointSpec<A, Req, Res, E, R, Path>): Endpoint<A, Req, Res, E, R, Path> {
+  const named = spec.session;
+  if (named && 'path' in named && !spec.path.split('/').includes(`:${named.path}`)) throw new Error(`${spec.method} ${spec.path}: the session's path parameter :${named.path} is not in the path`);
   const requestSchema: TObject = T.Object(spec.request as TProperties);
   // In the order of `fields`: the first failing `refuse` field in that order is the one answered.
   const rules = Object.keys(spec.fields).map((key) => ({ key, rule: spec.fields[key as keyof Req] as FieldRule<E> }));
@@ -298,16 +281,13 @@ export function defineEndpoint<
     rules
       .filter(({ rule }) => ('refuse' in rule ? rule.refuse.kind === kind : 'defer' in rule ? rule.defer === kind : 'keep' in rule && rule.keep === kind))
       .map((f) => f.key);
-  const readsBody = (spec.body ?? (BODY_METHODS.has(spec.method) ? 'json' : 'none')) === 'json';
-  const guarded = (spec.auth === 'web' || spec.auth === 'cookie' || spec.auth === 'cookie-pro' || spec.auth === 'bearer') && STATE_CHANGING.has(spec.method);
+  const auth = AUTH[spec.auth];
 
   const transport: ErrorRow[] = [];
   const answer = (status: number, message: string) => transport.push({ status, errorCode: status, errorMessage: message, text: message, kinds: [], fields: [] });
-  if (guarded) answer(403, CROSS_SITE_REFUSED);
-  if (spec.auth === 'bearer' || spec.auth === 'bearer-only' || spec.auth === 'cookie' || spec.auth === 'cookie-pro') answer(401, 'Unauthorized');
-  if (spec.auth === 'bearer') answer(403, SIM_PRO_REQUIRED);
-  if (spec.auth === 'cookie-pro') answer(403, PRO_REQUIRED);
-  if (readsBody) answer(400, 'Malformed JSON body');
+  if (auth.crossSite && STATE_CHANGING.has(spec.method)) answer(403, CROSS_SITE_REFUSED);
+  for (const [status, message] of auth.refusals) answer(status, message);
+  if (readsBody(spec)) answer(400, 'Malformed JSON body');
   for (const [status, message] of spec.otherErrors ?? []) answer(status, message);
 
   // Rows with the same status, code and message are one answer.
@@ -345,15 +325,11 @@ function okOf<Res extends TSchema>(): (fields: OkFields<Res>) => Response {
   return success as (fields: Record<string, unknown>) => Response as unknown as (fields: OkFields<Res>) => Response;
 }
 
-// ---- serving ----
+// ---- serving (serve.ts) ----
 
 type Handler<C> = (call: C) => Response | Promise<Response>;
 
-/**
- * Registers `ep` on a family's Elysia instance. Elysia's own validation and parsing stay off (its
- * answers are not ours): the body is read here, checked with the endpoint's compiled validator, and
- * the handler gets it typed.
- */
+/** Registers `ep` on a family's Elysia instance: served by serve.ts, the handler getting its typed call. */
 export function route<
   P extends string,
   const A extends Auth,
@@ -363,25 +339,17 @@ export function route<
   R extends FieldRules<Req, E>,
   Path extends string,
 >(app: Elysia<P>, s: Services, ep: Endpoint<A, Req, Res, E, R, Path>, handler: Handler<CallOf<A, BodyOf<Req, R>, PathParams<Path>>>): void {
-  const variant: Variant = { ep, handler: handler as unknown as Handler<Call<unknown>> };
+  const variant: Variant = { ep, handler };
   register(app, s, ep, () => variant);
-}
-
-/** The variant of an endpoint for a request's profile, and whether the request is the console's. */
-type Choose = (profile: ApiProfile, viaConsole: boolean) => Variant;
-
-/** One endpoint's answer under one profile: its declaration (schemas, codes) and its handler. */
-interface Variant {
-  readonly ep: EndpointInfo;
-  readonly handler: Handler<Call<unknown>>;
 }
 
 /**
  * Registers an endpoint that answers differently per API profile (profile.ts): `spec` is the spec's
- * declaration and handler, `live` the live gateway's (same method, path and authentication; its own
- * request fields, field rules, codes and response schema). The variant is chosen after authentication,
- * so the body is checked, and the answer held to its response schema, by the chosen declaration; a
- * variant's handler sees only the fields its declaration names.
+ * declaration and handler, `live` the live gateway's (same method, path and authentication, and the
+ * session named in the same place if both name one; its own request fields, field rules, codes and
+ * response schema). The variant is chosen after
+ * authentication, so the body is checked, and the answer held to its response schema, by the chosen
+ * declaration; a variant's handler sees only the fields its declaration names.
  */
 export function routeByProfile<
   P extends string,
@@ -403,150 +371,14 @@ export function routeByProfile<
   if (specEp.method !== liveEp.method || specEp.path !== liveEp.path || specEp.auth !== liveEp.auth) {
     throw new Error(`${specEp.method} ${specEp.path}: the live variant must share method, path and authentication`);
   }
+  // The session is found before the variant is chosen: where one declaration names it, so must the other (or name none).
+  if (specEp.session && liveEp.session && !sameSessionField(specEp.session, liveEp.session)) {
+    throw new Error(`${specEp.method} ${specEp.path}: the live variant must name the session where the spec's does`);
+  }
   const variants: Record<ApiProfile, Variant> = {
-    spec: { ep: specEp, handler: spec[1] as unknown as Handler<Call<unknown>> },
-    live: { ep: liveEp, handler: live[1] as unknown as Handler<Call<unknown>> },
+    spec: { ep: specEp, handler: spec[1] },
+    live: { ep: liveEp, handler: live[1] },
   };
-  register(app, s, specEp, (profile, viaConsole) => variants[viaConsole && opts.console === 'live' ? 'live' : profile]);
-}
-
-function register<P extends string>(app: Elysia<P>, s: Services, ep: EndpointInfo, choose: Choose): void {
-  const detail = { summary: ep.summary, tags: [tagOf(ep.path)], ...(ep.description ? { description: ep.description } : {}) };
-  const hook = { parse: 'none' as const, detail };
-  // Elysia reads only the context properties a handler names: public routes never touch cookies.
-  // Parsing is off: `answer` reads every body itself, leniently.
-  if (usesCookies(ep)) {
-    app.route(ep.method, ep.path, ({ request, cookie, params, query }) => serve(s, ep, choose, request, { cookie, params, query }), hook);
-  } else {
-    app.route(ep.method, ep.path, ({ request }) => serve(s, ep, choose, request, null), hook);
-  }
-}
-
-function usesCookies(ep: EndpointInfo): boolean {
-  return ep.auth === 'bearer' || ep.auth === 'web' || ep.auth === 'cookie' || ep.auth === 'cookie-pro';
-}
-
-/** The group of a path (`/Order/place` → `Order`, `/me` → `me`), for the reference's tags. */
-function tagOf(path: string): string {
-  return path.split('/').filter((p) => p !== '')[0] ?? path;
-}
-
-interface CookieParts {
-  cookie: unknown;
-  params: unknown;
-  query: unknown;
-}
-
-async function serve(
-  s: Services,
-  ep: EndpointInfo,
-  choose: Choose,
-  request: Request,
-  parts: CookieParts | null,
-): Promise<Response> {
-  // A request another node of the cluster passed on: the client's host and address restored.
-  const { request: req, forwarded, late } = await arrival(s, request);
-  // A hop its sender gave up on (and answered): never carried out late, nor passed on.
-  if (late) return busy(1, SESSION_MOVING);
-  // The declaration the answer is held to: the chosen variant's once authentication chose one.
-  const chosen: { ep: EndpointInfo } = { ep };
-  try {
-    const res = await answer(s, ep, choose, chosen, req, parts);
-    return responseContract.enabled ? checkResponse(chosen.ep, req, res) : res;
-  } catch (e) {
-    if (!(e instanceof OwnedElsewhere || e instanceof LeaseLost || e instanceof SessionMoving)) throw e;
-    // The session is another node's: pass the request on, once (its answer comes back as the owner
-    // made it, checked there); a lost lease (or a second hop) retries. The hop's own answers (503
-    // moving, 504 unanswered) are the cluster's transport answers, as the store's 503s are, not rows
-    // of the endpoint's table.
-    return e instanceof OwnedElsewhere && !forwarded ? forwardTo(s, e.nodeUrl, e.accountId, req, bodyTexts.get(req) ?? null, e.commits) : busy(1, SESSION_MOVING);
-  }
-}
-
-async function answer(
-  s: Services,
-  declared: EndpointInfo,
-  choose: Choose,
-  chosen: { ep: EndpointInfo },
-  request: Request,
-  parts: CookieParts | null,
-): Promise<Response> {
-  let ep = declared;
-  const cookieAuth = ep.auth === 'cookie' || ep.auth === 'cookie-pro';
-  if (cookieAuth || ep.auth === 'web') {
-    const refused = csrfRefusal(request, s.config.trustProxy);
-    if (refused) return refused;
-  }
-  let principal: Principal | null = null;
-  let session: WebPrincipal | null = null;
-  if (ep.auth === 'bearer') {
-    const token = bearerToken(request);
-    const cookie = parts?.cookie as CookieJar | undefined;
-    if (token === null && sessionCookieValue(cookie) !== null) {
-      const r = await cookiePrincipal(request, cookie as CookieJar, s);
-      if (r instanceof Response) return r;
-      principal = r;
-    } else {
-      // The plan is checked on every call, as on the cookie path: a token outlives no downgrade.
-      const r = await s.auth.authorize(token);
-      if (!r.ok) return r.error.kind === 'pro_required' ? forbidden(SIM_PRO_REQUIRED) : unauthorized();
-      principal = r.value;
-    }
-    if (!principal) return unauthorized();
-  } else if (ep.auth === 'bearer-only') {
-    principal = await s.auth.authenticate(bearerToken(request));
-    if (!principal) return unauthorized();
-  } else if (cookieAuth) {
-    session = await s.webAuth.authenticate(sessionCookieValue(parts?.cookie as CookieJar | undefined));
-    if (!session) return unauthorized();
-    if (ep.auth === 'cookie-pro' && session.user.plan !== 'pro') return forbidden(PRO_REQUIRED);
-  }
-  const profile = principal ? profileOf(s.config, principal, request) : 'spec';
-  const viaConsole = principal?.console === true;
-  const variant = choose(profile, viaConsole);
-  const handler = variant.handler;
-  ep = chosen.ep = variant.ep;
-  const readsBody = (ep.body ?? (BODY_METHODS.has(ep.method) ? 'json' : 'none')) === 'json';
-  const raw = !readsBody ? {} : await readLenientBody(request);
-  if (isBadJson(raw)) return malformedJson();
-  const checked = ep.compiled.request.Check(raw) ? raw : applyFieldRules(ep, raw);
-  if (checked instanceof Response) return checked;
-  // A variant's handler sees only its own fields: the spec's never reads a live-only field sent to it.
-  const body = choose('live', false) === choose('spec', false) ? checked : own(ep, checked);
-  const address = clientAddress(request, s.config.trustProxy);
-  if (principal) return handler({ body, request, clientAddress: address, principal, profile } as BearerCall<unknown>);
-  if (ep.auth === 'bearer-row') return handler({ body, request, clientAddress: address, token: bearerToken(request) } as TokenCall<unknown>);
-  const cookieCall: CookieCall<unknown> = {
-    body,
-    request,
-    clientAddress: address,
-    cookie: (parts?.cookie ?? {}) as CookieJar,
-    params: (parts?.params ?? {}) as Record<string, string>,
-    query: (parts?.query ?? {}) as Record<string, string | undefined>,
-  };
-  return handler(session ? ({ ...cookieCall, user: session.user, session } as SessionCall<unknown>) : cookieCall);
-}
-
-/** The body's fields the endpoint declares. */
-function own(ep: EndpointInfo, body: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(ep.request)) if (k in body) out[k] = body[k];
-  return out;
-}
-
-/**
- * A body that failed the endpoint's check: the first failing `refuse` field (in declaration order) is
- * answered with its row; otherwise failing `defer` fields become INVALID and failing `drop` fields go.
- */
-function applyFieldRules(ep: EndpointInfo, raw: Record<string, unknown>): Record<string, unknown> | Response {
-  const failing = ep.compiled.fields.filter((f) => !f.check.Check(raw));
-  const refused = failing.find((f) => f.refusal !== null);
-  if (refused?.refusal) return refused.refusal();
-  if (failing.length === 0) throw new Error(`${ep.method} ${ep.path}: the body failed its schema but no field did`);
-  const body = { ...raw };
-  for (const f of failing) {
-    if (f.rule === 'defer') body[f.key] = INVALID;
-    else if (f.rule === 'drop') delete body[f.key];
-  }
-  return body;
+  const choose = (profile: ApiProfile, viaConsole: boolean) => variants[viaConsole && opts.console === 'live' ? 'live' : profile];
+  register(app, s, specEp, choose, specEp.session ?? liveEp.session);
 }

@@ -1,13 +1,16 @@
-// Requests for a live session another node holds (a cluster): passed to that node over HTTP(S) and
-// its answer passed back unchanged. A forwarded request carries a signature of this cluster (an HMAC
-// under a key derived from the JWT secret every node reads from the shared store) over the method,
-// path, time, client address and host, the account, the body's SHA-256 and the credential's: the
-// owner takes the client's address and host from a request whose signature checks out within
-// `forwardSkewMs`, and never forwards it again (one hop at most). A captured signature is good for
-// that one request only (the same body, account and token), for a few seconds. A genuine hop that
-// arrives later than that is refused unserved: it waited in a paused node's socket while its
-// sender gave up and told the client to retry (served as an ordinary request, it went on to the
-// session's new holder and the retried step happened twice).
+// Requests for a live session another node holds (a cluster): the route asks who runs the session a
+// request names before it authenticates or reads the request as its endpoint's (edge.ts), and passes
+// the request as it came to that node over HTTP(S), its answer passed back unchanged; the owner
+// authenticates it, once. A forwarded request carries a signature of this cluster (an HMAC under a
+// key derived from the JWT secret every node reads from the shared store) over the method, path,
+// time, client address and host, the account, the body's SHA-256 and the credential's: the owner
+// takes the client's address and host from a request whose signature checks out within
+// `forwardSkewMs` (each node's time is its injected clock, `Services.clock`), and never forwards it
+// again (one hop at most). A captured signature is good for that one request only (the same body,
+// account and credential: anything else changed and it is an ordinary, untrusted request), for a few
+// seconds. A genuine hop that arrives later than that is refused unserved: it waited in a paused
+// node's socket while its sender gave up and told the client to retry (served as an ordinary
+// request, it went on to the session's new holder and the retried step happened twice).
 //
 // The hop is bounded, and what it answers without the owner's answer is true. It waits while the
 // owner's lease is live (a slow answer from a live owner is still an answer). Once the lease lapses
@@ -20,18 +23,18 @@
 // the nodes' CA in NODE_CA_FILE.
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { limits } from '../../config.ts';
 import type { Services } from '../../service/services.ts';
 import { busy, json } from './envelope.ts';
-import { clientAddress, clientAddresses } from './route.ts';
+import type { RequestContext } from './request-context.ts';
+import { bodyText, clientAddress } from './route.ts';
 
 const SIGNATURE = 'x-replaydesk-forward';
 const CLIENT_ADDRESS = 'x-replaydesk-client-address';
 const ORIGINAL_HOST = 'x-replaydesk-original-host';
 const ACCOUNT = 'x-replaydesk-forward-account';
 /** Hop-by-hop and framing headers: never copied across a hop. */
-const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer']);
+const HOP_HEADERS: ReadonlySet<string> = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer']);
 
 /** The answer while a session moves between nodes (its lease changed hands mid-request). */
 export const SESSION_MOVING = 'The session is moving to another server; retry';
@@ -59,7 +62,6 @@ const credentialOf = (headers: Headers) => `${headers.get('authorization') ?? ''
 
 /** How a request came: from a client, or over a hop from another node of this cluster. */
 export interface Arrival {
-  request: Request;
   /** Forwarded by another node (its signature checks out, within `forwardSkewMs`): the client's host and address restored. */
   forwarded: boolean;
   /**
@@ -72,19 +74,20 @@ export interface Arrival {
 }
 
 /**
- * A request as the node serves it. Forwarded by another node of this cluster (its signature checks
- * out): `forwarded`, with the client's host and address restored; `late` when signed outside the
- * window. Otherwise as it came (a request from a client, or one whose signature fails: served as an
- * ordinary request, and never trusted).
+ * How the request of `ctx` came. Forwarded by another node of this cluster (its signature checks out
+ * on this node's clock): `forwarded`, and the context gets the client's host (the request is rebuilt
+ * over it) and address; `late` when signed outside the window. Otherwise as it came (a request from a
+ * client, or one whose signature fails: served as an ordinary request, and never trusted).
  */
-export async function arrival(s: Services, request: Request): Promise<Arrival> {
+export async function arrival(s: Services, ctx: RequestContext): Promise<Arrival> {
+  const request = ctx.request;
   const header = request.headers.get(SIGNATURE);
-  if (!header) return { request, forwarded: false, late: false };
+  if (!header) return { forwarded: false, late: false };
   const [at, mac] = header.split('.');
   const atMs = Number(at);
-  if (!Number.isFinite(atMs) || !mac) return { request, forwarded: false, late: false };
+  if (!Number.isFinite(atMs) || !mac) return { forwarded: false, late: false };
   const url = new URL(request.url);
-  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.text();
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await bodyText(ctx);
   const signed: Signed = {
     method: request.method,
     path: url.pathname + url.search,
@@ -97,18 +100,16 @@ export async function arrival(s: Services, request: Request): Promise<Arrival> {
   const expected = Buffer.from(sign(s, signed, atMs), 'hex');
   const given = Buffer.from(mac, 'hex');
   const genuine = given.length === expected.length && timingSafeEqual(given, expected);
-  const late = genuine && Math.abs(Date.now() - atMs) > limits.forwardSkewMs;
-  const trusted = genuine && !late;
-  // The body was read for its hash: the request served is rebuilt over it, trusted or not.
-  if (trusted) {
-    // The URL's host setter keeps the old port when the new host names none.
-    url.port = '';
-    url.host = signed.host;
-  }
-  const rebuilt = new Request(url.toString(), { method: request.method, headers: request.headers, body, signal: request.signal });
-  const address = trusted ? signed.address : clientAddresses.get(request);
-  if (address !== undefined) clientAddresses.set(rebuilt, address);
-  return { request: rebuilt, forwarded: trusted, late };
+  const late = genuine && Math.abs(s.clock.nowMs() - atMs) > limits.forwardSkewMs;
+  if (!genuine || late) return { forwarded: false, late };
+  // The URL's host setter keeps the old port when the new host names none.
+  url.port = '';
+  url.host = signed.host;
+  // Its body is in the context (read for its hash): the request served is rebuilt over it.
+  ctx.request = new Request(url.toString(), { method: request.method, headers: request.headers, body, signal: request.signal });
+  ctx.address = signed.address;
+  ctx.forwarded = true;
+  return { forwarded: true, late: false };
 }
 
 /**
@@ -117,27 +118,36 @@ export async function arrival(s: Services, request: Request): Promise<Arrival> {
  */
 export const SESSION_UNANSWERED = 'The server holding the session did not answer; the request may have been carried out: check before repeating it';
 
+/** Where a hop goes: the node holding `accountId`'s lease, and the lease's commit count read with it (null: unknown). */
+export interface HopTarget {
+  readonly nodeUrl: string;
+  readonly accountId: number;
+  readonly commits: number | null;
+}
+
 /**
- * Sends the request for `accountId`'s session to `nodeUrl` and answers the owner's response, status,
- * headers and body unchanged. Without an answer: 503 moving (retry) only when the owner surely did
- * not carry it out (it could not be reached, or it was fenced out with no commit made under the
- * lease since `commitsSeen`, the count read before sending); otherwise 504 unanswered.
+ * Sends the request of `ctx`, as it came, to the node holding its session and answers the owner's
+ * response, status, headers and body unchanged. Without an answer: 503 moving (retry) only when the
+ * owner surely did not carry it out (it could not be reached, or it was fenced out with no commit
+ * made under the lease since `to.commits`, the count read before sending); otherwise 504 unanswered.
  */
-export async function forwardTo(s: Services, nodeUrl: string, accountId: number, request: Request, body: string | null, commitsSeen: number | null = null): Promise<Response> {
+export async function forwardTo(s: Services, ctx: RequestContext, to: HopTarget): Promise<Response> {
+  const request = ctx.request;
   const url = new URL(request.url);
-  const target = new URL(url.pathname + url.search, nodeUrl);
+  const target = new URL(url.pathname + url.search, to.nodeUrl);
   const headers = new Headers();
   request.headers.forEach((v, k) => {
     if (!HOP_HEADERS.has(k) && !k.startsWith('x-replaydesk-')) headers.set(k, v);
   });
-  const atMs = Date.now();
-  const address = clientAddress(request, s.config.trustProxy);
-  const signed: Signed = { method: request.method, path: url.pathname + url.search, address, host: url.host, accountId: String(accountId), body: body ?? '', credential: credentialOf(headers) };
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await bodyText(ctx);
+  const atMs = s.clock.nowMs();
+  const address = clientAddress(ctx, s.config.trustProxy);
+  const signed: Signed = { method: request.method, path: url.pathname + url.search, address, host: url.host, accountId: String(to.accountId), body: body ?? '', credential: credentialOf(headers) };
   headers.set(CLIENT_ADDRESS, address);
   headers.set(ORIGINAL_HOST, url.host);
   headers.set(ACCOUNT, signed.accountId);
   headers.set(SIGNATURE, `${atMs}.${sign(s, signed, atMs)}`);
-  const watch = leaseWatch(s, accountId, nodeUrl, commitsSeen);
+  const watch = leaseWatch(s, to);
   try {
     const res = await fetch(target, { method: request.method, headers, body: body ?? undefined, redirect: 'manual', signal: watch.signal, ...tlsFor(s, target) });
     const out = new Headers();
@@ -178,7 +188,7 @@ interface LeaseWatch {
  * commit was made since; or after `forwardTimeoutMs`, when a live owner may still be carrying it out
  * (`touched`). A look that fails (the store busy) changes nothing.
  */
-function leaseWatch(s: Services, accountId: number, nodeUrl: string, commitsSeen: number | null): LeaseWatch {
+function leaseWatch(s: Services, to: HopTarget): LeaseWatch {
   const ctl = new AbortController();
   let settle: (v: 'untouched' | 'touched') => void = () => {};
   const verdict = new Promise<'untouched' | 'touched'>((resolve) => (settle = resolve));
@@ -195,12 +205,13 @@ function leaseWatch(s: Services, accountId: number, nodeUrl: string, commitsSeen
     ctl.abort();
   };
   const deadline = setTimeout(() => end('touched'), limits.forwardTimeoutMs);
-  if (s.ownership.clustered) {
+  const ownership = s.topology.ownership;
+  if (ownership.clustered) {
     let looking = false;
     look = setInterval(() => {
       if (looking || stopped) return;
       looking = true;
-      s.ownership.fenceOut(accountId, nodeUrl, commitsSeen).then(
+      ownership.fenceOut(to.accountId, to.nodeUrl, to.commits).then(
         (state) => {
           looking = false;
           if (state !== 'wait' && !stopped) end(state);
@@ -212,13 +223,9 @@ function leaseWatch(s: Services, accountId: number, nodeUrl: string, commitsSeen
   return { signal: ctl.signal, verdict, stop };
 }
 
-const caFiles = new Map<string, string>();
-
-/** Bun's fetch TLS options for an https:// node when NODE_CA_FILE names the nodes' CA (read once). */
+/** Bun's fetch TLS options for an https:// node when NODE_CA_FILE names the nodes' CA. */
 function tlsFor(s: Services, target: URL): { tls?: { ca: string } } {
-  const path = s.config.nodeCaFile;
-  if (target.protocol !== 'https:' || !path) return {};
-  let ca = caFiles.get(path);
-  if (ca === undefined) caFiles.set(path, (ca = readFileSync(path, 'utf8')));
-  return { tls: { ca } };
+  if (target.protocol !== 'https:') return {};
+  const ca = s.nodeCa();
+  return ca === null ? {} : { tls: { ca } };
 }

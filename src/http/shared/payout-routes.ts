@@ -9,7 +9,7 @@ import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts
 import type { Services } from '../../service/services.ts';
 import type { CodeTable } from './code-table.ts';
 import { mapError } from './code-table.ts';
-import { defineEndpoint, okBody, route } from './endpoint.ts';
+import { ACCOUNT_SESSION, defineEndpoint, okBody, route } from './endpoint.ts';
 import { presentEligibility, presentPayout } from './present-common.ts';
 import { AccountId, PayoutEligibility, PayoutRecord } from './schemas.ts';
 
@@ -30,6 +30,8 @@ export function payoutEndpoints(codes: PayoutTables) {
       method: 'POST',
       path: '/Payout/eligibility',
       auth: 'bearer',
+      // The challenge account's live session holds its freshest state (and takes a payout's commit).
+      session: ACCOUNT_SESSION,
       summary: `Whether a challenge account in the ${codes.PAYOUT_PHASE} may take a payout now, and its limits`,
       request: { accountId: AccountId },
       fields: { accountId: { refuse: NOT_FOUND } },
@@ -40,6 +42,8 @@ export function payoutEndpoints(codes: PayoutTables) {
       method: 'POST',
       path: '/Payout/request',
       auth: 'bearer',
+      // The challenge account's live session holds its freshest state (and takes a payout's commit).
+      session: ACCOUNT_SESSION,
       summary: 'Takes a simulated payout: the amount leaves the balance and is recorded',
       request: { accountId: AccountId, amount: T.Number({ exclusiveMinimum: 0, description: 'USD, whole cents' }) },
       fields: { accountId: { refuse: NOT_FOUND }, amount: { defer: 'invalid_amount' } },

@@ -1,7 +1,75 @@
-// A Server-Sent Events stream fed by polling: `next` is read every `intervalMs` and returns the event
-// to send, if any; a `last` event closes the stream after it is sent. A comment line goes out while
-// nothing else does for `keepAliveMs` (Bun closes a connection idle for 10 s, proxies too), and the
-// stream stops polling once the client goes away.
+// Server-Sent Events, framed in one place: `eventStream` answers `text/event-stream` and hands its
+// producer a sink for events (`event:` name, `data:` JSON). A comment line goes out whenever nothing
+// else did for `keepAliveMs` (Bun closes a connection idle for 10 s, proxies too), and the stream
+// ends once the client goes away, the producer closes it, or the response is cancelled; the
+// producer's cleanup (a subscription, a timer) runs once, whichever comes first.
+// `pollingEventStream` is the producer that polls.
+
+/** Where a producer sends its events. */
+export interface EventSink {
+  /** Sends one event (nothing once the stream is closed). */
+  send(event: string, data: unknown): void;
+  /** Ends the stream (its cleanup runs). */
+  close(): void;
+  readonly closed: boolean;
+}
+
+const HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' };
+
+/**
+ * An event stream for `request`: `start` produces its events through the sink and answers the
+ * cleanup to run when the stream ends.
+ */
+export function eventStream(request: Request, keepAliveMs: number, start: (sink: EventSink) => (() => void) | void): Response {
+  const enc = new TextEncoder();
+  let end = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let cleanup: (() => void) | void;
+      let lastSentMs = performance.now();
+      let keepAlive: ReturnType<typeof setTimeout> | undefined;
+      const write = (text: string) => {
+        controller.enqueue(enc.encode(text));
+        lastSentMs = performance.now();
+      };
+      // Fires when the stream may have been silent for keepAliveMs: a comment if it was, else waits out the rest.
+      const beat = () => {
+        const silentMs = performance.now() - lastSentMs;
+        if (silentMs >= keepAliveMs) write(': keep-alive\n\n');
+        keepAlive = setTimeout(beat, silentMs >= keepAliveMs ? keepAliveMs : keepAliveMs - silentMs);
+      };
+      let closed = false;
+      const sink: EventSink = {
+        get closed() {
+          return closed;
+        },
+        send(event, data) {
+          if (!closed) write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        },
+        close() {
+          if (closed) return;
+          end();
+          try {
+            controller.close();
+          } catch {}
+        },
+      };
+      end = () => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(keepAlive);
+        cleanup?.();
+      };
+      keepAlive = setTimeout(beat, keepAliveMs);
+      request.signal.addEventListener('abort', () => sink.close());
+      cleanup = start(sink);
+      // Closed while starting: its cleanup was not there yet.
+      if (closed) cleanup?.();
+    },
+    cancel: () => end(),
+  });
+  return new Response(stream, { headers: HEADERS });
+}
 
 export interface PolledEvent {
   event: string;
@@ -10,42 +78,20 @@ export interface PolledEvent {
   last: boolean;
 }
 
+/** An event stream fed by polling: `next` is read every `intervalMs` and returns the event to send, if any. */
 export function pollingEventStream(request: Request, intervalMs: number, keepAliveMs: number, next: () => Promise<PolledEvent | null>): Response {
-  const enc = new TextEncoder();
-  let closed = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const stop = () => {
-    closed = true;
-    if (timer) clearTimeout(timer);
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let lastSentMs = performance.now();
-      const close = () => {
-        if (closed) return;
-        stop();
-        try {
-          controller.close();
-        } catch {}
-      };
-      const tick = async () => {
-        if (closed) return;
-        const e = await next().catch(() => null);
-        if (closed) return;
-        if (e !== null) {
-          controller.enqueue(enc.encode(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
-          lastSentMs = performance.now();
-          if (e.last) return close();
-        } else if (performance.now() - lastSentMs >= keepAliveMs) {
-          controller.enqueue(enc.encode(': keep-alive\n\n'));
-          lastSentMs = performance.now();
-        }
-        timer = setTimeout(() => void tick(), intervalMs);
-      };
-      request.signal.addEventListener('abort', close);
-      void tick();
-    },
-    cancel: stop,
+  return eventStream(request, keepAliveMs, (sink) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      const e = await next().catch(() => null);
+      if (sink.closed) return;
+      if (e !== null) {
+        sink.send(e.event, e.data);
+        if (e.last) return sink.close();
+      }
+      timer = setTimeout(() => void tick(), intervalMs);
+    };
+    void tick();
+    return () => clearTimeout(timer);
   });
-  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
 }

@@ -5,7 +5,7 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { defineEndpoint, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_SESSION, defineEndpoint, okBody } from '../shared/endpoint.ts';
 import { AccountId, Maybe, OrderSideValue } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as liveCodes from './live-codes.ts';
@@ -65,6 +65,7 @@ export const orderModify = defineEndpoint({
   method: 'POST',
   path: '/Order/modify',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value',
   request: {
     accountId: AccountId,

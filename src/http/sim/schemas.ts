@@ -5,7 +5,7 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -193,6 +193,7 @@ export const replayStep = defineEndpoint({
   method: 'POST',
   path: '/Replay/step',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
   produces: 'json+msgpack',
   request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
@@ -205,6 +206,7 @@ export const replayJumpTo = defineEndpoint({
   method: 'POST',
   path: '/Replay/jumpTo',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Processes every bar up to a time without returning them (forward only)',
   request: { ...accountFirst, targetTime: IsoTimeText },
   fields: { ...accountRule, targetTime: { defer: 'invalid_target_time' } },
@@ -216,6 +218,7 @@ export const replayPlay = defineEndpoint({
   method: 'POST',
   path: '/Replay/play',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Plays bars on a timer: speed 1 = two bars a second',
   request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
   fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
@@ -227,6 +230,7 @@ export const replayPause = defineEndpoint({
   method: 'POST',
   path: '/Replay/pause',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Stops playback',
   request: accountFirst,
   fields: accountRule,
@@ -238,6 +242,7 @@ export const replayEnd = defineEndpoint({
   method: 'POST',
   path: '/Replay/end',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Flattens, cancels working orders, persists the balance and ends the session',
   request: accountFirst,
   fields: accountRule,
@@ -254,6 +259,7 @@ export const orderPlace = defineEndpoint({
   method: 'POST',
   path: '/Order/place',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Places an order in the account\'s live session',
   request: {
     accountId: AccountId,
@@ -297,6 +303,7 @@ export const orderSearchOpen = defineEndpoint({
   method: 'POST',
   path: '/Order/searchOpen',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Working orders of the live session (status 1, fillVolume 0)',
   request: accountFirst,
   fields: accountRule,
@@ -308,6 +315,7 @@ export const orderCancel = defineEndpoint({
   method: 'POST',
   path: '/Order/cancel',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Cancels a working order',
   request: { ...accountFirst, orderId: T.Integer() },
   fields: { ...accountRule, orderId: { defer: 'order_not_found' } },
@@ -332,6 +340,7 @@ export const positionSearchOpen = defineEndpoint({
   method: 'POST',
   path: '/Position/searchOpen',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'The open position of the account\'s live session (empty when flat)',
   request: accountFirst,
   fields: accountRule,
@@ -343,6 +352,7 @@ export const positionClose = defineEndpoint({
   method: 'POST',
   path: '/Position/closeContract',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Closes the whole position at market',
   request: { ...accountFirst, contractId: T.String() },
   fields: { ...accountRule, contractId: { defer: 'position_not_found' } },
@@ -354,6 +364,7 @@ export const positionPartialClose = defineEndpoint({
   method: 'POST',
   path: '/Position/partialCloseContract',
   auth: 'bearer',
+  session: ACCOUNT_SESSION,
   summary: 'Closes part of the position at market',
   request: { ...accountFirst, contractId: T.String(), size: T.Integer({ minimum: 1 }) },
   fields: { ...accountRule, contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },

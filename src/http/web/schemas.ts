@@ -170,6 +170,7 @@ export const replaySessionInfo = defineEndpoint({
   method: 'GET',
   path: '/replay-sessions/:accountId',
   auth: 'cookie',
+  session: { path: 'accountId' },
   summary: 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge',
   description:
     'Lets any browser open a session started elsewhere (another browser, a bot): the current family answers a session\'s progress and snapshot, not its instrument, span or timeframe. Times are ISO 8601 UTC; `currentTime` is the simulated now (the close of the last bar played).',

@@ -7,33 +7,44 @@
 
 import type { LeaseStore } from '../../store/leases.ts';
 
-/** A request for a session another node holds: the caller forwards it there (src/http/shared/forward.ts). */
-export class OwnedElsewhere extends Error {
-  constructor(
-    readonly accountId: number,
-    readonly nodeUrl: string,
-    /** The lease's commit count when it was read (before the request is forwarded). */
-    readonly commits: number,
-  ) {
-    super(`account ${accountId} is served by ${nodeUrl}`);
-    this.name = 'OwnedElsewhere';
+/**
+ * This node cannot run the session at this instant, and nothing was done: its lease is changing
+ * hands, another node took it since the request's owner was decided at the edge, or this node let
+ * the session go while the call waited for it. Thrown where it must undo a transaction (a commit's
+ * fence), and answered as the store's own failures are: 503 moving, retry (src/app.ts). The retry's
+ * owner is decided at the edge again (src/http/shared/edge.ts).
+ */
+export class SessionMoving extends Error {
+  constructor(readonly accountId: number) {
+    super(`the session of account ${accountId} is not this node's at this instant`);
+    this.name = 'SessionMoving';
   }
 }
 
 /** This node no longer holds the session's lease: the commit is refused and nothing is written. */
-export class LeaseLost extends Error {
-  constructor(readonly accountId: number) {
-    super(`the lease of account ${accountId} was lost`);
+export class LeaseLost extends SessionMoving {
+  constructor(accountId: number) {
+    super(accountId);
+    this.message = `the lease of account ${accountId} was lost`;
     this.name = 'LeaseLost';
   }
 }
 
-/** Nobody holds the session at this instant (its lease is changing hands): the caller answers 503, retry. */
-export class SessionMoving extends Error {
-  constructor(readonly accountId: number) {
-    super(`the lease of account ${accountId} is changing hands`);
-    this.name = 'SessionMoving';
-  }
+/**
+ * Who runs the live session an account names, decided before a request for it is served: this node
+ * (it holds the lease, or took it; or no session is live, which this node answers), another node
+ * (where to pass the request, and the lease's commit count read with it: forward.ts), or nobody at
+ * this instant (its lease is changing hands: 503, retry).
+ */
+export type SessionOwner =
+  | { readonly at: 'here' }
+  | { readonly at: 'node'; readonly nodeUrl: string; readonly accountId: number; readonly commits: number }
+  | { readonly at: 'moving' };
+
+/** The question the HTTP edge asks of a request that names a session (service/replay/owner.ts answers it). */
+export interface SessionOwners {
+  /** Who runs the live session `accountId` stands for (a replay account's own, or a challenge account's). */
+  ownerOf(accountId: number): Promise<SessionOwner>;
 }
 
 export type Claim = { owner: 'self' } | { owner: 'other'; nodeUrl: string; commits: number } | { owner: 'moving' };
@@ -51,7 +62,7 @@ export interface Ownership {
   readonly nodeId: string;
   /** Takes (or keeps) the session of `accountId` for this node, or says who holds it. */
   claim(accountId: number): Promise<Claim>;
-  /** Inside a session's commit transaction: throws LeaseLost unless this node still holds it. */
+  /** Inside a session's commit transaction: throws LeaseLost unless this node still holds it (the transaction is undone). */
   fence(accountId: number): Promise<void>;
   /** The session ended (in its final commit's transaction): the lease goes. */
   release(accountId: number): Promise<void>;

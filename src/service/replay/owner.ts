@@ -1,22 +1,35 @@
 // Where the replay service decides which node runs a session. One node owns every session
 // (`SingleNode`); in a cluster each is held under a lease (`Leased`, service/cluster/ownership.ts).
-// A request for a session this node does not hold learns the owner here, and only here: it takes the
-// lease, or it throws OwnedElsewhere (the HTTP layer forwards the request to that node) or
-// SessionMoving (503, retry). The one other ownership throw is the commit's fence (LeaseLost, from
-// `Ownership.fence` in persistence.ts), for a node that lost a lease it held.
+// The HTTP edge asks first, before a request naming a session is authenticated or read as its
+// endpoint's (`SessionRegistry.ownerOf`, src/http/shared/edge.ts): this node takes a free lease, and
+// a request for a session another node holds is passed on there, so it never reaches a service.
+// What a service can still meet is a session that stopped being this node's (SessionMoving: a lease
+// changing hands since the edge asked, or a session let go while a call waited for it), as the
+// commit's fence can (LeaseLost, from `Ownership.fence` in persistence.ts): 503, retry.
 
 import { err, type Result } from '../../lib/result.ts';
-import { type Ownership, OwnedElsewhere, SessionMoving } from '../cluster/ownership.ts';
+import { type Ownership, SessionMoving, type SessionOwner } from '../cluster/ownership.ts';
 import type { LiveSession } from './session.ts';
 
+export const HERE: SessionOwner = Object.freeze({ at: 'here' });
+const MOVING: SessionOwner = Object.freeze({ at: 'moving' });
+
+/** Who runs the session under `accountId`'s lease, as its claim answers: this node takes a free lease. */
+export async function ownerByLease(ownership: Ownership, accountId: number): Promise<SessionOwner> {
+  const claim = await ownership.claim(accountId);
+  if (claim.owner === 'self') return HERE;
+  if (claim.owner === 'moving') return MOVING;
+  return { at: 'node', nodeUrl: claim.nodeUrl, accountId, commits: claim.commits };
+}
+
 /**
- * Takes the session of `accountId` for this node, or throws naming where it is: OwnedElsewhere (the
- * node that holds its lease; the caller forwards there) or SessionMoving (its lease is changing hands).
+ * Takes the session of `accountId` for this node before loading it. The edge claimed it already for
+ * the request (`ownerByLease`); a claim that finds another holder now met a lease changing hands
+ * since, or a caller that did not ask the edge: SessionMoving (503, retry).
  */
 export async function claimSessionHere(ownership: Ownership, accountId: number): Promise<void> {
   const claim = await ownership.claim(accountId);
-  if (claim.owner === 'other') throw new OwnedElsewhere(accountId, claim.nodeUrl, claim.commits);
-  if (claim.owner === 'moving') throw new SessionMoving(accountId);
+  if (claim.owner !== 'self') throw new SessionMoving(accountId);
 }
 
 /**

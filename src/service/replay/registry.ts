@@ -1,15 +1,15 @@
 // The live sessions this node holds, by replay account, and how a call finds the session it names:
 // the account's own, or a challenge account's live session (bots trade with either id). In a
-// cluster a session another node started is loaded here when its lease is free (adoption), or the
-// call learns where it runs (owner.ts: the only place that decides).
+// cluster the HTTP edge first asks who runs that session (`ownerOf`, with owner.ts: the only place
+// that decides); a session another node started is loaded here when its lease is free (adoption).
 
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
 import type { ChallengeService } from '../challenges.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { Ownership } from '../cluster/ownership.ts';
-import { claimSessionHere, goneFromThisNode } from './owner.ts';
+import type { Ownership, SessionOwner } from '../cluster/ownership.ts';
+import { claimSessionHere, goneFromThisNode, HERE, ownerByLease } from './owner.ts';
 import type { SessionPersistence } from './persistence.ts';
 import type { LiveSession } from './session.ts';
 import type { SessionError, TradeSessionError } from './types.ts';
@@ -68,6 +68,35 @@ export class SessionRegistry {
     return goneFromThisNode(this.d.ownership, s);
   }
 
+  // ---- ownership (the edge's question) ----
+
+  /**
+   * Who runs the live session an account id stands for, as `resolve` finds it (the account's own, or
+   * a challenge account's): this node when it holds it, when no session is live (this node answers
+   * that), or when it takes the free lease; else the node holding the lease, or `moving`. One node
+   * holds every session: asked nothing.
+   */
+  async ownerOf(accountId: number): Promise<SessionOwner> {
+    if (!this.d.ownership.clustered || this.sessions.has(accountId) || this.liveSessionOfChallenge(accountId)) return HERE;
+    const live = await this.liveAccountOf(accountId);
+    if (live === null || this.sessions.has(live)) return HERE;
+    return ownerByLease(this.d.ownership, live);
+  }
+
+  /** The replay account of the live session the store holds for an account id (`resolve`'s rules), or null. */
+  private async liveAccountOf(accountId: number): Promise<number | null> {
+    const account = await this.d.accounts.byId(accountId);
+    if (!account) return null;
+    const row = account.kind === 'challenge' ? null : await this.d.store.session(accountId);
+    if (row?.status === 'active') return accountId;
+    const challengeId = account.kind === 'challenge' ? accountId : (row?.challengeId ?? null);
+    if (challengeId === null) return null;
+    const here = this.liveSessionOfChallenge(challengeId);
+    if (here) return here.accountId;
+    const active = await this.d.store.activeSessionOfChallenge(challengeId);
+    return active?.status === 'active' ? active.accountId : null;
+  }
+
   // ---- resolution ----
 
   /** The live session behind an account the user owns. */
@@ -100,7 +129,7 @@ export class SessionRegistry {
 
   /**
    * The live session on a challenge wherever it runs: in a cluster one held by another node is taken
-   * over when its lease is free, else OwnedElsewhere names the node (payouts go there).
+   * over when its lease is free (the edge passed a request for one whose lease is held on to its node).
    */
   async liveOfChallenge(challengeId: number): Promise<LiveSession | undefined> {
     const here = this.liveSessionOfChallenge(challengeId);
@@ -124,7 +153,7 @@ export class SessionRegistry {
 
   /**
    * A live session this node does not hold yet (a cluster): takes its lease and loads it from the
-   * store, or throws OwnedElsewhere naming the node that runs it. Null when the store says it ended.
+   * store (SessionMoving when another node holds it now: owner.ts). Null when the store says it ended.
    */
   private adopt(accountId: number): Promise<LiveSession | null> {
     const present = this.sessions.get(accountId);

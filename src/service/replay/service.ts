@@ -1,7 +1,7 @@
 // Replay sessions: the one face the callers see (the families' routes, the hubs, the trading,
 // payout and clock services). Each call is handed to the part that owns it:
-// - registry.ts: the sessions this node holds and how a call finds its session (owner.ts decides,
-//   in a cluster, whether this node runs it);
+// - registry.ts: the sessions this node holds, who runs the session a request names (the HTTP
+//   edge asks, owner.ts decides) and how a call finds its session;
 // - reads.ts: listings, which replay account an id stands for, statistics, chart-history start;
 // - commands.ts: the command path (a trading command alone on its session), commit, reload, and a
 //   session's last commit (`finalize`);
@@ -20,10 +20,11 @@ import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore } from '../../store/replay.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
-import type { Ownership } from '../cluster/ownership.ts';
+import type { Ownership, SessionOwners } from '../cluster/ownership.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import type { RateLimits } from '../rate-limit.ts';
+import type { StreamingBudget } from '../streaming-budget.ts';
 import { SessionAdvancer } from './advancing.ts';
 import { SessionCommands } from './commands.ts';
 import { SessionEvents } from './events.ts';
@@ -48,13 +49,15 @@ export interface ReplayDeps {
   bus: EventBus<ReplayEvent>;
   /** Which node runs which session (one node, or leases in a cluster). */
   ownership: Ownership;
-  /** Replay/start's rate and the streaming budget: per process, or shared by a cluster. */
+  /** Replay/start's rate: per process, or shared by a cluster. */
   rateLimits: RateLimits;
+  /** Replay/step's bars per user (the topology's: the day shared by a cluster). */
+  streaming: StreamingBudget;
   /** Where failures of background work (playback, idle sweep) are reported. */
   logError(message: string, fields: Record<string, unknown>): void;
 }
 
-export class ReplayService {
+export class ReplayService implements SessionOwners {
   readonly events: SessionEvents;
   private readonly registry: SessionRegistry;
   private readonly reads: SessionReads;
@@ -64,7 +67,6 @@ export class ReplayService {
 
   constructor(d: ReplayDeps) {
     const persistence = new SessionPersistence(d);
-    const streaming = d.rateLimits.streaming(d.clock);
     const startLimiter = d.rateLimits.limiter('replay_start', limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
     this.registry = new SessionRegistry(d, persistence);
     this.reads = new SessionReads(d, this.registry);
@@ -74,7 +76,7 @@ export class ReplayService {
       feedingSession: (userId, symbol) => this.reads.feedingSession(userId, symbol),
     });
     this.commands = new SessionCommands(d, this.registry, persistence, this.events, this.reads);
-    this.advancer = new SessionAdvancer(d, this.registry, this.commands, streaming);
+    this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);
     this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
   }
 
@@ -142,6 +144,10 @@ export class ReplayService {
 
   held(...a: Parameters<SessionRegistry['get']>): ReturnType<SessionRegistry['get']> {
     return this.registry.get(...a);
+  }
+
+  ownerOf(...a: Parameters<SessionRegistry['ownerOf']>): ReturnType<SessionRegistry['ownerOf']> {
+    return this.registry.ownerOf(...a);
   }
 
   // ---- reads (reads.ts) ----
