@@ -1,7 +1,8 @@
-// Hostile requests (docs/decisions.md, "Hardening round two"): the probe's worst cases and the other
-// loops a request can size, each sent alone to a real server on 127.0.0.1, with the answer's status
-// and code and the longest event-loop stall the server saw from the request's sending until 300 ms
-// after its answer (a 2 ms interval timer's lateness, measured in the server's own process).
+// Hostile requests (the bounds are in docs/decisions.md, the figures in bench/README.md): the
+// probe's worst cases and the other loops a request can size, each sent alone to a real server on
+// 127.0.0.1, with the answer's status and code and the longest event-loop stall the server saw from
+// the request's sending until 300 ms after its answer (a 2 ms interval timer's lateness, measured in
+// the server's own process).
 //
 // Two processes, so the stall is the server's and not the client's: this one serves (the production
 // fetch handler, a SQLite file in a temporary directory, the synthetic data from 2024-01-01, no
