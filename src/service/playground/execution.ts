@@ -230,13 +230,15 @@ export class Execution {
     const error = optionalText(m.error, 'error');
     if (error !== null) throw new RunEnd('failed', errorText(error));
     this.checkState(m);
-    // The child's own account of its time: diagnostics for benchmarks, never used for results.
-    const spent = m.spent;
-    if (typeof spent === 'object' && spent !== null && !Array.isArray(spent) && !isInvalid(spent)) {
-      for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) {
-        const ms = spent[k];
-        if (typeof ms === 'number') this.childTimings[k] = Math.round(ms);
-      }
+    this.takeChildTimings(m.spent);
+  }
+
+  /** The child's own account of its time: diagnostics for benchmarks, never used for results. */
+  private takeChildTimings(spent: Decoded): void {
+    if (typeof spent !== 'object' || spent === null || Array.isArray(spent) || isInvalid(spent)) return;
+    for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) {
+      const ms = spent[k];
+      if (typeof ms === 'number') this.childTimings[k] = Math.round(ms);
     }
   }
 
