@@ -150,7 +150,7 @@ export function priceTicks(inst: Instrument, field: PriceField, price: number): 
   return ok(ticks);
 }
 
-/** A trail distance in price units as whole ticks (1 to trailTicksMax); `v` as sent. */
+/** A trail distance in price units as whole ticks (1 to trailTicksMax); `v` as the route parsed it (`INVALID`: not a number). */
 export function trailTicks(inst: Instrument, v: number | null | undefined | Invalid): Result<number, TrailError> {
   const refuse = (problem: TrailProblem) => err({ kind: 'invalid_trail' as const, problem, trailPrice: typeof v === 'number' ? v : null, tickSize: inst.tickSize });
   if (v === undefined || v === null) return refuse('missing');
