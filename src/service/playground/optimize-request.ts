@@ -220,17 +220,16 @@ function parseMethod(method: OptimizeInput['method'], count: OptimizeInput['coun
 function parseConstraints(v: Json | undefined): Result<Constraints, OptimizeError> {
   if (v === undefined || v === null) return ok({ minTrades: null, maxDrawdownUsd: null });
   if (typeof v !== 'object' || Array.isArray(v)) return err({ kind: 'invalid_constraints', message: 'constraints must be an object' });
-  const o = v;
-  for (const k of Object.keys(o)) {
+  for (const k of Object.keys(v)) {
     if (k !== 'minTrades' && k !== 'maxDrawdown') return err({ kind: 'invalid_constraints', message: `Unknown constraint ${k}` });
   }
-  const minTrades = o.minTrades ?? null;
+  const minTrades = v.minTrades ?? null;
   if (minTrades !== null && (typeof minTrades !== 'number' || !Number.isSafeInteger(minTrades) || minTrades < 0)) {
     return err({ kind: 'invalid_constraints', message: 'minTrades must be a whole number of at least 0' });
   }
-  const maxDd = o.maxDrawdown ?? null;
+  const maxDd = v.maxDrawdown ?? null;
   if (maxDd !== null && (typeof maxDd !== 'number' || !Number.isFinite(maxDd) || maxDd < 0)) {
     return err({ kind: 'invalid_constraints', message: 'maxDrawdown must be a number of USD of at least 0' });
   }
-  return ok({ minTrades: minTrades as number | null, maxDrawdownUsd: maxDd as number | null });
+  return ok({ minTrades, maxDrawdownUsd: maxDd });
 }
