@@ -2,6 +2,7 @@
 
 import { Elysia } from 'elysia';
 import { limits } from './config.ts';
+import { asError } from './lib/thrown.ts';
 import { busy, internalError, json, malformedJson, notFound } from './http/shared/envelope.ts';
 import { SESSION_MOVING } from './http/shared/forward.ts';
 import { playgroundFamily } from './http/playground/index.ts';
@@ -49,7 +50,7 @@ export function buildApp(s: Services, log: Logger = silentLogger, store: StoreHe
       // bound): the store is fine and nothing was written; the client retries in a moment.
       if (failure === 'contended') return busy(1, STORE_BUSY);
       if (failure !== null) {
-        store.record(failure, error);
+        store.record(failure, asError(error));
         return busy(limits.storeRetryAfterS, STORE_UNAVAILABLE);
       }
       // Anything else is a bug or an I/O failure: log it whole, answer without internals.

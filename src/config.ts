@@ -247,6 +247,10 @@ export const limits = Object.freeze({
   // time, a timer turn between pages (the journal's detail lists its first trades only:
   // coreLimits.journalTradesListedMax).
   replayFillsPageMax: 10_000,
+
+  // Typed service inputs (docs/decisions.md, "seam-types"): how deep the server reads a runner
+  // child's message (message → actions → action → value); anything nested deeper is read as invalid.
+  playgroundFrameDepthMax: 4,
 });
 
 export interface Config {

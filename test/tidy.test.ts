@@ -303,4 +303,20 @@ describe('tidy', () => {
       .map((f) => f.path);
     expect(bad).toEqual([]);
   });
+
+  it('typed service inputs: no parameter or field in service/ is typed `unknown` (data from outside is typed where it is read: lib/json.ts, lib/thrown.ts)', () => {
+    const bad: string[] = [];
+    for (const f of ALL.filter((x) => layer(x.path) === 'service')) {
+      const sf = parse(f.path, readFileSync(join(SRC, f.path), 'utf8'));
+      const visit = (node: ts.Node) => {
+        const typed = ts.isParameter(node) || ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isVariableDeclaration(node);
+        if (typed && node.type?.kind === ts.SyntaxKind.UnknownKeyword) {
+          bad.push(`${f.path}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} ${node.getText(sf)}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+    expect(bad).toEqual([]);
+  });
 });

@@ -31,9 +31,9 @@ export class AccountService {
     return views.sort((a, b) => Number(b.canTrade) - Number(a.canTrade) || a.id - b.id);
   }
 
-  /** The account if it belongs to the user. */
-  async owned(userId: number, accountId: unknown): Promise<AccountRow | null> {
-    if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return null;
+  /** The account if it belongs to the user (an id that is no whole number names none). */
+  async owned(userId: number, accountId: number): Promise<AccountRow | null> {
+    if (!Number.isInteger(accountId)) return null;
     const row = await this.accounts.byId(accountId);
     return row && row.userId === userId ? row : null;
   }

@@ -10,6 +10,7 @@
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { type JwtClaims, jwtKinds, type JwtKind } from '../lib/jwt.ts';
+import type { Invalid } from '../lib/invalid.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { digestsEqual, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { IssuedJwtStore } from '../store/issued-jwts.ts';
@@ -75,7 +76,7 @@ export class AuthService {
     this.validateByUser = rateLimits.limiter('validate', limits.validatePerAccountMax, limits.validateWindowMs);
   }
 
-  async login(userName: unknown, apiKey: unknown, clientAddress: string): Promise<Result<{ token: string; user: UserRow }, LoginError>> {
+  async login(userName: string | Invalid, apiKey: string | Invalid, clientAddress: string): Promise<Result<{ token: string; user: UserRow }, LoginError>> {
     const nowMs = this.clock.nowMs();
     const addressGate = await this.throttle.admitAddress(clientAddress, nowMs);
     if (!addressGate.allowed) return err({ kind: 'rate_limited', retryAfterS: addressGate.retryAfterS });

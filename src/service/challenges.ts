@@ -5,6 +5,7 @@ import { type ChallengePlan, type DailyLossMode, type PayoutPolicy, type PlanSiz
 import { type ChallengePhase, type ChallengeState, endChallenge, newChallenge } from '../challenge/state.ts';
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Invalid } from '../lib/invalid.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountRow, AccountStore } from '../store/accounts.ts';
 import type { ChallengeRow, ChallengeStore } from '../store/challenges.ts';
@@ -49,8 +50,8 @@ export class ChallengeService {
    * limit): refused while the user has `userActiveEvaluationsMax` evaluations still active. Passed,
    * violated and ended ones, and funded (performance-phase) accounts, do not count.
    */
-  async startEvaluation(userId: number, planKey: unknown): Promise<Result<Challenge, StartEvaluationError>> {
-    const plan = typeof planKey === 'string' ? planByKey(planKey) : undefined;
+  async startEvaluation(userId: number, planKey: string): Promise<Result<Challenge, StartEvaluationError>> {
+    const plan = planByKey(planKey);
     if (!plan) return err({ kind: 'plan_not_found' });
     return this.db.transaction(async () => {
       await this.store.lockUserCreation(userId);
@@ -65,7 +66,7 @@ export class ChallengeService {
   }
 
   /** A challenge account the user owns (any status). */
-  async owned(userId: number, accountId: unknown): Promise<Result<Challenge, ChallengeLookupError>> {
+  async owned(userId: number, accountId: number | Invalid): Promise<Result<Challenge, ChallengeLookupError>> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
     const c = await this.byId(accountId);
     return c && c.account.userId === userId ? ok(c) : err({ kind: 'account_not_found' });

@@ -52,9 +52,9 @@ export class ContractService {
   }
 
   /** The contract a received ID names (matched on its symbol); `id` echoes the ID sent. */
-  byId(contractId: unknown, view: ContractView = {}): Contract | undefined {
+  byId(contractId: string, view: ContractView = {}): Contract | undefined {
     const inst = instrumentForContractId(contractId);
     if (!inst) return undefined;
-    return { ...this.contractFor(inst, view), id: String(contractId) };
+    return { ...this.contractFor(inst, view), id: contractId };
   }
 }

@@ -22,6 +22,7 @@ import { bucketStart, historyScanWindowS, type Timeframe, timeframeFromUnit } fr
 import type { BarColumns } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
 import type { Clock } from '../lib/clock.ts';
+import { type Invalid, isInvalid } from '../lib/invalid.ts';
 import { parseIsoMs, secondsToUtcMidnight } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { UsageStore } from '../store/usage.ts';
@@ -41,13 +42,21 @@ export type HistoryError =
   | { kind: 'daily_bars_exhausted'; retryAfterS: number }
   | { kind: 'daily_processing_exhausted'; retryAfterS: number };
 
+/**
+ * History/retrieveBars as a family's route parsed it: each field as its schema types it, `INVALID`
+ * where the schema failed (refused at the field's place in the order of checks above).
+ */
 export interface HistoryRequest {
-  contractId: unknown;
-  unit: unknown;
-  unitNumber: unknown;
-  startTime: unknown;
-  endTime: unknown;
-  limit: unknown;
+  /** In the family's vocabulary (HistoryPolicy.instrumentFor). */
+  contractId: string | Invalid;
+  unit: number | Invalid;
+  unitNumber: number | Invalid;
+  /** ISO 8601; absent or null: the start of the data. */
+  startTime: string | null | undefined | Invalid;
+  /** ISO 8601; absent or null: `defaultEndS`, else the end of the data. */
+  endTime: string | null | undefined | Invalid;
+  /** Bars wanted; absent or null: the family's cap. */
+  limit: number | null | undefined | Invalid;
   /** Count back from endTime: a whole number ≥ 1, already checked by the adapter; null = read forward. */
   barsBack?: number | null;
   /** endTime when none is sent (epoch seconds); null or absent = the end of the data. */
@@ -61,7 +70,7 @@ export interface HistoryRequest {
 /** A family's history rules. */
 export interface HistoryPolicy {
   /** The instrument (whose bars are read) a contract ID names in the family's vocabulary. */
-  instrumentFor(contractId: unknown): Instrument | undefined;
+  instrumentFor(contractId: string): Instrument | undefined;
   /** Most bars one request returns (also the default `limit`). */
   barsPerRequestMax(inst: Instrument, tf: Timeframe): number;
   /** The live gateway's week (5) and month (6) units are accepted (timeframe.ts). */
@@ -155,7 +164,7 @@ export class HistoryService {
 
   /** Checks up to the cache (nothing billed): a refusal, a cached answer, or the scan to run. */
   private prepare(userId: number, req: HistoryRequest, policy: HistoryPolicy): Plan | Result<HistoryResult, HistoryError> {
-    const inst = policy.instrumentFor(req.contractId);
+    const inst = isInvalid(req.contractId) ? undefined : policy.instrumentFor(req.contractId);
     if (!inst) return err({ kind: 'contract_not_found' });
     const tf = timeframeFromUnit(req.unit, req.unitNumber, {
       customEnabled: this.d.customTimeframes,
@@ -225,11 +234,11 @@ export class HistoryService {
   }
 
   /** [fromS, toS) in epoch seconds; defaults are the instrument's available data. */
-  private timeRange(inst: Instrument, startTime: unknown, endTime: unknown, defaultEndS: number | null): { fromS: number; toS: number } | null {
+  private timeRange(inst: Instrument, startTime: HistoryRequest['startTime'], endTime: HistoryRequest['endTime'], defaultEndS: number | null): { fromS: number; toS: number } | null {
     const avail = this.d.source.range(inst);
-    const fromMs = startTime == null ? avail.firstDay * 86_400_000 : parseIsoMs(startTime);
+    const fromMs = startTime == null ? avail.firstDay * 86_400_000 : isInvalid(startTime) ? undefined : parseIsoMs(startTime);
     const dataEndMs = (avail.lastDay + 1) * 86_400_000;
-    const toMs = endTime == null ? (defaultEndS === null ? dataEndMs : Math.min(defaultEndS * 1000, dataEndMs)) : parseIsoMs(endTime);
+    const toMs = endTime == null ? (defaultEndS === null ? dataEndMs : Math.min(defaultEndS * 1000, dataEndMs)) : isInvalid(endTime) ? undefined : parseIsoMs(endTime);
     if (fromMs === undefined || toMs === undefined || toMs < fromMs) return null;
     return { fromS: Math.ceil(fromMs / 1000), toS: Math.ceil(toMs / 1000) };
   }

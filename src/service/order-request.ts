@@ -33,14 +33,16 @@ export type RequestError =
 /** Why a trail distance is refused: absent on a trailing stop, not a number, ≤ 0, off the grid, too large, or on another type. */
 export type TrailProblem = 'missing' | 'not_a_number' | 'not_positive' | 'off_grid' | 'out_of_range' | 'not_applicable';
 
-export type TrailError = { kind: 'invalid_trail'; problem: TrailProblem; trailPrice: unknown; tickSize: number };
+/** `trailPrice`: the number sent, or null when none was or it was no number. */
+export type TrailError = { kind: 'invalid_trail'; problem: TrailProblem; trailPrice: number | null; tickSize: number };
 
 /** The gateway's refusals: only a request passing one of its fields or flags can meet them. */
 export type GatewayRequestError =
   | TrailError
   | { kind: 'invalid_custom_tag'; maxChars: number }
   | { kind: 'custom_tag_taken'; customTag: string }
-  | { kind: 'linked_order_not_found'; linkedOrderId: unknown }
+  /** `linkedOrderId`: the id sent, or null when it was no whole number. */
+  | { kind: 'linked_order_not_found'; linkedOrderId: number | null }
   /** `type`: the number sent, or null when it was not one (the family's schema failed). */
   | { kind: 'invalid_bracket_type'; leg: BracketLeg; type: number | null }
   /** The gateway's signs: a long's stop-loss is below (ticks < 0), its take-profit above; a short's the reverse. */
@@ -148,9 +150,9 @@ export function priceTicks(inst: Instrument, field: PriceField, price: number): 
   return ok(ticks);
 }
 
-/** A trail distance in price units as whole ticks (1 to trailTicksMax); `v` as sent. */
-export function trailTicks(inst: Instrument, v: unknown): Result<number, TrailError> {
-  const refuse = (problem: TrailProblem) => err({ kind: 'invalid_trail' as const, problem, trailPrice: isInvalid(v) ? null : v, tickSize: inst.tickSize });
+/** A trail distance in price units as whole ticks (1 to trailTicksMax); `v` as the route parsed it (`INVALID`: not a number). */
+export function trailTicks(inst: Instrument, v: number | null | undefined | Invalid): Result<number, TrailError> {
+  const refuse = (problem: TrailProblem) => err({ kind: 'invalid_trail' as const, problem, trailPrice: typeof v === 'number' ? v : null, tickSize: inst.tickSize });
   if (v === undefined || v === null) return refuse('missing');
   if (typeof v !== 'number' || !Number.isFinite(v)) return refuse('not_a_number');
   if (v <= 0) return refuse('not_positive');

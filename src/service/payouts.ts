@@ -11,6 +11,7 @@ import { eligibility as eligibilityOf, checkPayoutAmount, isPayoutPhase, type Pa
 import { ChallengeRule } from '../challenge/rules.ts';
 import { applyPayout, challengeTradeDate, type ChallengeState } from '../challenge/state.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Invalid } from '../lib/invalid.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { randomSecret } from '../lib/secrets.ts';
 import type { ChallengeStore, PayoutRow } from '../store/challenges.ts';
@@ -37,14 +38,14 @@ export class PayoutService {
     private readonly clock: Clock,
   ) {}
 
-  async eligibility(userId: number, accountId: unknown): Promise<Result<PayoutEligibility, PayoutPhaseError>> {
+  async eligibility(userId: number, accountId: number | Invalid): Promise<Result<PayoutEligibility, PayoutPhaseError>> {
     const c = await this.performanceChallenge(userId, accountId);
     if (!c.ok) return c;
     const state = await this.currentState(c.value);
     return ok(eligibilityOf(state, c.value.plan, currentDate(state)));
   }
 
-  async request(userId: number, accountId: unknown, amount: unknown): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
+  async request(userId: number, accountId: number | Invalid, amount: number | Invalid): Promise<Result<{ payout: PayoutRow }, PayoutRequestError>> {
     // Marked before anything is awaited: a second request for the account arriving meanwhile finds
     // this one in flight, however long the store takes to answer the checks.
     const key = `${userId}:${String(accountId)}`;
@@ -67,7 +68,7 @@ export class PayoutService {
     }
   }
 
-  async history(userId: number, accountId: unknown): Promise<Result<PayoutRow[], { kind: 'account_not_found' }>> {
+  async history(userId: number, accountId: number | Invalid): Promise<Result<PayoutRow[], { kind: 'account_not_found' }>> {
     const c = await this.challenges.owned(userId, accountId);
     if (!c.ok) return c;
     return ok(await this.store.payouts(c.value.account.id));
@@ -118,7 +119,7 @@ export class PayoutService {
     return done ? ok({ payout }) : err({ kind: 'conflict' });
   }
 
-  private async performanceChallenge(userId: number, accountId: unknown): Promise<Result<Challenge, PayoutPhaseError>> {
+  private async performanceChallenge(userId: number, accountId: number | Invalid): Promise<Result<Challenge, PayoutPhaseError>> {
     const c = await this.challenges.owned(userId, accountId);
     if (!c.ok) return c;
     return isPayoutPhase(await this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });

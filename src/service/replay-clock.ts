@@ -47,8 +47,8 @@ export class ReplayClock {
   }
 
   /** The clock of a request naming `accountId`: its session's time, else the user's clock. */
-  async ofAccount(userId: number, accountId: unknown): Promise<ClockReading> {
-    if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return this.ofUser(userId);
+  async ofAccount(userId: number, accountId: number): Promise<ClockReading> {
+    if (!Number.isInteger(accountId)) return this.ofUser(userId);
     const account = await this.d.accounts.byId(accountId);
     if (!account || account.userId !== userId) return this.ofUser(userId);
     const replayAccountId = await this.d.replay.tradingAccountOf(accountId);

@@ -3,7 +3,7 @@
 
 import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
-import { type Db, storeFailureOf } from '../store/db.ts';
+import { type Db, failureKindOf } from '../store/db.ts';
 import { FailureLog } from '../lib/failure-log.ts';
 import { PostgresSql, type Sql, SqliteSql } from '../store/sql.ts';
 import type { SessionOwners } from './cluster/ownership.ts';
@@ -230,17 +230,9 @@ function barParts(db: Db, config: Config, clock: Clock, logInfo: LogError | unde
       failures.flush(failedDays);
       logInfo?.('rollups warm', { instrumentDays: visited, failedDays: failures.count });
     },
-    (e) => failures.record(failureKind(e), failedDays, String((e as Error)?.message ?? e)),
+    (e) => failures.record(failureKindOf(e), failedDays, String((e as Error)?.message ?? e)),
   );
   return { chunks, builder, bars, warmup };
-}
-
-/** The kind of a failure, for logging by kind: the store's (unwritable, corrupt), else the error's code or name. */
-function failureKind(e: unknown): string {
-  const store = storeFailureOf(e);
-  if (store) return store;
-  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : e instanceof Error ? e.name : typeof e;
 }
 
 /**

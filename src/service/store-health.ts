@@ -45,7 +45,7 @@ export class StoreHealth {
   ) {}
 
   /** Counts a failure; logs the first, then at most one line per interval with the count since. */
-  record(failure: Exclude<StoreFailure, 'contended'>, error: unknown): void {
+  record(failure: Exclude<StoreFailure, 'contended'>, error: Error): void {
     const nowMs = this.clock.nowMs();
     if (failure === 'corrupt') this.lastCorruptMs = nowMs;
     else {
@@ -55,7 +55,7 @@ export class StoreHealth {
     this.unloggedFailures++;
     if (nowMs - this.lastLogMs < this.limits.logIntervalMs) return;
     const message = failure === 'corrupt' ? 'store: the database file is damaged; answering 503' : 'store: writes are failing (disk full or I/O error); answering 503';
-    this.logError(message, { failures: this.unloggedFailures, sinceS: this.lastLogMs === Number.NEGATIVE_INFINITY ? 0 : Math.round((nowMs - this.lastLogMs) / 1000), error: String((error as Error)?.message ?? error) });
+    this.logError(message, { failures: this.unloggedFailures, sinceS: this.lastLogMs === Number.NEGATIVE_INFINITY ? 0 : Math.round((nowMs - this.lastLogMs) / 1000), error: error.message });
     this.lastLogMs = nowMs;
     this.unloggedFailures = 0;
   }

@@ -73,16 +73,22 @@ export interface PlaceInput {
   takeProfitTicks: number | null | undefined | Invalid;
 }
 
-/** Order/modify: the order and its new values as sent; undefined or null keeps a value. */
+/**
+ * Order/modify: the order and its new values as the route parsed them (`INVALID` where the schema
+ * failed: refused at the field's place in the order of checks); undefined or null keeps a value.
+ */
 export interface ModifyInput {
-  accountId: unknown;
-  orderId: unknown;
-  size: unknown;
-  limitPrice: unknown;
-  stopPrice: unknown;
+  accountId: number | Invalid;
+  orderId: number | Invalid;
+  size: number | null | undefined | Invalid;
+  limitPrice: number | null | undefined | Invalid;
+  stopPrice: number | null | undefined | Invalid;
   /** The gateway's trailPrice: a trailing stop's new distance in price units. */
-  trailPrice?: unknown;
+  trailPrice?: number | null | undefined | Invalid;
 }
+
+/** An optional ISO 8601 bound of a search as sent: absent or null is unbounded, `INVALID` or an unparseable text is refused. */
+export type TimeBound = string | null | undefined | Invalid;
 
 /**
  * How orders are shown: 'spec' (the default) as the spec's model has them (engine/spec-view.ts:
@@ -106,7 +112,8 @@ export interface OpenPosition {
 }
 
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+/** A whole number (an id or a size as sent may be a fraction, or `INVALID`). */
+const isInt = (v: number | Invalid | null | undefined): v is number => typeof v === 'number' && Number.isInteger(v);
 
 export class TradingService {
   constructor(
@@ -148,7 +155,7 @@ export class TradingService {
     return r.ok && r.value.refusal ? err(r.value.refusal) : r;
   }
 
-  async cancel(userId: number, accountId: unknown, orderId: unknown): Promise<Result<{ order: Order }, CancelError>> {
+  async cancel(userId: number, accountId: number | Invalid, orderId: number | Invalid): Promise<Result<{ order: Order }, CancelError>> {
     const found = await this.replay.live(userId, accountId);
     if (!found.ok) return found;
     return this.replay.command(found.value, async (s): Promise<Result<{ order: Order }, CancelError>> => {
@@ -200,7 +207,7 @@ export class TradingService {
   }
 
   /** A modify's new price in ticks; null keeps the order's price. */
-  private modifiedPrice(s: LiveSession, order: Order, field: PriceField, v: unknown, applicable: boolean): Result<number | null, ModifyError> {
+  private modifiedPrice(s: LiveSession, order: Order, field: PriceField, v: ModifyInput['limitPrice'], applicable: boolean): Result<number | null, ModifyError> {
     if (v === undefined || v === null) return ok(null);
     if (typeof v !== 'number') return err({ kind: 'invalid_price', field });
     if (!applicable) return err({ kind: 'price_not_applicable', field, orderType: order.type });
@@ -211,7 +218,7 @@ export class TradingService {
    * The working order `orderId` of a live session, or what became of it. Finished orders are read from
    * the store: a restored engine holds only its working orders.
    */
-  private async workingOrder(s: LiveSession, orderId: unknown): Promise<Result<Order, OrderStateError>> {
+  private async workingOrder(s: LiveSession, orderId: number | Invalid): Promise<Result<Order, OrderStateError>> {
     if (!isInt(orderId)) return err({ kind: 'order_not_found' });
     // A suspended leg is reachable too (only a request that asked for suspended legs makes one).
     const working = s.engine.findOpen(orderId);
@@ -227,7 +234,7 @@ export class TradingService {
    * Orders of an account the user owns, newest first, bounded by submission time (inclusive), with
    * the instrument they trade (null for accounts that never traded: then there are none).
    */
-  async search(userId: number, accountId: unknown, start: unknown, end: unknown, view: OrderView = 'spec'): Promise<Result<Listing<Order>, SearchError>> {
+  async search(userId: number, accountId: number | Invalid, start: TimeBound, end: TimeBound, view: OrderView = 'spec'): Promise<Result<Listing<Order>, SearchError>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
@@ -240,7 +247,7 @@ export class TradingService {
    * Working orders of the live session, newest first (with suspended legs in the gateway's view);
    * empty when the account has no live session.
    */
-  async searchOpen(userId: number, accountId: unknown, view: OrderView = 'spec'): Promise<Result<Listing<Order>, { kind: 'account_not_found' }>> {
+  async searchOpen(userId: number, accountId: number | Invalid, view: OrderView = 'spec'): Promise<Result<Listing<Order>, { kind: 'account_not_found' }>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const found = await this.replay.live(userId, owned);
@@ -252,7 +259,7 @@ export class TradingService {
     return ok({ instrument: found.value.inst, rows: viewOf(open.sort((a, b) => b.id - a.id), view) });
   }
 
-  async positions(userId: number, accountId: unknown): Promise<Result<OpenPosition[], { kind: 'account_not_found' }>> {
+  async positions(userId: number, accountId: number | Invalid): Promise<Result<OpenPosition[], { kind: 'account_not_found' }>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (!owned) return err({ kind: 'account_not_found' });
     const found = await this.replay.live(userId, owned);
@@ -263,19 +270,19 @@ export class TradingService {
     return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks, opening: found.value.engine.positionOpening }]);
   }
 
-  async close(userId: number, accountId: unknown, contractId: unknown): Promise<Result<{ order: Order }, CloseError>> {
+  async close(userId: number, accountId: number | Invalid, contractId: string | Invalid): Promise<Result<{ order: Order }, CloseError>> {
     const r = await this.closeSized(userId, accountId, contractId, null);
     // A full close has no size to get wrong.
     assert(r.ok || r.error.kind !== 'invalid_close_size', 'full close reported an invalid size');
     return r as Result<{ order: Order }, CloseError>;
   }
 
-  async partialClose(userId: number, accountId: unknown, contractId: unknown, size: unknown): Promise<Result<{ order: Order }, PartialCloseError>> {
+  async partialClose(userId: number, accountId: number | Invalid, contractId: string | Invalid, size: number | Invalid): Promise<Result<{ order: Order }, PartialCloseError>> {
     return this.closeSized(userId, accountId, contractId, size);
   }
 
   /** A full close (`size` null) or a partial one, checked under the session's lock. */
-  private async closeSized(userId: number, accountId: unknown, contractId: unknown, size: unknown): Promise<Result<{ order: Order }, PartialCloseError>> {
+  private async closeSized(userId: number, accountId: number | Invalid, contractId: string | Invalid, size: number | Invalid | null): Promise<Result<{ order: Order }, PartialCloseError>> {
     const found = await this.replay.resolve(userId, accountId);
     if (!found.ok) return found;
     return this.replay.command(found.value, (s): Result<{ order: Order }, PartialCloseError> => {
@@ -287,7 +294,7 @@ export class TradingService {
   }
 
   /** Fills of an account the user owns, newest first, bounded by fill time (inclusive). */
-  async trades(userId: number, accountId: unknown, start: unknown, end: unknown): Promise<Result<Listing<Fill>, SearchError>> {
+  async trades(userId: number, accountId: number | Invalid, start: TimeBound, end: TimeBound): Promise<Result<Listing<Fill>, SearchError>> {
     const owned = await this.ownedAccount(userId, accountId);
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
@@ -300,12 +307,12 @@ export class TradingService {
     return instrument ? { instrument, rows: await rows() } : { instrument: null, rows: [] };
   }
 
-  private hasPosition(s: LiveSession, contractId: unknown): boolean {
-    return instrumentForContractId(contractId) === s.inst && s.engine.positionQty !== 0;
+  private hasPosition(s: LiveSession, contractId: string | Invalid): boolean {
+    return !isInvalid(contractId) && instrumentForContractId(contractId) === s.inst && s.engine.positionQty !== 0;
   }
 
   /** The replay account behind an account id the user owns (see ReplayService.tradingAccountOf). */
-  private async ownedAccount(userId: number, accountId: unknown): Promise<number | null> {
+  private async ownedAccount(userId: number, accountId: number | Invalid): Promise<number | null> {
     if (!isInt(accountId)) return null;
     const a = await this.accounts.byId(accountId);
     return a && a.userId === userId ? this.replay.tradingAccountOf(a.id) : null;
@@ -318,16 +325,16 @@ function viewOf(rows: Order[], view: OrderView): Order[] {
 }
 
 /** A modify's new trail in ticks (only a trailing stop has one); null keeps it. */
-function modifiedTrail(inst: Instrument, order: Order, v: unknown): Result<number | null, TrailError> {
+function modifiedTrail(inst: Instrument, order: Order, v: ModifyInput['trailPrice']): Result<number | null, TrailError> {
   if (v === undefined || v === null) return ok(null);
-  if (order.type !== OrderType.TrailingStop) return err({ kind: 'invalid_trail', problem: 'not_applicable', trailPrice: v, tickSize: inst.tickSize });
+  if (order.type !== OrderType.TrailingStop) return err({ kind: 'invalid_trail', problem: 'not_applicable', trailPrice: isInvalid(v) ? null : v, tickSize: inst.tickSize });
   return trailTicks(inst, v);
 }
 
 /** Inclusive [fromS, toS] from optional ISO bounds; null when one is unparseable. */
-function timeBounds(start: unknown, end: unknown): { fromS: number; toS: number } | null {
-  const fromMs = start === undefined || start === null ? 0 : parseIsoMs(start);
-  const toMs = end === undefined || end === null ? 8.64e15 : parseIsoMs(end);
+function timeBounds(start: TimeBound, end: TimeBound): { fromS: number; toS: number } | null {
+  const fromMs = start === undefined || start === null ? 0 : isInvalid(start) ? undefined : parseIsoMs(start);
+  const toMs = end === undefined || end === null ? 8.64e15 : isInvalid(end) ? undefined : parseIsoMs(end);
   if (fromMs === undefined || toMs === undefined) return null;
   return { fromS: Math.ceil(fromMs / 1000), toS: Math.floor(toMs / 1000) };
 }

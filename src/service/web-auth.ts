@@ -14,6 +14,7 @@
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { jwtKinds, type JwtKind } from '../lib/jwt.ts';
+import type { Invalid } from '../lib/invalid.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { hashPassword, type PasswordCost, randomSecret, sha256Hex } from '../lib/secrets.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
@@ -68,8 +69,8 @@ export class WebAuthService {
 
   /** Checks email and password; on success a new session and its cookie value (a JWT). */
   async login(
-    email: unknown,
-    password: unknown,
+    email: string | Invalid,
+    password: string | Invalid,
     clientAddress: string,
   ): Promise<Result<{ cookieValue: string; maxAgeS: number; user: UserRow }, WebLoginError>> {
     const nowMs = this.clock.nowMs();
@@ -98,8 +99,8 @@ export class WebAuthService {
   }
 
   /** Resolves a cookie value to its user; null for a missing, bad, expired or revoked one. */
-  async authenticate(cookieValue: unknown): Promise<WebPrincipal | null> {
-    if (typeof cookieValue !== 'string') return null;
+  async authenticate(cookieValue: string | null): Promise<WebPrincipal | null> {
+    if (cookieValue === null) return null;
     const nowMs = this.clock.nowMs();
     const claims = await this.jwt.verify(cookieValue, nowMs);
     if (!claims) return null;

@@ -119,6 +119,14 @@ export function storeFailureOf(e: unknown): StoreFailure | null {
   return null;
 }
 
+/** The kind of a failure, for logging by kind: the store's (unwritable, corrupt), else the error's code or name. */
+export function failureKindOf(e: unknown): string {
+  const store = storeFailureOf(e);
+  if (store) return store;
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : e instanceof Error ? e.name : typeof e;
+}
+
 /** The code of StoreTimeout (src/store/sql.ts), here so that db.ts imports nothing of sql.ts. */
 export const STORE_TIMEOUT_CODE = 'ERR_STORE_TIMEOUT';
 

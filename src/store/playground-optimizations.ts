@@ -6,7 +6,7 @@
 // which also serialises an optimisation's advance (queueing a walk-forward window's out-of-sample run)
 // between the nodes whose combinations end at once.
 
-import type { RunStatus } from './strategies.ts';
+import type { ParamMap, RunStatus } from './strategies.ts';
 import { inSeqOrder, nextSeq } from './seq.ts';
 import type { Sql } from './sql.ts';
 
@@ -33,7 +33,8 @@ export interface ComboRow {
   runId: string;
   status: RunStatus;
   error: string | null;
-  params: Record<string, unknown>;
+  /** Checked (validateParams) before the run was queued. */
+  params: ParamMap;
   optWindow: number | null;
   optCombo: number | null;
   summary: unknown;

@@ -105,7 +105,7 @@ describe('playground trailing stops and modify against Replay', () => {
           ok = r.ok;
         } else if (d[0] === 'modify') {
           const [id, size, limit, stop, trail] = d.slice(1).map(num);
-          const r = await p.s.trading.modify(userId, { accountId, orderId: id, size, limitPrice: limit, stopPrice: stop, trailPrice: trail === null ? null : trail * tick });
+          const r = await p.s.trading.modify(userId, { accountId, orderId: id as number, size, limitPrice: limit, stopPrice: stop, trailPrice: trail === null ? null : trail * tick });
           // A leg may have gone between the decision and now in both worlds alike; the playground ignores it then too.
           ok = r.ok || r.error.kind === 'order_filled' || r.error.kind === 'order_canceled';
         } else {

@@ -178,7 +178,7 @@ describe('TradingService.modify with trailPrice', () => {
     expect((await place(t, { limitPrice: 19_980 })).ok).toBe(true);
     const r = await modify(t, { trailPrice: 1 });
     expect(r.ok && [r.value.order.trailTicks, r.value.order.stopTicks]).toEqual([4, ticks(19_999)]);
-    expect(await modify(t, { trailPrice: '1' })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'not_a_number', trailPrice: '1', tickSize: 0.25 } });
+    expect(await modify(t, { trailPrice: INVALID })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'not_a_number', trailPrice: null, tickSize: 0.25 } });
     expect(await modify(t, { trailPrice: 1.1 })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'off_grid', trailPrice: 1.1, tickSize: 0.25 } });
     expect(await modify(t, { orderId: 2, trailPrice: 1 })).toEqual({ ok: false, error: { kind: 'invalid_trail', problem: 'not_applicable', trailPrice: 1, tickSize: 0.25 } });
     expect(await modify(t, { stopPrice: 19_995 })).toEqual({ ok: false, error: { kind: 'price_not_applicable', field: 'stop', orderType: 5 } });

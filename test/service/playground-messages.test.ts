@@ -2,6 +2,7 @@
 // must be known operations with values in range, in the batch, in order; anything else is a
 // protocol violation that fails the run.
 import { describe, expect, it } from 'bun:test';
+import type { Decoded } from '../../src/lib/json.ts';
 import { logLines, logTimes, optionalText, parseActions, RunEnd } from '../../src/service/playground/messages.ts';
 
 describe('parseActions', () => {
@@ -21,7 +22,7 @@ describe('parseActions', () => {
     ]);
   });
 
-  const bad: [string, unknown][] = [
+  const bad: [string, Decoded][] = [
     ['not an array', { 0: [10, 'close', null] }],
     ['a bar before the batch', [[9, 'close', null]]],
     ['a bar after the batch', [[13, 'close', null]]],
@@ -67,7 +68,7 @@ describe('logTimes', () => {
     expect(logTimes(undefined, 2, 100, 200)).toEqual([null, null]);
   });
 
-  const bad: [string, unknown][] = [
+  const bad: [string, Decoded][] = [
     ['fewer times than lines', [100]],
     ['a time before the span', [99, null]],
     ['a time at its end', [200, null]],
@@ -97,7 +98,7 @@ describe('parseActions: trailing stops and modify (the strategy API\'s gateway o
     ]);
   });
 
-  const bad: [string, unknown][] = [
+  const bad: [string, Decoded][] = [
     ['a trailing stop without its trail', [[10, 'place', 5, 1, 1, null, null, null, null, null, null]]],
     ['a trail on a limit', [[10, 'place', 1, 0, 1, 100, null, null, null, 8, null]]],
     ['a trail of 0', [[10, 'place', 5, 1, 1, null, null, null, null, 0, null]]],

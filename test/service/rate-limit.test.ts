@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'bun:test';
 import { defaultConfig, limits } from '../../src/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { INVALID } from '../../src/lib/invalid.ts';
 import { secondsToUtcMidnight } from '../../src/lib/iso-time.ts';
 import { memoryRateLimits, type RateLimits, sharedRateLimits } from '../../src/service/rate-limit.ts';
 import { createServices, topologyFor } from '../../src/service/services.ts';
@@ -297,11 +298,13 @@ describePg('two nodes\' services on one PostgreSQL', () => {
       }
       for (const s of nodes) expect(await s.auth.login('ann@example.com', 'wrong-key', '10.1.1.1')).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterS: 60 } } as never);
       // Strategy saves count whatever their outcome: the limit's worth across both nodes, then 429 on either.
+      // An empty body, as the route hands it over: every required field failed its schema.
+      const empty = { name: INVALID, code: INVALID, instrument: INVALID, timeframe: INVALID, params: undefined };
       for (let i = 0; i < limits.strategySavesPerWindowMax; i++) {
-        const r = await nodes[i % 2].strategies.save(userId, {});
+        const r = await nodes[i % 2].strategies.save(userId, empty);
         expect(r.ok ? 'ok' : r.error.kind).toBe('field_required');
       }
-      for (const s of nodes) expect((await s.strategies.save(userId, {})) as unknown).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterS: 60 } });
+      for (const s of nodes) expect((await s.strategies.save(userId, empty)) as unknown).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterS: 60 } });
     } finally {
       for (const s of nodes) {
         await s.shutdown();

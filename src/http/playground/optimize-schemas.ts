@@ -3,7 +3,8 @@
 // optimize.ts; OPTIMIZE_ENDPOINTS joins the family's list in the API reference.
 //
 // Field rules: the service checks every field itself, in order (the run's fields first, as POST run
-// does), so each is `keep` (the row quotes or looks inside it) or `defer`.
+// does), so each is `keep` (the row looks inside it: params, constraints, walkForward, whose extra
+// keys it ignores) or `defer`.
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
@@ -47,10 +48,10 @@ export const optimize = defineEndpoint({
   fields: {
     ...RUN_SOURCE_FIELDS,
     params: { keep: 'invalid_params' },
-    method: { keep: 'invalid_method' },
-    count: { keep: 'invalid_method' },
-    seed: { keep: 'invalid_method' },
-    objective: { keep: 'invalid_objective' },
+    method: { defer: 'invalid_method' },
+    count: { defer: 'invalid_method' },
+    seed: { defer: 'invalid_method' },
+    objective: { defer: 'invalid_objective' },
     constraints: { keep: 'invalid_constraints' },
     walkForward: { keep: 'invalid_walk_forward' },
   },

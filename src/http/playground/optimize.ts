@@ -9,13 +9,14 @@ import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import { pollingEventStream } from '../shared/sse.ts';
+import { kept } from './kept.ts';
 import * as codes from './optimize-codes.ts';
 import * as ep from './optimize-schemas.ts';
 import { presentCombination, presentOptimization, presentOptimizationProgress, presentOptimizationSummary } from './present-optimization.ts';
 
 export function registerOptimize<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.optimize, async ({ body, user }) => {
-    const r = await s.optimizations.start(user.id, body);
+    const r = await s.optimizations.start(user.id, kept(body));
     if (r.ok) return ep.optimize.ok({ optimizationId: r.value.optimizationId, status: 'running' });
     return mapError(codes.optimize, r.error, r.error.kind === 'optimization_running' ? { optimizationId: r.error.optimizationId } : {});
   });

@@ -13,6 +13,7 @@ import { jsonText, successBody } from '../shared/envelope.ts';
 import { route } from '../shared/endpoint.ts';
 import { eventStream } from '../shared/sse.ts';
 import { presentExecution, presentProgress, presentTrade, presentTradesCsvRows } from './present-execution.ts';
+import { kept } from './kept.ts';
 import * as codes from './run-codes.ts';
 import * as ep from './schemas.ts';
 
@@ -21,7 +22,7 @@ const EVENT_INTERVAL_MS = 100;
 
 export function registerRuns<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.run, async ({ body, user }) => {
-    const r = await s.runs.start(user.id, body);
+    const r = await s.runs.start(user.id, kept(body));
     if (r.ok) return ep.run.ok({ executionId: r.value.executionId, status: 'running', queued: r.value.queued });
     return mapError(codes.run, r.error, r.error.kind === 'already_running' ? { executionId: r.error.executionId } : {});
   });

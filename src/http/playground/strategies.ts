@@ -6,6 +6,7 @@ import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
+import { kept } from './kept.ts';
 import { presentRun, presentStrategy, presentStrategySummary } from './present.ts';
 import * as ep from './schemas.ts';
 
@@ -13,7 +14,7 @@ export function registerStrategies<P extends string>(app: Elysia<P>, s: Services
   route(app, s, ep.strategyList, async ({ user }) => ep.strategyList.ok({ strategies: (await s.strategies.list(user.id)).map(presentStrategySummary) }));
 
   route(app, s, ep.strategySave, async ({ body, user }) => {
-    const r = await s.strategies.save(user.id, body);
+    const r = await s.strategies.save(user.id, kept(body));
     return r.ok ? ep.strategySave.ok({ id: r.value.id }) : mapError(codes.saveStrategy, r.error);
   });
 

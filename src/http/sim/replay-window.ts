@@ -8,14 +8,15 @@ import { readClientWindow } from '../../domain/client-window.ts';
 import { isoFromEpochMs, parseIsoMs } from '../../lib/iso-time.ts';
 import type { ClockReading } from '../../service/replay-clock.ts';
 import type { Services } from '../../service/services.ts';
+import type { TimeBound } from '../../service/trading.ts';
 
 export interface WireBounds {
-  readonly start: unknown;
-  readonly end: unknown;
+  readonly start: TimeBound;
+  readonly end: TimeBound;
 }
 
 /** `start` and `end` (absent, null, ISO or not) moved onto the clock's simulated time. */
-export function replayBounds(start: unknown, end: unknown, clock: ClockReading): WireBounds {
+export function replayBounds(start: TimeBound, end: TimeBound, clock: ClockReading): WireBounds {
   const startMs = start === undefined || start === null ? null : parseIsoMs(start);
   const endMs = end === undefined || end === null ? null : parseIsoMs(end);
   if (startMs === undefined || endMs === undefined) return { start, end };
@@ -24,6 +25,6 @@ export function replayBounds(start: unknown, end: unknown, clock: ClockReading):
 }
 
 /** Order/search's and Trade/search's bounds under the live profile: on the clock of the account searched. */
-export async function accountBounds(s: Services, userId: number, accountId: number, start: unknown, end: unknown): Promise<WireBounds> {
+export async function accountBounds(s: Services, userId: number, accountId: number, start: TimeBound, end: TimeBound): Promise<WireBounds> {
   return replayBounds(start, end, await s.replayClock.ofAccount(userId, accountId));
 }

@@ -3,6 +3,8 @@
 // interface, so neither the services that publish nor the hubs that subscribe change. Events are plain
 // JSON-able data in domain units (ticks, cents, epoch seconds), never references to live objects.
 
+import { asError } from '../../lib/thrown.ts';
+
 export type Unsubscribe = () => void;
 
 export interface EventBus<E extends { topic: string }> {
@@ -17,7 +19,7 @@ export interface EventBus<E extends { topic: string }> {
 export class LocalEventBus<E extends { topic: string }> implements EventBus<E> {
   private readonly handlers = new Map<string, Set<(event: E) => void>>();
 
-  constructor(private readonly onError: (error: unknown, event: E) => void = () => {}) {}
+  constructor(private readonly onError: (error: Error, event: E) => void = () => {}) {}
 
   publish(event: E): void {
     const set = this.handlers.get(event.topic);
@@ -26,7 +28,7 @@ export class LocalEventBus<E extends { topic: string }> implements EventBus<E> {
       try {
         h(event);
       } catch (e) {
-        this.onError(e, event);
+        this.onError(asError(e), event);
       }
     }
   }

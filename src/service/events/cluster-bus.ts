@@ -13,6 +13,7 @@
 
 import type { EventBus, Unsubscribe } from './bus.ts';
 import { LocalEventBus } from './bus.ts';
+import { asError } from '../../lib/thrown.ts';
 import type { Notifier } from '../../store/sql.ts';
 
 const EVENTS = 'replaydesk_events';
@@ -44,7 +45,7 @@ export class ClusterEventBus<E extends { topic: string }> implements EventBus<E>
   constructor(
     private readonly notifier: Notifier,
     private readonly nodeId: string,
-    private readonly onError: (error: unknown, context: string) => void,
+    private readonly onError: (error: Error, context: string) => void,
   ) {
     this.local = new LocalEventBus<E>((e, event) => onError(e, event.topic));
   }
@@ -95,7 +96,7 @@ export class ClusterEventBus<E extends { topic: string }> implements EventBus<E>
   private send(channel: string, payload: string): void {
     this.sending = this.sending.then(
       () => this.notifier.notify(channel, payload),
-    ).catch((e) => this.onError(e, `notify ${channel}`));
+    ).catch((e) => this.onError(asError(e), `notify ${channel}`));
   }
 
   private received(payload: string): void {
@@ -103,7 +104,7 @@ export class ClusterEventBus<E extends { topic: string }> implements EventBus<E>
     try {
       part = JSON.parse(payload) as Part;
     } catch (e) {
-      return this.onError(e, 'a malformed cluster event');
+      return this.onError(asError(e), 'a malformed cluster event');
     }
     if (part.n === this.nodeId) return;
     let text = part.d;

@@ -12,11 +12,13 @@
 
 import type { Incoming, RunnerChild } from '../../../runner/host/child.ts';
 import type { BarSource } from '../../data/bar-source.ts';
+import { isInvalid } from '../../lib/invalid.ts';
+import type { Decoded, DecodedObject } from '../../lib/json.ts';
 import { dayBatch, type DayBatch, firstDay, lastDay, type RunSpan } from './feed.ts';
 import { RunLedger } from './ledger.ts';
 import { LogBuffer } from './logs.ts';
 import {
-  batchMessage, exitMessage, fineMessage, isInt, logLines, logTimes, optionalText, parseActions, protocol, RunEnd, type RunStatus,
+  batchMessage, exitMessage, fineMessage, frameOf, isInt, logLines, logTimes, optionalText, parseActions, protocol, RunEnd, type RunStatus,
 } from './messages.ts';
 
 export type { RunStatus };
@@ -228,15 +230,20 @@ export class Execution {
     const error = optionalText(m.error, 'error');
     if (error !== null) throw new RunEnd('failed', errorText(error));
     this.checkState(m);
-    // The child's own account of its time: diagnostics for benchmarks, never used for results.
-    const spent = m.spent as Record<string, unknown> | undefined;
-    if (spent && typeof spent === 'object') {
-      for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) if (typeof spent[k] === 'number') this.childTimings[k] = Math.round(spent[k] as number);
+    this.takeChildTimings(m.spent);
+  }
+
+  /** The child's own account of its time: diagnostics for benchmarks, never used for results. */
+  private takeChildTimings(spent: Decoded): void {
+    if (typeof spent !== 'object' || spent === null || Array.isArray(spent) || isInvalid(spent)) return;
+    for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) {
+      const ms = spent[k];
+      if (typeof ms === 'number') this.childTimings[k] = Math.round(ms);
     }
   }
 
   /** The child's engine must agree with the ledger's after every batch. */
-  private checkState(m: { balanceCents?: unknown; fillCount?: unknown }): void {
+  private checkState(m: { balanceCents?: Decoded; fillCount?: Decoded }): void {
     const e = this.ledger.engine;
     if (m.balanceCents !== e.balanceCents || m.fillCount !== e.fillCount) {
       throw new RunEnd('failed', 'The strategy process reported a state that does not match the engine; the run was stopped');
@@ -287,14 +294,14 @@ export class Execution {
    * The child's next message. Output lines (`log`, sent as the strategy prints) are taken here in any
    * phase, so what a strategy printed before its sandbox died stays in the run's logs.
    */
-  private async receive(child: RunnerChild): Promise<Record<string, unknown>> {
+  private async receive(child: RunnerChild): Promise<DecodedObject> {
     let m: Incoming = await child.next();
-    while (m.kind === 'message' && m.msg.t === 'log') {
-      const lines = logLines(m.msg.logs);
-      this.takeLogs(lines, logTimes(m.msg.times, lines.length, this.init.span.startS, this.init.span.endS));
-      m = await child.next();
+    for (; m.kind === 'message'; m = await child.next()) {
+      const msg = frameOf(m.msg);
+      if (msg.t !== 'log') return msg;
+      const lines = logLines(msg.logs);
+      this.takeLogs(lines, logTimes(msg.times, lines.length, this.init.span.startS, this.init.span.endS));
     }
-    if (m.kind === 'message') return m.msg;
     this.checkEnding();
     if (m.kind === 'protocol_error') throw new RunEnd('failed', `The strategy process broke the runner protocol (${m.reason}); the run was stopped`);
     throw new RunEnd('failed', exitMessage(m.exit, child.stderrTail));

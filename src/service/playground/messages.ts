@@ -1,11 +1,14 @@
 // The runner protocol from the server's side: the frames it sends a child (bar batches, stored bars
-// asked for) and the checks on everything a child sends (actions, logs, texts), which is untrusted.
+// asked for) and the checks on everything a child sends (actions, logs, texts), which is untrusted:
+// a frame is read as `Decoded` (src/lib/json.ts, `frameOf`), then each field is checked before use.
 // Anything out of shape ends the run as a protocol violation (RunEnd).
 
-import type { ChildExit } from '../../../runner/host/child.ts';
+import type { ChildExit, Incoming } from '../../../runner/host/child.ts';
 import { rawBytes } from '../../../runner/protocol.ts';
 import { limits } from '../../config.ts';
 import { coreLimits } from '../../core-limits.ts';
+import { assert } from '../../lib/assert.ts';
+import { type Decoded, type DecodedObject, parseDecoded } from '../../lib/json.ts';
 import type { DayBatch } from './feed.ts';
 import type { LedgerAction } from './ledger.ts';
 
@@ -22,21 +25,29 @@ export function protocol(what: string): RunEnd {
   return new RunEnd('failed', `The strategy process broke the runner protocol (${what}); the run was stopped`);
 }
 
-export function isInt(v: unknown): v is number {
+/** A message of the child's as its fields are read: nesting deeper than any check reads is INVALID. */
+export function frameOf(msg: Extract<Incoming, { kind: 'message' }>['msg']): DecodedObject {
+  const m = parseDecoded(msg, limits.playgroundFrameDepthMax);
+  // The child's reader (runner/host/child.ts) passes on plain maps only.
+  assert(typeof m === 'object' && m !== null && !Array.isArray(m), 'a child message that is not a map');
+  return m as DecodedObject;
+}
+
+export function isInt(v: Decoded): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v);
 }
 
-function isPrice(v: unknown): v is number | null {
+function isPrice(v: Decoded): v is number | null {
   return v === null || (isInt(v) && Math.abs(v) <= coreLimits.priceTicksAbsMax);
 }
 
-export function optionalText(v: unknown, what: string): string | null {
+export function optionalText(v: Decoded, what: string): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'string') throw protocol(`bad ${what}`);
   return v.slice(0, limits.playgroundErrorTextCharsMax);
 }
 
-export function logLines(v: unknown): string[] {
+export function logLines(v: Decoded): string[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.length > limits.playgroundLogLinesPerMessageMax) throw protocol('bad logs');
   return v.map((l) => {
@@ -50,7 +61,7 @@ export function logLines(v: unknown): string[] {
  * the first bar): as many as the lines, each null or a whole epoch second inside the run's span.
  * Absent (frames without times): null for each line.
  */
-export function logTimes(v: unknown, n: number, startS: number, endS: number): (number | null)[] {
+export function logTimes(v: Decoded, n: number, startS: number, endS: number): (number | null)[] {
   if (v === undefined || v === null) return new Array<null>(n).fill(null);
   if (!Array.isArray(v) || v.length !== n) throw protocol('bad log times');
   return v.map((t) => {
@@ -61,7 +72,7 @@ export function logTimes(v: unknown, n: number, startS: number, endS: number): (
 }
 
 /** Checks the child's actions: known operations, values in range, bar indexes in the batch, in order. */
-export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerAction[] {
+export function parseActions(v: Decoded, kFrom: number, kTo: number): LedgerAction[] {
   if (!Array.isArray(v) || v.length > limits.playgroundActionsPerBatchMax) throw protocol('bad actions');
   const out: LedgerAction[] = [];
   let lastK = kFrom;
@@ -85,7 +96,7 @@ export function parseActions(v: unknown, kFrom: number, kTo: number): LedgerActi
  * (a trailing stop with its trail). Without the last two (9 long) it is an order of types 1–4 with
  * a plain stop-loss.
  */
-function placeAction(k: number, a: unknown[]): LedgerAction {
+function placeAction(k: number, a: readonly Decoded[]): LedgerAction {
   const [, , type, side, size, limit, stop, sl, tp] = a;
   const gateway = a.length === 11;
   const trail = gateway ? a[9] : null;
@@ -99,17 +110,17 @@ function placeAction(k: number, a: unknown[]): LedgerAction {
 }
 
 /** [k, 'modify', id, size, limit, stop, trail], absent values null. */
-function modifyAction(k: number, a: unknown[]): LedgerAction {
+function modifyAction(k: number, a: readonly Decoded[]): LedgerAction {
   const [, , id, size, limit, stop, trail] = a;
   if (!isInt(id) || !(size === null || isSize(size)) || !isPrice(limit) || !isPrice(stop) || !isTrail(trail)) throw protocol('bad modify action');
   return { k, op: 'modify', id, size, limit, stop, trail };
 }
 
-function isSize(v: unknown): v is number {
+function isSize(v: Decoded): v is number {
   return isInt(v) && v >= 1 && v <= limits.orderSizeMax;
 }
 
-function isTrail(v: unknown): v is number | null {
+function isTrail(v: Decoded): v is number | null {
   return v === null || (isInt(v) && v >= 1 && v <= coreLimits.trailTicksMax);
 }
 

@@ -73,8 +73,8 @@ export class OptimizationReads {
   ) {}
 
   /** The optimisation as the user sees it; `stitch` false leaves out the walk-forward's stitched results (progress events). */
-  async get(userId: number, id: unknown, stitch = true): Promise<Result<OptimizationView, OptimizationNotFound>> {
-    const o = typeof id === 'string' ? await this.store.get(userId, id) : null;
+  async get(userId: number, id: string, stitch = true): Promise<Result<OptimizationView, OptimizationNotFound>> {
+    const o = await this.store.get(userId, id);
     if (o === null) return err({ kind: 'optimization_not_found' });
     return ok(await this.view(userId, o, stitch));
   }
@@ -145,9 +145,9 @@ export class OptimizationReads {
     return stitch(parts, tally, limits.startingBalanceCents, 2 * limits.playgroundEquityPointsMax);
   }
 
-  async combinations(userId: number, id: string, q: { sort?: unknown; order?: unknown; offset?: number; limit?: number }): Promise<Result<CombinationsPage, CombinationsError>> {
+  async combinations(userId: number, id: string, q: { sort?: string; order?: string; offset?: number; limit?: number }): Promise<Result<CombinationsPage, CombinationsError>> {
     const sort = q.sort ?? 'objective';
-    if (typeof sort !== 'string' || !(SORT_KEYS as readonly string[]).includes(sort)) return err({ kind: 'invalid_sort' });
+    if (!(SORT_KEYS as readonly string[]).includes(sort)) return err({ kind: 'invalid_sort' });
     const order = q.order ?? (sort === 'index' ? 'asc' : 'desc');
     if (order !== 'asc' && order !== 'desc') return err({ kind: 'invalid_order' });
     const offset = q.offset ?? 0;
@@ -165,7 +165,7 @@ export class OptimizationReads {
     return ok({ objective: req.objective, combinations: page, offset, limit, total: all.length });
   }
 
-  async heatmap(userId: number, id: string, q: { x?: unknown; y?: unknown }): Promise<Result<HeatmapView, HeatmapError>> {
+  async heatmap(userId: number, id: string, q: { x?: string; y?: string }): Promise<Result<HeatmapView, HeatmapError>> {
     const o = await this.store.get(userId, id);
     if (o === null) return err({ kind: 'optimization_not_found' });
     const req = o.request as OptimizeRequest;

@@ -11,7 +11,9 @@ import { countBuckets } from '../../data/bucket-count.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
+import type { Json } from '../../lib/json.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import type { QueuedRun } from '../jobs/queue.ts';
@@ -19,7 +21,7 @@ import {
   type Axis, checkAxisValues, type Constraints, type Objective, OBJECTIVES, parseAxes, pointAt, searchIndexes, spaceSize,
 } from './optimize-space.ts';
 import type { PlannedRun, RunError, RunInput } from './run-request.ts';
-import { findTemplate, validateParams } from './templates.ts';
+import { findTemplate, type ParamValue, validateParams } from './templates.ts';
 import { type Stitched, walkForwardWindows } from './walk-forward.ts';
 
 export type OptimizeError =
@@ -33,14 +35,19 @@ export type OptimizeError =
   | { kind: 'rate_limited'; retryAfterS: number }
   | { kind: 'optimization_running'; optimizationId: string };
 
-/** POST optimize as the route parsed it: the run's fields, the space and the search. */
+/**
+ * POST optimize as the route parsed it: the run's fields (RunInput), the space (`params`, as sent),
+ * the search, and the JSON as sent of the two objects whose refusals name what is wrong inside them.
+ */
 export interface OptimizeInput extends Omit<RunInput, 'speed'> {
-  method?: unknown;
-  count?: unknown;
-  seed?: unknown;
-  objective?: unknown;
-  constraints?: unknown;
-  walkForward?: unknown;
+  method?: 'grid' | 'random' | null | Invalid;
+  /** With random: combinations to draw. */
+  count?: number | null | Invalid;
+  /** With random: the draw's seed, default 1. */
+  seed?: number | null | Invalid;
+  objective?: Objective | null | Invalid;
+  constraints?: Json;
+  walkForward?: Json;
 }
 
 export type Method = { kind: 'grid' } | { kind: 'random'; count: number; seed: number };
@@ -130,23 +137,21 @@ export class OptimizePlanner {
   }
 
   /** Walk-forward windows over the trade dates holding bars; null without `walkForward`. */
-  private walkForward(inst: Instrument, tf: Parameters<typeof countBuckets>[2], v: unknown, span: Span): Result<OptimizeRequest['walkForward'], OptimizeError> {
+  private walkForward(inst: Instrument, tf: Parameters<typeof countBuckets>[2], v: Json | undefined, span: Span): Result<OptimizeRequest['walkForward'], OptimizeError> {
     if (v === undefined || v === null) return ok(null);
     const bad = (message: string) => err({ kind: 'invalid_walk_forward' as const, message });
-    const o = v as Record<string, unknown>;
-    const whole = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-    if (typeof v !== 'object' || !whole(o.inSampleDays) || !whole(o.outOfSampleDays)) {
-      return bad('walkForward needs inSampleDays and outOfSampleDays, whole numbers of at least 1');
-    }
-    const days = this.tradeDays(inst, tf, span);
-    const plans = walkForwardWindows(days.length, o.inSampleDays as number, o.outOfSampleDays as number);
-    if (plans.length === 0) return bad(`The span holds ${days.length} trade dates with data: too few for one in-sample and one out-of-sample part`);
+    const days = wholeDays(v);
+    if (days === null) return bad('walkForward needs inSampleDays and outOfSampleDays, whole numbers of at least 1');
+    const { inSampleDays, outOfSampleDays } = days;
+    const dates = this.tradeDays(inst, tf, span);
+    const plans = walkForwardWindows(dates.length, inSampleDays, outOfSampleDays);
+    if (plans.length === 0) return bad(`The span holds ${dates.length} trade dates with data: too few for one in-sample and one out-of-sample part`);
     if (plans.length > limits.playgroundWalkForwardWindowsMax) return bad(`The span makes ${plans.length} windows; at most ${limits.playgroundWalkForwardWindowsMax}`);
     const part = ([a, b]: [number, number]): Span => ({
-      startDate: days[a].date, endDate: days[b].date, startS: days[a].startS, endS: days[b].endS, bars: days.slice(a, b + 1).reduce((n, d) => n + d.bars, 0),
+      startDate: dates[a].date, endDate: dates[b].date, startS: dates[a].startS, endS: dates[b].endS, bars: dates.slice(a, b + 1).reduce((n, d) => n + d.bars, 0),
     });
     const windows = plans.map((w) => ({ inSample: part(w.inSample), outOfSample: part(w.outOfSample) }));
-    return ok({ inSampleDays: o.inSampleDays as number, outOfSampleDays: o.outOfSampleDays as number, windows });
+    return ok({ inSampleDays, outOfSampleDays, windows });
   }
 
   private tradeDays(inst: Instrument, tf: Parameters<typeof countBuckets>[2], span: Span) {
@@ -173,7 +178,7 @@ export class OptimizePlanner {
     return out;
   }
 
-  combo(userId: number, id: string, r: OptimizeRequest, span: Span, point: Record<string, unknown>, window: number | null, index: number | null): QueuedRun {
+  combo(userId: number, id: string, r: OptimizeRequest, span: Span, point: Record<string, ParamValue>, window: number | null, index: number | null): QueuedRun {
     const template = r.templateId === null ? null : findTemplate(r.templateId) ?? null;
     const params = validateParams(point, template);
     // Checked value by value at the start; a whole point of checked values passes too.
@@ -189,35 +194,42 @@ export class OptimizePlanner {
   }
 }
 
-function parseMethod(method: unknown, count: unknown, seed: unknown): Result<Method, OptimizeError> {
+/** walkForward's two whole numbers of days (at least 1 each; other keys are ignored), or null. */
+function wholeDays(v: Json): { inSampleDays: number; outOfSampleDays: number } | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const { inSampleDays, outOfSampleDays } = v;
+  const whole = (x: Json | undefined): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
+  return whole(inSampleDays) && whole(outOfSampleDays) ? { inSampleDays, outOfSampleDays } : null;
+}
+
+function parseMethod(method: OptimizeInput['method'], count: OptimizeInput['count'], seed: OptimizeInput['seed']): Result<Method, OptimizeError> {
   const m = method ?? 'grid';
   if (m === 'grid') return ok({ kind: 'grid' });
   if (m !== 'random') return err({ kind: 'invalid_method', message: 'method must be grid or random' });
   const max = limits.playgroundOptimizeCombinationsMax;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > max) {
+  if (count === undefined || count === null || isInvalid(count) || !Number.isSafeInteger(count) || count < 1 || count > max) {
     return err({ kind: 'invalid_method', message: `count must be a whole number from 1 to ${max} with method random` });
   }
   const s = seed ?? 1;
-  if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0 || s > 0xffffffff) {
+  if (isInvalid(s) || !Number.isSafeInteger(s) || s < 0 || s > 0xffffffff) {
     return err({ kind: 'invalid_method', message: 'seed must be a whole number from 0 to 4294967295' });
   }
   return ok({ kind: 'random', count, seed: s });
 }
 
-function parseConstraints(v: unknown): Result<Constraints, OptimizeError> {
+function parseConstraints(v: Json | undefined): Result<Constraints, OptimizeError> {
   if (v === undefined || v === null) return ok({ minTrades: null, maxDrawdownUsd: null });
   if (typeof v !== 'object' || Array.isArray(v)) return err({ kind: 'invalid_constraints', message: 'constraints must be an object' });
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
+  for (const k of Object.keys(v)) {
     if (k !== 'minTrades' && k !== 'maxDrawdown') return err({ kind: 'invalid_constraints', message: `Unknown constraint ${k}` });
   }
-  const minTrades = o.minTrades ?? null;
+  const minTrades = v.minTrades ?? null;
   if (minTrades !== null && (typeof minTrades !== 'number' || !Number.isSafeInteger(minTrades) || minTrades < 0)) {
     return err({ kind: 'invalid_constraints', message: 'minTrades must be a whole number of at least 0' });
   }
-  const maxDd = o.maxDrawdown ?? null;
+  const maxDd = v.maxDrawdown ?? null;
   if (maxDd !== null && (typeof maxDd !== 'number' || !Number.isFinite(maxDd) || maxDd < 0)) {
     return err({ kind: 'invalid_constraints', message: 'maxDrawdown must be a number of USD of at least 0' });
   }
-  return ok({ minTrades: minTrades as number | null, maxDrawdownUsd: maxDd as number | null });
+  return ok({ minTrades, maxDrawdownUsd: maxDd });
 }

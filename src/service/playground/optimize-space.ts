@@ -19,6 +19,7 @@ import { limits } from '../../config.ts';
 import type { Performance } from '../../engine/performance.ts';
 import type { RunStats } from '../../engine/results.ts';
 import { assert } from '../../lib/assert.ts';
+import type { Json } from '../../lib/json.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { customParamsMax, type ParamValue, paramValueProblem, type StrategyTemplate, validateParams } from './templates.ts';
 
@@ -52,7 +53,7 @@ export interface Combination {
   window: number | null;
   runId: string;
   status: string;
-  params: Record<string, unknown>;
+  params: Record<string, ParamValue>;
   summary: Summary | null;
 }
 
@@ -65,7 +66,7 @@ export type SpaceError = { kind: 'invalid_params'; message: string };
  * (a body of 22,000 axes was checked value by value for 7.6 s before its refusal). The values
  * themselves are checked by `checkAxisValues`, once the search's size is known to fit.
  */
-export function parseAxes(params: unknown, template: StrategyTemplate | null): Result<Axis[], SpaceError> {
+export function parseAxes(params: Json | undefined, template: StrategyTemplate | null): Result<Axis[], SpaceError> {
   const bad = (message: string) => err({ kind: 'invalid_params' as const, message });
   const given = params === undefined || params === null ? {} : params;
   if (typeof given !== 'object' || Array.isArray(given)) return bad('params must be an object');
@@ -99,11 +100,11 @@ export function checkAxisValues(axes: readonly Axis[], template: StrategyTemplat
   return first.ok ? ok(undefined) : err({ kind: 'invalid_params', message: first.message });
 }
 
-function axisValues(name: string, spec: unknown, type: string | null): Result<ParamValue[], SpaceError> {
+function axisValues(name: string, spec: Json, type: string | null): Result<ParamValue[], SpaceError> {
   const bad = (m: string) => err({ kind: 'invalid_params' as const, message: m });
   if (typeof spec === 'number' || typeof spec === 'string' || typeof spec === 'boolean') return ok([spec]);
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return bad(`Param ${name} must be a value, a range {min, max, step} or {values: [...]}`);
-  const o = spec as Record<string, unknown>;
+  const o = spec;
   if ('values' in o) {
     const vs = o.values;
     if (!Array.isArray(vs) || vs.length < 1 || vs.length > limits.playgroundOptimizeCombinationsMax) {

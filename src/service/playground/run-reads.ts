@@ -32,8 +32,7 @@ export class RunReads {
     private readonly worker: RunWorker,
   ) {}
 
-  async get(userId: number, id: unknown): Promise<Result<ExecutionView, ExecutionNotFound>> {
-    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+  async get(userId: number, id: string): Promise<Result<ExecutionView, ExecutionNotFound>> {
     const l = this.worker.get(id);
     if (l && l.exec.userId === userId) return ok(liveView(l));
     const row = await this.records.get(userId, id);
@@ -52,8 +51,7 @@ export class RunReads {
    * an ended one's from the packed store (a run recorded before trades were packed pages over the
    * first 5,000 its record kept). offset defaults to 0, limit to the page bound.
    */
-  async tradesPage(userId: number, id: unknown, offset: number | undefined, limit: number | undefined): Promise<Result<TradesPage, TradesPageError>> {
-    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+  async tradesPage(userId: number, id: string, offset: number | undefined, limit: number | undefined): Promise<Result<TradesPage, TradesPageError>> {
     const o = offset ?? 0;
     const n = limit ?? limits.playgroundTradesPageMax;
     if (!Number.isSafeInteger(o) || o < 0) return err({ kind: 'invalid_offset' });
@@ -63,8 +61,7 @@ export class RunReads {
   }
 
   /** Every stored trade of an execution (the CSV export), oldest first. */
-  async allTrades(userId: number, id: unknown): Promise<Result<Omit<TradesPage, 'limit'>, ExecutionNotFound>> {
-    if (typeof id !== 'string') return err({ kind: 'execution_not_found' });
+  async allTrades(userId: number, id: string): Promise<Result<Omit<TradesPage, 'limit'>, ExecutionNotFound>> {
     const r = await this.readTrades(userId, id, 0, limits.playgroundTradesStoredMax);
     return r === null ? err({ kind: 'execution_not_found' }) : ok(r);
   }

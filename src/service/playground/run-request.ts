@@ -12,6 +12,7 @@ import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
 import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
+import type { Json } from '../../lib/json.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import type { StrategyService } from './strategies.ts';
@@ -38,20 +39,21 @@ export type RunError =
 
 /**
  * POST run as the route parsed it: each field as its schema types it, `INVALID` where the schema
- * failed and the refusal is left to this service's order of checks (a `defer` field rule), and
- * `unknown` where the service reads the field as sent (dates, timeframes and params: their
- * refusals quote the text).
+ * failed and the refusal is left to this service's order of checks (a `defer` field rule), and the
+ * JSON value as sent (`Json`, undefined when absent) where the service reads the field as sent (a
+ * `keep` rule): startDate (absent is refused otherwise than wrong), the timeframes (their refusals
+ * quote the text) and params (checked key by key against the template).
  */
 export interface RunInput {
   strategyId?: string | null | Invalid;
   templateId?: string | null | Invalid;
   code?: string | null | Invalid;
   instrument: string | Invalid;
-  startDate: unknown;
+  startDate: Json | undefined;
   endDate?: string | null | Invalid;
-  timeframe: unknown;
-  contextTimeframes?: unknown;
-  params?: unknown;
+  timeframe: Json | undefined;
+  contextTimeframes?: Json;
+  params?: Json;
   speed?: number | null | Invalid;
 }
 
@@ -89,8 +91,8 @@ export class RunPlanner {
     const hasStrategy = strategyId !== undefined && strategyId !== null;
     let strategy = null;
     if (hasStrategy) {
-      const s = await this.strategies.get(userId, strategyId);
-      if (!s.ok) return err({ kind: 'strategy_not_found' } as RunError);
+      const s = isInvalid(strategyId) ? null : await this.strategies.get(userId, strategyId);
+      if (!s?.ok) return err({ kind: 'strategy_not_found' } as RunError);
       strategy = s.value;
     }
     // Exactly one source; a saved strategy alone runs its own code.
@@ -139,13 +141,13 @@ export class RunPlanner {
    * date's session close (CME: 17:00 CT the day before to 16:00 CT; forex 17:00 New York). The
    * default end date is the start date: one session. Clipped to the data held.
    */
-  dates(inst: Instrument, start: unknown, end: unknown) {
+  dates(inst: Instrument, start: RunInput['startDate'], end: RunInput['endDate']) {
     if (start === undefined || start === null || start === '') return err({ kind: 'start_date_required' } as RunError);
     const startDay = parseDateDay(start);
     if (startDay === undefined) return err({ kind: 'date_invalid', field: 'startDate' } as RunError);
     let endDay = startDay;
     if (end !== undefined && end !== null && end !== '') {
-      const d = parseDateDay(end);
+      const d = isInvalid(end) ? undefined : parseDateDay(end);
       if (d === undefined) return err({ kind: 'date_invalid', field: 'endDate' } as RunError);
       if (d < startDay) return err({ kind: 'end_before_start' } as RunError);
       const [y, m, dd] = civilFromDays(startDay);
@@ -159,7 +161,7 @@ export class RunPlanner {
   }
 
   /** A fixed width that divides a day, valid for the instrument (docs/decisions.md). */
-  private timeframe(inst: Instrument, text: unknown, field: 'timeframe' | 'contextTimeframes') {
+  private timeframe(inst: Instrument, text: Json | undefined, field: 'timeframe' | 'contextTimeframes') {
     const r = parseTimeframe(text, { customEnabled: this.customTimeframes, storedResolutionS: inst.storedResolutionS });
     if (!r.ok) {
       if (r.error.kind === 'custom_disabled') return err({ kind: 'custom_disabled' } as RunError);
@@ -170,7 +172,7 @@ export class RunPlanner {
     return ok(tf);
   }
 
-  private contextTimeframes(inst: Instrument, run: Timeframe, v: unknown): Result<Timeframe[], RunError> {
+  private contextTimeframes(inst: Instrument, run: Timeframe, v: Json | undefined): Result<Timeframe[], RunError> {
     if (v === undefined || v === null) return ok([]);
     if (!Array.isArray(v) || v.length > limits.playgroundContextTimeframesMax) return err({ kind: 'invalid_timeframe', field: 'contextTimeframes', text: JSON.stringify(v).slice(0, 80) });
     const out: Timeframe[] = [];
@@ -189,9 +191,9 @@ export class RunPlanner {
 }
 
 /** undefined = invalid. In a run body: absent/null = full speed, 1–50. In `speed`: null = full speed, 1–50. */
-export function parseSpeed(v: unknown, required: boolean): number | null | undefined {
+export function parseSpeed(v: number | null | undefined | Invalid, required: boolean): number | null | undefined {
   if (v === undefined) return required ? undefined : null;
   if (v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+  if (isInvalid(v) || !Number.isFinite(v)) return undefined;
   return v >= limits.replaySpeedMin && v <= limits.replaySpeedMax ? v : undefined;
 }

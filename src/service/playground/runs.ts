@@ -119,7 +119,7 @@ export class RunService {
   }
 
   /** 1–50 paces the user's running execution like Replay/play; null runs it at full speed (the wire's "max"). */
-  async setSpeed(userId: number, speed: unknown): Promise<Result<{ executionId: string }, SpeedError>> {
+  async setSpeed(userId: number, speed: number | null): Promise<Result<{ executionId: string }, SpeedError>> {
     const s = parseSpeed(speed, true);
     if (s === undefined) return err({ kind: 'invalid_speed' });
     const r = await this.jobs.pace(userId, s, this.worker.caps());

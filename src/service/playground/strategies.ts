@@ -7,6 +7,8 @@ import { limits } from '../../config.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
+import type { Json, JsonObject } from '../../lib/json.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { RateLimiter, RateLimits } from '../rate-limit.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
@@ -36,21 +38,36 @@ export type SaveStrategyError =
 
 export type StrategyNotFound = { kind: 'strategy_not_found' };
 
+/**
+ * POST strategies/save as the route parsed it: each field as its schema types it, `INVALID` where the
+ * schema failed (refused with the field's row in the order of checks), and `params` as sent (the
+ * refusal names the key whose value is wrong).
+ */
+export interface SaveStrategyInput {
+  /** A strategy of the user's to rewrite; absent or null creates one. */
+  id?: string | null | Invalid;
+  name: string | Invalid;
+  code: string | Invalid;
+  instrument: string | Invalid;
+  timeframe: string | Invalid;
+  params: Json | undefined;
+}
+
 /** `stg_` + 16 hex characters (64 random bits). */
 export function newStrategyId(): string {
   return `stg_${randomBytes(8).toString('hex')}`;
 }
 
-function nonEmptyString(v: unknown): v is string {
+function nonEmptyString(v: string | Invalid): v is string {
   return typeof v === 'string' && v.trim() !== '';
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: Json | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Parameter values: a flat object of numbers, strings and booleans, bounded in keys and sizes. */
-function checkParams(params: Record<string, unknown>): InvalidParamsReason | null {
+function checkParams(params: JsonObject): InvalidParamsReason | null {
   const keys = Object.keys(params);
   if (keys.length > limits.strategyParamsMax) return { reason: 'too_many_keys', max: limits.strategyParamsMax };
   for (const key of keys) {
@@ -87,8 +104,8 @@ export class StrategyService {
     return await this.store.list(userId);
   }
 
-  async get(userId: number, id: unknown): Promise<Result<StrategyRow, StrategyNotFound>> {
-    const row = typeof id === 'string' ? await this.store.get(id, userId) : null;
+  async get(userId: number, id: string): Promise<Result<StrategyRow, StrategyNotFound>> {
+    const row = await this.store.get(id, userId);
     return row ? ok(row) : err({ kind: 'strategy_not_found' });
   }
 
@@ -98,7 +115,7 @@ export class StrategyService {
    * then the id, then the user's quota (count on create, bytes on both). Every save counts against
    * the user's save rate first, as a replay start does, whatever its outcome.
    */
-  async save(userId: number, input: Record<string, unknown>): Promise<Result<{ id: string }, SaveStrategyError>> {
+  async save(userId: number, input: SaveStrategyInput): Promise<Result<{ id: string }, SaveStrategyError>> {
     const gate = await this.saveLimiter.take(String(userId), this.clock.nowMs());
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const { name, code, instrument, timeframe, params, id } = input;
@@ -120,7 +137,7 @@ export class StrategyService {
     const fields: StrategyFields = { name: trimmedName, code, instrument: inst.symbol, timeframe: tf.value.text, params: params as ParamMap };
     const nowMs = this.clock.nowMs();
     const updating = id !== undefined && id !== null;
-    if (updating && (typeof id !== 'string' || !await this.store.exists(id, userId))) return err({ kind: 'strategy_not_found' });
+    if (updating && (isInvalid(id) || !await this.store.exists(id, userId))) return err({ kind: 'strategy_not_found' });
     // The other strategies' usage plus this one as it would be stored (an update replaces its old size).
     const others = await this.store.usage(userId, updating ? (id as string) : null);
     if (!updating && others.count >= limits.strategiesPerUserMax) return err({ kind: 'too_many_strategies', max: limits.strategiesPerUserMax });
@@ -134,13 +151,13 @@ export class StrategyService {
     return ok({ id: newId });
   }
 
-  async delete(userId: number, id: unknown): Promise<Result<void, StrategyNotFound>> {
-    return typeof id === 'string' && await this.store.delete(id, userId) ? ok(undefined) : err({ kind: 'strategy_not_found' });
+  async delete(userId: number, id: string): Promise<Result<void, StrategyNotFound>> {
+    return await this.store.delete(id, userId) ? ok(undefined) : err({ kind: 'strategy_not_found' });
   }
 
   /** The strategy's runs, newest first (bounded); not found unless the strategy is the user's. */
-  async runs(userId: number, id: unknown): Promise<Result<RunRow[], StrategyNotFound>> {
-    if (typeof id !== 'string' || !await this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
+  async runs(userId: number, id: string): Promise<Result<RunRow[], StrategyNotFound>> {
+    if (!await this.store.exists(id, userId)) return err({ kind: 'strategy_not_found' });
     return ok(await this.runStore.listOfStrategy(id, userId, limits.strategyRunsListedMax));
   }
 }

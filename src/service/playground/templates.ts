@@ -8,6 +8,7 @@
 // Params: a template run gets every declared param, defaults filled in, nothing else. Custom code
 // gets any small flat object of numbers, strings and booleans (its code decides what they mean).
 
+import type { Json } from '../../lib/json.ts';
 import bollingerReversion from './templates/bollinger_reversion.py' with { type: 'text' };
 import donchianBreakout from './templates/donchian_breakout.py' with { type: 'text' };
 import emaAtrTrend from './templates/ema_atr_trend.py' with { type: 'text' };
@@ -151,14 +152,14 @@ export function findTemplate(id: string): StrategyTemplate | undefined {
 export type ParamsResult = { ok: true; value: Record<string, ParamValue> } | { ok: false; message: string };
 
 /** Checks a run's params against a template's (or, with null, the rules for custom code); null/undefined mean {}. */
-export function validateParams(params: unknown, template: StrategyTemplate | null): ParamsResult {
+export function validateParams(params: Json | undefined, template: StrategyTemplate | null): ParamsResult {
   const given = params === null || params === undefined ? {} : params;
   if (typeof given !== 'object' || Array.isArray(given)) return { ok: false, message: 'Params must be an object' };
   const entries = Object.entries(given);
   return template ? templateParams(entries, template) : customParams(entries);
 }
 
-function templateParams(entries: [string, unknown][], template: StrategyTemplate): ParamsResult {
+function templateParams(entries: [string, Json][], template: StrategyTemplate): ParamsResult {
   const given = new Map(entries);
   for (const [name] of entries) {
     if (!template.params.some((p) => p.name === name)) return { ok: false, message: `Unknown param ${name}` };
@@ -174,7 +175,7 @@ function templateParams(entries: [string, unknown][], template: StrategyTemplate
 }
 
 /** Why a value does not fit a declared param, as the end of a sentence; null when it fits. */
-function paramProblem(p: TemplateParam, v: unknown): string | null {
+function paramProblem(p: TemplateParam, v: Json | undefined): string | null {
   if (p.type === 'boolean') return typeof v === 'boolean' ? null : 'must be a boolean';
   if (p.type === 'string') {
     if (typeof v !== 'string') return 'must be a string';
@@ -198,7 +199,7 @@ function onStep(v: number, base: number, step: number): boolean {
   return Math.abs(q - Math.round(q)) < 1e-9;
 }
 
-function customParams(entries: [string, unknown][]): ParamsResult {
+function customParams(entries: [string, Json][]): ParamsResult {
   if (entries.length > customParamsMax) return { ok: false, message: `Too many params (at most ${customParamsMax})` };
   for (const [name, v] of entries) {
     const problem = customParamProblem(name, v);
@@ -207,7 +208,7 @@ function customParams(entries: [string, unknown][]): ParamsResult {
   return { ok: true, value: Object.fromEntries(entries) as Record<string, ParamValue> };
 }
 
-function customParamProblem(name: string, v: unknown): string | null {
+function customParamProblem(name: string, v: Json): string | null {
   if (name.length === 0 || name.length > paramNameCharsMax) return `Param names must be 1 to ${paramNameCharsMax} characters`;
   if (typeof v === 'number') return Number.isFinite(v) ? null : `Param ${name} must be a finite number`;
   if (typeof v === 'string') return v.length > paramStringCharsMax ? `Param ${name} must be at most ${paramStringCharsMax} characters` : null;
@@ -219,7 +220,7 @@ function customParamProblem(name: string, v: unknown): string | null {
  * template's param (null for custom code). Checking a value alone costs no copy of the other params
  * (an optimisation checks up to 25,000 values; validateParams over each whole point cost seconds).
  */
-export function paramValueProblem(name: string, v: unknown, declared: TemplateParam | null): string | null {
+export function paramValueProblem(name: string, v: Json, declared: TemplateParam | null): string | null {
   if (declared === null) return customParamProblem(name, v);
   const problem = paramProblem(declared, v);
   return problem ? `Param ${declared.name} ${problem}` : null;

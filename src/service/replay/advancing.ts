@@ -6,6 +6,7 @@
 import type { Config } from '../../config.ts';
 import { limits } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { parseIsoMs } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { StreamingBudget } from '../streaming-budget.ts';
@@ -33,18 +34,18 @@ export class SessionAdvancer {
   ) {}
 
   /** Plays `steps` bars (default 1, at most `stepsMax`: the family's bound). */
-  async step(userId: number, accountId: unknown, steps: unknown, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  async step(userId: number, accountId: number | Invalid, steps: number | null | undefined | Invalid, stepsMax: number): Promise<Result<AdvanceOutcome, AdvanceError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
     const n = steps === undefined || steps === null ? 1 : steps;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > stepsMax) return err({ kind: 'invalid_steps' });
+    if (isInvalid(n) || !Number.isInteger(n) || n < 1 || n > stepsMax) return err({ kind: 'invalid_steps' });
     return this.advance(found.value, stepPlan(n), n);
   }
 
-  async jumpTo(userId: number, accountId: unknown, targetTime: unknown): Promise<Result<AdvanceOutcome, AdvanceError>> {
+  async jumpTo(userId: number, accountId: number | Invalid, targetTime: string | Invalid): Promise<Result<AdvanceOutcome, AdvanceError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
-    const ms = parseIsoMs(targetTime);
+    const ms = isInvalid(targetTime) ? undefined : parseIsoMs(targetTime);
     if (ms === undefined) return err({ kind: 'invalid_target_time' });
     return this.advance(found.value, jumpPlan(Math.floor(ms / 1000)), 0);
   }
@@ -156,11 +157,11 @@ export class SessionAdvancer {
 
   // ---- playback ----
 
-  async play(userId: number, accountId: unknown, speed: unknown, rate: PlaybackRate): Promise<Result<{ session: LiveSession; speed: number }, PlayError>> {
+  async play(userId: number, accountId: number | Invalid, speed: number | null | undefined | Invalid, rate: PlaybackRate): Promise<Result<{ session: LiveSession; speed: number }, PlayError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
     const v = speed === undefined || speed === null ? 1 : speed;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < limits.replaySpeedMin || v > limits.replaySpeedMax) {
+    if (isInvalid(v) || !Number.isFinite(v) || v < limits.replaySpeedMin || v > limits.replaySpeedMax) {
       return err({ kind: 'invalid_speed' });
     }
     const s = found.value;
@@ -204,7 +205,7 @@ export class SessionAdvancer {
       });
   }
 
-  async pause(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
+  async pause(userId: number, accountId: number | Invalid): Promise<Result<LiveSession, SessionError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
     found.value.stopPlayback();

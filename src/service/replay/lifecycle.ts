@@ -11,6 +11,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Invalid } from '../../lib/invalid.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import type { AccountStore } from '../../store/accounts.ts';
@@ -148,7 +149,7 @@ export class SessionLifecycle {
    * The challenge a new session inherits through `accountId` (none when omitted): its plan and the
    * state the session starts from (a passed evaluation opens the performance phase here).
    */
-  private async challengeFor(userId: number, accountId: unknown, startS: number): Promise<Result<InheritedChallenge | null, StartError>> {
+  private async challengeFor(userId: number, accountId: StartRequest['accountId'], startS: number): Promise<Result<InheritedChallenge | null, StartError>> {
     if (accountId === undefined || accountId === null) return ok(null);
     const owned = await this.d.challenges.owned(userId, accountId);
     if (!owned.ok) return err({ kind: 'challenge_not_found' });
@@ -169,7 +170,7 @@ export class SessionLifecycle {
   // ---- ending ----
 
   /** Replay/end: flattens at the current price, cancels working orders, persists, releases. */
-  async end(userId: number, accountId: unknown): Promise<Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError>> {
+  async end(userId: number, accountId: number | Invalid): Promise<Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;

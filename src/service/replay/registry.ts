@@ -3,6 +3,7 @@
 // cluster the HTTP edge first asks who runs that session (`ownerOf`, with owner.ts: the only place
 // that decides); a session another node started is loaded here when its lease is free (adoption).
 
+import type { Invalid } from '../../lib/invalid.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
@@ -100,7 +101,7 @@ export class SessionRegistry {
   // ---- resolution ----
 
   /** The live session behind an account the user owns. */
-  async live(userId: number, accountId: unknown): Promise<Result<LiveSession, SessionError>> {
+  async live(userId: number, accountId: number | Invalid): Promise<Result<LiveSession, SessionError>> {
     const r = await this.resolve(userId, accountId);
     return r.ok || r.error.kind !== 'challenge_inactive' ? (r as Result<LiveSession, SessionError>) : err({ kind: 'session_ended' });
   }
@@ -110,7 +111,7 @@ export class SessionRegistry {
    * challenge account (bots may trade with the challenge account's id). When there is none and the
    * account's challenge has passed, failed or ended, the answer is `challenge_inactive`.
    */
-  async resolve(userId: number, accountId: unknown): Promise<Result<LiveSession, TradeSessionError>> {
+  async resolve(userId: number, accountId: number | Invalid): Promise<Result<LiveSession, TradeSessionError>> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
     const direct = this.sessions.get(accountId);
     if (direct) return direct.userId === userId ? ok(direct) : err({ kind: 'account_not_found' });

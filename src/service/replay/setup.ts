@@ -14,6 +14,7 @@ import { bucketStart, parseTimeframe, type Timeframe } from '../../domain/timefr
 import { tradeDateEndS, tradeDateStartS } from '../../domain/trading-hours.ts';
 import { limits } from '../../config.ts';
 import { civilFromDays, daysFromCivil } from '../../lib/civil-date.ts';
+import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { DAY_S } from '../../lib/time-units.ts';
@@ -37,13 +38,25 @@ export type StartError =
   | { kind: 'challenge_time'; challengeId: number; lastSimTimeS: number }
   | { kind: 'rate_limited'; retryAfterS: number };
 
+/**
+ * Replay/start as a family's route parsed it: each field as its schema types it, absent or null where
+ * it was not sent, `INVALID` where the schema failed (refused at the field's place in the order of checks).
+ */
 export interface StartRequest {
-  instrumentSymbol: unknown;
-  contractId: unknown;
-  startDate: unknown;
-  endDate: unknown;
-  timeframe: unknown;
-  accountId: unknown;
+  instrumentSymbol: string | null | undefined | Invalid;
+  contractId: string | null | undefined | Invalid;
+  /** YYYY-MM-DD (required: absent, null or empty is `start_date_required`). */
+  startDate: string | null | undefined | Invalid;
+  endDate: string | null | undefined | Invalid;
+  /** Default 1s. */
+  timeframe: string | null | undefined | Invalid;
+  /** A challenge account the session inherits from. */
+  accountId: number | null | undefined | Invalid;
+}
+
+/** A field of a start request that names something: a text that is neither empty nor blank. */
+function named(v: StartRequest['instrumentSymbol']): v is string {
+  return typeof v === 'string' && v.trim() !== '';
 }
 
 export interface SessionPlan {
@@ -60,14 +73,13 @@ export interface SessionPlan {
 export function resolveInstrument(req: StartRequest): Result<Instrument, StartError> {
   const sym = req.instrumentSymbol;
   const cid = req.contractId;
-  const hasSym = typeof sym === 'string' && sym.trim() !== '';
-  const hasCid = typeof cid === 'string' && cid.trim() !== '';
-  if (!hasSym && !hasCid) return err({ kind: 'instrument_required' });
-  const inst = hasSym ? findInstrument(sym as string) : instrumentForContractId(cid);
+  if (!named(sym) && !named(cid)) return err({ kind: 'instrument_required' });
+  const inst = named(sym) ? findInstrument(sym) : instrumentForContractId(cid);
   return inst ? ok(inst) : err({ kind: 'instrument_not_found' });
 }
 
-export function parseSessionTimeframe(text: unknown, inst: Instrument, customEnabled: boolean): Result<Timeframe, StartError> {
+export function parseSessionTimeframe(text: StartRequest['timeframe'], inst: Instrument, customEnabled: boolean): Result<Timeframe, StartError> {
+  if (isInvalid(text)) return err({ kind: 'invalid_timeframe' });
   const r = parseTimeframe(text ?? '1s', { customEnabled, storedResolutionS: inst.storedResolutionS });
   if (r.ok) return r;
   switch (r.error.kind) {
@@ -102,18 +114,18 @@ export function planSession(
   source: BarSource,
   inst: Instrument,
   tf: Timeframe,
-  startDate: unknown,
-  endDate: unknown,
+  startDate: StartRequest['startDate'],
+  endDate: StartRequest['endDate'],
   span: SpanPolicy,
 ): Result<SessionPlan, StartError> {
-  const startDay = parseDateDay(startDate);
+  const startDay = isInvalid(startDate) ? undefined : parseDateDay(startDate);
   if (startDay === undefined) return err({ kind: 'date_invalid', field: 'start' });
   const maxDay = twoYearsAfter(startDay);
   const lastDataDay = source.range(inst).lastDay;
   const endGiven = !(endDate === undefined || endDate === null || endDate === '');
   let endDay = span.defaultEnd === 'start_date' ? startDay : Math.min(lastDataDay, maxDay);
   if (endGiven) {
-    const d = parseDateDay(endDate);
+    const d = isInvalid(endDate) ? undefined : parseDateDay(endDate);
     if (d === undefined) return err({ kind: 'date_invalid', field: 'end' });
     if (d < startDay || (d === startDay && !span.endMayEqualStart)) return err({ kind: 'end_not_after_start' });
     if (d > maxDay) return err({ kind: 'span_too_long' });
