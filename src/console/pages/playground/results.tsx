@@ -77,19 +77,7 @@ export function TradesTable({ execution }: { execution: Execution }) {
         )}
       </div>
       <table data-testid="trades" class="pg-trades">
-        <thead>
-          <tr>
-            <th class="num">#</th>
-            <th>Side</th>
-            <th class="num">Size</th>
-            <th>Entry ({zoneLabel()})</th>
-            <th class="num">Entry</th>
-            <th>Exit ({zoneLabel()})</th>
-            <th class="num">Exit</th>
-            <th class="num">Fees</th>
-            <th class="num">P&L</th>
-          </tr>
-        </thead>
+        <THead columns={[{ num: '#' }, 'Side', { num: 'Size' }, `Entry (${zoneLabel()})`, { num: 'Entry' }, `Exit (${zoneLabel()})`, { num: 'Exit' }, { num: 'Fees' }, { num: 'P&L' }]} />
         <tbody>
           {rows.map((t, j) => (
             <tr key={at + j} data-index={at + j} class={at + j === focused ? 'selected' : ''} onClick={() => focusTrade(execution.id, at + j)} title="Show this trade on the price chart">
