@@ -10,7 +10,6 @@ import { formatTime } from './time-format.ts';
 import {
   type AutoscaleInfo,
   type CandlestickData,
-  CandlestickSeries,
   ColorType,
   createChart,
   createSeriesMarkers,
@@ -32,6 +31,7 @@ import {
 import type { Static } from '@sinclair/typebox';
 import type { Bar } from '../http/shared/schemas.ts';
 import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
+import { addCandles, CHART_COLORS } from './chart-theme.ts';
 
 /** A bar as History/retrieveBars and Replay/step return it. */
 export type ApiBar = Static<typeof Bar>;
@@ -52,18 +52,6 @@ export interface MarkerSpec {
   /** Overrides the side's color. */
   color?: string;
 }
-
-export const CHART_COLORS = {
-  up: '#26a69a',
-  down: '#ef5350',
-  upVolume: 'rgba(38,166,154,.45)',
-  downVolume: 'rgba(239,83,80,.45)',
-  text: '#8b949e',
-  grid: 'rgba(42,49,64,.55)',
-  border: '#2a3140',
-  accent: '#4c8dff',
-  warn: '#e3b341',
-};
 
 export interface PriceChartOptions {
   /** Price format precision, e.g. from the instrument's tick size (see decimalsOf). */
@@ -130,13 +118,7 @@ export class PriceChart {
     });
     const priceFormat =
       opts.precision !== undefined ? { type: 'price' as const, precision: opts.precision, minMove: opts.minMove ?? 10 ** -opts.precision } : undefined;
-    this.candles = this.chart.addSeries(CandlestickSeries, {
-      upColor: CHART_COLORS.up,
-      downColor: CHART_COLORS.down,
-      borderUpColor: CHART_COLORS.up,
-      borderDownColor: CHART_COLORS.down,
-      wickUpColor: CHART_COLORS.up,
-      wickDownColor: CHART_COLORS.down,
+    this.candles = addCandles(this.chart, {
       ...(priceFormat ? { priceFormat } : {}),
       // Price lines (orders, stops, targets) stay in view: the scale covers them too.
       autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {

@@ -1,5 +1,7 @@
-// Small shared pieces of the console: an error line, money and number formats.
+// Small shared pieces of the console: an error line, a figure, a labelled select, a table's header
+// row, money and number formats.
 
+import type { ComponentChildren } from 'preact';
 import { formatTime } from './time-format.ts';
 
 export function ErrorLine({ error }: { error: string | null | undefined }) {
@@ -8,6 +10,62 @@ export function ErrorLine({ error }: { error: string | null | undefined }) {
       {error}
     </p>
   ) : null;
+}
+
+/** A labelled figure of a stats strip (`.stats`, `.pg-stats`, `.ch-figs`). */
+export function Stat({ label, value, cls, testid }: { label: string; value: ComponentChildren; cls?: string; testid?: string }) {
+  return (
+    <div class="stat">
+      <div class="label">{label}</div>
+      <div class={`value ${cls ?? ''}`} data-testid={testid}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+/** A choice of a select: its value, and the words shown when they differ from it. */
+export type Choice = string | { value: string; label: string };
+
+/** A select under its label; `onPick` hears the value chosen. */
+export function LabelledSelect({ label, name, value, choices, onPick }: { label: string; name: string; value: string; choices: readonly Choice[]; onPick: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <select name={name} value={value} onChange={(e) => onPick(e.currentTarget.value)}>
+        {choices.map((c) => {
+          const [v, words] = typeof c === 'string' ? [c, c] : [c.value, c.label];
+          return (
+            <option key={v} value={v}>
+              {words}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}
+
+/** A column of a table's header row: its heading, right-aligned (`num`) for figures. */
+export type Column = string | { num: string };
+
+/** A table's header row, one `th` a column (`''` for an unnamed one). */
+export function THead({ columns }: { columns: readonly Column[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) =>
+          typeof c === 'string' ? (
+            <th key={i}>{c}</th>
+          ) : (
+            <th key={i} class="num">
+              {c.num}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });

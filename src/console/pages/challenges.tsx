@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type ChallengeDetail, consistencyLimit, effectiveFloorKind, outcomeText, PHASE_LABEL, STATUS_LABEL } from '../challenge.ts';
 import type { PageProps } from './page-props.ts';
-import { ErrorLine, money, signClass, utc } from '../ui.tsx';
+import { ErrorLine, money, signClass, Stat, THead, utc } from '../ui.tsx';
 import { type ChallengeView, type Eligibility, loadChallenge, loadDetails, type Payout, requestPayout } from './challenges/data.ts';
 import { PhaseTrack } from './challenges/phases.tsx';
 import { StartEvaluation } from './challenges/start-evaluation.tsx';
@@ -86,15 +86,7 @@ export function ChallengesPage(_: PageProps) {
           </div>
         ) : (
           <table data-testid="challenge-accounts">
-            <thead>
-              <tr>
-                <th>Account</th>
-                <th>Plan</th>
-                <th>Status</th>
-                <th>Phase</th>
-                <th class="num">Balance</th>
-              </tr>
-            </thead>
+            <THead columns={['Account', 'Plan', 'Status', 'Phase', { num: 'Balance' }]} />
             <tbody>
               {views.map(({ detail: d }) => (
                 <tr
@@ -182,24 +174,16 @@ function DetailPanel({ view, onChanged }: { view: ChallengeView; onChanged: () =
           </div>
         )}
         <div class="stats ch-figs">
-          <div class="stat">
-            <div class="label">Balance</div>
-            <div class="value" data-testid="challenge-balance">
-              {money(d.balance)}
-            </div>
-          </div>
-          <div class="stat">
-            <div class="label">Profit this phase</div>
-            <div class={`value ${signClass(d.profit)}`} data-testid="challenge-profit">
-              {money(d.profit)}
-            </div>
-          </div>
-          <div class="stat">
-            <div class="label">Plan</div>
-            <div class="value">
-              {d.plan.size} <span class="muted ch-plan">{d.plan.policy}</span>
-            </div>
-          </div>
+          <Stat label="Balance" value={money(d.balance)} testid="challenge-balance" />
+          <Stat label="Profit this phase" value={money(d.profit)} cls={signClass(d.profit)} testid="challenge-profit" />
+          <Stat
+            label="Plan"
+            value={
+              <>
+                {d.plan.size} <span class="muted ch-plan">{d.plan.policy}</span>
+              </>
+            }
+          />
         </div>
         <RuleFigures d={d} />
         <NextStep d={d} />
@@ -417,16 +401,7 @@ function PayoutHistory({ payouts }: { payouts: Payout[] }) {
   if (payouts.length === 0) return <p class="empty" data-testid="payouts-empty">No payouts yet.</p>;
   return (
     <table data-testid="payout-history">
-      <thead>
-        <tr>
-          <th>Requested ({zoneLabel()})</th>
-          <th>Simulated date</th>
-          <th>Status</th>
-          <th class="num">Amount</th>
-          <th class="num">Balance before</th>
-          <th class="num">Balance after</th>
-        </tr>
-      </thead>
+      <THead columns={[`Requested (${zoneLabel()})`, 'Simulated date', 'Status', { num: 'Amount' }, { num: 'Balance before' }, { num: 'Balance after' }]} />
       <tbody>
         {payouts.map((p) => (
           <tr key={p.id} title={p.id}>

@@ -7,12 +7,20 @@ import type { Static } from '@sinclair/typebox';
 import type { ChallengePlanInfo, ChallengePlans } from '../../../http/web/shapes.ts';
 import { auth } from '../../api.ts';
 import type { ChallengeDetail } from '../../challenge.ts';
-import { attempt, ErrorLine, money } from '../../ui.tsx';
+import { attempt, ErrorLine, LabelledSelect, money } from '../../ui.tsx';
 
 export type PlanInfo = Static<typeof ChallengePlanInfo>;
 type Plans = Static<typeof ChallengePlans>;
 
 const SIZES = ['50K', '100K', '150K'] as const;
+const POLICIES = [
+  { value: 'standard', label: 'Standard' },
+  { value: 'consistency', label: 'Consistency' },
+];
+const DAILY_LOSS_MODES = [
+  { value: 'hard', label: 'Hard: a breach fails it' },
+  { value: 'soft', label: 'Soft: a breach pauses the day' },
+];
 
 export function StartEvaluation({ onStarted, refreshKey }: { onStarted: (accountId: number) => void; refreshKey: number }) {
   const [data, setData] = useState<Plans | null>(null);
@@ -32,33 +40,14 @@ export function StartEvaluation({ onStarted, refreshKey }: { onStarted: (account
     setBusy(false);
     if (r) onStarted(r.challenge.accountId);
   };
-  const set = (k: keyof typeof pick) => (e: Event) => setPick({ ...pick, [k]: (e.target as HTMLSelectElement).value });
+  const set = (k: keyof typeof pick) => (value: string) => setPick({ ...pick, [k]: value });
   return (
     <div class="ch-start" data-testid="start-evaluation">
       <h3>Start an evaluation</h3>
       <div class="row">
-        <label>
-          Account size
-          <select name="planSize" value={pick.size} onChange={set('size')}>
-            {SIZES.map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Payout policy
-          <select name="planPolicy" value={pick.policy} onChange={set('policy')}>
-            <option value="standard">Standard</option>
-            <option value="consistency">Consistency</option>
-          </select>
-        </label>
-        <label>
-          Daily loss
-          <select name="planDailyLoss" value={pick.dailyLossMode} onChange={set('dailyLossMode')}>
-            <option value="hard">Hard: a breach fails it</option>
-            <option value="soft">Soft: a breach pauses the day</option>
-          </select>
-        </label>
+        <LabelledSelect label="Account size" name="planSize" value={pick.size} choices={SIZES} onPick={set('size')} />
+        <LabelledSelect label="Payout policy" name="planPolicy" value={pick.policy} choices={POLICIES} onPick={set('policy')} />
+        <LabelledSelect label="Daily loss" name="planDailyLoss" value={pick.dailyLossMode} choices={DAILY_LOSS_MODES} onPick={set('dailyLossMode')} />
         <button type="button" class="primary" disabled={!plan || busy || full} onClick={start} data-testid="start-evaluation-button">
           {busy ? 'Starting…' : 'Start evaluation'}
         </button>

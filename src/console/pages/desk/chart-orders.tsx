@@ -4,7 +4,8 @@
 // placed (trailing.ts) is labelled TRAIL and its planned stop-loss line says it trails.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { CHART_COLORS, type MarkerSpec, type PriceChart, type PriceLineSpec } from '../../chart.ts';
+import type { MarkerSpec, PriceChart, PriceLineSpec } from '../../chart.ts';
+import { CHART_COLORS } from '../../chart-theme.ts';
 import type { PriceFormat } from './core.ts';
 import type { Book } from './live.ts';
 import { chipClusters } from './chip-layout.ts';

@@ -4,7 +4,8 @@
 // SMA, EMA, VWAP and Bollinger sit on the candles; RSI or ATR in the pane under them, one at a time.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { CHART_COLORS, type PriceChart } from '../../chart.ts';
+import type { PriceChart } from '../../chart.ts';
+import { CHART_COLORS } from '../../chart-theme.ts';
 import { atr, bollinger, ema, rsi, type Series, sma, vwap } from '../../../domain/indicators.ts';
 import { instrumentForContractId } from '../../../domain/contract-id.ts';
 import { tradeDate } from '../../../domain/trading-hours.ts';

@@ -136,6 +136,18 @@ export function currentSessionId(): number | null {
 /** What the server says a live session is (GET /api/auth/replay-sessions/:accountId). */
 type SessionInfo = Static<typeof web.SessionInfo>;
 
+/** What the server states of any session, live or ended (the journal's detail states it too). */
+type Described = Pick<SessionInfo, 'accountId' | 'name' | 'contract' | 'timeframe' | 'startTime' | 'historyBars' | 'historyStartTime'>;
+
+/** What this browser adds to a session's description: its balance at the start, challenge, plans. */
+type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing'>;
+
+/** A session's meta from the server's description of it and what this browser keeps (no end date: the server plays to the data's end). */
+export function sessionMeta(d: Described, kept: Kept): SessionMeta {
+  const { accountId, name: accountName, contract, timeframe, startTime, historyBars, historyStartTime } = d;
+  return { accountId, accountName, contract, timeframe, startTime, endDate: null, historyBars, historyStartTime, ...kept };
+}
+
 /**
  * A live session's description from the server, so any browser opens it whole (instrument, span,
  * timeframe, chart history); what this browser planned for it (brackets on pending entries, its
@@ -144,21 +156,13 @@ type SessionInfo = Static<typeof web.SessionInfo>;
 export async function describeSession(accountId: number): Promise<SessionMeta> {
   const r = await auth<SessionInfo>('GET', `replay-sessions/${accountId}`);
   const known = loadMeta(accountId);
-  return {
-    accountId: r.accountId,
-    accountName: r.name,
-    contract: r.contract,
-    timeframe: r.timeframe,
-    startTime: r.startTime,
-    endDate: null,
-    historyBars: r.historyBars,
-    historyStartTime: r.historyStartTime,
+  return sessionMeta(r, {
     startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
     challengeAccountId: r.challenge?.accountId ?? null,
     challengeName: r.challenge?.name ?? null,
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
-  };
+  });
 }
 
 /**

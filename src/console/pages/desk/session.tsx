@@ -9,7 +9,7 @@
 // controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
 // (width, indicators, drawings, trading from the chart, legend) desk-chart.ts.
 
-import { ErrorLine, money, signClass } from '../../ui.tsx';
+import { ErrorLine, money, signClass, Stat } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
 import { ChallengePanel } from './challenge.tsx';
 import { OrderOverlay } from './chart-orders.tsx';
@@ -161,17 +161,6 @@ function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt }: {
       <p class="muted small keys">
         <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
       </p>
-    </div>
-  );
-}
-
-function Stat({ label, value, cls, testid }: { label: string; value: string; cls?: string; testid: string }) {
-  return (
-    <div class="stat">
-      <div class="label">{label}</div>
-      <div class={`value ${cls ?? ''}`} data-testid={testid}>
-        {value}
-      </div>
     </div>
   );
 }

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { startDefaults } from '../../preferences.ts';
 import { sim } from '../../api.ts';
-import { attempt, ErrorLine, money } from '../../ui.tsx';
+import { attempt, ErrorLine, LabelledSelect, money } from '../../ui.tsx';
 import {
   type Account,
   type Contract,
@@ -15,7 +15,8 @@ import {
   type SessionMeta,
   TIMEFRAMES,
 } from './model.ts';
-import { useConfirm } from './confirm.ts';
+import { AccountsTable } from './accounts-table.tsx';
+import { type Confirm, useConfirm } from './confirm.ts';
 import { EndedSessions } from './ended-list.tsx';
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -116,16 +117,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
               ))}
             </select>
           </label>
-          <label>
-            Timeframe
-            <select name="timeframe" value={timeframe} onChange={(e) => setTimeframe((e.target as HTMLSelectElement).value)}>
-              {TIMEFRAMES.map((t) => (
-                <option value={t} key={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
+          <LabelledSelect label="Timeframe" name="timeframe" value={timeframe} choices={TIMEFRAMES} onPick={setTimeframe} />
           <label>
             Start date (UTC)
             <input name="startDate" type="date" required value={startDate} min={range?.firstDate} max={range?.lastDate} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
@@ -170,80 +162,50 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
         {accounts === null && !listError && <p class="muted">Loading…</p>}
         {accounts !== null && live.length === 0 && <p class="empty">No live replay session. Start one on the left.</p>}
         {live.length > 0 && (
-          <table data-testid="live-sessions">
-            <thead>
-              <tr>
-                <th>Account</th>
-                <th class="num">Balance</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {live.map((a) => (
-                <tr key={a.id} data-account-id={a.id}>
-                  <td class="mono">{a.name}</td>
-                  <td class="num">{money(a.balance)}</td>
-                  <td class="actions">
-                    {confirmEnd.asked === a.id ? (
-                      <span class="end-row" data-testid="end-row-confirm">
-                        <span class="neg small">End it for good?</span>{' '}
-                        <button type="button" class="small sell" onClick={() => endLive(a)}>
-                          End
-                        </button>{' '}
-                        <button type="button" class="small ghost" onClick={confirmEnd.cancel}>
-                          Keep
-                        </button>
-                      </span>
-                    ) : (
-                      <>
-                        <button type="button" class="small primary" onClick={() => resume(a)}>
-                          Resume
-                        </button>{' '}
-                        <button type="button" class="small ghost" onClick={() => confirmEnd.ask(a.id)}>
-                          End
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AccountsTable testid="live-sessions" accounts={live} last="" cell={(a) => <LiveActions a={a} confirmEnd={confirmEnd} onResume={resume} onEnd={endLive} />} />
         )}
         <h2 class="gap">Ended sessions</h2>
         {accounts !== null && <EndedSessions accounts={ended} />}
         <h2 class="gap">Challenge accounts</h2>
         {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account. An administrator creates them (`challenge create`).</p>}
         {challenges.length > 0 && (
-          <table data-testid="challenge-accounts">
-            <thead>
-              <tr>
-                <th>Account</th>
-                <th class="num">Balance</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {challenges.map((a) => (
-                <tr key={a.id}>
-                  <td class="mono">{a.name}</td>
-                  <td class="num">{money(a.balance)}</td>
-                  <td>
-                    {a.canTrade ? (
-                      <button type="button" class="small" onClick={() => setAccount(String(a.id))}>
-                        Trade it
-                      </button>
-                    ) : (
-                      <span class="muted">closed</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AccountsTable
+            testid="challenge-accounts"
+            accounts={challenges}
+            last="Status"
+            cell={(a) => <td>{a.canTrade ? <button type="button" class="small" onClick={() => setAccount(String(a.id))}>Trade it</button> : <span class="muted">closed</span>}</td>}
+          />
         )}
         <ErrorLine error={listError} />
       </section>
     </div>
+  );
+}
+
+/** A live session's row actions: resume it, or end it after a second click. */
+function LiveActions({ a, confirmEnd, onResume, onEnd }: { a: Account; confirmEnd: Confirm<number>; onResume: (a: Account) => void; onEnd: (a: Account) => void }) {
+  return (
+    <td class="actions">
+      {confirmEnd.asked === a.id ? (
+        <span class="end-row" data-testid="end-row-confirm">
+          <span class="neg small">End it for good?</span>{' '}
+          <button type="button" class="small sell" onClick={() => onEnd(a)}>
+            End
+          </button>{' '}
+          <button type="button" class="small ghost" onClick={confirmEnd.cancel}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <>
+          <button type="button" class="small primary" onClick={() => onResume(a)}>
+            Resume
+          </button>{' '}
+          <button type="button" class="small ghost" onClick={() => confirmEnd.ask(a.id)}>
+            End
+          </button>
+        </>
+      )}
+    </td>
   );
 }

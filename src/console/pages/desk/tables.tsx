@@ -1,6 +1,6 @@
 // Positions, working orders and fills of the session (the challenge panel: challenge.tsx).
 
-import { money, signClass, utc } from '../../ui.tsx';
+import { money, signClass, THead, utc } from '../../ui.tsx';
 import { type Order, type Position, shownType, sideWord, type Trade } from './model.ts';
 import type { TrailMemory } from './trailing.ts';
 import { zoneLabel } from '../../time-format.ts';
@@ -24,15 +24,7 @@ export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt,
         Positions <span class="count">{positions.length}</span>
       </h3>
       <table data-testid="positions">
-        <thead>
-          <tr>
-            <th>Side</th>
-            <th class="num">Size</th>
-            <th class="num">Avg price</th>
-            <th class="num">Open P&amp;L</th>
-            <th />
-          </tr>
-        </thead>
+        <THead columns={['Side', { num: 'Size' }, { num: 'Avg price' }, { num: 'Open P&L' }, '']} />
         <tbody>
           {positions.map((p) => {
             const dir = p.type === 1 ? 1 : -1;
@@ -72,16 +64,7 @@ export function OrdersTable({ orders, trailing, fmt, onCancel, canceling }: { or
         Working orders <span class="count">{orders.length}</span>
       </h3>
       <table data-testid="orders">
-        <thead>
-          <tr>
-            <th class="num">#</th>
-            <th>Side</th>
-            <th>Type</th>
-            <th class="num">Size</th>
-            <th class="num">Price</th>
-            <th />
-          </tr>
-        </thead>
+        <THead columns={[{ num: '#' }, 'Side', 'Type', { num: 'Size' }, { num: 'Price' }, '']} />
         <tbody>
           {orders.map((o) => (
             <tr key={o.id} data-order-id={o.id}>
@@ -112,16 +95,7 @@ export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
       </h3>
       <div class="scroll">
         <table data-testid="fills">
-          <thead>
-            <tr>
-              <th>Time ({zoneLabel()})</th>
-              <th>Side</th>
-              <th class="num">Size</th>
-              <th class="num">Price</th>
-              <th class="num">Fees</th>
-              <th class="num">Order</th>
-            </tr>
-          </thead>
+          <THead columns={[`Time (${zoneLabel()})`, 'Side', { num: 'Size' }, { num: 'Price' }, { num: 'Fees' }, { num: 'Order' }]} />
           <tbody>
             {fills.map((t) => (
               <tr key={`${t.orderId}-${t.creationTimestamp}-${t.id}`}>

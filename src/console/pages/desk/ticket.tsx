@@ -112,9 +112,7 @@ function TrailField({ m, tickSize, decimals }: { m: TicketModel; tickSize: numbe
   const ticks = m.trail.trim() === '' ? null : Number(m.trail);
   return (
     <label class="price-field">
-      <span class="nowrap">
-        Trail <span class="muted">(ticks)</span>
-      </span>
+      <InTicks name="Trail" />
       <span class="price-in">
         <input name="trailTicks" type="number" min={1} step={1} placeholder="ticks" value={m.trail} onInput={(e) => m.setTrail(inputValue(e))} />
         <span class="trail-price muted" data-testid="trail-price" title="The trail in price: the stop starts this far from the last price and follows it">
@@ -125,23 +123,32 @@ function TrailField({ m, tickSize, decimals }: { m: TicketModel; tickSize: numbe
   );
 }
 
+/** A field's name with its unit: `Stop-loss (ticks)`. */
+function InTicks({ name }: { name: string }) {
+  return (
+    <span class="nowrap">
+      {name} <span class="muted">(ticks)</span>
+    </span>
+  );
+}
+
+/** A bracket's distance from the entry, in ticks (blank: none). */
+function BracketTicks({ label, name, value, onSet }: { label: string; name: string; value: string; onSet: (v: string) => void }) {
+  return (
+    <label>
+      <InTicks name={label} />
+      <input name={name} type="number" min={1} step={1} placeholder="none" value={value} onInput={(e) => onSet(inputValue(e))} />
+    </label>
+  );
+}
+
 /** Stop-loss and take-profit in ticks from the entry; a trailing stop-loss trails by its ticks. */
 function BracketFields({ m }: { m: TicketModel }) {
   return (
     <>
       <div class="ticket-grid brackets">
-        <label>
-          <span class="nowrap">
-            Stop-loss <span class="muted">(ticks)</span>
-          </span>
-          <input name="slTicks" type="number" min={1} step={1} placeholder="none" value={m.sl} onInput={(e) => m.setSl(inputValue(e))} />
-        </label>
-        <label>
-          <span class="nowrap">
-            Take-profit <span class="muted">(ticks)</span>
-          </span>
-          <input name="tpTicks" type="number" min={1} step={1} placeholder="none" value={m.tp} onInput={(e) => m.setTp(inputValue(e))} />
-        </label>
+        <BracketTicks label="Stop-loss" name="slTicks" value={m.sl} onSet={m.setSl} />
+        <BracketTicks label="Take-profit" name="tpTicks" value={m.tp} onSet={m.setTp} />
       </div>
       <label class="check sl-trailing" title="The stop-loss follows the price by its ticks instead of resting at the entry's distance">
         <input type="checkbox" name="slTrailing" checked={m.slTrailing} onChange={(e) => m.setSlTrailing((e.target as HTMLInputElement).checked)} />

@@ -2,7 +2,7 @@
 // timeframe, statistics and note; a row opens the session.
 
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorLine, money, signClass, utc } from '../../ui.tsx';
+import { type Column, ErrorLine, money, signClass, THead, utc } from '../../ui.tsx';
 import { ContractName } from '../desk/contract-label.tsx';
 import { endWords, type JournalSession, loadJournal } from './model.ts';
 
@@ -28,23 +28,23 @@ export function JournalList() {
   );
 }
 
+const COLUMNS: readonly Column[] = [
+  'Ended',
+  'Instrument',
+  'Timeframe',
+  'Replayed',
+  { num: 'Trades' },
+  { num: 'Win rate' },
+  { num: 'Net P&L' },
+  { num: 'Profit factor' },
+  { num: 'Max drawdown' },
+  'Note',
+];
+
 function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
   return (
     <table data-testid="journal-sessions" class="journal-table">
-      <thead>
-        <tr>
-          <th>Ended</th>
-          <th>Instrument</th>
-          <th>Timeframe</th>
-          <th>Replayed</th>
-          <th class="num">Trades</th>
-          <th class="num">Win rate</th>
-          <th class="num">Net P&L</th>
-          <th class="num">Profit factor</th>
-          <th class="num">Max drawdown</th>
-          <th>Note</th>
-        </tr>
-      </thead>
+      <THead columns={COLUMNS} />
       <tbody>
         {sessions.map((s) => (
           <tr key={s.accountId} data-account-id={s.accountId} class="clickable" onClick={() => open(s.accountId)} title={endWords(s.endReason)}>

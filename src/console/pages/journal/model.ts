@@ -5,7 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import type * as shapes from '../../../http/web/shapes.ts';
 import { auth } from '../../api.ts';
 import type { ApiBar } from '../../chart.ts';
-import { loadHistory, loadPlayed, type SessionMeta } from '../desk/model.ts';
+import { loadHistory, loadPlayed, sessionMeta } from '../desk/model.ts';
 import { NO_TRAILS } from '../desk/trailing.ts';
 
 export type JournalSession = Static<typeof shapes.JournalSession>;
@@ -27,21 +27,7 @@ export async function saveNote(accountId: number, tradeNumber: number | null, te
 
 /** The bars the session showed: its chart history, then every bar it played (up to 100,000). */
 export async function loadSessionBars(d: JournalDetail): Promise<ApiBar[]> {
-  const meta: SessionMeta = {
-    accountId: d.accountId,
-    accountName: d.name,
-    contract: d.contract,
-    timeframe: d.timeframe,
-    startTime: d.startTime,
-    endDate: null,
-    historyBars: d.historyBars,
-    historyStartTime: d.historyStartTime,
-    startingBalance: null,
-    challengeAccountId: d.challengeAccountId,
-    challengeName: null,
-    brackets: {},
-    trailing: NO_TRAILS,
-  };
+  const meta = sessionMeta(d, { startingBalance: null, challengeAccountId: d.challengeAccountId, challengeName: null, brackets: {}, trailing: NO_TRAILS });
   const [history, played] = await Promise.all([loadHistory(meta), loadPlayed(meta, null, d.barsPlayed)]);
   return [...history, ...played];
 }

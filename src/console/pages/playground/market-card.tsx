@@ -1,10 +1,10 @@
 // The playground's market card: instrument, timeframe, dates and pace of a run, with the run's
 // refusal or note under them.
 
-import { ErrorLine } from '../../ui.tsx';
+import { ErrorLine, LabelledSelect } from '../../ui.tsx';
 import { INSTRUMENTS, TIMEFRAMES } from './types.ts';
 
-const SPEEDS = [0, 1, 2, 5, 10, 25, 50];
+const SPEEDS = [0, 1, 2, 5, 10, 25, 50].map((s) => ({ value: String(s), label: s === 0 ? 'Max' : `${s}×` }));
 
 /** What a run plays: instrument, timeframe and trade dates. */
 export interface Market {
@@ -23,27 +23,15 @@ export interface MarketCardProps {
   runNote: string | null;
 }
 
+/** The timeframes offered, with a run's own first when it is not among them. */
+const timeframeChoices = (tf: string): readonly string[] => ((TIMEFRAMES as readonly string[]).includes(tf) ? TIMEFRAMES : [tf, ...TIMEFRAMES]);
+
 export function MarketCard({ market, onChange, speed, onSpeed, runError, runNote }: MarketCardProps) {
   return (
     <div class="card pg-market">
       <div class="row">
-        <label>
-          Instrument
-          <select name="instrument" value={market.instrument} onChange={(e) => onChange({ instrument: e.currentTarget.value })}>
-            {INSTRUMENTS.map((i) => (
-              <option key={i}>{i}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Timeframe
-          <select name="timeframe" value={market.timeframe} onChange={(e) => onChange({ timeframe: e.currentTarget.value })}>
-            {(TIMEFRAMES as readonly string[]).includes(market.timeframe) ? null : <option>{market.timeframe}</option>}
-            {TIMEFRAMES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect label="Instrument" name="instrument" value={market.instrument} choices={INSTRUMENTS} onPick={(instrument) => onChange({ instrument })} />
+        <LabelledSelect label="Timeframe" name="timeframe" value={market.timeframe} choices={timeframeChoices(market.timeframe)} onPick={(timeframe) => onChange({ timeframe })} />
         <label>
           From
           <input type="date" name="startDate" value={market.startDate} onInput={(e) => onChange({ startDate: e.currentTarget.value })} />
@@ -52,16 +40,7 @@ export function MarketCard({ market, onChange, speed, onSpeed, runError, runNote
           To
           <input type="date" name="endDate" value={market.endDate} onInput={(e) => onChange({ endDate: e.currentTarget.value })} />
         </label>
-        <label>
-          Speed
-          <select name="speed" value={String(speed)} onChange={(e) => onSpeed(Number(e.currentTarget.value))}>
-            {SPEEDS.map((s) => (
-              <option key={s} value={String(s)}>
-                {s === 0 ? 'Max' : `${s}×`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect label="Speed" name="speed" value={String(speed)} choices={SPEEDS} onPick={(s) => onSpeed(Number(s))} />
       </div>
       <ErrorLine error={runError} />
       {runNote && (

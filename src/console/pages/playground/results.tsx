@@ -2,7 +2,7 @@
 // click moves the price chart to it) and logs.
 
 import { useEffect, useState } from 'preact/hooks';
-import { money, signClass, utc } from '../../ui.tsx';
+import { type Column, money, signClass, Stat, THead, utc } from '../../ui.tsx';
 import { focusTrade, useAllTrades, useFocusedTrade } from './trades-store.ts';
 import type { WireRunStats } from '../../run-stats.ts';
 import type { Execution, Run } from './types.ts';
@@ -11,34 +11,23 @@ import { zoneLabel } from '../../time-format.ts';
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(2)}%`);
 const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
 
-function Stat({ label, value, cls, id }: { label: string; value: string; cls?: string; id: string }) {
-  return (
-    <div class="stat">
-      <div class="label">{label}</div>
-      <div class={`value ${cls ?? ''}`} data-testid={`stat-${id}`}>
-        {value}
-      </div>
-    </div>
-  );
-}
-
 /** The shared round-trip statistics (a run's or a replay session's). */
 export function Stats({ r, startingBalance }: { r: WireRunStats; startingBalance: number }) {
   const ret = startingBalance ? (r.totalPnl / startingBalance) * 100 : null;
   return (
     <div class="pg-stats" data-testid="stats">
-      <Stat id="net-pnl" label="Net P&L" value={money(r.totalPnl)} cls={signClass(r.totalPnl)} />
-      <Stat id="return" label="Return" value={ret === null ? '—' : `${ret >= 0 ? '+' : ''}${ret.toFixed(2)}%`} cls={signClass(ret)} />
-      <Stat id="trades" label="Trades" value={String(r.totalTrades)} />
-      <Stat id="win-rate" label="Win rate" value={pct(r.winRate)} />
-      <Stat id="profit-factor" label="Profit factor" value={num(r.profitFactor)} />
-      <Stat id="max-drawdown" label="Max drawdown" value={money(r.maxDrawdown)} cls={signClass(r.maxDrawdown)} />
-      <Stat id="avg-win" label="Avg win" value={money(r.averageWin)} cls={signClass(r.averageWin)} />
-      <Stat id="avg-loss" label="Avg loss" value={money(r.averageLoss)} cls={signClass(r.averageLoss)} />
-      <Stat id="largest-win" label="Largest win" value={money(r.largestWin)} cls={signClass(r.largestWin)} />
-      <Stat id="largest-loss" label="Largest loss" value={money(r.largestLoss)} cls={signClass(r.largestLoss)} />
-      <Stat id="won-lost" label="Won / lost" value={`${r.winningTrades} / ${r.losingTrades}`} />
-      <Stat id="final-balance" label="Final balance" value={money(r.finalBalance)} />
+      <Stat testid="stat-net-pnl" label="Net P&L" value={money(r.totalPnl)} cls={signClass(r.totalPnl)} />
+      <Stat testid="stat-return" label="Return" value={ret === null ? '—' : `${ret >= 0 ? '+' : ''}${ret.toFixed(2)}%`} cls={signClass(ret)} />
+      <Stat testid="stat-trades" label="Trades" value={String(r.totalTrades)} />
+      <Stat testid="stat-win-rate" label="Win rate" value={pct(r.winRate)} />
+      <Stat testid="stat-profit-factor" label="Profit factor" value={num(r.profitFactor)} />
+      <Stat testid="stat-max-drawdown" label="Max drawdown" value={money(r.maxDrawdown)} cls={signClass(r.maxDrawdown)} />
+      <Stat testid="stat-avg-win" label="Avg win" value={money(r.averageWin)} cls={signClass(r.averageWin)} />
+      <Stat testid="stat-avg-loss" label="Avg loss" value={money(r.averageLoss)} cls={signClass(r.averageLoss)} />
+      <Stat testid="stat-largest-win" label="Largest win" value={money(r.largestWin)} cls={signClass(r.largestWin)} />
+      <Stat testid="stat-largest-loss" label="Largest loss" value={money(r.largestLoss)} cls={signClass(r.largestLoss)} />
+      <Stat testid="stat-won-lost" label="Won / lost" value={`${r.winningTrades} / ${r.losingTrades}`} />
+      <Stat testid="stat-final-balance" label="Final balance" value={money(r.finalBalance)} />
     </div>
   );
 }
@@ -88,19 +77,7 @@ export function TradesTable({ execution }: { execution: Execution }) {
         )}
       </div>
       <table data-testid="trades" class="pg-trades">
-        <thead>
-          <tr>
-            <th class="num">#</th>
-            <th>Side</th>
-            <th class="num">Size</th>
-            <th>Entry ({zoneLabel()})</th>
-            <th class="num">Entry</th>
-            <th>Exit ({zoneLabel()})</th>
-            <th class="num">Exit</th>
-            <th class="num">Fees</th>
-            <th class="num">P&L</th>
-          </tr>
-        </thead>
+        <THead columns={[{ num: '#' }, 'Side', { num: 'Size' }, `Entry (${zoneLabel()})`, { num: 'Entry' }, `Exit (${zoneLabel()})`, { num: 'Exit' }, { num: 'Fees' }, { num: 'P&L' }]} />
         <tbody>
           {rows.map((t, j) => (
             <tr key={at + j} data-index={at + j} class={at + j === focused ? 'selected' : ''} onClick={() => focusTrade(execution.id, at + j)} title="Show this trade on the price chart">
@@ -160,24 +137,15 @@ function paramsText(p: Run['params']): string {
     .join(' ');
 }
 
+const RUN_COLUMNS: readonly Column[] = ['Started', 'Status', 'Market', 'Dates', 'Params', { num: 'Trades' }, { num: 'Win rate' }, { num: 'Net P&L' }];
+
 /** A strategy's runs side by side, newest first. */
 export function RunsTable({ runs, onOpen, current }: { runs: readonly Run[]; onOpen: (id: string) => void; current: string | null }) {
   if (runs.length === 0) return <p class="empty">No runs yet. Run the strategy and its runs line up here for comparison.</p>;
   return (
     <div class="pg-table-wrap">
       <table data-testid="strategy-runs" class="pg-runs">
-        <thead>
-          <tr>
-            <th>Started</th>
-            <th>Status</th>
-            <th>Market</th>
-            <th>Dates</th>
-            <th>Params</th>
-            <th class="num">Trades</th>
-            <th class="num">Win rate</th>
-            <th class="num">Net P&L</th>
-          </tr>
-        </thead>
+        <THead columns={RUN_COLUMNS} />
         <tbody>
           {runs.map((r) => (
             <tr key={r.id} class={`pg-run-row ${r.id === current ? 'current' : ''}`} onClick={() => onOpen(r.id)} title="Open this run's result">

@@ -9,16 +9,20 @@ import type { Execution, ExecutionProgress } from './types.ts';
 
 export type Busy = 'run' | 'save' | 'stop' | null;
 
-export interface RunModel {
-  live: ExecutionProgress | null;
-  result: Execution | null;
-  running: boolean;
+/** The run's refusal or error, its note, and which request is going: the page and the actions share them. */
+interface RunSignals {
   error: string | null;
   setError(message: string | null): void;
   note: string | null;
   setNote(message: string | null): void;
   busy: Busy;
   setBusy(b: Busy): void;
+}
+
+export interface RunModel extends RunSignals {
+  live: ExecutionProgress | null;
+  result: Execution | null;
+  running: boolean;
   /** Forgets the result (not while a run is going). */
   clear(): void;
   /** POST run with `body`; the run (or the user's run already going) is followed. */
@@ -30,17 +34,11 @@ export interface RunModel {
   open(id: string): Promise<void>;
 }
 
-interface RunState {
+interface RunState extends RunSignals {
   live: ExecutionProgress | null;
   setLive(f: ExecutionProgress | null | ((l: ExecutionProgress | null) => ExecutionProgress | null)): void;
   result: Execution | null;
   setResult(e: Execution | null): void;
-  error: string | null;
-  setError(message: string | null): void;
-  note: string | null;
-  setNote(message: string | null): void;
-  busy: Busy;
-  setBusy(b: Busy): void;
   follow: { current: Follow | null };
   running: boolean;
 }

@@ -7,7 +7,6 @@
 // data-visible-from / data-visible-to (epoch seconds at the edges of the view).
 
 import {
-  CandlestickSeries,
   ColorType,
   createChart,
   createSeriesMarkers,
@@ -19,7 +18,8 @@ import {
   type Time,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { type ApiBar, CHART_COLORS, toSeconds } from '../../chart.ts';
+import { type ApiBar, toSeconds } from '../../chart.ts';
+import { addCandles, CHART_COLORS } from '../../chart-theme.ts';
 import { groupMarks, type TradeMark, tradeMarks } from './trade-marks.ts';
 import type { Trade } from './types.ts';
 
@@ -52,13 +52,7 @@ export class TradesChart {
       timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: opts.seconds, minBarSpacing: 0.01 },
       localization: { timeFormatter: (t: Time) => new Date((t as number) * 1000).toISOString().slice(0, opts.seconds ? 19 : 16).replace('T', ' ') },
     });
-    this.candles = this.chart.addSeries(CandlestickSeries, {
-      upColor: CHART_COLORS.up,
-      downColor: CHART_COLORS.down,
-      borderUpColor: CHART_COLORS.up,
-      borderDownColor: CHART_COLORS.down,
-      wickUpColor: CHART_COLORS.up,
-      wickDownColor: CHART_COLORS.down,
+    this.candles = addCandles(this.chart, {
       priceFormat: { type: 'price', precision: opts.precision, minMove: opts.minMove },
     });
     this.markers = createSeriesMarkers(this.candles, []);
