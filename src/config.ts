@@ -13,7 +13,7 @@ export const limits = Object.freeze({
   ...coreLimits,
 
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
-  apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
+  apiKeyBytes: 32, // 256-bit API keys (docs/decisions.md, "Authentication")
   apiKeyLengthMax: 128,
   emailLengthMax: 254,
 
