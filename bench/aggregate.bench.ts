@@ -1,7 +1,7 @@
 // Aggregation throughput: 30 days of synthetic 1 s NQ-like bars (86,400 per day, 2,592,000 in all)
 // aggregated 1 s → 1 m and 1 s → 1 h, streamed one whole-day column chunk at a time (as the store
 // hands them out) and one-shot over one contiguous 30-day column set.
-// Targets (issue): ≥ 80 M source bars/s for 1 s → 1 m, ≥ 150 M for 1 s → 1 h, median.
+// Targets (bench/README.md): ≥ 80 M source bars/s for 1 s → 1 m, ≥ 150 M for 1 s → 1 h, median.
 //
 // Run: ./node_modules/.bin/bun bench/aggregate.bench.ts
 

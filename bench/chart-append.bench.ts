@@ -1,4 +1,4 @@
-// The desk's chart drawing a jump (issue 20, defect 2): the console's PriceChart in headless
+// The desk's chart drawing a jump: the console's PriceChart in headless
 // Chromium appending a month of 1 m bars (28,740) at once, as a jump does, against the same bars
 // appended one by one (each append of up to 50 bars is per-bar updates, as playback is; before
 // the fix every append was, and a one-month jump took 51 s in the browser). Timed inside the page;

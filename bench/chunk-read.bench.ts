@@ -3,7 +3,7 @@
 // BarChunkStore.put, then read with BarChunkStore.get after reopening the database, so nothing is
 // cached by our code (SQLite's page cache starts empty; the operating system's file cache is warm,
 // as on a running server). Each run reopens the database and reads every day once.
-// Targets (issue): one day ≤ 3 ms, 30 days ≤ 150 ms.
+// Targets (bench/README.md): one day ≤ 3 ms, 30 days ≤ 150 ms.
 //
 // Run: ./node_modules/.bin/bun bench/chunk-read.bench.ts
 

@@ -1,6 +1,6 @@
 // Synthetic market generator throughput: 10 consecutive weekdays of NQ (1 s bars, 82,800 a day) and
 // of GC (10 s bars, 8,280 a day), generated day by day as the data layer asks for them.
-// Target (issue): well above 10 M bars/s for 1 s bars; a day of NQ in a few ms. The first (warm-up)
+// Target (bench/README.md): well above 10 M bars/s for 1 s bars; a day of NQ in a few ms. The first (warm-up)
 // runs also pay for building the daily anchor path, which later runs find cached.
 //
 // Run: ./node_modules/.bin/bun bench/generator.bench.ts

@@ -1,6 +1,6 @@
-// Head-of-line blocking (issue 10): while 4 clients hammer daily History (1 d over 365 days) and
+// Head-of-line blocking: while 4 clients hammer daily History (1 d over 365 days) and
 // Replay/step (100 × 1 d bars) on their own sessions, a fifth client pings `GET /api/sim/Status/ping`
-// every 10 ms. Target (issue): ping p99 ≤ 25 ms.
+// every 10 ms. Target (bench/README.md): ping p99 ≤ 25 ms.
 //
 // Three processes, so each client measures the server and not its own event loop: this one serves
 // (Bun.serve on 127.0.0.1, the production fetch handler) and reports its own event-loop lag; a load

@@ -1,6 +1,6 @@
 // History/retrieveBars over loopback: 20,000 one-minute NQ bars built from 1 s bars, JSON and
 // msgpack, through a real listening server (Bun.serve on 127.0.0.1, the production fetch handler).
-// Targets (issue): median ≤ 40 ms for JSON, ≤ 25 ms for msgpack.
+// Targets (bench/README.md): median ≤ 40 ms for JSON, ≤ 25 ms for msgpack.
 //
 // Identical requests are served from the 5-minute cache and the endpoint allows 20 requests per
 // minute per account, so every timed request starts one weekday later than the previous one and a

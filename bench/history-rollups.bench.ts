@@ -1,8 +1,8 @@
-// History/retrieveBars over loopback with rollups warm (issue 10): 1 d over 365 days, 1 h over 120
+// History/retrieveBars over loopback with rollups warm: 1 d over 365 days, 1 h over 120
 // days, and 20,000 1 m bars, JSON, through a real listening server (Bun.serve on 127.0.0.1, the
 // production fetch handler). Beside each: the flat path (every bar aggregated from 1 s bars, the
 // service alone, no HTTP) on the same request, and the rollup bytes kept per instrument-day.
-// Targets (issue): 1 d × 365 days ≤ 20 ms, 1 h × 120 days ≤ 20 ms, 20,000 × 1 m ≤ 25 ms (medians).
+// Targets (bench/README.md): 1 d × 365 days ≤ 20 ms, 1 h × 120 days ≤ 20 ms, 20,000 × 1 m ≤ 25 ms (medians).
 //
 // Each timed request differs from the previous ones in `limit` only (part of the response cache key;
 // never binding here), and a fresh Pro user is logged in for every 20 requests (the rate limit).

@@ -1,7 +1,7 @@
 // Replay/jumpTo over 30 days of NQ 1 s bars with working orders, end to end over loopback (a real
 // Bun.serve on 127.0.0.1, the production fetch handler, a temp-dir database), and the same jump on a
-// challenge session (issue 5: the rules may slow the matching loop by at most 20%).
-// Targets (replay issue): median ≤ 200 ms end to end when the days come from the store, ≤ 50 ms of
+// challenge session (the rules may slow the matching loop by at most 20%).
+// Targets (bench/README.md): median ≤ 200 ms end to end when the days come from the store, ≤ 50 ms of
 // it in the engine.
 //
 // Data: 30+ days of generated NQ 1 s bars (generateDay) written as imported chunks

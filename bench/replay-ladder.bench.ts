@@ -2,7 +2,7 @@
 // stored bar, on LiveSession directly (no HTTP, no store): synthetic NQ days from the generator,
 // rollups warm in the BarSource's memory (each day's 1 h and 1 m rollups read once first), the day
 // cache of 96 days as in production.
-// Cases (issue 10 targets):
+// Cases (targets in bench/README.md):
 // 1. Replay/step of 100 × 1 d bars, orders far away (≤ 20 ms).
 // 2. jumpTo two years ahead on a 1 h session with 20 far orders (≤ 100 ms).
 // 3. A jump where orders trigger: cost per walked (triggered) stretch, counted as processBars calls.

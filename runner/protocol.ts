@@ -4,7 +4,7 @@
 // field naming the message). The same framing runs both ways, but the two directions are not
 // trusted alike: the server trusts what it sends; everything the child sends is untrusted (the
 // child runs user code that can write anything to stdout), so the server decodes it with a size cap
-// and checks every field before use (runner/host/messages.ts).
+// and checks every field before use (src/service/playground/messages.ts).
 //
 // Messages, server → child:
 //   run    {code, params, meta, symbol, startingBalanceCents, slippageTicks}

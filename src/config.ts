@@ -13,7 +13,7 @@ export const limits = Object.freeze({
   ...coreLimits,
 
   tokenTtlS: 24 * 3600, // (spec) tokens live 24 hours
-  apiKeyBytes: 32, // 256-bit API keys (issue: at least 128 bits)
+  apiKeyBytes: 32, // 256-bit API keys (docs/decisions.md, "Authentication")
   apiKeyLengthMax: 128,
   emailLengthMax: 254,
 
@@ -136,7 +136,7 @@ export const limits = Object.freeze({
   playgroundFineBarsPerAnswerMax: 65_536,
   playgroundErrorTextCharsMax: 16_384,
   playgroundLogLinesPerMessageMax: 10_000,
-  // Per-user growth (docs/decisions.md, Hardening): what one user may keep on disk, and how fast.
+  // Per-user growth (docs/decisions.md, "Playground"): what one user may keep on disk, and how fast.
   strategiesPerUserMax: 200,
   strategyBytesPerUserMax: 5 * 1024 * 1024, // code + name + params (UTF-8) of all the user's strategies
   strategySavesPerWindowMax: 30,
@@ -180,7 +180,7 @@ export const limits = Object.freeze({
   playgroundWalkForwardWindowsMax: 24,
   playgroundOptimizePollMs: 250, // the optimisation's event stream reads its progress this often
 
-  // The live profile's replay clock and History (docs/decisions.md, "clock"): an end bound this close
+  // The live profile's replay clock and History (docs/decisions.md, "Live profile"): an end bound this close
   // to the wall clock (or after it) is a client's "now", rounded down; the live gateway's History rate
   // (50 requests per 30 s); the scan windows of its week and month bars (units 5 and 6).
   liveNowToleranceMs: 3_600_000,
@@ -188,7 +188,7 @@ export const limits = Object.freeze({
   historyLiveWindowMs: 30_000,
   historyScanWeekDays: 728, // 104 weekly bars
   historyScanMonthDays: 1_826, // five years: 60 monthly bars
-  // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "cluster").
+  // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "Cluster").
   // A serving node's PostgreSQL connections (src/store/sql.ts PgBounds): the server cancels a
   // statement or a lock wait past these, and ends a session idle inside a transaction past
   // pgIdleInTransactionMs, below the 7.5 s between a lease's last renewal and its expiry, so a paused
@@ -212,8 +212,8 @@ export const limits = Object.freeze({
   // SQLite's PRAGMA quick_check, off the request path, this often; a failure turns /health degraded.
   sqliteQuickCheckIntervalMs: 300_000,
   sqliteQuickCheckMaxMs: 120_000, // a check still running then is stopped (its worker terminated) and counts as nothing
-  // Hubs (branch hubs): per-user caps, per node (docs/decisions.md "Hubs: protocol versions, stateful
-  // reconnect, per-user caps"). A user running 90 bots with both hubs open stays under 200 connections.
+  // Hubs: per-user caps, per node (docs/decisions.md, "Hubs"). A user running 90 bots with both hubs
+  // open stays under 200 connections.
   hubConnectionsPerUserMax: 200,
   hubNegotiatedIdsPerUserMax: 200, // pending (unused) negotiated ids per user; its own oldest goes first
   hubNegotiationsPerAddressMax: 120, // negotiations without a bearer token per client address per window
@@ -224,7 +224,7 @@ export const limits = Object.freeze({
   hubResendBufferBytesMax: 512 * 1024,
   hubReconnectGraceMs: 15_000,
 
-  // Hardening round two (docs/decisions.md, "Hardening round two"): POST optimize per user a
+  // Hardening round two (docs/decisions.md, "Playground"): POST optimize per user a
   // minute, every request counted (refused or not), as strategy saves are.
   playgroundOptimizeStartsPerWindowMax: 30,
   playgroundOptimizeStartWindowMs: 60_000,
@@ -248,9 +248,24 @@ export const limits = Object.freeze({
   // coreLimits.journalTradesListedMax).
   replayFillsPageMax: 10_000,
 
-  // Typed service inputs (docs/decisions.md, "seam-types"): how deep the server reads a runner
+  // Typed service inputs (docs/decisions.md, "Limits, tidy and tests"): how deep the server reads a runner
   // child's message (message → actions → action → value); anything nested deeper is read as invalid.
   playgroundFrameDepthMax: 4,
+
+  // Unit-suffixed limits that lived beside their code until a tidy rule brought them here (seam-tidy):
+  // how long a History scan or a replay advance holds the event loop before other requests run
+  // (docs/decisions.md, "History and market data", "Replay"); a run's progress events at most this
+  // often (the last before `done` always goes out), and a running execution's view shared by its
+  // readers this long (a client polling at 50 Hz otherwise cost as much CPU as the run's own bars);
+  // the earlier family's Auth/validate renews a token with less than this left (spec: "near
+  // expiry"); characters of JSON per NOTIFY part between nodes (under its 8000 bytes: the JSON is
+  // ASCII-escaped).
+  historySliceMs: 20,
+  replayAdvanceSliceMs: 20,
+  playgroundRunEventIntervalMs: 100,
+  playgroundLiveViewMaxAgeMs: 100,
+  legacyTokenRenewWithinMs: 3_600_000,
+  clusterEventPartChars: 6000,
 });
 
 export interface Config {

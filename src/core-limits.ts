@@ -46,7 +46,14 @@ export const coreLimits = Object.freeze({
   // bracket-sized distance; a tag is the client's own key (bots put a signal id or a UUID there).
   trailTicksMax: 1_000_000,
   customTagCharsMax: 128,
-  // Hardening round two (docs/decisions.md): the journal's detail lists a session's first round
+  // The journal (docs/decisions.md, "Console"): its detail lists a session's first round
   // trips only (its statistics count every one), as a playground run's record keeps its first 5,000.
   journalTradesListedMax: 5000,
+
+  // Unit-suffixed limits that lived beside their code until a tidy rule brought them here (seam-tidy):
+  // the synthetic generator's reopen gaps after the daily halt and the weekend, as seconds of
+  // trading; an import reports its progress every this many lines (a power of two: a mask test).
+  generatorHaltGapS: 20,
+  generatorWeekendGapS: 120,
+  importProgressEveryLines: 1 << 16,
 });

@@ -58,7 +58,7 @@ export async function openInstance(
   return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
 }
 
-/** How long a serving node waits on PostgreSQL (limits.pg*; docs/decisions.md, "cluster"). */
+/** How long a serving node waits on PostgreSQL (limits.pg*; docs/decisions.md, "Cluster"). */
 export const SERVING_PG_BOUNDS: PgBounds = {
   statementMs: limits.pgStatementTimeoutMs,
   lockMs: limits.pgLockTimeoutMs,
@@ -85,7 +85,7 @@ export const DEMO_EMAIL = 'demo@replaydesk.local';
 
 /**
  * On the first start (no users yet) creates the Pro demo user with an API key and a random password
- * (for the web login) and writes both to `demo-credentials.json` (mode 0600). Returns them when
+ * (for the web login) and writes both to `DATA_DIR/demo-credentials.json` (mode 0600). Returns them when
  * created, null otherwise.
  */
 export async function ensureDemoUser(s: Services): Promise<{ userName: string; apiKey: string; password: string; path: string } | null> {

@@ -4,7 +4,7 @@
 // query string, the status and the milliseconds; never a header or body, so tokens and keys cannot
 // reach the log.
 //
-// Logging never takes the server down (docs/decisions.md, "Hardening round two"): a line that cannot
+// Logging never takes the server down (docs/decisions.md, "Transport and envelope"): a line that cannot
 // be written (a full disk under the log file, a closed pipe) is dropped, and the first line written
 // after drops is preceded by one saying how many (`N log lines dropped`). Before, the runtime's stderr
 // stream raised the write's error as an unhandled event and the process exited at its next line.

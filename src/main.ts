@@ -130,7 +130,7 @@ async function stopListening(): Promise<void> {
   clearTimeout(timer);
 }
 
-// A drain (docs/decisions.md, k-cluster-tests): /health answers 503 `draining` at once, so a
+// A drain (docs/decisions.md, "Cluster"): /health answers 503 `draining` at once, so a
 // balancer sends no new work; the node still serves what reaches it until the requests in flight
 // are answered; then it stops listening, every session command still queued commits, and its
 // leases are handed back, so other nodes take its sessions at once instead of after the lease.

@@ -27,7 +27,7 @@ declare const Deno: {
 };
 
 const PY_DIR = '/rd';
-// An empty lockfile: no package can be loaded, from any URL (sandbox note, route 11).
+// An empty lockfile: no package can be loaded, from any URL (test/playground/escape.test.ts, "cannot load packages").
 const LOCK = JSON.stringify({
   info: { abi_version: '2026_0', arch: 'wasm32', platform: 'emscripten_5_0_3', python: '3.14.2' },
   packages: {},
@@ -144,7 +144,7 @@ def _rd_set_emit(fn):
 
 def _rd_prefault(mb):
     # Touches mb MB of fresh memory and frees it: the heap keeps the pages, mapped, for the run to
-    # grow into (runner/host/sandbox.ts, PREFAULT_MB).
+    # grow into (runner/limits.ts, PREFAULT_MB).
     block = _ZQ * (mb * 131072)
     del block
 

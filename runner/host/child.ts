@@ -5,6 +5,7 @@
 // and ends its stream with a protocol error. Its stderr keeps only a short tail, for diagnostics.
 
 import type { Subprocess } from 'bun';
+import { STDERR_TAIL_BYTES } from '../limits.ts';
 import { encodeFrameTransient, FrameDecoder, FrameError } from '../protocol.ts';
 
 export interface ChildExit {
@@ -24,7 +25,6 @@ export interface ChildCaps {
   totalBytesMax: number;
 }
 
-const STDERR_TAIL_BYTES = 8192;
 
 export class RunnerChild {
   private readonly proc: Subprocess<'pipe', 'pipe', 'pipe'>;

@@ -11,7 +11,7 @@
 // from them; it is raised to normal priority as soon as a run waits for it, and when handed out.
 // The `size` kept for single runs also have V8 optimise Python's interpreter loop as they load
 // (wasm-hot.ts), which costs the load about 0.7 CPU s and saves a long run more, and map the memory a
-// long run's Python heap grows into (sandbox.ts, PREFAULT_MB); a burst's children and a child spawned
+// long run's Python heap grows into (runner/limits.ts, PREFAULT_MB); a burst's children and a child spawned
 // for a run already waiting skip both.
 //
 // The snapshot is built the first time it is needed, by a child in snapshot mode that runs only our
@@ -20,10 +20,11 @@
 
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PREFAULT_MB, READY_TIMEOUT_MS, SERVE_FRAME_BYTES_MAX, SERVE_TOTAL_BYTES_MAX, SNAPSHOT_BUILD_TIMEOUT_MS, SNAPSHOT_FRAME_BYTES_MAX } from '../limits.ts';
 import { buildBundle, type RunnerBundle } from './bundle.ts';
 import { RunnerChild } from './child.ts';
 import { largestFunctionIndex } from './wasm-hot.ts';
-import { type ChildOptions, childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, PREFAULT_MB, pyodideDir, pyodideVersion, raisePriority, type SandboxLimits } from './sandbox.ts';
+import { type ChildOptions, childCommand, DEFAULT_SANDBOX_LIMITS, denoBinary, detectIsolation, type Isolation, pyodideDir, pyodideVersion, raisePriority, type SandboxLimits } from './sandbox.ts';
 
 export interface PoolOptions {
   /** Holds the bundle, the snapshot and Deno's cache. */
@@ -40,15 +41,6 @@ export interface PoolOptions {
   /** Children that failed to start. */
   logError?: (msg: string, fields?: Record<string, unknown>) => void;
 }
-
-const SNAPSHOT_FRAME_MAX = 256 * 1024 * 1024;
-// Bounds on a stuck child, not estimates of speed: both must hold on a loaded machine, where a
-// 5 s snapshot build takes a minute and a 0.5 s restore 20 s (load average 10-15 on 2 cores).
-const SNAPSHOT_BUILD_TIMEOUT_MS = 600_000;
-const READY_TIMEOUT_MS = 180_000;
-/** A serving child's frames are small: actions, logs, fine-bar requests. */
-const SERVE_FRAME_MAX = 4 * 1024 * 1024;
-const SERVE_TOTAL_MAX = 64 * 1024 * 1024;
 
 interface Prepared {
   bundle: RunnerBundle;
@@ -188,7 +180,7 @@ export class RunnerPool {
       this.isolation,
       opts,
     );
-    const caps = mode === 'snapshot' ? { frameBytesMax: SNAPSHOT_FRAME_MAX, totalBytesMax: SNAPSHOT_FRAME_MAX + 64 } : { frameBytesMax: SERVE_FRAME_MAX, totalBytesMax: SERVE_TOTAL_MAX };
+    const caps = mode === 'snapshot' ? { frameBytesMax: SNAPSHOT_FRAME_BYTES_MAX, totalBytesMax: SNAPSHOT_FRAME_BYTES_MAX + 64 } : { frameBytesMax: SERVE_FRAME_BYTES_MAX, totalBytesMax: SERVE_TOTAL_BYTES_MAX };
     return new RunnerChild(cmd, env, caps);
   }
 

@@ -2,7 +2,8 @@
 //
 // 1. prlimit (util-linux): CPU seconds (a backstop behind the server's SIGKILL at the deadline),
 //    open files (bounds a Worker/thread bomb: each Worker holds descriptors), no core files, a file
-//    size cap. RLIMIT_AS is not used: it breaks V8's cage reservation (the playground sandbox note).
+//    size cap. RLIMIT_AS is not used: it breaks V8's cage reservation (V8 aborts with "CagedHeap
+//    reservation" under it; the V8 caps in 4. bound memory instead).
 // 2. bubblewrap, when present and user namespaces work: no network, no other processes, an empty
 //    filesystem except read-only Deno, Pyodide, the bundle and the snapshot, a private /tmp.
 // 3. Deno with every permission denied except reading Pyodide, the bundle and the snapshot; an
@@ -24,6 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
+import { YOUNG_SEMI_SPACE_MB } from '../limits.ts';
 
 export interface SandboxLimits {
   /** RLIMIT_CPU of the child, seconds. */
@@ -128,21 +130,8 @@ export interface ChildOptions {
   prefaultMb?: number;
 }
 
-/**
- * What a child loaded ahead of need for a single run prefaults: a year of 1-minute bars keeps about
- * 20 MB of columns, 11 days of 1-second bars about 50 MB. Each first touch of a page is a page fault
- * (5–15 µs here, zeroing included), paid during the run otherwise.
- */
-export const PREFAULT_MB = 64;
-
-/**
- * The JS heap's young generation, MB a semi-space. A child's JS garbage is small and short-lived
- * (call results, order records); V8's default lets the young generation grow to 16 MB and hands its
- * pages back after collections, so a long run kept faulting in fresh pages (about 5,000 for a year
- * of sma_cross). At 2 MB the same few pages stay mapped and in cache: about 1,500 faults, and 7–9%
- * less child CPU (bench/playground-child.bench.ts).
- */
-const YOUNG_SEMI_SPACE_MB = 2;
+/** Re-exported for the pool's tests, which read what a child was started with. */
+export { PREFAULT_MB } from '../limits.ts';
 
 export function childCommand(paths: ChildPaths, mode: 'snapshot' | 'serve', limits: SandboxLimits, iso: Isolation, opts: ChildOptions = {}): { cmd: string[]; env: Record<string, string> } {
   const background = opts.background === true;

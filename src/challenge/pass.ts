@@ -1,9 +1,10 @@
 // The evaluation's pass conditions, as one pure check that names every unmet condition.
 //
-// Pass (issue): in the evaluation phase, realized balance ≥ start + profit target with no open
+// Pass: in the evaluation phase, realized balance ≥ start + profit target with no open
 // position, at least the plan's minimum trading days (trade dates with a fill), and the best day's
 // closed P&L strictly below passConsistencyPct of the total profit (balance − start). A consistency
-// shortfall never breaches the account: the trader keeps trading until it is met (domain-notes §1.2).
+// shortfall never breaches the account: the trader keeps trading until it is met (as Topstep, Take
+// Profit Trader and MyFundedFutures apply their consistency rules; docs/decisions.md, "Challenges").
 
 import { formatUsd } from '../engine/account.ts';
 import type { ChallengePlan } from './plans.ts';

@@ -1,5 +1,6 @@
-// Payout eligibility in the performance phase (spec "Payout", domain-notes §1.3), as a pure function
-// of the challenge state; amounts in integer cents (the HTTP adapter converts to USD).
+// Payout eligibility in the performance phase (spec "Payout"; Topstep's standard and consistency payout
+// paths; docs/decisions.md, "Payouts"), as a pure function of the challenge state; amounts in integer
+// cents (the HTTP adapter converts to USD).
 //
 // Definitions:
 // - Window: everything since the last payout (or since the performance phase began). Its profit,

@@ -1,6 +1,6 @@
 // Challenge plans: every number a prop-firm challenge is judged by, in one table.
 //
-// Defaults (issue text; domain-notes §1.4, Topstep-shaped, all in integer cents):
+// Defaults (Topstep-shaped, docs/decisions.md "Challenges"; all in integer cents):
 // | size | start   | target | max loss | daily loss | contracts (minis) | standard payout max |
 // | 50K  |  50,000 |  3,000 |    2,000 |      1,000 |  5                |               2,000 |
 // | 100K | 100,000 |  6,000 |    3,000 |      2,000 | 10                |               2,500 |

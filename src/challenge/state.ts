@@ -1,5 +1,6 @@
 // ChallengeState: what the service persists per challenge account between calls and sessions, and
-// the pure transitions of the challenge state machine (domain-notes §1.5).
+// the pure transitions of the challenge state machine (the model below; choices the spec leaves open:
+// docs/decisions.md, "Challenges").
 //
 // The model:
 // - Status and phase: a challenge starts `active` in the `evaluation` phase. A pass sets `passed`;

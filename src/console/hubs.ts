@@ -8,15 +8,12 @@
 // hubs replay nothing a connection missed, like the gateway's).
 
 import { type HubConnection, HubConnectionBuilder, HubConnectionState, HttpTransportType, LogLevel } from '@microsoft/signalr';
-import { HUB_ATTEMPTS_MAX } from './limits.ts';
+import { HUB_ATTEMPTS_MAX, HUB_RETRY_DELAYS_MS } from './limits.ts';
 
 export type HubPath = '/hubs/user' | '/hubs/market';
 export type LinkState = 'connecting' | 'up' | 'reconnecting' | 'down';
 
-/** Waits before each reconnect attempt: quick at first, then every 10 s. */
-const RETRY_DELAYS_MS = [0, 1000, 2000, 5000, 10_000];
-
-const delayFor = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+const delayFor = (attempt: number) => HUB_RETRY_DELAYS_MS[Math.min(attempt, HUB_RETRY_DELAYS_MS.length - 1)];
 
 export interface LiveHub {
   readonly connection: HubConnection;

@@ -5,3 +5,11 @@ export const HUB_ATTEMPTS_MAX = 64;
 
 /** Above this many new bars a chart append is one setData over the merged rows instead of per-bar updates. */
 export const CHART_UPDATES_PER_APPEND_MAX = 50;
+
+// Unit-suffixed limits that lived beside their code until a tidy rule brought them here (seam-tidy).
+
+/** Waits before each hub reconnect attempt: quick at first, then every 10 s. */
+export const HUB_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000];
+
+/** The desk's challenge panel reads the figures at most once every this long (one read in flight). */
+export const CHALLENGE_READ_GAP_MS = 350;

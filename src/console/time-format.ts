@@ -3,7 +3,7 @@
 // Every time the console writes reads `YYYY-MM-DD HH:MM:SS`, 24-hour, in that zone, and names the
 // zone where a heading or a clock needs it (`zoneLabel`). The server speaks ISO 8601 UTC throughout;
 // only this module turns it into the trader's zone, and back (`parseZoned`, for times typed in).
-// The choice is this browser's (localStorage), like the other display preferences (settings.ts).
+// The choice is this browser's (localStorage), like the other display preferences (pages/settings/display.tsx).
 
 export const TIME_ZONES = [
   { value: 'UTC', label: 'UTC' },

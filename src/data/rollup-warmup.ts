@@ -1,7 +1,7 @@
 // Background warm-up of rollups at start: every instrument's rollups over the synthetic span, newest
 // day first (charts usually look at recent history), one instrument-day per slice, with a timer turn
 // between slices so requests interleave: a slice never builds more than one instrument-day. Measured
-// on a 2-core machine (docs/decisions.md, "Event-loop slices"): median ~2 ms a slice (a generated
+// on a 2-core machine (docs/decisions.md, "History and market data"): median ~2 ms a slice (a generated
 // 1 s day ~1.7 ms, both aggregations ~0.4 ms), p99 ~8-12 ms; only the first slice, cold (JIT and
 // the first prepared statements), took 25-45 ms. Days whose rollups are kept already cost one query.
 // With a RollupBuilder (bar-source.ts) a synthetic day is generated and rolled up in a worker: the

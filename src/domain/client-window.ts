@@ -1,4 +1,4 @@
-// A client's time window read on the replay clock (the live profile, docs/decisions.md "clock").
+// A client's time window read on the replay clock (the live profile, docs/decisions.md, "Live profile").
 //
 // Bots written for the live gateway compute their windows from their own wall clock: "bars of the
 // last 3 days until now", "orders of the last 24 hours". During a replay, "now" is the session's

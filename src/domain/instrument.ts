@@ -1,7 +1,8 @@
 // The instrument catalog: every number the engine, the data layer and the adapters need about a
 // tradable symbol, written once. Money is kept in integer cents (`*Cents`), prices in integer ticks.
-// Sources for the defaults: the domain notes §3 (contract facts, fees, margins); choices the
-// spec leaves open are recorded in docs/decisions.md.
+// Sources for the defaults: the exchanges' contract specifications and the gateway's published fees
+// and retail day margins (figures in docs/decisions.md, "Accounts and contracts", "Orders, positions,
+// fills"); choices the spec leaves open are recorded there too.
 
 import { stripGatewayPrefix } from './symbol-id.ts';
 

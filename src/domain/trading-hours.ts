@@ -10,7 +10,7 @@
 //   day's trade date, the daily halt belongs to the trade date that just closed, and the weekend
 //   closure (Friday close to Sunday 17:00) belongs to Friday: no time maps to a Saturday or Sunday
 //   trade date, and the trade date changes exactly at `nextTradeDateStartS`.
-// - Holidays are not modelled: every weekday is a trading day (the issue allows skipping them).
+// - Holidays are not modelled: every weekday is a trading day (docs/decisions.md, "Accounts and contracts").
 // - US daylight-saving rules of 2007 onward, for both zones: daylight time from the second Sunday of
 //   March 02:00 local standard time to the first Sunday of November 02:00 local daylight time. The
 //   same rule is applied to earlier years, where it is wrong; the simulator's data starts later.

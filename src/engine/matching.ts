@@ -1,6 +1,6 @@
 // The matching loop: walks the instrument's stored-resolution bars and fills working orders.
 //
-// Fill rules (the model's assumptions; the spec leaves them to us, see domain-notes §2.4):
+// Fill rules (the model's assumptions; the spec leaves them to us; docs/decisions.md, "Orders, positions, fills"):
 // 1. Fills are decided on stored bars (1 s for NQ, 10 s for GC), whatever timeframe the session shows:
 //    a 5 m step on NQ walks 300 one-second bars.
 // 2. Intrabar path: open, then the nearer of high and low, then the other, then close; the price moves

@@ -3,7 +3,7 @@
 // Pure: cents, epoch seconds and day numbers in, plain numbers out; no I/O, no clock. Any result
 // view (the playground's runs, Replay/end, the desk's journal) can feed it.
 //
-// The model, stated once (docs/decisions.md, "Playground: complete results"):
+// The model, stated once (docs/decisions.md, "Playground"):
 // - Returns are of equity (balance + open P&L, marked at bar closes) against the starting balance.
 // - Daily returns: from the equity at each trade date's close (the last bar close of the trade date;
 //   the first return is against the starting balance). Trade dates without a bar do not exist here.

@@ -33,7 +33,7 @@ export type SpecOrderStatus = (typeof SpecOrderStatus)[keyof typeof SpecOrderSta
  * and Expired (4: still working when the session or the challenge phase ended); Rejected (5) records a
  * refused placement and Suspended (8) a bracket leg waiting for its entry's fill, both only for a
  * request that asks for them. Open (1) is the wire's name for a working order in Order/searchOpen
- * (ProjectX "Open", domain-notes §1.6) and would mark a partial fill, which this engine never makes.
+ * (ProjectX's "Open"; docs/gateway-profile.md) and would mark a partial fill, which this engine never makes.
  * The spec knows 1, 2, 3 and 6 only: its presenters map 4 to 3 (see docs/decisions.md).
  */
 export const OrderStatus = { ...SpecOrderStatus, Expired: 4, Rejected: 5, Suspended: 8 } as const;

@@ -10,7 +10,7 @@
 // aggregation starts on a bucket boundary, hence on a rollup boundary; at its end only rollup bars
 // that close by the end are read, and the partial piece after the last such bar comes from the next
 // finer level, so the bars are the ones the stored bars give. Rollup bars count one each against
-// the processing budget (docs/decisions.md, "Rollups").
+// the processing budget (docs/decisions.md, "History and market data").
 // A scan is a generator that stops after each UTC day it reads: `drain` runs it at once, `drainSliced`
 // yields to the event loop between days.
 
@@ -117,7 +117,7 @@ export function drain(steps: ScanSteps): Scanned {
  * Runs a scan in slices: after a day, when one more day as slow as the slowest so far would take the
  * slice past `sliceMs`, it yields to the event loop (setImmediate: after pending I/O, so waiting
  * requests are read and answered) and starts a new slice. A single day is never split: a day whose
- * 1 s bars or rollups must first be generated costs ~10 ms (docs/decisions.md, "Event-loop slices").
+ * 1 s bars or rollups must first be generated costs ~10 ms (docs/decisions.md, "History and market data").
  */
 export async function drainSliced(steps: ScanSteps, sliceMs: number): Promise<Scanned> {
   let sliceStartMs = performance.now();

@@ -96,8 +96,8 @@ export interface HistoryDeps {
   rateLimits?: RateLimits;
 }
 
-/** Longest a History scan holds the event loop before it lets other requests run (issue 10). */
-export const HISTORY_SLICE_MS = 20;
+/** Longest a History scan holds the event loop before it lets other requests run. */
+export const HISTORY_SLICE_MS = limits.historySliceMs;
 
 interface CacheEntry {
   expiresMs: number;

@@ -1,4 +1,4 @@
-// The clock of a request under the live profile (docs/decisions.md, "clock"): bots live on the wall
+// The clock of a request under the live profile (docs/decisions.md, "Live profile"): bots live on the wall
 // clock, the replay does not, so a bot's "now" is read as the simulated time of the replay it works
 // with.
 // - A request naming an account takes that account's replay session's time: the end of the last bar

@@ -4,7 +4,7 @@
 // user's day holds across nodes; the per-second rate stays per node: it guards this node's egress
 // (each node's own CPU and socket), a shared count would cost a store round trip on every step for
 // a bound that resets every second, and a balancer spreading a user over N nodes lets at most N
-// times the rate through for that second (docs/decisions.md, "Limits across the cluster").
+// times the rate through for that second (docs/decisions.md, "Replay").
 
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';

@@ -223,7 +223,7 @@ export const STEPS_1_TO_8: readonly Step[] = [
   // 7: rollups of the stored bars (1 m, 1 h) per instrument per UTC day, one columnar BLOB each
   // like bar_chunks. `source` is 'import' (written in the import's transaction with its chunk) or
   // 'synthetic:<generator version>' (built the first time a generated day is read); see
-  // src/data/rollup.ts and docs/decisions.md, "Rollups".
+  // src/data/rollup.ts and docs/decisions.md, "History and market data".
   step`
   CREATE TABLE bar_rollups (
     symbol    TEXT NOT NULL,

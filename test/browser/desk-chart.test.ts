@@ -1,4 +1,4 @@
-// The desk's chart as a trader's tool (issue 20, "Chart", "Orders on the chart", "Contract names"),
+// The desk's chart as a trader's tool (its chart, the orders on it, the contract names),
 // in headless Chromium against the real server: indicators with their values in the legend, the
 // session's bars at another width, drawings kept with the session, the contract traded on the
 // replayed date, orders placed and moved on the chart (Order/modify: in place, a bracket leg still

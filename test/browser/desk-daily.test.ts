@@ -1,4 +1,4 @@
-// The replay desk as a trader's daily tool (issue 20's defects), in a real browser against a server
+// The replay desk as a trader's daily tool (defects traders met), in a real browser against a server
 // that holds more than a year of data: every held day can be started on, a month's jump draws at
 // once, the hotkeys trade like the ticket, a session can be left and resumed, chips at one price do
 // not hide each other, and times read one way.
@@ -72,7 +72,7 @@ describe.skipIf(noBrowser)('console: the desk reaches all the data and draws lon
     const t0 = Date.now();
     await page.click('[data-testid=jump]');
     // Drawn: the chart's last bar is the last one before the jump's time (one setData puts every bar
-    // in at once). Timed, not asserted (the machine is shared); issue 20's target is 1 s.
+    // in at once). Timed, not asserted (the machine is shared); the target is 1 s.
     await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.lastTime === '2025-03-02T23:59:00.000Z'", undefined, { timeout: 60_000 });
     const drawnMs = Date.now() - t0;
     const [played, total] = await progress(page);

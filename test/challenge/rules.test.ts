@@ -17,7 +17,7 @@ function roundTrip(date: string, entry: number, exit: number): BarRow[] {
 }
 
 describe('maximum loss limit: trailing floor', () => {
-  // Topstep's example (domain-notes §1.2): 50K, +500 on day 1 → floor 48,500; balance later
+  // Topstep's published example: 50K, +500 on day 1 → floor 48,500; balance later
   // 52,500 → floor 50,000, locked, and it never moves again. One NQ contract without fees: $5 a tick.
   const days: [string, number][] = [
     ['2024-03-05', 100], // +500

@@ -71,7 +71,7 @@ describe('challenge state machine', () => {
 });
 
 describe('trailing floor at a trade-date boundary', () => {
-  // 50K, max loss 2,000, lock at 50,000 (Topstep's example, domain-notes §1.2).
+  // 50K, max loss 2,000, lock at 50,000 (Topstep's published example of its trailing maximum loss limit).
   it.each([
     [48_000, 50_000, 48_000], // flat day
     [48_000, 50_500, 48_500], // +500

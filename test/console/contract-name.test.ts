@@ -1,4 +1,4 @@
-// The contract a replay traded on its date, beside the API's current name (desk/contract-name.ts).
+// The contract a replay traded on its date, beside the API's current name (src/console/pages/desk/contract-name.ts).
 import { describe, expect, it } from 'bun:test';
 import { replayedContractName } from '../../src/console/pages/desk/contract-name.ts';
 

@@ -1,7 +1,7 @@
 // Hostile strategies through the real HTTP path and the real sandbox. Each one tries a way out of
-// the runner child (the playground sandbox note lists the routes) and must end failed or
-// harmless: nothing of the host (files, environment, secrets, network, processes) reaches its logs
-// or results, no side effect lands on the host, and the server keeps serving the simulator API.
+// the runner child (one test per route) and must end failed or harmless: nothing of the host (files,
+// environment, secrets, network, processes) reaches its logs or results, no side effect lands on the
+// host, and the server keeps serving the simulator API.
 
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { existsSync, readFileSync, rmSync } from 'node:fs';

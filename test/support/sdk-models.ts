@@ -1,8 +1,9 @@
 // Strict client models of the live gateway's REST answers and hub payloads, as the public SDKs'
 // strict models read them (pydantic with `extra="forbid"`, zod `.strict()`): every field the live
 // gateway sends is required, no other key is allowed, timestamps must be datetimes. Written here from
-// the team's notes on the live gateway and its hubs, independently of the server's schemas, so a
-// server schema that drifted from the gateway would not move them along.
+// the live gateway's public documentation and the SDKs' own models (listed in docs/gateway-profile.md),
+// independently of the server's schemas, so a server schema that drifted from the gateway would not
+// move them along.
 
 import { type TObject, type TProperties, type TSchema, Type as T } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';

@@ -5,7 +5,7 @@
 import ts from 'typescript';
 
 export interface FunctionLength {
-  /** `file.ts:name`, unique within the repository (a repeated name gets `#2`, `#3` in source order). */
+  /** `path:name`, unique within the repository (a repeated name gets `#2`, `#3` in source order). */
   readonly key: string;
   readonly lines: number;
 }

@@ -43,8 +43,8 @@ const CLUS_JUMP_EXCITE = 0.5;
 // day's variance (measured over 2024), so the diffusion gets the rest and a day's realized variance
 // matches its anchor's on average.
 const DIFFUSION_SHARE = 0.85;
-const HALT_GAP_S = 20; // reopen gap after the daily halt, as this many seconds of trading
-const WEEKEND_GAP_S = 120;
+const HALT_GAP_S = coreLimits.generatorHaltGapS; // reopen gap after the daily halt, as this many seconds of trading
+const WEEKEND_GAP_S = coreLimits.generatorWeekendGapS;
 
 const ivStartS = new Float64Array(coreLimits.generatorIntervalsPerDayMax);
 const ivEndS = new Float64Array(coreLimits.generatorIntervalsPerDayMax);

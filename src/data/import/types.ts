@@ -2,6 +2,7 @@
 // parseBarFile in index.ts, which the admin `data import` command calls. Everything here is pure:
 // the caller reads the file into a string and writes the result to the store.
 
+import { coreLimits } from '../../core-limits.ts';
 import type { BarColumns } from '../bar-columns.ts';
 import type { Result } from '../../lib/result.ts';
 
@@ -71,7 +72,7 @@ export type ImportResult<T> = Result<T, ImportError>;
 /** Called every PROGRESS_EVERY_LINES lines and once at the end; line counts include header and blanks. */
 export type ProgressFn = (linesDone: number, linesTotal: number) => void;
 
-export const PROGRESS_EVERY_LINES = 1 << 16;
+export const PROGRESS_EVERY_LINES = coreLimits.importProgressEveryLines;
 
 export function importError(line: number, kind: ImportErrorKind, message: string): ImportError {
   return { line, kind, message };

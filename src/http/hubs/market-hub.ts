@@ -146,10 +146,10 @@ export function marketHub(s: Services): HubDefinition {
       UnsubscribeContractTrades: unsubscribe('trades'),
       SubscribeContractMarketDepth: subscribe(s, 'depth', 'SubscribeContractMarketDepth'),
       UnsubscribeContractMarketDepth: unsubscribe('depth'),
-      // topstepx-cli calls these names, which the gateway does not have: served as aliases (decisions).
+      // topstepx-cli calls these names, which the gateway does not have: served as aliases (docs/decisions.md, "Hubs").
       SubscribeContractDepth: subscribe(s, 'depth', 'SubscribeContractDepth'),
       UnsubscribeContractDepth: unsubscribe('depth'),
-      // tradingiq's health check: answered with a plain completion (decisions).
+      // tradingiq's health check: answered with a plain completion (docs/decisions.md, "Hubs").
       ping: () => OK,
       SubscribeReplayBars: subscribeReplayBars(s),
       UnsubscribeReplayBars: unsubscribeReplayBars,

@@ -2,6 +2,7 @@
 // Tokens are the same as the current family's: one AuthService issues them for both.
 
 import type { Elysia } from 'elysia';
+import { limits } from '../../config.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
@@ -9,7 +10,7 @@ import * as codes from './codes.ts';
 import * as ep from './schemas.ts';
 
 /** Auth/validate hands out a fresh token once the sent one has less than this left (spec: "near expiry"). */
-export const TOKEN_RENEW_WITHIN_MS = 3_600_000;
+export const TOKEN_RENEW_WITHIN_MS = limits.legacyTokenRenewWithinMs;
 
 export function registerAuth<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.loginKey, async ({ body, clientAddress }) => {

@@ -1,6 +1,6 @@
 // The earlier family: (errorCode, errorMessage) per endpoint for every domain error kind of Auth,
 // Account, Contract and Payout. Spec: "Earlier family differences"; rows it does not list are the
-// current family's (docs/decisions.md, "Earlier family (adapter)"). Trading and replay rows live in
+// current family's (docs/decisions.md, "Earlier family"). Trading and replay rows live in
 // trading-codes.ts.
 
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';

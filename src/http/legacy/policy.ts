@@ -1,4 +1,4 @@
-// The earlier family's policy values (docs/decisions.md, "Earlier family (trading and replay)"):
+// The earlier family's policy values (docs/decisions.md, "Earlier family"):
 // a span of trade dates (endDate defaults to the startDate session), one live session per user, up
 // to 1,000 steps a call, real-time playback, and History caps by instrument and bar width.
 

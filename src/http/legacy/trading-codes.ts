@@ -2,7 +2,7 @@
 // History. Spec "Earlier family differences": errors are told apart by message, so every business
 // refusal here carries errorCode 1 (as the family's Auth rows do) and the spec's message where it
 // gives one; transport rows (HTTP 429, 503) are the current family's. docs/decisions.md, "Earlier
-// family (trading and replay)".
+// family".
 
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { HistoryError } from '../../service/history.ts';

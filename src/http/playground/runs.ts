@@ -18,7 +18,7 @@ import * as codes from './run-codes.ts';
 import * as ep from './schemas.ts';
 
 /** Progress events at most this often (the last one before `done` always goes out). */
-const EVENT_INTERVAL_MS = 100;
+const EVENT_INTERVAL_MS = limits.playgroundRunEventIntervalMs;
 
 export function registerRuns<P extends string>(app: Elysia<P>, s: Services): void {
   route(app, s, ep.run, async ({ body, user }) => {

@@ -64,7 +64,7 @@ export const drawingsReplace: CodeTable<DrawingsWriteError> = {
   too_many_drawings: [3, `Too many drawings (at most ${limits.replayDrawingsMax} lines)`],
 };
 
-/** POST /challenges: a user starts an evaluation (docs/decisions.md, l-journal). */
+/** POST /challenges: a user starts an evaluation (docs/decisions.md, "Challenges"). */
 export const startEvaluation: CodeTable<StartEvaluationError> = {
   plan_not_found: [1, 'Plan not found'],
   evaluations_limit: [2, (e) => `You have ${e.max} evaluations under way, the most one user may have: one must pass, fail or be ended before another starts`],

@@ -11,6 +11,7 @@
 // - Size: a notification holds 8000 bytes at most; a longer event is sent in numbered parts and put
 //   back together by the receiver (parts of one message arrive in order, with nothing between).
 
+import { limits } from '../../config.ts';
 import type { EventBus, Unsubscribe } from './bus.ts';
 import { LocalEventBus } from './bus.ts';
 import { asError } from '../../lib/thrown.ts';
@@ -19,7 +20,7 @@ import type { Notifier } from '../../store/sql.ts';
 const EVENTS = 'replaydesk_events';
 const TOPICS = 'replaydesk_topics';
 /** Characters of JSON per notification part (well under 8000 bytes, even as multi-byte UTF-8 it stays ASCII-escaped). */
-const PART_CHARS = 6000;
+const PART_CHARS = limits.clusterEventPartChars;
 
 interface Part {
   /** Sending node. */

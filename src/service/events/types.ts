@@ -19,7 +19,7 @@ export interface TickBar {
   volume: number;
 }
 
-/** The figures of one quote (market.ts explains which are real and which synthetic). */
+/** The figures of one quote (replay/tape.ts explains which are real and which synthetic). */
 export interface QuoteFigures {
   /** Simulated time of the quote: the end of the bar it closes (or the session's now). */
   timeS: number;

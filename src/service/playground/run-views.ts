@@ -58,7 +58,7 @@ export interface ViewedRun {
  * at 50 Hz otherwise cost the server about as much CPU as the run's own bars. A change of state
  * (ended, stopped, failed, a new speed) is seen at once.
  */
-const LIVE_VIEW_MAX_AGE_MS = 100;
+const LIVE_VIEW_MAX_AGE_MS = limits.playgroundLiveViewMaxAgeMs;
 
 export function liveView(l: ViewedRun): ExecutionView {
   const x = l.exec;

@@ -3,7 +3,7 @@
 // for the other nodes; the stop and pace any node set, read back) and completes it once with the
 // ledger's results. One claimer at a time, run again if poked meanwhile.
 //
-// Runners are shared in two parts (docs/decisions.md, Hardening). A full-speed run keeps a core
+// Runners are shared in two parts (docs/decisions.md, "Playground"). A full-speed run keeps a core
 // busy: `maxConcurrent` of them at once. A paced run (speed 1–50) waits between bars most of its
 // time: it takes a place in a share of its own (`pacedMaxConcurrent` a node), so paced runs never
 // hold the full-speed slots. Optimisations' combinations hold at most `optimizeMaxConcurrent` of
@@ -243,7 +243,7 @@ export class RunWorker {
    * Ends this node's part in its executions in flight, waiting (5 s at most) until their sandboxes
    * stop. On a shared queue a run still going is handed back, where another node (or this one's next
    * start) runs it from the start; on a local one it is failed with the reason, as a restart fails
-   * it anyway (docs/decisions.md, k-cluster-tests).
+   * it anyway (docs/decisions.md, "Playground").
    */
   async shutdown(): Promise<void> {
     this.closing = true;

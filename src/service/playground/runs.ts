@@ -3,7 +3,7 @@
 // - run-request.ts checks a request whole before any runner child is used;
 // - the job queue (service/jobs/queue.ts) holds an accepted run as a `running` row without a node
 //   and answers at once; one run per user and the runner shares' caps are counted there, so they
-//   hold across nodes (docs/decisions.md, Playground runs as jobs);
+//   hold across nodes (docs/decisions.md, "Playground");
 // - run-worker.ts is this node's side of the queue: any node with a free runner claims the run and a
 //   child from its pool runs it in the background (execution.ts); the running node writes progress
 //   and a heartbeat to the row, applies the stop and pace any node set there, and writes the end
@@ -12,7 +12,7 @@
 //   every other.
 //
 // A paced run (speed 1–50) beyond the paced share waits its turn, `queued` until a paced runner
-// frees, instead of being refused (docs/decisions.md, Hardening round two): four users' `speed: 1`
+// frees, instead of being refused (docs/decisions.md, "Playground"): four users' `speed: 1`
 // runs held a 2-core node's share for ten minutes, every other paced run refused meanwhile. A run
 // changing pace changes share: to full speed only when a full-speed slot is free (else POST speed
 // answers busy and the run keeps its pace); to a pace when the paced share has room, waiting runs

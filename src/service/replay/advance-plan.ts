@@ -3,13 +3,14 @@
 // same walk as playing it at once (the bars, fills and halts of one walk). The replay service plays
 // them under the session's lock and yields to the event loop between slices (advancing.ts).
 
+import { limits } from '../../config.ts';
 import { type BarColumns, concatBars } from '../../data/bar-columns.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import type { AdvanceResult, LiveSession } from './session.ts';
 
-/** A long advance yields to the event loop after this much work (issue 10: no request stalls the server). */
-export const ADVANCE_SLICE_MS = 20;
+/** A long advance yields to the event loop after this much work (no request stalls the server). */
+export const ADVANCE_SLICE_MS = limits.replayAdvanceSliceMs;
 
 /**
  * The next piece of an advance, at most about `spanDays` days of data; null when it is complete.

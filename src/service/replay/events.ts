@@ -22,7 +22,7 @@ export type Movement = { kind: 'bars'; bars: BarColumns } | { kind: 'jump' } | {
 export interface SessionEventDeps {
   bus: EventBus<ReplayEvent>;
   source: BarSource;
-  /** The live session that feeds a user's market subscriptions on an instrument (see decisions). */
+  /** The live session that feeds a user's market subscriptions on an instrument (docs/decisions.md, "Hubs"). */
   feedingSession(userId: number, symbol: string): LiveSession | undefined;
 }
 

@@ -132,7 +132,7 @@ export class SessionLifecycle {
   /**
    * Each start adds an account: the user's ended replay accounts beyond the newest
    * `endedReplayAccountsKeptPerUserMax` are deleted with their sessions, orders and fills
-   * (docs/decisions.md, Hardening). Usually one per start, so the cost stays flat.
+   * (docs/decisions.md, "Replay"). Usually one per start, so the cost stays flat.
    */
   private async pruneEnded(userId: number): Promise<void> {
     const old = await this.d.store.endedBeyond(userId, limits.endedReplayAccountsKeptPerUserMax);

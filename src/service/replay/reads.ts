@@ -34,7 +34,7 @@ export class SessionReads {
 
   /**
    * The live session that feeds a user's market-hub subscriptions on an instrument: the one started
-   * last (docs/decisions.md, "Real-time hubs").
+   * last (docs/decisions.md, "Hubs").
    */
   feedingSession(userId: number, symbol: string): LiveSession | undefined {
     let found: LiveSession | undefined;

@@ -1,6 +1,6 @@
 // The market figures of a replay session's quotes: the last price, a synthetic best bid and ask, and
-// the replayed trade date's open, high, low, volume and the previous trade date's close (docs/
-// realtime.md). The session figures are real: read down the resolution ladder from the stored bars
+// the replayed trade date's open, high, low, volume and the previous trade date's close
+// (docs/realtime.md). The session figures are real: read down the resolution ladder from the stored bars
 // (data/ladder-read.ts) and then carried forward bar by bar while the session stays in one trade date,
 // so a quote per played bar costs a few comparisons, not a read.
 

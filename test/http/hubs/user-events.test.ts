@@ -1,7 +1,7 @@
 // The user hub's events for a bracketed market order, from placement to a leg's fill: every event in
 // order, each equal to what REST reports of the same object at the same moment, in both event shapes.
-// The hub's methods are driven over a recording connection (the transport is tested on its own, and
-// end to end with the official client in signalr-client.test.ts).
+// The hub's methods are driven over a recording connection (the transport is tested on its own with
+// the official client in transport.test.ts, and end to end in gateway-bot.test.ts).
 
 import { describe, expect, it } from 'bun:test';
 import { gatewayHubs } from '../../../src/http/hubs/index.ts';

@@ -1,6 +1,6 @@
 // Per-user growth of replay accounts: every Replay/start adds an account, so a user keeps only the
 // newest ended ones (limits.endedReplayAccountsKeptPerUserMax), with their sessions, orders and
-// fills; a challenge's latest session stays whatever its age (docs/decisions.md, Hardening).
+// fills; a challenge's latest session stays whatever its age (docs/decisions.md, "Replay").
 import { describe, expect, it } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { replayApp, startSession, WALL_MS } from '../../support/replay.ts';

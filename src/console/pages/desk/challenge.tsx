@@ -19,10 +19,10 @@ import {
   STATUS_LABEL,
 } from '../../challenge.ts';
 import { money, signClass, utc } from '../../ui.tsx';
+import { CHALLENGE_READ_GAP_MS } from '../../limits.ts';
 import type { PropFirm, Violation } from './model.ts';
 
-/** At most one read in flight and one every MIN_GAP_MS; a request in between is coalesced into one trailing read. */
-const MIN_GAP_MS = 350;
+/** At most one read in flight and one every CHALLENGE_READ_GAP_MS; a request in between is coalesced into one trailing read. */
 
 /**
  * The challenge account's figures, refreshed on demand (`refresh()` on the hubs' events).
@@ -71,7 +71,7 @@ export function useChallengeDetail(challengeAccountId: number | null): {
       return;
     }
     if (st.timer) return;
-    const wait = st.last + MIN_GAP_MS - Date.now();
+    const wait = st.last + CHALLENGE_READ_GAP_MS - Date.now();
     if (wait > 0) {
       st.timer = setTimeout(() => {
         st.timer = null;

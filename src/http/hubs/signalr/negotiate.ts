@@ -1,4 +1,4 @@
-// POST {hub}/negotiate (TransportProtocols.md, "Negotiate"; ASP.NET's HttpConnectionDispatcher.
+// POST {hub}/negotiate (dotnet/aspnetcore's TransportProtocols.md, "Negotiate"; ASP.NET's HttpConnectionDispatcher.
 // ProcessNegotiate): issues a connection id the client then presents as `id=` on the WebSocket
 // request. Version 1 answers a separate secret connectionToken (the value to present); version 0 has
 // none and the client presents the connectionId. Only the WebSockets transport is offered. Stateful

@@ -1,4 +1,4 @@
-// Text framing of the SignalR JSON protocol (HubProtocol.md, "JSON Encoding"): every message is a
+// Text framing of the SignalR JSON protocol (dotnet/aspnetcore's HubProtocol.md, "JSON Encoding"): every message is a
 // JSON text followed by the record separator 0x1E. A WebSocket message may carry several records,
 // and a record may be split over several WebSocket messages, so the reader keeps the unfinished
 // tail until its separator arrives.

@@ -1,5 +1,5 @@
-// Stateful reconnect's bookkeeping for one connection, both ways, as ASP.NET Core's MessageBuffer
-// (src/SignalR/common/Shared/MessageBuffer.cs) and the JS client's MessageBuffer.ts keep it.
+// Stateful reconnect's bookkeeping for one connection, both ways, as ASP.NET Core's MessageBuffer keeps
+// it on the server and in the JS client (dotnet/aspnetcore src/SignalR/common/Shared/MessageBuffer.cs).
 //
 // Out: every invocation and completion written to the socket gets the next sequence id (from 1) and
 // stays here, its text as written, until the client acknowledges it (Ack, type 8, "every message up

@@ -1,6 +1,6 @@
 // The SignalR server transport of the real-time hubs, on Bun's own WebSocket server
 // (Bun.serve({ fetch, websocket }), server.upgrade). It speaks what bots written for the ProjectX
-// Gateway speak (the realtime-hubs contract, §2-3, and live-gateway.md's Hubs): POST {hub}/negotiate
+// Gateway speak (docs/realtime.md, "Connections, protocol versions and limits"): POST {hub}/negotiate
 // (versions 0 and 1, stateful reconnect on request) and a WebSocket at {hub}, with or without a
 // negotiated `id`; the JSON hub protocol versions 0 to 2.
 //
