@@ -5,8 +5,7 @@
 
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
-import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
-import { payoutReasonText } from '../shared/present-common.ts';
+import { payoutTables } from '../shared/payout-codes.ts';
 
 // The spec's three login messages, all errorCode 1. This family tells a disabled account apart (after
 // the key matched, so emails still cannot be probed); an unverified one is refused as invalid.
@@ -47,25 +46,8 @@ export const contractSearchById: CodeTable<ContractByIdError> = {
 };
 
 // Payouts: "funded" is this family's word for the performance phase, "payout" for the withdrawal.
-export const payoutEligibility: CodeTable<PayoutPhaseError> = {
-  account_not_found: [1, 'Account not found'],
-  not_performance_phase: [2, 'Account is not in funded phase'],
-};
-
-export const payoutRequest: CodeTable<PayoutRequestError> = {
-  ...payoutEligibility,
-  invalid_amount: [3, 'Invalid payout amount'],
-  not_eligible: [
-    4,
-    (e) => `Payout not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`,
-    'Payout not eligible: {reasons, joined by "; "}',
-  ],
-  conflict: [5, 'Payout failed — please retry'],
-};
-
-export const payoutHistory: CodeTable<{ kind: 'account_not_found' }> = {
-  account_not_found: [1, 'Account not found'],
-};
-
-/** What this family calls the challenge phase in which payouts are taken. */
-export const PAYOUT_PHASE = 'funded phase';
+export const { payoutEligibility, payoutRequest, payoutHistory, PAYOUT_PHASE } = payoutTables({
+  phase: 'funded phase',
+  payout: 'Payout',
+  notInPhase: 'Account is not in funded phase',
+});
