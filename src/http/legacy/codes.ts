@@ -3,7 +3,9 @@
 // current family's (docs/decisions.md, "Earlier family (adapter)"). Trading and replay rows live in
 // trading-codes.ts.
 
+import { validateRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import { payoutTables } from '../shared/payout-codes.ts';
 
@@ -14,16 +16,11 @@ export const loginKey: CodeTable<LoginError> = {
   invalid_credentials: [1, 'Invalid credentials'],
   user_unverified: [1, 'Invalid credentials'],
   user_disabled: [1, 'Account is disabled'],
-  pro_required: [1, 'Pro subscription required for the Simulator API'],
+  pro_required: [1, SIM_PRO_REQUIRED],
   rate_limited: TOO_MANY_REQUESTS,
 };
 
-export const validate: CodeTable<ValidateError> = {
-  invalid_session: [1, 'Invalid session'],
-  // The account left the Pro plan after login: its tokens stop opening the API (loginKey's row).
-  pro_required: [1, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const validate: CodeTable<ValidateError> = validateRows(1);
 
 /** Endpoints that answer no error row of their own (only 400/401). */
 export const none: CodeTable<never> = {};

@@ -1,10 +1,31 @@
 // Code-table rows that several endpoints or families answer alike, named once and spread into their
 // tables (code-table.ts). Spreading keeps a table's declaration order, which the API reference shows.
 
+import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
 import type { PriceError } from '../../service/order-request.ts';
 import type { AdvanceError, SessionError } from '../../service/replay/service.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from './code-table.ts';
+import { SIM_PRO_REQUIRED } from './cookie.ts';
+
+type CredentialError = Extract<LoginError, { kind: 'missing_credentials' | 'invalid_credentials' | 'user_unverified' | 'user_disabled' }>;
+
+/**
+ * Missing fields, wrong credentials, unverified and disabled users get one answer, so accounts cannot
+ * be probed (the current family's Auth/loginKey, the web login).
+ */
+export function credentialRows(errorCode: number): CodeTable<CredentialError> {
+  const row = [errorCode, 'Invalid credentials'] as const;
+  return { missing_credentials: row, invalid_credentials: row, user_unverified: row, user_disabled: row };
+}
+
+/**
+ * Auth/validate in both simulator families. `proRequired`: the family's code for an account that
+ * left the Pro plan after login, whose tokens stop opening the API (its Auth/loginKey row).
+ */
+export function validateRows(proRequired: number): CodeTable<ValidateError> {
+  return { invalid_session: [1, 'Invalid session'], pro_required: [proRequired, SIM_PRO_REQUIRED], rate_limited: TOO_MANY_REQUESTS };
+}
 
 /** An account the caller does not hold, in every family. */
 export const ACCOUNT_NOT_FOUND_ROW = [1, 'Account not found'] as const;

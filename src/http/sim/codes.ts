@@ -9,25 +9,15 @@ import type { AdvanceError, PlayError, SessionError } from '../../service/replay
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { CancelError, CloseError, GatewayPlaceError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
-import { ACCOUNT_NOT_FOUND_ROW, advanceTransportRows, barsTransportRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows } from '../shared/code-rows.ts';
+import {
+  ACCOUNT_NOT_FOUND_ROW, advanceTransportRows, barsTransportRows, credentialRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows, validateRows,
+} from '../shared/code-rows.ts';
+import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { payoutTables } from '../shared/payout-codes.ts';
 
-// Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
-export const loginKey: CodeTable<LoginError> = {
-  missing_credentials: [3, 'Invalid credentials'],
-  invalid_credentials: [3, 'Invalid credentials'],
-  user_unverified: [3, 'Invalid credentials'],
-  user_disabled: [3, 'Invalid credentials'],
-  pro_required: [9, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const loginKey: CodeTable<LoginError> = { ...credentialRows(3), pro_required: [9, SIM_PRO_REQUIRED], rate_limited: TOO_MANY_REQUESTS };
 
-export const validate: CodeTable<ValidateError> = {
-  invalid_session: [1, 'Invalid session'],
-  // The account left the Pro plan after login: its tokens stop opening the API (loginKey's row).
-  pro_required: [9, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const validate: CodeTable<ValidateError> = validateRows(9);
 
 /** Endpoints that answer no error row of their own (only 400/401). */
 export const none: CodeTable<never> = {};

@@ -2,7 +2,7 @@
 // The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
 
 import { limits } from '../../config.ts';
-import { accountNotFound, replaySessionRows } from '../shared/code-rows.ts';
+import { accountNotFound, credentialRows, replaySessionRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
@@ -10,15 +10,8 @@ import type { DrawingsReadError, DrawingsWriteError } from '../../service/drawin
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
 import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
-// Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
-// same answer: accounts cannot be probed.
-export const login: CodeTable<WebLoginError> = {
-  missing_credentials: [1, 'Invalid credentials'],
-  invalid_credentials: [1, 'Invalid credentials'],
-  user_unverified: [1, 'Invalid credentials'],
-  user_disabled: [1, 'Invalid credentials'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+// No password set counts as wrong credentials here (credentialRows).
+export const login: CodeTable<WebLoginError> = { ...credentialRows(1), rate_limited: TOO_MANY_REQUESTS };
 
 /** Endpoints that answer no error row of their own. */
 export const none: CodeTable<never> = {};
