@@ -9,7 +9,7 @@ import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { HistoryError } from '../../service/history.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
-import type { CancelError, CloseError, ModifyError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import type { CancelError, CloseError, ModifyError, OrderStateError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
 import { LEGACY_POLICY } from './policy.ts';
@@ -65,12 +65,17 @@ export const placeOrder: CodeTable<LegacyPlaceError> = {
 /** Cancel and modify: an ID that names no order of the caller's is `Order not found`, whoever owns it. */
 export type LegacyCancelError = CancelError | OrderIdError;
 
-export const cancelOrder: CodeTable<LegacyCancelError> = {
-  account_not_found: [REFUSED, 'Order not found'],
-  session_ended: [REFUSED, 'Order not found'],
+/** An order that is not working, in Order/cancel and Order/modify. */
+const orderStateRows: CodeTable<OrderStateError> = {
   order_not_found: [REFUSED, 'Order not found'],
   order_filled: [REFUSED, 'Order is already filled'],
   order_canceled: [REFUSED, 'Order is already canceled'],
+};
+
+export const cancelOrder: CodeTable<LegacyCancelError> = {
+  account_not_found: [REFUSED, 'Order not found'],
+  session_ended: [REFUSED, 'Order not found'],
+  ...orderStateRows,
 };
 
 const ORDER_TYPE_NAMES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop' };
@@ -82,9 +87,7 @@ export const modifyOrder: CodeTable<LegacyModifyError> = {
   account_not_found: [REFUSED, 'Order not found'],
   session_ended: [REFUSED, 'Order not found'],
   challenge_inactive: [REFUSED, 'Account violation'],
-  order_not_found: [REFUSED, 'Order not found'],
-  order_filled: [REFUSED, 'Order is already filled'],
-  order_canceled: [REFUSED, 'Order is already canceled'],
+  ...orderStateRows,
   invalid_price: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} must be a number or null`, '{limitPrice|stopPrice} must be a number or null'],
   price_not_applicable: [
     REFUSED,

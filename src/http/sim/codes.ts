@@ -8,7 +8,7 @@ import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
-import type { CancelError, CloseError, GatewayPlaceError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import type { CancelError, CloseError, GatewayPlaceError, OrderStateError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import {
   ACCOUNT_NOT_FOUND_ROW, advanceTransportRows, barsTransportRows, credentialRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows, validateRows,
 } from '../shared/code-rows.ts';
@@ -121,13 +121,12 @@ export const modifyOrder: CodeTable<{ kind: 'unsupported' }> = {
 };
 
 // The gateway schema has one row for every order that is not working: filled and canceled share it.
-export const cancelOrder: CodeTable<CancelError> = {
-  account_not_found: ACCOUNT_NOT_FOUND_ROW,
-  session_ended: [2, 'Order not found'],
-  order_not_found: [2, 'Order not found'],
-  order_filled: [2, 'Order not found'],
-  order_canceled: [2, 'Order not found'],
-};
+const ORDER_NOT_FOUND = [2, 'Order not found'] as const;
+
+/** An order that is not working, in both profiles' Order/cancel and Order/modify. */
+export const orderNotWorking: CodeTable<OrderStateError> = { order_not_found: ORDER_NOT_FOUND, order_filled: ORDER_NOT_FOUND, order_canceled: ORDER_NOT_FOUND };
+
+export const cancelOrder: CodeTable<CancelError> = { account_not_found: ACCOUNT_NOT_FOUND_ROW, session_ended: ORDER_NOT_FOUND, ...orderNotWorking };
 
 export const searchOrders: CodeTable<SearchError> = {
   account_not_found: ACCOUNT_NOT_FOUND_ROW,
