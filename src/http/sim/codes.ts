@@ -4,7 +4,6 @@
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
-import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
