@@ -3,10 +3,11 @@
 // current family's (docs/decisions.md, "Earlier family"). Trading and replay rows live in
 // trading-codes.ts.
 
+import { validateRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
+import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
-import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
-import { payoutReasonText } from '../shared/present-common.ts';
+import { payoutTables } from '../shared/payout-codes.ts';
 
 // The spec's three login messages, all errorCode 1. This family tells a disabled account apart (after
 // the key matched, so emails still cannot be probed); an unverified one is refused as invalid.
@@ -15,16 +16,11 @@ export const loginKey: CodeTable<LoginError> = {
   invalid_credentials: [1, 'Invalid credentials'],
   user_unverified: [1, 'Invalid credentials'],
   user_disabled: [1, 'Account is disabled'],
-  pro_required: [1, 'Pro subscription required for the Simulator API'],
+  pro_required: [1, SIM_PRO_REQUIRED],
   rate_limited: TOO_MANY_REQUESTS,
 };
 
-export const validate: CodeTable<ValidateError> = {
-  invalid_session: [1, 'Invalid session'],
-  // The account left the Pro plan after login: its tokens stop opening the API (loginKey's row).
-  pro_required: [1, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const validate: CodeTable<ValidateError> = validateRows(1);
 
 /** Endpoints that answer no error row of their own (only 400/401). */
 export const none: CodeTable<never> = {};
@@ -47,25 +43,8 @@ export const contractSearchById: CodeTable<ContractByIdError> = {
 };
 
 // Payouts: "funded" is this family's word for the performance phase, "payout" for the withdrawal.
-export const payoutEligibility: CodeTable<PayoutPhaseError> = {
-  account_not_found: [1, 'Account not found'],
-  not_performance_phase: [2, 'Account is not in funded phase'],
-};
-
-export const payoutRequest: CodeTable<PayoutRequestError> = {
-  ...payoutEligibility,
-  invalid_amount: [3, 'Invalid payout amount'],
-  not_eligible: [
-    4,
-    (e) => `Payout not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`,
-    'Payout not eligible: {reasons, joined by "; "}',
-  ],
-  conflict: [5, 'Payout failed — please retry'],
-};
-
-export const payoutHistory: CodeTable<{ kind: 'account_not_found' }> = {
-  account_not_found: [1, 'Account not found'],
-};
-
-/** What this family calls the challenge phase in which payouts are taken. */
-export const PAYOUT_PHASE = 'funded phase';
+export const { payoutEligibility, payoutRequest, payoutHistory, PAYOUT_PHASE } = payoutTables({
+  phase: 'funded phase',
+  payout: 'Payout',
+  notInPhase: 'Account is not in funded phase',
+});

@@ -2,8 +2,8 @@
 // (spec "Earlier family differences"). It holds only parsing, shaping and code tables; its endpoints
 // are declared in schemas.ts.
 
-import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { familyApp } from '../shared/family.ts';
 import { registerAccount } from './account.ts';
 import { registerAuth } from './auth.ts';
 import { registerContract } from './contract.ts';
@@ -15,15 +15,8 @@ import { registerReplay } from './replay.ts';
 import { registerTrade } from './trade.ts';
 
 export function legacyFamily(s: Services, prefix = '/api/legacy-sim') {
-  const app = new Elysia({ prefix });
-  registerAuth(app, s);
-  registerAccount(app, s);
-  registerContract(app, s);
-  registerHistory(app, s);
-  registerReplay(app, s);
-  registerOrder(app, s);
-  registerPosition(app, s);
-  registerTrade(app, s);
-  registerPayout(app, s);
-  return app;
+  return familyApp(prefix, s, [
+    registerAuth, registerAccount, registerContract, registerHistory,
+    registerReplay, registerOrder, registerPosition, registerTrade, registerPayout,
+  ]);
 }

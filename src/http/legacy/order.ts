@@ -8,7 +8,7 @@ import { legacyInstrumentForId } from '../../domain/contract-id.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { type LegacyInstrument, legacyPriceToBaseTicks } from '../../domain/legacy-instruments.ts';
 import { type Order, OrderType } from '../../engine/types.ts';
-import type { Listing } from '../../service/trading.ts';
+import type { Listing, PlaceInput } from '../../service/trading.ts';
 import type { Services } from '../../service/services.ts';
 import { limits } from '../../config.ts';
 import { mapError } from '../shared/code-table.ts';
@@ -23,17 +23,7 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
   route(app, s, ep.orderPlace, async ({ body, principal }) => {
     const parsed = parsePlace(s, body);
     if (!parsed.ok) return mapError(codes.placeOrder, parsed.error);
-    const r = await s.trading.place(principal.user.id, {
-      accountId: body.accountId,
-      contractId: parsed.baseContractId,
-      type: body.type,
-      side: body.side,
-      size: body.size,
-      limitPrice: parsed.limitPrice,
-      stopPrice: parsed.stopPrice,
-      stopLossTicks: null,
-      takeProfitTicks: null,
-    });
+    const r = await s.trading.place(principal.user.id, parsed.input);
     if (!r.ok) return mapError(codes.placeOrder, r.error);
     // The service found the account, so accountId is the number sent.
     const owner = await s.replay.tradingAccountOf(body.accountId as number);
@@ -89,10 +79,7 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
   });
 }
 
-type Price = PlaceBody['limitPrice'];
-type Parsed =
-  | { ok: true; baseContractId: string; limitPrice: Price; stopPrice: Price }
-  | { ok: false; error: codes.LegacyPlaceError };
+type Parsed = { ok: true; input: PlaceInput } | { ok: false; error: codes.LegacyPlaceError };
 
 /**
  * The parse step of Order/place, in this order: brackets (refused: this family has none; the
@@ -109,7 +96,18 @@ function parsePlace(s: Services, body: PlaceBody): Parsed {
   if (!limit.ok) return limit;
   const stop = basePrice(l, 'stop', body.stopPrice, type === OrderType.Stop || type === OrderType.StopLimit);
   if (!stop.ok) return stop;
-  return { ok: true, baseContractId: s.contracts.contractFor(l.base).id, limitPrice: limit.price, stopPrice: stop.price };
+  const input: PlaceInput = {
+    accountId: body.accountId,
+    contractId: s.contracts.contractFor(l.base).id,
+    type,
+    side: body.side,
+    size: body.size,
+    limitPrice: limit.price,
+    stopPrice: stop.price,
+    stopLossTicks: null,
+    takeProfitTicks: null,
+  };
+  return { ok: true, input };
 }
 
 /** A size refusal, or null: a number > 0 (spec), whole, at most the service's 1000. */

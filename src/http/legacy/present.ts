@@ -2,22 +2,13 @@
 // here and in codes.ts only (trading and replay shapes: present-trading.ts). Shapes both families
 // share live in ../shared/present-common.ts.
 
-import { centsToUsd } from '../../domain/instrument.ts';
 import type { LegacyContract } from '../../domain/contract-id.ts';
-import { presentAccount, presentEligibility, presentPayout } from '../shared/present-common.ts';
+import { presentAccount, presentContractHead, presentEligibility, presentPayout } from '../shared/present-common.ts';
 
 export { presentAccount, presentEligibility, presentPayout };
 
 /** `name` is the short symbol (`CL`); `contractSize` the multiplier, USD per 1.0 of price. */
 export function presentContract(c: LegacyContract) {
-  const l = c.instrument;
-  return {
-    id: c.id,
-    name: l.symbol,
-    description: l.description,
-    tickSize: l.tickSize,
-    tickValue: centsToUsd(l.tickValueCents),
-    contractSize: l.contractSize,
-  };
+  return { ...presentContractHead(c.id, c.instrument.symbol, c.instrument), contractSize: c.instrument.contractSize };
 }
 

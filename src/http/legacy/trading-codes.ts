@@ -4,19 +4,18 @@
 // gives one; transport rows (HTTP 429, 503) are the current family's. docs/decisions.md, "Earlier
 // family".
 
+import { advanceTransportRows, barsTransportRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { HistoryError } from '../../service/history.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
-import type { CancelError, CloseError, ModifyError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import type { CancelError, CloseError, ModifyError, OrderStateError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import { legacyInstrumentOfBase } from '../../domain/legacy-instruments.ts';
 import { LEGACY_POLICY } from './policy.ts';
 
 /** The one errorCode of this family's trading and replay refusals. */
 export const REFUSED = 1;
-
-const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
 
 /** A base symbol in this family's words (LIGHTCMDUSD → CL). */
 function symbolOf(baseSymbol: string): string {
@@ -58,25 +57,25 @@ export const placeOrder: CodeTable<LegacyPlaceError> = {
     (e) => (e.field === 'limit' ? 'limitPrice is required for Limit orders' : 'stopPrice is required for Stop orders'),
     'limitPrice is required for Limit orders | stopPrice is required for Stop orders',
   ],
-  price_off_grid: [
-    REFUSED,
-    (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`,
-    '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}',
-  ],
-  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
+  ...priceRows(REFUSED),
   invalid_bracket: [REFUSED, 'Brackets are not supported in this API; place protective orders separately'],
-  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(REFUSED),
 };
 
 /** Cancel and modify: an ID that names no order of the caller's is `Order not found`, whoever owns it. */
 export type LegacyCancelError = CancelError | OrderIdError;
 
-export const cancelOrder: CodeTable<LegacyCancelError> = {
-  account_not_found: [REFUSED, 'Order not found'],
-  session_ended: [REFUSED, 'Order not found'],
+/** An order that is not working, in Order/cancel and Order/modify. */
+const orderStateRows: CodeTable<OrderStateError> = {
   order_not_found: [REFUSED, 'Order not found'],
   order_filled: [REFUSED, 'Order is already filled'],
   order_canceled: [REFUSED, 'Order is already canceled'],
+};
+
+export const cancelOrder: CodeTable<LegacyCancelError> = {
+  account_not_found: [REFUSED, 'Order not found'],
+  session_ended: [REFUSED, 'Order not found'],
+  ...orderStateRows,
 };
 
 const ORDER_TYPE_NAMES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop' };
@@ -88,22 +87,15 @@ export const modifyOrder: CodeTable<LegacyModifyError> = {
   account_not_found: [REFUSED, 'Order not found'],
   session_ended: [REFUSED, 'Order not found'],
   challenge_inactive: [REFUSED, 'Account violation'],
-  order_not_found: [REFUSED, 'Order not found'],
-  order_filled: [REFUSED, 'Order is already filled'],
-  order_canceled: [REFUSED, 'Order is already canceled'],
+  ...orderStateRows,
   invalid_price: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} must be a number or null`, '{limitPrice|stopPrice} must be a number or null'],
   price_not_applicable: [
     REFUSED,
     (e) => `${PRICE_FIELDS[e.field]} does not apply to ${ORDER_TYPE_NAMES[e.orderType]} orders`,
     '{limitPrice|stopPrice} does not apply to {Limit|Market|StopLimit|Stop} orders',
   ],
-  price_off_grid: [
-    REFUSED,
-    (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`,
-    '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}',
-  ],
-  price_out_of_range: [REFUSED, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
-  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+  ...priceRows(REFUSED),
+  rejected: engineRefusal(REFUSED),
 };
 
 export const searchOrders: CodeTable<SearchError> = {
@@ -120,7 +112,7 @@ export const closePosition: CodeTable<LegacyCloseError> = {
   session_ended: [REFUSED, 'No position found for contract'],
   position_not_found: [REFUSED, 'No position found for contract'],
   challenge_inactive: [REFUSED, 'Account violation'],
-  rejected: [REFUSED, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(REFUSED),
 };
 
 export const partialClosePosition: CodeTable<LegacyPartialCloseError> = {
@@ -154,30 +146,19 @@ export const replayStart: CodeTable<LegacyStartError> = {
   rate_limited: TOO_MANY_REQUESTS,
 };
 
-const sessionRows = {
-  account_not_found: [REFUSED, 'Account not found'],
-  session_ended: [REFUSED, 'No active replay session for this account'],
-} as const;
-
 export const replayAdvance: CodeTable<AdvanceError> = {
-  ...sessionRows,
+  ...replaySessionRows,
   invalid_steps: [REFUSED, `steps must be a whole number from 1 to ${LEGACY_POLICY.stepsMax}`],
   invalid_target_time: [REFUSED, 'Invalid timestamp'],
-  busy: {
-    status: 503,
-    message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation'),
-    doc: 'Session busy with another operation | Session is playing; pause it first',
-  },
-  streaming_rate: TOO_MANY_REQUESTS,
-  streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
+  ...advanceTransportRows,
 };
 
 export const replayPlay: CodeTable<PlayError> = {
-  ...sessionRows,
+  ...replaySessionRows,
   invalid_speed: [REFUSED, 'speed must be a number from 1 to 50'],
 };
 
-export const replaySession: CodeTable<SessionError> = sessionRows;
+export const replaySession: CodeTable<SessionError> = replaySessionRows;
 
 // ---- history ----
 
@@ -195,8 +176,5 @@ export const retrieveBars: CodeTable<LegacyHistoryError> = {
   limit_invalid: [REFUSED, 'Limit invalid'],
   bars_back_invalid: [REFUSED, 'barsBack must be a whole number of at least 1'],
   bars_back_with_start: [REFUSED, 'barsBack cannot be combined with startTime'],
-  rate_limited: TOO_MANY_REQUESTS,
-  daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
-  daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
-  importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
+  ...barsTransportRows,
 };

@@ -3,19 +3,13 @@
 // declared in schemas.ts and served through `route` (src/http/shared/endpoint.ts): CSRF 403, 401,
 // Pro 403, lenient JSON, compiled request checks.
 
-import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { familyApp } from '../shared/family.ts';
 import { registerOptimize } from './optimize.ts';
 import { registerRuns, registerRunTrades } from './runs.ts';
 import { registerStrategies } from './strategies.ts';
 import { registerTemplates } from './templates.ts';
 
 export function playgroundFamily(s: Services) {
-  const app = new Elysia({ prefix: '/api/playground' });
-  registerTemplates(app, s);
-  registerStrategies(app, s);
-  registerRuns(app, s);
-  registerRunTrades(app, s);
-  registerOptimize(app, s);
-  return app;
+  return familyApp('/api/playground', s, [registerTemplates, registerStrategies, registerRuns, registerRunTrades, registerOptimize]);
 }

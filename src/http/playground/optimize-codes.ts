@@ -4,23 +4,14 @@
 
 import type { CodeTable } from '../shared/code-table.ts';
 import type { CombinationsError, HeatmapError, ListError, OptimizationNotFound, OptimizeError, OptimizeStopError } from '../../service/playground/optimize.ts';
-import { run } from './run-codes.ts';
+import { pageRows, run } from './run-codes.ts';
+
+// POST run's rows but for speed, a running execution and the runners: an optimisation has its own.
+const { invalid_speed: _speed, already_running: _running, capacity: _capacity, ...runRows } = run;
 
 export const optimize: CodeTable<OptimizeError> = {
-  source_required: run.source_required,
-  template_not_found: run.template_not_found,
-  script_too_large: run.script_too_large,
-  strategy_not_found: run.strategy_not_found,
-  instrument_not_found: run.instrument_not_found,
-  start_date_required: run.start_date_required,
-  date_invalid: run.date_invalid,
-  end_before_start: run.end_before_start,
-  span_too_long: run.span_too_long,
-  timeframe_required: run.timeframe_required,
-  custom_disabled: run.custom_disabled,
-  invalid_timeframe: run.invalid_timeframe,
+  ...runRows,
   invalid_params: [8, (e) => e.message, 'Why a param\'s value, range or list does not fit, e.g. Param fast must be between 2 and 200, Range of fast: step must be greater than 0'],
-  no_data: run.no_data,
   optimization_running: [11, 'An optimisation is already running; stop it first'],
   invalid_method: [12, (e) => e.message, 'method must be grid or random | count must be a whole number from 1 to {max} with method random | seed must be …'],
   invalid_objective: [13, 'objective must be one of net_pnl, return_over_drawdown, sharpe, profit_factor, win_rate'],
@@ -31,30 +22,24 @@ export const optimize: CodeTable<OptimizeError> = {
   rate_limited: { status: 429, message: 'Too many optimisation starts; retry shortly' },
 };
 
-export const optimization: CodeTable<OptimizationNotFound> = {
-  optimization_not_found: [1, 'Optimisation not found'],
-};
+export const optimization: CodeTable<OptimizationNotFound> = { optimization_not_found: [1, 'Optimisation not found'] };
 
 export const optimizationStop: CodeTable<OptimizeStopError> = {
-  optimization_not_found: [1, 'Optimisation not found'],
+  ...optimization,
   not_running: [2, 'The optimisation is not running'],
 };
 
 export const optimizationCombinations: CodeTable<CombinationsError> = {
-  optimization_not_found: [1, 'Optimisation not found'],
+  ...optimization,
   invalid_sort: [2, 'sort must be one of objective, index, netPnl, returnPct, sharpeRatio, profitFactor, winRate, totalTrades, maxDrawdown'],
   invalid_order: [3, 'order must be asc or desc'],
-  invalid_offset: [4, 'offset must be a whole number of at least 0'],
-  invalid_limit: [5, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
+  ...pageRows(4),
 };
 
 export const optimizationHeatmap: CodeTable<HeatmapError> = {
-  optimization_not_found: [1, 'Optimisation not found'],
+  ...optimization,
   invalid_axis: [2, (e) => `${e.field} must name a param of the optimisation${e.field === 'y' ? ', other than x' : ''}`, '{x|y} must name a param of the optimisation (y other than x)'],
 };
 
 /** GET optimizations: paged as GET executions/:id/trades is, without its not-found row. */
-export const optimizations: CodeTable<ListError> = {
-  invalid_offset: [1, 'offset must be a whole number of at least 0'],
-  invalid_limit: [2, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
-};
+export const optimizations: CodeTable<ListError> = pageRows(1);

@@ -4,6 +4,17 @@
 import type { CodeTable } from '../shared/code-table.ts';
 import type { ExecutionNotFound, RunError, SpeedError, StopError, TradesPageError } from '../../service/playground/runs.ts';
 
+/** No strategy runner is free (HTTP 503 with Retry-After). */
+const RUNNERS_BUSY = { status: 503, message: 'All strategy runners are busy; retry shortly' } as const;
+
+/** A page's offset and limit, numbered from `first`: the paged reads of this family share them. */
+export function pageRows(first: number): CodeTable<{ kind: 'invalid_offset' } | { kind: 'invalid_limit'; max: number }> {
+  return {
+    invalid_offset: [first, 'offset must be a whole number of at least 0'],
+    invalid_limit: [first + 1, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
+  };
+}
+
 export const run: CodeTable<RunError> = {
   source_required: [1, 'Provide either templateId or code'],
   template_not_found: [2, 'Template not found'],
@@ -27,7 +38,7 @@ export const run: CodeTable<RunError> = {
   invalid_speed: [9, 'speed must be a number from 1 to 50'],
   no_data: [10, (e) => `No data available for ${e.symbol} from ${e.fromDate} to ${e.toDate}`, 'No data available for {instrument} from {startDate} to {endDate}'],
   already_running: [11, 'An execution is already running; stop it first'],
-  capacity: { status: 503, message: 'All strategy runners are busy; retry shortly' },
+  capacity: RUNNERS_BUSY,
 };
 
 export const stop: CodeTable<StopError> = {
@@ -38,15 +49,9 @@ export const speed: CodeTable<SpeedError> = {
   invalid_speed: [1, 'speed must be a number from 1 to 50, or "max" for full speed'],
   not_running: [2, 'No execution is running'],
   // Back to full speed needs a full-speed runner; the run keeps its pace meanwhile.
-  capacity: { status: 503, message: 'All strategy runners are busy; retry shortly' },
+  capacity: RUNNERS_BUSY,
 };
 
-export const execution: CodeTable<ExecutionNotFound> = {
-  execution_not_found: [1, 'Execution not found'],
-};
+export const execution: CodeTable<ExecutionNotFound> = { execution_not_found: [1, 'Execution not found'] };
 
-export const executionTrades: CodeTable<TradesPageError> = {
-  execution_not_found: [1, 'Execution not found'],
-  invalid_offset: [2, 'offset must be a whole number of at least 0'],
-  invalid_limit: [3, (e) => `limit must be a whole number from 1 to ${e.max}`, 'limit must be a whole number from 1 to {max}'],
-};
+export const executionTrades: CodeTable<TradesPageError> = { ...execution, ...pageRows(2) };

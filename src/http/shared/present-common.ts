@@ -22,6 +22,11 @@ export function presentAccount(a: AccountView) {
   };
 }
 
+/** A contract's head in both families: its id and name, and its instrument's tick in USD. */
+export function presentContractHead(id: string, name: string, i: { description: string; tickSize: number; tickValueCents: number }) {
+  return { id, name, description: i.description, tickSize: i.tickSize, tickValue: centsToUsd(i.tickValueCents) };
+}
+
 /**
  * A payout refusal reason in words. The families differ only in the phase's name: the current
  * family's "performance phase" is the earlier family's "funded phase".

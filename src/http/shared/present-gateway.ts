@@ -57,41 +57,17 @@ function liveStatus(o: Order): 1 | 2 | 3 | 4 | 5 | 8 {
 
 /** The live gateway's order: `updateTimestamp` always set (the last change, else the creation), `customTag` echoed. */
 export function presentLiveOrder(accountId: number, contract: Contract, o: Order) {
-  const inst = contract.instrument;
-  const filled = o.status === OrderStatus.Filled;
   const tag = (o as { customTag?: string | null }).customTag;
   return {
-    id: o.id,
-    accountId,
-    contractId: contract.id,
-    symbolId: contract.symbolId,
-    creationTimestamp: isoFromEpochS(o.createdS),
+    ...presentOrder(accountId, contract, o),
     updateTimestamp: isoFromEpochS(o.updatedS ?? o.createdS),
     status: liveStatus(o),
     type: o.type as 1 | 2 | 3 | 4 | 5 | 6 | 7,
-    side: o.side,
-    size: o.size,
-    limitPrice: priceOrNull(inst, o.limitTicks),
-    stopPrice: priceOrNull(inst, o.stopTicks),
-    fillVolume: o.fillVolume,
-    filledPrice: filled ? priceOrNull(inst, o.filledPriceTicks) : null,
     customTag: tag ?? null,
   };
 }
 
 /** The live gateway's trade: the fill's own id, the P&L of the contracts it closed (null when it closed none). */
 export function presentLiveTrade(accountId: number, contract: Contract, f: Fill, closing: boolean) {
-  return {
-    id: f.id,
-    accountId,
-    contractId: contract.id,
-    creationTimestamp: isoFromEpochS(f.timeS),
-    price: ticksToPrice(contract.instrument, f.priceTicks),
-    profitAndLoss: closing ? centsToUsd(f.realizedPnlCents) : null,
-    fees: centsToUsd(f.feeCents),
-    side: f.side,
-    size: f.size,
-    voided: false,
-    orderId: f.orderId,
-  };
+  return { ...presentTrade(accountId, contract, f, 0), id: f.id, profitAndLoss: closing ? centsToUsd(f.realizedPnlCents) : null };
 }

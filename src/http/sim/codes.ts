@@ -4,29 +4,19 @@
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
-import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
-import type { CancelError, CloseError, GatewayPlaceError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
-import { payoutReasonText } from '../shared/present-common.ts';
+import type { CancelError, CloseError, GatewayPlaceError, OrderStateError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
+import {
+  ACCOUNT_NOT_FOUND_ROW, advanceTransportRows, barsTransportRows, credentialRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows, validateRows,
+} from '../shared/code-rows.ts';
+import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
+import { payoutTables } from '../shared/payout-codes.ts';
 
-// Wrong key, unknown email, unverified and disabled users get the same answer: accounts cannot be probed.
-export const loginKey: CodeTable<LoginError> = {
-  missing_credentials: [3, 'Invalid credentials'],
-  invalid_credentials: [3, 'Invalid credentials'],
-  user_unverified: [3, 'Invalid credentials'],
-  user_disabled: [3, 'Invalid credentials'],
-  pro_required: [9, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const loginKey: CodeTable<LoginError> = { ...credentialRows(3), pro_required: [9, SIM_PRO_REQUIRED], rate_limited: TOO_MANY_REQUESTS };
 
-export const validate: CodeTable<ValidateError> = {
-  invalid_session: [1, 'Invalid session'],
-  // The account left the Pro plan after login: its tokens stop opening the API (loginKey's row).
-  pro_required: [9, 'Pro subscription required for the Simulator API'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+export const validate: CodeTable<ValidateError> = validateRows(9);
 
 /** Endpoints that answer no error row of their own (only 400/401). */
 export const none: CodeTable<never> = {};
@@ -52,10 +42,7 @@ export const retrieveBars: CodeTable<HistoryError> = {
   custom_disabled: [2, 'Custom timeframes are currently disabled'],
   unit_number_invalid: [3, 'Unit number invalid'],
   limit_invalid: [4, 'Limit invalid'],
-  rate_limited: TOO_MANY_REQUESTS,
-  daily_bars_exhausted: { status: 429, message: 'Daily data limit reached. Resets at 00:00 UTC.' },
-  daily_processing_exhausted: { status: 429, message: 'Daily data-processing limit reached. Resets at 00:00 UTC.' },
-  importing: { status: 503, message: 'Market data for this contract is being re-imported; retry later' },
+  ...barsTransportRows,
 };
 
 export const replayStart: CodeTable<StartError> = {
@@ -86,32 +73,20 @@ export const replayStart: CodeTable<StartError> = {
   rate_limited: TOO_MANY_REQUESTS,
 };
 
-const sessionRows = {
-  account_not_found: [1, 'Account not found'],
-  session_ended: [1, 'No active replay session for this account'],
-} as const;
-
 export const replayAdvance: CodeTable<AdvanceError> = {
-  ...sessionRows,
+  ...replaySessionRows,
   invalid_steps: [2, 'steps must be a whole number from 1 to 100'],
   invalid_target_time: [2, 'Invalid targetTime'],
-  busy: {
-    status: 503,
-    message: (e) => (e.cause === 'playing' ? 'Session is playing; pause it first' : 'Session busy with another operation'),
-    doc: 'Session busy with another operation | Session is playing; pause it first',
-  },
-  streaming_rate: TOO_MANY_REQUESTS,
-  streaming_daily: { status: 429, message: 'Daily streaming allowance reached. Resets at 00:00 UTC.' },
+  ...advanceTransportRows,
 };
 
 export const replayPlay: CodeTable<PlayError> = {
-  ...sessionRows,
+  ...replaySessionRows,
   invalid_speed: [2, 'speed must be a number from 1 to 50'],
 };
 
-export const replaySession: CodeTable<SessionError> = sessionRows;
+export const replaySession: CodeTable<SessionError> = replaySessionRows;
 
-const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;
 
 /**
@@ -124,20 +99,19 @@ export type SpecPlaceError = PlaceError | Extract<GatewayPlaceError, { kind: 'in
 export const placeOrder: CodeTable<SpecPlaceError> = {
   invalid_size: [7, 'Invalid order size'],
   invalid_type_or_side: [7, 'Invalid order type or side'],
-  account_not_found: [1, 'Account not found'],
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
   session_ended: [2, 'The replay session of this account has ended'],
   contract_not_found: [2, 'Contract not found'],
   contract_mismatch: [2, (e) => `This session trades ${e.sessionSymbol}; ${e.requestedSymbol} cannot be traded in it`, 'This session trades {symbol}; {symbol} cannot be traded in it'],
   price_required: [2, (e) => `${PRICE_FIELDS[e.field]} is required for this order type`, '{limitPrice|stopPrice} is required for this order type'],
-  price_off_grid: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`, '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}'],
-  price_out_of_range: [2, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
+  ...priceRows(2),
   invalid_bracket: [2, (e) => `${BRACKET_FIELDS[e.leg]}.ticks must be a non-zero whole number of ticks`, '{stopLossBracket|takeProfitBracket}.ticks must be a non-zero whole number of ticks'],
   invalid_bracket_type: [
     2,
     (e) => `${BRACKET_FIELDS[e.leg]}.type ${e.type ?? 'sent'} is not supported: a stop-loss bracket is a stop (4), a take-profit bracket a limit (1)`,
     '{stopLossBracket|takeProfitBracket}.type {type} is not supported: a stop-loss bracket is a stop (4), a take-profit bracket a limit (1)',
   ],
-  rejected: [2, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(2),
   challenge_inactive: [4, 'Account violation'],
 };
 
@@ -146,55 +120,35 @@ export const modifyOrder: CodeTable<{ kind: 'unsupported' }> = {
 };
 
 // The gateway schema has one row for every order that is not working: filled and canceled share it.
-export const cancelOrder: CodeTable<CancelError> = {
-  account_not_found: [1, 'Account not found'],
-  session_ended: [2, 'Order not found'],
-  order_not_found: [2, 'Order not found'],
-  order_filled: [2, 'Order not found'],
-  order_canceled: [2, 'Order not found'],
-};
+const ORDER_NOT_FOUND = [2, 'Order not found'] as const;
+
+/** An order that is not working, in both profiles' Order/cancel and Order/modify. */
+export const orderNotWorking: CodeTable<OrderStateError> = { order_not_found: ORDER_NOT_FOUND, order_filled: ORDER_NOT_FOUND, order_canceled: ORDER_NOT_FOUND };
+
+export const cancelOrder: CodeTable<CancelError> = { account_not_found: ACCOUNT_NOT_FOUND_ROW, session_ended: ORDER_NOT_FOUND, ...orderNotWorking };
 
 export const searchOrders: CodeTable<SearchError> = {
-  account_not_found: [1, 'Account not found'],
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
   invalid_timestamp: [2, 'startTimestamp and endTimestamp must be ISO 8601 times'],
 };
 
-export const closePosition: CodeTable<CloseError> = {
-  account_not_found: [1, 'Account not found'],
+const positionNotFound: Pick<CodeTable<CloseError>, 'account_not_found' | 'session_ended' | 'position_not_found'> = {
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
   session_ended: [2, 'Position not found'],
   position_not_found: [2, 'Position not found'],
-  challenge_inactive: [4, 'Account violation'],
-  rejected: [5, (e) => e.reason, 'the engine\'s rejection reason'],
 };
+
+export const closePosition: CodeTable<CloseError> = { ...positionNotFound, challenge_inactive: [4, 'Account violation'], rejected: engineRefusal(5) };
 
 export const partialClosePosition: CodeTable<PartialCloseError> = {
-  account_not_found: [1, 'Account not found'],
-  session_ended: [2, 'Position not found'],
-  position_not_found: [2, 'Position not found'],
+  ...positionNotFound,
   challenge_inactive: [4, 'Account violation'],
   invalid_close_size: [5, 'Invalid close size'],
-  rejected: [6, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(6),
 };
 
-export const payoutEligibility: CodeTable<PayoutPhaseError> = {
-  account_not_found: [1, 'Account not found'],
-  not_performance_phase: [2, 'Account is not in the performance phase'],
-};
-
-export const payoutRequest: CodeTable<PayoutRequestError> = {
-  ...payoutEligibility,
-  invalid_amount: [3, 'Invalid withdrawal amount'],
-  not_eligible: [
-    4,
-    (e) => `Withdrawal not eligible: ${e.eligibility.reasons.map((r) => payoutReasonText(r, PAYOUT_PHASE)).join('; ')}`,
-    'Withdrawal not eligible: {reasons, joined by "; "}',
-  ],
-  conflict: [5, 'Withdrawal failed — please retry'],
-};
-
-export const payoutHistory: CodeTable<{ kind: 'account_not_found' }> = {
-  account_not_found: [1, 'Account not found'],
-};
-
-/** What this family calls the challenge phase in which payouts are taken. */
-export const PAYOUT_PHASE = 'performance phase';
+export const { payoutEligibility, payoutRequest, payoutHistory, PAYOUT_PHASE } = payoutTables({
+  phase: 'performance phase',
+  payout: 'Withdrawal',
+  notInPhase: 'Account is not in the performance phase',
+});

@@ -8,6 +8,7 @@
 // 8 UnknownError, 9 AccountRejected. Messages are the spec's where it has one, the live gateway's
 // where clients quote it (bracket signs and types).
 
+import { ACCOUNT_NOT_FOUND_ROW, engineRefusal, PRICE_FIELDS, priceRows } from '../shared/code-rows.ts';
 import type { CodeTable } from '../shared/code-table.ts';
 import type { BracketLeg, GatewayModifyError, GatewayPlaceError, PartialCloseError, TrailProblem } from '../../service/trading.ts';
 import * as codes from './codes.ts';
@@ -22,7 +23,6 @@ export function livePlaceError(e: GatewayPlaceError): LivePlaceError {
 
 const TYPE_NAMES: Record<number, string> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop', 5: 'TrailingStop', 6: 'JoinBid', 7: 'JoinAsk' };
 const LEG_NAMES: Record<BracketLeg, string> = { stop_loss: 'stop loss', take_profit: 'take profit' };
-const PRICE_FIELDS = { limit: 'limitPrice', stop: 'stopPrice' } as const;
 
 const TRAIL_TEXT: Record<TrailProblem, string> = {
   missing: 'trailPrice is required for TrailingStop orders',
@@ -43,14 +43,13 @@ function signText(e: Extract<GatewayPlaceError, { kind: 'invalid_bracket_sign' }
 export const placeOrder: CodeTable<LivePlaceError> = {
   invalid_size: [2, 'Invalid order size'],
   invalid_type_or_side: [2, 'Invalid order type or side'],
-  account_not_found: [1, 'Account not found'],
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
   session_ended: [10, 'The replay session of this account has ended'],
   challenge_inactive: [4, 'Account violation'],
   contract_not_found: [8, 'Contract not found'],
   contract_mismatch: [9, (e) => `This session trades ${e.sessionSymbol}; ${e.requestedSymbol} cannot be traded in it`, 'This session trades {symbol}; {symbol} cannot be traded in it'],
   price_required: [2, (e) => `${PRICE_FIELDS[e.field]} is required for this order type`, '{limitPrice|stopPrice} is required for this order type'],
-  price_off_grid: codes.placeOrder.price_off_grid,
-  price_out_of_range: codes.placeOrder.price_out_of_range,
+  ...priceRows(2),
   invalid_bracket: codes.placeOrder.invalid_bracket,
   invalid_trail: [2, (e) => TRAIL_TEXT[e.problem], 'trailPrice: required for TrailingStop, a positive multiple of the tick size, for TrailingStop only'],
   invalid_custom_tag: [2, (e) => `customTag must be a text of at most ${e.maxChars} characters`, 'customTag must be a text of at most {n} characters'],
@@ -63,30 +62,21 @@ export const placeOrder: CodeTable<LivePlaceError> = {
   ],
   invalid_bracket_sign: [2, signText, 'Invalid {stop loss|take profit} ticks ({ticks}). Ticks should be {less|greater} than zero when {longing|going short}.'],
   insufficient_funds: [3, (e) => e.reason, 'the engine\'s margin refusal'],
-  rejected: [2, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(2),
 };
 
 export const modifyOrder: CodeTable<GatewayModifyError> = {
-  account_not_found: [1, 'Account not found'],
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
   session_ended: [2, 'Order not found'],
   challenge_inactive: [6, 'Account violation'],
-  order_not_found: [2, 'Order not found'],
-  order_filled: [2, 'Order not found'],
-  order_canceled: [2, 'Order not found'],
+  ...codes.orderNotWorking,
   invalid_size: [3, 'Invalid order size'],
   invalid_price: [3, (e) => `${PRICE_FIELDS[e.field]} must be a number`, '{limitPrice|stopPrice} must be a number'],
   price_not_applicable: [3, (e) => `A ${TYPE_NAMES[e.orderType] ?? e.orderType} order has no ${PRICE_FIELDS[e.field]}`, 'A {type} order has no {limitPrice|stopPrice}'],
-  price_off_grid: [3, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is not a multiple of the tick size ${e.tickSize}`, '{limitPrice|stopPrice} {price} is not a multiple of the tick size {tickSize}'],
-  price_out_of_range: [3, (e) => `${PRICE_FIELDS[e.field]} ${e.price} is out of range`, '{limitPrice|stopPrice} {price} is out of range'],
+  ...priceRows(3),
   invalid_trail: [3, (e) => TRAIL_TEXT[e.problem], 'trailPrice: a positive multiple of the tick size, for TrailingStop only'],
-  rejected: [3, (e) => e.reason, 'the engine\'s rejection reason'],
+  rejected: engineRefusal(3),
 };
 
-export const closePosition: CodeTable<PartialCloseError> = {
-  account_not_found: [1, 'Account not found'],
-  session_ended: [2, 'Position not found'],
-  position_not_found: [2, 'Position not found'],
-  challenge_inactive: [9, 'Account violation'],
-  invalid_close_size: [5, 'Invalid close size'],
-  rejected: [6, (e) => e.reason, 'the engine\'s rejection reason'],
-};
+/** The spec's partial close, but for the gateway's AccountViolation (9). */
+export const closePosition: CodeTable<PartialCloseError> = { ...codes.partialClosePosition, challenge_inactive: [9, 'Account violation'] };

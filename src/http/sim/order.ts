@@ -3,7 +3,7 @@
 import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import type { Order } from '../../engine/types.ts';
-import type { Listing } from '../../service/trading.ts';
+import type { Listing, PlaceInput } from '../../service/trading.ts';
 import { mapError } from '../shared/code-table.ts';
 import { INVALID, type Invalid, route, routeByProfile } from '../shared/endpoint.ts';
 import { isInvalid } from '../../lib/invalid.ts';
@@ -43,40 +43,17 @@ export function registerOrder<P extends string>(app: Elysia<P>, s: Services): vo
 
 function registerPlace<P extends string>(app: Elysia<P>, s: Services): void {
   routeByProfile(app, s, [ep.orderPlace, async ({ body, principal }) => {
-    const r = await s.trading.place(principal.user.id, {
-      accountId: body.accountId,
-      contractId: body.contractId,
-      type: body.type,
-      side: body.side,
-      size: body.size,
-      limitPrice: body.limitPrice,
-      stopPrice: body.stopPrice,
-      stopLossTicks: bracketTicks(body.stopLossBracket),
-      takeProfitTicks: bracketTicks(body.takeProfitBracket),
-      // The spec's brackets are a stop and a limit: another type sent is refused, never changed.
-      stopLossType: bracketType(body.stopLossBracket),
-      takeProfitType: bracketType(body.takeProfitBracket),
-    });
+    const r = await s.trading.place(principal.user.id, placeInput(body));
     return r.ok ? ep.orderPlace.ok({ orderId: r.value.order.id }) : mapError(codes.placeOrder, r.error as codes.SpecPlaceError);
   }], [live.orderPlace, async ({ body, principal }) => {
     // The web console trades with the whole order model but sends unsigned brackets and shows its
     // legs once they work, as before; a bot under the live profile gets the gateway's rules.
     const bot = principal.console !== true;
     const r = await s.trading.place(principal.user.id, {
-      accountId: body.accountId,
-      contractId: body.contractId,
-      type: body.type,
-      side: body.side,
-      size: body.size,
-      limitPrice: body.limitPrice,
-      stopPrice: body.stopPrice,
+      ...placeInput(body),
       trailPrice: body.trailPrice,
       customTag: body.customTag,
       linkedOrderId: body.linkedOrderId,
-      stopLossTicks: bracketTicks(body.stopLossBracket),
-      takeProfitTicks: bracketTicks(body.takeProfitBracket),
-      stopLossType: bracketType(body.stopLossBracket),
-      takeProfitType: bracketType(body.takeProfitBracket),
       allowExtendedTypes: true,
       gatewayBracketSigns: bot,
       suspendLegs: bot,
@@ -121,6 +98,22 @@ function registerSearch<P extends string>(app: Elysia<P>, s: Services): void {
 }
 
 type BracketBody = { ticks: number; type?: unknown } | null | undefined | Invalid;
+
+/** The fields both profiles' Order/place send as they are, and their brackets. */
+type PlaceBody = Pick<PlaceInput, 'accountId' | 'contractId' | 'type' | 'side' | 'size'> &
+  Partial<Pick<PlaceInput, 'limitPrice' | 'stopPrice'>> & { stopLossBracket?: BracketBody; takeProfitBracket?: BracketBody };
+
+/** Order/place as both profiles read it; the live profile adds the gateway's fields. */
+function placeInput({ accountId, contractId, type, side, size, limitPrice, stopPrice, stopLossBracket, takeProfitBracket }: PlaceBody) {
+  return {
+    accountId, contractId, type, side, size, limitPrice, stopPrice,
+    stopLossTicks: bracketTicks(stopLossBracket),
+    takeProfitTicks: bracketTicks(takeProfitBracket),
+    // The spec's brackets are a stop and a limit: another type sent is refused, never changed.
+    stopLossType: bracketType(stopLossBracket),
+    takeProfitType: bracketType(takeProfitBracket),
+  };
+}
 
 /** The distance of a bracket `{ticks: N}` (or the gateway's `{ticks, type}`); null for none. */
 function bracketTicks(bracket: BracketBody): number | null | Invalid {

@@ -7,22 +7,13 @@ import { type ChallengeOutcome, type ChallengeState, snapshotOf } from '../../ch
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Contract } from '../../service/contracts.ts';
 import type { OpenPosition } from '../../service/trading.ts';
-import { presentAccount, presentEligibility, presentPayout } from '../shared/present-common.ts';
+import { presentAccount, presentContractHead, presentEligibility, presentPayout } from '../shared/present-common.ts';
 import { presentOrder, presentTrade } from '../shared/present-gateway.ts';
 
 export { presentAccount, presentEligibility, presentPayout, presentOrder, presentTrade };
 
 export function presentContract(c: Contract) {
-  const i = c.instrument;
-  return {
-    id: c.id,
-    name: c.name,
-    description: i.description,
-    tickSize: i.tickSize,
-    tickValue: centsToUsd(i.tickValueCents),
-    activeContract: true,
-    symbolId: c.symbolId,
-  };
+  return { ...presentContractHead(c.id, c.name, c.instrument), activeContract: true, symbolId: c.symbolId };
 }
 
 // ---- replay, orders, positions, fills ----

@@ -2,6 +2,7 @@
 // The spec leaves the route and its codes to us (Authentication 5, Errors 6; docs/decisions.md).
 
 import { limits } from '../../config.ts';
+import { accountNotFound, credentialRows, replaySessionRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
@@ -9,42 +10,31 @@ import type { DrawingsReadError, DrawingsWriteError } from '../../service/drawin
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
 import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
-// Missing fields, unknown email, wrong password, no password, unverified and disabled users get the
-// same answer: accounts cannot be probed.
-export const login: CodeTable<WebLoginError> = {
-  missing_credentials: [1, 'Invalid credentials'],
-  invalid_credentials: [1, 'Invalid credentials'],
-  user_unverified: [1, 'Invalid credentials'],
-  user_disabled: [1, 'Invalid credentials'],
-  rate_limited: TOO_MANY_REQUESTS,
-};
+// No password set counts as wrong credentials here (credentialRows).
+export const login: CodeTable<WebLoginError> = { ...credentialRows(1), rate_limited: TOO_MANY_REQUESTS };
 
 /** Endpoints that answer no error row of their own. */
 export const none: CodeTable<never> = {};
+
+/** Another user's replay session, or none, reads as not found. */
+const sessionNotFound: CodeTable<{ kind: 'session_not_found' }> = { session_not_found: [1, 'Replay session not found'] };
 
 export const apiKeyProfile: CodeTable<{ kind: 'invalid_profile' }> = {
   invalid_profile: [1, 'profile must be "spec", "live" or null'],
 };
 
 /** GET /replay-results/:accountId: an account that is not the user's reads as not found. */
-export const replayResults: CodeTable<{ kind: 'account_not_found' }> = {
-  account_not_found: [1, 'Account not found'],
-};
+export const replayResults: CodeTable<{ kind: 'account_not_found' }> = accountNotFound;
 
 /** GET /replay-sessions/:accountId: the current family's Replay rows for the same kinds. */
-export const replaySession: CodeTable<SessionError> = {
-  account_not_found: [1, 'Account not found'],
-  session_ended: [1, 'No active replay session for this account'],
-};
+export const replaySession: CodeTable<SessionError> = replaySessionRows;
 
 /** GET /journal/:accountId: another user's session, or none, reads as not found. */
-export const journalSession: CodeTable<JournalReadError> = {
-  session_not_found: [1, 'Replay session not found'],
-};
+export const journalSession: CodeTable<JournalReadError> = sessionNotFound;
 
 /** POST /journal/:accountId/note. */
 export const journalNote: CodeTable<NoteError> = {
-  session_not_found: [1, 'Replay session not found'],
+  ...sessionNotFound,
   trade_not_found: [2, 'Trade not found'],
   invalid_note: [3, 'Invalid note: tradeNumber must be null or a trade number, text a string'],
   note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
@@ -53,13 +43,11 @@ export const journalNote: CodeTable<NoteError> = {
 };
 
 /** GET /replay-sessions/:accountId/drawings: another user's session, or none, reads as not found. */
-export const drawingsRead: CodeTable<DrawingsReadError> = {
-  session_not_found: [1, 'Replay session not found'],
-};
+export const drawingsRead: CodeTable<DrawingsReadError> = sessionNotFound;
 
 /** PUT /replay-sessions/:accountId/drawings: the lines replace the session's, or nothing changes. */
 export const drawingsReplace: CodeTable<DrawingsWriteError> = {
-  session_not_found: [1, 'Replay session not found'],
+  ...sessionNotFound,
   invalid_drawings: [2, 'Invalid drawings: horizontalLines holds {price}, trendLines {startTime, startPrice, endTime, endPrice}; prices are finite numbers, times ISO 8601'],
   too_many_drawings: [3, `Too many drawings (at most ${limits.replayDrawingsMax} lines)`],
 };

@@ -2,8 +2,8 @@
 // console rely on, the API-key settings, and the reads the console needs beside the simulator API
 // (challenge figures, the days of data held, what a session is, its statistics, its drawings, the journal).
 
-import { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
+import { familyApp } from '../shared/family.ts';
 import { registerApiKey } from './api-key.ts';
 import { registerChallenges } from './challenges.ts';
 import { registerDataRanges } from './data-ranges.ts';
@@ -14,14 +14,8 @@ import { registerReplaySessions } from './replay-sessions.ts';
 import { registerWebAuth } from './auth.ts';
 
 export function webAuthFamily(s: Services) {
-  const app = new Elysia({ prefix: '/api/auth' });
-  registerWebAuth(app, s);
-  registerApiKey(app, s);
-  registerChallenges(app, s);
-  registerDataRanges(app, s);
-  registerReplayResults(app, s);
-  registerReplaySessions(app, s);
-  registerJournal(app, s);
-  registerDrawings(app, s);
-  return app;
+  return familyApp('/api/auth', s, [
+    registerWebAuth, registerApiKey, registerChallenges, registerDataRanges,
+    registerReplayResults, registerReplaySessions, registerJournal, registerDrawings,
+  ]);
 }
