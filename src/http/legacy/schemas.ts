@@ -10,6 +10,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { accountPost, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -101,10 +102,6 @@ const replayPosition = {
 
 // ---- shared request pieces ----
 
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
-/** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
-const accountFirst = { accountId: AccountId };
-const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
 /** Order/cancel and Order/modify name the session by the order ID's account (`<replay account id>-<order id>`). */
 const ORDER_ID_SESSION = { body: 'orderId', account: (id: unknown) => parseLegacyId(id)?.accountId } as const;
 const SIZE = `Contracts: a whole number from 1 to ${limits.orderSizeMax}`;
@@ -258,63 +255,39 @@ export const replayStart = defineEndpoint({
   errors: trading.replayStart,
 });
 
-export const replayStep = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/step',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayStep = sessionPost('/Replay/step', {
   summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
   produces: 'json+msgpack',
-  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
-  fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
+  request: { steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
+  fields: { steps: { defer: 'invalid_steps' } },
   response: okBody({ ...replayPosition, bars: T.Array(Bar) }),
   errors: trading.replayAdvance,
 });
 
-export const replayJumpTo = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/jumpTo',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayJumpTo = sessionPost('/Replay/jumpTo', {
   summary: 'Processes every bar up to a time without returning them (forward only)',
-  request: { ...accountFirst, timestamp: IsoTimeText },
-  fields: { ...accountRule, timestamp: { defer: 'invalid_target_time' } },
+  request: { timestamp: IsoTimeText },
+  fields: { timestamp: { defer: 'invalid_target_time' } },
   response: okBody(replayPosition),
   errors: trading.replayAdvance,
 });
 
-export const replayPlay = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/play',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayPlay = sessionPost('/Replay/play', {
   summary: 'Plays bars on a timer: speed 1 is real time (one bar per bar width)',
-  request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
+  request: { speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
+  fields: { speed: { defer: 'invalid_speed' } },
   response: okBody({}),
   errors: trading.replayPlay,
 });
 
-export const replayPause = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/pause',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayPause = sessionPost('/Replay/pause', {
   summary: 'Stops playback',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({}),
   errors: trading.replaySession,
 });
 
-export const replayEnd = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/end',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayEnd = sessionPost('/Replay/end', {
   summary: 'Flattens, cancels working orders, ends the session and returns its results',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ results: RunResults }),
   errors: trading.replaySession,
 });
@@ -363,25 +336,14 @@ export const orderPlace = defineEndpoint({
 
 const orderList = { orders: T.Array(LegacyOrder, { maxItems: limits.orderSearchMax }) };
 
-export const orderSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Order/search',
-  auth: 'bearer',
+export const orderSearch = accountPost('/Order/search', {
   summary: `Orders of the account, newest first (the ${limits.orderSearchMax} newest)`,
-  request: accountFirst,
-  fields: accountRule,
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
 
-export const orderSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Order/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const orderSearchOpen = sessionPost('/Order/searchOpen', {
   summary: 'Working orders of the live session (status 6), newest first',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
@@ -422,14 +384,8 @@ export const orderModify = defineEndpoint({
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Position/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const positionSearchOpen = sessionPost('/Position/searchOpen', {
   summary: 'The open position of the account\'s live session (empty when flat)',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ positions: T.Array(LegacyPosition) }),
   errors: trading.searchOrders,
 });
@@ -440,7 +396,7 @@ export const positionClose = defineEndpoint({
   auth: 'bearer',
   session: ACCOUNT_SESSION,
   summary: 'Closes the whole position at market',
-  request: { ...accountFirst, contractId: T.String() },
+  request: { accountId: AccountId, contractId: T.String() },
   // The contract (this family's IDs) is checked first, then the service's account and position.
   fields: { contractId: { refuse: { kind: 'contract_not_found' } }, accountId: { defer: 'account_not_found' } },
   response: okBody({}),
@@ -453,20 +409,15 @@ export const positionPartialClose = defineEndpoint({
   auth: 'bearer',
   session: ACCOUNT_SESSION,
   summary: 'Closes part of the position at market',
-  request: { ...accountFirst, contractId: T.String(), size: Size },
+  request: { accountId: AccountId, contractId: T.String(), size: Size },
   // Size first, then the contract, then the service's account, position and size checks.
   fields: { size: { refuse: INVALID_SIZE }, contractId: { defer: 'contract_not_found' }, accountId: { defer: 'account_not_found' } },
   response: okBody({}),
   errors: trading.partialClosePosition,
 });
 
-export const tradeSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Trade/search',
-  auth: 'bearer',
+export const tradeSearch = accountPost('/Trade/search', {
   summary: `Fills of the account, oldest first (the ${limits.tradeSearchMax} newest)`,
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ trades: T.Array(LegacyTrade, { maxItems: limits.tradeSearchMax }) }),
   errors: trading.searchOrders,
 });

@@ -6,13 +6,12 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_NOT_FOUND, sessionPost } from '../shared/declare.ts';
 import { AccountId, Maybe, OrderSideValue } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as liveCodes from './live-codes.ts';
 import { LiveOrder, LiveOrderTypeValue, LivePosition, LiveTrade } from './live-shapes.ts';
 import * as spec from './schemas.ts';
-
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
 
 /** `{ticks, type}` as the gateway sends brackets: signed ticks (long stop-loss below: negative), the leg's type. */
 const LiveBracket = Maybe(
@@ -61,14 +60,9 @@ export const orderPlace = defineEndpoint({
   errors: liveCodes.placeOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const orderModify = sessionPost('/Order/modify', {
   summary: 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value',
   request: {
-    accountId: AccountId,
     orderId: T.Integer(),
     size: Maybe(T.Integer({ minimum: 1, maximum: limits.orderSizeMax })),
     limitPrice: Maybe(T.Number()),
@@ -76,7 +70,6 @@ export const orderModify = defineEndpoint({
     trailPrice: Maybe(T.Number({ description: 'A trailing stop\'s new distance in price' })),
   },
   fields: {
-    accountId: { refuse: ACCOUNT_NOT_FOUND },
     orderId: { defer: 'order_not_found' },
     size: { defer: 'invalid_size' },
     limitPrice: { defer: 'invalid_price' },

@@ -6,6 +6,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_NOT_FOUND, accountPost, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -27,10 +28,6 @@ export * from './shapes.ts';
 
 // ---- shared request pieces ----
 
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
-/** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
-const accountFirst = { accountId: AccountId };
-const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
 const timeBounds = { startTimestamp: Maybe(IsoTimeText), endTimestamp: Maybe(IsoTimeText) };
 const timeBoundRules = { startTimestamp: { defer: 'invalid_timestamp' }, endTimestamp: { defer: 'invalid_timestamp' } } as const;
 const Bracket = Maybe(
@@ -189,63 +186,39 @@ export const replayStart = defineEndpoint({
   errors: codes.replayStart,
 });
 
-export const replayStep = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/step',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayStep = sessionPost('/Replay/step', {
   summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
   produces: 'json+msgpack',
-  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
-  fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
+  request: { steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
+  fields: { steps: { defer: 'invalid_steps' } },
   response: okBody({ ...progressFields, bars: T.Array(Bar) }),
   errors: codes.replayAdvance,
 });
 
-export const replayJumpTo = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/jumpTo',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayJumpTo = sessionPost('/Replay/jumpTo', {
   summary: 'Processes every bar up to a time without returning them (forward only)',
-  request: { ...accountFirst, targetTime: IsoTimeText },
-  fields: { ...accountRule, targetTime: { defer: 'invalid_target_time' } },
+  request: { targetTime: IsoTimeText },
+  fields: { targetTime: { defer: 'invalid_target_time' } },
   response: okBody(progressFields),
   errors: codes.replayAdvance,
 });
 
-export const replayPlay = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/play',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayPlay = sessionPost('/Replay/play', {
   summary: 'Plays bars on a timer: speed 1 = two bars a second',
-  request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
+  request: { speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
+  fields: { speed: { defer: 'invalid_speed' } },
   response: okBody({ playing: T.Literal(true), speed: T.Number() }),
   errors: codes.replayPlay,
 });
 
-export const replayPause = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/pause',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayPause = sessionPost('/Replay/pause', {
   summary: 'Stops playback',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ paused: T.Literal(true), account: AccountSnapshot, propFirm: Nullable(PropFirm) }),
   errors: codes.replaySession,
 });
 
-export const replayEnd = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/end',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const replayEnd = sessionPost('/Replay/end', {
   summary: 'Flattens, cancels working orders, persists the balance and ends the session',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({
     ended: T.Literal(true),
     account: T.Object({ ...snapshotFields, filledOrders: T.Array(FilledOrder) }, { ...STRICT, title: 'FinalSnapshot' }),
@@ -288,37 +261,24 @@ export const orderPlace = defineEndpoint({
   errors: codes.placeOrder,
 });
 
-export const orderSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Order/search',
-  auth: 'bearer',
+export const orderSearch = accountPost('/Order/search', {
   summary: 'Orders of the account, newest first, bounded by submission time (inclusive)',
-  request: { ...accountFirst, ...timeBounds },
-  fields: { ...accountRule, ...timeBoundRules },
+  request: { ...timeBounds },
+  fields: { ...timeBoundRules },
   response: okBody({ orders: T.Array(Order, { maxItems: limits.orderSearchMax }) }),
   errors: codes.searchOrders,
 });
 
-export const orderSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Order/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const orderSearchOpen = sessionPost('/Order/searchOpen', {
   summary: 'Working orders of the live session (status 1, fillVolume 0)',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ orders: T.Array(Order) }),
   errors: codes.searchOrders,
 });
 
-export const orderCancel = defineEndpoint({
-  method: 'POST',
-  path: '/Order/cancel',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const orderCancel = sessionPost('/Order/cancel', {
   summary: 'Cancels a working order',
-  request: { ...accountFirst, orderId: T.Integer() },
-  fields: { ...accountRule, orderId: { defer: 'order_not_found' } },
+  request: { orderId: T.Integer() },
+  fields: { orderId: { defer: 'order_not_found' } },
   response: okBody({}),
   errors: codes.cancelOrder,
 });
@@ -336,49 +296,32 @@ export const orderModify = defineEndpoint({
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Position/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const positionSearchOpen = sessionPost('/Position/searchOpen', {
   summary: 'The open position of the account\'s live session (empty when flat)',
-  request: accountFirst,
-  fields: accountRule,
   response: okBody({ positions: T.Array(Position) }),
   errors: codes.searchOrders,
 });
 
-export const positionClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/closeContract',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const positionClose = sessionPost('/Position/closeContract', {
   summary: 'Closes the whole position at market',
-  request: { ...accountFirst, contractId: T.String() },
-  fields: { ...accountRule, contractId: { defer: 'position_not_found' } },
+  request: { contractId: T.String() },
+  fields: { contractId: { defer: 'position_not_found' } },
   response: okBody({}),
   errors: codes.closePosition,
 });
 
-export const positionPartialClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/partialCloseContract',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
+export const positionPartialClose = sessionPost('/Position/partialCloseContract', {
   summary: 'Closes part of the position at market',
-  request: { ...accountFirst, contractId: T.String(), size: T.Integer({ minimum: 1 }) },
-  fields: { ...accountRule, contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
+  request: { contractId: T.String(), size: T.Integer({ minimum: 1 }) },
+  fields: { contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
   response: okBody({}),
   errors: codes.partialClosePosition,
 });
 
-export const tradeSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Trade/search',
-  auth: 'bearer',
+export const tradeSearch = accountPost('/Trade/search', {
   summary: 'Fills of the account, newest first, bounded by fill time (inclusive)',
-  request: { ...accountFirst, ...timeBounds },
-  fields: { ...accountRule, ...timeBoundRules },
+  request: { ...timeBounds },
+  fields: { ...timeBoundRules },
   response: okBody({ trades: T.Array(Trade, { maxItems: limits.tradeSearchMax }) }),
   errors: codes.searchOrders,
 });

@@ -1,0 +1,66 @@
+// Endpoint declarations several families write alike, built once. The simulator families' calls
+// are bearer POSTs; most of them act on an account that the service looks up first (`accountId`
+// first in the body and in the field rules, a non-integer answered `Account not found`), and most of
+// those on the live session that account runs (`session`: edge.ts forwards the request to the node
+// running it). The Playground's and the web application's reads take no body.
+
+import type { TProperties, TSchema } from '@sinclair/typebox';
+import type { Auth } from './auth-table.ts';
+import type { CodeTable, Kinded } from './code-table.ts';
+import { ACCOUNT_SESSION, defineEndpoint, type Endpoint, type EndpointSpec, type FieldRules } from './endpoint.ts';
+import { AccountId } from './schemas.ts';
+
+export const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
+type NotFound = typeof ACCOUNT_NOT_FOUND;
+
+type WithAccount<Req extends TProperties> = { accountId: typeof AccountId } & Req;
+type AccountRules<R> = { readonly accountId: { readonly refuse: NotFound } } & R;
+
+/** What the caller writes: the endpoint less what the builder sets. */
+type Rest<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> = Omit<
+  EndpointSpec<A, Req, Res, E, R>,
+  'method' | 'path' | 'auth' | 'request' | 'fields' | 'session'
+>;
+
+/** The spec of an account endpoint: its own fields after `accountId`; its code table answers `account_not_found`. */
+type AccountSpec<Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> = Rest<'bearer', Req, Res, E, R> & {
+  readonly errors: CodeTable<E> & Record<NotFound['kind'], unknown>;
+} & ({ readonly request?: undefined; readonly fields?: undefined } | { readonly request: Req; readonly fields: R });
+
+type AccountEndpoint<Req extends TProperties, Res extends TSchema, E extends Kinded, R, Path extends string> = Endpoint<
+  'bearer',
+  WithAccount<Req>,
+  Res,
+  E | NotFound,
+  AccountRules<R> & FieldRules<WithAccount<Req>, E | NotFound>,
+  Path
+>;
+
+function account(path: string, spec: AccountSpec<TProperties, TSchema, Kinded, FieldRules<TProperties, Kinded>>, onSession: boolean) {
+  const { request = {}, fields = {}, ...rest } = spec;
+  return defineEndpoint({
+    method: 'POST',
+    path,
+    auth: 'bearer',
+    ...(onSession ? { session: ACCOUNT_SESSION } : {}),
+    ...rest,
+    request: { accountId: AccountId, ...request },
+    fields: { accountId: { refuse: ACCOUNT_NOT_FOUND }, ...fields },
+  });
+}
+
+/** A bearer POST on an account (`accountId` checked first), not tied to its live session. */
+export function accountPost<const Path extends string, const Req extends TProperties = {}, const Res extends TSchema = TSchema, E extends Kinded = Kinded, const R extends FieldRules<Req, E> = FieldRules<Req, E>>(
+  path: Path,
+  spec: AccountSpec<Req, Res, E, R>,
+): AccountEndpoint<Req, Res, E, R, Path> {
+  return account(path, spec as never, false) as never;
+}
+
+/** A bearer POST on the live session of an account (`accountId` checked first; in a cluster, served by the session's node). */
+export function sessionPost<const Path extends string, const Req extends TProperties = {}, const Res extends TSchema = TSchema, E extends Kinded = Kinded, const R extends FieldRules<Req, E> = FieldRules<Req, E>>(
+  path: Path,
+  spec: AccountSpec<Req, Res, E, R>,
+): AccountEndpoint<Req, Res, E, R, Path> {
+  return account(path, spec as never, true) as never;
+}
