@@ -9,8 +9,8 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { accountPost, sessionPost } from '../shared/declare.ts';
+import { ACCOUNT_SESSION, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -111,10 +111,7 @@ const Size = T.Number({ exclusiveMinimum: 0, description: SIZE });
 
 // ---- Auth, Status ----
 
-export const loginKey = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/loginKey',
-  auth: 'none',
+export const loginKey = endpoint('POST /Auth/loginKey', 'none', {
   summary: 'Logs in with an API key; the token is valid 24 hours (shared with the current family)',
   request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
   // The throttle counts the attempt before the fields are looked at: the service answers them.
@@ -123,46 +120,28 @@ export const loginKey = defineEndpoint({
   errors: codes.loginKey,
 });
 
-export const validate = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/validate',
-  auth: 'bearer-row',
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   summary: 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left',
-  request: {},
-  fields: {},
   response: okBody({ token: T.String() }),
   errors: codes.validate,
   errorFields: { token: T.Null() },
 });
 
-export const logout = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/logout',
-  auth: 'bearer-only',
+export const logout = endpoint('POST /Auth/logout', 'bearer-only', {
   summary: 'Revokes the bearer token',
-  request: {},
-  fields: {},
   response: okBody({}),
   errors: codes.none,
 });
 
-export const ping = defineEndpoint({
-  method: 'GET',
-  path: '/Status/ping',
-  auth: 'none',
+export const ping = endpoint('GET /Status/ping', 'none', {
   summary: 'Liveness: a JSON envelope with `message` pong',
-  request: {},
-  fields: {},
   response: okBody({ message: T.Literal('pong') }),
   errors: codes.none,
 });
 
 // ---- Account, Contract ----
 
-export const accountSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Account/search',
-  auth: 'bearer',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', {
   summary: 'Accounts of the user: live replay and challenge accounts first',
   request: { onlyActiveAccounts: Maybe(T.Boolean({ description: 'Default false; true returns only active accounts' })) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'only_active_not_boolean' } } },
@@ -170,10 +149,7 @@ export const accountSearch = defineEndpoint({
   errors: codes.accountSearch,
 });
 
-export const contractSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/search',
-  auth: 'bearer',
+export const contractSearch = endpoint('POST /Contract/search', 'bearer', {
   summary: 'Every contract matching a text (no cap)',
   request: { searchText: Maybe(T.String({ description: 'Matches symbol, description and contract ID; null or omitted returns all' })) },
   fields: { searchText: { refuse: { kind: 'search_text_not_string' } } },
@@ -181,10 +157,7 @@ export const contractSearch = defineEndpoint({
   errors: codes.contractSearch,
 });
 
-export const contractSearchById = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/searchById',
-  auth: 'bearer',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', {
   summary: 'One contract by ID (any month, or a symbol) as a one-element `contracts` array; `id` echoes the ID sent',
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
@@ -194,10 +167,7 @@ export const contractSearchById = defineEndpoint({
 
 // ---- History ----
 
-export const retrieveBars = defineEndpoint({
-  method: 'POST',
-  path: '/History/retrieveBars',
-  auth: 'bearer',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
   summary: 'Historical bars, oldest first; `barsBack` counts back from endTime; `Accept: application/x-msgpack` gets msgpack',
   produces: 'json+msgpack',
   request: {
@@ -225,10 +195,7 @@ export const retrieveBars = defineEndpoint({
 
 // ---- Replay ----
 
-export const replayStart = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/start',
-  auth: 'bearer',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', {
   summary: 'Starts a replay session (one per user) with its own account, over a span of trade dates',
   request: {
     instrumentSymbol: T.String({ description: 'This family\'s symbol: NQ, ES, MNQ, MES, GC, CL, EURUSD' }),
@@ -296,10 +263,7 @@ export const replayEnd = sessionPost('/Replay/end', {
 
 const NoBracket = T.Optional(T.Null({ description: 'Not supported: any value is refused; place protective orders separately' }));
 
-export const orderPlace = defineEndpoint({
-  method: 'POST',
-  path: '/Order/place',
-  auth: 'bearer',
+export const orderPlace = endpoint('POST /Order/place', 'bearer', {
   session: ACCOUNT_SESSION,
   summary: 'Places an order in the account\'s live session',
   request: {
@@ -348,10 +312,7 @@ export const orderSearchOpen = sessionPost('/Order/searchOpen', {
   errors: trading.searchOrders,
 });
 
-export const orderCancel = defineEndpoint({
-  method: 'POST',
-  path: '/Order/cancel',
-  auth: 'bearer',
+export const orderCancel = endpoint('POST /Order/cancel', 'bearer', {
   session: ORDER_ID_SESSION,
   summary: 'Cancels a working order',
   request: { orderId: OrderIdInput },
@@ -360,10 +321,7 @@ export const orderCancel = defineEndpoint({
   errors: trading.cancelOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
+export const orderModify = endpoint('POST /Order/modify', 'bearer', {
   session: ORDER_ID_SESSION,
   summary: 'Changes the size or prices of a working order (null or absent keeps a value)',
   request: {
@@ -390,10 +348,7 @@ export const positionSearchOpen = sessionPost('/Position/searchOpen', {
   errors: trading.searchOrders,
 });
 
-export const positionClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/closeContract',
-  auth: 'bearer',
+export const positionClose = endpoint('POST /Position/closeContract', 'bearer', {
   session: ACCOUNT_SESSION,
   summary: 'Closes the whole position at market',
   request: { accountId: AccountId, contractId: T.String() },
@@ -403,10 +358,7 @@ export const positionClose = defineEndpoint({
   errors: trading.closePosition,
 });
 
-export const positionPartialClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/partialCloseContract',
-  auth: 'bearer',
+export const positionPartialClose = endpoint('POST /Position/partialCloseContract', 'bearer', {
   session: ACCOUNT_SESSION,
   summary: 'Closes part of the position at market',
   request: { accountId: AccountId, contractId: T.String(), size: Size },

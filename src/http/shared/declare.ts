@@ -2,13 +2,34 @@
 // are bearer POSTs; most of them act on an account that the service looks up first (`accountId`
 // first in the body and in the field rules, a non-integer answered `Account not found`), and most of
 // those on the live session that account runs (`session`: edge.ts forwards the request to the node
-// running it). The Playground's and the web application's reads take no body.
+// running it). Every endpoint is declared by its route, `'GET /strategies/:id'`, and its
+// authentication; many (reads, and POSTs that carry nothing) have no request fields.
 
 import type { TProperties, TSchema } from '@sinclair/typebox';
 import type { Auth } from './auth-table.ts';
 import type { CodeTable, Kinded } from './code-table.ts';
-import { ACCOUNT_SESSION, defineEndpoint, type Endpoint, type EndpointSpec, type FieldRules } from './endpoint.ts';
+import { ACCOUNT_SESSION, defineEndpoint, type Endpoint, type EndpointSpec, type FieldRules, type Method } from './endpoint.ts';
 import { AccountId } from './schemas.ts';
+
+type Route = `${Method} /${string}`;
+type PathOf<Rt extends Route> = Rt extends `${string} ${infer P}` ? P : never;
+
+/** Request fields and their rules, or neither (an endpoint without request fields). */
+type Fields<Req, R> = { readonly request?: undefined; readonly fields?: undefined } | { readonly request: Req; readonly fields: R };
+
+/** An endpoint by its route and authentication; without `request` it has no request fields. */
+export function endpoint<
+  const Rt extends Route,
+  const A extends Auth,
+  const Req extends TProperties = {},
+  const Res extends TSchema = TSchema,
+  E extends Kinded = Kinded,
+  const R extends FieldRules<Req, E> = FieldRules<Req, E>,
+>(route: Rt, auth: A, spec: Omit<EndpointSpec<A, Req, Res, E, R>, 'method' | 'path' | 'auth' | 'request' | 'fields'> & Fields<Req, R>): Endpoint<A, Req, Res, E, R, PathOf<Rt>> {
+  const space = route.indexOf(' ');
+  const method = route.slice(0, space) as Method;
+  return defineEndpoint({ method, path: route.slice(space + 1), auth, request: {}, fields: {}, ...spec } as never) as never;
+}
 
 export const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
 type NotFound = typeof ACCOUNT_NOT_FOUND;
@@ -25,7 +46,7 @@ type Rest<A extends Auth, Req extends TProperties, Res extends TSchema, E extend
 /** The spec of an account endpoint: its own fields after `accountId`; its code table answers `account_not_found`. */
 type AccountSpec<Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> = Rest<'bearer', Req, Res, E, R> & {
   readonly errors: CodeTable<E> & Record<NotFound['kind'], unknown>;
-} & ({ readonly request?: undefined; readonly fields?: undefined } | { readonly request: Req; readonly fields: R });
+} & Fields<Req, R>;
 
 type AccountEndpoint<Req extends TProperties, Res extends TSchema, E extends Kinded, R, Path extends string> = Endpoint<
   'bearer',

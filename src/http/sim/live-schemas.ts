@@ -5,7 +5,7 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { ACCOUNT_SESSION, defineEndpoint, okBody } from '../shared/endpoint.ts';
+import { defineEndpoint, okBody } from '../shared/endpoint.ts';
 import { ACCOUNT_NOT_FOUND, sessionPost } from '../shared/declare.ts';
 import { AccountId, Maybe, OrderSideValue } from '../shared/schemas.ts';
 import * as codes from './codes.ts';

@@ -6,7 +6,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { ACCOUNT_NOT_FOUND, accountPost, sessionPost } from '../shared/declare.ts';
+import { ACCOUNT_NOT_FOUND, accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
@@ -39,10 +39,7 @@ const Bracket = Maybe(
 
 // ---- Auth ----
 
-export const loginKey = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/loginKey',
-  auth: 'none',
+export const loginKey = endpoint('POST /Auth/loginKey', 'none', {
   summary: 'Logs in with an API key; the token is valid 24 hours',
   request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
   // The throttle counts the attempt before the fields are looked at: the service answers them.
@@ -51,47 +48,29 @@ export const loginKey = defineEndpoint({
   errors: codes.loginKey,
 });
 
-export const validate = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/validate',
-  auth: 'bearer-row',
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   summary: 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter',
-  request: {},
-  fields: {},
   response: okBody({ newToken: T.String() }),
   errors: codes.validate,
   errorFields: { newToken: T.Null() },
 });
 
-export const logout = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/logout',
-  auth: 'bearer-only',
+export const logout = endpoint('POST /Auth/logout', 'bearer-only', {
   summary: 'Revokes the bearer token (bearer only: the console\'s cookie has its own logout)',
-  request: {},
-  fields: {},
   response: okBody({}),
   errors: codes.none,
 });
 
-export const ping = defineEndpoint({
-  method: 'GET',
-  path: '/Status/ping',
-  auth: 'none',
+export const ping = endpoint('GET /Status/ping', 'none', {
   summary: 'Liveness: plain text `pong`',
   produces: 'text',
-  request: {},
-  fields: {},
   response: T.Literal('pong'),
   errors: codes.none,
 });
 
 // ---- Account, Contract ----
 
-export const accountSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Account/search',
-  auth: 'bearer',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', {
   summary: 'Accounts of the user: live replay and challenge accounts first',
   request: { onlyActiveAccounts: Maybe(T.Boolean()) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'invalid_only_active' } } },
@@ -111,10 +90,7 @@ const contractSearchSpec = {
 export const contractSearch = defineEndpoint({ ...contractSearchSpec, path: '/Contract/search', summary: 'Active contracts matching a text' });
 export const contractAvailable = defineEndpoint({ ...contractSearchSpec, path: '/Contract/available', summary: 'Alias of Contract/search' });
 
-export const contractSearchById = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/searchById',
-  auth: 'bearer',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', {
   summary: 'One contract by ID (matched on its symbol; `id` echoes the ID sent)',
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
@@ -124,10 +100,7 @@ export const contractSearchById = defineEndpoint({
 
 // ---- History ----
 
-export const retrieveBars = defineEndpoint({
-  method: 'POST',
-  path: '/History/retrieveBars',
-  auth: 'bearer',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
   summary: 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack',
   produces: 'json+msgpack',
   request: {
@@ -154,10 +127,7 @@ export const retrieveBars = defineEndpoint({
 
 // ---- Replay ----
 
-export const replayStart = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/start',
-  auth: 'bearer',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', {
   summary: 'Starts a replay session with its own account',
   // The start limiter counts the call before any field is looked at: the service answers every field.
   request: {
@@ -228,10 +198,7 @@ export const replayEnd = sessionPost('/Replay/end', {
 
 // ---- Order ----
 
-export const orderPlace = defineEndpoint({
-  method: 'POST',
-  path: '/Order/place',
-  auth: 'bearer',
+export const orderPlace = endpoint('POST /Order/place', 'bearer', {
   session: ACCOUNT_SESSION,
   summary: 'Places an order in the account\'s live session',
   request: {
@@ -283,13 +250,8 @@ export const orderCancel = sessionPost('/Order/cancel', {
   errors: codes.cancelOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
+export const orderModify = endpoint('POST /Order/modify', 'bearer', {
   summary: 'Unsupported in the simulator: cancel and place instead',
-  request: {},
-  fields: {},
   response: T.Never(),
   errors: codes.modifyOrder,
 });
