@@ -10,6 +10,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
@@ -111,14 +112,7 @@ const Size = T.Number({ exclusiveMinimum: 0, description: SIZE });
 
 // ---- Auth, Status ----
 
-export const loginKey = endpoint('POST /Auth/loginKey', 'none', {
-  summary: 'Logs in with an API key; the token is valid 24 hours (shared with the current family)',
-  request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
-  // The throttle counts the attempt before the fields are looked at: the service answers them.
-  fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
-  response: okBody({ token: T.String() }),
-  errors: codes.loginKey,
-});
+export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours (shared with the current family)', codes.loginKey);
 
 export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   summary: 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left',
@@ -127,11 +121,7 @@ export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   errorFields: { token: T.Null() },
 });
 
-export const logout = endpoint('POST /Auth/logout', 'bearer-only', {
-  summary: 'Revokes the bearer token',
-  response: okBody({}),
-  errors: codes.none,
-});
+export const logout = logoutEndpoint('Revokes the bearer token', codes.none);
 
 export const ping = endpoint('GET /Status/ping', 'none', {
   summary: 'Liveness: a JSON envelope with `message` pong',
@@ -380,30 +370,10 @@ export const payout = payoutEndpoints(codes);
 
 /** Every endpoint of the family, relative to its prefix (`/api/legacy-sim`). */
 export const LEGACY_ENDPOINTS: readonly EndpointInfo[] = [
-  loginKey,
-  validate,
-  logout,
-  ping,
-  accountSearch,
-  contractSearch,
-  contractSearchById,
-  retrieveBars,
-  replayStart,
-  replayStep,
-  replayJumpTo,
-  replayPlay,
-  replayPause,
-  replayEnd,
-  orderPlace,
-  orderSearch,
-  orderSearchOpen,
-  orderCancel,
-  orderModify,
-  positionSearchOpen,
-  positionClose,
-  positionPartialClose,
-  tradeSearch,
-  payout.eligibility,
-  payout.request,
-  payout.history,
+  loginKey, validate, logout, ping,
+  accountSearch, contractSearch, contractSearchById, retrieveBars,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd,
+  orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
+  positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
+  payout.eligibility, payout.request, payout.history,
 ];

@@ -6,6 +6,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { ACCOUNT_NOT_FOUND, accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
@@ -39,14 +40,7 @@ const Bracket = Maybe(
 
 // ---- Auth ----
 
-export const loginKey = endpoint('POST /Auth/loginKey', 'none', {
-  summary: 'Logs in with an API key; the token is valid 24 hours',
-  request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
-  // The throttle counts the attempt before the fields are looked at: the service answers them.
-  fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
-  response: okBody({ token: T.String() }),
-  errors: codes.loginKey,
-});
+export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours', codes.loginKey);
 
 export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   summary: 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter',
@@ -55,11 +49,7 @@ export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
   errorFields: { newToken: T.Null() },
 });
 
-export const logout = endpoint('POST /Auth/logout', 'bearer-only', {
-  summary: 'Revokes the bearer token (bearer only: the console\'s cookie has its own logout)',
-  response: okBody({}),
-  errors: codes.none,
-});
+export const logout = logoutEndpoint('Revokes the bearer token (bearer only: the console\'s cookie has its own logout)', codes.none);
 
 export const ping = endpoint('GET /Status/ping', 'none', {
   summary: 'Liveness: plain text `pong`',
@@ -198,40 +188,43 @@ export const replayEnd = sessionPost('/Replay/end', {
 
 // ---- Order ----
 
+/** Order/place's fields before the brackets; the live profile's declaration adds its own after them. */
+export const ORDER_REQUEST = {
+  accountId: AccountId,
+  contractId: T.String(),
+  type: OrderTypeValue,
+  side: OrderSideValue,
+  size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
+  limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
+  stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
+};
+
+/** The rules of ORDER_REQUEST. The service checks size, then type and side, then the account: those three come first here too. */
+export const ORDER_RULES = {
+  size: { refuse: { kind: 'invalid_size' } },
+  type: { refuse: { kind: 'invalid_type_or_side' } },
+  side: { refuse: { kind: 'invalid_type_or_side' } },
+  accountId: { refuse: ACCOUNT_NOT_FOUND },
+  contractId: { defer: 'contract_not_found' },
+  limitPrice: { defer: 'price_required' },
+  stopPrice: { defer: 'price_required' },
+} as const;
+
+export const BRACKET_RULES = { stopLossBracket: { defer: 'invalid_bracket' }, takeProfitBracket: { defer: 'invalid_bracket' } } as const;
+
 export const orderPlace = endpoint('POST /Order/place', 'bearer', {
   session: ACCOUNT_SESSION,
   summary: 'Places an order in the account\'s live session',
-  request: {
-    accountId: AccountId,
-    contractId: T.String(),
-    type: OrderTypeValue,
-    side: OrderSideValue,
-    size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
-    limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
-    stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
-    stopLossBracket: Bracket,
-    takeProfitBracket: Bracket,
-  },
-  // The service checks size, then type and side, then the account: those three come first here too.
-  fields: {
-    size: { refuse: { kind: 'invalid_size' } },
-    type: { refuse: { kind: 'invalid_type_or_side' } },
-    side: { refuse: { kind: 'invalid_type_or_side' } },
-    accountId: { refuse: ACCOUNT_NOT_FOUND },
-    contractId: { defer: 'contract_not_found' },
-    limitPrice: { defer: 'price_required' },
-    stopPrice: { defer: 'price_required' },
-    stopLossBracket: { defer: 'invalid_bracket' },
-    takeProfitBracket: { defer: 'invalid_bracket' },
-  },
+  request: { ...ORDER_REQUEST, stopLossBracket: Bracket, takeProfitBracket: Bracket },
+  fields: { ...ORDER_RULES, ...BRACKET_RULES },
   response: okBody({ orderId: T.Integer() }),
   errors: codes.placeOrder,
 });
 
 export const orderSearch = accountPost('/Order/search', {
   summary: 'Orders of the account, newest first, bounded by submission time (inclusive)',
-  request: { ...timeBounds },
-  fields: { ...timeBoundRules },
+  request: timeBounds,
+  fields: timeBoundRules,
   response: okBody({ orders: T.Array(Order, { maxItems: limits.orderSearchMax }) }),
   errors: codes.searchOrders,
 });
@@ -282,8 +275,8 @@ export const positionPartialClose = sessionPost('/Position/partialCloseContract'
 
 export const tradeSearch = accountPost('/Trade/search', {
   summary: 'Fills of the account, newest first, bounded by fill time (inclusive)',
-  request: { ...timeBounds },
-  fields: { ...timeBoundRules },
+  request: timeBounds,
+  fields: timeBoundRules,
   response: okBody({ trades: T.Array(Trade, { maxItems: limits.tradeSearchMax }) }),
   errors: codes.searchOrders,
 });
@@ -294,31 +287,10 @@ export const payout = payoutEndpoints(codes);
 
 /** Every endpoint of the family, relative to its prefix (`/api/sim`, also served under `/api/sim/api`). */
 export const SIM_ENDPOINTS: readonly EndpointInfo[] = [
-  loginKey,
-  validate,
-  logout,
-  ping,
-  accountSearch,
-  contractSearch,
-  contractAvailable,
-  contractSearchById,
-  retrieveBars,
-  replayStart,
-  replayStep,
-  replayJumpTo,
-  replayPlay,
-  replayPause,
-  replayEnd,
-  orderPlace,
-  orderSearch,
-  orderSearchOpen,
-  orderCancel,
-  orderModify,
-  positionSearchOpen,
-  positionClose,
-  positionPartialClose,
-  tradeSearch,
-  payout.eligibility,
-  payout.request,
-  payout.history,
+  loginKey, validate, logout, ping,
+  accountSearch, contractSearch, contractAvailable, contractSearchById, retrieveBars,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd,
+  orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
+  positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
+  payout.eligibility, payout.request, payout.history,
 ];
