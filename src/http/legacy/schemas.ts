@@ -16,6 +16,7 @@ import { payoutEndpoints } from '../shared/payout-routes.ts';
 import {
   Account,
   AccountId,
+  accountContract,
   Bar,
   IsoTimeText,
   Maybe,
@@ -54,8 +55,7 @@ const OrderIdInput = T.String({ description: 'Order ID from Order/place or Order
 export const LegacyOrder = T.Object(
   {
     id: LegacyId('Order'),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     type: OrderTypeValue,
     side: OrderSideValue,
     size: T.Integer(),
@@ -71,8 +71,7 @@ export const LegacyOrder = T.Object(
 
 export const LegacyPosition = T.Object(
   {
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     type: PositionTypeValue,
     size: T.Integer(),
     averagePrice: T.Number(),
@@ -84,8 +83,7 @@ export const LegacyTrade = T.Object(
   {
     id: LegacyId('Fill'),
     orderId: LegacyId('Order'),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     side: OrderSideValue,
     size: T.Integer(),
     price: T.Number(),
@@ -203,8 +201,7 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
     accountId: { defer: 'challenge_not_found' },
   },
   response: okBody({
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     totalBars: T.Integer(),
     startTime: T.String({ description: 'ISO 8601 start of the span (session open of startDate, clipped to the data)' }),
     endTime: T.String({ description: 'ISO 8601 end of the span (session close of endDate, clipped to the data)' }),
