@@ -13,6 +13,7 @@ import { ACCOUNT_SESSION, type EndpointInfo, okBody } from '../shared/endpoint.t
 import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
@@ -160,9 +161,7 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String({ description: 'This family\'s contract ID (or symbol)' }),
-    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)], { description: '1 Second, 2 Minute, 3 Hour, 4 Day' }),
-    unitNumber: T.Integer({ minimum: 1 }),
-    startTime: Maybe(IsoTimeText),
+    ...BARS_REQUEST,
     endTime: Maybe(T.String({ description: 'ISO 8601 time; default the replay time of the user\'s live session, else the end of the data' })),
     barsBack: Maybe(
       T.Integer({ minimum: 1, description: 'The last barsBack bars before endTime (not with startTime); capped by instrument and timeframe' }),
@@ -172,10 +171,7 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
   fields: {
     barsBack: { refuse: { kind: 'bars_back_invalid' } },
     contractId: { defer: 'contract_not_found' },
-    unit: { defer: 'unit_invalid' },
-    unitNumber: { defer: 'unit_number_invalid' },
-    startTime: { defer: 'invalid_time_range' },
-    endTime: { defer: 'invalid_time_range' },
+    ...BARS_RULES,
   },
   response: okBody({ bars: T.Array(Bar) }),
   errors: trading.retrieveBars,
@@ -190,15 +186,12 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD trade date (required)' })),
     endDate: Maybe(T.String({ description: 'YYYY-MM-DD trade date, not before startDate, at most 2 years past it; default startDate' })),
     timeframe: T.Union(['1s', '1m', '5m', '15m', '30m', '1h', '4h', '1D'].map((v) => T.Literal(v)), { description: 'Case-sensitive' }),
-    accountId: Maybe(T.Integer({ description: 'A challenge account whose rules and size the session inherits' })),
+    accountId: ChallengeAccountId,
   },
   // Checked by this adapter (instrument, startDate present, timeframe), then by the service.
   fields: {
     instrumentSymbol: { defer: 'instrument_required' },
-    startDate: { defer: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { defer: 'invalid_timeframe' },
-    accountId: { defer: 'challenge_not_found' },
+    ...START_RULES,
   },
   response: okBody({
     ...accountContract,
@@ -228,8 +221,7 @@ export const replayJumpTo = sessionPost('/Replay/jumpTo', {
 
 export const replayPlay = sessionPost('/Replay/play', {
   summary: 'Plays bars on a timer: speed 1 is real time (one bar per bar width)',
-  request: { speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { speed: { defer: 'invalid_speed' } },
+  ...REPLAY_SPEED,
   response: okBody({}),
   errors: trading.replayPlay,
 });

@@ -9,6 +9,7 @@ import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../s
 import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { ACCOUNT_NOT_FOUND, accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
@@ -95,19 +96,14 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String(),
-    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)], { description: '1 Second, 2 Minute, 3 Hour, 4 Day' }),
-    unitNumber: T.Integer({ minimum: 1 }),
-    startTime: Maybe(IsoTimeText),
+    ...BARS_REQUEST,
     endTime: Maybe(IsoTimeText),
     limit: Maybe(T.Integer({ minimum: 1, description: `Default and cap ${limits.historyBarsPerRequestMax}` })),
     includePartialBar: T.Optional(T.Boolean({ description: 'Accepted for compatibility; the trailing partial bar is always included' })),
   },
   fields: {
     contractId: { refuse: { kind: 'contract_not_found' } },
-    unit: { defer: 'unit_invalid' },
-    unitNumber: { defer: 'unit_number_invalid' },
-    startTime: { defer: 'invalid_time_range' },
-    endTime: { defer: 'invalid_time_range' },
+    ...BARS_RULES,
     limit: { defer: 'limit_invalid' },
     includePartialBar: { drop: true },
   },
@@ -126,15 +122,12 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD (required)' })),
     endDate: Maybe(T.String({ description: 'YYYY-MM-DD, after startDate and at most 2 years past it' })),
     timeframe: Maybe(T.String({ description: 'Default 1s; grammar ^([1-9]\\d{0,4})(s|m|h|d|w|M|y)$' })),
-    accountId: Maybe(T.Integer({ description: 'A challenge account whose rules and size the session inherits' })),
+    accountId: ChallengeAccountId,
   },
   fields: {
     instrumentSymbol: { defer: 'instrument_required' },
     contractId: { defer: 'instrument_required' },
-    startDate: { defer: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { defer: 'invalid_timeframe' },
-    accountId: { defer: 'challenge_not_found' },
+    ...START_RULES,
   },
   response: okBody({
     accountId: T.Integer(),
@@ -165,8 +158,7 @@ export const replayJumpTo = sessionPost('/Replay/jumpTo', {
 
 export const replayPlay = sessionPost('/Replay/play', {
   summary: 'Plays bars on a timer: speed 1 = two bars a second',
-  request: { speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { speed: { defer: 'invalid_speed' } },
+  ...REPLAY_SPEED,
   response: okBody({ playing: T.Literal(true), speed: T.Number() }),
   errors: codes.replayPlay,
 });
