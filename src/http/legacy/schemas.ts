@@ -13,7 +13,7 @@ import { ACCOUNT_SESSION, type EndpointInfo, okBody } from '../shared/endpoint.t
 import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
-import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, START_RULES } from '../shared/requests.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, replaySteps, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
@@ -205,8 +205,7 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
 export const replayStep = sessionPost('/Replay/step', {
   summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
   produces: 'json+msgpack',
-  request: { steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
-  fields: { steps: { defer: 'invalid_steps' } },
+  ...replaySteps(LEGACY_POLICY.stepsMax),
   response: okBody({ ...replayPosition, bars: T.Array(Bar) }),
   errors: trading.replayAdvance,
 });

@@ -29,6 +29,13 @@ export const START_RULES = {
   accountId: { defer: 'challenge_not_found' },
 } as const;
 
+/** Replay/step's field and rule, for the family's bound. */
+export const replaySteps = (max: number) =>
+  ({
+    request: { steps: Maybe(T.Integer({ minimum: 1, maximum: max, default: 1 })) },
+    fields: { steps: { defer: 'invalid_steps' } },
+  }) as const;
+
 /** Replay/play's field and rule. */
 export const REPLAY_SPEED = {
   request: { speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },

@@ -9,7 +9,7 @@ import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../s
 import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
 import { ACCOUNT_NOT_FOUND, accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
-import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, START_RULES } from '../shared/requests.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, replaySteps, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
@@ -142,8 +142,7 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
 export const replayStep = sessionPost('/Replay/step', {
   summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
   produces: 'json+msgpack',
-  request: { steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
-  fields: { steps: { defer: 'invalid_steps' } },
+  ...replaySteps(limits.replayStepsMax),
   response: okBody({ ...progressFields, bars: T.Array(Bar) }),
   errors: codes.replayAdvance,
 });
