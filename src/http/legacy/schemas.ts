@@ -258,14 +258,11 @@ export const orderPlace = endpoint('POST /Order/place', 'bearer', {
   // This adapter checks brackets, size, the contract and the price grid; the service then size, type
   // and side, the account, and missing prices.
   fields: {
-    stopLossBracket: { refuse: { kind: 'brackets_unsupported' } },
-    takeProfitBracket: { refuse: { kind: 'brackets_unsupported' } },
+    stopLossBracket: { refuse: { kind: 'brackets_unsupported' } }, takeProfitBracket: { refuse: { kind: 'brackets_unsupported' } },
     size: { refuse: INVALID_SIZE },
     contractId: { defer: 'contract_not_found' },
-    limitPrice: { defer: 'price_required' },
-    stopPrice: { defer: 'price_required' },
-    type: { defer: 'invalid_type_or_side' },
-    side: { defer: 'invalid_type_or_side' },
+    limitPrice: { defer: 'price_required' }, stopPrice: { defer: 'price_required' },
+    type: { defer: 'invalid_type_or_side' }, side: { defer: 'invalid_type_or_side' },
     accountId: { defer: 'account_not_found' },
   },
   response: okBody({
@@ -311,8 +308,7 @@ export const orderModify = endpoint('POST /Order/modify', 'bearer', {
   fields: {
     orderId: { refuse: { kind: 'order_not_found' } },
     size: { defer: 'invalid_size' },
-    limitPrice: { defer: 'invalid_price' },
-    stopPrice: { defer: 'invalid_price' },
+    limitPrice: { defer: 'invalid_price' }, stopPrice: { defer: 'invalid_price' },
   },
   response: okBody({}),
   errors: trading.modifyOrder,

@@ -46,9 +46,7 @@ export const optimize = endpoint('POST /optimize', 'cookie-pro', {
   fields: {
     ...RUN_SOURCE_FIELDS,
     params: { keep: 'invalid_params' },
-    method: { defer: 'invalid_method' },
-    count: { defer: 'invalid_method' },
-    seed: { defer: 'invalid_method' },
+    method: { defer: 'invalid_method' }, count: { defer: 'invalid_method' }, seed: { defer: 'invalid_method' },
     objective: { defer: 'invalid_objective' },
     constraints: { keep: 'invalid_constraints' },
     walkForward: { keep: 'invalid_walk_forward' },

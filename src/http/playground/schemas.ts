@@ -55,8 +55,7 @@ export const RUN_SOURCE_FIELDS = {
   instrument: { defer: 'instrument_not_found' },
   startDate: { keep: 'date_invalid' },
   endDate: { defer: 'date_invalid' },
-  timeframe: { keep: 'invalid_timeframe' },
-  contextTimeframes: { keep: 'invalid_timeframe' },
+  timeframe: { keep: 'invalid_timeframe' }, contextTimeframes: { keep: 'invalid_timeframe' },
 } as const;
 
 export const run = endpoint('POST /run', 'cookie-pro', {
@@ -172,10 +171,7 @@ export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', {
   },
   fields: {
     id: { defer: 'strategy_not_found' },
-    name: { defer: 'field_required' },
-    code: { defer: 'field_required' },
-    instrument: { defer: 'field_required' },
-    timeframe: { defer: 'field_required' },
+    name: { defer: 'field_required' }, code: { defer: 'field_required' }, instrument: { defer: 'field_required' }, timeframe: { defer: 'field_required' },
     params: { keep: 'invalid_params' },
   },
   response: okBody({ id: T.String() }),

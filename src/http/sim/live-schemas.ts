@@ -59,8 +59,7 @@ export const orderModify = sessionPost('/Order/modify', {
   fields: {
     orderId: { defer: 'order_not_found' },
     size: { defer: 'invalid_size' },
-    limitPrice: { defer: 'invalid_price' },
-    stopPrice: { defer: 'invalid_price' },
+    limitPrice: { defer: 'invalid_price' }, stopPrice: { defer: 'invalid_price' },
     trailPrice: { defer: 'invalid_trail' },
   },
   response: okBody({}),

@@ -125,8 +125,7 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
     accountId: ChallengeAccountId,
   },
   fields: {
-    instrumentSymbol: { defer: 'instrument_required' },
-    contractId: { defer: 'instrument_required' },
+    instrumentSymbol: { defer: 'instrument_required' }, contractId: { defer: 'instrument_required' },
     ...START_RULES,
   },
   response: okBody({
@@ -193,12 +192,10 @@ export const ORDER_REQUEST = {
 /** The rules of ORDER_REQUEST. The service checks size, then type and side, then the account: those three come first here too. */
 export const ORDER_RULES = {
   size: { refuse: { kind: 'invalid_size' } },
-  type: { refuse: { kind: 'invalid_type_or_side' } },
-  side: { refuse: { kind: 'invalid_type_or_side' } },
+  type: { refuse: { kind: 'invalid_type_or_side' } }, side: { refuse: { kind: 'invalid_type_or_side' } },
   accountId: { refuse: ACCOUNT_NOT_FOUND },
   contractId: { defer: 'contract_not_found' },
-  limitPrice: { defer: 'price_required' },
-  stopPrice: { defer: 'price_required' },
+  limitPrice: { defer: 'price_required' }, stopPrice: { defer: 'price_required' },
 } as const;
 
 export const BRACKET_RULES = { stopLossBracket: { defer: 'invalid_bracket' }, takeProfitBracket: { defer: 'invalid_bracket' } } as const;
