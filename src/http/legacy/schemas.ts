@@ -113,8 +113,7 @@ const Size = T.Number({ exclusiveMinimum: 0, description: SIZE });
 
 export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours (shared with the current family)', codes.loginKey);
 
-export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
-  summary: 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left',
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left', {
   response: okBody({ token: T.String() }),
   errors: codes.validate,
   errorFields: { token: T.Null() },
@@ -122,32 +121,28 @@ export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
 
 export const logout = logoutEndpoint('Revokes the bearer token', codes.none);
 
-export const ping = endpoint('GET /Status/ping', 'none', {
-  summary: 'Liveness: a JSON envelope with `message` pong',
+export const ping = endpoint('GET /Status/ping', 'none', 'Liveness: a JSON envelope with `message` pong', {
   response: okBody({ message: T.Literal('pong') }),
   errors: codes.none,
 });
 
 // ---- Account, Contract ----
 
-export const accountSearch = endpoint('POST /Account/search', 'bearer', {
-  summary: 'Accounts of the user: live replay and challenge accounts first',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', 'Accounts of the user: live replay and challenge accounts first', {
   request: { onlyActiveAccounts: Maybe(T.Boolean({ description: 'Default false; true returns only active accounts' })) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'only_active_not_boolean' } } },
   response: okBody({ accounts: T.Array(Account) }),
   errors: codes.accountSearch,
 });
 
-export const contractSearch = endpoint('POST /Contract/search', 'bearer', {
-  summary: 'Every contract matching a text (no cap)',
+export const contractSearch = endpoint('POST /Contract/search', 'bearer', 'Every contract matching a text (no cap)', {
   request: { searchText: Maybe(T.String({ description: 'Matches symbol, description and contract ID; null or omitted returns all' })) },
   fields: { searchText: { refuse: { kind: 'search_text_not_string' } } },
   response: okBody({ contracts: T.Array(LegacyContract) }),
   errors: codes.contractSearch,
 });
 
-export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', {
-  summary: 'One contract by ID (any month, or a symbol) as a one-element `contracts` array; `id` echoes the ID sent',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', 'One contract by ID (any month, or a symbol) as a one-element `contracts` array; `id` echoes the ID sent', {
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
   response: okBody({ contracts: T.Array(LegacyContract, { minItems: 1, maxItems: 1 }) }),
@@ -156,8 +151,7 @@ export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer'
 
 // ---- History ----
 
-export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
-  summary: 'Historical bars, oldest first; `barsBack` counts back from endTime; `Accept: application/x-msgpack` gets msgpack',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', 'Historical bars, oldest first; `barsBack` counts back from endTime; `Accept: application/x-msgpack` gets msgpack', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String({ description: 'This family\'s contract ID (or symbol)' }),
@@ -179,8 +173,7 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
 
 // ---- Replay ----
 
-export const replayStart = endpoint('POST /Replay/start', 'bearer', {
-  summary: 'Starts a replay session (one per user) with its own account, over a span of trade dates',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a replay session (one per user) with its own account, over a span of trade dates', {
   request: {
     instrumentSymbol: T.String({ description: 'This family\'s symbol: NQ, ES, MNQ, MES, GC, CL, EURUSD' }),
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD trade date (required)' })),
@@ -202,37 +195,32 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
   errors: trading.replayStart,
 });
 
-export const replayStep = sessionPost('/Replay/step', {
-  summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
+export const replayStep = sessionPost('/Replay/step', `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`, {
   produces: 'json+msgpack',
   ...replaySteps(LEGACY_POLICY.stepsMax),
   response: okBody({ ...replayPosition, bars: T.Array(Bar) }),
   errors: trading.replayAdvance,
 });
 
-export const replayJumpTo = sessionPost('/Replay/jumpTo', {
-  summary: 'Processes every bar up to a time without returning them (forward only)',
+export const replayJumpTo = sessionPost('/Replay/jumpTo', 'Processes every bar up to a time without returning them (forward only)', {
   request: { timestamp: IsoTimeText },
   fields: { timestamp: { defer: 'invalid_target_time' } },
   response: okBody(replayPosition),
   errors: trading.replayAdvance,
 });
 
-export const replayPlay = sessionPost('/Replay/play', {
-  summary: 'Plays bars on a timer: speed 1 is real time (one bar per bar width)',
+export const replayPlay = sessionPost('/Replay/play', 'Plays bars on a timer: speed 1 is real time (one bar per bar width)', {
   ...REPLAY_SPEED,
   response: okBody({}),
   errors: trading.replayPlay,
 });
 
-export const replayPause = sessionPost('/Replay/pause', {
-  summary: 'Stops playback',
+export const replayPause = sessionPost('/Replay/pause', 'Stops playback', {
   response: okBody({}),
   errors: trading.replaySession,
 });
 
-export const replayEnd = sessionPost('/Replay/end', {
-  summary: 'Flattens, cancels working orders, ends the session and returns its results',
+export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, ends the session and returns its results', {
   response: okBody({ results: RunResults }),
   errors: trading.replaySession,
 });
@@ -241,9 +229,8 @@ export const replayEnd = sessionPost('/Replay/end', {
 
 const NoBracket = T.Optional(T.Null({ description: 'Not supported: any value is refused; place protective orders separately' }));
 
-export const orderPlace = endpoint('POST /Order/place', 'bearer', {
+export const orderPlace = endpoint('POST /Order/place', 'bearer', 'Places an order in the account\'s live session', {
   session: ACCOUNT_SESSION,
-  summary: 'Places an order in the account\'s live session',
   request: {
     accountId: AccountId,
     contractId: T.String(),
@@ -275,30 +262,26 @@ export const orderPlace = endpoint('POST /Order/place', 'bearer', {
 
 const orderList = { orders: T.Array(LegacyOrder, { maxItems: limits.orderSearchMax }) };
 
-export const orderSearch = accountPost('/Order/search', {
-  summary: `Orders of the account, newest first (the ${limits.orderSearchMax} newest)`,
+export const orderSearch = accountPost('/Order/search', `Orders of the account, newest first (the ${limits.orderSearchMax} newest)`, {
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
 
-export const orderSearchOpen = sessionPost('/Order/searchOpen', {
-  summary: 'Working orders of the live session (status 6), newest first',
+export const orderSearchOpen = sessionPost('/Order/searchOpen', 'Working orders of the live session (status 6), newest first', {
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
 
-export const orderCancel = endpoint('POST /Order/cancel', 'bearer', {
+export const orderCancel = endpoint('POST /Order/cancel', 'bearer', 'Cancels a working order', {
   session: ORDER_ID_SESSION,
-  summary: 'Cancels a working order',
   request: { orderId: OrderIdInput },
   fields: { orderId: { refuse: { kind: 'order_not_found' } } },
   response: okBody({}),
   errors: trading.cancelOrder,
 });
 
-export const orderModify = endpoint('POST /Order/modify', 'bearer', {
+export const orderModify = endpoint('POST /Order/modify', 'bearer', 'Changes the size or prices of a working order (null or absent keeps a value)', {
   session: ORDER_ID_SESSION,
-  summary: 'Changes the size or prices of a working order (null or absent keeps a value)',
   request: {
     orderId: OrderIdInput,
     size: Maybe(Size),
@@ -316,15 +299,13 @@ export const orderModify = endpoint('POST /Order/modify', 'bearer', {
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = sessionPost('/Position/searchOpen', {
-  summary: 'The open position of the account\'s live session (empty when flat)',
+export const positionSearchOpen = sessionPost('/Position/searchOpen', 'The open position of the account\'s live session (empty when flat)', {
   response: okBody({ positions: T.Array(LegacyPosition) }),
   errors: trading.searchOrders,
 });
 
-export const positionClose = endpoint('POST /Position/closeContract', 'bearer', {
+export const positionClose = endpoint('POST /Position/closeContract', 'bearer', 'Closes the whole position at market', {
   session: ACCOUNT_SESSION,
-  summary: 'Closes the whole position at market',
   request: { accountId: AccountId, contractId: T.String() },
   // The contract (this family's IDs) is checked first, then the service's account and position.
   fields: { contractId: { refuse: { kind: 'contract_not_found' } }, accountId: { defer: 'account_not_found' } },
@@ -332,9 +313,8 @@ export const positionClose = endpoint('POST /Position/closeContract', 'bearer', 
   errors: trading.closePosition,
 });
 
-export const positionPartialClose = endpoint('POST /Position/partialCloseContract', 'bearer', {
+export const positionPartialClose = endpoint('POST /Position/partialCloseContract', 'bearer', 'Closes part of the position at market', {
   session: ACCOUNT_SESSION,
-  summary: 'Closes part of the position at market',
   request: { accountId: AccountId, contractId: T.String(), size: Size },
   // Size first, then the contract, then the service's account, position and size checks.
   fields: { size: { refuse: INVALID_SIZE }, contractId: { defer: 'contract_not_found' }, accountId: { defer: 'account_not_found' } },
@@ -342,8 +322,7 @@ export const positionPartialClose = endpoint('POST /Position/partialCloseContrac
   errors: trading.partialClosePosition,
 });
 
-export const tradeSearch = accountPost('/Trade/search', {
-  summary: `Fills of the account, oldest first (the ${limits.tradeSearchMax} newest)`,
+export const tradeSearch = accountPost('/Trade/search', `Fills of the account, oldest first (the ${limits.tradeSearchMax} newest)`, {
   response: okBody({ trades: T.Array(LegacyTrade, { maxItems: limits.tradeSearchMax }) }),
   errors: trading.searchOrders,
 });

@@ -25,8 +25,7 @@ const ParamRange = T.Object(
 );
 const ParamList = T.Object({ values: T.Array(ParamValue, { minItems: 1 }) }, { ...STRICT, title: 'ParamList' });
 
-export const optimize = endpoint('POST /optimize', 'cookie-pro', {
-  summary: 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own',
+export const optimize = endpoint('POST /optimize', 'cookie-pro', 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own', {
   description:
     `The run's fields as POST run (one source: \`templateId\`, \`code\` or a saved \`strategyId\`), then \`params\`: per param a value, a range \`{min, max, step}\` or \`{values: [...]}\`, within the template's bounds. ` +
     `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user; ` +
@@ -56,8 +55,7 @@ export const optimize = endpoint('POST /optimize', 'cookie-pro', {
   errorFields: { optimizationId: T.Optional(T.String({ description: 'With errorCode 11: the optimisation already running' })) },
 });
 
-export const optimizations = endpoint('GET /optimizations', 'cookie-pro', {
-  summary: 'Your optimisations, newest first, a page at a time (extension)',
+export const optimizations = endpoint('GET /optimizations', 'cookie-pro', 'Your optimisations, newest first, a page at a time (extension)', {
   description:
     `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundOptimizationsPageMax}, default ${limits.playgroundOptimizationsKeptPerUserMax}). ` +
     `A user keeps the newest ${limits.playgroundOptimizationsKeptPerUserMax} optimisations (older ended ones are deleted when a new one starts). \`best\` is null for a walk-forward (its windows each have one).`,
@@ -70,14 +68,12 @@ export const optimizations = endpoint('GET /optimizations', 'cookie-pro', {
   errors: codes.optimizations,
 });
 
-export const optimization = endpoint('GET /optimizations/:id', 'cookie-pro', {
-  summary: 'An optimisation of yours: progress, the best combination so far, walk-forward results',
+export const optimization = endpoint('GET /optimizations/:id', 'cookie-pro', 'An optimisation of yours: progress, the best combination so far, walk-forward results', {
   response: okBody({ optimization: Optimization }),
   errors: codes.optimization,
 });
 
-export const optimizationEvents = endpoint('GET /optimizations/:id/events', 'cookie-pro', {
-  summary: 'Server-Sent Events of an optimisation: `progress` when done or the best changes, then `done`, then the stream closes',
+export const optimizationEvents = endpoint('GET /optimizations/:id/events', 'cookie-pro', 'Server-Sent Events of an optimisation: `progress` when done or the best changes, then `done`, then the stream closes', {
   produces: 'event-stream',
   response: T.Union([
     T.Object({ event: T.Literal('progress'), data: OptimizationProgress }, { ...STRICT, title: 'OptimizationProgressEvent' }),
@@ -86,14 +82,12 @@ export const optimizationEvents = endpoint('GET /optimizations/:id/events', 'coo
   errors: codes.optimization,
 });
 
-export const optimizationStop = endpoint('POST /optimizations/:id/stop', 'cookie-pro', {
-  summary: 'Stops an optimisation: queued combinations are cancelled, running ones stopped (finished ones kept)',
+export const optimizationStop = endpoint('POST /optimizations/:id/stop', 'cookie-pro', 'Stops an optimisation: queued combinations are cancelled, running ones stopped (finished ones kept)', {
   response: okBody({ optimizationId: T.String() }),
   errors: codes.optimizationStop,
 });
 
-export const optimizationCombinations = endpoint('GET /optimizations/:id/combinations', 'cookie-pro', {
-  summary: 'A page of an optimisation\'s combinations, sorted',
+export const optimizationCombinations = endpoint('GET /optimizations/:id/combinations', 'cookie-pro', 'A page of an optimisation\'s combinations, sorted', {
   description:
     'Query: `sort` (objective, index, netPnl, returnPct, sharpeRatio, profitFactor, winRate, totalTrades, maxDrawdown; default objective), ' +
     `\`order\` (asc or desc; default desc, asc for index; nulls last either way), \`offset\` (≥ 0), \`limit\` (1 to ${limits.playgroundOptimizePageMax}, default 100).`,
@@ -107,8 +101,7 @@ export const optimizationCombinations = endpoint('GET /optimizations/:id/combina
   errors: codes.optimizationCombinations,
 });
 
-export const optimizationHeatmap = endpoint('GET /optimizations/:id/heatmap', 'cookie-pro', {
-  summary: 'The objective over two params (`x`, `y`): cells[yi][xi] is the best completed combination there (over the other params), or null',
+export const optimizationHeatmap = endpoint('GET /optimizations/:id/heatmap', 'cookie-pro', 'The objective over two params (`x`, `y`): cells[yi][xi] is the best completed combination there (over the other params), or null', {
   response: okBody({
     objective: ObjectiveName,
     x: HeatmapAxis,

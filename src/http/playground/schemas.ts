@@ -27,8 +27,7 @@ export { Execution, ExecutionProgress, Params, ParamValue, PlaygroundResults, Ru
 
 // ---- templates ----
 
-export const templates = endpoint('GET /templates', 'none', {
-  summary: 'The strategy template catalog (public)',
+export const templates = endpoint('GET /templates', 'none', 'The strategy template catalog (public)', {
   response: okBody({ templates: T.Array(Template) }),
   errors: codes.none,
 });
@@ -58,8 +57,7 @@ export const RUN_SOURCE_FIELDS = {
   timeframe: { keep: 'invalid_timeframe' }, contextTimeframes: { keep: 'invalid_timeframe' },
 } as const;
 
-export const run = endpoint('POST /run', 'cookie-pro', {
-  summary: 'Starts a backtest of a template, custom code or a saved strategy in the sandbox',
+export const run = endpoint('POST /run', 'cookie-pro', 'Starts a backtest of a template, custom code or a saved strategy in the sandbox', {
   description: 'Exactly one source: `templateId` or `code`, or a saved `strategyId` alone (its code and params). Checked whole before a runner is used; answered at once with the execution id.',
   request: {
     ...RUN_SOURCE_REQUEST,
@@ -80,14 +78,12 @@ export const run = endpoint('POST /run', 'cookie-pro', {
   errorFields: { executionId: T.Optional(T.String({ description: 'With errorCode 11: the execution already running' })) },
 });
 
-export const stop = endpoint('POST /stop', 'cookie-pro', {
-  summary: 'Stops your running execution (it ends `stopped`, partial results kept)',
+export const stop = endpoint('POST /stop', 'cookie-pro', 'Stops your running execution (it ends `stopped`, partial results kept)', {
   response: okBody({ executionId: T.String() }),
   errors: runCodes.stop,
 });
 
-export const speed = endpoint('POST /speed', 'cookie-pro', {
-  summary: 'Paces your running execution: 1–50 like Replay/play, or "max" for full speed',
+export const speed = endpoint('POST /speed', 'cookie-pro', 'Paces your running execution: 1–50 like Replay/play, or "max" for full speed', {
   description: 'The spec allows 1 to 50; `"max"` (an extension, docs/decisions.md) returns the run to full speed. Anything else, 0 and null included, is refused.',
   request: {
     speed: T.Union([
@@ -100,14 +96,12 @@ export const speed = endpoint('POST /speed', 'cookie-pro', {
   errors: runCodes.speed,
 });
 
-export const execution = endpoint('GET /executions/:id', 'cookie-pro', {
-  summary: 'An execution of yours, running or ended: progress, results, trades, equity curve, logs',
+export const execution = endpoint('GET /executions/:id', 'cookie-pro', 'An execution of yours, running or ended: progress, results, trades, equity curve, logs', {
   response: okBody({ execution: Execution }),
   errors: runCodes.execution,
 });
 
-export const executionEvents = endpoint('GET /executions/:id/events', 'cookie-pro', {
-  summary: 'Server-Sent Events of an execution: `progress` (at most ten a second), then `done`, then the stream closes',
+export const executionEvents = endpoint('GET /executions/:id/events', 'cookie-pro', 'Server-Sent Events of an execution: `progress` (at most ten a second), then `done`, then the stream closes', {
   description:
     'Each event is `event: progress` or `event: done` with one `data:` line of JSON: the execution without trades, curve and logs, then the whole execution. An ended execution answers its `done` at once.',
   produces: 'event-stream',
@@ -124,8 +118,7 @@ export const executionEvents = endpoint('GET /executions/:id/events', 'cookie-pr
 /** The columns of GET executions/:id/trades.csv, in order: RunTrade's fields. */
 export const TRADE_CSV_COLUMNS = ['side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees'] as const;
 
-export const executionTrades = endpoint('GET /executions/:id/trades', 'cookie-pro', {
-  summary: 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000',
+export const executionTrades = endpoint('GET /executions/:id/trades', 'cookie-pro', 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000', {
   description:
     `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundTradesPageMax}, default ${limits.playgroundTradesPageMax}). ` +
     `\`total\` counts the trades that can be paged: all of the run's, up to ${limits.playgroundTradesStoredMax.toLocaleString('en-US')} ` +
@@ -140,8 +133,7 @@ export const executionTrades = endpoint('GET /executions/:id/trades', 'cookie-pr
   errors: runCodes.executionTrades,
 });
 
-export const executionTradesCsv = endpoint('GET /executions/:id/trades.csv', 'cookie-pro', {
-  summary: 'Every trade of an execution as CSV (extension), oldest first',
+export const executionTradesCsv = endpoint('GET /executions/:id/trades.csv', 'cookie-pro', 'Every trade of an execution as CSV (extension), oldest first', {
   description:
     `\`text/csv\` with a header row \`${TRADE_CSV_COLUMNS.join(',')}\`, then one row per trade, as RunTrade: side long/short, ` +
     'times ISO 8601 UTC, prices in the instrument\'s units, pnl and fees in USD. Errors answer JSON like every endpoint.',
@@ -152,14 +144,12 @@ export const executionTradesCsv = endpoint('GET /executions/:id/trades.csv', 'co
 
 // ---- strategies ----
 
-export const strategyList = endpoint('GET /strategies', 'cookie-pro', {
-  summary: 'Your saved strategies, most recently updated first',
+export const strategyList = endpoint('GET /strategies', 'cookie-pro', 'Your saved strategies, most recently updated first', {
   response: okBody({ strategies: T.Array(StrategySummary) }),
   errors: codes.none,
 });
 
-export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', {
-  summary: 'Creates a strategy, or rewrites yours with `id`',
+export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', 'Creates a strategy, or rewrites yours with `id`', {
   description: 'Fields are checked one after the other (name, code, instrument, timeframe, params), then the id.',
   request: {
     id: Maybe(T.String({ description: 'A strategy of yours to rewrite; absent or null creates one' })),
@@ -178,20 +168,17 @@ export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', {
   errors: codes.saveStrategy,
 });
 
-export const strategyGet = endpoint('GET /strategies/:id', 'cookie-pro', {
-  summary: 'One of your strategies with its code and params',
+export const strategyGet = endpoint('GET /strategies/:id', 'cookie-pro', 'One of your strategies with its code and params', {
   response: okBody({ strategy: Strategy }),
   errors: codes.getStrategy,
 });
 
-export const strategyDelete = endpoint('DELETE /strategies/:id', 'cookie-pro', {
-  summary: 'Deletes one of your strategies (its runs stay readable by execution id)',
+export const strategyDelete = endpoint('DELETE /strategies/:id', 'cookie-pro', 'Deletes one of your strategies (its runs stay readable by execution id)', {
   response: okBody({}),
   errors: codes.deleteStrategy,
 });
 
-export const strategyRuns = endpoint('GET /strategies/:id/runs', 'cookie-pro', {
-  summary: `The newest ${limits.strategyRunsListedMax} runs of one of your strategies, newest first`,
+export const strategyRuns = endpoint('GET /strategies/:id/runs', 'cookie-pro', `The newest ${limits.strategyRunsListedMax} runs of one of your strategies, newest first`, {
   response: okBody({ runs: T.Array(Run, { maxItems: limits.strategyRunsListedMax }) }),
   errors: codes.strategyRuns,
 });

@@ -8,8 +8,7 @@ import { endpoint } from './declare.ts';
 import { okBody } from './endpoint.ts';
 
 export function loginKeyEndpoint(summary: string, errors: CodeTable<LoginError>) {
-  return endpoint('POST /Auth/loginKey', 'none', {
-    summary,
+  return endpoint('POST /Auth/loginKey', 'none', summary, {
     request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
     // The throttle counts the attempt before the fields are looked at: the service answers them.
     fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
@@ -19,5 +18,5 @@ export function loginKeyEndpoint(summary: string, errors: CodeTable<LoginError>)
 }
 
 export function logoutEndpoint(summary: string, errors: CodeTable<never>) {
-  return endpoint('POST /Auth/logout', 'bearer-only', { summary, response: okBody({}), errors });
+  return endpoint('POST /Auth/logout', 'bearer-only', summary, { response: okBody({}), errors });
 }

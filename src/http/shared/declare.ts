@@ -2,8 +2,9 @@
 // are bearer POSTs; most of them act on an account that the service looks up first (`accountId`
 // first in the body and in the field rules, a non-integer answered `Account not found`), and most of
 // those on the live session that account runs (`session`: edge.ts forwards the request to the node
-// running it). Every endpoint is declared by its route, `'GET /strategies/:id'`, and its
-// authentication; many (reads, and POSTs that carry nothing) have no request fields.
+// running it). Every endpoint is declared by its route, `'GET /strategies/:id'`, its
+// authentication and its summary (the line the API reference shows); many (reads, and POSTs that
+// carry nothing) have no request fields.
 
 import type { TProperties, TSchema } from '@sinclair/typebox';
 import type { Auth } from './auth-table.ts';
@@ -17,7 +18,7 @@ type PathOf<Rt extends Route> = Rt extends `${string} ${infer P}` ? P : never;
 /** Request fields and their rules, or neither (an endpoint without request fields). */
 type Fields<Req, R> = { readonly request?: undefined; readonly fields?: undefined } | { readonly request: Req; readonly fields: R };
 
-/** An endpoint by its route and authentication; without `request` it has no request fields. */
+/** An endpoint by its route, authentication and summary; without `request` it has no request fields. */
 export function endpoint<
   const Rt extends Route,
   const A extends Auth,
@@ -25,10 +26,15 @@ export function endpoint<
   const Res extends TSchema = TSchema,
   E extends Kinded = Kinded,
   const R extends FieldRules<Req, E> = FieldRules<Req, E>,
->(route: Rt, auth: A, spec: Omit<EndpointSpec<A, Req, Res, E, R>, 'method' | 'path' | 'auth' | 'request' | 'fields'> & Fields<Req, R>): Endpoint<A, Req, Res, E, R, PathOf<Rt>> {
+>(
+  route: Rt,
+  auth: A,
+  summary: string,
+  spec: Omit<EndpointSpec<A, Req, Res, E, R>, 'method' | 'path' | 'auth' | 'summary' | 'request' | 'fields'> & Fields<Req, R>,
+): Endpoint<A, Req, Res, E, R, PathOf<Rt>> {
   const space = route.indexOf(' ');
   const method = route.slice(0, space) as Method;
-  return defineEndpoint({ method, path: route.slice(space + 1), auth, request: {}, fields: {}, ...spec } as never) as never;
+  return defineEndpoint({ method, path: route.slice(space + 1), auth, summary, request: {}, fields: {}, ...spec } as never) as never;
 }
 
 export const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
@@ -40,7 +46,7 @@ type AccountRules<R> = { readonly accountId: { readonly refuse: NotFound } } & R
 /** What the caller writes: the endpoint less what the builder sets. */
 type Rest<A extends Auth, Req extends TProperties, Res extends TSchema, E extends Kinded, R extends FieldRules<Req, E>> = Omit<
   EndpointSpec<A, Req, Res, E, R>,
-  'method' | 'path' | 'auth' | 'request' | 'fields' | 'session'
+  'method' | 'path' | 'auth' | 'summary' | 'request' | 'fields' | 'session'
 >;
 
 /** The spec of an account endpoint: its own fields after `accountId`; its code table answers `account_not_found`. */
@@ -57,31 +63,32 @@ type AccountEndpoint<Req extends TProperties, Res extends TSchema, E extends Kin
   Path
 >;
 
-function account(path: string, spec: AccountSpec<TProperties, TSchema, Kinded, FieldRules<TProperties, Kinded>>, onSession: boolean) {
+function account(path: string, summary: string, spec: AccountSpec<TProperties, TSchema, Kinded, FieldRules<TProperties, Kinded>>, onSession: boolean) {
   const { request = {}, fields = {}, ...rest } = spec;
   return defineEndpoint({
     method: 'POST',
     path,
     auth: 'bearer',
     ...(onSession ? { session: ACCOUNT_SESSION } : {}),
+    summary,
     ...rest,
     request: { accountId: AccountId, ...request },
     fields: { accountId: { refuse: ACCOUNT_NOT_FOUND }, ...fields },
   });
 }
 
+/** The builder of account endpoints, on the account's live session or not. */
+const accountBuilder =
+  (onSession: boolean) =>
+  <const Path extends string, const Req extends TProperties = {}, const Res extends TSchema = TSchema, E extends Kinded = Kinded, const R extends FieldRules<Req, E> = FieldRules<Req, E>>(
+    path: Path,
+    summary: string,
+    spec: AccountSpec<Req, Res, E, R>,
+  ): AccountEndpoint<Req, Res, E, R, Path> =>
+    account(path, summary, spec as never, onSession) as never;
+
 /** A bearer POST on an account (`accountId` checked first), not tied to its live session. */
-export function accountPost<const Path extends string, const Req extends TProperties = {}, const Res extends TSchema = TSchema, E extends Kinded = Kinded, const R extends FieldRules<Req, E> = FieldRules<Req, E>>(
-  path: Path,
-  spec: AccountSpec<Req, Res, E, R>,
-): AccountEndpoint<Req, Res, E, R, Path> {
-  return account(path, spec as never, false) as never;
-}
+export const accountPost = accountBuilder(false);
 
 /** A bearer POST on the live session of an account (`accountId` checked first; in a cluster, served by the session's node). */
-export function sessionPost<const Path extends string, const Req extends TProperties = {}, const Res extends TSchema = TSchema, E extends Kinded = Kinded, const R extends FieldRules<Req, E> = FieldRules<Req, E>>(
-  path: Path,
-  spec: AccountSpec<Req, Res, E, R>,
-): AccountEndpoint<Req, Res, E, R, Path> {
-  return account(path, spec as never, true) as never;
-}
+export const sessionPost = accountBuilder(true);

@@ -47,8 +47,7 @@ export const orderPlace = defineEndpoint({
   errors: liveCodes.placeOrder,
 });
 
-export const orderModify = sessionPost('/Order/modify', {
-  summary: 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value',
+export const orderModify = sessionPost('/Order/modify', 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value', {
   request: {
     orderId: T.Integer(),
     size: Maybe(T.Integer({ minimum: 1, maximum: limits.orderSizeMax })),

@@ -43,8 +43,7 @@ const Bracket = Maybe(
 
 export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours', codes.loginKey);
 
-export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
-  summary: 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter',
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter', {
   response: okBody({ newToken: T.String() }),
   errors: codes.validate,
   errorFields: { newToken: T.Null() },
@@ -52,8 +51,7 @@ export const validate = endpoint('POST /Auth/validate', 'bearer-row', {
 
 export const logout = logoutEndpoint('Revokes the bearer token (bearer only: the console\'s cookie has its own logout)', codes.none);
 
-export const ping = endpoint('GET /Status/ping', 'none', {
-  summary: 'Liveness: plain text `pong`',
+export const ping = endpoint('GET /Status/ping', 'none', 'Liveness: plain text `pong`', {
   produces: 'text',
   response: T.Literal('pong'),
   errors: codes.none,
@@ -61,8 +59,7 @@ export const ping = endpoint('GET /Status/ping', 'none', {
 
 // ---- Account, Contract ----
 
-export const accountSearch = endpoint('POST /Account/search', 'bearer', {
-  summary: 'Accounts of the user: live replay and challenge accounts first',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', 'Accounts of the user: live replay and challenge accounts first', {
   request: { onlyActiveAccounts: Maybe(T.Boolean()) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'invalid_only_active' } } },
   response: okBody({ accounts: T.Array(Account) }),
@@ -81,8 +78,7 @@ const contractSearchSpec = {
 export const contractSearch = defineEndpoint({ ...contractSearchSpec, path: '/Contract/search', summary: 'Active contracts matching a text' });
 export const contractAvailable = defineEndpoint({ ...contractSearchSpec, path: '/Contract/available', summary: 'Alias of Contract/search' });
 
-export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', {
-  summary: 'One contract by ID (matched on its symbol; `id` echoes the ID sent)',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', 'One contract by ID (matched on its symbol; `id` echoes the ID sent)', {
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
   response: okBody({ contract: Contract }),
@@ -91,8 +87,7 @@ export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer'
 
 // ---- History ----
 
-export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
-  summary: 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String(),
@@ -113,8 +108,7 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', {
 
 // ---- Replay ----
 
-export const replayStart = endpoint('POST /Replay/start', 'bearer', {
-  summary: 'Starts a replay session with its own account',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a replay session with its own account', {
   // The start limiter counts the call before any field is looked at: the service answers every field.
   request: {
     instrumentSymbol: Maybe(T.String({ description: 'Symbol; one of instrumentSymbol and contractId is required' })),
@@ -138,37 +132,32 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', {
   errors: codes.replayStart,
 });
 
-export const replayStep = sessionPost('/Replay/step', {
-  summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
+export const replayStep = sessionPost('/Replay/step', 'Plays the next bars (1 to 100) and returns them; msgpack on request', {
   produces: 'json+msgpack',
   ...replaySteps(limits.replayStepsMax),
   response: okBody({ ...progressFields, bars: T.Array(Bar) }),
   errors: codes.replayAdvance,
 });
 
-export const replayJumpTo = sessionPost('/Replay/jumpTo', {
-  summary: 'Processes every bar up to a time without returning them (forward only)',
+export const replayJumpTo = sessionPost('/Replay/jumpTo', 'Processes every bar up to a time without returning them (forward only)', {
   request: { targetTime: IsoTimeText },
   fields: { targetTime: { defer: 'invalid_target_time' } },
   response: okBody(progressFields),
   errors: codes.replayAdvance,
 });
 
-export const replayPlay = sessionPost('/Replay/play', {
-  summary: 'Plays bars on a timer: speed 1 = two bars a second',
+export const replayPlay = sessionPost('/Replay/play', 'Plays bars on a timer: speed 1 = two bars a second', {
   ...REPLAY_SPEED,
   response: okBody({ playing: T.Literal(true), speed: T.Number() }),
   errors: codes.replayPlay,
 });
 
-export const replayPause = sessionPost('/Replay/pause', {
-  summary: 'Stops playback',
+export const replayPause = sessionPost('/Replay/pause', 'Stops playback', {
   response: okBody({ paused: T.Literal(true), account: AccountSnapshot, propFirm: Nullable(PropFirm) }),
   errors: codes.replaySession,
 });
 
-export const replayEnd = sessionPost('/Replay/end', {
-  summary: 'Flattens, cancels working orders, persists the balance and ends the session',
+export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, persists the balance and ends the session', {
   response: okBody({
     ended: T.Literal(true),
     account: T.Object({ ...snapshotFields, filledOrders: T.Array(FilledOrder) }, { ...STRICT, title: 'FinalSnapshot' }),
@@ -200,69 +189,60 @@ export const ORDER_RULES = {
 
 export const BRACKET_RULES = { stopLossBracket: { defer: 'invalid_bracket' }, takeProfitBracket: { defer: 'invalid_bracket' } } as const;
 
-export const orderPlace = endpoint('POST /Order/place', 'bearer', {
+export const orderPlace = endpoint('POST /Order/place', 'bearer', 'Places an order in the account\'s live session', {
   session: ACCOUNT_SESSION,
-  summary: 'Places an order in the account\'s live session',
   request: { ...ORDER_REQUEST, stopLossBracket: Bracket, takeProfitBracket: Bracket },
   fields: { ...ORDER_RULES, ...BRACKET_RULES },
   response: okBody({ orderId: T.Integer() }),
   errors: codes.placeOrder,
 });
 
-export const orderSearch = accountPost('/Order/search', {
-  summary: 'Orders of the account, newest first, bounded by submission time (inclusive)',
+export const orderSearch = accountPost('/Order/search', 'Orders of the account, newest first, bounded by submission time (inclusive)', {
   request: timeBounds,
   fields: timeBoundRules,
   response: okBody({ orders: T.Array(Order, { maxItems: limits.orderSearchMax }) }),
   errors: codes.searchOrders,
 });
 
-export const orderSearchOpen = sessionPost('/Order/searchOpen', {
-  summary: 'Working orders of the live session (status 1, fillVolume 0)',
+export const orderSearchOpen = sessionPost('/Order/searchOpen', 'Working orders of the live session (status 1, fillVolume 0)', {
   response: okBody({ orders: T.Array(Order) }),
   errors: codes.searchOrders,
 });
 
-export const orderCancel = sessionPost('/Order/cancel', {
-  summary: 'Cancels a working order',
+export const orderCancel = sessionPost('/Order/cancel', 'Cancels a working order', {
   request: { orderId: T.Integer() },
   fields: { orderId: { defer: 'order_not_found' } },
   response: okBody({}),
   errors: codes.cancelOrder,
 });
 
-export const orderModify = endpoint('POST /Order/modify', 'bearer', {
-  summary: 'Unsupported in the simulator: cancel and place instead',
+export const orderModify = endpoint('POST /Order/modify', 'bearer', 'Unsupported in the simulator: cancel and place instead', {
   response: T.Never(),
   errors: codes.modifyOrder,
 });
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = sessionPost('/Position/searchOpen', {
-  summary: 'The open position of the account\'s live session (empty when flat)',
+export const positionSearchOpen = sessionPost('/Position/searchOpen', 'The open position of the account\'s live session (empty when flat)', {
   response: okBody({ positions: T.Array(Position) }),
   errors: codes.searchOrders,
 });
 
-export const positionClose = sessionPost('/Position/closeContract', {
-  summary: 'Closes the whole position at market',
+export const positionClose = sessionPost('/Position/closeContract', 'Closes the whole position at market', {
   request: { contractId: T.String() },
   fields: { contractId: { defer: 'position_not_found' } },
   response: okBody({}),
   errors: codes.closePosition,
 });
 
-export const positionPartialClose = sessionPost('/Position/partialCloseContract', {
-  summary: 'Closes part of the position at market',
+export const positionPartialClose = sessionPost('/Position/partialCloseContract', 'Closes part of the position at market', {
   request: { contractId: T.String(), size: T.Integer({ minimum: 1 }) },
   fields: { contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
   response: okBody({}),
   errors: codes.partialClosePosition,
 });
 
-export const tradeSearch = accountPost('/Trade/search', {
-  summary: 'Fills of the account, newest first, bounded by fill time (inclusive)',
+export const tradeSearch = accountPost('/Trade/search', 'Fills of the account, newest first, bounded by fill time (inclusive)', {
   request: timeBounds,
   fields: timeBoundRules,
   response: okBody({ trades: T.Array(Trade, { maxItems: limits.tradeSearchMax }) }),

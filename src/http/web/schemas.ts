@@ -12,10 +12,9 @@ import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange
 
 export * from './shapes.ts';
 
-export const login = endpoint('POST /login', 'web', {
+export const login = endpoint('POST /login', 'web', 'Signs in with email and password; sets the session cookie (rd_session)', {
   // Not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in as
   // the attacker (login CSRF).
-  summary: 'Signs in with email and password; sets the session cookie (rd_session)',
   request: { email: T.String(), password: T.String() },
   // The throttle counts the attempt before the fields are looked at: the service answers them.
   fields: { email: { defer: 'missing_credentials' }, password: { defer: 'missing_credentials' } },
@@ -23,29 +22,25 @@ export const login = endpoint('POST /login', 'web', {
   errors: codes.login,
 });
 
-export const logout = endpoint('POST /logout', 'web', {
-  summary: 'Ends the session (if any) and clears the cookie; always succeeds',
+export const logout = endpoint('POST /logout', 'web', 'Ends the session (if any) and clears the cookie; always succeeds', {
   body: 'none',
   response: okBody({}),
   errors: codes.none,
 });
 
-export const me = endpoint('GET /me', 'cookie', {
-  summary: 'The signed-in user',
+export const me = endpoint('GET /me', 'cookie', 'The signed-in user', {
   response: okBody({ user: WebUser }),
   errors: codes.none,
 });
 
-export const apiKeyStatus = endpoint('GET /api-key', 'cookie', {
-  summary: 'Whether the user has an API key (the key itself is never shown again)',
+export const apiKeyStatus = endpoint('GET /api-key', 'cookie', 'Whether the user has an API key (the key itself is never shown again)', {
   response: okBody(ApiKeyStatus.properties),
   errors: codes.none,
 });
 
 const ProfileChoice = Nullable(T.Union([T.Literal('spec'), T.Literal('live')], { description: 'spec, live, or null for the server\'s default' }));
 
-export const apiKeyCreate = endpoint('POST /api-key', 'cookie', {
-  summary: 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)',
+export const apiKeyCreate = endpoint('POST /api-key', 'cookie', 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)', {
   description: '`profile` chooses the new key\'s API profile (docs/gateway-profile.md); omitted, the new key keeps the old one\'s.',
   request: { profile: T.Optional(ProfileChoice) },
   fields: { profile: { refuse: { kind: 'invalid_profile' } } },
@@ -54,22 +49,19 @@ export const apiKeyCreate = endpoint('POST /api-key', 'cookie', {
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
-export const apiKeyProfile = endpoint('GET /api-key/profile', 'cookie', {
-  summary: 'The API profile of the current key (spec or live), and the server\'s default',
+export const apiKeyProfile = endpoint('GET /api-key/profile', 'cookie', 'The API profile of the current key (spec or live), and the server\'s default', {
   response: okBody(ApiKeyProfile.properties),
   errors: codes.none,
 });
 
-export const apiKeyProfileSet = endpoint('PUT /api-key/profile', 'cookie', {
-  summary: 'Sets the current key\'s API profile; every token the key issued follows from its next request',
+export const apiKeyProfileSet = endpoint('PUT /api-key/profile', 'cookie', 'Sets the current key\'s API profile; every token the key issued follows from its next request', {
   request: { profile: ProfileChoice },
   fields: { profile: { refuse: { kind: 'invalid_profile' } } },
   response: okBody(ApiKeyProfile.properties),
   errors: codes.apiKeyProfile,
 });
 
-export const changePassword = endpoint('POST /password', 'cookie', {
-  summary: "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays",
+export const changePassword = endpoint('POST /password', 'cookie', "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays", {
   description: 'A wrong current password counts as a failed web login (the same throttle). API keys and the tokens they issued are not touched.',
   request: { currentPassword: T.String(), newPassword: T.String({ description: '8 to 256 characters' }) },
   fields: { newPassword: { refuse: { kind: 'invalid_new_password' } }, currentPassword: { refuse: { kind: 'wrong_password' } } },
@@ -77,20 +69,17 @@ export const changePassword = endpoint('POST /password', 'cookie', {
   errors: codes.changePassword,
 });
 
-export const challenges = endpoint('GET /challenges', 'cookie', {
-  summary: "The user's challenge accounts with their rule figures (floors, target, best day, trading days) and outcome",
+export const challenges = endpoint('GET /challenges', 'cookie', "The user's challenge accounts with their rule figures (floors, target, best day, trading days) and outcome", {
   response: okBody({ challenges: T.Array(ChallengeDetail) }),
   errors: codes.none,
 });
 
-export const challengePlans = endpoint('GET /challenge-plans', 'cookie', {
-  summary: 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way',
+export const challengePlans = endpoint('GET /challenge-plans', 'cookie', 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way', {
   response: okBody(ChallengePlans.properties),
   errors: codes.none,
 });
 
-export const startEvaluation = endpoint('POST /challenges', 'cookie-pro', {
-  summary: 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session',
+export const startEvaluation = endpoint('POST /challenges', 'cookie-pro', 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session', {
   request: { planKey: T.String({ description: 'From GET /challenge-plans' }) },
   fields: { planKey: { refuse: { kind: 'plan_not_found' } } },
   response: okBody({ challenge: ChallengeDetail }),
@@ -98,43 +87,37 @@ export const startEvaluation = endpoint('POST /challenges', 'cookie-pro', {
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
-export const dataRanges = endpoint('GET /data-ranges', 'cookie', {
-  summary: 'The days of data the server holds per instrument (what a replay may start on), for the console',
+export const dataRanges = endpoint('GET /data-ranges', 'cookie', 'The days of data the server holds per instrument (what a replay may start on), for the console', {
   response: okBody({ instruments: T.Array(DataRange) }),
   errors: codes.none,
 });
 
-export const replayResults = endpoint('GET /replay-results/:accountId', 'cookie', {
-  summary: "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended",
+export const replayResults = endpoint('GET /replay-results/:accountId', 'cookie', "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended", {
   description:
     "The earlier family's Replay/end `results`, for any of the user's replay or challenge accounts, at any time: the console shows them when a session ends and for ended sessions.",
   response: okBody({ accountId: T.Integer(), name: T.String(), canTrade: T.Boolean(), results: RunResults }),
   errors: codes.replayResults,
 });
 
-export const replaySessionInfo = endpoint('GET /replay-sessions/:accountId', 'cookie', {
+export const replaySessionInfo = endpoint('GET /replay-sessions/:accountId', 'cookie', 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge', {
   session: { path: 'accountId' },
-  summary: 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge',
   description:
     'Lets any browser open a session started elsewhere (another browser, a bot): the current family answers a session\'s progress and snapshot, not its instrument, span or timeframe. Times are ISO 8601 UTC; `currentTime` is the simulated now (the close of the last bar played).',
   response: okBody(SessionInfo.properties),
   errors: codes.replaySession,
 });
 
-export const journal = endpoint('GET /journal', 'cookie', {
-  summary: "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes",
+export const journal = endpoint('GET /journal', 'cookie', "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes", {
   response: okBody({ sessions: T.Array(JournalSession) }),
   errors: codes.none,
 });
 
-export const journalSession = endpoint('GET /journal/:accountId', 'cookie', {
-  summary: 'One replay session of the user (ended or live): statistics, round-trip trades with their notes, the balance curve',
+export const journalSession = endpoint('GET /journal/:accountId', 'cookie', 'One replay session of the user (ended or live): statistics, round-trip trades with their notes, the balance curve', {
   response: okBody(JournalDetail.properties),
   errors: codes.journalSession,
 });
 
-export const journalNote = endpoint('POST /journal/:accountId/note', 'cookie', {
-  summary: "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it",
+export const journalNote = endpoint('POST /journal/:accountId/note', 'cookie', "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it", {
   description:
     `A user keeps at most ${limits.journalNotesPerSessionMax} notes on a session, ${limits.journalNotesPerUserMax} in all and ` +
     `${limits.journalNoteBytesPerUserMax / 1024 / 1024} MB of text (UTF-8); an edit counts its new text in place of its old, and deleting always works.`,
@@ -149,14 +132,12 @@ export const journalNote = endpoint('POST /journal/:accountId/note', 'cookie', {
 
 const drawingsBody = okBody(SessionDrawings.properties);
 
-export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', {
-  summary: "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows",
+export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows", {
   response: drawingsBody,
   errors: codes.drawingsRead,
 });
 
-export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', {
-  summary: "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)",
+export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)", {
   description: 'Written whole: the last write wins. Prices are kept at the nearest tick of the instrument; times to the second.',
   request: { horizontalLines: T.Array(HorizontalLine), trendLines: T.Array(TrendLine) },
   fields: { horizontalLines: { refuse: { kind: 'invalid_drawings' } }, trendLines: { refuse: { kind: 'invalid_drawings' } } },
