@@ -12,9 +12,9 @@ import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange
 
 export * from './shapes.ts';
 
+// 'web': not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in
+// as the attacker (login CSRF).
 export const login = endpoint('POST /login', 'web', 'Signs in with email and password; sets the session cookie (rd_session)', {
-  // Not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in as
-  // the attacker (login CSRF).
   request: { email: T.String(), password: T.String() },
   // The throttle counts the attempt before the fields are looked at: the service answers them.
   fields: { email: { defer: 'missing_credentials' }, password: { defer: 'missing_credentials' } },
