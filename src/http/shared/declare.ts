@@ -33,8 +33,8 @@ export function endpoint<
   spec: Omit<EndpointSpec<A, Req, Res, E, R>, 'method' | 'path' | 'auth' | 'summary' | 'request' | 'fields'> & Fields<Req, R>,
 ): Endpoint<A, Req, Res, E, R, PathOf<Rt>> {
   const space = route.indexOf(' ');
-  const method = route.slice(0, space) as Method;
-  return defineEndpoint({ method, path: route.slice(space + 1), auth, summary, request: {}, fields: {}, ...spec } as never) as never;
+  const { request = {}, fields = {}, ...rest } = spec;
+  return defineEndpoint({ method: route.slice(0, space) as Method, path: route.slice(space + 1), auth, summary, ...rest, request, fields } as never) as never;
 }
 
 export const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
