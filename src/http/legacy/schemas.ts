@@ -9,11 +9,15 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { ACCOUNT_SESSION, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
+import { accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, replaySteps, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
+  accountContract,
   Bar,
   IsoTimeText,
   Maybe,
@@ -52,8 +56,7 @@ const OrderIdInput = T.String({ description: 'Order ID from Order/place or Order
 export const LegacyOrder = T.Object(
   {
     id: LegacyId('Order'),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     type: OrderTypeValue,
     side: OrderSideValue,
     size: T.Integer(),
@@ -69,8 +72,7 @@ export const LegacyOrder = T.Object(
 
 export const LegacyPosition = T.Object(
   {
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     type: PositionTypeValue,
     size: T.Integer(),
     averagePrice: T.Number(),
@@ -82,8 +84,7 @@ export const LegacyTrade = T.Object(
   {
     id: LegacyId('Fill'),
     orderId: LegacyId('Order'),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     side: OrderSideValue,
     size: T.Integer(),
     price: T.Number(),
@@ -101,10 +102,6 @@ const replayPosition = {
 
 // ---- shared request pieces ----
 
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
-/** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
-const accountFirst = { accountId: AccountId };
-const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
 /** Order/cancel and Order/modify name the session by the order ID's account (`<replay account id>-<order id>`). */
 const ORDER_ID_SESSION = { body: 'orderId', account: (id: unknown) => parseLegacyId(id)?.accountId } as const;
 const SIZE = `Contracts: a whole number from 1 to ${limits.orderSizeMax}`;
@@ -114,81 +111,38 @@ const Size = T.Number({ exclusiveMinimum: 0, description: SIZE });
 
 // ---- Auth, Status ----
 
-export const loginKey = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/loginKey',
-  auth: 'none',
-  summary: 'Logs in with an API key; the token is valid 24 hours (shared with the current family)',
-  request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
-  // The throttle counts the attempt before the fields are looked at: the service answers them.
-  fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
-  response: okBody({ token: T.String() }),
-  errors: codes.loginKey,
-});
+export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours (shared with the current family)', codes.loginKey);
 
-export const validate = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/validate',
-  auth: 'bearer-row',
-  summary: 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left',
-  request: {},
-  fields: {},
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', 'Checks the bearer token: `token` is the same token, or a fresh one when less than an hour is left', {
   response: okBody({ token: T.String() }),
   errors: codes.validate,
   errorFields: { token: T.Null() },
 });
 
-export const logout = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/logout',
-  auth: 'bearer-only',
-  summary: 'Revokes the bearer token',
-  request: {},
-  fields: {},
-  response: okBody({}),
-  errors: codes.none,
-});
+export const logout = logoutEndpoint('Revokes the bearer token', codes.none);
 
-export const ping = defineEndpoint({
-  method: 'GET',
-  path: '/Status/ping',
-  auth: 'none',
-  summary: 'Liveness: a JSON envelope with `message` pong',
-  request: {},
-  fields: {},
+export const ping = endpoint('GET /Status/ping', 'none', 'Liveness: a JSON envelope with `message` pong', {
   response: okBody({ message: T.Literal('pong') }),
   errors: codes.none,
 });
 
 // ---- Account, Contract ----
 
-export const accountSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Account/search',
-  auth: 'bearer',
-  summary: 'Accounts of the user: live replay and challenge accounts first',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', 'Accounts of the user: live replay and challenge accounts first', {
   request: { onlyActiveAccounts: Maybe(T.Boolean({ description: 'Default false; true returns only active accounts' })) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'only_active_not_boolean' } } },
   response: okBody({ accounts: T.Array(Account) }),
   errors: codes.accountSearch,
 });
 
-export const contractSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/search',
-  auth: 'bearer',
-  summary: 'Every contract matching a text (no cap)',
+export const contractSearch = endpoint('POST /Contract/search', 'bearer', 'Every contract matching a text (no cap)', {
   request: { searchText: Maybe(T.String({ description: 'Matches symbol, description and contract ID; null or omitted returns all' })) },
   fields: { searchText: { refuse: { kind: 'search_text_not_string' } } },
   response: okBody({ contracts: T.Array(LegacyContract) }),
   errors: codes.contractSearch,
 });
 
-export const contractSearchById = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/searchById',
-  auth: 'bearer',
-  summary: 'One contract by ID (any month, or a symbol) as a one-element `contracts` array; `id` echoes the ID sent',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', 'One contract by ID (any month, or a symbol) as a one-element `contracts` array; `id` echoes the ID sent', {
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
   response: okBody({ contracts: T.Array(LegacyContract, { minItems: 1, maxItems: 1 }) }),
@@ -197,17 +151,11 @@ export const contractSearchById = defineEndpoint({
 
 // ---- History ----
 
-export const retrieveBars = defineEndpoint({
-  method: 'POST',
-  path: '/History/retrieveBars',
-  auth: 'bearer',
-  summary: 'Historical bars, oldest first; `barsBack` counts back from endTime; `Accept: application/x-msgpack` gets msgpack',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', 'Historical bars, oldest first; `barsBack` counts back from endTime; `Accept: application/x-msgpack` gets msgpack', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String({ description: 'This family\'s contract ID (or symbol)' }),
-    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)], { description: '1 Second, 2 Minute, 3 Hour, 4 Day' }),
-    unitNumber: T.Integer({ minimum: 1 }),
-    startTime: Maybe(IsoTimeText),
+    ...BARS_REQUEST,
     endTime: Maybe(T.String({ description: 'ISO 8601 time; default the replay time of the user\'s live session, else the end of the data' })),
     barsBack: Maybe(
       T.Integer({ minimum: 1, description: 'The last barsBack bars before endTime (not with startTime); capped by instrument and timeframe' }),
@@ -217,10 +165,7 @@ export const retrieveBars = defineEndpoint({
   fields: {
     barsBack: { refuse: { kind: 'bars_back_invalid' } },
     contractId: { defer: 'contract_not_found' },
-    unit: { defer: 'unit_invalid' },
-    unitNumber: { defer: 'unit_number_invalid' },
-    startTime: { defer: 'invalid_time_range' },
-    endTime: { defer: 'invalid_time_range' },
+    ...BARS_RULES,
   },
   response: okBody({ bars: T.Array(Bar) }),
   errors: trading.retrieveBars,
@@ -228,29 +173,21 @@ export const retrieveBars = defineEndpoint({
 
 // ---- Replay ----
 
-export const replayStart = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/start',
-  auth: 'bearer',
-  summary: 'Starts a replay session (one per user) with its own account, over a span of trade dates',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a replay session (one per user) with its own account, over a span of trade dates', {
   request: {
     instrumentSymbol: T.String({ description: 'This family\'s symbol: NQ, ES, MNQ, MES, GC, CL, EURUSD' }),
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD trade date (required)' })),
     endDate: Maybe(T.String({ description: 'YYYY-MM-DD trade date, not before startDate, at most 2 years past it; default startDate' })),
     timeframe: T.Union(['1s', '1m', '5m', '15m', '30m', '1h', '4h', '1D'].map((v) => T.Literal(v)), { description: 'Case-sensitive' }),
-    accountId: Maybe(T.Integer({ description: 'A challenge account whose rules and size the session inherits' })),
+    accountId: ChallengeAccountId,
   },
   // Checked by this adapter (instrument, startDate present, timeframe), then by the service.
   fields: {
     instrumentSymbol: { defer: 'instrument_required' },
-    startDate: { defer: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { defer: 'invalid_timeframe' },
-    accountId: { defer: 'challenge_not_found' },
+    ...START_RULES,
   },
   response: okBody({
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     totalBars: T.Integer(),
     startTime: T.String({ description: 'ISO 8601 start of the span (session open of startDate, clipped to the data)' }),
     endTime: T.String({ description: 'ISO 8601 end of the span (session close of endDate, clipped to the data)' }),
@@ -258,63 +195,32 @@ export const replayStart = defineEndpoint({
   errors: trading.replayStart,
 });
 
-export const replayStep = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/step',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`,
+export const replayStep = sessionPost('/Replay/step', `Plays the next bars (1 to ${LEGACY_POLICY.stepsMax}) and returns them; msgpack on request`, {
   produces: 'json+msgpack',
-  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: LEGACY_POLICY.stepsMax, default: 1 })) },
-  fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
+  ...replaySteps(LEGACY_POLICY.stepsMax),
   response: okBody({ ...replayPosition, bars: T.Array(Bar) }),
   errors: trading.replayAdvance,
 });
 
-export const replayJumpTo = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/jumpTo',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Processes every bar up to a time without returning them (forward only)',
-  request: { ...accountFirst, timestamp: IsoTimeText },
-  fields: { ...accountRule, timestamp: { defer: 'invalid_target_time' } },
+export const replayJumpTo = sessionPost('/Replay/jumpTo', 'Processes every bar up to a time without returning them (forward only)', {
+  request: { timestamp: IsoTimeText },
+  fields: { timestamp: { defer: 'invalid_target_time' } },
   response: okBody(replayPosition),
   errors: trading.replayAdvance,
 });
 
-export const replayPlay = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/play',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Plays bars on a timer: speed 1 is real time (one bar per bar width)',
-  request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
+export const replayPlay = sessionPost('/Replay/play', 'Plays bars on a timer: speed 1 is real time (one bar per bar width)', {
+  ...REPLAY_SPEED,
   response: okBody({}),
   errors: trading.replayPlay,
 });
 
-export const replayPause = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/pause',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Stops playback',
-  request: accountFirst,
-  fields: accountRule,
+export const replayPause = sessionPost('/Replay/pause', 'Stops playback', {
   response: okBody({}),
   errors: trading.replaySession,
 });
 
-export const replayEnd = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/end',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Flattens, cancels working orders, ends the session and returns its results',
-  request: accountFirst,
-  fields: accountRule,
+export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, ends the session and returns its results', {
   response: okBody({ results: RunResults }),
   errors: trading.replaySession,
 });
@@ -323,12 +229,8 @@ export const replayEnd = defineEndpoint({
 
 const NoBracket = T.Optional(T.Null({ description: 'Not supported: any value is refused; place protective orders separately' }));
 
-export const orderPlace = defineEndpoint({
-  method: 'POST',
-  path: '/Order/place',
-  auth: 'bearer',
+export const orderPlace = endpoint('POST /Order/place', 'bearer', 'Places an order in the account\'s live session', {
   session: ACCOUNT_SESSION,
-  summary: 'Places an order in the account\'s live session',
   request: {
     accountId: AccountId,
     contractId: T.String(),
@@ -343,14 +245,11 @@ export const orderPlace = defineEndpoint({
   // This adapter checks brackets, size, the contract and the price grid; the service then size, type
   // and side, the account, and missing prices.
   fields: {
-    stopLossBracket: { refuse: { kind: 'brackets_unsupported' } },
-    takeProfitBracket: { refuse: { kind: 'brackets_unsupported' } },
+    stopLossBracket: { refuse: { kind: 'brackets_unsupported' } }, takeProfitBracket: { refuse: { kind: 'brackets_unsupported' } },
     size: { refuse: INVALID_SIZE },
     contractId: { defer: 'contract_not_found' },
-    limitPrice: { defer: 'price_required' },
-    stopPrice: { defer: 'price_required' },
-    type: { defer: 'invalid_type_or_side' },
-    side: { defer: 'invalid_type_or_side' },
+    limitPrice: { defer: 'price_required' }, stopPrice: { defer: 'price_required' },
+    type: { defer: 'invalid_type_or_side' }, side: { defer: 'invalid_type_or_side' },
     accountId: { defer: 'account_not_found' },
   },
   response: okBody({
@@ -363,47 +262,26 @@ export const orderPlace = defineEndpoint({
 
 const orderList = { orders: T.Array(LegacyOrder, { maxItems: limits.orderSearchMax }) };
 
-export const orderSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Order/search',
-  auth: 'bearer',
-  summary: `Orders of the account, newest first (the ${limits.orderSearchMax} newest)`,
-  request: accountFirst,
-  fields: accountRule,
+export const orderSearch = accountPost('/Order/search', `Orders of the account, newest first (the ${limits.orderSearchMax} newest)`, {
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
 
-export const orderSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Order/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Working orders of the live session (status 6), newest first',
-  request: accountFirst,
-  fields: accountRule,
+export const orderSearchOpen = sessionPost('/Order/searchOpen', 'Working orders of the live session (status 6), newest first', {
   response: okBody(orderList),
   errors: trading.searchOrders,
 });
 
-export const orderCancel = defineEndpoint({
-  method: 'POST',
-  path: '/Order/cancel',
-  auth: 'bearer',
+export const orderCancel = endpoint('POST /Order/cancel', 'bearer', 'Cancels a working order', {
   session: ORDER_ID_SESSION,
-  summary: 'Cancels a working order',
   request: { orderId: OrderIdInput },
   fields: { orderId: { refuse: { kind: 'order_not_found' } } },
   response: okBody({}),
   errors: trading.cancelOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
+export const orderModify = endpoint('POST /Order/modify', 'bearer', 'Changes the size or prices of a working order (null or absent keeps a value)', {
   session: ORDER_ID_SESSION,
-  summary: 'Changes the size or prices of a working order (null or absent keeps a value)',
   request: {
     orderId: OrderIdInput,
     size: Maybe(Size),
@@ -413,8 +291,7 @@ export const orderModify = defineEndpoint({
   fields: {
     orderId: { refuse: { kind: 'order_not_found' } },
     size: { defer: 'invalid_size' },
-    limitPrice: { defer: 'invalid_price' },
-    stopPrice: { defer: 'invalid_price' },
+    limitPrice: { defer: 'invalid_price' }, stopPrice: { defer: 'invalid_price' },
   },
   response: okBody({}),
   errors: trading.modifyOrder,
@@ -422,51 +299,30 @@ export const orderModify = defineEndpoint({
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Position/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'The open position of the account\'s live session (empty when flat)',
-  request: accountFirst,
-  fields: accountRule,
+export const positionSearchOpen = sessionPost('/Position/searchOpen', 'The open position of the account\'s live session (empty when flat)', {
   response: okBody({ positions: T.Array(LegacyPosition) }),
   errors: trading.searchOrders,
 });
 
-export const positionClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/closeContract',
-  auth: 'bearer',
+export const positionClose = endpoint('POST /Position/closeContract', 'bearer', 'Closes the whole position at market', {
   session: ACCOUNT_SESSION,
-  summary: 'Closes the whole position at market',
-  request: { ...accountFirst, contractId: T.String() },
+  request: { accountId: AccountId, contractId: T.String() },
   // The contract (this family's IDs) is checked first, then the service's account and position.
   fields: { contractId: { refuse: { kind: 'contract_not_found' } }, accountId: { defer: 'account_not_found' } },
   response: okBody({}),
   errors: trading.closePosition,
 });
 
-export const positionPartialClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/partialCloseContract',
-  auth: 'bearer',
+export const positionPartialClose = endpoint('POST /Position/partialCloseContract', 'bearer', 'Closes part of the position at market', {
   session: ACCOUNT_SESSION,
-  summary: 'Closes part of the position at market',
-  request: { ...accountFirst, contractId: T.String(), size: Size },
+  request: { accountId: AccountId, contractId: T.String(), size: Size },
   // Size first, then the contract, then the service's account, position and size checks.
   fields: { size: { refuse: INVALID_SIZE }, contractId: { defer: 'contract_not_found' }, accountId: { defer: 'account_not_found' } },
   response: okBody({}),
   errors: trading.partialClosePosition,
 });
 
-export const tradeSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Trade/search',
-  auth: 'bearer',
-  summary: `Fills of the account, oldest first (the ${limits.tradeSearchMax} newest)`,
-  request: accountFirst,
-  fields: accountRule,
+export const tradeSearch = accountPost('/Trade/search', `Fills of the account, oldest first (the ${limits.tradeSearchMax} newest)`, {
   response: okBody({ trades: T.Array(LegacyTrade, { maxItems: limits.tradeSearchMax }) }),
   errors: trading.searchOrders,
 });
@@ -477,30 +333,10 @@ export const payout = payoutEndpoints(codes);
 
 /** Every endpoint of the family, relative to its prefix (`/api/legacy-sim`). */
 export const LEGACY_ENDPOINTS: readonly EndpointInfo[] = [
-  loginKey,
-  validate,
-  logout,
-  ping,
-  accountSearch,
-  contractSearch,
-  contractSearchById,
-  retrieveBars,
-  replayStart,
-  replayStep,
-  replayJumpTo,
-  replayPlay,
-  replayPause,
-  replayEnd,
-  orderPlace,
-  orderSearch,
-  orderSearchOpen,
-  orderCancel,
-  orderModify,
-  positionSearchOpen,
-  positionClose,
-  positionPartialClose,
-  tradeSearch,
-  payout.eligibility,
-  payout.request,
-  payout.history,
+  loginKey, validate, logout, ping,
+  accountSearch, contractSearch, contractSearchById, retrieveBars,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd,
+  orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
+  positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
+  payout.eligibility, payout.request, payout.history,
 ];

@@ -7,8 +7,8 @@ import { SESSION_COOKIE } from '../shared/cookie.ts';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** One named value of an enum: the wire value, its name, what it means. */
-type EnumValue = readonly [value: number | string, name: string, meaning: string];
+/** One named value of an enum: the wire value, its name, what it means (when the name does not say it). */
+type EnumValue = readonly [value: number | string, name: string, meaning?: string];
 
 export interface EnumDoc {
   readonly title: string;
@@ -16,96 +16,38 @@ export interface EnumDoc {
   readonly values: readonly EnumValue[];
 }
 
+const integers = (title: string, values: readonly EnumValue[]): EnumDoc => ({ title, type: 'integer', values });
+const strings = (title: string, values: readonly EnumValue[]): EnumDoc => ({ title, type: 'string', values });
+
 export const ENUMS = {
-  OrderType: {
-    title: 'Order type',
-    type: 'integer',
-    values: [
-      [1, 'Limit', 'needs limitPrice'],
-      [2, 'Market', ''],
-      [3, 'StopLimit', 'needs stopPrice and limitPrice'],
-      [4, 'Stop', 'needs stopPrice'],
-    ],
-  },
-  OrderSide: {
-    title: 'Order side',
-    type: 'integer',
-    values: [
-      [0, 'Buy', ''],
-      [1, 'Sell', ''],
-    ],
-  },
-  OrderStatus: {
-    title: 'Order status',
-    type: 'integer',
-    values: [
-      [1, 'Partial', 'working (Order/searchOpen reports every working order with 1)'],
-      [2, 'Filled', ''],
-      [3, 'Canceled', ''],
-      [6, 'Pending', 'working, not filled'],
-    ],
-  },
-  PositionType: {
-    title: 'Position type',
-    type: 'integer',
-    values: [
-      [1, 'Long', ''],
-      [2, 'Short', ''],
-    ],
-  },
-  BarUnit: {
-    title: 'Bar unit (History/retrieveBars; week and month are not supported)',
-    type: 'integer',
-    values: [
-      [1, 'Second', ''],
-      [2, 'Minute', ''],
-      [3, 'Hour', ''],
-      [4, 'Day', ''],
-    ],
-  },
-  LegacyTimeframe: {
-    title: 'Replay timeframe of the earlier family',
-    type: 'string',
-    values: [
-      ['1s', 'OneSecond', ''],
-      ['1m', 'OneMinute', ''],
-      ['5m', 'FiveMinutes', ''],
-      ['15m', 'FifteenMinutes', ''],
-      ['30m', 'ThirtyMinutes', ''],
-      ['1h', 'OneHour', ''],
-      ['4h', 'FourHours', ''],
-      ['1D', 'OneDay', ''],
-    ],
-  },
-  RunStatus: {
-    title: 'Playground run status',
-    type: 'string',
-    values: [
-      ['running', 'Running', 'not finished; completedAt is null'],
-      ['completed', 'Completed', ''],
-      ['failed', 'Failed', ''],
-      ['stopped', 'Stopped', 'stopped by the user'],
-      ['timeout', 'Timeout', 'exceeded the execution time limit'],
-    ],
-  },
-  TemplateDifficulty: {
-    title: 'Template difficulty',
-    type: 'string',
-    values: [
-      ['beginner', 'Beginner', ''],
-      ['intermediate', 'Intermediate', ''],
-      ['advanced', 'Advanced', ''],
-    ],
-  },
-  TemplateParamType: {
-    title: 'Template parameter type',
-    type: 'string',
-    values: [
-      ['number', 'Number', ''],
-      ['string', 'String', ''],
-      ['boolean', 'Boolean', ''],
-    ],
-  },
+  OrderType: integers('Order type', [
+    [1, 'Limit', 'needs limitPrice'],
+    [2, 'Market'],
+    [3, 'StopLimit', 'needs stopPrice and limitPrice'],
+    [4, 'Stop', 'needs stopPrice'],
+  ]),
+  OrderSide: integers('Order side', [[0, 'Buy'], [1, 'Sell']]),
+  OrderStatus: integers('Order status', [
+    [1, 'Partial', 'working (Order/searchOpen reports every working order with 1)'],
+    [2, 'Filled'],
+    [3, 'Canceled'],
+    [6, 'Pending', 'working, not filled'],
+  ]),
+  PositionType: integers('Position type', [[1, 'Long'], [2, 'Short']]),
+  BarUnit: integers('Bar unit (History/retrieveBars; week and month are not supported)', [[1, 'Second'], [2, 'Minute'], [3, 'Hour'], [4, 'Day']]),
+  LegacyTimeframe: strings('Replay timeframe of the earlier family', [
+    ['1s', 'OneSecond'], ['1m', 'OneMinute'], ['5m', 'FiveMinutes'], ['15m', 'FifteenMinutes'],
+    ['30m', 'ThirtyMinutes'], ['1h', 'OneHour'], ['4h', 'FourHours'], ['1D', 'OneDay'],
+  ]),
+  RunStatus: strings('Playground run status', [
+    ['running', 'Running', 'not finished; completedAt is null'],
+    ['completed', 'Completed'],
+    ['failed', 'Failed'],
+    ['stopped', 'Stopped', 'stopped by the user'],
+    ['timeout', 'Timeout', 'exceeded the execution time limit'],
+  ]),
+  TemplateDifficulty: strings('Template difficulty', [['beginner', 'Beginner'], ['intermediate', 'Intermediate'], ['advanced', 'Advanced']]),
+  TemplateParamType: strings('Template parameter type', [['number', 'Number'], ['string', 'String'], ['boolean', 'Boolean']]),
 } as const satisfies Record<string, EnumDoc>;
 
 export type EnumName = keyof typeof ENUMS;
@@ -115,7 +57,7 @@ export type EnumName = keyof typeof ENUMS;
  * what each means (`x-enum-descriptions`) and the same as a table in the description for readers.
  */
 export function enumSchema(e: EnumDoc): JsonObject {
-  const lines = e.values.map(([v, name, meaning]) => `| \`${v}\` | ${name} | ${meaning} |`);
+  const lines = e.values.map(([v, name, meaning = '']) => `| \`${v}\` | ${name} | ${meaning} |`);
   return {
     title: e.title,
     type: e.type,

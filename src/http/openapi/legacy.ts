@@ -3,11 +3,9 @@
 // test/support/capture-openapi-examples.ts).
 
 import { LEGACY_ENDPOINTS } from '../legacy/schemas.ts';
-import type { FamilyReference } from './document.ts';
-import { recordedExamples } from './examples/index.ts';
+import { familyReference } from './family.ts';
 import type { FieldEnum } from './schema-json.ts';
 import { SIM_FIELD_ENUMS } from './sim.ts';
-import { PRODUCT_VERSION } from './version.ts';
 
 /** The current family's enum fields, plus the order status Order/place answers and the replay timeframe. */
 const LEGACY_FIELD_ENUMS: readonly FieldEnum[] = [
@@ -22,24 +20,22 @@ Every call is a POST with a JSON body except \`GET Status/ping\`. Every answer c
 
 Authentication: \`POST Auth/loginKey\` with the account email and the API key returns a token to send as \`Authorization: Bearer\`.`;
 
-export const legacyReference: FamilyReference = {
+export const legacyReference = familyReference('legacy', {
   title: 'ReplayDesk simulator API (earlier family)',
-  version: PRODUCT_VERSION,
   description: DESCRIPTION,
   base: '/api/legacy-sim',
   sections: [{ prefix: '/api/legacy-sim', endpoints: LEGACY_ENDPOINTS }],
-  tags: [
-    { name: 'Auth', description: 'API-key login, token check and logout.' },
-    { name: 'Status', description: 'Liveness.' },
-    { name: 'Account', description: 'Accounts of the user.' },
-    { name: 'Contract', description: 'Instruments of this family (CL, EURUSD on its 0.00005 tick, …).' },
-    { name: 'History', description: 'Historical bars, up to the replay time by default.' },
-    { name: 'Replay', description: 'One live replay session per user: start, step, jump, play, pause, end with results.' },
-    { name: 'Order', description: 'Orders in the live session; IDs are strings.' },
-    { name: 'Position', description: 'Open positions of the live session.' },
-    { name: 'Trade', description: 'Fills, oldest first.' },
-    { name: 'Payout', description: 'Simulated payouts from funded challenge accounts.' },
-  ],
+  tags: {
+    Auth: 'API-key login, token check and logout.',
+    Status: 'Liveness.',
+    Account: 'Accounts of the user.',
+    Contract: 'Instruments of this family (CL, EURUSD on its 0.00005 tick, …).',
+    History: 'Historical bars, up to the replay time by default.',
+    Replay: 'One live replay session per user: start, step, jump, play, pause, end with results.',
+    Order: 'Orders in the live session; IDs are strings.',
+    Position: 'Open positions of the live session.',
+    Trade: 'Fills, oldest first.',
+    Payout: 'Simulated payouts from funded challenge accounts.',
+  },
   fieldEnums: LEGACY_FIELD_ENUMS,
-  examples: () => recordedExamples('legacy'),
-};
+});

@@ -6,10 +6,8 @@
 import { OPTIMIZE_ENDPOINTS } from '../playground/optimize-schemas.ts';
 import { PLAYGROUND_ENDPOINTS } from '../playground/schemas.ts';
 import { WEB_ENDPOINTS } from '../web/schemas.ts';
-import type { FamilyReference } from './document.ts';
-import { recordedExamples } from './examples/index.ts';
+import { familyReference } from './family.ts';
 import type { FieldEnum } from './schema-json.ts';
-import { PRODUCT_VERSION } from './version.ts';
 
 const PLAYGROUND_FIELD_ENUMS: readonly FieldEnum[] = [
   { property: 'difficulty', enum: 'TemplateDifficulty' },
@@ -29,23 +27,21 @@ Authentication: the \`rd_session\` cookie set by \`POST /api/auth/login\`; \`GET
 
 Every JSON answer carries the envelope (\`success\`, \`errorCode\`, \`errorMessage\`; see the Envelope model). Business errors are HTTP 200 with \`success\` false; each endpoint lists its rows.`;
 
-export const playgroundReference: FamilyReference = {
+export const playgroundReference = familyReference('playground', {
   title: 'ReplayDesk Playground and web login API',
-  version: PRODUCT_VERSION,
   description: DESCRIPTION,
   base: '/api',
   sections: [
     { prefix: '/api/auth', endpoints: WEB_ENDPOINTS, tagOf: (path) => (path.startsWith('/api-key') ? 'API key' : 'Web login') },
     { prefix: '/api/playground', endpoints: [...PLAYGROUND_ENDPOINTS, ...OPTIMIZE_ENDPOINTS], tagOf: playgroundTag },
   ],
-  tags: [
-    { name: 'Web login', description: 'The password login that sets the `rd_session` cookie, the signed-in user, logout.' },
-    { name: 'API key', description: 'The API key bots log in with: whether one exists, a new one (shown once; the old key and its tokens are revoked).' },
-    { name: 'Templates', description: 'The strategy templates (public).' },
-    { name: 'Runs', description: 'Backtest executions: start, stop, pace, state, events.' },
-    { name: 'Strategies', description: 'Saved strategies and their runs.' },
-    { name: 'Optimisations', description: 'Searches over a strategy\'s params, each combination a run; walk-forward analysis.' },
-  ],
+  tags: {
+    'Web login': 'The password login that sets the `rd_session` cookie, the signed-in user, logout.',
+    'API key': 'The API key bots log in with: whether one exists, a new one (shown once; the old key and its tokens are revoked).',
+    Templates: 'The strategy templates (public).',
+    Runs: 'Backtest executions: start, stop, pace, state, events.',
+    Strategies: 'Saved strategies and their runs.',
+    Optimisations: 'Searches over a strategy\'s params, each combination a run; walk-forward analysis.',
+  },
   fieldEnums: PLAYGROUND_FIELD_ENUMS,
-  examples: () => recordedExamples('playground'),
-};
+});

@@ -4,9 +4,7 @@
 
 import { SIM_ENDPOINTS } from '../sim/schemas.ts';
 import type { FieldEnum } from './schema-json.ts';
-import type { FamilyReference } from './document.ts';
-import { recordedExamples } from './examples/index.ts';
-import { PRODUCT_VERSION } from './version.ts';
+import { familyReference } from './family.ts';
 
 /** Numeric fields that are enums without a title in the schemas. */
 export const SIM_FIELD_ENUMS: readonly FieldEnum[] = [
@@ -25,24 +23,22 @@ Authentication: \`POST Auth/loginKey\` with the account email and the API key fr
 
 Every path is also served under \`/api/sim/api/\` (for clients that append \`/api/Group/op\` to a bare base URL); it is listed once here.`;
 
-export const simReference: FamilyReference = {
+export const simReference = familyReference('sim', {
   title: 'ReplayDesk simulator API (current family)',
-  version: PRODUCT_VERSION,
   description: DESCRIPTION,
   base: '/api/sim',
   sections: [{ prefix: '/api/sim', endpoints: SIM_ENDPOINTS }],
-  tags: [
-    { name: 'Auth', description: 'API-key login, token rotation and logout.' },
-    { name: 'Status', description: 'Liveness.' },
-    { name: 'Account', description: 'Accounts of the user: replay session accounts and challenge accounts.' },
-    { name: 'Contract', description: 'Instruments as gateway contracts (`CON.F.US.{symbol}.{monthYear}`).' },
-    { name: 'History', description: 'Historical bars.' },
-    { name: 'Replay', description: 'Replay sessions: start, step, jump, play, pause, end.' },
-    { name: 'Order', description: 'Orders in a live replay session.' },
-    { name: 'Position', description: 'The open position of a live replay session.' },
-    { name: 'Trade', description: 'Fills of the current replay session.' },
-    { name: 'Payout', description: 'Simulated withdrawals from challenge accounts in the performance phase.' },
-  ],
+  tags: {
+    Auth: 'API-key login, token rotation and logout.',
+    Status: 'Liveness.',
+    Account: 'Accounts of the user: replay session accounts and challenge accounts.',
+    Contract: 'Instruments as gateway contracts (`CON.F.US.{symbol}.{monthYear}`).',
+    History: 'Historical bars.',
+    Replay: 'Replay sessions: start, step, jump, play, pause, end.',
+    Order: 'Orders in a live replay session.',
+    Position: 'The open position of a live replay session.',
+    Trade: 'Fills of the current replay session.',
+    Payout: 'Simulated withdrawals from challenge accounts in the performance phase.',
+  },
   fieldEnums: SIM_FIELD_ENUMS,
-  examples: () => recordedExamples('sim'),
-};
+});

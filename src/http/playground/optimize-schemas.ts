@@ -8,7 +8,8 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { endpoint } from '../shared/declare.ts';
+import { type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Maybe, STRICT } from '../shared/schemas.ts';
 import * as codes from './optimize-codes.ts';
 import { Combination, HeatmapAxis, HeatmapCell, ObjectiveName, Optimization, OptimizationProgress, OptimizationSummary } from './optimize-shapes.ts';
@@ -24,11 +25,7 @@ const ParamRange = T.Object(
 );
 const ParamList = T.Object({ values: T.Array(ParamValue, { minItems: 1 }) }, { ...STRICT, title: 'ParamList' });
 
-export const optimize = defineEndpoint({
-  method: 'POST',
-  path: '/optimize',
-  auth: 'cookie-pro',
-  summary: 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own',
+export const optimize = endpoint('POST /optimize', 'cookie-pro', 'Starts an optimisation: every combination of the params\' ranges and lists (or a random sample) is a run of its own', {
   description:
     `The run's fields as POST run (one source: \`templateId\`, \`code\` or a saved \`strategyId\`), then \`params\`: per param a value, a range \`{min, max, step}\` or \`{values: [...]}\`, within the template's bounds. ` +
     `At most ${limits.playgroundOptimizeCombinationsMax} combinations an optimisation and ${limits.playgroundOptimizeCombinationsPerDayMax} a user per UTC day; one optimisation running per user; ` +
@@ -48,9 +45,7 @@ export const optimize = defineEndpoint({
   fields: {
     ...RUN_SOURCE_FIELDS,
     params: { keep: 'invalid_params' },
-    method: { defer: 'invalid_method' },
-    count: { defer: 'invalid_method' },
-    seed: { defer: 'invalid_method' },
+    method: { defer: 'invalid_method' }, count: { defer: 'invalid_method' }, seed: { defer: 'invalid_method' },
     objective: { defer: 'invalid_objective' },
     constraints: { keep: 'invalid_constraints' },
     walkForward: { keep: 'invalid_walk_forward' },
@@ -60,16 +55,10 @@ export const optimize = defineEndpoint({
   errorFields: { optimizationId: T.Optional(T.String({ description: 'With errorCode 11: the optimisation already running' })) },
 });
 
-export const optimizations = defineEndpoint({
-  method: 'GET',
-  path: '/optimizations',
-  auth: 'cookie-pro',
-  summary: 'Your optimisations, newest first, a page at a time (extension)',
+export const optimizations = endpoint('GET /optimizations', 'cookie-pro', 'Your optimisations, newest first, a page at a time (extension)', {
   description:
     `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundOptimizationsPageMax}, default ${limits.playgroundOptimizationsKeptPerUserMax}). ` +
     `A user keeps the newest ${limits.playgroundOptimizationsKeptPerUserMax} optimisations (older ended ones are deleted when a new one starts). \`best\` is null for a walk-forward (its windows each have one).`,
-  request: {},
-  fields: {},
   response: okBody({
     optimizations: T.Array(OptimizationSummary, { maxItems: limits.playgroundOptimizationsPageMax }),
     offset: T.Integer({ minimum: 0 }),
@@ -79,25 +68,13 @@ export const optimizations = defineEndpoint({
   errors: codes.optimizations,
 });
 
-export const optimization = defineEndpoint({
-  method: 'GET',
-  path: '/optimizations/:id',
-  auth: 'cookie-pro',
-  summary: 'An optimisation of yours: progress, the best combination so far, walk-forward results',
-  request: {},
-  fields: {},
+export const optimization = endpoint('GET /optimizations/:id', 'cookie-pro', 'An optimisation of yours: progress, the best combination so far, walk-forward results', {
   response: okBody({ optimization: Optimization }),
   errors: codes.optimization,
 });
 
-export const optimizationEvents = defineEndpoint({
-  method: 'GET',
-  path: '/optimizations/:id/events',
-  auth: 'cookie-pro',
-  summary: 'Server-Sent Events of an optimisation: `progress` when done or the best changes, then `done`, then the stream closes',
+export const optimizationEvents = endpoint('GET /optimizations/:id/events', 'cookie-pro', 'Server-Sent Events of an optimisation: `progress` when done or the best changes, then `done`, then the stream closes', {
   produces: 'event-stream',
-  request: {},
-  fields: {},
   response: T.Union([
     T.Object({ event: T.Literal('progress'), data: OptimizationProgress }, { ...STRICT, title: 'OptimizationProgressEvent' }),
     T.Object({ event: T.Literal('done'), data: Optimization }, { ...STRICT, title: 'OptimizationDoneEvent' }),
@@ -105,27 +82,15 @@ export const optimizationEvents = defineEndpoint({
   errors: codes.optimization,
 });
 
-export const optimizationStop = defineEndpoint({
-  method: 'POST',
-  path: '/optimizations/:id/stop',
-  auth: 'cookie-pro',
-  summary: 'Stops an optimisation: queued combinations are cancelled, running ones stopped (finished ones kept)',
-  request: {},
-  fields: {},
+export const optimizationStop = endpoint('POST /optimizations/:id/stop', 'cookie-pro', 'Stops an optimisation: queued combinations are cancelled, running ones stopped (finished ones kept)', {
   response: okBody({ optimizationId: T.String() }),
   errors: codes.optimizationStop,
 });
 
-export const optimizationCombinations = defineEndpoint({
-  method: 'GET',
-  path: '/optimizations/:id/combinations',
-  auth: 'cookie-pro',
-  summary: 'A page of an optimisation\'s combinations, sorted',
+export const optimizationCombinations = endpoint('GET /optimizations/:id/combinations', 'cookie-pro', 'A page of an optimisation\'s combinations, sorted', {
   description:
     'Query: `sort` (objective, index, netPnl, returnPct, sharpeRatio, profitFactor, winRate, totalTrades, maxDrawdown; default objective), ' +
     `\`order\` (asc or desc; default desc, asc for index; nulls last either way), \`offset\` (≥ 0), \`limit\` (1 to ${limits.playgroundOptimizePageMax}, default 100).`,
-  request: {},
-  fields: {},
   response: okBody({
     objective: ObjectiveName,
     combinations: T.Array(Combination, { maxItems: limits.playgroundOptimizePageMax }),
@@ -136,13 +101,7 @@ export const optimizationCombinations = defineEndpoint({
   errors: codes.optimizationCombinations,
 });
 
-export const optimizationHeatmap = defineEndpoint({
-  method: 'GET',
-  path: '/optimizations/:id/heatmap',
-  auth: 'cookie-pro',
-  summary: 'The objective over two params (`x`, `y`): cells[yi][xi] is the best completed combination there (over the other params), or null',
-  request: {},
-  fields: {},
+export const optimizationHeatmap = endpoint('GET /optimizations/:id/heatmap', 'cookie-pro', 'The objective over two params (`x`, `y`): cells[yi][xi] is the best completed combination there (over the other params), or null', {
   response: okBody({
     objective: ObjectiveName,
     x: HeatmapAxis,

@@ -11,7 +11,8 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { endpoint } from '../shared/declare.ts';
+import { type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Maybe, RunTrade, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import * as runCodes from './run-codes.ts';
@@ -26,13 +27,7 @@ export { Execution, ExecutionProgress, Params, ParamValue, PlaygroundResults, Ru
 
 // ---- templates ----
 
-export const templates = defineEndpoint({
-  method: 'GET',
-  path: '/templates',
-  auth: 'none',
-  summary: 'The strategy template catalog (public)',
-  request: {},
-  fields: {},
+export const templates = endpoint('GET /templates', 'none', 'The strategy template catalog (public)', {
   response: okBody({ templates: T.Array(Template) }),
   errors: codes.none,
 });
@@ -59,15 +54,10 @@ export const RUN_SOURCE_FIELDS = {
   instrument: { defer: 'instrument_not_found' },
   startDate: { keep: 'date_invalid' },
   endDate: { defer: 'date_invalid' },
-  timeframe: { keep: 'invalid_timeframe' },
-  contextTimeframes: { keep: 'invalid_timeframe' },
+  timeframe: { keep: 'invalid_timeframe' }, contextTimeframes: { keep: 'invalid_timeframe' },
 } as const;
 
-export const run = defineEndpoint({
-  method: 'POST',
-  path: '/run',
-  auth: 'cookie-pro',
-  summary: 'Starts a backtest of a template, custom code or a saved strategy in the sandbox',
+export const run = endpoint('POST /run', 'cookie-pro', 'Starts a backtest of a template, custom code or a saved strategy in the sandbox', {
   description: 'Exactly one source: `templateId` or `code`, or a saved `strategyId` alone (its code and params). Checked whole before a runner is used; answered at once with the execution id.',
   request: {
     ...RUN_SOURCE_REQUEST,
@@ -88,22 +78,12 @@ export const run = defineEndpoint({
   errorFields: { executionId: T.Optional(T.String({ description: 'With errorCode 11: the execution already running' })) },
 });
 
-export const stop = defineEndpoint({
-  method: 'POST',
-  path: '/stop',
-  auth: 'cookie-pro',
-  summary: 'Stops your running execution (it ends `stopped`, partial results kept)',
-  request: {},
-  fields: {},
+export const stop = endpoint('POST /stop', 'cookie-pro', 'Stops your running execution (it ends `stopped`, partial results kept)', {
   response: okBody({ executionId: T.String() }),
   errors: runCodes.stop,
 });
 
-export const speed = defineEndpoint({
-  method: 'POST',
-  path: '/speed',
-  auth: 'cookie-pro',
-  summary: 'Paces your running execution: 1–50 like Replay/play, or "max" for full speed',
+export const speed = endpoint('POST /speed', 'cookie-pro', 'Paces your running execution: 1–50 like Replay/play, or "max" for full speed', {
   description: 'The spec allows 1 to 50; `"max"` (an extension, docs/decisions.md) returns the run to full speed. Anything else, 0 and null included, is refused.',
   request: {
     speed: T.Union([
@@ -116,27 +96,15 @@ export const speed = defineEndpoint({
   errors: runCodes.speed,
 });
 
-export const execution = defineEndpoint({
-  method: 'GET',
-  path: '/executions/:id',
-  auth: 'cookie-pro',
-  summary: 'An execution of yours, running or ended: progress, results, trades, equity curve, logs',
-  request: {},
-  fields: {},
+export const execution = endpoint('GET /executions/:id', 'cookie-pro', 'An execution of yours, running or ended: progress, results, trades, equity curve, logs', {
   response: okBody({ execution: Execution }),
   errors: runCodes.execution,
 });
 
-export const executionEvents = defineEndpoint({
-  method: 'GET',
-  path: '/executions/:id/events',
-  auth: 'cookie-pro',
-  summary: 'Server-Sent Events of an execution: `progress` (at most ten a second), then `done`, then the stream closes',
+export const executionEvents = endpoint('GET /executions/:id/events', 'cookie-pro', 'Server-Sent Events of an execution: `progress` (at most ten a second), then `done`, then the stream closes', {
   description:
     'Each event is `event: progress` or `event: done` with one `data:` line of JSON: the execution without trades, curve and logs, then the whole execution. An ended execution answers its `done` at once.',
   produces: 'event-stream',
-  request: {},
-  fields: {},
   response: T.Union(
     [
       T.Object({ event: T.Literal('progress'), data: ExecutionProgress }, { ...STRICT, title: 'ProgressEvent' }),
@@ -150,17 +118,11 @@ export const executionEvents = defineEndpoint({
 /** The columns of GET executions/:id/trades.csv, in order: RunTrade's fields. */
 export const TRADE_CSV_COLUMNS = ['side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees'] as const;
 
-export const executionTrades = defineEndpoint({
-  method: 'GET',
-  path: '/executions/:id/trades',
-  auth: 'cookie-pro',
-  summary: 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000',
+export const executionTrades = endpoint('GET /executions/:id/trades', 'cookie-pro', 'A page of an execution\'s trades, oldest first (extension): every trade of the run, not only the first 5,000', {
   description:
     `Query: \`offset\` (a whole number ≥ 0, default 0) and \`limit\` (1 to ${limits.playgroundTradesPageMax}, default ${limits.playgroundTradesPageMax}). ` +
     `\`total\` counts the trades that can be paged: all of the run's, up to ${limits.playgroundTradesStoredMax.toLocaleString('en-US')} ` +
     '(a run recorded before trades were stored in full: its first 5,000); `tradesTotal` counts every trade of the run. A running execution pages over the trades closed so far.',
-  request: {},
-  fields: {},
   response: okBody({
     trades: T.Array(RunTrade, { maxItems: limits.playgroundTradesPageMax }),
     offset: T.Integer({ minimum: 0 }),
@@ -171,39 +133,23 @@ export const executionTrades = defineEndpoint({
   errors: runCodes.executionTrades,
 });
 
-export const executionTradesCsv = defineEndpoint({
-  method: 'GET',
-  path: '/executions/:id/trades.csv',
-  auth: 'cookie-pro',
-  summary: 'Every trade of an execution as CSV (extension), oldest first',
+export const executionTradesCsv = endpoint('GET /executions/:id/trades.csv', 'cookie-pro', 'Every trade of an execution as CSV (extension), oldest first', {
   description:
     `\`text/csv\` with a header row \`${TRADE_CSV_COLUMNS.join(',')}\`, then one row per trade, as RunTrade: side long/short, ` +
     'times ISO 8601 UTC, prices in the instrument\'s units, pnl and fees in USD. Errors answer JSON like every endpoint.',
   produces: 'csv',
-  request: {},
-  fields: {},
   response: T.String({ pattern: `^${TRADE_CSV_COLUMNS.join(',')}\\n` }),
   errors: runCodes.execution,
 });
 
 // ---- strategies ----
 
-export const strategyList = defineEndpoint({
-  method: 'GET',
-  path: '/strategies',
-  auth: 'cookie-pro',
-  summary: 'Your saved strategies, most recently updated first',
-  request: {},
-  fields: {},
+export const strategyList = endpoint('GET /strategies', 'cookie-pro', 'Your saved strategies, most recently updated first', {
   response: okBody({ strategies: T.Array(StrategySummary) }),
   errors: codes.none,
 });
 
-export const strategySave = defineEndpoint({
-  method: 'POST',
-  path: '/strategies/save',
-  auth: 'cookie-pro',
-  summary: 'Creates a strategy, or rewrites yours with `id`',
+export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', 'Creates a strategy, or rewrites yours with `id`', {
   description: 'Fields are checked one after the other (name, code, instrument, timeframe, params), then the id.',
   request: {
     id: Maybe(T.String({ description: 'A strategy of yours to rewrite; absent or null creates one' })),
@@ -215,45 +161,24 @@ export const strategySave = defineEndpoint({
   },
   fields: {
     id: { defer: 'strategy_not_found' },
-    name: { defer: 'field_required' },
-    code: { defer: 'field_required' },
-    instrument: { defer: 'field_required' },
-    timeframe: { defer: 'field_required' },
+    name: { defer: 'field_required' }, code: { defer: 'field_required' }, instrument: { defer: 'field_required' }, timeframe: { defer: 'field_required' },
     params: { keep: 'invalid_params' },
   },
   response: okBody({ id: T.String() }),
   errors: codes.saveStrategy,
 });
 
-export const strategyGet = defineEndpoint({
-  method: 'GET',
-  path: '/strategies/:id',
-  auth: 'cookie-pro',
-  summary: 'One of your strategies with its code and params',
-  request: {},
-  fields: {},
+export const strategyGet = endpoint('GET /strategies/:id', 'cookie-pro', 'One of your strategies with its code and params', {
   response: okBody({ strategy: Strategy }),
   errors: codes.getStrategy,
 });
 
-export const strategyDelete = defineEndpoint({
-  method: 'DELETE',
-  path: '/strategies/:id',
-  auth: 'cookie-pro',
-  summary: 'Deletes one of your strategies (its runs stay readable by execution id)',
-  request: {},
-  fields: {},
+export const strategyDelete = endpoint('DELETE /strategies/:id', 'cookie-pro', 'Deletes one of your strategies (its runs stay readable by execution id)', {
   response: okBody({}),
   errors: codes.deleteStrategy,
 });
 
-export const strategyRuns = defineEndpoint({
-  method: 'GET',
-  path: '/strategies/:id/runs',
-  auth: 'cookie-pro',
-  summary: `The newest ${limits.strategyRunsListedMax} runs of one of your strategies, newest first`,
-  request: {},
-  fields: {},
+export const strategyRuns = endpoint('GET /strategies/:id/runs', 'cookie-pro', `The newest ${limits.strategyRunsListedMax} runs of one of your strategies, newest first`, {
   response: okBody({ runs: T.Array(Run, { maxItems: limits.strategyRunsListedMax }) }),
   errors: codes.strategyRuns,
 });

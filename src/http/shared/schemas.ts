@@ -23,6 +23,9 @@ export const IsoTimeText = T.String({ description: 'ISO 8601 time, e.g. 2025-03-
 
 // ---- response shapes ----
 
+/** The account and the contract an order, a position, a fill or a replay session belongs to (both families). */
+export const accountContract = { accountId: T.Integer(), contractId: T.String() };
+
 export const Account = T.Object(
   {
     id: T.Integer(),

@@ -5,14 +5,12 @@
 
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
-import { ACCOUNT_SESSION, defineEndpoint, okBody } from '../shared/endpoint.ts';
-import { AccountId, Maybe, OrderSideValue } from '../shared/schemas.ts';
-import * as codes from './codes.ts';
+import { defineEndpoint, okBody } from '../shared/endpoint.ts';
+import { sessionPost } from '../shared/declare.ts';
+import { Maybe } from '../shared/schemas.ts';
 import * as liveCodes from './live-codes.ts';
 import { LiveOrder, LiveOrderTypeValue, LivePosition, LiveTrade } from './live-shapes.ts';
 import * as spec from './schemas.ts';
-
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
 
 /** `{ticks, type}` as the gateway sends brackets: signed ticks (long stop-loss below: negative), the leg's type. */
 const LiveBracket = Maybe(
@@ -30,13 +28,8 @@ export const orderPlace = defineEndpoint({
   ...spec.orderPlace,
   summary: 'Places an order: the live gateway\'s types 1–7, trailPrice, customTag, linkedOrderId and typed, signed brackets',
   request: {
-    accountId: AccountId,
-    contractId: T.String(),
+    ...spec.ORDER_REQUEST,
     type: LiveOrderTypeValue,
-    side: OrderSideValue,
-    size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
-    limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
-    stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
     trailPrice: Maybe(T.Number({ description: 'Type 5: the trailing distance in price' })),
     customTag: Maybe(T.String({ description: 'Echoed on the order; unique among the account\'s orders' })),
     linkedOrderId: Maybe(T.Integer({ description: 'A working order to link with as one-cancels-other' })),
@@ -44,31 +37,18 @@ export const orderPlace = defineEndpoint({
     takeProfitBracket: LiveBracket,
   },
   fields: {
-    size: { refuse: { kind: 'invalid_size' } },
-    type: { refuse: { kind: 'invalid_type_or_side' } },
-    side: { refuse: { kind: 'invalid_type_or_side' } },
-    accountId: { refuse: ACCOUNT_NOT_FOUND },
-    contractId: { defer: 'contract_not_found' },
-    limitPrice: { defer: 'price_required' },
-    stopPrice: { defer: 'price_required' },
+    ...spec.ORDER_RULES,
     trailPrice: { defer: 'invalid_trail' },
     customTag: { defer: 'invalid_custom_tag' },
     linkedOrderId: { defer: 'linked_order_not_found' },
-    stopLossBracket: { defer: 'invalid_bracket' },
-    takeProfitBracket: { defer: 'invalid_bracket' },
+    ...spec.BRACKET_RULES,
   },
   response: okBody({ orderId: T.Integer() }),
   errors: liveCodes.placeOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value',
+export const orderModify = sessionPost('/Order/modify', 'Changes a working (or suspended) order: size, limitPrice, stopPrice, trailPrice; null or absent keeps a value', {
   request: {
-    accountId: AccountId,
     orderId: T.Integer(),
     size: Maybe(T.Integer({ minimum: 1, maximum: limits.orderSizeMax })),
     limitPrice: Maybe(T.Number()),
@@ -76,11 +56,9 @@ export const orderModify = defineEndpoint({
     trailPrice: Maybe(T.Number({ description: 'A trailing stop\'s new distance in price' })),
   },
   fields: {
-    accountId: { refuse: ACCOUNT_NOT_FOUND },
     orderId: { defer: 'order_not_found' },
     size: { defer: 'invalid_size' },
-    limitPrice: { defer: 'invalid_price' },
-    stopPrice: { defer: 'invalid_price' },
+    limitPrice: { defer: 'invalid_price' }, stopPrice: { defer: 'invalid_price' },
     trailPrice: { defer: 'invalid_trail' },
   },
   response: okBody({}),
@@ -91,7 +69,6 @@ export const positionSearchOpen = defineEndpoint({
   ...spec.positionSearchOpen,
   summary: 'The open position of the account\'s live session (empty when flat); the live gateway\'s position shape',
   response: okBody({ positions: T.Array(LivePosition) }),
-  errors: codes.searchOrders,
 });
 
 export const positionClose = defineEndpoint({ ...spec.positionClose, errors: liveCodes.closePosition });
@@ -101,14 +78,12 @@ export const orderSearch = defineEndpoint({
   ...spec.orderSearch,
   summary: 'Orders of the account, newest first, bounded by submission time (inclusive); the live gateway\'s order shape',
   response: okBody({ orders: T.Array(LiveOrder, { maxItems: limits.orderSearchMax }) }),
-  errors: codes.searchOrders,
 });
 
 export const orderSearchOpen = defineEndpoint({
   ...spec.orderSearchOpen,
   summary: 'Working and suspended orders of the live session; the live gateway\'s order shape',
   response: okBody({ orders: T.Array(LiveOrder) }),
-  errors: codes.searchOrders,
 });
 
 export const retrieveBars = defineEndpoint({

@@ -4,7 +4,8 @@
 // Like shapes.ts, this module imports nothing of the server but the shared shapes.
 
 import { type TLiteral, Type as T } from '@sinclair/typebox';
-import { Nullable, OrderSideValue, PositionTypeValue, STRICT } from '../shared/schemas.ts';
+import { Nullable, STRICT } from '../shared/schemas.ts';
+import { Order, Position, Trade } from './shapes.ts';
 
 function literals<const V extends readonly number[]>(values: V, title: string, description: string) {
   return T.Union(values.map((v) => T.Literal(v)) as TLiteral<V[number]>[], { title, description });
@@ -24,53 +25,37 @@ export const LiveOrderStatusValue = literals(
   '1 Open (working), 2 Filled, 3 Cancelled, 4 Expired, 5 Rejected, 8 Suspended (a bracket leg waiting for its entry)',
 );
 
+/** The spec's Order (shapes.ts) with the gateway's enums, `updateTimestamp` always set and `customTag` echoed. */
 export const LiveOrder = T.Object(
   {
-    id: T.Integer(),
-    accountId: T.Integer(),
-    contractId: T.String(),
-    symbolId: T.String(),
-    creationTimestamp: T.String(),
+    ...Order.properties,
     updateTimestamp: T.String({ description: 'The last change: the fill, cancel or modify, else the creation' }),
     status: LiveOrderStatusValue,
     type: LiveOrderTypeValue,
-    side: OrderSideValue,
-    size: T.Integer(),
-    limitPrice: Nullable(T.Number()),
     stopPrice: Nullable(T.Number({ description: 'A trailing stop\'s current stop' })),
-    fillVolume: T.Integer(),
-    filledPrice: Nullable(T.Number()),
     customTag: Nullable(T.String()),
   },
   { ...STRICT, title: 'LiveOrder' },
 );
 
+const { contractDisplayName: _, ...positionFields } = Position.properties;
+
+/** The spec's Position without `contractDisplayName`, its id and time those of the opening fill. */
 export const LivePosition = T.Object(
   {
+    ...positionFields,
     id: T.Integer({ description: 'Stable while the position is open: the id of the fill that opened it' }),
-    accountId: T.Integer(),
-    contractId: T.String(),
     creationTimestamp: T.String({ description: 'When the position opened (simulated time)' }),
-    type: PositionTypeValue,
-    size: T.Integer(),
-    averagePrice: T.Number(),
   },
   { ...STRICT, title: 'LivePosition' },
 );
 
+/** The spec's Trade with the P&L of a closing fill. */
 export const LiveTrade = T.Object(
   {
+    ...Trade.properties,
     id: T.Integer({ description: 'The fill\'s id, stable' }),
-    accountId: T.Integer(),
-    contractId: T.String(),
-    creationTimestamp: T.String(),
-    price: T.Number(),
     profitAndLoss: Nullable(T.Number({ description: 'Gross P&L of the contracts this fill closed; null on an opening fill' })),
-    fees: T.Number(),
-    side: OrderSideValue,
-    size: T.Integer(),
-    voided: T.Boolean(),
-    orderId: T.Integer(),
   },
   { ...STRICT, title: 'LiveTrade' },
 );

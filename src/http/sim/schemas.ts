@@ -6,7 +6,10 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { ACCOUNT_SESSION, defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { loginKeyEndpoint, logoutEndpoint } from '../shared/auth-endpoints.ts';
+import { ACCOUNT_NOT_FOUND, accountPost, endpoint, sessionPost } from '../shared/declare.ts';
 import { payoutEndpoints } from '../shared/payout-routes.ts';
+import { BARS_REQUEST, BARS_RULES, ChallengeAccountId, REPLAY_SPEED, replaySteps, START_RULES } from '../shared/requests.ts';
 import {
   Account,
   AccountId,
@@ -27,10 +30,6 @@ export * from './shapes.ts';
 
 // ---- shared request pieces ----
 
-const ACCOUNT_NOT_FOUND = { kind: 'account_not_found' } as const;
-/** `accountId` of endpoints whose service looks the account up first (non-integer → Account not found). */
-const accountFirst = { accountId: AccountId };
-const accountRule = { accountId: { refuse: ACCOUNT_NOT_FOUND } } as const;
 const timeBounds = { startTimestamp: Maybe(IsoTimeText), endTimestamp: Maybe(IsoTimeText) };
 const timeBoundRules = { startTimestamp: { defer: 'invalid_timestamp' }, endTimestamp: { defer: 'invalid_timestamp' } } as const;
 const Bracket = Maybe(
@@ -42,60 +41,25 @@ const Bracket = Maybe(
 
 // ---- Auth ----
 
-export const loginKey = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/loginKey',
-  auth: 'none',
-  summary: 'Logs in with an API key; the token is valid 24 hours',
-  request: { userName: T.String({ description: 'Account email' }), apiKey: T.String() },
-  // The throttle counts the attempt before the fields are looked at: the service answers them.
-  fields: { userName: { defer: 'missing_credentials' }, apiKey: { defer: 'missing_credentials' } },
-  response: okBody({ token: T.String() }),
-  errors: codes.loginKey,
-});
+export const loginKey = loginKeyEndpoint('Logs in with an API key; the token is valid 24 hours', codes.loginKey);
 
-export const validate = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/validate',
-  auth: 'bearer-row',
-  summary: 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter',
-  request: {},
-  fields: {},
+export const validate = endpoint('POST /Auth/validate', 'bearer-row', 'Rotates the bearer token: the sent one is revoked, newToken is used thereafter', {
   response: okBody({ newToken: T.String() }),
   errors: codes.validate,
   errorFields: { newToken: T.Null() },
 });
 
-export const logout = defineEndpoint({
-  method: 'POST',
-  path: '/Auth/logout',
-  auth: 'bearer-only',
-  summary: 'Revokes the bearer token (bearer only: the console\'s cookie has its own logout)',
-  request: {},
-  fields: {},
-  response: okBody({}),
-  errors: codes.none,
-});
+export const logout = logoutEndpoint('Revokes the bearer token (bearer only: the console\'s cookie has its own logout)', codes.none);
 
-export const ping = defineEndpoint({
-  method: 'GET',
-  path: '/Status/ping',
-  auth: 'none',
-  summary: 'Liveness: plain text `pong`',
+export const ping = endpoint('GET /Status/ping', 'none', 'Liveness: plain text `pong`', {
   produces: 'text',
-  request: {},
-  fields: {},
   response: T.Literal('pong'),
   errors: codes.none,
 });
 
 // ---- Account, Contract ----
 
-export const accountSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Account/search',
-  auth: 'bearer',
-  summary: 'Accounts of the user: live replay and challenge accounts first',
+export const accountSearch = endpoint('POST /Account/search', 'bearer', 'Accounts of the user: live replay and challenge accounts first', {
   request: { onlyActiveAccounts: Maybe(T.Boolean()) },
   fields: { onlyActiveAccounts: { refuse: { kind: 'invalid_only_active' } } },
   response: okBody({ accounts: T.Array(Account) }),
@@ -114,11 +78,7 @@ const contractSearchSpec = {
 export const contractSearch = defineEndpoint({ ...contractSearchSpec, path: '/Contract/search', summary: 'Active contracts matching a text' });
 export const contractAvailable = defineEndpoint({ ...contractSearchSpec, path: '/Contract/available', summary: 'Alias of Contract/search' });
 
-export const contractSearchById = defineEndpoint({
-  method: 'POST',
-  path: '/Contract/searchById',
-  auth: 'bearer',
-  summary: 'One contract by ID (matched on its symbol; `id` echoes the ID sent)',
+export const contractSearchById = endpoint('POST /Contract/searchById', 'bearer', 'One contract by ID (matched on its symbol; `id` echoes the ID sent)', {
   request: { contractId: T.String() },
   fields: { contractId: { refuse: { kind: 'contract_not_found' } } },
   response: okBody({ contract: Contract }),
@@ -127,27 +87,18 @@ export const contractSearchById = defineEndpoint({
 
 // ---- History ----
 
-export const retrieveBars = defineEndpoint({
-  method: 'POST',
-  path: '/History/retrieveBars',
-  auth: 'bearer',
-  summary: 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack',
+export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', 'Historical bars, oldest first; `Accept: application/x-msgpack` gets msgpack', {
   produces: 'json+msgpack',
   request: {
     contractId: T.String(),
-    unit: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)], { description: '1 Second, 2 Minute, 3 Hour, 4 Day' }),
-    unitNumber: T.Integer({ minimum: 1 }),
-    startTime: Maybe(IsoTimeText),
+    ...BARS_REQUEST,
     endTime: Maybe(IsoTimeText),
     limit: Maybe(T.Integer({ minimum: 1, description: `Default and cap ${limits.historyBarsPerRequestMax}` })),
     includePartialBar: T.Optional(T.Boolean({ description: 'Accepted for compatibility; the trailing partial bar is always included' })),
   },
   fields: {
     contractId: { refuse: { kind: 'contract_not_found' } },
-    unit: { defer: 'unit_invalid' },
-    unitNumber: { defer: 'unit_number_invalid' },
-    startTime: { defer: 'invalid_time_range' },
-    endTime: { defer: 'invalid_time_range' },
+    ...BARS_RULES,
     limit: { defer: 'limit_invalid' },
     includePartialBar: { drop: true },
   },
@@ -157,11 +108,7 @@ export const retrieveBars = defineEndpoint({
 
 // ---- Replay ----
 
-export const replayStart = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/start',
-  auth: 'bearer',
-  summary: 'Starts a replay session with its own account',
+export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a replay session with its own account', {
   // The start limiter counts the call before any field is looked at: the service answers every field.
   request: {
     instrumentSymbol: Maybe(T.String({ description: 'Symbol; one of instrumentSymbol and contractId is required' })),
@@ -169,15 +116,11 @@ export const replayStart = defineEndpoint({
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD (required)' })),
     endDate: Maybe(T.String({ description: 'YYYY-MM-DD, after startDate and at most 2 years past it' })),
     timeframe: Maybe(T.String({ description: 'Default 1s; grammar ^([1-9]\\d{0,4})(s|m|h|d|w|M|y)$' })),
-    accountId: Maybe(T.Integer({ description: 'A challenge account whose rules and size the session inherits' })),
+    accountId: ChallengeAccountId,
   },
   fields: {
-    instrumentSymbol: { defer: 'instrument_required' },
-    contractId: { defer: 'instrument_required' },
-    startDate: { defer: 'date_invalid' },
-    endDate: { defer: 'date_invalid' },
-    timeframe: { defer: 'invalid_timeframe' },
-    accountId: { defer: 'challenge_not_found' },
+    instrumentSymbol: { defer: 'instrument_required' }, contractId: { defer: 'instrument_required' },
+    ...START_RULES,
   },
   response: okBody({
     accountId: T.Integer(),
@@ -189,63 +132,32 @@ export const replayStart = defineEndpoint({
   errors: codes.replayStart,
 });
 
-export const replayStep = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/step',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Plays the next bars (1 to 100) and returns them; msgpack on request',
+export const replayStep = sessionPost('/Replay/step', 'Plays the next bars (1 to 100) and returns them; msgpack on request', {
   produces: 'json+msgpack',
-  request: { ...accountFirst, steps: Maybe(T.Integer({ minimum: 1, maximum: limits.replayStepsMax, default: 1 })) },
-  fields: { ...accountRule, steps: { defer: 'invalid_steps' } },
+  ...replaySteps(limits.replayStepsMax),
   response: okBody({ ...progressFields, bars: T.Array(Bar) }),
   errors: codes.replayAdvance,
 });
 
-export const replayJumpTo = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/jumpTo',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Processes every bar up to a time without returning them (forward only)',
-  request: { ...accountFirst, targetTime: IsoTimeText },
-  fields: { ...accountRule, targetTime: { defer: 'invalid_target_time' } },
+export const replayJumpTo = sessionPost('/Replay/jumpTo', 'Processes every bar up to a time without returning them (forward only)', {
+  request: { targetTime: IsoTimeText },
+  fields: { targetTime: { defer: 'invalid_target_time' } },
   response: okBody(progressFields),
   errors: codes.replayAdvance,
 });
 
-export const replayPlay = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/play',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Plays bars on a timer: speed 1 = two bars a second',
-  request: { ...accountFirst, speed: Maybe(T.Number({ minimum: limits.replaySpeedMin, maximum: limits.replaySpeedMax, default: 1 })) },
-  fields: { ...accountRule, speed: { defer: 'invalid_speed' } },
+export const replayPlay = sessionPost('/Replay/play', 'Plays bars on a timer: speed 1 = two bars a second', {
+  ...REPLAY_SPEED,
   response: okBody({ playing: T.Literal(true), speed: T.Number() }),
   errors: codes.replayPlay,
 });
 
-export const replayPause = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/pause',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Stops playback',
-  request: accountFirst,
-  fields: accountRule,
+export const replayPause = sessionPost('/Replay/pause', 'Stops playback', {
   response: okBody({ paused: T.Literal(true), account: AccountSnapshot, propFirm: Nullable(PropFirm) }),
   errors: codes.replaySession,
 });
 
-export const replayEnd = defineEndpoint({
-  method: 'POST',
-  path: '/Replay/end',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Flattens, cancels working orders, persists the balance and ends the session',
-  request: accountFirst,
-  fields: accountRule,
+export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, persists the balance and ends the session', {
   response: okBody({
     ended: T.Literal(true),
     account: T.Object({ ...snapshotFields, filledOrders: T.Array(FilledOrder) }, { ...STRICT, title: 'FinalSnapshot' }),
@@ -255,130 +167,84 @@ export const replayEnd = defineEndpoint({
 
 // ---- Order ----
 
-export const orderPlace = defineEndpoint({
-  method: 'POST',
-  path: '/Order/place',
-  auth: 'bearer',
+/** Order/place's fields before the brackets; the live profile's declaration adds its own after them. */
+export const ORDER_REQUEST = {
+  accountId: AccountId,
+  contractId: T.String(),
+  type: OrderTypeValue,
+  side: OrderSideValue,
+  size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
+  limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
+  stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
+};
+
+/** The rules of ORDER_REQUEST. The service checks size, then type and side, then the account: those three come first here too. */
+export const ORDER_RULES = {
+  size: { refuse: { kind: 'invalid_size' } },
+  type: { refuse: { kind: 'invalid_type_or_side' } }, side: { refuse: { kind: 'invalid_type_or_side' } },
+  accountId: { refuse: ACCOUNT_NOT_FOUND },
+  contractId: { defer: 'contract_not_found' },
+  limitPrice: { defer: 'price_required' }, stopPrice: { defer: 'price_required' },
+} as const;
+
+export const BRACKET_RULES = { stopLossBracket: { defer: 'invalid_bracket' }, takeProfitBracket: { defer: 'invalid_bracket' } } as const;
+
+export const orderPlace = endpoint('POST /Order/place', 'bearer', 'Places an order in the account\'s live session', {
   session: ACCOUNT_SESSION,
-  summary: 'Places an order in the account\'s live session',
-  request: {
-    accountId: AccountId,
-    contractId: T.String(),
-    type: OrderTypeValue,
-    side: OrderSideValue,
-    size: T.Integer({ minimum: 1, maximum: limits.orderSizeMax }),
-    limitPrice: Maybe(T.Number({ description: 'Required for types 1 and 3' })),
-    stopPrice: Maybe(T.Number({ description: 'Required for types 3 and 4' })),
-    stopLossBracket: Bracket,
-    takeProfitBracket: Bracket,
-  },
-  // The service checks size, then type and side, then the account: those three come first here too.
-  fields: {
-    size: { refuse: { kind: 'invalid_size' } },
-    type: { refuse: { kind: 'invalid_type_or_side' } },
-    side: { refuse: { kind: 'invalid_type_or_side' } },
-    accountId: { refuse: ACCOUNT_NOT_FOUND },
-    contractId: { defer: 'contract_not_found' },
-    limitPrice: { defer: 'price_required' },
-    stopPrice: { defer: 'price_required' },
-    stopLossBracket: { defer: 'invalid_bracket' },
-    takeProfitBracket: { defer: 'invalid_bracket' },
-  },
+  request: { ...ORDER_REQUEST, stopLossBracket: Bracket, takeProfitBracket: Bracket },
+  fields: { ...ORDER_RULES, ...BRACKET_RULES },
   response: okBody({ orderId: T.Integer() }),
   errors: codes.placeOrder,
 });
 
-export const orderSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Order/search',
-  auth: 'bearer',
-  summary: 'Orders of the account, newest first, bounded by submission time (inclusive)',
-  request: { ...accountFirst, ...timeBounds },
-  fields: { ...accountRule, ...timeBoundRules },
+export const orderSearch = accountPost('/Order/search', 'Orders of the account, newest first, bounded by submission time (inclusive)', {
+  request: timeBounds,
+  fields: timeBoundRules,
   response: okBody({ orders: T.Array(Order, { maxItems: limits.orderSearchMax }) }),
   errors: codes.searchOrders,
 });
 
-export const orderSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Order/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Working orders of the live session (status 1, fillVolume 0)',
-  request: accountFirst,
-  fields: accountRule,
+export const orderSearchOpen = sessionPost('/Order/searchOpen', 'Working orders of the live session (status 1, fillVolume 0)', {
   response: okBody({ orders: T.Array(Order) }),
   errors: codes.searchOrders,
 });
 
-export const orderCancel = defineEndpoint({
-  method: 'POST',
-  path: '/Order/cancel',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Cancels a working order',
-  request: { ...accountFirst, orderId: T.Integer() },
-  fields: { ...accountRule, orderId: { defer: 'order_not_found' } },
+export const orderCancel = sessionPost('/Order/cancel', 'Cancels a working order', {
+  request: { orderId: T.Integer() },
+  fields: { orderId: { defer: 'order_not_found' } },
   response: okBody({}),
   errors: codes.cancelOrder,
 });
 
-export const orderModify = defineEndpoint({
-  method: 'POST',
-  path: '/Order/modify',
-  auth: 'bearer',
-  summary: 'Unsupported in the simulator: cancel and place instead',
-  request: {},
-  fields: {},
+export const orderModify = endpoint('POST /Order/modify', 'bearer', 'Unsupported in the simulator: cancel and place instead', {
   response: T.Never(),
   errors: codes.modifyOrder,
 });
 
 // ---- Position, Trade ----
 
-export const positionSearchOpen = defineEndpoint({
-  method: 'POST',
-  path: '/Position/searchOpen',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'The open position of the account\'s live session (empty when flat)',
-  request: accountFirst,
-  fields: accountRule,
+export const positionSearchOpen = sessionPost('/Position/searchOpen', 'The open position of the account\'s live session (empty when flat)', {
   response: okBody({ positions: T.Array(Position) }),
   errors: codes.searchOrders,
 });
 
-export const positionClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/closeContract',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Closes the whole position at market',
-  request: { ...accountFirst, contractId: T.String() },
-  fields: { ...accountRule, contractId: { defer: 'position_not_found' } },
+export const positionClose = sessionPost('/Position/closeContract', 'Closes the whole position at market', {
+  request: { contractId: T.String() },
+  fields: { contractId: { defer: 'position_not_found' } },
   response: okBody({}),
   errors: codes.closePosition,
 });
 
-export const positionPartialClose = defineEndpoint({
-  method: 'POST',
-  path: '/Position/partialCloseContract',
-  auth: 'bearer',
-  session: ACCOUNT_SESSION,
-  summary: 'Closes part of the position at market',
-  request: { ...accountFirst, contractId: T.String(), size: T.Integer({ minimum: 1 }) },
-  fields: { ...accountRule, contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
+export const positionPartialClose = sessionPost('/Position/partialCloseContract', 'Closes part of the position at market', {
+  request: { contractId: T.String(), size: T.Integer({ minimum: 1 }) },
+  fields: { contractId: { defer: 'position_not_found' }, size: { defer: 'invalid_close_size' } },
   response: okBody({}),
   errors: codes.partialClosePosition,
 });
 
-export const tradeSearch = defineEndpoint({
-  method: 'POST',
-  path: '/Trade/search',
-  auth: 'bearer',
-  summary: 'Fills of the account, newest first, bounded by fill time (inclusive)',
-  request: { ...accountFirst, ...timeBounds },
-  fields: { ...accountRule, ...timeBoundRules },
+export const tradeSearch = accountPost('/Trade/search', 'Fills of the account, newest first, bounded by fill time (inclusive)', {
+  request: timeBounds,
+  fields: timeBoundRules,
   response: okBody({ trades: T.Array(Trade, { maxItems: limits.tradeSearchMax }) }),
   errors: codes.searchOrders,
 });
@@ -389,31 +255,10 @@ export const payout = payoutEndpoints(codes);
 
 /** Every endpoint of the family, relative to its prefix (`/api/sim`, also served under `/api/sim/api`). */
 export const SIM_ENDPOINTS: readonly EndpointInfo[] = [
-  loginKey,
-  validate,
-  logout,
-  ping,
-  accountSearch,
-  contractSearch,
-  contractAvailable,
-  contractSearchById,
-  retrieveBars,
-  replayStart,
-  replayStep,
-  replayJumpTo,
-  replayPlay,
-  replayPause,
-  replayEnd,
-  orderPlace,
-  orderSearch,
-  orderSearchOpen,
-  orderCancel,
-  orderModify,
-  positionSearchOpen,
-  positionClose,
-  positionPartialClose,
-  tradeSearch,
-  payout.eligibility,
-  payout.request,
-  payout.history,
+  loginKey, validate, logout, ping,
+  accountSearch, contractSearch, contractAvailable, contractSearchById, retrieveBars,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd,
+  orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
+  positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
+  payout.eligibility, payout.request, payout.history,
 ];

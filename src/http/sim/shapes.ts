@@ -4,7 +4,7 @@
 // but the shared shapes, so the console's type check and bundle stay free of it (test/tidy.test.ts).
 
 import { Type as T } from '@sinclair/typebox';
-import { Bar, Nullable, OrderSideValue, OrderStatusValue, OrderTypeValue, PositionTypeValue, STRICT } from '../shared/schemas.ts';
+import { accountContract, Bar, Nullable, OrderSideValue, OrderStatusValue, OrderTypeValue, PositionTypeValue, STRICT } from '../shared/schemas.ts';
 
 export const Contract = T.Object(
   {
@@ -22,8 +22,7 @@ export const Contract = T.Object(
 export const Order = T.Object(
   {
     id: T.Integer(),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     symbolId: T.String(),
     creationTimestamp: T.String(),
     updateTimestamp: Nullable(T.String()),
@@ -43,8 +42,7 @@ export const Order = T.Object(
 export const Position = T.Object(
   {
     id: T.Integer(),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     contractDisplayName: T.String(),
     creationTimestamp: T.String(),
     type: PositionTypeValue,
@@ -57,8 +55,7 @@ export const Position = T.Object(
 export const Trade = T.Object(
   {
     id: T.Integer(),
-    accountId: T.Integer(),
-    contractId: T.String(),
+    ...accountContract,
     creationTimestamp: T.String(),
     price: T.Number(),
     profitAndLoss: T.Null(),

@@ -4,20 +4,17 @@
 import { Type as T } from '@sinclair/typebox';
 import { limits } from '../../config.ts';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
-import { defineEndpoint, type EndpointInfo, okBody } from '../shared/endpoint.ts';
+import { endpoint } from '../shared/declare.ts';
+import { type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';
 
 export * from './shapes.ts';
 
-export const login = defineEndpoint({
-  method: 'POST',
-  path: '/login',
-  // Not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in as
-  // the attacker (login CSRF).
-  auth: 'web',
-  summary: 'Signs in with email and password; sets the session cookie (rd_session)',
+// 'web': not cookie-authenticated, but guarded like one: a cross-site login would sign the victim in
+// as the attacker (login CSRF).
+export const login = endpoint('POST /login', 'web', 'Signs in with email and password; sets the session cookie (rd_session)', {
   request: { email: T.String(), password: T.String() },
   // The throttle counts the attempt before the fields are looked at: the service answers them.
   fields: { email: { defer: 'missing_credentials' }, password: { defer: 'missing_credentials' } },
@@ -25,47 +22,25 @@ export const login = defineEndpoint({
   errors: codes.login,
 });
 
-export const logout = defineEndpoint({
-  method: 'POST',
-  path: '/logout',
-  auth: 'web',
-  summary: 'Ends the session (if any) and clears the cookie; always succeeds',
+export const logout = endpoint('POST /logout', 'web', 'Ends the session (if any) and clears the cookie; always succeeds', {
   body: 'none',
-  request: {},
-  fields: {},
   response: okBody({}),
   errors: codes.none,
 });
 
-export const me = defineEndpoint({
-  method: 'GET',
-  path: '/me',
-  auth: 'cookie',
-  summary: 'The signed-in user',
-  request: {},
-  fields: {},
+export const me = endpoint('GET /me', 'cookie', 'The signed-in user', {
   response: okBody({ user: WebUser }),
   errors: codes.none,
 });
 
-export const apiKeyStatus = defineEndpoint({
-  method: 'GET',
-  path: '/api-key',
-  auth: 'cookie',
-  summary: 'Whether the user has an API key (the key itself is never shown again)',
-  request: {},
-  fields: {},
+export const apiKeyStatus = endpoint('GET /api-key', 'cookie', 'Whether the user has an API key (the key itself is never shown again)', {
   response: okBody(ApiKeyStatus.properties),
   errors: codes.none,
 });
 
 const ProfileChoice = Nullable(T.Union([T.Literal('spec'), T.Literal('live')], { description: 'spec, live, or null for the server\'s default' }));
 
-export const apiKeyCreate = defineEndpoint({
-  method: 'POST',
-  path: '/api-key',
-  auth: 'cookie',
-  summary: 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)',
+export const apiKeyCreate = endpoint('POST /api-key', 'cookie', 'Makes a new API key, shown once; the old key and every token it issued are revoked (Pro)', {
   description: '`profile` chooses the new key\'s API profile (docs/gateway-profile.md); omitted, the new key keeps the old one\'s.',
   request: { profile: T.Optional(ProfileChoice) },
   fields: { profile: { refuse: { kind: 'invalid_profile' } } },
@@ -74,33 +49,19 @@ export const apiKeyCreate = defineEndpoint({
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
-export const apiKeyProfile = defineEndpoint({
-  method: 'GET',
-  path: '/api-key/profile',
-  auth: 'cookie',
-  summary: 'The API profile of the current key (spec or live), and the server\'s default',
-  request: {},
-  fields: {},
+export const apiKeyProfile = endpoint('GET /api-key/profile', 'cookie', 'The API profile of the current key (spec or live), and the server\'s default', {
   response: okBody(ApiKeyProfile.properties),
   errors: codes.none,
 });
 
-export const apiKeyProfileSet = defineEndpoint({
-  method: 'PUT',
-  path: '/api-key/profile',
-  auth: 'cookie',
-  summary: 'Sets the current key\'s API profile; every token the key issued follows from its next request',
+export const apiKeyProfileSet = endpoint('PUT /api-key/profile', 'cookie', 'Sets the current key\'s API profile; every token the key issued follows from its next request', {
   request: { profile: ProfileChoice },
   fields: { profile: { refuse: { kind: 'invalid_profile' } } },
   response: okBody(ApiKeyProfile.properties),
   errors: codes.apiKeyProfile,
 });
 
-export const changePassword = defineEndpoint({
-  method: 'POST',
-  path: '/password',
-  auth: 'cookie',
-  summary: "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays",
+export const changePassword = endpoint('POST /password', 'cookie', "Changes the signed-in user's password (the current one required); every other web session is signed out, this one stays", {
   description: 'A wrong current password counts as a failed web login (the same throttle). API keys and the tokens they issued are not touched.',
   request: { currentPassword: T.String(), newPassword: T.String({ description: '8 to 256 characters' }) },
   fields: { newPassword: { refuse: { kind: 'invalid_new_password' } }, currentPassword: { refuse: { kind: 'wrong_password' } } },
@@ -108,33 +69,17 @@ export const changePassword = defineEndpoint({
   errors: codes.changePassword,
 });
 
-export const challenges = defineEndpoint({
-  method: 'GET',
-  path: '/challenges',
-  auth: 'cookie',
-  summary: "The user's challenge accounts with their rule figures (floors, target, best day, trading days) and outcome",
-  request: {},
-  fields: {},
+export const challenges = endpoint('GET /challenges', 'cookie', "The user's challenge accounts with their rule figures (floors, target, best day, trading days) and outcome", {
   response: okBody({ challenges: T.Array(ChallengeDetail) }),
   errors: codes.none,
 });
 
-export const challengePlans = defineEndpoint({
-  method: 'GET',
-  path: '/challenge-plans',
-  auth: 'cookie',
-  summary: 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way',
-  request: {},
-  fields: {},
+export const challengePlans = endpoint('GET /challenge-plans', 'cookie', 'The challenge plans a user may start an evaluation on, with their rules, and how many evaluations the user has under way', {
   response: okBody(ChallengePlans.properties),
   errors: codes.none,
 });
 
-export const startEvaluation = defineEndpoint({
-  method: 'POST',
-  path: '/challenges',
-  auth: 'cookie-pro',
-  summary: 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session',
+export const startEvaluation = endpoint('POST /challenges', 'cookie-pro', 'Starts an evaluation on a plan for the signed-in user (at most 3 active at once); trade it from a replay session', {
   request: { planKey: T.String({ description: 'From GET /challenge-plans' }) },
   fields: { planKey: { refuse: { kind: 'plan_not_found' } } },
   response: okBody({ challenge: ChallengeDetail }),
@@ -142,71 +87,37 @@ export const startEvaluation = defineEndpoint({
   otherErrors: [[403, SIM_PRO_REQUIRED]],
 });
 
-export const dataRanges = defineEndpoint({
-  method: 'GET',
-  path: '/data-ranges',
-  auth: 'cookie',
-  summary: 'The days of data the server holds per instrument (what a replay may start on), for the console',
-  request: {},
-  fields: {},
+export const dataRanges = endpoint('GET /data-ranges', 'cookie', 'The days of data the server holds per instrument (what a replay may start on), for the console', {
   response: okBody({ instruments: T.Array(DataRange) }),
   errors: codes.none,
 });
 
-export const replayResults = defineEndpoint({
-  method: 'GET',
-  path: '/replay-results/:accountId',
-  auth: 'cookie',
-  summary: "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended",
+export const replayResults = endpoint('GET /replay-results/:accountId', 'cookie', "A replay session's statistics from its fills (round-trip trades, win rate, averages, largest, profit factor, maximum drawdown), live or ended", {
   description:
     "The earlier family's Replay/end `results`, for any of the user's replay or challenge accounts, at any time: the console shows them when a session ends and for ended sessions.",
-  request: {},
-  fields: {},
   response: okBody({ accountId: T.Integer(), name: T.String(), canTrade: T.Boolean(), results: RunResults }),
   errors: codes.replayResults,
 });
 
-export const replaySessionInfo = defineEndpoint({
-  method: 'GET',
-  path: '/replay-sessions/:accountId',
-  auth: 'cookie',
+export const replaySessionInfo = endpoint('GET /replay-sessions/:accountId', 'cookie', 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge', {
   session: { path: 'accountId' },
-  summary: 'What a live replay session is: instrument, timeframe, span, clock, progress, chart history, playback, challenge',
   description:
     'Lets any browser open a session started elsewhere (another browser, a bot): the current family answers a session\'s progress and snapshot, not its instrument, span or timeframe. Times are ISO 8601 UTC; `currentTime` is the simulated now (the close of the last bar played).',
-  request: {},
-  fields: {},
   response: okBody(SessionInfo.properties),
   errors: codes.replaySession,
 });
 
-export const journal = defineEndpoint({
-  method: 'GET',
-  path: '/journal',
-  auth: 'cookie',
-  summary: "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes",
-  request: {},
-  fields: {},
+export const journal = endpoint('GET /journal', 'cookie', "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes", {
   response: okBody({ sessions: T.Array(JournalSession) }),
   errors: codes.none,
 });
 
-export const journalSession = defineEndpoint({
-  method: 'GET',
-  path: '/journal/:accountId',
-  auth: 'cookie',
-  summary: 'One replay session of the user (ended or live): statistics, round-trip trades with their notes, the balance curve',
-  request: {},
-  fields: {},
+export const journalSession = endpoint('GET /journal/:accountId', 'cookie', 'One replay session of the user (ended or live): statistics, round-trip trades with their notes, the balance curve', {
   response: okBody(JournalDetail.properties),
   errors: codes.journalSession,
 });
 
-export const journalNote = defineEndpoint({
-  method: 'POST',
-  path: '/journal/:accountId/note',
-  auth: 'cookie',
-  summary: "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it",
+export const journalNote = endpoint('POST /journal/:accountId/note', 'cookie', "Writes the note of a session (tradeNumber null) or of its n-th trade; blank text deletes it", {
   description:
     `A user keeps at most ${limits.journalNotesPerSessionMax} notes on a session, ${limits.journalNotesPerUserMax} in all and ` +
     `${limits.journalNoteBytesPerUserMax / 1024 / 1024} MB of text (UTF-8); an edit counts its new text in place of its old, and deleting always works.`,
@@ -221,22 +132,12 @@ export const journalNote = defineEndpoint({
 
 const drawingsBody = okBody(SessionDrawings.properties);
 
-export const drawings = defineEndpoint({
-  method: 'GET',
-  path: '/replay-sessions/:accountId/drawings',
-  auth: 'cookie',
-  summary: "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows",
-  request: {},
-  fields: {},
+export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows", {
   response: drawingsBody,
   errors: codes.drawingsRead,
 });
 
-export const drawingsReplace = defineEndpoint({
-  method: 'PUT',
-  path: '/replay-sessions/:accountId/drawings',
-  auth: 'cookie',
-  summary: "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)",
+export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)", {
   description: 'Written whole: the last write wins. Prices are kept at the nearest tick of the instrument; times to the second.',
   request: { horizontalLines: T.Array(HorizontalLine), trendLines: T.Array(TrendLine) },
   fields: { horizontalLines: { refuse: { kind: 'invalid_drawings' } }, trendLines: { refuse: { kind: 'invalid_drawings' } } },
