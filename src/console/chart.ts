@@ -1,6 +1,8 @@
 // A price chart for the console: candlesticks with volume underneath, in the console's dark theme,
 // over TradingView's lightweight-charts (v5). Pages hand it bars as the API returns them
-// ({t, o, h, l, c, v}, `t` ISO 8601 UTC) and get price lines and markers on top.
+// ({t, o, h, l, c, v}, `t` ISO 8601 UTC) and get price lines and markers on top. The bars it draws
+// are kept in chart-rows.ts (bucketed into wider widths there), what it draws over them in
+// chart-overlays.ts.
 //
 // For tests (and anyone curious in devtools) the container's data attributes always say what the
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
@@ -9,49 +11,22 @@
 import { formatTime } from './time-format.ts';
 import {
   type AutoscaleInfo,
-  type CandlestickData,
   ColorType,
   createChart,
-  createSeriesMarkers,
   CrosshairMode,
-  type HistogramData,
   HistogramSeries,
   type IChartApi,
-  type IPriceLine,
   type ISeriesApi,
-  type ISeriesMarkersPluginApi,
-  type LineData,
-  LineSeries,
-  LineStyle,
   type MouseEventParams,
-  type SeriesMarker,
   type Time,
-  type UTCTimestamp,
 } from 'lightweight-charts';
-import type { Static } from '@sinclair/typebox';
-import type { Bar } from '../http/shared/schemas.ts';
 import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
+import { type LineSpec, type MarkerSpec, ChartOverlays, type PriceLineSpec } from './chart-overlays.ts';
+import { type ApiBar, type CandleRow, candle, ChartRows, type VolumeRow, vol } from './chart-rows.ts';
 import { addCandles, CHART_COLORS } from './chart-theme.ts';
 
-/** A bar as History/retrieveBars and Replay/step return it. */
-export type ApiBar = Static<typeof Bar>;
-
-export interface PriceLineSpec {
-  price: number;
-  title: string;
-  color: string;
-  /** Dashed by default; 'solid' for an average price, say. */
-  style?: 'solid' | 'dashed' | 'dotted';
-}
-
-export interface MarkerSpec {
-  /** ISO 8601 or epoch seconds; placed on the bar holding that time. */
-  time: string | number;
-  side: 'buy' | 'sell';
-  text?: string;
-  /** Overrides the side's color. */
-  color?: string;
-}
+export type { LineSpec, MarkerSpec, PriceLineSpec } from './chart-overlays.ts';
+export { type ApiBar, type CandleRow, toSeconds, type VolumeRow } from './chart-rows.ts';
 
 export interface PriceChartOptions {
   /** Price format precision, e.g. from the instrument's tick size (see decimalsOf). */
@@ -69,31 +44,12 @@ export function decimalsOf(tickSize: number): number {
   return dot < 0 ? 0 : s.length - dot - 1;
 }
 
-/** Epoch seconds of an ISO time (or seconds passed through). */
-export function toSeconds(t: string | number): UTCTimestamp {
-  return (typeof t === 'number' ? Math.floor(t) : Math.floor(Date.parse(t) / 1000)) as UTCTimestamp;
-}
-
 export class PriceChart {
   private readonly chart: IChartApi;
   private readonly candles: ISeriesApi<'Candlestick'>;
   private readonly volume: ISeriesApi<'Histogram'>;
-  private readonly markersApi: ISeriesMarkersPluginApi<Time>;
-  private lines: IPriceLine[] = [];
-  private linePrices: number[] = [];
-  private barTimes: number[] = [];
-  /** What the series hold, kept here: a long append is one setData over them. */
-  private candleRows: CandleRow[] = [];
-  private volumeRows: VolumeRow[] = [];
-  private markerCount = 0;
-  /** Set again on the bars' new times when the width changes. */
-  private markerSpecs: readonly MarkerSpec[] = [];
-  private lastClose: number | null = null;
-  /** The bars as given (the session's width); the rows above are these, bucketed when `bucketOf` is set. */
-  private source: ParsedBar[] = [];
-  private bucketOf: ((timeS: number) => number) | null = null;
-  private readonly lineSeries = new Map<string, ISeriesApi<'Line'>>();
-  private drawingLines: IPriceLine[] = [];
+  private readonly rows = new ChartRows();
+  private readonly overlays: ChartOverlays;
   private readonly barListeners = new Set<() => void>();
 
   constructor(
@@ -123,9 +79,10 @@ export class PriceChart {
       // Price lines (orders, stops, targets) stay in view: the scale covers them too.
       autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
         const r = base();
-        if (!r || !r.priceRange || this.linePrices.length === 0) return r;
-        const lo = Math.min(r.priceRange.minValue, ...this.linePrices);
-        const hi = Math.max(r.priceRange.maxValue, ...this.linePrices);
+        const prices = this.overlays.linePrices;
+        if (!r || !r.priceRange || prices.length === 0) return r;
+        const lo = Math.min(r.priceRange.minValue, ...prices);
+        const hi = Math.max(r.priceRange.maxValue, ...prices);
         return { ...r, priceRange: { minValue: lo, maxValue: hi } };
       },
     });
@@ -136,13 +93,13 @@ export class PriceChart {
       priceLineVisible: false,
     });
     this.volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
-    this.markersApi = createSeriesMarkers(this.candles, []);
+    this.overlays = new ChartOverlays(el, this.chart, this.candles, this.rows);
     this.sync();
   }
 
   /** Replaces every bar. */
   setBars(bars: readonly ApiBar[]): void {
-    this.source = dedupe(bars);
+    this.rows.setSource(bars);
     this.redraw();
   }
 
@@ -151,23 +108,19 @@ export class PriceChart {
    * given (null): a bucket is the bars it holds merged, the last one as far as it has been played.
    */
   setBuckets(bucketOf: ((timeS: number) => number) | null, widthText = ''): void {
-    this.bucketOf = bucketOf;
+    this.rows.bucketOf = bucketOf;
     this.el.dataset.width = widthText;
-    // The lines hold the old width's times, which the time scale would keep as points of its own
-    // (and a view set now would be moved as they go): emptied here, drawn again by their owners.
-    for (const s of this.lineSeries.values()) s.setData([]);
+    // Emptied before the redraw: a view set now would be moved as the old width's points go.
+    this.overlays.emptyLines();
     this.redraw();
-    this.setMarkers(this.markerSpecs);
+    this.overlays.replaceMarkers();
+    this.sync();
   }
 
   /** Every row again from the source bars: one setData per series. */
   private redraw(): void {
-    const rows = this.bucketOf ? bucketed(this.source, this.bucketOf) : this.source;
-    this.candleRows = rows.map(candle);
-    this.volumeRows = rows.map(vol);
+    this.rows.rebuild();
     this.setSeriesData();
-    this.barTimes = rows.map((b) => b.time);
-    this.lastClose = rows.length ? rows[rows.length - 1].close : null;
     this.sync();
     this.barsChanged();
   }
@@ -180,23 +133,22 @@ export class PriceChart {
    */
   appendBars(bars: readonly ApiBar[]): void {
     const t0 = performance.now();
-    const fresh = this.afterLast(bars);
-    for (const p of fresh) this.keepSource(p);
+    const fresh = this.rows.appendSource(bars);
     if (fresh.length <= CHART_UPDATES_PER_APPEND_MAX) {
       for (const p of fresh) {
-        const row = this.bucketOf ? this.lastBucket(this.bucketOf(p.time)) : p;
+        const row = this.rows.rowOf(p);
         this.candles.update(candle(row));
         this.volume.update(vol(row));
-        this.keep(row);
+        this.rows.keep(row);
       }
-    } else if (this.bucketOf) {
+    } else if (this.rows.bucketOf) {
       const following = this.followsLatest();
       this.redraw();
       if (following) this.chart.timeScale().scrollToRealTime();
     } else {
       const following = this.followsLatest();
       const view = this.chart.timeScale().getVisibleLogicalRange();
-      for (const p of fresh) this.keep(p);
+      for (const p of fresh) this.rows.keep(p);
       this.setSeriesData();
       // The bars before the new ones keep their indexes: a trader looking back stays where they were.
       if (following) this.chart.timeScale().scrollToRealTime();
@@ -216,66 +168,24 @@ export class PriceChart {
   private setSeriesData(): void {
     this.candles.setData([]);
     this.volume.setData([]);
-    this.candles.setData(this.candleRows);
-    this.volume.setData(this.volumeRows);
-  }
-
-  /** Records a source bar (replacing the last one at the same time). */
-  private keepSource(p: ParsedBar): void {
-    const n = this.source.length;
-    if (n > 0 && this.source[n - 1].time === p.time) this.source[n - 1] = p;
-    else this.source.push(p);
-  }
-
-  /** The bucket starting at `start`, merged from the source bars it holds (the last ones). */
-  private lastBucket(start: number): ParsedBar {
-    let i = this.source.length - 1;
-    while (i > 0 && this.bucketOf!(this.source[i - 1].time) === start) i--;
-    return bucketed(this.source.slice(i), () => start)[0];
-  }
-
-  /** The bars of `bars` at or after the last bar's time, parsed, one per time (the later wins). */
-  private afterLast(bars: readonly ApiBar[]): ParsedBar[] {
-    const out: ParsedBar[] = [];
-    let last = this.source.length ? this.source[this.source.length - 1].time : -Infinity;
-    for (const b of bars) {
-      const p = parse(b);
-      if (p.time < last) continue;
-      if (p.time === last && out.length > 0) out[out.length - 1] = p;
-      else out.push(p);
-      last = p.time;
-    }
-    return out;
-  }
-
-  /** Records a bar the series now holds (replacing the last one at the same time). */
-  private keep(p: ParsedBar): void {
-    const n = this.barTimes.length;
-    if (n > 0 && this.barTimes[n - 1] === p.time) {
-      this.candleRows[n - 1] = candle(p);
-      this.volumeRows[n - 1] = vol(p);
-    } else {
-      this.barTimes.push(p.time);
-      this.candleRows.push(candle(p));
-      this.volumeRows.push(vol(p));
-    }
-    this.lastClose = p.close;
+    this.candles.setData(this.rows.candles);
+    this.volume.setData(this.rows.volumes);
   }
 
   /** Whether the view shows the latest bar (then it keeps showing it after a jump). */
   private followsLatest(): boolean {
     const r = this.chart.timeScale().getVisibleLogicalRange();
-    return r === null || r.to >= this.barTimes.length - 1;
+    return r === null || r.to >= this.rows.times.length - 1;
   }
 
   /** The bars as drawn (bucketed when a width is set), oldest first: what indicators are computed over. */
   drawnBars(): readonly CandleRow[] {
-    return this.candleRows;
+    return this.rows.candles;
   }
 
   /** The volumes of drawnBars(), row for row. */
   drawnVolumes(): readonly VolumeRow[] {
-    return this.volumeRows;
+    return this.rows.volumes;
   }
 
   /** Calls `f` after the drawn bars change (set, appended, rebucketed). Returns an unsubscribe. */
@@ -289,40 +199,20 @@ export class PriceChart {
    * their price scale) or pane 1 (under them, its own scale). Null values are gaps.
    */
   setLine(key: string, points: readonly { time: number; value: number | null }[], style: LineSpec): void {
-    let series = this.lineSeries.get(key);
-    if (!series) {
-      series = this.chart.addSeries(
-        LineSeries,
-        { color: style.color, lineWidth: style.width ?? 1, lastValueVisible: false, priceLineVisible: false, crosshairMarkerVisible: false, title: style.title ?? '' },
-        style.pane ?? 0,
-      );
-      this.lineSeries.set(key, series);
-      if ((style.pane ?? 0) === 1) this.chart.panes()[1]?.setHeight(style.paneHeightPx ?? 110);
-    }
-    series.setData(points.map((p) => (p.value === null ? { time: p.time as UTCTimestamp } : ({ time: p.time, value: p.value } as LineData<UTCTimestamp>))));
-    this.el.dataset.lines = [...this.lineSeries.keys()].sort().join(' ');
+    this.overlays.setLine(key, points, style);
   }
 
   hasLine(key: string): boolean {
-    return this.lineSeries.has(key);
+    return this.overlays.hasLine(key);
   }
 
   removeLine(key: string): void {
-    const series = this.lineSeries.get(key);
-    if (!series) return;
-    this.chart.removeSeries(series);
-    this.lineSeries.delete(key);
-    this.el.dataset.lines = [...this.lineSeries.keys()].sort().join(' ');
+    this.overlays.removeLine(key);
   }
 
   /** The user's horizontal lines (drawings), apart from the order lines and kept off the autoscale. */
   setDrawingLines(lines: readonly PriceLineSpec[]): void {
-    for (const l of this.drawingLines) this.candles.removePriceLine(l);
-    this.drawingLines = lines.map((l) =>
-      this.candles.createPriceLine({ price: l.price, color: l.color, title: l.title, lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: true }),
-    );
-    this.el.dataset.drawingLines = String(lines.length);
-    this.el.dataset.drawingPrices = lines.map((l) => l.price).join(' ');
+    this.overlays.setDrawingLines(lines);
   }
 
   /**
@@ -379,49 +269,22 @@ export class PriceChart {
   }
 
   get barCount(): number {
-    return this.barTimes.length;
+    return this.rows.times.length;
   }
 
   get lastTime(): number | null {
-    return this.barTimes.length ? this.barTimes[this.barTimes.length - 1] : null;
+    return this.rows.lastTime;
   }
 
   /** Replaces the horizontal price lines (working orders, average price…). */
   setPriceLines(lines: readonly PriceLineSpec[]): void {
-    for (const l of this.lines) this.candles.removePriceLine(l);
-    this.lines = lines.map((l) =>
-      this.candles.createPriceLine({
-        price: l.price,
-        color: l.color,
-        title: l.title,
-        lineWidth: 1,
-        lineStyle: l.style === 'solid' ? LineStyle.Solid : l.style === 'dotted' ? LineStyle.Dotted : LineStyle.Dashed,
-        axisLabelVisible: true,
-      }),
-    );
-    this.linePrices = lines.map((l) => l.price);
-    this.el.dataset.priceLineTitles = lines.map((l) => l.title).join('|');
+    this.overlays.setPriceLines(lines);
     this.sync();
   }
 
   /** Replaces the markers (fills, trades); each goes on the bar holding its time. */
   setMarkers(markers: readonly MarkerSpec[]): void {
-    this.markerSpecs = markers;
-    const out: SeriesMarker<Time>[] = markers
-      .map((m) => {
-        const buy = m.side === 'buy';
-        return {
-          time: this.barTimeAtOrBefore(toSeconds(m.time)) as Time,
-          position: buy ? ('belowBar' as const) : ('aboveBar' as const),
-          shape: buy ? ('arrowUp' as const) : ('arrowDown' as const),
-          color: m.color ?? (buy ? CHART_COLORS.up : CHART_COLORS.down),
-          text: m.text,
-        };
-      })
-      .filter((m) => (m.time as number) >= 0)
-      .sort((a, b) => (a.time as number) - (b.time as number));
-    this.markersApi.setMarkers(out);
-    this.markerCount = out.length;
+    this.overlays.setMarkers(markers);
     this.sync();
   }
 
@@ -437,7 +300,7 @@ export class PriceChart {
 
   /** Shows the last `n` bars. */
   showLast(n: number): void {
-    const count = this.barTimes.length;
+    const count = this.rows.times.length;
     if (count === 0) return;
     this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(-2, count - n), to: count + 4 });
   }
@@ -470,18 +333,7 @@ export class PriceChart {
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */
   barTimeAtOrBefore(s: number): number {
-    const ts = this.barTimes;
-    let lo = 0;
-    let hi = ts.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (ts[mid] <= s) {
-        found = ts[mid];
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
+    return this.rows.timeAtOrBefore(s);
   }
 
   private barsChanged(): void {
@@ -491,22 +343,14 @@ export class PriceChart {
   private sync(): void {
     const d = this.el.dataset;
     // Our own rows, not series.data(), which copies every bar on each call.
-    d.bars = String(this.candleRows.length);
-    d.volumeBars = String(this.volumeRows.length);
-    d.lastTime = this.barTimes.length ? new Date(this.barTimes[this.barTimes.length - 1] * 1000).toISOString() : '';
-    d.priceLines = String(this.lines.length);
-    d.markers = String(this.markerCount);
-    d.lastClose = this.lastClose === null ? '' : String(this.lastClose);
+    const rows = this.rows;
+    d.bars = String(rows.candles.length);
+    d.volumeBars = String(rows.volumes.length);
+    d.lastTime = rows.lastTime === null ? '' : new Date(rows.lastTime * 1000).toISOString();
+    d.priceLines = String(this.overlays.priceLineCount);
+    d.markers = String(this.overlays.markerCount);
+    d.lastClose = rows.lastClose === null ? '' : String(rows.lastClose);
   }
-}
-
-export interface LineSpec {
-  color: string;
-  width?: 1 | 2 | 3 | 4;
-  /** 0: over the candles; 1: the pane under them (RSI, ATR). */
-  pane?: 0 | 1;
-  paneHeightPx?: number;
-  title?: string;
 }
 
 export interface ChartClick {
@@ -518,51 +362,6 @@ export interface ChartClick {
   /** Ctrl, or ⌘ on a Mac. */
   ctrl: boolean;
 }
-
-/** Bars merged per bucket: first open, highest high, lowest low, last close, volumes summed. */
-function bucketed(bars: readonly ParsedBar[], bucketOf: (timeS: number) => number): ParsedBar[] {
-  const out: ParsedBar[] = [];
-  for (const b of bars) {
-    const time = bucketOf(b.time) as UTCTimestamp;
-    const last = out[out.length - 1];
-    if (last && last.time === time) {
-      last.high = Math.max(last.high, b.high);
-      last.low = Math.min(last.low, b.low);
-      last.close = b.close;
-      last.value += b.value;
-    } else out.push({ ...b, time });
-  }
-  return out;
-}
-
-interface ParsedBar {
-  time: UTCTimestamp;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  value: number;
-}
-
-function parse(b: ApiBar): ParsedBar {
-  return { time: toSeconds(b.t), open: b.o, high: b.h, low: b.l, close: b.c, value: b.v };
-}
-
-/** Chronological with one bar per time (the later one wins). */
-function dedupe(bars: readonly ApiBar[]): ParsedBar[] {
-  const byTime = new Map<number, ParsedBar>();
-  for (const b of bars) {
-    const p = parse(b);
-    byTime.set(p.time, p);
-  }
-  return [...byTime.values()].sort((a, b) => a.time - b.time);
-}
-
-export type CandleRow = CandlestickData<UTCTimestamp>;
-export type VolumeRow = HistogramData<UTCTimestamp>;
-
-const candle = (b: ParsedBar): CandleRow => ({ time: b.time, open: b.open, high: b.high, low: b.low, close: b.close });
-const vol = (b: ParsedBar): VolumeRow => ({ time: b.time, value: b.value, color: b.close >= b.open ? CHART_COLORS.upVolume : CHART_COLORS.downVolume });
 
 /** Creates a chart on an element (a convenience for `new PriceChart`). */
 export function createPriceChart(el: HTMLElement, opts?: PriceChartOptions): PriceChart {

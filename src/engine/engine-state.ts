@@ -1,7 +1,10 @@
-// The engine's earlier state versions, and how their orders read today. A live session's row holds
-// the state its engine last wrote, so every version ever written must restore (engine.ts `restore`).
+// The engine's state as plain JSON (serialize, coreState) and back (restore), with its earlier
+// versions and how their orders read today. A live session's row holds the state its engine last
+// wrote, so every version ever written must restore (engine.ts `restore`).
 
-import { type Fill, type Order, OrderType } from './types.ts';
+import type { EngineCore } from './engine-core.ts';
+import { positionFromLots } from './positions.ts';
+import { type Fill, type Order, OrderStatus, OrderType } from './types.ts';
 
 /**
  * Plain JSON-able state; `SessionEngine.restore(inst, cfg, serialize())` continues identically.
@@ -67,4 +70,54 @@ export function restoredOrder(o: Order | OrderV2 | Omit<OrderV2, 'prioritySeq'>)
     passive: v.passive ?? false,
     legsAnchorTicks: v.legsAnchorTicks ?? null,
   };
+}
+
+/**
+ * The state without history: working orders and suspended legs only, no fills (engine.ts
+ * `coreState`).
+ */
+export function coreStateOf(e: EngineCore): EngineState {
+  return {
+    version: 3,
+    balanceCents: e.balanceCents,
+    lastPriceTicks: e.priced ? e.lastPriceTicks : null,
+    lastTimeS: e.lastTimeS,
+    positionLots: e.position.lots.map((l) => [l.size, l.priceTicks] as const),
+    positionSign: Math.sign(e.position.qty) as 1 | -1 | 0,
+    orders: [...e.book.working, ...e.suspendedLegs].map((o) => ({ ...o })),
+    fills: [],
+    nextOrderId: e.nextOrderId,
+    nextFillId: e.nextFillId,
+    nextPrioritySeq: e.nextPrioritySeq,
+    positionOpenedS: e.openedS,
+    positionOpenFillId: e.openFillId,
+  };
+}
+
+/** Loads `state` of any version into a new engine `e` made with the state's balance (engine.ts `restore`). */
+export function restoreInto(e: EngineCore, state: EngineState | EngineStateV2 | EngineStateV1): void {
+  if (state.lastPriceTicks !== null) e.mark(state.lastPriceTicks, state.lastTimeS);
+  else e.lastTimeS = state.lastTimeS;
+  const lots = state.positionLots.map(([size, priceTicks]) => ({ size, priceTicks }));
+  e.position = positionFromLots(lots, state.positionSign);
+  if (e.position.qty !== 0 && 'positionOpenedS' in state) {
+    e.openedS = state.positionOpenedS ?? null;
+    e.openFillId = state.positionOpenFillId ?? null;
+  }
+  const working: Order[] = [];
+  for (const o of state.orders) {
+    const order = restoredOrder(o);
+    e.orderLog.push(order);
+    if (order.status === OrderStatus.Pending) working.push(order);
+    else if (order.status === OrderStatus.Suspended) e.suspendedLegs.push(order);
+  }
+  // serialize() lists orders in id order, coreState() in priority order: the book wants the latter.
+  working.sort((a, b) => a.prioritySeq - b.prioritySeq);
+  for (const order of working) e.book.add(order);
+  e.suspendedLegs.sort((a, b) => a.id - b.id);
+  for (const f of state.fills) e.fillLog.push({ ...f });
+  e.nextOrderId = state.nextOrderId;
+  e.nextFillId = state.nextFillId;
+  // Every version 1 sequence number is an id, below nextOrderId.
+  e.nextPrioritySeq = state.version === 1 ? state.nextOrderId : state.nextPrioritySeq;
 }

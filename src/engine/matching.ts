@@ -24,7 +24,7 @@
 //    every fill the book is settled at the same price again, so bracket legs spawned by an entry can
 //    fill at once (a gap beyond a leg) or later on the remaining path of the same bar when the path
 //    reaches them.
-// 8. Bracket legs (spawned and maintained by engine.ts) are a sell stop (or sell trailing stop) / sell
+// 8. Bracket legs (spawned and maintained by engine-legs.ts) are a sell stop (or sell trailing stop) / sell
 //    limit below / above a long entry (mirrored for shorts), one-cancels-other, and go away when the
 //    position is closed by any other means.
 // 9. JoinBid / JoinAsk (gateway types 6, 7) are limits at the synthetic touch of their placement: a

@@ -171,7 +171,7 @@ export function marketFields(side: OrderSide, size: number): OrderFields {
 }
 
 /**
- * The legs of `entry` anchored at `anchor` for `size` contracts: what engine.ts turns into orders.
+ * The legs of `entry` anchored at `anchor` for `size` contracts: what engine-legs.ts turns into orders.
  * A trailing stop-loss starts with its extreme at the anchor (its stop slTicks away).
  */
 export function legOrderFields(entry: Order, anchor: number, size: number): OrderFields[] {
