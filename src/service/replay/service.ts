@@ -12,15 +12,9 @@
 // Every call that changes a session commits before it returns (persistence.ts), so what a client was
 // told survives a crash; when a commit fails, the session is reloaded from the store.
 
-import { type Config, limits } from '../../config.ts';
-import type { BarSource } from '../../data/bar-source.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { limits } from '../../config.ts';
 import type { Result } from '../../lib/result.ts';
-import type { AccountStore } from '../../store/accounts.ts';
-import type { ReplayStore } from '../../store/replay.ts';
-import type { Sql } from '../../store/sql.ts';
-import type { ChallengeService } from '../challenges.ts';
-import type { Ownership, SessionOwners } from '../cluster/ownership.ts';
+import type { SessionOwners } from '../cluster/ownership.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import type { RateLimits } from '../rate-limit.ts';
@@ -28,7 +22,7 @@ import type { StreamingBudget } from '../streaming-budget.ts';
 import { SessionAdvancer } from './advancing.ts';
 import { SessionCommands } from './commands.ts';
 import { SessionEvents } from './events.ts';
-import { SessionLifecycle } from './lifecycle.ts';
+import { type LifecycleDeps, SessionLifecycle } from './lifecycle.ts';
 import { SessionPersistence } from './persistence.ts';
 import { SessionReads } from './reads.ts';
 import { SessionRegistry } from './registry.ts';
@@ -37,24 +31,14 @@ import type { SessionError } from './types.ts';
 
 export type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
 
-export interface ReplayDeps {
-  db: Sql;
-  config: Config;
-  clock: Clock;
-  source: BarSource;
-  accounts: AccountStore;
-  store: ReplayStore;
-  challenges: ChallengeService;
+/** What the service is built from: what its widest part (lifecycle.ts) takes, and the bus, rates and streaming budget. */
+export interface ReplayDeps extends LifecycleDeps {
   /** Where committed changes are published for the real-time hubs. */
   bus: EventBus<ReplayEvent>;
-  /** Which node runs which session (one node, or leases in a cluster). */
-  ownership: Ownership;
   /** Replay/start's rate: per process, or shared by a cluster. */
   rateLimits: RateLimits;
   /** Replay/step's bars per user (the topology's: the day shared by a cluster). */
   streaming: StreamingBudget;
-  /** Where failures of background work (playback, idle sweep) are reported. */
-  logError(message: string, fields: Record<string, unknown>): void;
 }
 
 export class ReplayService implements SessionOwners {
