@@ -2,6 +2,7 @@
 // service/replay), so a response never reports a change that is not on disk.
 
 import type { Fill, Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
+import type { Columns } from './columns.ts';
 import type { Sql } from './sql.ts';
 
 export interface SessionRow {
@@ -27,27 +28,7 @@ export interface SessionRow {
   resultsJson?: string | null;
 }
 
-interface RawSession {
-  account_id: number;
-  session_id: string;
-  user_id: number;
-  symbol: string;
-  timeframe: string;
-  start_s: number;
-  end_s: number;
-  cursor_s: number;
-  current_index: number;
-  total_bars: number;
-  history_bars: number;
-  status: 'active' | 'ended';
-  end_reason: string | null;
-  challenge_id: number | null;
-  engine_core: string;
-  created_ms: number;
-  last_activity_ms: number;
-  ended_ms: number | null;
-  results_json?: string | null;
-}
+type RawSession = Columns<SessionRow>;
 
 function toSession(r: RawSession): SessionRow {
   return {
