@@ -118,7 +118,10 @@ export function processBars(
 ): ProcessResult {
   if (from < 0 || to > bars.length || from > to) throw new Error(`bad bar range [${from}, ${to}) of ${bars.length}`);
   const fillsFrom = host.fillCount;
-  const { time, high, low, close } = bars;
+  const time = bars.time;
+  const high = bars.high;
+  const low = bars.low;
+  const close = bars.close;
   let i = from;
   while (i < to) {
     let up = host.book.upTriggerTicks;
