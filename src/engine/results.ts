@@ -117,8 +117,8 @@ export function runStats(trades: readonly TradeRecord[], startingBalanceCents: n
  */
 export class TradeTally {
   count = 0;
-  private readonly wins = new SideTally();
-  private readonly losses = new SideTally();
+  private readonly wins = new SideTally(1);
+  private readonly losses = new SideTally(-1);
 
   add(t: TradeRecord): void {
     this.count++;
@@ -145,16 +145,18 @@ export class TradeTally {
   }
 }
 
-/** One side of a tally, the winning or the losing trades (all of one sign): how many, their sum, the largest. */
+/** One side of a tally, the winning or the losing trades (all of `sign`): how many, their sum, the largest. */
 class SideTally {
   n = 0;
   grossCents = 0;
   largestCents = 0;
 
+  constructor(private readonly sign: 1 | -1) {}
+
   add(pnlCents: number): void {
     this.n++;
     this.grossCents += pnlCents;
-    if (Math.abs(pnlCents) > Math.abs(this.largestCents)) this.largestCents = pnlCents;
+    if (pnlCents * this.sign > this.largestCents * this.sign) this.largestCents = pnlCents;
   }
 
   averageCents(): number {
