@@ -55,6 +55,11 @@ const READS = ['get', 'list', 'combinations', 'heatmap'] as const;
 export interface OptimizationService extends Pick<OptimizationReads, (typeof READS)[number]> {}
 
 export class OptimizationService {
+  static {
+    handOn(OptimizationService, (s) => s.reads, READS);
+  }
+
+  private readonly reads: OptimizationReads;
   private readonly store: PlaygroundOptimizationStore;
   private readonly clock: Clock;
   private readonly planner: OptimizePlanner;
@@ -70,7 +75,7 @@ export class OptimizationService {
     this.store = d.store;
     this.clock = d.clock;
     this.planner = new OptimizePlanner(d.runs, d.source, d.clock);
-    handOn(this, new OptimizationReads(d.store, d.runs), READS);
+    this.reads = new OptimizationReads(d.store, d.runs);
     this.startLimiter = d.rateLimits.limiter('optimize_start', limits.playgroundOptimizeStartsPerWindowMax, limits.playgroundOptimizeStartWindowMs);
     this.stopListening = jobs.onEnded((job) => {
       const id = job.optimizationId;

@@ -55,6 +55,11 @@ const READS = ['get', 'tradesPage', 'allTrades', 'subscribe'] as const;
 export interface RunService extends Pick<RunReads, (typeof READS)[number]> {}
 
 export class RunService {
+  static {
+    handOn(RunService, (s) => s.reads, READS);
+  }
+
+  private readonly reads: RunReads;
   private readonly planner: RunPlanner;
   private readonly worker: RunWorker;
   private readonly records: PlaygroundRunStore;
@@ -68,7 +73,7 @@ export class RunService {
     this.records = d.records;
     this.planner = new RunPlanner(d.strategies, d.source, d.settings.customTimeframes);
     this.worker = new RunWorker(jobs, d.source, d.pool, d.settings, d.clock, d.logError);
-    handOn(this, new RunReads(d.records, this.worker), READS);
+    this.reads = new RunReads(d.records, this.worker);
   }
 
   /** At server start: what a dead node left is recovered (the queue's), then queued runs are claimed. */

@@ -8,7 +8,7 @@
 // - advancing.ts: step, jump, play, pause;
 // - lifecycle.ts: start, restore, end, the idle sweep, shutdown.
 // The facade only hands calls on: the names each part answers are listed below, the class's merged
-// interface picks them from the part's type and the constructor binds them (lib/hand-on.ts), so a
+// interface picks them from the part's type and lib/hand-on.ts defines them on the class, so a
 // signature is written once, where its work is done.
 // Every call that changes a session commits before it returns (persistence.ts), so what a client was
 // told survives a crash; when a commit fails, the session is reloaded from the store.
@@ -56,28 +56,36 @@ export interface ReplayService
   extends Pick<SessionLifecycle, Names<typeof LIFECYCLE>>, Pick<SessionAdvancer, Names<typeof ADVANCING>>,
   Pick<SessionRegistry, Names<typeof FINDING>>, Pick<SessionReads, Names<typeof READS>>, Pick<SessionCommands, Names<typeof COMMANDS>> {}
 
-// One class, one merged interface: the interface names the calls the constructor hands on (handOn).
+// One class, one merged interface: the interface names the calls the class hands on (handOn).
 export class ReplayService implements SessionOwners {
+  static {
+    handOn(ReplayService, (s) => s.lifecycle, LIFECYCLE);
+    handOn(ReplayService, (s) => s.advancer, ADVANCING);
+    handOn(ReplayService, (s) => s.registry, FINDING);
+    handOn(ReplayService, (s) => s.reads, READS);
+    handOn(ReplayService, (s) => s.commands, COMMANDS);
+  }
+
   readonly events: SessionEvents;
   private readonly registry: SessionRegistry;
+  private readonly reads: SessionReads;
+  private readonly commands: SessionCommands;
+  private readonly advancer: SessionAdvancer;
+  private readonly lifecycle: SessionLifecycle;
 
   constructor(d: ReplayDeps) {
     const persistence = new SessionPersistence(d);
     const startLimiter = d.rateLimits.limiter('replay_start', limits.replayStartsPerWindowMax, limits.replayStartWindowMs);
-    const registry = new SessionRegistry(d, persistence);
-    const reads = new SessionReads(d, registry);
-    this.registry = registry;
+    this.registry = new SessionRegistry(d, persistence);
+    this.reads = new SessionReads(d, this.registry);
     this.events = new SessionEvents({
       bus: d.bus,
       source: d.source,
-      feedingSession: (userId, symbol) => reads.feedingSession(userId, symbol),
+      feedingSession: (userId, symbol) => this.reads.feedingSession(userId, symbol),
     });
-    const commands = new SessionCommands(d, registry, persistence, this.events, reads);
-    handOn(this, new SessionLifecycle(d, registry, persistence, commands, reads, startLimiter), LIFECYCLE);
-    handOn(this, new SessionAdvancer(d, registry, commands, d.streaming), ADVANCING);
-    handOn(this, registry, FINDING);
-    handOn(this, reads, READS);
-    handOn(this, commands, COMMANDS);
+    this.commands = new SessionCommands(d, this.registry, persistence, this.events, this.reads);
+    this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);
+    this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
   }
 
   /** The live session this node holds for an account (the registry's `get`). */
