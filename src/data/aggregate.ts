@@ -105,10 +105,7 @@ export class Aggregator {
 
   /** The hot loop: folds bars from i while they fall before the bucket's end; returns where it stopped. */
   private fold(src: BarColumns, i: number, to: number): number {
-    const time = src.time;
-    const high = src.high;
-    const low = src.low;
-    const volume = src.volume;
+    const { time, high, low, volume } = src;
     const endS = this.endS;
     let h = this.h;
     let l = this.l;

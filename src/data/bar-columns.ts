@@ -46,13 +46,7 @@ export const EMPTY_BARS: BarColumns = Object.freeze(allocBars(0)) as BarColumns;
 export function packBars(b: BarColumns): Uint8Array {
   const n = b.length;
   const out = allocBars(n);
-  out.time.set(b.time.subarray(0, n));
-  out.open.set(b.open.subarray(0, n));
-  out.high.set(b.high.subarray(0, n));
-  out.low.set(b.low.subarray(0, n));
-  out.close.set(b.close.subarray(0, n));
-  out.volume.set(b.volume.subarray(0, n));
-  out.length = n;
+  appendBars(out, b);
   return new Uint8Array(out.time.buffer);
 }
 
@@ -87,17 +81,30 @@ export function reversedBars(b: BarColumns): BarColumns {
 export function concatBars(parts: readonly BarColumns[]): BarColumns {
   const n = parts.reduce((sum, p) => sum + p.length, 0);
   const out = allocBars(n);
-  for (const p of parts) {
-    const at = out.length;
-    out.time.set(p.time.subarray(0, p.length), at);
-    out.open.set(p.open.subarray(0, p.length), at);
-    out.high.set(p.high.subarray(0, p.length), at);
-    out.low.set(p.low.subarray(0, p.length), at);
-    out.close.set(p.close.subarray(0, p.length), at);
-    out.volume.set(p.volume.subarray(0, p.length), at);
-    out.length = at + p.length;
-  }
+  for (const p of parts) appendBars(out, p);
   return out;
+}
+
+/** Appends bars [from, to) of `src` to `out`, which has the room for them. */
+export function appendBars(out: BarColumns, src: BarColumns, from = 0, to = src.length): void {
+  const at = out.length;
+  out.time.set(src.time.subarray(from, to), at);
+  out.open.set(src.open.subarray(from, to), at);
+  out.high.set(src.high.subarray(from, to), at);
+  out.low.set(src.low.subarray(from, to), at);
+  out.close.set(src.close.subarray(from, to), at);
+  out.volume.set(src.volume.subarray(from, to), at);
+  out.length = at + (to - from);
+}
+
+/** Copies bar `i` of `src` to index `j` of `out` (one bar: no views made). */
+export function copyBar(src: BarColumns, i: number, out: BarColumns, j: number): void {
+  out.time[j] = src.time[i];
+  out.open[j] = src.open[i];
+  out.high[j] = src.high[i];
+  out.low[j] = src.low[i];
+  out.close[j] = src.close[i];
+  out.volume[j] = src.volume[i];
 }
 
 /** Bars [from, to) as views sharing memory with `b`. */

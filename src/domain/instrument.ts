@@ -47,67 +47,43 @@ export interface Instrument {
   readonly genDailyVol: number;
 }
 
-function inst(i: Omit<Instrument, 'priceDecimals' | 'ticksPerPoint'>): Instrument {
-  const text = String(i.tickSize);
+/** An instrument's row in the table below: the interface's fields in its order, but the two derived from tickSize. */
+type Row = [
+  symbol: string, exchangeSymbol: string, description: string,
+  tickSize: number, tickValueCents: number, feePerSideCents: number, dayMarginCents: number,
+  storedResolutionS: number, requiresPro: boolean, isMicro: boolean, rollRule: RollRule, session: SessionKind,
+  genStartPriceTicks: number, genDailyVol: number,
+];
+
+function inst([
+  symbol, exchangeSymbol, description, tickSize, tickValueCents, feePerSideCents, dayMarginCents,
+  storedResolutionS, requiresPro, isMicro, rollRule, session, genStartPriceTicks, genDailyVol,
+]: Row): Instrument {
+  const text = String(tickSize);
   const dot = text.indexOf('.');
   const priceDecimals = text.includes('e-') ? Number(text.split('e-')[1]) : dot < 0 ? 0 : text.length - dot - 1;
-  const ticksPerPoint = Math.round(1 / i.tickSize);
+  const ticksPerPoint = Math.round(1 / tickSize);
   // Division by an integer is correctly rounded, so ticks / ticksPerPoint prints as the exact decimal.
-  if (Math.abs(ticksPerPoint * i.tickSize - 1) > 1e-12) throw new Error(`${i.symbol}: tick size must be 1/k`);
-  return Object.freeze({ ...i, priceDecimals, ticksPerPoint });
+  if (Math.abs(ticksPerPoint * tickSize - 1) > 1e-12) throw new Error(`${symbol}: tick size must be 1/k`);
+  return Object.freeze({
+    symbol, exchangeSymbol, description, tickSize, tickValueCents, feePerSideCents, dayMarginCents,
+    storedResolutionS, requiresPro, isMicro, rollRule, session, genStartPriceTicks, genDailyVol, priceDecimals, ticksPerPoint,
+  });
 }
 
-export const INSTRUMENTS: readonly Instrument[] = Object.freeze([
-  inst({
-    symbol: 'NQ', exchangeSymbol: 'ENQ', description: 'E-mini NASDAQ-100',
-    tickSize: 0.25, tickValueCents: 500, feePerSideCents: 140, dayMarginCents: 100_000,
-    storedResolutionS: 1, requiresPro: true, isMicro: false,
-    rollRule: 'equity_index_quarterly', session: 'cme_globex',
-    genStartPriceTicks: 16_800 * 4, genDailyVol: 0.012,
-  }),
-  inst({
-    symbol: 'ES', exchangeSymbol: 'EP', description: 'E-mini S&P 500',
-    tickSize: 0.25, tickValueCents: 1250, feePerSideCents: 140, dayMarginCents: 50_000,
-    storedResolutionS: 1, requiresPro: true, isMicro: false,
-    rollRule: 'equity_index_quarterly', session: 'cme_globex',
-    genStartPriceTicks: 4_800 * 4, genDailyVol: 0.009,
-  }),
-  inst({
-    symbol: 'MNQ', exchangeSymbol: 'MNQ', description: 'Micro E-mini NASDAQ-100',
-    tickSize: 0.25, tickValueCents: 50, feePerSideCents: 37, dayMarginCents: 10_000,
-    storedResolutionS: 1, requiresPro: true, isMicro: true,
-    rollRule: 'equity_index_quarterly', session: 'cme_globex',
-    genStartPriceTicks: 16_800 * 4, genDailyVol: 0.012,
-  }),
-  inst({
-    symbol: 'MES', exchangeSymbol: 'MES', description: 'Micro E-mini S&P 500',
-    tickSize: 0.25, tickValueCents: 125, feePerSideCents: 37, dayMarginCents: 5_000,
-    storedResolutionS: 1, requiresPro: true, isMicro: true,
-    rollRule: 'equity_index_quarterly', session: 'cme_globex',
-    genStartPriceTicks: 4_800 * 4, genDailyVol: 0.009,
-  }),
-  inst({
-    symbol: 'GC', exchangeSymbol: 'GCE', description: 'Gold (COMEX, 100 troy oz)',
-    tickSize: 0.1, tickValueCents: 1000, feePerSideCents: 162, dayMarginCents: 200_000,
-    storedResolutionS: 10, requiresPro: true, isMicro: false,
-    rollRule: 'gold_active_months', session: 'cme_globex',
-    genStartPriceTicks: 2_070 * 10, genDailyVol: 0.009,
-  }),
-  inst({
-    symbol: 'EURUSD', exchangeSymbol: 'EURUSD', description: 'Euro / US Dollar (spot, 1 standard lot)',
-    tickSize: 0.00001, tickValueCents: 100, feePerSideCents: 250, dayMarginCents: 100_000,
-    storedResolutionS: 1, requiresPro: false, isMicro: false,
-    rollRule: 'spot_calendar_month', session: 'fx_24x5',
-    genStartPriceTicks: 110_400, genDailyVol: 0.005,
-  }),
-  inst({
-    symbol: 'LIGHTCMDUSD', exchangeSymbol: 'LIGHTCMDUSD', description: 'Light Sweet Crude Oil (1,000 barrels)',
-    tickSize: 0.01, tickValueCents: 1000, feePerSideCents: 152, dayMarginCents: 100_000,
-    storedResolutionS: 10, requiresPro: false, isMicro: false,
-    rollRule: 'crude_monthly', session: 'cme_globex',
-    genStartPriceTicks: 7_170 * 1, genDailyVol: 0.02,
-  }),
-]);
+// Columns as in Row: symbol, exchange symbol, description; tick size, tick value, fee a side, day margin (cents);
+// stored resolution (s), Pro only, micro, roll rule, session; generator start (ticks), generator daily volatility.
+const TABLE: readonly Row[] = [
+  ['NQ', 'ENQ', 'E-mini NASDAQ-100', 0.25, 500, 140, 100_000, 1, true, false, 'equity_index_quarterly', 'cme_globex', 16_800 * 4, 0.012],
+  ['ES', 'EP', 'E-mini S&P 500', 0.25, 1250, 140, 50_000, 1, true, false, 'equity_index_quarterly', 'cme_globex', 4_800 * 4, 0.009],
+  ['MNQ', 'MNQ', 'Micro E-mini NASDAQ-100', 0.25, 50, 37, 10_000, 1, true, true, 'equity_index_quarterly', 'cme_globex', 16_800 * 4, 0.012],
+  ['MES', 'MES', 'Micro E-mini S&P 500', 0.25, 125, 37, 5_000, 1, true, true, 'equity_index_quarterly', 'cme_globex', 4_800 * 4, 0.009],
+  ['GC', 'GCE', 'Gold (COMEX, 100 troy oz)', 0.1, 1000, 162, 200_000, 10, true, false, 'gold_active_months', 'cme_globex', 2_070 * 10, 0.009],
+  ['EURUSD', 'EURUSD', 'Euro / US Dollar (spot, 1 standard lot)', 0.00001, 100, 250, 100_000, 1, false, false, 'spot_calendar_month', 'fx_24x5', 110_400, 0.005],
+  ['LIGHTCMDUSD', 'LIGHTCMDUSD', 'Light Sweet Crude Oil (1,000 barrels)', 0.01, 1000, 152, 100_000, 10, false, false, 'crude_monthly', 'cme_globex', 7_170 * 1, 0.02],
+];
+
+export const INSTRUMENTS: readonly Instrument[] = Object.freeze(TABLE.map(inst));
 
 const bySymbol = new Map<string, Instrument>();
 const byExchangeSymbol = new Map<string, Instrument>();

@@ -117,42 +117,50 @@ export function runStats(trades: readonly TradeRecord[], startingBalanceCents: n
  */
 export class TradeTally {
   count = 0;
-  private wins = 0;
-  private losses = 0;
-  private grossWin = 0;
-  private grossLoss = 0;
-  private largestWin = 0;
-  private largestLoss = 0;
+  private readonly wins = new SideTally(1);
+  private readonly losses = new SideTally(-1);
 
   add(t: TradeRecord): void {
     this.count++;
-    if (t.pnlCents > 0) {
-      this.wins++;
-      this.grossWin += t.pnlCents;
-      if (t.pnlCents > this.largestWin) this.largestWin = t.pnlCents;
-    } else if (t.pnlCents < 0) {
-      this.losses++;
-      this.grossLoss += t.pnlCents;
-      if (t.pnlCents < this.largestLoss) this.largestLoss = t.pnlCents;
-    }
+    if (t.pnlCents > 0) this.wins.add(t.pnlCents);
+    else if (t.pnlCents < 0) this.losses.add(t.pnlCents);
   }
 
   stats(startingBalanceCents: number, finalBalanceCents: number, maxDrawdownCents: number): RunStats {
-    const { count: n, wins, losses, grossWin, grossLoss } = this;
+    const { count: n, wins, losses } = this;
     return {
       totalPnlCents: finalBalanceCents - startingBalanceCents,
       totalTrades: n,
-      winningTrades: wins,
-      losingTrades: losses,
-      winRate: n === 0 ? 0 : round2((wins / n) * 100),
-      averageWinCents: wins === 0 ? 0 : Math.round(grossWin / wins),
-      averageLossCents: losses === 0 ? 0 : Math.round(grossLoss / losses),
-      largestWinCents: this.largestWin,
-      largestLossCents: this.largestLoss,
-      profitFactor: losses === 0 ? null : round2(grossWin / -grossLoss),
+      winningTrades: wins.n,
+      losingTrades: losses.n,
+      winRate: n === 0 ? 0 : round2((wins.n / n) * 100),
+      averageWinCents: wins.averageCents(),
+      averageLossCents: losses.averageCents(),
+      largestWinCents: wins.largestCents,
+      largestLossCents: losses.largestCents,
+      profitFactor: losses.n === 0 ? null : round2(wins.grossCents / -losses.grossCents),
       maxDrawdownCents,
       finalBalanceCents,
     };
+  }
+}
+
+/** One side of a tally, the winning or the losing trades (all of `sign`): how many, their sum, the largest. */
+class SideTally {
+  n = 0;
+  grossCents = 0;
+  largestCents = 0;
+
+  constructor(private readonly sign: 1 | -1) {}
+
+  add(pnlCents: number): void {
+    this.n++;
+    this.grossCents += pnlCents;
+    if (pnlCents * this.sign > this.largestCents * this.sign) this.largestCents = pnlCents;
+  }
+
+  averageCents(): number {
+    return this.n === 0 ? 0 : Math.round(this.grossCents / this.n);
   }
 }
 

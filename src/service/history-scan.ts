@@ -17,7 +17,7 @@
 import type { Instrument } from '../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../domain/timeframe.ts';
 import { Aggregator } from '../data/aggregate.ts';
-import { allocBars, type BarColumns, copyBars, lowerBound } from '../data/bar-columns.ts';
+import { allocBars, appendBars, type BarColumns, copyBars, lowerBound } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../data/rollup.ts';
 import { DAY_S } from '../lib/time-units.ts';
@@ -142,15 +142,7 @@ function lastBars(chunks: readonly BarColumns[], n: number): BarColumns {
   for (const c of chunks) {
     const from = Math.min(skip, c.length);
     skip -= from;
-    for (let i = from; i < c.length; i++) {
-      const j = out.length++;
-      out.time[j] = c.time[i];
-      out.open[j] = c.open[i];
-      out.high[j] = c.high[i];
-      out.low[j] = c.low[i];
-      out.close[j] = c.close[i];
-      out.volume[j] = c.volume[i];
-    }
+    appendBars(out, c, from);
   }
   return out;
 }

@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { allocBars, type BarColumns, sliceBars } from '../data/bar-columns.ts';
+import { allocBars, type BarColumns, copyBar, sliceBars } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
 import { buildRollup, rollupWidthsFor } from '../data/rollup.ts';
 import { parseBarFile } from '../data/import/index.ts';
@@ -173,20 +173,11 @@ export function mergeBars(a: BarColumns, b: BarColumns): BarColumns {
   let i = 0;
   let j = 0;
   let k = 0;
-  const copy = (src: BarColumns, s: number) => {
-    out.time[k] = src.time[s];
-    out.open[k] = src.open[s];
-    out.high[k] = src.high[s];
-    out.low[k] = src.low[s];
-    out.close[k] = src.close[s];
-    out.volume[k] = src.volume[s];
-    k++;
-  };
   while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a.time[i] < b.time[j])) copy(a, i++);
+    if (j >= b.length || (i < a.length && a.time[i] < b.time[j])) copyBar(a, i++, out, k++);
     else {
       if (i < a.length && a.time[i] === b.time[j]) i++;
-      copy(b, j++);
+      copyBar(b, j++, out, k++);
     }
   }
   out.length = k;

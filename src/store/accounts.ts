@@ -1,5 +1,6 @@
 // Trading accounts: replay-session accounts and challenge accounts. Balances are integer cents.
 
+import type { Columns } from './columns.ts';
 import type { Sql } from './sql.ts';
 
 export type AccountKind = 'replay' | 'challenge';
@@ -14,15 +15,7 @@ export interface AccountRow {
   createdMs: number;
 }
 
-interface RawAccount {
-  id: number;
-  user_id: number;
-  kind: AccountKind;
-  name: string;
-  balance_cents: number;
-  active: number;
-  created_ms: number;
-}
+type RawAccount = Columns<AccountRow, { active: number }>;
 
 function toAccount(r: RawAccount): AccountRow {
   return {

@@ -8,6 +8,7 @@
 
 import type { ParamMap, RunStatus } from './strategies.ts';
 import { inSeqOrder, nextSeq } from './seq.ts';
+import type { Columns } from './columns.ts';
 import type { Sql } from './sql.ts';
 
 export type OptimizationStatus = 'running' | 'completed' | 'stopped' | 'failed';
@@ -44,17 +45,7 @@ export type OptimizationAdmission = { kind: 'queued' } | { kind: 'already_runnin
 
 const OPTIMIZE_LOCK_KEY = 0x5244_6f70;
 
-interface Raw {
-  id: string;
-  user_id: number;
-  status: OptimizationStatus;
-  error: string | null;
-  request_json: string;
-  state_json: string;
-  total: number;
-  created_ms: number;
-  completed_ms: number | null;
-}
+type Raw = Columns<Omit<OptimizationRow, 'request' | 'state'>, { request_json: string; state_json: string }>;
 
 function toRow(r: Raw): OptimizationRow {
   return {

@@ -1,7 +1,8 @@
 // Replay sessions, orders and fills. Callers group a call's writes in one transaction (see
 // service/replay), so a response never reports a change that is not on disk.
 
-import type { Fill, Order, OrderSide, OrderStatus, OrderType } from '../engine/types.ts';
+import type { Fill, Order, OrderSide } from '../engine/types.ts';
+import type { Columns } from './columns.ts';
 import type { Sql } from './sql.ts';
 
 export interface SessionRow {
@@ -27,27 +28,7 @@ export interface SessionRow {
   resultsJson?: string | null;
 }
 
-interface RawSession {
-  account_id: number;
-  session_id: string;
-  user_id: number;
-  symbol: string;
-  timeframe: string;
-  start_s: number;
-  end_s: number;
-  cursor_s: number;
-  current_index: number;
-  total_bars: number;
-  history_bars: number;
-  status: 'active' | 'ended';
-  end_reason: string | null;
-  challenge_id: number | null;
-  engine_core: string;
-  created_ms: number;
-  last_activity_ms: number;
-  ended_ms: number | null;
-  results_json?: string | null;
-}
+type RawSession = Columns<SessionRow>;
 
 function toSession(r: RawSession): SessionRow {
   return {
@@ -73,39 +54,18 @@ function toSession(r: RawSession): SessionRow {
   };
 }
 
-interface RawOrder {
-  id: number;
-  type: number;
-  side: number;
-  size: number;
-  limit_ticks: number | null;
-  stop_ticks: number | null;
-  status: number;
-  fill_volume: number;
-  filled_price_ticks: number | null;
-  created_s: number;
-  updated_s: number | null;
-  sl_ticks: number | null;
-  tp_ticks: number | null;
-  parent_id: number | null;
-  oco_id: number | null;
-  triggered: number;
-  trail_ticks: number | null;
-  trail_extreme_ticks: number | null;
-  sl_type: number | null;
-  custom_tag: string | null;
-  link_id: number | null;
-}
+/** An order's row: the engine's order but what the table does not keep (see toOrder), `triggered` as 0/1. */
+type RawOrder = Columns<Omit<Order, 'prioritySeq' | 'passive' | 'legsAnchorTicks'>, { triggered: number }>;
 
 function toOrder(r: RawOrder): Order {
   return {
     id: r.id,
-    type: r.type as OrderType,
-    side: r.side as OrderSide,
+    type: r.type,
+    side: r.side,
     size: r.size,
     limitTicks: r.limit_ticks,
     stopTicks: r.stop_ticks,
-    status: r.status as OrderStatus,
+    status: r.status,
     fillVolume: r.fill_volume,
     filledPriceTicks: r.filled_price_ticks,
     createdS: r.created_s,
@@ -121,7 +81,7 @@ function toOrder(r: RawOrder): Order {
     prioritySeq: r.id,
     trailTicks: r.trail_ticks,
     trailExtremeTicks: r.trail_extreme_ticks,
-    slType: r.sl_type as OrderType | null,
+    slType: r.sl_type,
     customTag: r.custom_tag,
     linkId: r.link_id,
     passive: false,

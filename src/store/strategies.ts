@@ -2,6 +2,7 @@
 // service through playground-runs.ts). Every query is scoped to the owning user: a strategy id of
 // another user reads as absent.
 
+import type { Columns } from './columns.ts';
 import type { Sql } from './sql.ts';
 import { inSeqOrder, nextSeq } from './seq.ts';
 
@@ -32,17 +33,7 @@ export interface StrategyFields {
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'timeout';
 
-interface RawStrategy {
-  id: string;
-  user_id: number;
-  name: string;
-  code: string;
-  instrument: string;
-  timeframe: string;
-  params_json: string;
-  created_ms: number;
-  updated_ms: number;
-}
+type RawStrategy = Columns<Omit<StrategyRow, 'params'>, { params_json: string }>;
 
 function toStrategy(r: RawStrategy): StrategyRow {
   return {

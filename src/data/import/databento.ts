@@ -16,7 +16,6 @@
 //   that column, `instrument_id`). Parent-symbol downloads (NQ.FUT) interleave every contract month
 //   and spread, which is not one price series; a continuous symbol (NQ.c.0) keeps one name across rolls.
 
-import type { Instrument } from '../../domain/instrument.ts';
 import { err, ok } from '../../lib/result.ts';
 import { BarSink, finishBars, resolutionError } from './bar-sink.ts';
 import { digitsAt, FieldSplitter, hasDot, LineReader, sameText } from './text-scan.ts';
@@ -24,7 +23,7 @@ import { StampParts, isAllDigits, parseEpochStamp, parseIsoStamp } from './times
 import { refuseZoneOption } from './time-zone.ts';
 import {
   importError, PROGRESS_EVERY_LINES,
-  type ImportOptions, type ImportResult, type ParsedBars, type ProgressFn,
+  type FormatParser, type ImportResult,
 } from './types.ts';
 
 /** Bar width in seconds by OHLCV rtype. */
@@ -42,9 +41,7 @@ interface DatabentoColumns {
   cols: Int32Array;
 }
 
-export function parseDatabento(
-  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
-): ImportResult<ParsedBars> {
+export const parseDatabento: FormatParser = (text, inst, opts, onProgress) => {
   const tzRefusal = refuseZoneOption(opts.tz, 'Databento times are UTC');
   if (tzRefusal !== null) return err(tzRefusal);
   const reader = new LineReader(text);
@@ -106,7 +103,7 @@ export function parseDatabento(
   }
   onProgress?.(total, total);
   return finishBars(sink, widthS, 'open');
-}
+};
 
 function readHeader(reader: LineReader): ImportResult<DatabentoColumns> {
   const names = reader.text.slice(reader.start, reader.end).split(',').map((s) => s.trim().toLowerCase());

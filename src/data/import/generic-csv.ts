@@ -13,7 +13,6 @@
 // - Times are bar OPEN times, the convention of Databento, pandas `resample` (label='left') and most
 //   vendors. The bar width is inferred from the data (bar-sink.ts).
 
-import type { Instrument } from '../../domain/instrument.ts';
 import { err, ok } from '../../lib/result.ts';
 import { BarSink, finishBars } from './bar-sink.ts';
 import { FieldSplitter, LineReader } from './text-scan.ts';
@@ -21,7 +20,7 @@ import { StampParts, isAllDigits, parseEpochStamp, parseIsoStamp } from './times
 import { nonexistentLocalTime, UTC_ZONE, zoneOption } from './time-zone.ts';
 import {
   importError, PROGRESS_EVERY_LINES,
-  type ImportOptions, type ImportResult, type ParsedBars, type ProgressFn,
+  type FormatParser, type ImportResult,
 } from './types.ts';
 
 export const TIME_COLUMN_NAMES: readonly string[] = ['time', 'timestamp', 'date', 'datetime', 'ts', 'ts_event'];
@@ -35,9 +34,7 @@ interface CsvColumns {
   cols: Int32Array;
 }
 
-export function parseGenericCsv(
-  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
-): ImportResult<ParsedBars> {
+export const parseGenericCsv: FormatParser = (text, inst, opts, onProgress) => {
   const zone = zoneOption(opts.tz, UTC_ZONE);
   if (!zone.ok) return zone;
   const reader = new LineReader(text);
@@ -72,7 +69,7 @@ export function parseGenericCsv(
   }
   onProgress?.(total, total);
   return finishBars(sink, 0, 'open');
-}
+};
 
 function readHeader(reader: LineReader): ImportResult<CsvColumns> {
   const lineText = reader.text.slice(reader.start, reader.end);

@@ -22,7 +22,7 @@ import { StampParts, parseCompactStamp } from './timestamp.ts';
 import { EST_NO_DST_ZONE, refuseZoneOption } from './time-zone.ts';
 import {
   importError, PROGRESS_EVERY_LINES,
-  type ImportError, type ImportOptions, type ImportResult, type ParsedBars, type ProgressFn,
+  type FormatParser, type ImportError,
 } from './types.ts';
 
 export const HISTDATA_M1_WIDTH_S = 60;
@@ -33,9 +33,7 @@ const TICK_NAMES = ['bid', 'bid', 'bid', 'bid', 'volume'] as const;
 
 type Layout = 'm1' | 'ticks';
 
-export function parseHistData(
-  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
-): ImportResult<ParsedBars> {
+export const parseHistData: FormatParser = (text, inst, opts, onProgress) => {
   const tzRefusal = refuseZoneOption(opts.tz, 'HistData times are EST (UTC-5) all year');
   if (tzRefusal !== null) return err(tzRefusal);
   const reader = new LineReader(text);
@@ -73,7 +71,7 @@ export function parseHistData(
   onProgress?.(total, total);
   if (sink === null) return err(importError(0, 'empty_file', 'The file is empty'));
   return finishBars(sink, layout === 'm1' ? HISTDATA_M1_WIDTH_S : 0, 'open');
-}
+};
 
 /** Tells M1 bars from ticks by the first line; refuses M1 at once when the instrument cannot take it. */
 function detectLayout(reader: LineReader, f: FieldSplitter, inst: Instrument): Layout | ImportError {

@@ -17,13 +17,10 @@ import { parseGenericCsv } from './generic-csv.ts';
 import { parseHistData } from './histdata.ts';
 import { parseNinjaTrader } from './ninjatrader.ts';
 import {
-  IMPORT_FORMATS, importError,
-  type ImportedBars, type ImportFormat, type ImportOptions, type ImportResult, type ParsedBars, type ProgressFn,
+  type FormatParser, IMPORT_FORMATS, importError,
+  type ImportedBars, type ImportFormat, type ImportOptions, type ImportResult, type ProgressFn,
 } from './types.ts';
 
-export type FormatParser = (
-  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
-) => ImportResult<ParsedBars>;
 
 export const FORMAT_PARSERS: Readonly<Record<ImportFormat, FormatParser>> = Object.freeze({
   csv: parseGenericCsv,
@@ -56,5 +53,5 @@ export function parseBarFile(
 
 export { IMPORT_FORMATS } from './types.ts';
 export type {
-  ImportedBars, ImportError, ImportErrorKind, ImportFormat, ImportOptions, ParsedBars, ProgressFn,
+  FormatParser, ImportedBars, ImportError, ImportErrorKind, ImportFormat, ImportOptions, ParsedBars, ProgressFn,
 } from './types.ts';

@@ -19,7 +19,6 @@
 //   ask are checked to be numbers and otherwise ignored. Ticks may share a time stamp.
 // - The 7-digit fraction is in 100 ns units (.NET ticks); it orders ticks within a second and is dropped.
 
-import type { Instrument } from '../../domain/instrument.ts';
 import { err } from '../../lib/result.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import { BarSink, finishBars, resolutionError } from './bar-sink.ts';
@@ -28,7 +27,7 @@ import { StampParts, parseCompactStamp } from './timestamp.ts';
 import { nonexistentLocalTime, UTC_ZONE, zoneOption } from './time-zone.ts';
 import {
   importError, PROGRESS_EVERY_LINES,
-  type ImportOptions, type ImportResult, type ParsedBars, type ProgressFn,
+  type FormatParser,
 } from './types.ts';
 
 const BAR_FIELDS = 6;
@@ -41,9 +40,7 @@ const OLD_TICK_NAMES = ['price', 'price', 'price', 'price', 'volume'] as const;
 const LAYOUT_HINT = 'expected NinjaTrader lines "yyyyMMdd HHmmss;open;high;low;close;volume" '
   + 'or ticks "yyyyMMdd HHmmss fffffff;last;bid;ask;volume"';
 
-export function parseNinjaTrader(
-  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
-): ImportResult<ParsedBars> {
+export const parseNinjaTrader: FormatParser = (text, inst, opts, onProgress) => {
   const zoneResult = zoneOption(opts.tz, UTC_ZONE);
   if (!zoneResult.ok) return zoneResult;
   const zone = zoneResult.value;
@@ -97,4 +94,4 @@ export function parseNinjaTrader(
   onProgress?.(total, total);
   if (sink === null) return err(importError(0, 'empty_file', 'The file is empty'));
   return finishBars(sink, 0, sink.isTicks ? 'open' : 'close');
-}
+};

@@ -114,21 +114,8 @@ class IanaZone implements WallClockZone {
   /** Seconds east of UTC at UTC instant `utcS`. */
   private offsetAt(utcS: number): number {
     const parts = this.fmt.formatToParts(new Date(utcS * 1000));
-    let y = 0;
-    let mo = 0;
-    let d = 0;
-    let h = 0;
-    let mi = 0;
-    let s = 0;
-    for (const p of parts) {
-      if (p.type === 'year') y = Number(p.value);
-      else if (p.type === 'month') mo = Number(p.value);
-      else if (p.type === 'day') d = Number(p.value);
-      else if (p.type === 'hour') h = Number(p.value);
-      else if (p.type === 'minute') mi = Number(p.value);
-      else if (p.type === 'second') s = Number(p.value);
-    }
-    return daysFromCivil(y, mo, d) * DAY_S + h * 3600 + mi * 60 + s - utcS;
+    const n = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    return daysFromCivil(n('year'), n('month'), n('day')) * DAY_S + n('hour') * 3600 + n('minute') * 60 + n('second') - utcS;
   }
 }
 

@@ -3,6 +3,7 @@
 // the caller reads the file into a string and writes the result to the store.
 
 import { coreLimits } from '../../core-limits.ts';
+import type { Instrument } from '../../domain/instrument.ts';
 import type { BarColumns } from '../bar-columns.ts';
 import type { Result } from '../../lib/result.ts';
 
@@ -73,6 +74,11 @@ export type ImportResult<T> = Result<T, ImportError>;
 export type ProgressFn = (linesDone: number, linesTotal: number) => void;
 
 export const PROGRESS_EVERY_LINES = coreLimits.importProgressEveryLines;
+
+/** A format's parser: the file's text to validated bars at the file's own width (index.ts picks it by format). */
+export type FormatParser = (
+  text: string, inst: Instrument, opts: ImportOptions, onProgress?: ProgressFn,
+) => ImportResult<ParsedBars>;
 
 export function importError(line: number, kind: ImportErrorKind, message: string): ImportError {
   return { line, kind, message };

@@ -18,6 +18,7 @@
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { handOn } from '../../lib/hand-on.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import { DAY_S } from '../../lib/time-units.ts';
@@ -48,12 +49,17 @@ export interface OptimizeDeps {
   logError: (message: string, fields: Record<string, unknown>) => void;
 }
 
+/** Reads (optimize-reads.ts), handed on: one as its user sees it, a page of the user's, its combinations, the heatmap. */
+const READS = ['get', 'list', 'combinations', 'heatmap'] as const;
+
+export interface OptimizationService extends Pick<OptimizationReads, (typeof READS)[number]> {}
+
 export class OptimizationService {
-  /** Reads (optimize-reads.ts): one as its user sees it, a page of the user's, its combinations, the heatmap. */
-  readonly get: OptimizationReads['get'];
-  readonly list: OptimizationReads['list'];
-  readonly combinations: OptimizationReads['combinations'];
-  readonly heatmap: OptimizationReads['heatmap'];
+  static {
+    handOn(OptimizationService, (s) => s.reads, READS);
+  }
+
+  private readonly reads: OptimizationReads;
   private readonly store: PlaygroundOptimizationStore;
   private readonly clock: Clock;
   private readonly planner: OptimizePlanner;
@@ -69,11 +75,7 @@ export class OptimizationService {
     this.store = d.store;
     this.clock = d.clock;
     this.planner = new OptimizePlanner(d.runs, d.source, d.clock);
-    const reads = new OptimizationReads(d.store, d.runs);
-    this.get = reads.get.bind(reads);
-    this.list = reads.list.bind(reads);
-    this.combinations = reads.combinations.bind(reads);
-    this.heatmap = reads.heatmap.bind(reads);
+    this.reads = new OptimizationReads(d.store, d.runs);
     this.startLimiter = d.rateLimits.limiter('optimize_start', limits.playgroundOptimizeStartsPerWindowMax, limits.playgroundOptimizeStartWindowMs);
     this.stopListening = jobs.onEnded((job) => {
       const id = job.optimizationId;

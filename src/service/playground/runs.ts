@@ -21,6 +21,7 @@
 import { limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { handOn } from '../../lib/hand-on.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
 import type { NewRun, PlaygroundRunStore } from '../../store/playground-runs.ts';
@@ -48,12 +49,17 @@ export interface RunDeps {
   logError: (message: string, fields: Record<string, unknown>) => void;
 }
 
+/** Reads of an execution (run-reads.ts), handed on: its view, its trades, its progress as it goes. */
+const READS = ['get', 'tradesPage', 'allTrades', 'subscribe'] as const;
+
+export interface RunService extends Pick<RunReads, (typeof READS)[number]> {}
+
 export class RunService {
-  /** Reads of an execution (run-reads.ts): its view, its trades, its progress as it goes. */
-  readonly get: RunReads['get'];
-  readonly tradesPage: RunReads['tradesPage'];
-  readonly allTrades: RunReads['allTrades'];
-  readonly subscribe: RunReads['subscribe'];
+  static {
+    handOn(RunService, (s) => s.reads, READS);
+  }
+
+  private readonly reads: RunReads;
   private readonly planner: RunPlanner;
   private readonly worker: RunWorker;
   private readonly records: PlaygroundRunStore;
@@ -67,11 +73,7 @@ export class RunService {
     this.records = d.records;
     this.planner = new RunPlanner(d.strategies, d.source, d.settings.customTimeframes);
     this.worker = new RunWorker(jobs, d.source, d.pool, d.settings, d.clock, d.logError);
-    const reads = new RunReads(d.records, this.worker);
-    this.get = reads.get.bind(reads);
-    this.tradesPage = reads.tradesPage.bind(reads);
-    this.allTrades = reads.allTrades.bind(reads);
-    this.subscribe = reads.subscribe.bind(reads);
+    this.reads = new RunReads(d.records, this.worker);
   }
 
   /** At server start: what a dead node left is recovered (the queue's), then queued runs are claimed. */

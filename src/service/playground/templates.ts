@@ -54,91 +54,61 @@ const str = (name: string, label: string, value: string): TemplateParam =>
   ({ name, label, type: 'string', default: value, min: null, max: null });
 const size = int('size', 'Position size (contracts)', 1, 1, 100);
 
+/** A catalog entry, its fields in the wire's order: id, name, description, category, difficulty, params, code. */
+const template = (
+  id: string, name: string, category: StrategyTemplate['category'], difficulty: StrategyTemplate['difficulty'],
+  code: string, description: string, params: TemplateParam[],
+): StrategyTemplate => ({ id, name, description, category, difficulty, params, code });
+
 const CATALOG: StrategyTemplate[] = [
-  {
-    id: 'sma_cross',
-    name: 'SMA crossover',
-    description: 'Long when the fast simple moving average crosses above the slow one, short when it crosses below; always in the market after the first cross.',
-    category: 'trend-following',
-    difficulty: 'beginner',
-    params: [int('fast', 'Fast SMA period (bars)', 10, 2, 200), int('slow', 'Slow SMA period (bars)', 30, 3, 500), size],
-    code: smaCross,
-  },
-  {
-    id: 'ema_atr_trend',
-    name: 'EMA trend with ATR brackets',
-    description: 'Trades fast/slow EMA crosses; each entry has a stop-loss a multiple of the ATR away and a take-profit at a reward:risk ratio.',
-    category: 'trend-following',
-    difficulty: 'intermediate',
-    params: [
+  template('sma_cross', 'SMA crossover', 'trend-following', 'beginner', smaCross,
+    'Long when the fast simple moving average crosses above the slow one, short when it crosses below; always in the market after the first cross.',
+    [int('fast', 'Fast SMA period (bars)', 10, 2, 200), int('slow', 'Slow SMA period (bars)', 30, 3, 500), size]),
+  template('ema_atr_trend', 'EMA trend with ATR brackets', 'trend-following', 'intermediate', emaAtrTrend,
+    'Trades fast/slow EMA crosses; each entry has a stop-loss a multiple of the ATR away and a take-profit at a reward:risk ratio.',
+    [
       int('fast', 'Fast EMA period (bars)', 20, 2, 200),
       int('slow', 'Slow EMA period (bars)', 50, 3, 500),
       int('atr_period', 'ATR period (bars)', 14, 2, 200),
       num('atr_stop', 'Stop-loss distance (ATRs)', 2, 0.5, 10, 0.1),
       num('reward_risk', 'Take-profit (multiple of the stop)', 2, 0.5, 10, 0.1),
       size,
-    ],
-    code: emaAtrTrend,
-  },
-  {
-    id: 'rsi_reversion',
-    name: 'RSI reversion',
-    description: 'Buys when the RSI is oversold and sells short when it is overbought; exits when the RSI crosses back over the exit level, with a protective stop.',
-    category: 'mean-reversion',
-    difficulty: 'beginner',
-    params: [
+    ]),
+  template('rsi_reversion', 'RSI reversion', 'mean-reversion', 'beginner', rsiReversion,
+    'Buys when the RSI is oversold and sells short when it is overbought; exits when the RSI crosses back over the exit level, with a protective stop.',
+    [
       int('period', 'RSI period (bars)', 14, 2, 100),
       int('oversold', 'Oversold level', 30, 1, 49),
       int('overbought', 'Overbought level', 70, 51, 99),
       int('exit_level', 'Exit level', 50, 2, 98),
       int('stop_loss', 'Stop-loss (ticks)', 40, 1, 10_000),
       size,
-    ],
-    code: rsiReversion,
-  },
-  {
-    id: 'bollinger_reversion',
-    name: 'Bollinger band reversion',
-    description: 'Enters when price closes back inside a Bollinger band after closing outside it, exits at the middle band, with a protective stop.',
-    category: 'mean-reversion',
-    difficulty: 'intermediate',
-    params: [
+    ]),
+  template('bollinger_reversion', 'Bollinger band reversion', 'mean-reversion', 'intermediate', bollingerReversion,
+    'Enters when price closes back inside a Bollinger band after closing outside it, exits at the middle band, with a protective stop.',
+    [
       int('period', 'Band period (bars)', 20, 2, 500),
       num('width', 'Band width (standard deviations)', 2, 0.5, 5, 0.1),
       int('stop_loss', 'Stop-loss (ticks)', 60, 1, 10_000),
       size,
-    ],
-    code: bollingerReversion,
-  },
-  {
-    id: 'donchian_breakout',
-    name: 'Donchian channel breakout',
-    description: 'Turtle-style: buys a close above the highest high of the entry channel, exits below the lowest low of the shorter exit channel; optional shorts.',
-    category: 'breakout',
-    difficulty: 'intermediate',
-    params: [
+    ]),
+  template('donchian_breakout', 'Donchian channel breakout', 'breakout', 'intermediate', donchianBreakout,
+    'Turtle-style: buys a close above the highest high of the entry channel, exits below the lowest low of the shorter exit channel; optional shorts.',
+    [
       int('entry_period', 'Entry channel (bars)', 20, 2, 500),
       int('exit_period', 'Exit channel (bars)', 10, 1, 500),
       bool('allow_short', 'Trade short breakouts too', true),
       size,
-    ],
-    code: donchianBreakout,
-  },
-  {
-    id: 'opening_range_breakout',
-    name: 'Opening range breakout',
-    description: 'Marks the high and low of the first minutes after the New York open, then trades a break of either side with stop orders and a bracket; flat by the exit time.',
-    category: 'breakout',
-    difficulty: 'advanced',
-    params: [
+    ]),
+  template('opening_range_breakout', 'Opening range breakout', 'breakout', 'advanced', openingRangeBreakout,
+    'Marks the high and low of the first minutes after the New York open, then trades a break of either side with stop orders and a bracket; flat by the exit time.',
+    [
       str('open_time', 'Session open (New York time, HH:MM)', '09:30'),
       int('range_minutes', 'Opening range length (minutes)', 30, 1, 240),
       str('exit_time', 'Flatten at (New York time, HH:MM)', '15:45'),
       num('reward_risk', 'Take-profit (multiple of the stop)', 1.5, 0.5, 10, 0.1),
       size,
-    ],
-    code: openingRangeBreakout,
-  },
+    ]),
 ];
 
 export const TEMPLATES: readonly StrategyTemplate[] = Object.freeze(

@@ -37,7 +37,9 @@ export interface LifecycleDeps {
   accounts: AccountStore;
   store: ReplayStore;
   challenges: ChallengeService;
+  /** Which node runs which session (one node, or leases in a cluster). */
   ownership: Ownership;
+  /** Where failures of background work (playback, idle sweep) are reported. */
   logError: LogError;
 }
 

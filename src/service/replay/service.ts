@@ -7,20 +7,15 @@
 //   session's last commit (`finalize`);
 // - advancing.ts: step, jump, play, pause;
 // - lifecycle.ts: start, restore, end, the idle sweep, shutdown.
-// The facade only hands calls on: each method takes its part's parameters and answers its part's
-// result (`Parameters`/`ReturnType`), so a signature is written once, where its work is done.
+// The facade only hands calls on: the names each part answers are listed below, the class's merged
+// interface picks them from the part's type and lib/hand-on.ts defines them on the class, so a
+// signature is written once, where its work is done.
 // Every call that changes a session commits before it returns (persistence.ts), so what a client was
 // told survives a crash; when a commit fails, the session is reloaded from the store.
 
-import { type Config, limits } from '../../config.ts';
-import type { BarSource } from '../../data/bar-source.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { Result } from '../../lib/result.ts';
-import type { AccountStore } from '../../store/accounts.ts';
-import type { ReplayStore } from '../../store/replay.ts';
-import type { Sql } from '../../store/sql.ts';
-import type { ChallengeService } from '../challenges.ts';
-import type { Ownership, SessionOwners } from '../cluster/ownership.ts';
+import { limits } from '../../config.ts';
+import { handOn } from '../../lib/hand-on.ts';
+import type { SessionOwners } from '../cluster/ownership.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ReplayEvent } from '../events/types.ts';
 import type { RateLimits } from '../rate-limit.ts';
@@ -28,36 +23,49 @@ import type { StreamingBudget } from '../streaming-budget.ts';
 import { SessionAdvancer } from './advancing.ts';
 import { SessionCommands } from './commands.ts';
 import { SessionEvents } from './events.ts';
-import { SessionLifecycle } from './lifecycle.ts';
+import { type LifecycleDeps, SessionLifecycle } from './lifecycle.ts';
 import { SessionPersistence } from './persistence.ts';
 import { SessionReads } from './reads.ts';
 import { SessionRegistry } from './registry.ts';
-import type { LiveSession } from './session.ts';
-import type { SessionError } from './types.ts';
 
 export type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
 
-export interface ReplayDeps {
-  db: Sql;
-  config: Config;
-  clock: Clock;
-  source: BarSource;
-  accounts: AccountStore;
-  store: ReplayStore;
-  challenges: ChallengeService;
+/** What the service is built from: what its widest part (lifecycle.ts) takes, and the bus, rates and streaming budget. */
+export interface ReplayDeps extends LifecycleDeps {
   /** Where committed changes are published for the real-time hubs. */
   bus: EventBus<ReplayEvent>;
-  /** Which node runs which session (one node, or leases in a cluster). */
-  ownership: Ownership;
   /** Replay/start's rate: per process, or shared by a cluster. */
   rateLimits: RateLimits;
   /** Replay/step's bars per user (the topology's: the day shared by a cluster). */
   streaming: StreamingBudget;
-  /** Where failures of background work (playback, idle sweep) are reported. */
-  logError(message: string, fields: Record<string, unknown>): void;
 }
 
+/** The calls handed on to each part, by name: the facade answers each with the part's own method. */
+const LIFECYCLE = ['restoreLive', 'start', 'end', 'sweepIdle', 'startIdleSweeper', 'shutdown'] as const;
+const ADVANCING = ['step', 'jumpTo', 'play', 'pause'] as const;
+const FINDING = ['live', 'resolve', 'liveOfChallenge', 'liveSessionOfChallenge', 'ownerOf'] as const;
+const READS = [
+  'feedingSession', 'liveSessionsOf', 'liveCount', 'challengeHasLiveSession', 'tradingAccountOf', 'instrumentOf',
+  'results', 'historyStart', 'historyStartOf',
+] as const;
+const COMMANDS = ['command', 'mark', 'commit', 'reload', 'touch'] as const;
+
+type Names<T extends readonly string[]> = T[number];
+
+export interface ReplayService
+  extends Pick<SessionLifecycle, Names<typeof LIFECYCLE>>, Pick<SessionAdvancer, Names<typeof ADVANCING>>,
+  Pick<SessionRegistry, Names<typeof FINDING>>, Pick<SessionReads, Names<typeof READS>>, Pick<SessionCommands, Names<typeof COMMANDS>> {}
+
+// One class, one merged interface: the interface names the calls the class hands on (handOn).
 export class ReplayService implements SessionOwners {
+  static {
+    handOn(ReplayService, (s) => s.lifecycle, LIFECYCLE);
+    handOn(ReplayService, (s) => s.advancer, ADVANCING);
+    handOn(ReplayService, (s) => s.registry, FINDING);
+    handOn(ReplayService, (s) => s.reads, READS);
+    handOn(ReplayService, (s) => s.commands, COMMANDS);
+  }
+
   readonly events: SessionEvents;
   private readonly registry: SessionRegistry;
   private readonly reads: SessionReads;
@@ -80,133 +88,8 @@ export class ReplayService implements SessionOwners {
     this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
   }
 
-  // ---- lifecycle (lifecycle.ts) ----
-
-  restoreLive(): Promise<void> {
-    return this.lifecycle.restoreLive();
-  }
-
-  start(...a: Parameters<SessionLifecycle['start']>): ReturnType<SessionLifecycle['start']> {
-    return this.lifecycle.start(...a);
-  }
-
-  end(...a: Parameters<SessionLifecycle['end']>): ReturnType<SessionLifecycle['end']> {
-    return this.lifecycle.end(...a);
-  }
-
-  sweepIdle(): Promise<number> {
-    return this.lifecycle.sweepIdle();
-  }
-
-  startIdleSweeper(): void {
-    this.lifecycle.startIdleSweeper();
-  }
-
-  shutdown(): Promise<void> {
-    return this.lifecycle.shutdown();
-  }
-
-  // ---- advancing (advancing.ts) ----
-
-  step(...a: Parameters<SessionAdvancer['step']>): ReturnType<SessionAdvancer['step']> {
-    return this.advancer.step(...a);
-  }
-
-  jumpTo(...a: Parameters<SessionAdvancer['jumpTo']>): ReturnType<SessionAdvancer['jumpTo']> {
-    return this.advancer.jumpTo(...a);
-  }
-
-  play(...a: Parameters<SessionAdvancer['play']>): ReturnType<SessionAdvancer['play']> {
-    return this.advancer.play(...a);
-  }
-
-  pause(...a: Parameters<SessionAdvancer['pause']>): ReturnType<SessionAdvancer['pause']> {
-    return this.advancer.pause(...a);
-  }
-
-  // ---- finding a session (registry.ts) ----
-
-  live(...a: Parameters<SessionRegistry['live']>): ReturnType<SessionRegistry['live']> {
-    return this.registry.live(...a);
-  }
-
-  resolve(...a: Parameters<SessionRegistry['resolve']>): ReturnType<SessionRegistry['resolve']> {
-    return this.registry.resolve(...a);
-  }
-
-  liveOfChallenge(...a: Parameters<SessionRegistry['liveOfChallenge']>): ReturnType<SessionRegistry['liveOfChallenge']> {
-    return this.registry.liveOfChallenge(...a);
-  }
-
-  liveSessionOfChallenge(...a: Parameters<SessionRegistry['liveSessionOfChallenge']>): ReturnType<SessionRegistry['liveSessionOfChallenge']> {
-    return this.registry.liveSessionOfChallenge(...a);
-  }
-
+  /** The live session this node holds for an account (the registry's `get`). */
   held(...a: Parameters<SessionRegistry['get']>): ReturnType<SessionRegistry['get']> {
     return this.registry.get(...a);
-  }
-
-  ownerOf(...a: Parameters<SessionRegistry['ownerOf']>): ReturnType<SessionRegistry['ownerOf']> {
-    return this.registry.ownerOf(...a);
-  }
-
-  // ---- reads (reads.ts) ----
-
-  feedingSession(...a: Parameters<SessionReads['feedingSession']>): ReturnType<SessionReads['feedingSession']> {
-    return this.reads.feedingSession(...a);
-  }
-
-  liveSessionsOf(...a: Parameters<SessionReads['liveSessionsOf']>): ReturnType<SessionReads['liveSessionsOf']> {
-    return this.reads.liveSessionsOf(...a);
-  }
-
-  liveCount(...a: Parameters<SessionReads['liveCount']>): ReturnType<SessionReads['liveCount']> {
-    return this.reads.liveCount(...a);
-  }
-
-  challengeHasLiveSession(...a: Parameters<SessionReads['challengeHasLiveSession']>): ReturnType<SessionReads['challengeHasLiveSession']> {
-    return this.reads.challengeHasLiveSession(...a);
-  }
-
-  tradingAccountOf(...a: Parameters<SessionReads['tradingAccountOf']>): ReturnType<SessionReads['tradingAccountOf']> {
-    return this.reads.tradingAccountOf(...a);
-  }
-
-  instrumentOf(...a: Parameters<SessionReads['instrumentOf']>): ReturnType<SessionReads['instrumentOf']> {
-    return this.reads.instrumentOf(...a);
-  }
-
-  results(...a: Parameters<SessionReads['results']>): ReturnType<SessionReads['results']> {
-    return this.reads.results(...a);
-  }
-
-  historyStart(...a: Parameters<SessionReads['historyStart']>): ReturnType<SessionReads['historyStart']> {
-    return this.reads.historyStart(...a);
-  }
-
-  historyStartOf(...a: Parameters<SessionReads['historyStartOf']>): ReturnType<SessionReads['historyStartOf']> {
-    return this.reads.historyStartOf(...a);
-  }
-
-  // ---- the command path (commands.ts) ----
-
-  command<T, E>(s: LiveSession, run: (s: LiveSession) => Result<T, E> | Promise<Result<T, E>>): Promise<Result<T, E | SessionError>> {
-    return this.commands.command(s, run);
-  }
-
-  mark(...a: Parameters<SessionCommands['mark']>): ReturnType<SessionCommands['mark']> {
-    return this.commands.mark(...a);
-  }
-
-  commit(...a: Parameters<SessionCommands['commit']>): ReturnType<SessionCommands['commit']> {
-    return this.commands.commit(...a);
-  }
-
-  reload(...a: Parameters<SessionCommands['reload']>): ReturnType<SessionCommands['reload']> {
-    return this.commands.reload(...a);
-  }
-
-  touch(...a: Parameters<SessionCommands['touch']>): ReturnType<SessionCommands['touch']> {
-    return this.commands.touch(...a);
   }
 }

@@ -31,6 +31,7 @@ import { pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import { limits } from '../../config.ts';
+import type { SessionRow } from '../../store/replay.ts';
 import { DayLadder } from './day-ladder.ts';
 
 export interface AdvanceResult {
@@ -50,19 +51,9 @@ export interface ChallengeBinding {
   rule: ChallengeRule;
 }
 
-export interface SessionInit {
-  accountId: number;
-  sessionId: string;
-  userId: number;
-  inst: Instrument;
-  tf: Timeframe;
-  startS: number;
-  endS: number;
-  cursorS: number;
-  currentIndex: number;
-  totalBars: number;
-  historyBars: number;
-}
+/** A session's identity and place in time, as its row keeps them, with its instrument and timeframe resolved. */
+export type SessionInit = Pick<SessionRow, 'accountId' | 'sessionId' | 'userId' | 'startS' | 'endS' | 'cursorS' | 'currentIndex' | 'totalBars' | 'historyBars'>
+  & { inst: Instrument; tf: Timeframe };
 
 export class LiveSession {
   readonly accountId: number;
