@@ -189,7 +189,7 @@ export const limits = Object.freeze({
   historyScanWeekDays: 728, // 104 weekly bars
   historyScanMonthDays: 1_826, // five years: 60 monthly bars
   // Hardening round two, the cluster: every wait has a bound (docs/decisions.md, "Cluster").
-  // A serving node's PostgreSQL connections (src/store/sql.ts PgBounds): the server cancels a
+  // A serving node's PostgreSQL connections (src/store/sql-postgres.ts PgBounds): the server cancels a
   // statement or a lock wait past these, and ends a session idle inside a transaction past
   // pgIdleInTransactionMs, below the 7.5 s between a lease's last renewal and its expiry, so a paused
   // node's open transaction frees the session's rows before its lease runs out; the client gives up

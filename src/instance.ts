@@ -11,7 +11,8 @@ import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
 import { openPostgres } from './store/postgres.ts';
-import type { PgBounds, Sql } from './store/sql.ts';
+import type { Sql } from './store/sql.ts';
+import type { PgBounds } from './store/sql-postgres.ts';
 
 export function dbPathOf(config: Config): string {
   return join(config.dataDir, 'replaydesk.db');

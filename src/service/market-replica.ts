@@ -10,7 +10,7 @@
 
 import type { BarReplicaStore } from '../store/bar-replica.ts';
 import type { InstrumentRows, SharedBarStore } from '../store/shared-bars.ts';
-import type { Notifier } from '../store/sql.ts';
+import type { Notifier } from '../store/sql-postgres.ts';
 
 const CHANNEL = 'replaydesk_market_data';
 const NOTHING: InstrumentRows = { chunks: [], rollups: [], imports: [] };

@@ -4,7 +4,8 @@
 
 import { SQL } from 'bun';
 import { PG_MIGRATIONS } from './migrations.ts';
-import { type PgBounds, PostgresSql, type Sql } from './sql.ts';
+import type { Sql } from './sql.ts';
+import { type PgBounds, PostgresSql } from './sql-postgres.ts';
 
 export interface PostgresOptions {
   /** Connections in the pool (Bun opens them as work needs them). */

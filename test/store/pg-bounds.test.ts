@@ -1,4 +1,4 @@
-// Every wait on PostgreSQL has a bound (a serving node's connections, src/store/sql.ts PgBounds):
+// Every wait on PostgreSQL has a bound (a serving node's connections, src/store/sql-postgres.ts PgBounds):
 // a transaction left open by a node that stopped (paused, or stuck between its statements) is ended
 // by the server, so its locks, a session lease's row among them, cannot outlive the bound; a lock wait
 // behind it gives up after lock_timeout instead of hanging; a server that stops answering altogether
@@ -11,7 +11,8 @@ import { SQL } from 'bun';
 import { LeaseStore } from '../../src/store/leases.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import { storeFailureOf } from '../../src/store/db.ts';
-import { type PgBounds, StoreTimeout } from '../../src/store/sql.ts';
+import { StoreTimeout } from '../../src/store/sql.ts';
+import type { PgBounds } from '../../src/store/sql-postgres.ts';
 import { SERVING_PG_BOUNDS } from '../../src/instance.ts';
 import { describePg, freshDatabase, ownPostgres, templateDatabase } from '../support/postgres.ts';
 

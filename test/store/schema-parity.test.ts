@@ -8,7 +8,8 @@ import { expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
 import { STEPS } from '../../src/store/migrations.ts';
-import { PostgresSql, type Sql, SqliteSql } from '../../src/store/sql.ts';
+import { type Sql, SqliteSql } from '../../src/store/sql.ts';
+import { PostgresSql } from '../../src/store/sql-postgres.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
 import { eachBackend } from '../support/sql-backends.ts';
 

@@ -7,7 +7,8 @@ import { Database } from 'bun:sqlite';
 import { SQL } from 'bun';
 import { MIGRATIONS, PG_MIGRATIONS } from '../../src/store/migrations.ts';
 import { encodeTrades, PlaygroundRunStore, type StoredTrade } from '../../src/store/playground-runs.ts';
-import { PostgresSql, type Sql, SqliteSql } from '../../src/store/sql.ts';
+import { type Sql, SqliteSql } from '../../src/store/sql.ts';
+import { PostgresSql } from '../../src/store/sql-postgres.ts';
 import { describePg, freshDatabase } from '../support/postgres.ts';
 
 /** The step that cuts trades into chunks (1-based), and the steps before it. */

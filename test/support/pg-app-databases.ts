@@ -13,7 +13,7 @@
 import { afterEach, beforeEach } from 'bun:test';
 import { SQL } from 'bun';
 import { openPostgres } from '../../src/store/postgres.ts';
-import { PostgresSql } from '../../src/store/sql.ts';
+import { PostgresSql } from '../../src/store/sql-postgres.ts';
 import { freshDatabase, templateDatabase } from './postgres.ts';
 
 /** Two connections, as the app's pool has in the product's single-node tests. */

@@ -15,7 +15,7 @@ import { limits } from '../../config.ts';
 import type { EventBus, Unsubscribe } from './bus.ts';
 import { LocalEventBus } from './bus.ts';
 import { asError } from '../../lib/thrown.ts';
-import type { Notifier } from '../../store/sql.ts';
+import type { Notifier } from '../../store/sql-postgres.ts';
 
 const EVENTS = 'replaydesk_events';
 const TOPICS = 'replaydesk_topics';
