@@ -2,8 +2,8 @@
 // clock), one JSON file per family, so two checkouts' documents can be compared byte for byte:
 //
 //   ./node_modules/.bin/bun test/support/dump-openapi.ts <checkout> <out dir>
-//   ./node_modules/.bin/bun test/support/dump-openapi.ts /path/to/older/checkout /tmp/before
-//   ./node_modules/.bin/bun test/support/dump-openapi.ts "$PWD" /tmp/after && for f in /tmp/before/*; do cmp "$f" "/tmp/after/${f##*/}"; done
+//
+// then `cmp` each of one checkout's three files with the other's.
 //
 // The checkout is imported by absolute path (a relative one would resolve from this file's folder).
 
