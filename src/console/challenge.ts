@@ -20,6 +20,9 @@ export const STATUS_LABEL: Record<ChallengeStatus, string> = { active: 'Active',
 
 export const PHASE_LABEL: Record<ChallengePhase, string> = { evaluation: 'Evaluation', performance: 'Performance (funded)' };
 
+/** A status or phase the labels above do not name yet, capitalised. */
+export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
 export const RULE_LABEL: Record<string, string> = { maxLossLimit: 'Maximum loss', dailyLossLimit: 'Daily loss limit' };
 
 /**

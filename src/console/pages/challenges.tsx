@@ -4,11 +4,11 @@
 // bot calls; ./challenges/data.ts).
 
 import { useEffect, useState } from 'preact/hooks';
-import { type ChallengeDetail, outcomeText, PHASE_LABEL, STATUS_LABEL } from '../challenge.ts';
+import { cap, type ChallengeDetail, outcomeText, PHASE_LABEL, STATUS_LABEL } from '../challenge.ts';
 import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass, Stat, THead, utc } from '../ui.tsx';
 import { type ChallengeView, loadChallenge, loadDetails } from './challenges/data.ts';
-import { cap, RuleFigures } from './challenges/figures.tsx';
+import { RuleFigures } from './challenges/figures.tsx';
 import { EligibilityPanel, PayoutHistory, RequestPayout } from './challenges/payouts.tsx';
 import { PhaseTrack } from './challenges/phases.tsx';
 import { StartEvaluation } from './challenges/start-evaluation.tsx';

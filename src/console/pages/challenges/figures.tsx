@@ -1,11 +1,8 @@
 // How the challenges page draws its figures: one rule figure (label, value, a note, met or not, the
-// effective floor marked), the account's rule state from GET /api/auth/challenges, and a status
-// word capitalised for display.
+// effective floor marked) and the account's rule state from GET /api/auth/challenges.
 
 import { type ChallengeDetail, consistencyLimit, effectiveFloorKind } from '../../challenge.ts';
 import { money, signClass } from '../../ui.tsx';
-
-export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The rule state: both floors (the effective one marked), the target, best day, trading days. */
 export function RuleFigures({ d }: { d: ChallengeDetail }) {

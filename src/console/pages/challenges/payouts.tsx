@@ -5,7 +5,8 @@ import { useState } from 'preact/hooks';
 import { money, signClass, THead, utc } from '../../ui.tsx';
 import { zoneLabel } from '../../time-format.ts';
 import { type Eligibility, type Payout, requestPayout } from './data.ts';
-import { cap, Rule } from './figures.tsx';
+import { cap } from '../../challenge.ts';
+import { Rule } from './figures.tsx';
 
 export function EligibilityPanel({ e }: { e: Eligibility }) {
   return (

@@ -8,6 +8,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import {
+  cap,
   type ChallengeDetail,
   consistencyLimit,
   effectiveFloorKind,
@@ -92,7 +93,6 @@ export function useChallengeDetail(challengeAccountId: number | null): {
   return { detail, error, refresh };
 }
 
-const cap = (x: string) => x.charAt(0).toUpperCase() + x.slice(1);
 
 function Row({ label, value, testid, cls, note, title }: { label: string; value: string; testid: string; cls?: string; note?: ComponentChildren; title?: string }) {
   return (
