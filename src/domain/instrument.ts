@@ -94,6 +94,16 @@ export function ticksToPrice(inst: Instrument, ticks: number): number {
   return ticks / inst.ticksPerPoint;
 }
 
+/**
+ * Money of a price move of `ticks` at `tickValueCents` a tick, in whole cents: exact for every tick
+ * value in whole cents; ZN's $15.625 tick makes an odd tick count half a cent, rounded half away
+ * from zero (as a loss and a gain of the same size must cost and pay the same).
+ */
+export function ticksToCents(ticks: number, tickValueCents: number): number {
+  const x = ticks * tickValueCents;
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
 export function centsToUsd(cents: number): number {
   return Math.round(cents) / 100;
 }
