@@ -4,7 +4,9 @@
 // point worth $15.625, $0.86 a side, over hand-built 1 m bars on 2025-03-03 (a Monday after the
 // treasury roll of Tue 02-25: the front is M25).
 import { describe, expect, it } from 'bun:test';
-import { makeApp, type TestApp } from '../../support/app.ts';
+import { marketHub } from '../../../src/http/hubs/market-hub.ts';
+import { makeApp, type TestApp, waitFor } from '../../support/app.ts';
+import { recordingConnection } from '../../support/hub-recording.ts';
 import { barsOf, dayOf } from '../../support/bars.ts';
 import { LIVE, specPost } from '../../support/live.ts';
 import { at, DAY, OPEN_S, WALL_MS } from '../../support/replay.ts';
@@ -104,5 +106,24 @@ describe('ZN end to end under live', () => {
     ]);
     const spec = await specPost(t, 'History/retrieveBars', { contractId: ZN, unit: 2, unitNumber: 1, startTime: '2025-03-03T14:30:00Z', endTime: '2025-03-03T14:32:00Z' });
     expect([spec.success, spec.errorCode, spec.errorMessage]).toEqual([false, 1, 'Contract not found']);
+  });
+});
+
+describe('the market hub by profile', () => {
+  it('live: quotes of a ZN session name its contract and its 1/64 prices; spec: Contract not found, as before', async () => {
+    const t = await znApp([[110.5, 110.5, 110.5, 110.5], [110.5, 110.546875, 110.5, 110.53125]]);
+    const accountId = (await t.post('Replay/start', { instrumentSymbol: 'ZN', startDate: DAY, timeframe: '1m' }, t.token)).body.accountId;
+    const market = await recordingConnection(t, marketHub(t.s), t.token);
+    expect((await market.invoke('SubscribeContractQuotes', ZN)).ok).toBe(true);
+    await t.post('Replay/step', { accountId, steps: 2 }, t.token);
+    const quotes = () => market.sent.filter((m) => m.target === 'GatewayQuote').map((m) => m.args as [string, any]);
+    await waitFor(() => quotes().some(([, q]) => q.lastPrice === 110.53125));
+    for (const [id, q] of quotes()) expect([id, q.contract, q.symbol, Number.isInteger(q.lastPrice * 64)]).toEqual([ZN, ZN, 'F.US.TYA', true]);
+
+    await t.s.users.setKeyProfile(t.email, 'spec');
+    const spec = await recordingConnection(t, marketHub(t.s), t.token);
+    expect(await spec.invoke('SubscribeContractQuotes', ZN)).toEqual({
+      ok: false, error: "Failed to invoke 'SubscribeContractQuotes' due to an error on the server. HubException: Contract not found",
+    });
   });
 });
