@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../data/import/types.ts';
-import { INSTRUMENTS } from '../domain/instrument.ts';
+import { CATALOGUE } from '../domain/instrument.ts';
 import { dbPathOf, jwtSecretPathOf } from '../instance.ts';
 import { migrateToPostgres } from '../service/data-migration.ts';
 import type { ImportFileError } from '../service/market-data.ts';
@@ -14,7 +14,7 @@ import { str, UsageError, type ParsedArgs } from './args.ts';
 function describe(e: ImportFileError, file: string, symbol: string): string {
   switch (e.kind) {
     case 'instrument_not_found':
-      return `unknown symbol ${JSON.stringify(symbol)}; expected one of ${INSTRUMENTS.map((i) => i.symbol).join(', ')}`;
+      return `unknown symbol ${JSON.stringify(symbol)}; expected one of ${CATALOGUE.map((i) => i.symbol).join(', ')}`;
     case 'import_running':
       return 'another import of this instrument is running';
     case 'file_unreadable':

@@ -12,8 +12,20 @@
 //   the 25th calendar day of the month before its month (four if the 25th is not a business day);
 //   the front rolls five business days before that last trading day.
 // - spot_calendar_month (EURUSD): spot has no expiry; the month code is the current calendar month.
+// - The live profile's rows (instruments.json) reuse these where their market does (YM, MYM, RTY,
+//   M2K as equity index; MGC as gold; CL and MCL as crude: MCL's last day differs by a day at most,
+//   and one rule keeps a micro on its mini's month) and add three:
+// - treasury_quarterly (ZN, ZB): months H M U Z; first notice day is the last business day of the
+//   month before the contract month; the front rolls three business days before it (longs must be
+//   out before first notice, so volume moves in the prior month's last week).
+// - fx_futures_quarterly (6E, 6B, 6J): months H M U Z; the last trading day is two business days
+//   before the contract month's third Wednesday; the front rolls five business days before it (the
+//   Monday of the week before).
+// - natural_gas_monthly (NG): every month; the last trading day is three business days before the
+//   first calendar day of the contract month; the front rolls five business days before it.
 // A received ID is matched on its symbol segment only: the month/year segment is ignored (spec).
 
+import type { ApiProfile } from './api-profile.ts';
 import { findInstrument, type Instrument } from './instrument.ts';
 import { gatewaySymbolId } from './symbol-id.ts';
 import {
@@ -81,6 +93,12 @@ export function rollDay(rule: Instrument['rollRule'], c: ContractMonth): number 
     }
     case 'spot_calendar_month':
       return utcDay(c.month === 12 ? c.year + 1 : c.year, c.month === 12 ? 1 : c.month + 1, 1);
+    case 'treasury_quarterly':
+      return addBusinessDays(lastBusinessDayOfMonthBefore(c), -3);
+    case 'fx_futures_quarterly':
+      return addBusinessDays(addBusinessDays(thirdFriday(c.year, c.month) - 2, -2), -5);
+    case 'natural_gas_monthly':
+      return addBusinessDays(addBusinessDays(utcDay(c.year, c.month, 1), -3), -5);
   }
 }
 
@@ -93,11 +111,14 @@ function lastBusinessDayOfMonthBefore(c: ContractMonth): number {
 function isListedMonth(rule: Instrument['rollRule'], month: number): boolean {
   switch (rule) {
     case 'equity_index_quarterly':
+    case 'treasury_quarterly':
+    case 'fx_futures_quarterly':
       return month % 3 === 0;
     case 'gold_active_months':
       return month === 2 || month === 4 || month === 6 || month === 8 || month === 12;
     case 'crude_monthly':
     case 'spot_calendar_month':
+    case 'natural_gas_monthly':
       return true;
   }
 }
@@ -140,13 +161,13 @@ const CONTRACT_ID_RE = /^CON\.F\.US\.([A-Za-z0-9]+)(?:\.[A-Za-z0-9]*)?$/i;
 /**
  * The instrument a received contract ID names, matched on its symbol segment only. Also accepts a
  * plain or exchange symbol (`NQ`, `ENQ`) and the gateway's symbol ID (`F.US.ENQ`, via findInstrument),
- * since bots send them.
+ * since bots send them. Among the instruments `profile` lists (findInstrument).
  */
-export function instrumentForContractId(id: unknown): Instrument | undefined {
+export function instrumentForContractId(id: unknown, profile: ApiProfile | 'all' = 'spec'): Instrument | undefined {
   if (typeof id !== 'string') return undefined;
   const text = id.trim();
   const m = CONTRACT_ID_RE.exec(text);
-  return findInstrument(m ? m[1] : text);
+  return findInstrument(m ? m[1] : text, profile);
 }
 
 // ---- the earlier family's contracts (src/domain/legacy-instruments.ts) ----

@@ -2,6 +2,7 @@
 // the fill log, the position's opening and the journal; then what a fill sets off in the book
 // (engine-legs.ts). A fill is never refused: the checks ran when the order was placed.
 
+import { ticksToCents } from '../domain/instrument.ts';
 import type { EngineCore } from './engine-core.ts';
 import { activateLegs, cancelLinked, cancelOcoSiblings, fitLegsToPosition, spawnLegs } from './engine-legs.ts';
 import { applyFill, averagePriceTicks } from './positions.ts';
@@ -25,7 +26,7 @@ function bookFill(e: EngineCore, order: Order, priceTicks: number, timeS: number
   const previousAvgTicks = e.changes !== null && previousQty !== 0 ? averagePriceTicks(e.position) : 0;
   const effect = applyFill(e.position, sideSign(order.side), order.size, priceTicks);
   e.position = effect.position;
-  const realizedPnlCents = effect.realizedTicks * e.tickValueCents;
+  const realizedPnlCents = ticksToCents(effect.realizedTicks, e.tickValueCents);
   const feeCents = e.inst.feePerSideCents * order.size;
   e.balanceCents += realizedPnlCents - feeCents;
   order.status = OrderStatus.Filled;

@@ -3,6 +3,7 @@
 // the book or filled. The rules are in engine.ts's header; the shape checks in order-rules.ts, the
 // money rules in account.ts.
 
+import { ticksToCents } from '../domain/instrument.ts';
 import { rejectionReason } from './account.ts';
 import type { EngineCore } from './engine-core.ts';
 import { fill } from './engine-fills.ts';
@@ -124,7 +125,7 @@ export function riskReason(e: EngineCore, signedSize: number, excluded: Order | 
     dayMarginCents: e.inst.dayMarginCents,
     maxPositionQty: e.maxPositionQty,
     positionQty: qty,
-    equityCents: e.balanceCents + unrealizedTicks * e.tickValueCents,
+    equityCents: e.balanceCents + ticksToCents(unrealizedTicks, e.tickValueCents),
     workingBuyQty,
     workingSellQty,
     signedSize,

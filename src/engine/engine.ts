@@ -72,7 +72,7 @@
 // engine-fills.ts, engine-legs.ts (brackets, OCO, links), engine-state.ts (serialize, restore).
 
 import type { BarColumns } from '../data/bar-columns.ts';
-import type { Instrument } from '../domain/instrument.ts';
+import { type Instrument, ticksToCents } from '../domain/instrument.ts';
 import { type AccountSnapshot, marginUsedCents } from './account.ts';
 import type { EngineChange } from './changes.ts';
 import { type EngineConfig, EngineCore } from './engine-core.ts';
@@ -131,7 +131,7 @@ export class SessionEngine extends EngineCore implements MatchingHost {
   snapshot(): AccountSnapshot {
     const qty = this.position.qty;
     const unrealizedTicks = qty === 0 ? 0 : this.lastPriceTicks * qty - this.position.costTicks;
-    const unrealizedPnlCents = unrealizedTicks * this.tickValueCents;
+    const unrealizedPnlCents = ticksToCents(unrealizedTicks, this.tickValueCents);
     return {
       balanceCents: this.balanceCents,
       equityCents: this.balanceCents + unrealizedPnlCents,

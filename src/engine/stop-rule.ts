@@ -30,6 +30,8 @@
 //   day (new daily P&L, trailing floor) and answers 'continue'.
 // An intraday trailing floor adds the price of a new equity peak as the opposite threshold.
 
+import { ticksToCents } from '../domain/instrument.ts';
+
 /** What a rule may read of the engine. The engine object itself implements it (no copies). */
 export interface EngineStateView {
   readonly balanceCents: number;
@@ -69,5 +71,5 @@ export interface StopRule {
 /** Equity if the position were marked at `priceTicks`, in cents. */
 export function equityAtCents(state: EngineStateView, priceTicks: number): number {
   const unrealized = state.positionQty === 0 ? 0 : priceTicks * state.positionQty - state.positionCostTicks;
-  return state.balanceCents + unrealized * state.tickValueCents;
+  return state.balanceCents + ticksToCents(unrealized, state.tickValueCents);
 }

@@ -1,7 +1,8 @@
 // Contract lookup over the instrument catalog, with the front month at call time.
 
 import { contractIdFor, contractNameFor, instrumentForContractId } from '../domain/contract-id.ts';
-import { INSTRUMENTS, type Instrument } from '../domain/instrument.ts';
+import type { ApiProfile } from '../domain/api-profile.ts';
+import { instrumentsOf, type Instrument } from '../domain/instrument.ts';
 import { gatewaySymbolId, symbolIdFor, type SymbolIdStyle } from '../domain/symbol-id.ts';
 import { limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -21,6 +22,8 @@ export interface Contract {
 export interface ContractView {
   readonly style?: SymbolIdStyle;
   readonly atMs?: number;
+  /** The profile whose instruments are listed and found (instruments.json's `profiles`); the spec's by default. */
+  readonly listedIn?: ApiProfile;
 }
 
 export class ContractService {
@@ -37,10 +40,10 @@ export class ContractService {
    * gateway symbol ID (`F.US.ENQ`) and the contract ID; null, empty or omitted text returns all.
    */
   search(searchText: string | null, view: ContractView = {}): Contract[] {
-    const all = INSTRUMENTS.map((i) => this.contractFor(i, view));
+    const all = instrumentsOf(view.listedIn ?? 'spec').map((i) => this.contractFor(i, view));
     const text = searchText?.trim().toLowerCase() ?? '';
     if (text === '') return all.slice(0, limits.contractSearchMax);
-    const byId = instrumentForContractId(searchText);
+    const byId = instrumentForContractId(searchText, view.listedIn);
     return all
       .filter((c) => {
         if (byId === c.instrument) return true;
@@ -53,7 +56,7 @@ export class ContractService {
 
   /** The contract a received ID names (matched on its symbol); `id` echoes the ID sent. */
   byId(contractId: string, view: ContractView = {}): Contract | undefined {
-    const inst = instrumentForContractId(contractId);
+    const inst = instrumentForContractId(contractId, view.listedIn);
     if (!inst) return undefined;
     return { ...this.contractFor(inst, view), id: contractId };
   }

@@ -58,7 +58,7 @@ export class DrawingsService {
     if (!Number.isSafeInteger(accountId)) return null;
     const row = await this.sessions.session(accountId);
     if (!row || row.userId !== userId) return null;
-    const inst = findInstrument(row.symbol);
+    const inst = findInstrument(row.symbol, 'all');
     // A session row names an instrument of the catalog it was started from; the catalog only grows.
     if (!inst) throw new Error(`session ${accountId} names unknown instrument ${row.symbol}`);
     return inst;

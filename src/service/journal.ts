@@ -146,7 +146,7 @@ export class JournalService {
 }
 
 function instrumentOf(row: SessionRow): Instrument {
-  const inst = findInstrument(row.symbol);
+  const inst = findInstrument(row.symbol, 'all');
   // A session row names an instrument of the catalog it was started from; the catalog only grows.
   if (!inst) throw new Error(`session ${row.accountId} names unknown instrument ${row.symbol}`);
   return inst;

@@ -18,7 +18,7 @@ import type { BarSource } from '../data/bar-source.ts';
 import { buildRollup, rollupWidthsFor } from '../data/rollup.ts';
 import { parseBarFile } from '../data/import/index.ts';
 import type { ImportError, ImportFormat, ProgressFn } from '../data/import/types.ts';
-import { findInstrument, INSTRUMENTS, type Instrument } from '../domain/instrument.ts';
+import { CATALOGUE, findInstrument, type Instrument } from '../domain/instrument.ts';
 import type { Clock } from '../lib/clock.ts';
 import { dayToDateString, isoFromEpochS } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
@@ -65,7 +65,7 @@ export class MarketDataService {
     path: string,
     onProgress?: ProgressFn,
   ): Promise<Result<ImportFileResult, ImportFileError>> {
-    const inst = findInstrument(symbol);
+    const inst = findInstrument(symbol, 'all');
     if (!inst) return err({ kind: 'instrument_not_found' });
     let text: string;
     try {
@@ -124,11 +124,11 @@ export class MarketDataService {
     }
   }
 
-  /** Per instrument: stored resolution, synthetic span and imported days (with PostgreSQL, as the shared store holds them now). */
+  /** Per instrument of the whole catalogue (every profile's): stored resolution, synthetic span and imported days (with PostgreSQL, as the shared store holds them now). */
   async list() {
     await this.d.replica?.sync();
-    const importing = await Promise.all(INSTRUMENTS.map((inst) => this.d.locks.isImporting(inst.symbol)));
-    return INSTRUMENTS.map((inst, i) => {
+    const importing = await Promise.all(CATALOGUE.map((inst) => this.d.locks.isImporting(inst.symbol)));
+    return CATALOGUE.map((inst, i) => {
       const range = this.d.source.range(inst);
       const imported = this.d.chunks.summary(inst.symbol);
       return {

@@ -115,6 +115,18 @@ export interface OpenPosition {
 /** A whole number (an id or a size as sent may be a fraction, or `INVALID`). */
 const isInt = (v: number | Invalid | null | undefined): v is number => typeof v === 'number' && Number.isInteger(v);
 
+/**
+ * The instrument a contract ID of an order names: the session's own by any of its names, whichever
+ * profile lists it (a live-profile session's ZN is `CON.F.US.TYA.…`), else the spec's list as before
+ * (another instrument is refused as the spec refuses it).
+ */
+function sessionContracts(s: LiveSession): (contractId: string) => ReturnType<typeof instrumentForContractId> {
+  return (contractId) => {
+    const inst = instrumentForContractId(contractId, 'all');
+    return inst === s.inst ? inst : instrumentForContractId(contractId);
+  };
+}
+
 export class TradingService {
   constructor(
     private readonly replay: ReplayService,
@@ -143,7 +155,7 @@ export class TradingService {
     const r = await this.replay.command(found.value, async (s): Promise<Result<{ order: Order; refusal?: GatewayPlaceError }, GatewayPlaceError>> => {
       const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
       if (refusal) return err(refusal);
-      const req = orderRequest({ inst: s.inst, engine: s.engine, instrumentFor: instrumentForContractId }, input, type, side, input.size);
+      const req = orderRequest({ inst: s.inst, engine: s.engine, instrumentFor: sessionContracts(s) }, input, type, side, input.size);
       if (!req.ok) return req;
       const tag = req.value.customTag;
       if (tag && (await this.store.hasOrderTagged(s.accountId, tag))) return err({ kind: 'custom_tag_taken', customTag: tag });
@@ -308,7 +320,7 @@ export class TradingService {
   }
 
   private hasPosition(s: LiveSession, contractId: string | Invalid): boolean {
-    return !isInvalid(contractId) && instrumentForContractId(contractId) === s.inst && s.engine.positionQty !== 0;
+    return !isInvalid(contractId) && sessionContracts(s)(contractId) === s.inst && s.engine.positionQty !== 0;
   }
 
   /** The replay account behind an account id the user owns (see ReplayService.tradingAccountOf). */

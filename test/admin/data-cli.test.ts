@@ -168,7 +168,7 @@ describe('admin data import', () => {
 
   it.each([
     ['unknown symbol', ['--symbol', 'ZZ', '--format', 'csv', `${FIX}/generic-nq-1s.csv`],
-      { error: 'unknown symbol "ZZ"; expected one of NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD', files: [] }],
+      { error: 'unknown symbol "ZZ"; expected one of NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD, YM, MYM, RTY, M2K, CL, MCL, MGC, NG, ZN, ZB, 6E, 6B, 6J', files: [] }],
     ['unknown format', ['--symbol', 'NQ', '--format', 'parquet', `${FIX}/generic-nq-1s.csv`],
       { error: '--format must be one of csv, databento, ninjatrader, histdata' }],
     ['missing file', ['--symbol', 'NQ', '--format', 'csv', `${FIX}/nope.csv`],
@@ -248,6 +248,9 @@ describe('admin data list', () => {
         row('GC', 10, synthetic(globexWeek.days, globexWeek.bars / 10)),
         row('EURUSD', 1, synthetic(fxWeek.days, fxWeek.bars)),
         row('LIGHTCMDUSD', 10, synthetic(globexWeek.days, globexWeek.bars / 10)),
+        // The live profile's rows (src/domain/instruments.json): all CME Globex.
+        ...['YM', 'MYM', 'RTY', 'M2K'].map((sym) => row(sym, 1, synthetic(globexWeek.days, globexWeek.bars))),
+        ...['CL', 'MCL', 'MGC', 'NG', 'ZN', 'ZB', '6E', '6B', '6J'].map((sym) => row(sym, 10, synthetic(globexWeek.days, globexWeek.bars / 10))),
       ],
     });
 

@@ -10,7 +10,8 @@
 //
 // Anchors cost one draw per day and are cached per symbol (computed lazily, always in day order from
 // the origin, so the order of requests never changes output); generating day N never generates the
-// bars of other days. Micro contracts (MNQ, MES) follow their mini's price path; only volume differs.
+// bars of other days. Micro contracts (MNQ, MES, …) follow their mini's price path, and CL and MCL
+// LIGHTCMDUSD's (one WTI market); only volume differs.
 // Models are cached by symbol: the catalog is fixed for the life of the process.
 
 import { coreLimits } from '../../core-limits.ts';
@@ -93,7 +94,7 @@ export function modelFor(inst: Instrument): SymbolModel {
   const cached = models.get(inst.symbol);
   if (cached !== undefined) return cached;
   const params = SYMBOL_PARAMS[inst.symbol];
-  const owner = params?.pathSymbol !== undefined ? findInstrument(params.pathSymbol) ?? inst : inst;
+  const owner = params?.pathSymbol !== undefined ? findInstrument(params.pathSymbol, 'all') ?? inst : inst;
   const model = { path: pathFor(owner), dailyVolume: params?.dailyVolume ?? 100_000 };
   models.set(inst.symbol, model);
   return model;

@@ -8,32 +8,19 @@
 //   are spread like variance; scheduled releases (such as 07:30 CT) add a chance of a jump at fixed
 //   local minutes. Profiles depend only on (profile kind, session kind) and are built once each.
 
-import type { Instrument, SessionKind } from '../../domain/instrument.ts';
+import { CATALOGUE, type GeneratorRow, type Instrument, type SessionKind } from '../../domain/instrument.ts';
+import type { GeneratorProfileKind } from '../../domain/instrument-table.ts';
 import { MINUTES_PER_DAY } from './calendar.ts';
 
 /** Random jumps in an average full trade day, spread over the day like variance. */
 const RANDOM_JUMPS_PER_DAY = 2;
 
-interface SymbolParams {
-  /** Price band in price units: the walk reverts to its geometric middle and reflects at its edges. */
-  readonly band: readonly [number, number];
-  /** Contracts (ticks for spot forex) in an average full trade day. */
-  readonly dailyVolume: number;
-  /** The symbol whose price path this one shares (micros follow their mini). */
-  readonly pathSymbol?: string;
-}
+/** Per-symbol parameters: the catalogue's generator columns (src/domain/instruments.json). */
+type SymbolParams = GeneratorRow;
 
-export const SYMBOL_PARAMS: Readonly<Record<string, SymbolParams>> = {
-  NQ: { band: [14_000, 25_000], dailyVolume: 600_000 },
-  MNQ: { band: [14_000, 25_000], dailyVolume: 1_100_000, pathSymbol: 'NQ' },
-  ES: { band: [4_000, 7_000], dailyVolume: 1_500_000 },
-  MES: { band: [4_000, 7_000], dailyVolume: 1_300_000, pathSymbol: 'ES' },
-  GC: { band: [1_800, 3_500], dailyVolume: 220_000 },
-  EURUSD: { band: [1.0, 1.2], dailyVolume: 250_000 },
-  LIGHTCMDUSD: { band: [55, 95], dailyVolume: 350_000 },
-};
+export const SYMBOL_PARAMS: Readonly<Record<string, SymbolParams>> = Object.fromEntries(CATALOGUE.map((i) => [i.symbol, i.generator]));
 
-type ProfileKind = 'equity_index' | 'metal' | 'energy' | 'fx';
+type ProfileKind = GeneratorProfileKind;
 
 /** Volatility multipliers at local times (hhmm), linear in between: the shape of a trading day. */
 const VOL_KNOTS: Readonly<Record<ProfileKind, ReadonlyArray<readonly [number, number]>>> = {
@@ -71,10 +58,7 @@ export interface Profile {
 }
 
 function profileKindOf(inst: Instrument): ProfileKind {
-  if (inst.session === 'fx_24x5') return 'fx';
-  if (inst.rollRule === 'gold_active_months') return 'metal';
-  if (inst.rollRule === 'crude_monthly') return 'energy';
-  return 'equity_index';
+  return inst.generator.profile;
 }
 
 const hhmmToMinute = (hhmm: number): number => Math.floor(hhmm / 100) * 60 + (hhmm % 100);

@@ -78,7 +78,7 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentS
 function subscribe(s: Services, feed: Feed, method: string): HubMethod {
   return (c, args) => {
     const contractId = args[0];
-    const inst = instrumentForContractId(contractId);
+    const inst = instrumentForContractId(contractId, profileOf(s.config, c.principal));
     if (!inst || typeof contractId !== 'string') return failed(method, 'Contract not found');
     const subs = subsOf(c);
     let sub = subs.bySymbol.get(inst.symbol);
@@ -95,7 +95,7 @@ function subscribe(s: Services, feed: Feed, method: string): HubMethod {
 
 function unsubscribe(feed: Feed): HubMethod {
   return (c, args) => {
-    const inst = instrumentForContractId(args[0]);
+    const inst = instrumentForContractId(args[0], 'all');
     const subs = subsOf(c);
     const sub = inst ? subs.bySymbol.get(inst.symbol) : undefined;
     if (!sub) return OK;
@@ -117,7 +117,7 @@ function subscribeReplayBars(s: Services): HubMethod {
     if (subs.bars.has(accountId)) return OK;
     // The event names its instrument: the account may get its session only after subscribing.
     const deliverBars = (e: ReplayEvent) => {
-      const inst = e.kind === 'bars' ? findInstrument(e.symbol) : undefined;
+      const inst = e.kind === 'bars' ? findInstrument(e.symbol, 'all') : undefined;
       if (e.kind !== 'bars' || !inst) return;
       c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
     };

@@ -148,7 +148,7 @@ export function closeOnRevocation(s: Services, c: HubConnection, logoutEvent = f
 
 /** The contract an event names: the front month at `atS` (simulated epoch seconds), else on the wall clock. */
 export function contractOf(s: Services, symbol: string, profile: ApiProfile = 'spec', atS?: number) {
-  const inst = findInstrument(symbol);
+  const inst = findInstrument(symbol, 'all');
   if (!inst) throw new Error(`event for an unknown instrument ${symbol}`);
   return s.contracts.contractFor(inst, { style: symbolIdStyleOf(s.config, profile), atMs: atS === undefined ? undefined : atS * 1000 });
 }

@@ -24,7 +24,7 @@ export function presentAccount(a: AccountView) {
 
 /** A contract's head in both families: its id and name, and its instrument's tick in USD. */
 export function presentContractHead(id: string, name: string, i: { description: string; tickSize: number; tickValueCents: number }) {
-  return { id, name, description: i.description, tickSize: i.tickSize, tickValue: centsToUsd(i.tickValueCents) };
+  return { id, name, description: i.description, tickSize: i.tickSize, tickValue: i.tickValueCents / 100 };
 }
 
 /**

@@ -1,7 +1,8 @@
 // Contract/search, Contract/available and Contract/searchById of the current family. `symbolId`
 // takes the request's profile's form (http/shared/profile.ts). Under the live profile the contract
 // ID and name carry the front month on the replay clock's date (src/service/replay-clock.ts: the
-// user's live session acted on last, else the wall clock), so a March 2025 replay names `H25`.
+// user's live session acted on last, else the wall clock), so a March 2025 replay names `H25`, and
+// the live profile lists the whole catalogue (src/domain/instruments.json), the spec's its seven.
 
 import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
@@ -17,7 +18,7 @@ import * as ep from './schemas.ts';
 export function registerContract<P extends string>(app: Elysia<P>, s: Services): void {
   const viewOf = async (profile: ApiProfile, userId: number): Promise<ContractView> => {
     const style = symbolIdStyleOf(s.config, profile);
-    return profile === 'live' ? { style, atMs: (await s.replayClock.ofUser(userId)).nowMs } : { style };
+    return profile === 'live' ? { style, atMs: (await s.replayClock.ofUser(userId)).nowMs, listedIn: profile } : { style };
   };
 
   for (const search of [ep.contractSearch, ep.contractAvailable]) {

@@ -21,11 +21,13 @@ export const SIM_POLICY: FamilyPolicy = Object.freeze<FamilyPolicy>({
 });
 
 /**
- * History under the live profile (docs/gateway-profile.md): the spec's contract IDs and cap, plus the
+ * History under the live profile (docs/gateway-profile.md): the live profile's instruments (the whole
+ * catalogue, src/domain/instruments.json), the spec's contract IDs and cap, plus the
  * live gateway's week and month units and its request rate (50 per 30 s, not 20 per 60 s).
  */
 export const SIM_LIVE_HISTORY_POLICY: HistoryPolicy = Object.freeze<HistoryPolicy>({
   ...SIM_POLICY.history,
+  instrumentFor: (contractId) => instrumentForContractId(contractId, 'live'),
   calendarUnits: true,
   rate: 'gateway',
 });

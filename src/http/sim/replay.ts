@@ -42,6 +42,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
       endDate: body.endDate,
       timeframe: body.timeframe,
       accountId: body.accountId,
+      listedIn: profile,
     }, SIM_POLICY.start);
     if (!r.ok) return mapError(codes.replayStart, r.error);
     const session = r.value.session;

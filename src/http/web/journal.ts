@@ -20,7 +20,7 @@ function presentEntry(s: Services, e: JournalEntry) {
   return {
     accountId: x.accountId,
     name: e.accountName,
-    contract: { id: c.id, name: c.name, description: e.inst.description, tickSize: e.inst.tickSize, tickValue: centsToUsd(e.inst.tickValueCents), symbolId: c.symbolId },
+    contract: { id: c.id, name: c.name, description: e.inst.description, tickSize: e.inst.tickSize, tickValue: e.inst.tickValueCents / 100, symbolId: c.symbolId },
     timeframe: x.timeframe,
     startTime: isoFromEpochS(x.startS),
     endTime: isoFromEpochS(x.endS),

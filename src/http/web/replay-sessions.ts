@@ -31,7 +31,7 @@ async function presentSession(s: Services, x: LiveSession) {
   return {
     accountId: x.accountId,
     name: (await s.accounts.owned(x.userId, x.accountId))?.name ?? '',
-    contract: { id: c.id, name: c.name, description: x.inst.description, tickSize: x.inst.tickSize, tickValue: centsToUsd(x.inst.tickValueCents), symbolId: c.symbolId },
+    contract: { id: c.id, name: c.name, description: x.inst.description, tickSize: x.inst.tickSize, tickValue: x.inst.tickValueCents / 100, symbolId: c.symbolId },
     timeframe: x.tf.text,
     startTime: isoFromEpochS(x.startS),
     endTime: isoFromEpochS(x.endS),

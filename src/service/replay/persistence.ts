@@ -117,7 +117,7 @@ export class SessionPersistence {
    * stop does not let the idle sweep end every session before its client is back.
    */
   async restore(row: SessionRow, nowMs: number): Promise<LiveSession | null> {
-    const inst = findInstrument(row.symbol);
+    const inst = findInstrument(row.symbol, 'all');
     const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
     if (!inst || !tf || !tf.ok) return null;
     // Rows written before order modify hold version 1 states, before the gateway's order model

@@ -85,7 +85,7 @@ export class SessionReads {
     const live = this.registry.get(replayAccountId);
     if (live) return live.inst;
     const row = await this.d.store.session(replayAccountId);
-    return row ? findInstrument(row.symbol) : undefined;
+    return row ? findInstrument(row.symbol, 'all') : undefined;
   }
 
   // ---- results and chart history ----

@@ -8,6 +8,7 @@
 import { countBuckets } from '../../data/bucket-count.ts';
 import { lowerBound } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { bucketStart, parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
@@ -52,6 +53,8 @@ export interface StartRequest {
   timeframe: string | null | undefined | Invalid;
   /** A challenge account the session inherits from. */
   accountId: number | null | undefined | Invalid;
+  /** The profile whose instruments may be named (instruments.json's `profiles`); the spec's when absent. */
+  listedIn?: ApiProfile;
 }
 
 /** A field of a start request that names something: a text that is neither empty nor blank. */
@@ -74,7 +77,7 @@ export function resolveInstrument(req: StartRequest): Result<Instrument, StartEr
   const sym = req.instrumentSymbol;
   const cid = req.contractId;
   if (!named(sym) && !named(cid)) return err({ kind: 'instrument_required' });
-  const inst = named(sym) ? findInstrument(sym) : instrumentForContractId(cid);
+  const inst = named(sym) ? findInstrument(sym, req.listedIn) : instrumentForContractId(cid, req.listedIn);
   return inst ? ok(inst) : err({ kind: 'instrument_not_found' });
 }
 
