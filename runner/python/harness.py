@@ -427,6 +427,9 @@ class _Runtime:
         timed = bool(self.context_pending)
         idx = base
         for of, hf, lf, cf, vi, ti, ei in zip(*src):
+            # The bar walker's quiet-bar rule (src/engine/walker.ts), kept here because it must run
+            # inside the sandbox: the strategy acts between bars, so the walk cannot run ahead of it in
+            # JS, and a call across Pyodide's bridge per bar would cost more than the bar's callback.
             if hf >= up or lf <= down:
                 self.advance(idx)
                 up = self.up / k

@@ -16,50 +16,12 @@ import { parseTimeframe, type Timeframe } from '../../src/domain/timeframe.ts';
 import { SessionEngine } from '../../src/engine/engine.ts';
 import { OrderSide, OrderType } from '../../src/engine/types.ts';
 import { type AdvanceResult, LiveSession } from '../../src/service/replay/session.ts';
+import { importedDay, rng } from '../support/gappy-days.ts';
 
 const D = 86_400;
 const NQ = findInstrument('NQ') as Instrument;
 const FIRST = Math.floor(Date.parse('2025-03-05') / 86_400_000); // a Wednesday
 const SPAN = { firstDay: FIRST, lastDay: () => FIRST + 6 };
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4_294_967_296;
-  };
-}
-
-/** An imported day of 1 s bars: a random walk from `baseTicks` in a few stretches, with gaps. */
-function importedDay(day: number, baseTicks: number, seed: number): BarColumns {
-  const r = rng(seed);
-  const out = allocBars(D);
-  let n = 0;
-  let px = baseTicks;
-  let t = day * D + Math.floor(r() * 3_000);
-  while (t < (day + 1) * D) {
-    const runS = 60 + Math.floor(r() * 5_000);
-    for (let k = 0; k < runS && t < (day + 1) * D; k++, t++) {
-      const o = px;
-      const c = o + Math.round((r() - 0.5) * 4);
-      out.time[n] = t;
-      out.open[n] = o;
-      out.high[n] = Math.max(o, c) + (r() < 0.2 ? 1 : 0);
-      out.low[n] = Math.min(o, c) - (r() < 0.2 ? 1 : 0);
-      out.close[n] = c;
-      out.volume[n] = 1 + Math.floor(r() * 50);
-      px = c;
-      n++;
-    }
-    t += Math.floor(r() * 7_200); // a gap, sometimes across minutes and hours
-  }
-  out.length = n;
-  return out;
-}
 
 function world(): BarSource {
   const stored = new Map<number, BarColumns>();

@@ -4,7 +4,8 @@
 // that lies about its results changes nothing; a child whose own engine disagrees with this one
 // after a batch is stopped (execution.ts).
 //
-// Per run bar k: the engine walks k's stored bars (fills), is marked at k's close, then k's actions
+// Per run bar k: the engine walks k's stored bars through the bar walker (fills; engine/walker.ts
+// skips a bar that reaches no trigger, ledger-feed.ts), is marked at k's close, then k's actions
 // are applied at k's end time, exactly as a Replay client placing orders right after a step.
 
 import { limits } from '../../config.ts';
@@ -13,9 +14,13 @@ import { nextTradeDateStartS, tradeDate } from '../../domain/trading-hours.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import { strategyOrderRequest } from '../../engine/order-rules.ts';
 import { type DailyClose, DrawdownDuration, type Performance, performance } from '../../engine/performance.ts';
+import type { RuleThresholds } from '../../engine/stop-rule.ts';
+import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
+import { walkFeeds, type WalkFeed } from '../../engine/walker.ts';
 import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord } from '../../engine/results.ts';
 import { EquityCurve, equityBucketsFor, type EquityPoint } from './equity-curve.ts';
 import type { DayBatch } from './feed.ts';
+import { RunBarFeed } from './ledger-feed.ts';
 
 /** An action as reported by the child, already checked for shape (execution.ts). */
 export type LedgerAction =
@@ -46,6 +51,10 @@ export class RunLedger {
   private tradeDay = -1;
   private nextTradeDayS = 0;
   private lastEquityCents: number;
+  /** The run's one instrument as the bar walker's feed, and the walker's thresholds. */
+  private readonly feed: RunBarFeed;
+  private readonly feeds: readonly WalkFeed[];
+  private readonly scratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
 
   /** `startS`: the run's start (its first session's open), where returns and drawdown durations begin. */
   constructor(private readonly inst: Instrument, readonly startingBalanceCents: number, slippageTicks: number, private readonly startS: number) {
@@ -53,25 +62,25 @@ export class RunLedger {
     this.dd = new DrawdownTracker(startingBalanceCents);
     this.ddTime = new DrawdownDuration(startingBalanceCents, startS);
     this.lastEquityCents = startingBalanceCents;
+    this.feed = new RunBarFeed(this.engine);
+    this.feeds = [this.feed];
   }
 
   /** Plays run bars [j0, j1) of a day batch with their actions (sorted by k, from `acts[ai]` on). */
   play(b: DayBatch, base: number, j0: number, j1: number, acts: readonly LedgerAction[]): void {
     let ai = 0;
     const e = this.engine;
-    const book = e.book;
     for (let j = j0; j < j1; j++) {
       const k = base + j;
-      // A run bar whose range reaches no trigger cannot fill anything in its stored bars (the
-      // engine's own quiet-bar rule, one level up): only its close matters.
+      // The bar walker skips a run bar whose range reaches no trigger (nothing in its stored bars
+      // can fill: only its close matters) and walks the stored bars of one that can.
       const openS = b.run.time[j];
       if (openS >= this.nextTradeDayS) this.newTradeDay(openS);
       const heldAtStart = e.positionQty !== 0;
-      if (b.run.high[j] >= book.upTriggerTicks || b.run.low[j] <= book.downTriggerTicks) {
-        e.processBars(b.stored, b.storedStart(j), b.storedStart(j + 1), null);
-      }
-      if (heldAtStart || e.positionQty !== 0) this.exposedBars++;
       const endS = b.runEnd[j];
+      this.feed.at(b, j, endS - openS);
+      walkFeeds(this.feeds, openS, endS, this.scratch);
+      if (heldAtStart || e.positionQty !== 0) this.exposedBars++;
       e.mark(b.run.close[j], endS);
       for (; ai < acts.length && acts[ai].k === k; ai++) this.apply(acts[ai], endS);
       this.collectFills();

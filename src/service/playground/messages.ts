@@ -7,6 +7,8 @@ import type { ChildExit, Incoming } from '../../../runner/host/child.ts';
 import { rawBytes } from '../../../runner/protocol.ts';
 import { limits } from '../../config.ts';
 import { coreLimits } from '../../core-limits.ts';
+import { NO_EVENT_S } from '../../engine/types.ts';
+import { bucketCanTrigger } from '../../engine/walker.ts';
 import { assert } from '../../lib/assert.ts';
 import { type Decoded, type DecodedObject, parseDecoded } from '../../lib/json.ts';
 import type { DayBatch } from './feed.ts';
@@ -156,8 +158,10 @@ export function fineMessage(b: DayBatch, j: number, j1: number, up: number, down
   const ks: number[] = [];
   const spans: [number, number][] = [];
   let total = 0;
+  // The bar walker's quiet rule (engine/walker.ts) with the child's triggers; the ledger runs no rule, so no event time.
+  const t = { upTicks: up, downTicks: down, eventS: NO_EVENT_S };
   for (let x = j; x < j1 && total < limits.playgroundFineBarsPerAnswerMax; x++) {
-    if (x !== j && b.run.high[x] < up && b.run.low[x] > down) continue;
+    if (x !== j && !bucketCanTrigger(b.run, x, 1, t)) continue;
     const a = b.storedStart(x);
     const z = b.storedStart(x + 1);
     ks.push(x + kOffset);

@@ -1,7 +1,8 @@
-// One advance's walk down the resolution ladder for a live session (engine/ladder-walk.ts is the walk
-// itself and says why skipping quiet buckets is exact): this host serves a day's rollups and stored
-// bars, runs the engine or the challenge rule over the stored ranges the walk asks for, and keeps
-// the last skipped bucket so the engine's mark time ends where the flat walk leaves it.
+// A live session's instrument as a feed of the bar walker (engine/walker.ts is the walk itself and
+// says why skipping quiet buckets is exact): this feed serves a day's rollups and stored bars, runs
+// the engine or the challenge rule over the stored ranges the walk asks for, and keeps the last
+// skipped bucket so the engine's mark time ends where the flat walk leaves it. Without levels
+// (`flat`) the walker hands it each day's whole range: the flat reference walk.
 
 import type { BarColumns } from '../../data/bar-columns.ts';
 import { lowerBound } from '../../data/bar-columns.ts';
@@ -12,22 +13,21 @@ import type { Instrument } from '../../domain/instrument.ts';
 import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
-import { type LadderHost, walkLadder } from '../../engine/ladder-walk.ts';
+import type { DayFeed } from '../../engine/walker.ts';
 import type { RuleThresholds } from '../../engine/stop-rule.ts';
 import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
 
 /**
- * One advance's walk down the ladder, day by day (engine/ladder-walk.ts): serves the day's rollups
- * and stored bars (read only when a minute needs them), runs the engine or the challenge rule over
- * stored ranges, and remembers the last skipped bucket so the engine's mark time can be made exact.
+ * One advance's feed, day by day (engine/walker.ts): serves the day's rollups and stored bars (read
+ * only when a minute needs them), runs the engine or the challenge rule over stored ranges, and
+ * remembers the last skipped bucket so the engine's mark time can be made exact.
  */
-export class DayLadder implements LadderHost {
+export class DayLadder implements DayFeed {
   readonly levelCount: number;
   haltS: number | undefined = undefined;
   outcome: ChallengeOutcome | null = null;
   private readonly widthsS: readonly number[];
   private readonly levels: (BarColumns | null | undefined)[] = [];
-  private readonly scratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
   private readonly ruleScratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
   private day = 0;
   private dayFromS = 0;
@@ -42,17 +42,24 @@ export class DayLadder implements LadderHost {
     private readonly engine: SessionEngine,
     /** The challenge session's rule (null for a plain session): it runs the stored ranges instead of the engine. */
     private readonly rule: ChallengeRule | null,
+    /** True: no levels, every stored bar is walked (the flat reference). */
+    flat = false,
+    /** Sees each stored range walked, as far as it was processed (the flat walk aggregates its bars here). */
+    private readonly onWalked: ((bars: BarColumns, from: number, to: number) => void) | null = null,
   ) {
     this.widthsS = rollupWidthsFor(inst);
-    this.levelCount = this.widthsS.length;
+    this.levelCount = flat ? 0 : this.widthsS.length;
   }
 
-  walkDay(day: number, fromS: number, toS: number): void {
+  startDay(day: number, fromS: number): void {
     this.day = day;
     this.dayFromS = fromS;
     this.stored = null;
     this.levels.length = 0;
-    walkLadder(this, fromS, toS, this.scratch);
+  }
+
+  storedTimes(): BarColumns {
+    return (this.stored ??= this.source.day(this.inst, this.day));
   }
 
   levelWidthS(k: number): number {
@@ -84,7 +91,7 @@ export class DayLadder implements LadderHost {
   }
 
   walkStored(fromS: number, toS: number): boolean {
-    const bars = (this.stored ??= this.source.day(this.inst, this.day));
+    const bars = this.storedTimes();
     const a = lowerBound(bars.time, bars.length, fromS);
     const b = lowerBound(bars.time, bars.length, toS);
     if (a >= b) return false;
@@ -94,6 +101,7 @@ export class DayLadder implements LadderHost {
       ? this.rule.run(bars, a, b, dayFirst)
       : { ...this.engine.processBars(bars, a, b, null), outcome: null };
     if (r.processed > 0) this.skipDay = -1;
+    this.onWalked?.(bars, a, a + r.processed);
     if (!r.halted) return false;
     this.haltS = bars.time[a + r.processed - 1];
     this.outcome = r.outcome;

@@ -11,12 +11,13 @@
 //   same bars for the response. A jump runs the engine up to the start of the bar holding the
 //   target, without aggregating. If the engine halts (a challenge outcome), the walk stops at the
 //   deciding stored bar and the bar holding it is the last one played.
-// - The walk goes down the resolution ladder (engine/ladder-walk.ts): each day's 1 h, then 1 m
+// - The walk goes down the resolution ladder (the bar walker, engine/walker.ts): each day's 1 h, then 1 m
 //   rollups are checked against the engine's triggers and the rule's thresholds and event time, and
 //   stored bars are read only inside the minutes that can reach one; fills, halts and the engine's
-//   state are those of walking every stored bar (`walk = 'flat'`, kept as the reference and for
-//   benches). A step's bars and a jump's count come from the rollups that tile the timeframe. The
-//   walk's host, serving a day's levels to engine/ladder-walk.ts, is `DayLadder` (day-ladder.ts).
+//   state are those of walking every stored bar (`walk = 'flat'`: the same walker without levels,
+//   kept as the reference and for benches). A step's bars and a jump's count come from the rollups
+//   that tile the timeframe. The instrument's feed, serving a day's levels and stored bars to the
+//   walker, is `DayLadder` (day-ladder.ts).
 
 import { BucketCounter } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
@@ -27,6 +28,9 @@ import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timef
 import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
+import type { RuleThresholds } from '../../engine/stop-rule.ts';
+import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
+import { walkDays } from '../../engine/walker.ts';
 import { pushRange } from '../../data/ladder-read.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
 import { DAY_S } from '../../lib/time-units.ts';
@@ -86,6 +90,8 @@ export class LiveSession {
   private readonly peekRollups: (BarColumns | null | undefined)[] = [];
   /** The last day a prepare has covered (−1: none); the cursor only moves forward. */
   private preparedThroughDay = -1;
+  /** The walker's thresholds, reused by every advance. */
+  private readonly walkScratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
 
   constructor(
     init: SessionInit,
@@ -249,9 +255,7 @@ export class LiveSession {
     if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
     if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
     const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge?.rule ?? null);
-    for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS && walk.haltS === undefined; day++) {
-      walk.walkDay(day, Math.max(fromS, day * DAY_S), Math.min(cutS, (day + 1) * DAY_S));
-    }
+    walkDays([walk], fromS, cutS, this.walkScratch);
     const haltS = walk.haltS;
     if (haltS === undefined) walk.fixSkippedMarkTime();
     // The bars played: every stored bar before the cut, or up to the deciding bar.
@@ -275,34 +279,25 @@ export class LiveSession {
     return { played, bars: out, halted: haltS !== undefined, outcome: walk.outcome };
   }
 
-  /** The reference walk: every stored bar of every day, aggregated or counted as it goes. */
+  /** The reference walk: the walker over every stored bar of every day, aggregated or counted as it goes. */
   private advanceFlat(fromS: number, cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
     const out = withBars ? allocBars(barsMax) : null;
     const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
     // A jump counts the bars it plays as it walks, instead of reading the days again afterwards.
     const counter = out ? null : new BucketCounter(this.tf);
-    let haltS: number | undefined;
-    let outcome: ChallengeOutcome | null = null;
-    for (let day = Math.floor(fromS / DAY_S); day * DAY_S < cutS; day++) {
-      const bars = this.source.day(this.inst, day);
-      const a = lowerBound(bars.time, bars.length, fromS);
-      const b = lowerBound(bars.time, bars.length, cutS);
-      if (a >= b) continue;
-      // A challenge session runs under its rule, which liquidates and halts on a violation or pass.
-      const r = this.challenge ? this.challenge.rule.run(bars, a, b) : { ...this.engine.processBars(bars, a, b, null), outcome: null };
-      agg?.push(bars, a, a + r.processed);
-      counter?.count(bars.time, a, a + r.processed);
-      if (r.halted) {
-        haltS = bars.time[a + r.processed - 1];
-        outcome = r.outcome;
-        break;
-      }
-    }
+    const onWalked = (bars: BarColumns, a: number, b: number) => {
+      agg?.push(bars, a, b);
+      counter?.count(bars.time, a, b);
+    };
+    // A challenge session runs under its rule, which liquidates and halts on a violation or pass.
+    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge?.rule ?? null, true, onWalked);
+    walkDays([walk], fromS, cutS, this.walkScratch);
+    const haltS = walk.haltS;
     agg?.flush();
     const endS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
     const played = out ? out.length : (counter as BucketCounter).total;
     this.cursorS = endS;
     this.currentIndex += played;
-    return { played, bars: out, halted: haltS !== undefined, outcome };
+    return { played, bars: out, halted: haltS !== undefined, outcome: walk.outcome };
   }
 }
