@@ -15,13 +15,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createServices } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const REQUESTS = 50_000;
 const VERIFIES = 100_000;

@@ -9,9 +9,12 @@
 // Run: ./node_modules/.bin/bun bench/hub-fanout.bench.ts
 
 import type { HubConnection } from '../src/http/hubs/signalr/hub.ts';
-import { createHubTransport, type SocketData } from '../src/http/hubs/signalr/transport.ts';
+import type { SocketData } from '../src/http/hubs/signalr/transport.ts';
 import type { Principal } from '../src/service/auth.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { createHubTransport } = await load<typeof import('../src/http/hubs/signalr/transport.ts')>('src/http/hubs/signalr/transport.ts');
 
 const CLIENTS = 200;
 const BURST_BARS = 100;

@@ -47,14 +47,17 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HubConnection } from '@microsoft/signalr';
 import type { Subprocess } from 'bun';
-import { defaultConfig } from '../src/config.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { openInstance } from '../src/instance.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
 import { type BenchServer, inBatches, login, officialHub, post, quantile, range, RawHub, spread, startServer } from './hubs-client.ts';
 import type { Backlog, FrameFigures, LagFigures, MemoryFigures } from './hubs-server.ts';
 import { storeGeneratedDays } from './support.ts';
+import { load } from './root.ts';
+
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { openInstance } = await load<typeof import('../src/instance.ts')>('src/instance.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
 
 const NQ = findInstrument('NQ') as Instrument;
 const START_DAY = daysFromCivil(2025, 3, 3); // a Monday

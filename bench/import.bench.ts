@@ -3,9 +3,11 @@
 // Run: ./node_modules/.bin/bun bench/import.bench.ts
 // Generating the text is outside the timing; parsing includes validation and the typed-array writes.
 
-import { parseBarFile } from '../src/data/import/index.ts';
 import type { ImportOptions } from '../src/data/import/types.ts';
-import { findInstrument } from '../src/domain/instrument.ts';
+import { load } from './root.ts';
+
+const { parseBarFile } = await load<typeof import('../src/data/import/index.ts')>('src/data/import/index.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
 
 const LINES = 1_000_000;
 const RUNS = 7;

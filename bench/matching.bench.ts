@@ -9,11 +9,18 @@
 // Prints the median and the slowest of RUNS timed runs (M bars/s) after WARMUP_RUNS untimed ones.
 
 import type { BarColumns } from '../src/data/bar-columns.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { SessionEngine } from '../src/engine/engine.ts';
-import { type EngineStateView, equityAtCents, type RuleThresholds, type StopRule } from '../src/engine/stop-rule.ts';
-import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, OrderSide, OrderType } from '../src/engine/types.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { EngineStateView, RuleThresholds, StopRule } from '../src/engine/stop-rule.ts';
 import { priceRange, syntheticBars } from './support.ts';
+import { load } from './root.ts';
+
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { SessionEngine } = await load<typeof import('../src/engine/engine.ts')>('src/engine/engine.ts');
+type SessionEngine = import('../src/engine/engine.ts').SessionEngine;
+const { equityAtCents } = await load<typeof import('../src/engine/stop-rule.ts')>('src/engine/stop-rule.ts');
+const { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+type OrderType = import('../src/engine/types.ts').OrderType;
+type OrderSide = import('../src/engine/types.ts').OrderSide;
 
 const BAR_COUNT = 30 * 86_400;
 const RUNS = 9;
@@ -21,8 +28,6 @@ const RUNS = 9;
 const WARMUP_RUNS = 5;
 const START_S = 1_704_067_200; // 2024-01-01T00:00:00Z
 const NQ = findInstrument('NQ') as Instrument;
-
-
 
 function newEngine(b: BarColumns): SessionEngine {
   const e = new SessionEngine(NQ, { startingBalanceCents: 1_000_000_000 });

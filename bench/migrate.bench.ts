@@ -8,11 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copySqliteToPostgres } from '../src/store/copy.ts';
-import { openDb } from '../src/store/db.ts';
-import { openPostgres } from '../src/store/postgres.ts';
 import { freshDatabase } from '../test/support/postgres.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { copySqliteToPostgres } = await load<typeof import('../src/store/copy.ts')>('src/store/copy.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+const { openPostgres } = await load<typeof import('../src/store/postgres.ts')>('src/store/postgres.ts');
 
 const USERS = 200;
 const ACCOUNTS = 1_000;

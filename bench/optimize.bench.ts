@@ -17,15 +17,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createFetch } from '../src/server.ts';
-import { createServices } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
 import { serverCpuMs, treeCpuMs } from './playground-cpu.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const MONTH = { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m' };

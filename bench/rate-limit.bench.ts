@@ -3,11 +3,14 @@
 // advisory lock); plus two PostgreSQL pools (two "nodes") taking for one key at once.
 // Run: ./node_modules/.bin/bun bench/rate-limit.bench.ts   (starts its own throwaway PostgreSQL)
 
-import { memoryRateLimits, type RateLimiter, sharedRateLimits } from '../src/service/rate-limit.ts';
-import { openPostgres } from '../src/store/postgres.ts';
+import type { RateLimiter } from '../src/service/rate-limit.ts';
 import { freshDatabase, postgresAvailable } from '../test/support/postgres.ts';
 import { freshSqlite } from '../test/support/sql-backends.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { memoryRateLimits, sharedRateLimits } = await load<typeof import('../src/service/rate-limit.ts')>('src/service/rate-limit.ts');
+const { openPostgres } = await load<typeof import('../src/store/postgres.ts')>('src/store/postgres.ts');
 
 const TAKES = 2000;
 const KEYS = 200;

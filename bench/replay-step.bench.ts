@@ -30,22 +30,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { OrderSide, OrderType } from '../src/engine/types.ts';
-import { barsResponse } from '../src/http/shared/bars.ts';
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { ReplayService } from '../src/service/replay/service.ts';
-import { LiveSession } from '../src/service/replay/session.ts';
-import { createServices, type Services } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { Services } from '../src/service/services.ts';
 import { storeGeneratedDays } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+const { barsResponse } = await load<typeof import('../src/http/shared/bars.ts')>('src/http/shared/bars.ts');
+const { SIM_POLICY } = await load<typeof import('../src/http/sim/policy.ts')>('src/http/sim/policy.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { ReplayService } = await load<typeof import('../src/service/replay/service.ts')>('src/service/replay/service.ts');
+const { LiveSession } = await load<typeof import('../src/service/replay/session.ts')>('src/service/replay/session.ts');
+type LiveSession = import('../src/service/replay/session.ts').LiveSession;
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const SESSIONS = 10;
 const STEPS = 1000; // timed steps per loop

@@ -11,8 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Packr, pack, unpack } from 'msgpackr';
-import { chunkTrades, decodeTrades, encodeTrades, type StoredTrade } from '../src/store/playground-runs.ts';
+import type { StoredTrade } from '../src/store/playground-runs.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { chunkTrades, decodeTrades, encodeTrades } = await load<typeof import('../src/store/playground-runs.ts')>('src/store/playground-runs.ts');
 
 const N = Number(process.env.TRADES ?? 14_041);
 const PAGE = 1000;
