@@ -34,7 +34,7 @@ import type { Config } from '../src/config.ts';
 import type { Instrument } from '../src/domain/instrument.ts';
 import type { Services } from '../src/service/services.ts';
 import { storeGeneratedDays } from './support.ts';
-import { load } from './root.ts';
+import { load, loadIfPresent } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
 const { ChallengeRule } = await load<typeof import('../src/challenge/rules.ts')>('src/challenge/rules.ts');
@@ -83,7 +83,7 @@ wrap(BarSource.prototype, 'load', 'load');
 wrap(LiveSession.prototype, 'jumpTo', 'advance');
 // The commit is SessionCommands' (src/service/replay/commands.ts); ReplayService's before the service
 // was split, so the same file measures both sides of that change.
-const commands = await import('../src/service/replay/commands.ts').catch(() => null);
+const commands = await loadIfPresent<typeof import('../src/service/replay/commands.ts')>('src/service/replay/commands.ts');
 wrap((commands?.SessionCommands ?? ReplayService).prototype, 'commit', 'commit');
 wrap(ReplayService.prototype, 'jumpTo', 'service');
 const resetAcc = () => {

@@ -22,10 +22,12 @@
 // process's CPU per step over the timed steps (one call at a time: the service's own cost).
 // Wrappers are bench-only (prototype patches below); nothing is instrumented in src/. They time
 // advanceSliced (SessionAdvancer's, or ReplayService's before the service was split), or advanceLocked
-// where no advanceSliced exists, so this file also runs against a commit from before advances were
-// sliced (e7625e2: copy it into that worktree's bench/).
+// where no advanceSliced exists, so this file also measures a commit from before advances were
+// sliced (e7625e2), and loads advancing.ts only where the checkout has it.
 //
 // Run: ./node_modules/.bin/bun bench/replay-step.bench.ts
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts); this file and bench/support.ts
+// stay this checkout's. `npm run bench -- --baseline <commit> --only replay-step` runs both in turn.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +35,7 @@ import { join } from 'node:path';
 import type { Instrument } from '../src/domain/instrument.ts';
 import type { Services } from '../src/service/services.ts';
 import { storeGeneratedDays } from './support.ts';
-import { load } from './root.ts';
+import { load, loadIfPresent } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
 const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
@@ -136,7 +138,7 @@ async function main(): Promise<void> {
   // A step is one advance piece: advanceSliced runs it without yielding, so its time is the server's
   // work for the step (walk, fills, commit). It is SessionAdvancer's (src/service/replay/advancing.ts);
   // ReplayService's before the service was split, so the same file measures both sides of that change.
-  const advancing = await import('../src/service/replay/advancing.ts').catch(() => null);
+  const advancing = await loadIfPresent<typeof import('../src/service/replay/advancing.ts')>('src/service/replay/advancing.ts');
   const proto = (advancing?.SessionAdvancer ?? ReplayService).prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const advanceName = 'advanceSliced' in proto ? 'advanceSliced' : 'advanceLocked';
   const advance = proto[advanceName];

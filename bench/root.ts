@@ -5,6 +5,7 @@
 // A bench imports only modules and exports every such commit has; what it needs beyond them it brings
 // (bench/support.ts, bench/nodes.ts), never the checkout's test/support.
 
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The checkout under test. */
@@ -17,3 +18,8 @@ export async function load<T>(rel: string): Promise<T> {
 
 /** True when the bench measures another checkout than its own. */
 export const FOREIGN = ROOT !== resolve(join(import.meta.dir, '..'));
+
+/** A module of the checkout under test that older commits lack: null where the file does not exist. */
+export async function loadIfPresent<T>(rel: string): Promise<T | null> {
+  return existsSync(join(ROOT, rel)) ? load<T>(rel) : null;
+}
