@@ -2,7 +2,7 @@
 // in DATA_DIR's SQLite, one with DATABASE_URL on a fresh PostgreSQL database (users, accounts,
 // sessions, orders, fills in PostgreSQL; market data still in its DATA_DIR's SQLite).
 //
-// Each server is `bun src/main.ts` on 127.0.0.1 (test/support/server-process.ts), default settings but
+// Each server is `bun <ROOT>/src/main.ts` on 127.0.0.1 (bench/servers.ts; ROOT=<checkout>, bench/root.ts), default settings but
 // a two-week synthetic span, no warm playground children, and the shared test runner cache. The bench
 // logs in with the demo user's API key, starts an NQ 1 m replay on 2025-03-03 and then, one call at a
 // time and alternating the two servers (which goes first flips every round, so both see the same
@@ -24,7 +24,7 @@ import { SQL } from 'bun';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnServer, type ServerProcess } from '../test/support/server-process.ts';
+import { type ServerProcess, spawnServer } from './servers.ts';
 import { median, percentile } from './support.ts';
 
 const N = Number(process.env.BENCH_N ?? 300);
