@@ -3,6 +3,9 @@
 // hands them out) and one-shot over one contiguous 30-day column set.
 // Targets (bench/README.md): ≥ 80 M source bars/s for 1 s → 1 m, ≥ 150 M for 1 s → 1 h, median.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only aggregate` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/aggregate.bench.ts
 
 import type { BarColumns } from '../src/data/bar-columns.ts';

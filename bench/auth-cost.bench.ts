@@ -10,6 +10,9 @@
 // - `s.auth.authenticate` of a token with a bad signature (refused at the signature check).
 // The database is a file in a temporary directory (WAL), as in production.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only auth-cost` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/auth-cost.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

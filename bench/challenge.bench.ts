@@ -1,4 +1,7 @@
 // Cost of the challenge rules in the matching loop, on 30 days of synthetic 1 s NQ bars (2,592,000).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only challenge` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/challenge.bench.ts
 //
 // Both cases: 10 working limit orders far outside the data's range and a 1-lot long position, so

@@ -5,6 +5,9 @@
 // as on a running server). Each run reopens the database and reads every day once.
 // Targets (bench/README.md): one day ≤ 3 ms, 30 days ≤ 150 ms.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only chunk-read` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/chunk-read.bench.ts
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

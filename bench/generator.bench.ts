@@ -3,6 +3,9 @@
 // Target (bench/README.md): well above 10 M bars/s for 1 s bars; a day of NQ in a few ms. The first (warm-up)
 // runs also pay for building the daily anchor path, which later runs find cached.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only generator` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/generator.bench.ts
 
 import type { Instrument } from '../src/domain/instrument.ts';

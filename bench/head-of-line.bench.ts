@@ -14,6 +14,8 @@
 // 5-minute cache never answers. A replay session that reaches its end is ended and a new one started
 // (on the next of the client's session users, since starts are limited to 20 a minute per account).
 //
+// A/B: ROOT=<checkout> serves with that checkout's src/ (bench/root.ts; the load and the pinger speak
+// HTTP only); `npm run bench -- --baseline <commit> --only head-of-line` runs both in turn.
 // Run: ./node_modules/.bin/bun bench/head-of-line.bench.ts          (HOL_SECONDS=12 by default)
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,6 +8,9 @@
 // is timed on its own. The split times the service (`s.history.retrieve`) and the encoders
 // (`barsResponse`, body read included) directly on the same requests.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only history-http` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/history-http.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -7,6 +7,9 @@
 // Each timed request differs from the previous ones in `limit` only (part of the response cache key;
 // never binding here), and a fresh Pro user is logged in for every 20 requests (the rate limit).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only history-rollups` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/history-rollups.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

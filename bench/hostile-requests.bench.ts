@@ -11,6 +11,9 @@
 // stopped at once (their combinations never reach a runner: this server gives them none), and
 // runs never start (`runnerMaxConcurrent` 0: the plan's checks run, then the runner share refuses).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only hostile-requests` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/hostile-requests.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

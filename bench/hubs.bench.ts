@@ -2,6 +2,9 @@
 // The real-time hubs (/hubs/market, /hubs/user) under load, on this machine (2 cores shared by the
 // server process and the load generator: every figure is for both on one small box, and each phase
 // prints the machine's load average and CPU pressure at its start, since other work on the box shows).
+// A/B: ROOT=<checkout> runs the server child (bench/hubs-server.ts) on that checkout's src/
+// (bench/root.ts; the load speaks HTTP and SignalR only); `npm run bench -- --baseline <commit>
+// --only hubs` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/hubs.bench.ts   (about 2 minutes; prints figures, asserts nothing;
 // BENCH_PHASES=2 runs one phase). Part of `npm run bench` (bench/run-all.ts).
 //

@@ -1,4 +1,7 @@
 // Matching-loop throughput on 30 days of synthetic 1 s NQ bars (2,592,000 bars).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only matching` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/matching.bench.ts
 //
 // Cases: 0, 10 and 100 working orders placed far outside the data's range (they never fill, so this

@@ -3,6 +3,9 @@
 // tests' throwaway server on loopback: fsync off, so the figure is the copy's, not the disk's) with
 // src/store/copy.ts, three times; prints the median and rows and MB a second.
 //
+// A/B: ROOT=<checkout> measures that checkout's copy and stores (bench/root.ts); the throwaway
+// PostgreSQL is this checkout's test/support/postgres.ts (a harness). `npm run bench -- --baseline
+// <commit> --only migrate` runs both in turn.
 // Run: ./node_modules/.bin/bun bench/migrate.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,6 +3,9 @@
 // registries, and cached by the plugin), and what later requests cost. Cold figures are medians
 // over fresh processes, since a process builds each document once.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only openapi` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/openapi.bench.ts
 
 import { load } from './root.ts';

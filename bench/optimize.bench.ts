@@ -10,6 +10,9 @@
 // it could have had ahead, and neither spawns more than it uses. Beside wall time: the CPU seconds of
 // the server process and of all its children (spawns and snapshot restores included).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only optimize` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/optimize.bench.ts
 //   ROUNDS=n   pairs of runs (default 1)
 //   COMBOS=n   a smaller grid for a quick look: n = 10, 20, … 100 (fast 5…50 × the first n/10 slow values)

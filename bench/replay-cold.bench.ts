@@ -15,6 +15,9 @@
 // Reports medians (and max) of the step's wall time and of the event-loop hold, cold and warm, and
 // how far back the warm-up had come when the cold steps were done.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-cold` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-cold.bench.ts      (ROLLUP_WORKERS=0 or 2 to compare)
 
 import { mkdtempSync, rmSync } from 'node:fs';

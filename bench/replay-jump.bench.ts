@@ -25,6 +25,9 @@
 // The challenge session stays flat (no fills), so it is never violated; the rule still rolls its
 // trade date at every 17:00 CT and splits the scan there.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-jump` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-jump.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';

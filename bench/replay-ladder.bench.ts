@@ -8,6 +8,9 @@
 // 3. A jump where orders trigger: cost per walked (triggered) stretch, counted as processBars calls.
 // 4. Matching over 30 days of 1 s NQ with 10 working orders near the price, re-placed as they fill,
 //    a day per jump: ladder vs flat (should be ≥ 1×).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-ladder` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-ladder.bench.ts
 
 import type { BarColumns } from '../src/data/bar-columns.ts';
