@@ -7,14 +7,14 @@
 // With --baseline, every bench runs against this checkout (A) and against a worktree of <commit> (B),
 // in turn A B A B … (n rounds, default 1), each in a process of its own with `ROOT=<checkout>` (the
 // one knob every bench reads: bench/root.ts), so both sides see the same drift of a shared machine.
-// The worktree is /tmp/bl-<sha> (made with `git worktree add --detach` and this checkout's
+// The worktree is bl-<sha> in the temporary directory (made with `git worktree add --detach` and this checkout's
 // node_modules linked, or reused when it exists; remove it with `git worktree remove`). Each bench's
 // output is printed as it comes, then one row per figure that differs between A and B: the line with
 // that figure marked, A's and B's values (medians over the rounds), B/A, and the 1-minute load
 // average when each side printed it.
 
 import { existsSync, readdirSync, symlinkSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dir = import.meta.dir;
@@ -79,10 +79,10 @@ function git(cwd: string, ...a: string[]): string {
   return p.stdout.toString().trim();
 }
 
-/** /tmp/bl-<sha>: a detached worktree of `commit`, made once, with this checkout's node_modules. */
+/** bl-<sha> in the temporary directory: a detached worktree of `commit`, made once, with this checkout's node_modules. */
 function baselineWorktree(commit: string): string {
   const sha = git(here, 'rev-parse', '--short', `${commit}^{commit}`);
-  const path = `/tmp/bl-${sha}`;
+  const path = join(tmpdir(), `bl-${sha}`);
   if (!existsSync(path)) git(here, 'worktree', 'add', '--detach', path, sha);
   else if (git(path, 'rev-parse', '--short', 'HEAD') !== sha) throw new Error(`${path} is not at ${sha}`);
   if (!existsSync(join(path, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(path, 'node_modules'));
