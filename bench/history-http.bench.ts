@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, rotatingTokens } from './support.ts';
+import { median, percentile, rotatingTokens, SIM_POLICY } from './support.ts';
 import { load } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
@@ -24,7 +24,6 @@ const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/con
 const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
 const { weekdayOf } = await load<typeof import('../src/domain/trading-hours.ts')>('src/domain/trading-hours.ts');
 const { barsResponse, MSGPACK } = await load<typeof import('../src/http/shared/bars.ts')>('src/http/shared/bars.ts');
-const { SIM_POLICY } = await load<typeof import('../src/http/sim/policy.ts')>('src/http/sim/policy.ts');
 const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
 const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
 const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');

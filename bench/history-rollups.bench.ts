@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BarColumns } from '../src/data/bar-columns.ts';
 import type { Instrument } from '../src/domain/instrument.ts';
-import { median, percentile, rotatingTokens } from './support.ts';
+import { median, percentile, rotatingTokens, SIM_POLICY } from './support.ts';
 import { load } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
@@ -25,7 +25,6 @@ const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/con
 const { BarSource } = await load<typeof import('../src/data/bar-source.ts')>('src/data/bar-source.ts');
 const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
 const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
-const { SIM_POLICY } = await load<typeof import('../src/http/sim/policy.ts')>('src/http/sim/policy.ts');
 const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
 const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
 const { HistoryService } = await load<typeof import('../src/service/history.ts')>('src/service/history.ts');

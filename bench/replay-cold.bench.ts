@@ -24,10 +24,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Services } from '../src/service/services.ts';
-import { median } from './support.ts';
+import { median, SIM_POLICY } from './support.ts';
 import { load } from './root.ts';
 
-const { SIM_POLICY } = await load<typeof import('../src/http/sim/policy.ts')>('src/http/sim/policy.ts');
 const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
 const { INSTRUMENTS } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
 const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');

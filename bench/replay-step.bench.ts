@@ -34,7 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Instrument } from '../src/domain/instrument.ts';
 import type { Services } from '../src/service/services.ts';
-import { storeGeneratedDays } from './support.ts';
+import { storeGeneratedDays, SIM_POLICY } from './support.ts';
 import { load, loadIfPresent } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
@@ -43,7 +43,6 @@ const { findInstrument } = await load<typeof import('../src/domain/instrument.ts
 const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
 const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
 const { barsResponse } = await load<typeof import('../src/http/shared/bars.ts')>('src/http/shared/bars.ts');
-const { SIM_POLICY } = await load<typeof import('../src/http/sim/policy.ts')>('src/http/sim/policy.ts');
 const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
 const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
 const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
