@@ -7,11 +7,12 @@
 // With --baseline, every bench runs against this checkout (A) and against a worktree of <commit> (B),
 // in turn A B A B … (n rounds, default 1), each in a process of its own with `ROOT=<checkout>` (the
 // one knob every bench reads: bench/root.ts), so both sides see the same drift of a shared machine.
-// The worktree is bl-<sha> in the temporary directory (made with `git worktree add --detach` and this checkout's
-// node_modules linked, or reused when it exists; remove it with `git worktree remove`). Each bench's
-// output is printed as it comes, then one row per figure that differs between A and B: the line with
-// that figure marked, A's and B's values (medians over the rounds), B/A, and the 1-minute load
-// average when each side printed it.
+// The worktree is bl-<sha> in the temporary directory (made with `git worktree add --detach` and this
+// checkout's node_modules linked, or reused when it exists; remove it with `git worktree remove`).
+// Each bench's output is printed as it comes, then one row per figure that differs between A and B:
+// A's line with that figure marked §, A's and B's values (medians over the rounds), B/A, and the
+// 1-minute load average when each side printed it. Lines are paired by their text with the numbers
+// taken out (the n-th such line of A with the n-th of B).
 
 import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -107,9 +108,16 @@ async function runOne(file: string, root: string): Promise<Run> {
   return { code: await p.exited, lines };
 }
 
+interface Figure {
+  /** The line as A printed it. */
+  text: string;
+  values: number[];
+  load: number;
+}
+
 /** Figures by the line they sit in (numbers replaced by #, repeated lines numbered) and their slot. */
-function figures(run: Run): Map<string, { values: number[]; load: number }> {
-  const out = new Map<string, { values: number[]; load: number }>();
+function figures(run: Run): Map<string, Figure> {
+  const out = new Map<string, Figure>();
   const seen = new Map<string, number>();
   for (const { text, load } of run.lines) {
     const values = (text.match(NUMBER) ?? []).map((s) => Number(s.replaceAll(',', '')));
@@ -117,7 +125,7 @@ function figures(run: Run): Map<string, { values: number[]; load: number }> {
     const template = text.replace(NUMBER, '#').trim();
     const k = (seen.get(template) ?? 0) + 1;
     seen.set(template, k);
-    out.set(k > 1 ? `${template} [${k}]` : template, { values, load });
+    out.set(k > 1 ? `${template} [${k}]` : template, { text: text.trim(), values, load });
   }
   return out;
 }
@@ -145,10 +153,10 @@ function printComparison(name: string, a: Run[], b: Run[]) {
       const vb = median(sidesB.map((x) => x.values[slot]));
       if (va === vb || Number.isNaN(va) || Number.isNaN(vb)) continue;
       let n = -1;
-      const marked = key.replace(/#/g, () => (++n === slot ? '§' : '#'));
+      const marked = first.text.replace(NUMBER, (m) => (++n === slot ? '§' : m));
       const ratio = va === 0 ? '—' : (vb / va).toFixed(2);
       const load = `${median(sidesA.map((x) => x.load)).toFixed(1)} | ${median(sidesB.map((x) => x.load)).toFixed(1)}`;
-      process.stdout.write(`${marked.slice(0, 90).padEnd(90)}  A ${fmt(va).padStart(10)}  B ${fmt(vb).padStart(10)}  B/A ${ratio.padStart(5)}  load ${load}\n`);
+      process.stdout.write(`${marked.slice(0, 100).padEnd(100)}  A ${fmt(va).padStart(10)}  B ${fmt(vb).padStart(10)}  B/A ${ratio.padStart(5)}  load ${load}\n`);
       rows++;
     }
   }
@@ -158,7 +166,7 @@ function printComparison(name: string, a: Run[], b: Run[]) {
 }
 
 function fmt(v: number): string {
-  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  return Number.isInteger(v) || Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
 
 await main();
