@@ -122,7 +122,7 @@ function figures(run: Run): Map<string, Figure> {
   for (const { text, load } of run.lines) {
     const values = (text.match(NUMBER) ?? []).map((s) => Number(s.replaceAll(',', '')));
     if (values.length === 0) continue;
-    const template = text.replace(NUMBER, '#').trim();
+    const template = text.replace(NUMBER, '#').replace(/\s+/g, ' ').trim(); // padding moves with the widths
     const k = (seen.get(template) ?? 0) + 1;
     seen.set(template, k);
     out.set(k > 1 ? `${template} [${k}]` : template, { text: text.trim(), values, load });
