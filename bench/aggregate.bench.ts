@@ -3,12 +3,19 @@
 // hands them out) and one-shot over one contiguous 30-day column set.
 // Targets (bench/README.md): ≥ 80 M source bars/s for 1 s → 1 m, ≥ 150 M for 1 s → 1 h, median.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only aggregate` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/aggregate.bench.ts
 
-import { Aggregator, aggregateBars } from '../src/data/aggregate.ts';
-import { allocBars, sliceBars, type BarColumns } from '../src/data/bar-columns.ts';
-import { parseTimeframe, type Timeframe } from '../src/domain/timeframe.ts';
+import type { BarColumns } from '../src/data/bar-columns.ts';
+import type { Timeframe } from '../src/domain/timeframe.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { Aggregator, aggregateBars } = await load<typeof import('../src/data/aggregate.ts')>('src/data/aggregate.ts');
+const { allocBars, sliceBars } = await load<typeof import('../src/data/bar-columns.ts')>('src/data/bar-columns.ts');
+const { parseTimeframe } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
 
 const DAYS = 30;
 const BARS_PER_DAY = 86_400;
@@ -46,7 +53,6 @@ function timeframe(text: string): Timeframe {
   if (!r.ok) throw new Error(`bad timeframe ${text}`);
   return r.value;
 }
-
 
 /** Runs `fn` RUNS times after warm-up; returns elapsed milliseconds per run. */
 function time(fn: () => number, expectedBars: number): number[] {

@@ -10,18 +10,23 @@
 // - `s.auth.authenticate` of a token with a bad signature (refused at the signature check).
 // The database is a file in a temporary directory (WAL), as in production.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only auth-cost` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/auth-cost.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createServices } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const REQUESTS = 50_000;
 const VERIFIES = 100_000;

@@ -1,4 +1,7 @@
 // Cost of the challenge rules in the matching loop, on 30 days of synthetic 1 s NQ bars (2,592,000).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only challenge` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/challenge.bench.ts
 //
 // Both cases: 10 working limit orders far outside the data's range and a 1-lot long position, so
@@ -10,15 +13,20 @@
 // The two cases alternate run by run, so drift in machine speed hits both alike. Prints medians and
 // the fastest run in M bars/s, then the ratio of the median times.
 
-import { ChallengeRule } from '../src/challenge/rules.ts';
-import { type ChallengePlan, planFor } from '../src/challenge/plans.ts';
-import { newChallenge } from '../src/challenge/state.ts';
+import type { ChallengePlan } from '../src/challenge/plans.ts';
 import type { BarColumns } from '../src/data/bar-columns.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { tradeDateString } from '../src/domain/trading-hours.ts';
-import { SessionEngine } from '../src/engine/engine.ts';
-import { OrderSide, OrderType } from '../src/engine/types.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
 import { priceRange, syntheticBars } from './support.ts';
+import { load } from './root.ts';
+
+const { ChallengeRule } = await load<typeof import('../src/challenge/rules.ts')>('src/challenge/rules.ts');
+const { planFor } = await load<typeof import('../src/challenge/plans.ts')>('src/challenge/plans.ts');
+const { newChallenge } = await load<typeof import('../src/challenge/state.ts')>('src/challenge/state.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { tradeDateString } = await load<typeof import('../src/domain/trading-hours.ts')>('src/domain/trading-hours.ts');
+const { SessionEngine } = await load<typeof import('../src/engine/engine.ts')>('src/engine/engine.ts');
+type SessionEngine = import('../src/engine/engine.ts').SessionEngine;
+const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
 
 const BAR_COUNT = 30 * 86_400;
 const RUNS = 15;
@@ -34,8 +42,6 @@ const PLAN: ChallengePlan = {
   maxLossLimitCents: 500_000_000,
   dailyLossLimitCents: 400_000_000,
 };
-
-
 
 /** 10 far limit orders (never filled) and a 1-lot long bought at the first open. */
 function setup(b: BarColumns, lo: number, hi: number): SessionEngine {

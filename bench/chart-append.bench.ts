@@ -9,15 +9,24 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import type { BunPlugin } from 'bun';
+import { ROOT } from './root.ts';
 import { median } from './support.ts';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/chromium-headless-shell'].find((p) => p && existsSync(p));
 if (!CHROMIUM) {
   console.log('chart-append: no Chromium found (apt-get install -y chromium); skipped');
   process.exit(0);
 }
 
-const built = await Bun.build({ entrypoints: [join(import.meta.dir, 'chart-append-page.ts')], target: 'browser', minify: true });
+// The page is this checkout's; the chart it draws is the checkout under test's (ROOT, bench/root.ts).
+const underTest: BunPlugin = {
+  name: 'chart-under-test',
+  setup(b) {
+    b.onResolve({ filter: /\/src\/console\/chart\.ts$/ }, () => ({ path: join(ROOT, 'src/console/chart.ts') }));
+  },
+};
+const built = await Bun.build({ entrypoints: [join(import.meta.dir, 'chart-append-page.ts')], target: 'browser', minify: true, plugins: [underTest] });
 if (!built.success) throw new Error(built.logs.map(String).join('\n'));
 const js = await built.outputs[0].text();
 const html = `<!doctype html><html><body style="margin:0"><div id="chart" style="position:absolute;inset:0"></div><script type="module">${js}</script></body></html>`;

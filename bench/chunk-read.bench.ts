@@ -5,22 +5,26 @@
 // as on a running server). Each run reopens the database and reads every day once.
 // Targets (bench/README.md): one day ≤ 3 ms, 30 days ≤ 150 ms.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only chunk-read` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/chunk-read.bench.ts
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateDay } from '../src/data/generator.ts';
-import { findInstrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { weekdayOf } from '../src/domain/trading-hours.ts';
-import { BarChunkStore } from '../src/store/bar-chunks.ts';
-import { inTransaction, openDb } from '../src/store/db.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { generateDay } = await load<typeof import('../src/data/generator.ts')>('src/data/generator.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { weekdayOf } = await load<typeof import('../src/domain/trading-hours.ts')>('src/domain/trading-hours.ts');
+const { BarChunkStore } = await load<typeof import('../src/store/bar-chunks.ts')>('src/store/bar-chunks.ts');
+const { inTransaction, openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const DAYS = 30;
 const RUNS = 9;
-
 
 const NQ = findInstrument('NQ');
 if (!NQ) throw new Error('NQ missing from the catalog');

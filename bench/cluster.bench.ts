@@ -1,5 +1,5 @@
-// The same bot load through 1, 2 and 3 nodes on one PostgreSQL (test/support/cluster.ts: real
-// server processes behind a round-robin proxy), and failover: from kill -9 of the node holding a
+// The same bot load through 1, 2 and 3 nodes on one PostgreSQL (bench/servers.ts: real
+// server processes of ROOT's checkout, bench/root.ts, behind a round-robin proxy; HTTP only), and failover: from kill -9 of the node holding a
 // session to the first step of that session answered by another node.
 //
 // Run: ./node_modules/.bin/bun bench/cluster.bench.ts   (BOTS, CALLS override the load)
@@ -10,7 +10,7 @@
 // cores, and the 2- and 3-node figures were ten times the 1-node one for that reason alone.
 
 import { loadavg } from 'node:os';
-import { type Cluster, startCluster } from '../test/support/cluster.ts';
+import { type Cluster, startCluster } from './servers.ts';
 import { median, percentile } from './support.ts';
 
 /** The span of data each node serves (and warms): the sessions below read March 2025 only. */

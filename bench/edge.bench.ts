@@ -6,8 +6,10 @@
 //
 // Run: ./node_modules/.bin/bun bench/edge.bench.ts
 // A/B: ROOT=/path/to/other/checkout ./node_modules/.bin/bun bench/edge.bench.ts measures that tree's
-// src/ with the same load (its test/support/ for the PostgreSQL and the in-process nodes), so two
-// trees can be measured alternately on a shared machine. CALLS overrides the timed calls per figure.
+// src/ with the same load (bench/root.ts; the in-process nodes are bench/nodes.ts, built from that
+// tree's src/, and the throwaway PostgreSQL is this checkout's test/support/postgres.ts, a harness),
+// so any commit since the previous release can be measured; `npm run bench -- --baseline <commit>
+// --only edge` alternates the two trees. CALLS overrides the timed calls per figure.
 //
 // Measured (2 cores, load average about 1, two alternating runs each, medians, 1,500 calls a figure):
 // the step forwarded 2.87 / 2.78 ms before ownership moved to the edge (tag pre-seam) and 2.59 /
@@ -17,22 +19,21 @@
 // 0.34 → 0.36 / 0.36 ms).
 
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { freshDatabase } from '../test/support/postgres.ts';
+import { benchNode, benchToken } from './nodes.ts';
+import { load, ROOT } from './root.ts';
 import { median, percentile } from './support.ts';
 
-const ROOT = process.env.ROOT ?? join(import.meta.dir, '..');
 const CALLS = Number(process.env.CALLS ?? 1500);
 const WARMUP = 200;
 const T0 = Date.UTC(2025, 2, 3, 14, 30, 0);
 
-const { buildApp, silentLogger } = await import(join(ROOT, 'src/app.ts'));
-const { defaultConfig } = await import(join(ROOT, 'src/config.ts'));
-const { ManualClock } = await import(join(ROOT, 'src/lib/clock.ts'));
-const { createFetch } = await import(join(ROOT, 'src/server.ts'));
-const { createServices } = await import(join(ROOT, 'src/service/services.ts'));
-const { openDb } = await import(join(ROOT, 'src/store/db.ts'));
-const { inProcessNode, userToken } = await import(join(ROOT, 'test/support/in-process-node.ts'));
-const { freshDatabase } = await import(join(ROOT, 'test/support/postgres.ts'));
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { ManualClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 type Reply = { status: number; body: any };
 
@@ -72,6 +73,7 @@ async function oneNode(): Promise<string[]> {
   const base = `http://127.0.0.1:${server.port}`;
   try {
     const made = await s.users.create({ email: 'bench@example.com', plan: 'pro' });
+    if (!made.ok) throw new Error('cannot create bench user');
     const login = await fetch(`${base}/api/sim/Auth/loginKey`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'bench@example.com', apiKey: made.value.apiKey }) });
     const token = ((await login.json()) as { token: string }).token;
     const { accountId, contractId } = await startSession(base, token);
@@ -97,10 +99,10 @@ async function oneNode(): Promise<string[]> {
 async function twoNodes(): Promise<string[]> {
   const url = await freshDatabase();
   const secret = new TextEncoder().encode('y'.repeat(32));
-  const a = await inProcessNode(url, 'bench-a', secret);
-  const b = await inProcessNode(url, 'bench-b', secret);
+  const a = await benchNode(url, 'bench-a', secret);
+  const b = await benchNode(url, 'bench-b', secret);
   try {
-    const token = await userToken(a, 'bench-cluster@example.com');
+    const token = await benchToken(a, 'bench-cluster@example.com');
     const { accountId } = await startSession(a.base, token);
     const stepAt = (base: string) => () => post(base, 'Replay/step', { accountId, steps: 1 }, token);
     await timed(WARMUP / 2, stepAt(a.base));

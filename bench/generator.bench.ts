@@ -3,13 +3,19 @@
 // Target (bench/README.md): well above 10 M bars/s for 1 s bars; a day of NQ in a few ms. The first (warm-up)
 // runs also pay for building the daily anchor path, which later runs find cached.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only generator` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/generator.bench.ts
 
-import { generateDay } from '../src/data/generator.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { weekdayOf } from '../src/domain/trading-hours.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { generateDay } = await load<typeof import('../src/data/generator.ts')>('src/data/generator.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { weekdayOf } = await load<typeof import('../src/domain/trading-hours.ts')>('src/domain/trading-hours.ts');
 
 const WEEKDAYS = 10;
 const RUNS = 15;
@@ -23,7 +29,6 @@ function weekdaysFrom(firstDay: number, count: number): number[] {
   }
   return days;
 }
-
 
 function bench(inst: Instrument, days: number[]): void {
   const ms: number[] = [];

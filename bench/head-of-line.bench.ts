@@ -14,21 +14,26 @@
 // 5-minute cache never answers. A replay session that reaches its end is ended and a new one started
 // (on the next of the client's session users, since starts are limited to 20 a minute per account).
 //
+// A/B: ROOT=<checkout> serves with that checkout's src/ (bench/root.ts; the load and the pinger speak
+// HTTP only); `npm run bench -- --baseline <commit> --only head-of-line` runs both in turn.
 // Run: ./node_modules/.bin/bun bench/head-of-line.bench.ts          (HOL_SECONDS=12 by default)
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createServices } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const CLIENTS = 4;
 const PING_EVERY_MS = 10;

@@ -8,24 +8,28 @@
 // is timed on its own. The split times the service (`s.history.retrieve`) and the encoders
 // (`barsResponse`, body read included) directly on the same requests.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only history-http` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/history-http.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { weekdayOf } from '../src/domain/trading-hours.ts';
-import { barsResponse, MSGPACK } from '../src/http/shared/bars.ts';
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createServices } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
-import { median, percentile, rotatingTokens } from './support.ts';
+import { median, percentile, rotatingTokens, SIM_POLICY } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { weekdayOf } = await load<typeof import('../src/domain/trading-hours.ts')>('src/domain/trading-hours.ts');
+const { barsResponse, MSGPACK } = await load<typeof import('../src/http/shared/bars.ts')>('src/http/shared/bars.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const RUNS = 40;
 const WARMUP = 5;
@@ -43,8 +47,6 @@ const s = await createServices({
 });
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}/api/sim`;
-
-
 
 const weekdays: number[] = [];
 for (let d = FIRST_DAY; weekdays.length < 2 * (RUNS + WARMUP) + 4 * RUNS + 10; d++) if (weekdayOf(d) % 6 !== 0) weekdays.push(d);

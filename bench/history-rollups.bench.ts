@@ -7,27 +7,32 @@
 // Each timed request differs from the previous ones in `limit` only (part of the response cache key;
 // never binding here), and a fresh Pro user is logged in for every 20 requests (the rate limit).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only history-rollups` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/history-rollups.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
 import type { BarColumns } from '../src/data/bar-columns.ts';
-import { BarSource } from '../src/data/bar-source.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { HistoryService } from '../src/service/history.ts';
-import { createServices, syntheticSpan } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
-import { BarRollupStore } from '../src/store/rollups.ts';
-import { UsageStore } from '../src/store/usage.ts';
-import { median, percentile, rotatingTokens } from './support.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import { median, percentile, rotatingTokens, SIM_POLICY } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { BarSource } = await load<typeof import('../src/data/bar-source.ts')>('src/data/bar-source.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { HistoryService } = await load<typeof import('../src/service/history.ts')>('src/service/history.ts');
+const { createServices, syntheticSpan } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+const { BarRollupStore } = await load<typeof import('../src/store/rollups.ts')>('src/store/rollups.ts');
+const { UsageStore } = await load<typeof import('../src/store/usage.ts')>('src/store/usage.ts');
 
 const RUNS = 30;
 const WARMUP = 5;

@@ -11,21 +11,27 @@
 // stopped at once (their combinations never reach a runner: this server gives them none), and
 // runs never start (`runnerMaxConcurrent` 0: the plan's checks run, then the runner share refuses).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only hostile-requests` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/hostile-requests.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig, limits } from '../src/config.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createFetch } from '../src/server.ts';
-import { createServices, type Services } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
-import { AccountStore } from '../src/store/accounts.ts';
-import { PlaygroundRunStore } from '../src/store/playground-runs.ts';
-import { ReplayStore } from '../src/store/replay.ts';
+import type { Services } from '../src/service/services.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig, limits } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+const { AccountStore } = await load<typeof import('../src/store/accounts.ts')>('src/store/accounts.ts');
+const { PlaygroundRunStore } = await load<typeof import('../src/store/playground-runs.ts')>('src/store/playground-runs.ts');
+const { ReplayStore } = await load<typeof import('../src/store/replay.ts')>('src/store/replay.ts');
 
 const PROBE_MS = 2;
 const SETTLE_MS = 300;

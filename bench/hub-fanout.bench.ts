@@ -6,12 +6,18 @@
 // 2. paced: one bar every 10 ms (replay speed 50) for 1 s; per bar, time from send to arrival of its
 //    GatewayTrade at each client (the frame interval is part of it), p50 and p99.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only hub-fanout` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/hub-fanout.bench.ts
 
 import type { HubConnection } from '../src/http/hubs/signalr/hub.ts';
-import { createHubTransport, type SocketData } from '../src/http/hubs/signalr/transport.ts';
+import type { SocketData } from '../src/http/hubs/signalr/transport.ts';
 import type { Principal } from '../src/service/auth.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { createHubTransport } = await load<typeof import('../src/http/hubs/signalr/transport.ts')>('src/http/hubs/signalr/transport.ts');
 
 const CLIENTS = 200;
 const BURST_BARS = 100;

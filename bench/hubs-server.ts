@@ -19,14 +19,16 @@
 // Environment: DATA_DIR, DATA_START_DATE, DATA_END_DATE as for src/main.ts; BENCH_KEEPALIVE_MS
 // (optional) shortens the hubs' keep-alive for the idle phase.
 
-import { buildApp, silentLogger } from '../src/app.ts';
-import { limits, loadConfig } from '../src/config.ts';
-import { hubAuthentication } from '../src/http/hubs/auth.ts';
-import { gatewayHubs } from '../src/http/hubs/index.ts';
 import type { HubConnection } from '../src/http/hubs/signalr/hub.ts';
-import { createHubTransport } from '../src/http/hubs/signalr/transport.ts';
-import { openInstance } from '../src/instance.ts';
-import { createFetch } from '../src/server.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { limits, loadConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { hubAuthentication } = await load<typeof import('../src/http/hubs/auth.ts')>('src/http/hubs/auth.ts');
+const { gatewayHubs } = await load<typeof import('../src/http/hubs/index.ts')>('src/http/hubs/index.ts');
+const { createHubTransport } = await load<typeof import('../src/http/hubs/signalr/transport.ts')>('src/http/hubs/signalr/transport.ts');
+const { openInstance } = await load<typeof import('../src/instance.ts')>('src/instance.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
 
 export const LAG_TICK_MS = 10;
 

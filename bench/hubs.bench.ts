@@ -2,6 +2,9 @@
 // The real-time hubs (/hubs/market, /hubs/user) under load, on this machine (2 cores shared by the
 // server process and the load generator: every figure is for both on one small box, and each phase
 // prints the machine's load average and CPU pressure at its start, since other work on the box shows).
+// A/B: ROOT=<checkout> runs the server child (bench/hubs-server.ts) on that checkout's src/
+// (bench/root.ts; the load speaks HTTP and SignalR only); `npm run bench -- --baseline <commit>
+// --only hubs` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/hubs.bench.ts   (about 2 minutes; prints figures, asserts nothing;
 // BENCH_PHASES=2 runs one phase). Part of `npm run bench` (bench/run-all.ts).
 //
@@ -47,14 +50,17 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HubConnection } from '@microsoft/signalr';
 import type { Subprocess } from 'bun';
-import { defaultConfig } from '../src/config.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { openInstance } from '../src/instance.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
 import { type BenchServer, inBatches, login, officialHub, post, quantile, range, RawHub, spread, startServer } from './hubs-client.ts';
 import type { Backlog, FrameFigures, LagFigures, MemoryFigures } from './hubs-server.ts';
 import { storeGeneratedDays } from './support.ts';
+import { load } from './root.ts';
+
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { openInstance } = await load<typeof import('../src/instance.ts')>('src/instance.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
 
 const NQ = findInstrument('NQ') as Instrument;
 const START_DAY = daysFromCivil(2025, 3, 3); // a Monday

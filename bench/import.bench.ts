@@ -1,11 +1,16 @@
 // Lines per second of parseBarFile on a generated 1-million-line generic CSV of NQ 1 s bars, for three
 // time forms: ISO with Z, naive ISO read in America/New_York (the zone path), and epoch nanoseconds.
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only import` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/import.bench.ts
 // Generating the text is outside the timing; parsing includes validation and the typed-array writes.
 
-import { parseBarFile } from '../src/data/import/index.ts';
 import type { ImportOptions } from '../src/data/import/types.ts';
-import { findInstrument } from '../src/domain/instrument.ts';
+import { load } from './root.ts';
+
+const { parseBarFile } = await load<typeof import('../src/data/import/index.ts')>('src/data/import/index.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
 
 const LINES = 1_000_000;
 const RUNS = 7;

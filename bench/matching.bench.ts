@@ -1,4 +1,7 @@
 // Matching-loop throughput on 30 days of synthetic 1 s NQ bars (2,592,000 bars).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only matching` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/matching.bench.ts
 //
 // Cases: 0, 10 and 100 working orders placed far outside the data's range (they never fill, so this
@@ -9,11 +12,18 @@
 // Prints the median and the slowest of RUNS timed runs (M bars/s) after WARMUP_RUNS untimed ones.
 
 import type { BarColumns } from '../src/data/bar-columns.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { SessionEngine } from '../src/engine/engine.ts';
-import { type EngineStateView, equityAtCents, type RuleThresholds, type StopRule } from '../src/engine/stop-rule.ts';
-import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, OrderSide, OrderType } from '../src/engine/types.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { EngineStateView, RuleThresholds, StopRule } from '../src/engine/stop-rule.ts';
 import { priceRange, syntheticBars } from './support.ts';
+import { load } from './root.ts';
+
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { SessionEngine } = await load<typeof import('../src/engine/engine.ts')>('src/engine/engine.ts');
+type SessionEngine = import('../src/engine/engine.ts').SessionEngine;
+const { equityAtCents } = await load<typeof import('../src/engine/stop-rule.ts')>('src/engine/stop-rule.ts');
+const { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS, OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+type OrderType = import('../src/engine/types.ts').OrderType;
+type OrderSide = import('../src/engine/types.ts').OrderSide;
 
 const BAR_COUNT = 30 * 86_400;
 const RUNS = 9;
@@ -21,8 +31,6 @@ const RUNS = 9;
 const WARMUP_RUNS = 5;
 const START_S = 1_704_067_200; // 2024-01-01T00:00:00Z
 const NQ = findInstrument('NQ') as Instrument;
-
-
 
 function newEngine(b: BarColumns): SessionEngine {
   const e = new SessionEngine(NQ, { startingBalanceCents: 1_000_000_000 });

@@ -3,16 +3,21 @@
 // tests' throwaway server on loopback: fsync off, so the figure is the copy's, not the disk's) with
 // src/store/copy.ts, three times; prints the median and rows and MB a second.
 //
+// A/B: ROOT=<checkout> measures that checkout's copy and stores (bench/root.ts); the throwaway
+// PostgreSQL is this checkout's test/support/postgres.ts (a harness). `npm run bench -- --baseline
+// <commit> --only migrate` runs both in turn.
 // Run: ./node_modules/.bin/bun bench/migrate.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copySqliteToPostgres } from '../src/store/copy.ts';
-import { openDb } from '../src/store/db.ts';
-import { openPostgres } from '../src/store/postgres.ts';
 import { freshDatabase } from '../test/support/postgres.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { copySqliteToPostgres } = await load<typeof import('../src/store/copy.ts')>('src/store/copy.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+const { openPostgres } = await load<typeof import('../src/store/postgres.ts')>('src/store/postgres.ts');
 
 const USERS = 200;
 const ACCOUNTS = 1_000;

@@ -3,8 +3,12 @@
 // registries, and cached by the plugin), and what later requests cost. Cold figures are medians
 // over fresh processes, since a process builds each document once.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only openapi` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/openapi.bench.ts
 
+import { load } from './root.ts';
 import { median } from './support.ts';
 
 const PROCESSES = 7;
@@ -22,21 +26,21 @@ interface Cold {
 
 async function child(): Promise<Cold> {
   await import('elysia');
-  await import('../src/http/sim/index.ts');
-  await import('../src/http/legacy/index.ts');
-  await import('../src/http/playground/index.ts');
-  await import('../src/http/web/index.ts');
+  await load<typeof import('../src/http/sim/index.ts')>('src/http/sim/index.ts');
+  await load<typeof import('../src/http/legacy/index.ts')>('src/http/legacy/index.ts');
+  await load<typeof import('../src/http/playground/index.ts')>('src/http/playground/index.ts');
+  await load<typeof import('../src/http/web/index.ts')>('src/http/web/index.ts');
   let t = performance.now();
   await import('@elysiajs/openapi');
   const importMs = performance.now() - t;
-  const { buildApp } = await import('../src/app.ts');
-  const { defaultConfig } = await import('../src/config.ts');
-  const { ManualClock } = await import('../src/lib/clock.ts');
-  const { randomSecret } = await import('../src/lib/secrets.ts');
-  const { apiReference, REFERENCE_MOUNTS } = await import('../src/http/openapi/index.ts');
-  const { buildDocument } = await import('../src/http/openapi/document.ts');
-  const { createServices } = await import('../src/service/services.ts');
-  const { openDb } = await import('../src/store/db.ts');
+  const { buildApp } = await load<typeof import('../src/app.ts')>('src/app.ts');
+  const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+  const { ManualClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+  const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+  const { apiReference, REFERENCE_MOUNTS } = await load<typeof import('../src/http/openapi/index.ts')>('src/http/openapi/index.ts');
+  const { buildDocument } = await load<typeof import('../src/http/openapi/document.ts')>('src/http/openapi/document.ts');
+  const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+  const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
   const s = await createServices({ config: defaultConfig({}), clock: new ManualClock(Date.UTC(2025, 2, 3)), db: openDb(':memory:'), jwtSecret: new TextEncoder().encode(randomSecret()) });
   t = performance.now();
   apiReference();

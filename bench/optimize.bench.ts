@@ -10,6 +10,9 @@
 // it could have had ahead, and neither spawns more than it uses. Beside wall time: the CPU seconds of
 // the server process and of all its children (spawns and snapshot restores included).
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only optimize` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/optimize.bench.ts
 //   ROUNDS=n   pairs of runs (default 1)
 //   COMBOS=n   a smaller grid for a quick look: n = 10, 20, … 100 (fast 5…50 × the first n/10 slow values)
@@ -17,15 +20,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createFetch } from '../src/server.ts';
-import { createServices } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
 import { serverCpuMs, treeCpuMs } from './playground-cpu.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const MONTH = { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m' };

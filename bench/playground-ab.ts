@@ -18,7 +18,7 @@ const CPU = ['smaChildCpuMs', 'smaServerCpuMs', 'emptyChildCpuMs', 'emptyServerC
 
 function runOnce(benchPath: string, root: string): Targets {
   const p = Bun.spawnSync([process.execPath, benchPath], {
-    env: { ...process.env, AB_BASELINE: '', TARGETS: '1', REPO_ROOT: root, RUNS: process.env.RUNS ?? '3' },
+    env: { ...process.env, AB_BASELINE: '', TARGETS: '1', ROOT: root, RUNS: process.env.RUNS ?? '3' },
     stdout: 'pipe',
     stderr: 'pipe',
   });

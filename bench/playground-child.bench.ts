@@ -7,7 +7,7 @@
 // Run: ./node_modules/.bin/bun bench/playground-child.bench.ts
 //   RUNS=n           timed runs of each workload (default 3), after one untimed run that builds rollups
 //   ONLY=empty|sma|month  one workload (month: one combination of bench/optimize.bench.ts's grid)
-//   REPO_ROOT=dir    the server and runner code of another checkout (this file stays)
+//   ROOT=dir         the server and runner code of another checkout (bench/root.ts; this file stays)
 //   AB_BASELINE=dir  this checkout (A) against `dir` (B), in turn A B A B … (AB_ROUNDS pairs, default 3):
 //                    medians of each side's per-process medians and of the per-round ratios
 
@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serverCpuMs, trackChildren } from './playground-cpu.ts';
+import { ROOT } from './root.ts';
 import { median } from './support.ts';
 
 interface Figures {
@@ -26,7 +27,6 @@ if (process.env.AB_BASELINE) {
   process.exit(0);
 }
 
-const ROOT = resolve(process.env.REPO_ROOT ?? join(import.meta.dir, '..'));
 const RUNS = Number(process.env.RUNS ?? 3);
 const { defaultConfig } = await import(join(ROOT, 'src/config.ts'));
 const { limits } = await import(join(ROOT, 'src/config.ts'));
@@ -111,7 +111,7 @@ process.exit(0);
 
 async function ab(rootA: string, rootB: string, rounds: number): Promise<void> {
   const runOnce = (root: string): Figures => {
-    const p = Bun.spawnSync([process.execPath, import.meta.path], { env: { ...process.env, AB_BASELINE: '', REPO_ROOT: root }, stdout: 'pipe', stderr: 'pipe' });
+    const p = Bun.spawnSync([process.execPath, import.meta.path], { env: { ...process.env, AB_BASELINE: '', ROOT: root }, stdout: 'pipe', stderr: 'pipe' });
     const text = p.stdout.toString();
     const line = text.split('\n').find((l) => l.startsWith('figures '));
     if (p.exitCode !== 0 || line === undefined) throw new Error(`bench in ${root} failed (${p.exitCode}):\n${text}\n${p.stderr.toString()}`);

@@ -17,7 +17,8 @@
 //
 // Run: ./node_modules/.bin/bun bench/playground.bench.ts
 //   TARGETS=1        only 1 and 3, and a last line `targets {"smaYearMs":…,"emptyMbarsPerS":…, CPU ms…}`
-//   REPO_ROOT=dir    the server and runner of another checkout (this file's own code stays)
+//   ROOT=dir         the server and runner of another checkout (bench/root.ts; this file's own code stays);
+//                    any commit since the previous release: the run store is built the way that commit's is
 //   AB_BASELINE=dir  A/B: this checkout against `dir` (for example a git worktree of main), TARGETS
 //                    runs of each in turn (A B A B …, AB_ROUNDS pairs, default 3), medians and B/A
 
@@ -26,13 +27,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { abCompare } from './playground-ab.ts';
 import { serverCpuMs, trackChildren } from './playground-cpu.ts';
+import { ROOT } from './root.ts';
 import { median, percentile } from './support.ts';
 
 if (process.env.AB_BASELINE) {
   await abCompare(import.meta.path, join(import.meta.dir, '..'), resolve(process.env.AB_BASELINE), Number(process.env.AB_ROUNDS ?? 3));
   process.exit(0);
 }
-const ROOT = resolve(process.env.REPO_ROOT ?? join(import.meta.dir, '..'));
 const TARGETS = process.env.TARGETS === '1';
 const { buildApp, silentLogger } = await import(join(ROOT, 'src/app.ts'));
 const { defaultConfig } = await import(join(ROOT, 'src/config.ts'));
@@ -54,7 +55,8 @@ const s = await createServices({
 });
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
 const base = `http://127.0.0.1:${server.port}`;
-const runs = new PlaygroundRunStore(s.sql);
+// The run store takes the services' Sql since 2026-11-25 (d5b578f), the SQLite database before.
+const runs = new PlaygroundRunStore((s as unknown as { sql?: unknown }).sql ?? s.db);
 const children = trackChildren(s.runner());
 
 await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });

@@ -2,12 +2,21 @@
 // SQLite, and in the store on PostgreSQL on loopback (a cluster's path: a transaction with an
 // advisory lock); plus two PostgreSQL pools (two "nodes") taking for one key at once.
 // Run: ./node_modules/.bin/bun bench/rate-limit.bench.ts   (starts its own throwaway PostgreSQL)
+// A/B: ROOT=<checkout> (bench/root.ts) measures that checkout's limiter and stores; the throwaway
+// PostgreSQL is this checkout's test/support/postgres.ts (a harness, not code under test).
 
-import { memoryRateLimits, type RateLimiter, sharedRateLimits } from '../src/service/rate-limit.ts';
-import { openPostgres } from '../src/store/postgres.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RateLimiter } from '../src/service/rate-limit.ts';
 import { freshDatabase, postgresAvailable } from '../test/support/postgres.ts';
-import { freshSqlite } from '../test/support/sql-backends.ts';
 import { median, percentile } from './support.ts';
+import { load } from './root.ts';
+
+const { memoryRateLimits, sharedRateLimits } = await load<typeof import('../src/service/rate-limit.ts')>('src/service/rate-limit.ts');
+const { openPostgres } = await load<typeof import('../src/store/postgres.ts')>('src/store/postgres.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+const { SqliteSql } = await load<typeof import('../src/store/sql.ts')>('src/store/sql.ts');
 
 const TAKES = 2000;
 const KEYS = 200;
@@ -29,9 +38,12 @@ async function main(): Promise<void> {
   const cpu = (await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ');
   console.log(`${TAKES} takes over ${KEYS} keys, max 20 a minute each; load average ${cpu}`);
   const mem = await timeTakes(memoryRateLimits().limiter('bench', 20, 60_000), 'memory (SQLite default)');
-  const lite = await freshSqlite();
+  // A file database of the checkout under test (test/support/sql-backends.ts builds this checkout's).
+  const dir = mkdtempSync(join(tmpdir(), 'rd-bench-rate-'));
+  const lite = new SqliteSql(openDb(join(dir, 'replaydesk.db')));
   const shLite = await timeTakes(sharedRateLimits(lite).limiter('bench', 20, 60_000), 'store, SQLite');
   await lite.close();
+  rmSync(dir, { recursive: true, force: true });
   if (!postgresAvailable()) return console.log('PostgreSQL: not available, skipped');
   const url = await freshDatabase();
   const a = await openPostgres(url);

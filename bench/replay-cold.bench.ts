@@ -15,19 +15,24 @@
 // Reports medians (and max) of the step's wall time and of the event-loop hold, cold and warm, and
 // how far back the warm-up had come when the cold steps were done.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-cold` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-cold.bench.ts      (ROLLUP_WORKERS=0 or 2 to compare)
 
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig } from '../src/config.ts';
-import { INSTRUMENTS } from '../src/domain/instrument.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { createServices, type Services } from '../src/service/services.ts';
-import { openDb } from '../src/store/db.ts';
-import { median } from './support.ts';
+import type { Services } from '../src/service/services.ts';
+import { median, SIM_POLICY } from './support.ts';
+import { load } from './root.ts';
+
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { INSTRUMENTS } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const START_DATES = ['2024-01-02', '2023-07-03', '2023-01-03'];
 const STEP_BARS = 100;

@@ -25,29 +25,36 @@
 // The challenge session stays flat (no fills), so it is never violated; the rule still rolls its
 // trade date at every 17:00 CT and splits the scan there.
 //
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-jump` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-jump.bench.ts
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { ChallengeRule } from '../src/challenge/rules.ts';
-import { defaultConfig, type Config } from '../src/config.ts';
-import { BarSource } from '../src/data/bar-source.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { SessionEngine } from '../src/engine/engine.ts';
-import { OrderSide, OrderType } from '../src/engine/types.ts';
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { ReplayService } from '../src/service/replay/service.ts';
-import { LiveSession } from '../src/service/replay/session.ts';
-import { createServices, type Services } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
-import { storeGeneratedDays } from './support.ts';
+import type { Config } from '../src/config.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { Services } from '../src/service/services.ts';
+import { storeGeneratedDays, SIM_POLICY } from './support.ts';
+import { load, loadIfPresent } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { ChallengeRule } = await load<typeof import('../src/challenge/rules.ts')>('src/challenge/rules.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { BarSource } = await load<typeof import('../src/data/bar-source.ts')>('src/data/bar-source.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { SessionEngine } = await load<typeof import('../src/engine/engine.ts')>('src/engine/engine.ts');
+const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { ReplayService } = await load<typeof import('../src/service/replay/service.ts')>('src/service/replay/service.ts');
+const { LiveSession } = await load<typeof import('../src/service/replay/session.ts')>('src/service/replay/session.ts');
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const RUNS = 15;
 const WARMUP = 2;
@@ -78,7 +85,7 @@ wrap(BarSource.prototype, 'load', 'load');
 wrap(LiveSession.prototype, 'jumpTo', 'advance');
 // The commit is SessionCommands' (src/service/replay/commands.ts); ReplayService's before the service
 // was split, so the same file measures both sides of that change.
-const commands = await import('../src/service/replay/commands.ts').catch(() => null);
+const commands = await loadIfPresent<typeof import('../src/service/replay/commands.ts')>('src/service/replay/commands.ts');
 wrap((commands?.SessionCommands ?? ReplayService).prototype, 'commit', 'commit');
 wrap(ReplayService.prototype, 'jumpTo', 'service');
 const resetAcc = () => {

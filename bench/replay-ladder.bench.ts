@@ -8,15 +8,25 @@
 // 3. A jump where orders trigger: cost per walked (triggered) stretch, counted as processBars calls.
 // 4. Matching over 30 days of 1 s NQ with 10 working orders near the price, re-placed as they fill,
 //    a day per jump: ladder vs flat (should be ≥ 1×).
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only replay-ladder` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/replay-ladder.bench.ts
 
-import { type BarColumns } from '../src/data/bar-columns.ts';
-import { BarSource, type ChunkReader } from '../src/data/bar-source.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil, parseTimeframe, type Timeframe } from '../src/domain/timeframe.ts';
-import { SessionEngine } from '../src/engine/engine.ts';
-import { OrderSide, OrderType } from '../src/engine/types.ts';
-import { LiveSession } from '../src/service/replay/session.ts';
+import type { BarColumns } from '../src/data/bar-columns.ts';
+import type { ChunkReader } from '../src/data/bar-source.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { Timeframe } from '../src/domain/timeframe.ts';
+import { load } from './root.ts';
+
+const { BarSource } = await load<typeof import('../src/data/bar-source.ts')>('src/data/bar-source.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil, parseTimeframe } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { SessionEngine } = await load<typeof import('../src/engine/engine.ts')>('src/engine/engine.ts');
+type SessionEngine = import('../src/engine/engine.ts').SessionEngine;
+const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+const { LiveSession } = await load<typeof import('../src/service/replay/session.ts')>('src/service/replay/session.ts');
+type LiveSession = import('../src/service/replay/session.ts').LiveSession;
 
 const D = 86_400;
 const NQ = findInstrument('NQ') as Instrument;

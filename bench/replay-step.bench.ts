@@ -22,30 +22,36 @@
 // process's CPU per step over the timed steps (one call at a time: the service's own cost).
 // Wrappers are bench-only (prototype patches below); nothing is instrumented in src/. They time
 // advanceSliced (SessionAdvancer's, or ReplayService's before the service was split), or advanceLocked
-// where no advanceSliced exists, so this file also runs against a commit from before advances were
-// sliced (e7625e2: copy it into that worktree's bench/).
+// where no advanceSliced exists, so this file also measures a commit from before advances were
+// sliced (e7625e2), and loads advancing.ts only where the checkout has it.
 //
 // Run: ./node_modules/.bin/bun bench/replay-step.bench.ts
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts); this file and bench/support.ts
+// stay this checkout's. `npm run bench -- --baseline <commit> --only replay-step` runs both in turn.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, silentLogger } from '../src/app.ts';
-import { defaultConfig } from '../src/config.ts';
-import { findInstrument, type Instrument } from '../src/domain/instrument.ts';
-import { daysFromCivil } from '../src/domain/timeframe.ts';
-import { OrderSide, OrderType } from '../src/engine/types.ts';
-import { barsResponse } from '../src/http/shared/bars.ts';
-import { SIM_POLICY } from '../src/http/sim/policy.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { dayToDateString } from '../src/lib/iso-time.ts';
-import { randomSecret } from '../src/lib/secrets.ts';
-import { ReplayService } from '../src/service/replay/service.ts';
-import { LiveSession } from '../src/service/replay/session.ts';
-import { createServices, type Services } from '../src/service/services.ts';
-import { createFetch } from '../src/server.ts';
-import { openDb } from '../src/store/db.ts';
-import { storeGeneratedDays } from './support.ts';
+import type { Instrument } from '../src/domain/instrument.ts';
+import type { Services } from '../src/service/services.ts';
+import { storeGeneratedDays, SIM_POLICY } from './support.ts';
+import { load, loadIfPresent } from './root.ts';
+
+const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
+const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
+const { findInstrument } = await load<typeof import('../src/domain/instrument.ts')>('src/domain/instrument.ts');
+const { daysFromCivil } = await load<typeof import('../src/domain/timeframe.ts')>('src/domain/timeframe.ts');
+const { OrderSide, OrderType } = await load<typeof import('../src/engine/types.ts')>('src/engine/types.ts');
+const { barsResponse } = await load<typeof import('../src/http/shared/bars.ts')>('src/http/shared/bars.ts');
+const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
+const { dayToDateString } = await load<typeof import('../src/lib/iso-time.ts')>('src/lib/iso-time.ts');
+const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
+const { ReplayService } = await load<typeof import('../src/service/replay/service.ts')>('src/service/replay/service.ts');
+const { LiveSession } = await load<typeof import('../src/service/replay/session.ts')>('src/service/replay/session.ts');
+type LiveSession = import('../src/service/replay/session.ts').LiveSession;
+const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
+const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
+const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const SESSIONS = 10;
 const STEPS = 1000; // timed steps per loop
@@ -131,7 +137,7 @@ async function main(): Promise<void> {
   // A step is one advance piece: advanceSliced runs it without yielding, so its time is the server's
   // work for the step (walk, fills, commit). It is SessionAdvancer's (src/service/replay/advancing.ts);
   // ReplayService's before the service was split, so the same file measures both sides of that change.
-  const advancing = await import('../src/service/replay/advancing.ts').catch(() => null);
+  const advancing = await loadIfPresent<typeof import('../src/service/replay/advancing.ts')>('src/service/replay/advancing.ts');
   const proto = (advancing?.SessionAdvancer ?? ReplayService).prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const advanceName = 'advanceSliced' in proto ? 'advanceSliced' : 'advanceLocked';
   const advance = proto[advanceName];

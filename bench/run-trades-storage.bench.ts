@@ -4,6 +4,9 @@
 // on SQLite (file pages, as stored) the packed columns as one BLOB a run, in chunks of 1,000 (the
 // store) and a table with one row per trade. A page read is 1,000 trades near the end, decoded to the
 // engine's trade records. Prints sizes and medians.
+// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
+// previous release: only modules and exports they all have), the same load from this file and bench/'s
+// helpers; `npm run bench -- --baseline <commit> --only run-trades-storage` runs this checkout and <commit> in turn.
 // Run: ./node_modules/.bin/bun bench/run-trades-storage.bench.ts   (TRADES=200000 for the stored maximum)
 
 import { Database } from 'bun:sqlite';
@@ -11,8 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Packr, pack, unpack } from 'msgpackr';
-import { chunkTrades, decodeTrades, encodeTrades, type StoredTrade } from '../src/store/playground-runs.ts';
+import type { StoredTrade } from '../src/store/playground-runs.ts';
 import { median } from './support.ts';
+import { load } from './root.ts';
+
+const { chunkTrades, decodeTrades, encodeTrades } = await load<typeof import('../src/store/playground-runs.ts')>('src/store/playground-runs.ts');
 
 const N = Number(process.env.TRADES ?? 14_041);
 const PAGE = 1000;

@@ -3,16 +3,17 @@
 // optimisation: runner/host/pool.ts). This is what a cold run waits for and what each combination
 // of an optimisation's grid pays before its run.
 //
-// Run: ./node_modules/.bin/bun bench/runner-start.bench.ts [checkout]
-//   checkout   another checkout's runner (for example a git worktree of main), this file's code stays
+// Run: ./node_modules/.bin/bun bench/runner-start.bench.ts
+//   ROOT=dir   another checkout's runner (bench/root.ts; a git worktree of any commit), this file's code stays
 //   RUNS=n     children started one after another (default 6); prints [wall ms, CPU ms] each and medians
 
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { treeCpuMs } from './playground-cpu.ts';
+import { ROOT } from './root.ts';
 import { median } from './support.ts';
 
-const root = resolve(process.argv[2] ?? join(import.meta.dir, '..'));
+const root = process.argv[2] ? resolve(process.argv[2]) : ROOT;
 const RUNS = Number(process.env.RUNS ?? 6);
 const { RunnerPool } = await import(join(root, 'runner/host/pool.ts'));
 const pool = new RunnerPool({ cacheDir: join(tmpdir(), 'replaydesk-bench-runner'), size: 0 });

@@ -2,7 +2,7 @@
 // in DATA_DIR's SQLite, one with DATABASE_URL on a fresh PostgreSQL database (users, accounts,
 // sessions, orders, fills in PostgreSQL; market data still in its DATA_DIR's SQLite).
 //
-// Each server is `bun src/main.ts` on 127.0.0.1 (test/support/server-process.ts), default settings but
+// Each server is `bun <ROOT>/src/main.ts` on 127.0.0.1 (bench/servers.ts; ROOT=<checkout>, bench/root.ts), default settings but
 // a two-week synthetic span, no warm playground children, and the shared test runner cache. The bench
 // logs in with the demo user's API key, starts an NQ 1 m replay on 2025-03-03 and then, one call at a
 // time and alternating the two servers (which goes first flips every round, so both see the same
@@ -15,7 +15,7 @@
 // ratio of the medians, and each server process's CPU per timed call (PostgreSQL's own backend
 // processes are not in it).
 //
-// PostgreSQL: BENCH_PG_ADMIN_URL (default: the local server on port 55432, user postgres) must allow
+// PostgreSQL: BENCH_PG_ADMIN_URL (default: the tests' throwaway server, test/support/postgres.ts) must allow
 // CREATE DATABASE; the bench makes a database of its own and drops it at the end.
 //
 // Run: ./node_modules/.bin/bun bench/store-backends.bench.ts        (BENCH_N=300 timed rounds by default)
@@ -24,12 +24,21 @@ import { SQL } from 'bun';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnServer, type ServerProcess } from '../test/support/server-process.ts';
+import { freshDatabase } from '../test/support/postgres.ts';
+import { type ServerProcess, spawnServer } from './servers.ts';
 import { median, percentile } from './support.ts';
 
 const N = Number(process.env.BENCH_N ?? 300);
 const WARMUP = 20;
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres';
+// Without BENCH_PG_ADMIN_URL, the tests' throwaway server (test/support/postgres.ts, a harness): its
+// `postgres` database, beside the fresh one it makes.
+const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? adminOf(await freshDatabase());
+
+function adminOf(url: string): string {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  return u.toString();
+}
 const RUNNER_CACHE = process.env.RUNNER_CACHE_DIR ?? join(tmpdir(), 'replaydesk-test-runner');
 const SERVER_ENV = {
   DATA_START_DATE: '2025-02-24',

@@ -1,10 +1,20 @@
 // Shared pieces of the benchmarks: order statistics and a cheap deterministic bar walk.
 
-import { allocBars, type BarColumns } from '../src/data/bar-columns.ts';
-import { generateDay } from '../src/data/generator.ts';
+import type { BarColumns } from '../src/data/bar-columns.ts';
 import type { Instrument } from '../src/domain/instrument.ts';
 import type { Services } from '../src/service/services.ts';
-import { inTransaction } from '../src/store/db.ts';
+import { load, loadIfPresent } from './root.ts';
+
+const { allocBars } = await load<typeof import('../src/data/bar-columns.ts')>('src/data/bar-columns.ts');
+const { generateDay } = await load<typeof import('../src/data/generator.ts')>('src/data/generator.ts');
+const { inTransaction } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
+
+type SimPolicy = typeof import('../src/http/sim/policy.ts');
+/**
+ * The current family's policy (src/http/sim/policy.ts, since 9c211e2 on 2026-11-25). Before it the
+ * services' policy parameters had defaults, which the empty object's undefined members leave in force.
+ */
+export const SIM_POLICY = (await loadIfPresent<SimPolicy>('src/http/sim/policy.ts'))?.SIM_POLICY ?? ({} as SimPolicy['SIM_POLICY']);
 
 export function median(xs: ArrayLike<number>): number {
   const s = Array.from(xs).sort((a, b) => a - b);
