@@ -135,7 +135,8 @@ async function reader(base: string, contractId: string, tokens: string[], firstD
     n++;
     // A new start hour per request too, so no two requests of the bench share a cache key.
     const startTime = `${day}T${String(n % 24).padStart(2, '0')}:00:00Z`;
-    await call(base, token, 'History/retrieveBars', { contractId, live: false, unit: 2, unitNumber: 1, startTime, endTime: null, limit: 20_000 }, 'History 20,000 × 1 m');
+    const r = await call(base, token, 'History/retrieveBars', { contractId, live: false, unit: 2, unitNumber: 1, startTime, endTime: null, limit: 20_000 }, 'History 20,000 × 1 m');
+    if (r.success) historyBars.push(r.bars.length);
   }
 }
 
@@ -164,6 +165,7 @@ async function players(base: string, token: string, contractId: string): Promise
   return { sessions, conns, counts };
 }
 let playing = false;
+const historyBars: number[] = [];
 
 async function orderer(base: string, s: Session, endMs: number): Promise<void> {
   let side = 0;
@@ -263,6 +265,7 @@ function report(pings: number[], counts: Map<string, number>[], load0: string, p
   const events = new Map<string, number>();
   for (const c of counts) for (const [k, v] of c) events.set(k, (events.get(k) ?? 0) + v);
   console.log(`hub events received: ${[...events].map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`);
+  console.log(`History bars an answer: median ${median(historyBars)}, min ${Math.min(...historyBars)}`);
   console.log(`playground run: ${pg}`);
   console.log(`load average (1, 5, 15 min): before ${load0}, after ${load1()}`);
 }
