@@ -21,7 +21,7 @@
 // before and after. Prints p50, p99, max per kind of call; asserts nothing.
 // Run: LUL_SECONDS=20 ./node_modules/.bin/bun bench/latency-under-load.bench.ts
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HubConnection } from '@microsoft/signalr';
@@ -192,6 +192,12 @@ async function playgroundRun(base: string, email: string): Promise<string> {
   }
 }
 
+/** User + system CPU of a process so far, in ms (Linux /proc; 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const f = (x: number) => `${x.toFixed(1)} ms`;
 const line = (kind: string, xs: number[]) =>
   console.log(`${kind.padEnd(30)} p50 ${f(median(xs))}  p99 ${f(percentile(xs, 0.99))}  max ${f(Math.max(...xs))}  (n=${xs.length}${refused.get(kind) ? `, refused ${refused.get(kind)}` : ''})`);
@@ -238,6 +244,7 @@ async function main(): Promise<void> {
     const load0 = load1();
     console.log(`Latency under load: ${bots.length} bots, ${PLAYERS} sessions playing at speed ${PLAY_SPEED} with ${conns.length} official hub connections, ${READERS} History readers, one playground run; ${seconds} s; ROOT ${ROOT}`);
     playing = true;
+    const cpu0 = { server: cpuMs(server.proc.pid), self: cpuMs(process.pid), wall: performance.now() };
     const endMs = performance.now() + seconds * 1000;
     const ping = Bun.spawn([process.execPath, import.meta.path, 'ping', base, String(seconds)], { stdout: 'pipe', stderr: 'inherit' });
     const pg = playgroundRun(base, WEB_EMAIL).catch((e) => `failed: ${e}`);
@@ -248,9 +255,12 @@ async function main(): Promise<void> {
       ...Array.from({ length: READERS }, (_, r) => reader(base, contractId, readerTokens(r), r, READERS, endMs)),
     ]);
     playing = false;
+    const cpu = { server: cpuMs(server.proc.pid) - cpu0.server, self: cpuMs(process.pid) - cpu0.self, wall: performance.now() - cpu0.wall };
     const pings = JSON.parse(await new Response(ping.stdout).text()) as number[];
     await ping.exited;
     report(pings, p.counts, load0, await pg);
+    const share = (ms: number) => `${((ms / cpu.wall) * 100).toFixed(0)}% of a core`;
+    console.log(`CPU over the window: server ${share(cpu.server)}, this load generator ${share(cpu.self)} (2 cores in all)`);
   } finally {
     await Promise.all(conns.map((c) => c.stop().catch(() => {})));
     server.proc.kill('SIGTERM');
