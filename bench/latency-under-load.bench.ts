@@ -19,6 +19,7 @@
 // A pinger in its own process sends `GET /api/sim/Status/ping` every 10 ms: its round trips are the
 // server's event-loop lag as a client feels it (as head-of-line.bench.ts). The load average is printed
 // before and after. Prints p50, p99, max per kind of call; asserts nothing.
+// A/B: `npm run bench -- --baseline <commit> --only latency-under-load` runs this checkout and <commit> in turn.
 // Run: LUL_SECONDS=20 ./node_modules/.bin/bun bench/latency-under-load.bench.ts
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
