@@ -7,10 +7,12 @@
 // - 50 bots, async loops in this process, each on its own NQ 1 m replay session: Replay/step (1 bar),
 //   Order/place (a buy limit far below the market), Order/cancel, over and over. The spec caps live
 //   sessions at 10 per account (limits.replaySessionsPerAccountMax), so the bots are 5 users × 10.
-// - 10 sessions playing NQ 1 s at speed 50 (Replay/play) of one more user, each with an official
+// - 10 sessions playing NQ 1 s at speed 50 (Replay/play), one user each (as hubs.bench.ts), each with an official
 //   @microsoft/signalr market connection (quotes, trades) and user connection (orders, positions,
-//   trades); every 2 s each places a market order so user events flow. Hub delay: the gap between two
-//   quotes on one connection (bars are due every 20 ms at speed 50), since events carry replay time only.
+//   trades); every 2 s each places a market order so user events flow. Events carry replay time only, so
+//   hub delay is estimated two ways: the gap between two quotes on one connection (bars are due every
+//   20 ms at speed 50; quotes coalesce), and a quote's lateness: its arrival less its replay time ÷ 50,
+//   less the connection's least such value (how far playback plus delivery fell behind the best pace).
 // - 4 History readers, the longest span the spec allows: 20,000 × 1 m bars built from 1 s bars, each
 //   request on a start day and hour its user never used (the cache never answers); History allows 20
 //   requests a minute per account, so each reader moves to a fresh user every 20 (LUL_SECONDS × 1.25 users each).
@@ -141,10 +143,28 @@ async function reader(base: string, contractId: string, tokens: string[], firstD
   }
 }
 
-/** Ten playing sessions, each with an official market and user connection; quote gaps recorded per connection. */
-async function players(base: string, token: string, contractId: string): Promise<{ sessions: Session[]; conns: HubConnection[]; counts: Map<string, number>[] }> {
+/**
+ * Quote lateness on one connection: a quote's wall time less its replay time ÷ speed, less the least
+ * such value seen (the best-kept pace), so a session falling behind its speed shows as growing lateness.
+ */
+function lateness(): (q: { timestamp?: string }) => void {
+  let best = Infinity;
+  const own: number[] = [];
+  lateSeries.push(own);
+  return (q) => {
+    const replayMs = Date.parse(q?.timestamp ?? '');
+    if (!playing || Number.isNaN(replayMs)) return;
+    const x = performance.now() - replayMs / PLAY_SPEED;
+    best = Math.min(best, x);
+    own.push(x);
+  };
+}
+const lateSeries: number[][] = [];
+
+/** Ten playing sessions (one user each), each with an official market and user connection. */
+async function players(base: string, tokens: string[], contractId: string): Promise<{ sessions: Session[]; conns: HubConnection[]; counts: Map<string, number>[] }> {
   const sessions: Session[] = [];
-  for (let i = 0; i < PLAYERS; i++) sessions.push(await startSession(base, token, '1s', contractId));
+  for (const token of tokens) sessions.push(await startSession(base, token, '1s', contractId));
   const conns: HubConnection[] = [];
   const counts: Map<string, number>[] = [];
   for (const s of sessions) {
@@ -155,10 +175,12 @@ async function players(base: string, token: string, contractId: string): Promise
       if (last !== 0 && playing) record('hub quote gap', now - last);
       last = now;
     };
-    const m = await officialHub(base, '/hubs/market', token, true, ['GatewayQuote', 'GatewayTrade'], onQuote);
+    const m = await officialHub(base, '/hubs/market', s.token, true, ['GatewayQuote', 'GatewayTrade'], onQuote);
+    const late = lateness();
+    m.conn.on('GatewayQuote', (_id: string, q: { timestamp?: string }) => late(q));
     await m.conn.invoke('SubscribeContractQuotes', s.contractId);
     await m.conn.invoke('SubscribeContractTrades', s.contractId);
-    const u = await officialHub(base, '/hubs/user', token, true, ['GatewayUserOrder', 'GatewayUserPosition', 'GatewayUserTrade'], null);
+    const u = await officialHub(base, '/hubs/user', s.token, true, ['GatewayUserOrder', 'GatewayUserPosition', 'GatewayUserTrade'], null);
     for (const method of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) await u.conn.invoke(method, s.accountId);
     conns.push(m.conn, u.conn);
     counts.push(m.counts, u.counts);
@@ -209,7 +231,7 @@ const WEB_EMAIL = 'web@bench.example.com';
 function emailsFor(usersPerReader: number): string[] {
   return [
     ...Array.from({ length: BOT_USERS }, (_, i) => `bot${i}@bench.example.com`),
-    'player@bench.example.com',
+    ...Array.from({ length: PLAYERS }, (_, i) => `player${i}@bench.example.com`),
     ...Array.from({ length: READERS * usersPerReader }, (_, i) => `reader${i}@bench.example.com`),
     WEB_EMAIL,
   ];
@@ -239,7 +261,7 @@ async function main(): Promise<void> {
     const contractId = await contractOf(base, t('bot0@bench.example.com'));
     const bots: Session[] = [];
     for (let u = 0; u < BOT_USERS; u++) for (let k = 0; k < BOTS_PER_USER; k++) bots.push(await startSession(base, t(`bot${u}@bench.example.com`), '1m', contractId));
-    const p = await players(base, t('player@bench.example.com'), contractId);
+    const p = await players(base, Array.from({ length: PLAYERS }, (_, i) => t(`player${i}@bench.example.com`)), contractId);
     conns = p.conns;
     for (const s of p.sessions) await call(base, s.token, 'Replay/play', { accountId: s.accountId, speed: PLAY_SPEED });
     const load0 = load1();
@@ -273,6 +295,8 @@ async function main(): Promise<void> {
 function report(pings: number[], counts: Map<string, number>[], load0: string, pg: string): void {
   line('Status/ping (every 10 ms)', pings);
   for (const kind of [...samples.keys()].sort()) line(kind, samples.get(kind)!);
+  const late = lateSeries.flatMap((xs) => xs.map((x) => x - Math.min(...xs)));
+  if (late.length > 0) line('hub quote lateness', late);
   const events = new Map<string, number>();
   for (const c of counts) for (const [k, v] of c) events.set(k, (events.get(k) ?? 0) + v);
   console.log(`hub events received: ${[...events].map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`);
