@@ -10,9 +10,10 @@
 // - 10 sessions playing NQ 1 s at speed 50 (Replay/play), one user each (as hubs.bench.ts), each with an official
 //   @microsoft/signalr market connection (quotes, trades) and user connection (orders, positions,
 //   trades); every 2 s each places a market order so user events flow. Events carry replay time only, so
-//   hub delay is estimated two ways: the gap between two quotes on one connection (bars are due every
-//   20 ms at speed 50; quotes coalesce), and a quote's lateness: its arrival less its replay time ÷ 50,
-//   less the connection's least such value (how far playback plus delivery fell behind the best pace).
+//   hub delay is estimated two ways: the gap between two quotes on one connection (speed 50 is 100 bars
+//   a second, one due every 10 ms; quotes coalesce), and a quote's lateness: its arrival less its replay
+//   time ÷ 100, less the connection's least such value (how far playback plus delivery fell behind the
+//   best pace it kept), beside the pace itself (replay time ÷ wall time between the first and last quote).
 // - 4 History readers, the longest span the spec allows: 20,000 × 1 m bars built from 1 s bars, each
 //   request on a start day and hour its user never used (the cache never answers); History allows 20
 //   requests a minute per account, so each reader moves to a fresh user every 20 (LUL_SECONDS × 1.25 users each).
@@ -40,6 +41,8 @@ const BOT_USERS = 5;
 const BOTS_PER_USER = 10;
 const PLAYERS = 10;
 const PLAY_SPEED = 50;
+/** The spec: speed 1 = two bars a second, 50 = 100; on 1 s bars, replay seconds per wall second. */
+const BARS_PER_S = 2 * PLAY_SPEED;
 const READERS = 4;
 const PING_EVERY_MS = 10;
 const ORDER_EVERY_MS = 2000;
@@ -148,18 +151,21 @@ async function reader(base: string, contractId: string, tokens: string[], firstD
  * such value seen (the best-kept pace), so a session falling behind its speed shows as growing lateness.
  */
 function lateness(): (q: { timestamp?: string }) => void {
-  let best = Infinity;
   const own: number[] = [];
+  const pace = { firstWall: 0, firstReplay: 0, lastWall: 0, lastReplay: 0 };
   lateSeries.push(own);
+  paces.push(pace);
   return (q) => {
     const replayMs = Date.parse(q?.timestamp ?? '');
     if (!playing || Number.isNaN(replayMs)) return;
-    const x = performance.now() - replayMs / PLAY_SPEED;
-    best = Math.min(best, x);
-    own.push(x);
+    const now = performance.now();
+    if (pace.firstWall === 0) Object.assign(pace, { firstWall: now, firstReplay: replayMs });
+    Object.assign(pace, { lastWall: now, lastReplay: replayMs });
+    own.push(now - replayMs / BARS_PER_S);
   };
 }
 const lateSeries: number[][] = [];
+const paces: { firstWall: number; firstReplay: number; lastWall: number; lastReplay: number }[] = [];
 
 /** Ten playing sessions (one user each), each with an official market and user connection. */
 async function players(base: string, tokens: string[], contractId: string): Promise<{ sessions: Session[]; conns: HubConnection[]; counts: Map<string, number>[] }> {
@@ -297,6 +303,8 @@ function report(pings: number[], counts: Map<string, number>[], load0: string, p
   for (const kind of [...samples.keys()].sort()) line(kind, samples.get(kind)!);
   const late = lateSeries.flatMap((xs) => xs.map((x) => x - Math.min(...xs)));
   if (late.length > 0) line('hub quote lateness', late);
+  const rates = paces.filter((x) => x.lastWall > x.firstWall).map((x) => (x.lastReplay - x.firstReplay) / (x.lastWall - x.firstWall));
+  if (rates.length > 0) console.log(`playback pace (replay time ÷ wall time, quotes seen): median ${median(rates).toFixed(1)}×, min ${Math.min(...rates).toFixed(1)}×, max ${Math.max(...rates).toFixed(1)}× (speed ${PLAY_SPEED}: ${BARS_PER_S}×)`);
   const events = new Map<string, number>();
   for (const c of counts) for (const [k, v] of c) events.set(k, (events.get(k) ?? 0) + v);
   console.log(`hub events received: ${[...events].map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`);
