@@ -147,8 +147,9 @@ async function reader(base: string, contractId: string, tokens: string[], firstD
 }
 
 /**
- * Quote lateness on one connection: a quote's wall time less its replay time ÷ speed, less the least
- * such value seen (the best-kept pace), so a session falling behind its speed shows as growing lateness.
+ * Quote lateness on one connection: a quote's wall time less its replay time ÷ BARS_PER_S, less the
+ * least such value seen (the best-kept pace), so a session falling behind its speed shows as growing
+ * lateness; a constant delay is not seen (a lower bound).
  */
 function lateness(): (q: { timestamp?: string }) => void {
   const own: number[] = [];
