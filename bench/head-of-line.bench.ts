@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Instrument } from '../src/domain/instrument.ts';
-import { median, percentile } from './support.ts';
+import { median, percentile, pingRoundTrips } from './support.ts';
 import { load } from './root.ts';
 
 const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
@@ -66,20 +66,7 @@ else await runServer();
 
 // ---- The pinger: one GET every 10 ms (or right after the previous answer when it was late). ----
 async function runPinger(base: string, seconds: number): Promise<void> {
-  const ms: number[] = [];
-  const endMs = performance.now() + seconds * 1000;
-  let nextMs = performance.now();
-  while (performance.now() < endMs) {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/Status/ping`);
-    await res.text();
-    ms.push(performance.now() - t0);
-    nextMs += PING_EVERY_MS;
-    const waitMs = nextMs - performance.now();
-    if (waitMs > 0) await Bun.sleep(waitMs);
-    else nextMs = performance.now();
-  }
-  console.log(JSON.stringify(ms));
+  console.log(JSON.stringify(await pingRoundTrips(`${base}/Status/ping`, PING_EVERY_MS, seconds)));
 }
 
 // ---- The load: 4 clients, each alternating one History request and one Replay/step. ----

@@ -32,7 +32,7 @@ import type { HubConnection } from '@microsoft/signalr';
 import { officialHub } from './hubs-client.ts';
 import { load, ROOT } from './root.ts';
 import { type ServerProcess, spawnServer } from './servers.ts';
-import { median, percentile } from './support.ts';
+import { median, percentile, pingRoundTrips } from './support.ts';
 
 const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
 const { openInstance } = await load<typeof import('../src/instance.ts')>('src/instance.ts');
@@ -57,19 +57,7 @@ const record = (kind: string, ms: number) => (samples.get(kind) ?? samples.set(k
 
 
 async function runPinger(base: string, seconds: number): Promise<void> {
-  const ms: number[] = [];
-  const endMs = performance.now() + seconds * 1000;
-  let nextMs = performance.now();
-  while (performance.now() < endMs) {
-    const t0 = performance.now();
-    await (await fetch(`${base}/api/sim/Status/ping`)).text();
-    ms.push(performance.now() - t0);
-    nextMs += PING_EVERY_MS;
-    const waitMs = nextMs - performance.now();
-    if (waitMs > 0) await Bun.sleep(waitMs);
-    else nextMs = performance.now();
-  }
-  console.log(JSON.stringify(ms));
+  console.log(JSON.stringify(await pingRoundTrips(`${base}/api/sim/Status/ping`, PING_EVERY_MS, seconds)));
 }
 
 /**

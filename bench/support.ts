@@ -119,3 +119,23 @@ export function rotatingTokens(s: Services, base: string, perUser: number): () =
     return token;
   };
 }
+
+/**
+ * Round trips of `GET url`, one every `everyMs` (or right after the previous answer when it was
+ * late), for `seconds`: a client's view of the server's event-loop lag (the pinger processes).
+ */
+export async function pingRoundTrips(url: string, everyMs: number, seconds: number): Promise<number[]> {
+  const ms: number[] = [];
+  const endMs = performance.now() + seconds * 1000;
+  let nextMs = performance.now();
+  while (performance.now() < endMs) {
+    const t0 = performance.now();
+    await (await fetch(url)).text();
+    ms.push(performance.now() - t0);
+    nextMs += everyMs;
+    const waitMs = nextMs - performance.now();
+    if (waitMs > 0) await Bun.sleep(waitMs);
+    else nextMs = performance.now();
+  }
+  return ms;
+}
