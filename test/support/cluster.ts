@@ -70,30 +70,7 @@ export async function startCluster(n: number, env: Record<string, string> = {}, 
   nodes.push(await start(0));
   nodes.push(...(await Promise.all(Array.from({ length: n - 1 }, (_, i) => start(i + 1)))));
   const routed: string[] = [];
-  let next = 0;
-  const proxy = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(request) {
-      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-      for (let tries = 0; tries < nodes.length; tries++) {
-        const node = nodes[next++ % nodes.length];
-        if (!node.alive) continue;
-        const url = new URL(request.url);
-        try {
-          const res = await fetch(new URL(url.pathname + url.search, node.server.base), { method: request.method, headers: request.headers, body, redirect: 'manual' });
-          routed.push(node.id);
-          const headers = new Headers(res.headers);
-          headers.delete('content-encoding');
-          headers.delete('content-length');
-          return new Response(await res.arrayBuffer(), { status: res.status, headers });
-        } catch {
-          // A node that died: the next one takes the request, as a balancer's health check would.
-        }
-      }
-      return new Response('no node', { status: 502 });
-    },
-  });
+  const proxy = roundRobin(nodes, (id) => routed.push(id));
   const demo = JSON.parse(readFileSync(join(nodes[0].dataDir, 'demo-credentials.json'), 'utf8'));
   const db = new SQL(databaseUrl, { max: 2 });
   return {
@@ -162,4 +139,35 @@ export function bestLong(symbol: string, date: string): RoundTrip {
   }
   const iso = (s: number) => new Date(s * 1000).toISOString();
   return { buyAt: iso(best.buy + 60), sellAt: iso(best.sell + 60), points: best.ticks * inst.tickSize };
+}
+
+/**
+ * A proxy passing each request to the next live node, without stickiness (a dead node's request goes
+ * to the one after, as a balancer's health check would); `onRouted` hears which node answered.
+ */
+export function roundRobin(nodes: readonly Pick<ClusterNode, 'id' | 'server' | 'alive'>[], onRouted: (id: string) => void = () => {}) {
+  let next = 0;
+  return Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+      for (let tries = 0; tries < nodes.length; tries++) {
+        const node = nodes[next++ % nodes.length];
+        if (!node.alive) continue;
+        const url = new URL(request.url);
+        try {
+          const res = await fetch(new URL(url.pathname + url.search, node.server.base), { method: request.method, headers: request.headers, body, redirect: 'manual' });
+          onRouted(node.id);
+          const headers = new Headers(res.headers);
+          headers.delete('content-encoding');
+          headers.delete('content-length');
+          return new Response(await res.arrayBuffer(), { status: res.status, headers });
+        } catch {
+          // A node that died: the next one takes the request.
+        }
+      }
+      return new Response('no node', { status: 502 });
+    },
+  });
 }

@@ -14,10 +14,14 @@ export interface ServerProcess {
   log: () => string;
 }
 
-/** Starts the server with `env` over this process's environment and waits for its "listening" line. */
-export async function spawnServer(opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, '--max-http-header-size=65536', join(ROOT, 'src', 'main.ts')], {
-    cwd: opts.cwd ?? ROOT,
+/**
+ * Starts the server with `env` over this process's environment and waits for its "listening" line;
+ * `root` is the checkout whose `src/main.ts` runs (this one unless a bench names another).
+ */
+export async function spawnServer(opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number; root?: string }): Promise<ServerProcess> {
+  const root = opts.root ?? ROOT;
+  const proc = Bun.spawn([process.execPath, '--max-http-header-size=65536', join(root, 'src', 'main.ts')], {
+    cwd: opts.cwd ?? root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...opts.env },
     stdin: 'ignore',
     stdout: 'ignore',
