@@ -61,32 +61,13 @@ export class EngineCore {
     if (!Number.isInteger(this.slippageTicks) || this.slippageTicks < 0) throw new Error('slippageTicks must be ≥ 0');
   }
 
-  // ---- the account's (ledger.ts): one balance and one id sequence across the session's contracts ----
+  // ---- the account's (ledger.ts): one balance (and one id sequence) across the session's contracts ----
   get balanceCents(): number {
     return this.ledger.balanceCents;
   }
   set balanceCents(v: number) {
     this.ledger.balanceCents = v;
   }
-  get nextOrderId(): number {
-    return this.ledger.nextOrderId;
-  }
-  set nextOrderId(v: number) {
-    this.ledger.nextOrderId = v;
-  }
-  get nextFillId(): number {
-    return this.ledger.nextFillId;
-  }
-  set nextFillId(v: number) {
-    this.ledger.nextFillId = v;
-  }
-  get nextPrioritySeq(): number {
-    return this.ledger.nextPrioritySeq;
-  }
-  set nextPrioritySeq(v: number) {
-    this.ledger.nextPrioritySeq = v;
-  }
-
   /** Unrealized P&L at the last price, in cents (0 when flat). */
   get unrealizedCents(): number {
     const qty = this.position.qty;
@@ -153,7 +134,7 @@ export class EngineCore {
   /** A new order with the next id and priority, in the order log and the journal (not yet in the book). */
   newOrder(f: OrderFields, nowS: number, parentId: number | null, status: OrderStatus): Order {
     const order: Order = {
-      id: this.nextOrderId++,
+      id: this.ledger.nextOrderId++,
       type: f.type,
       side: f.side,
       size: f.size,
@@ -170,7 +151,7 @@ export class EngineCore {
       parentId,
       ocoId: parentId,
       triggered: false,
-      prioritySeq: this.nextPrioritySeq++,
+      prioritySeq: this.ledger.nextPrioritySeq++,
       trailTicks: f.trailTicks,
       trailExtremeTicks: f.trailExtremeTicks,
       slType: f.slType,

@@ -12,13 +12,21 @@
 //   maximum position size counts every product together); the budget left for a contract is the
 //   plan's minus what the other contracts hold, in that contract's own units.
 
-import type { EngineCore } from './engine-core.ts';
+import type { Instrument } from '../domain/instrument.ts';
 import type { Fill } from './types.ts';
+
+/** What the account reads of an engine (engine-core.ts's EngineCore). */
+export interface LedgerMember {
+  readonly inst: Instrument;
+  readonly position: { readonly qty: number };
+  readonly book: { readonly size: number };
+  readonly unrealizedCents: number;
+}
 
 export class AccountLedger {
   nextPrioritySeq = 1;
   /** The engines booking into this account, in the session's instrument order. */
-  readonly members: EngineCore[] = [];
+  readonly members: LedgerMember[] = [];
   /** Every fill of the account in booking order (kept only when several engines share it). */
   readonly fills: Fill[] = [];
 
@@ -30,12 +38,12 @@ export class AccountLedger {
     if (!Number.isSafeInteger(balanceCents)) throw new Error('startingBalanceCents must be integer cents');
   }
 
-  join(e: EngineCore): void {
+  join(e: LedgerMember): void {
     this.members.push(e);
   }
 
   /** Leaves the account (a contract removed from a session; it has no position and no working order). */
-  leave(e: EngineCore): void {
+  leave(e: LedgerMember): void {
     const k = this.members.indexOf(e);
     if (k >= 0) this.members.splice(k, 1);
   }
@@ -45,27 +53,27 @@ export class AccountLedger {
   }
 
   /** Σ unrealized P&L of the members other than `e`, at their last prices. */
-  othersUnrealizedCents(e: EngineCore): number {
+  othersUnrealizedCents(e: LedgerMember): number {
     let sum = 0;
     for (const m of this.members) if (m !== e) sum += m.unrealizedCents;
     return sum;
   }
 
   /** Margin the members other than `e` use: |position| × day margin. */
-  othersMarginCents(e: EngineCore): number {
+  othersMarginCents(e: LedgerMember): number {
     let sum = 0;
     for (const m of this.members) if (m !== e) sum += Math.abs(m.position.qty) * m.inst.dayMarginCents;
     return sum;
   }
 
   /** Whether a member other than `e` holds a position. */
-  othersOpen(e: EngineCore): boolean {
+  othersOpen(e: LedgerMember): boolean {
     for (const m of this.members) if (m !== e && m.position.qty !== 0) return true;
     return false;
   }
 
   /** What the members other than `e` hold toward a plan's position limit, in micro units (a mini is 10). */
-  othersLimitUnits(e: EngineCore): number {
+  othersLimitUnits(e: LedgerMember): number {
     let sum = 0;
     for (const m of this.members) if (m !== e) sum += Math.abs(m.position.qty) * (m.inst.isMicro ? 1 : 10);
     return sum;
