@@ -75,6 +75,12 @@ export class EngineCore {
   }
 
   // ---- EngineStateView (stop-rule.ts) ----
+  get othersUnrealizedCents(): number {
+    return this.ledger.shared ? this.ledger.othersUnrealizedCents(this) : 0;
+  }
+  get othersOpen(): boolean {
+    return this.ledger.shared && this.ledger.othersOpen(this);
+  }
   get positionQty(): number {
     return this.position.qty;
   }

@@ -38,7 +38,7 @@ function bookFill(e: EngineCore, order: Order, priceTicks: number, timeS: number
     feeCents, realizedPnlCents, closedQty: order.size - effect.openedQty,
   };
   e.fillLog.push(fill);
-  if (e.ledger.shared) e.ledger.fills.push(fill);
+  if (e.ledger.keepsFills) e.ledger.fills.push(fill);
   const before = { openedS: e.openedS, fillId: e.openFillId };
   trackOpening(e, previousQty, fill);
   if (e.changes !== null) {

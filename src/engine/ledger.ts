@@ -27,13 +27,14 @@ export class AccountLedger {
   nextPrioritySeq = 1;
   /** The engines booking into this account, in the session's instrument order. */
   readonly members: LedgerMember[] = [];
-  /** Every fill of the account in booking order (kept only when several engines share it). */
+  /** Every fill of the account in booking order (kept only when `keepsFills`: a session over several contracts). */
   readonly fills: Fill[] = [];
 
   constructor(
     public balanceCents: number,
     public nextOrderId = 1,
     public nextFillId = 1,
+    readonly keepsFills = false,
   ) {
     if (!Number.isSafeInteger(balanceCents)) throw new Error('startingBalanceCents must be integer cents');
   }

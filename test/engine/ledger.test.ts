@@ -11,7 +11,7 @@ const ES = findInstrument('ES') as Instrument; // tick $12.50, fee $1.40, margin
 const MES = findInstrument('MES') as Instrument; // micro: tick $1.25, fee $0.37, margin $50
 
 function pair(balanceCents: number, limits: { nq?: number | null; other?: number | null } = {}, other = ES) {
-  const ledger = new AccountLedger(balanceCents);
+  const ledger = new AccountLedger(balanceCents, 1, 1, true);
   const nq = new SessionEngine(NQ, { startingBalanceCents: balanceCents, ledger, maxPositionQty: limits.nq ?? null });
   const es = new SessionEngine(other, { startingBalanceCents: balanceCents, ledger, maxPositionQty: limits.other ?? null });
   nq.setLastPrice(80_000, T0);
@@ -33,6 +33,7 @@ describe('one account over two contracts', () => {
     const c = place(nq, 'buy limit 1 @79990');
     expect([a.id, b.id, c.id]).toEqual([1, 2, 3]);
     expect([nq.fills[0].id, es.fills[0].id]).toEqual([1, 2]);
+    expect(nq.ledger.fills.map((f) => f.id)).toEqual([1, 2]);
     nq.setLastPrice(80_004, T0 + 1);
     es.setLastPrice(23_998, T0 + 1);
     place(nq, 'sell market 1');
