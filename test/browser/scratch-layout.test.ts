@@ -1,0 +1,44 @@
+import { describe, it } from 'bun:test';
+import { loginThroughForm, newPage, noBrowser, screenshot, browserStage, PLAYGROUND_RUNNER } from './support.ts';
+
+describe.skipIf(noBrowser)('scratch', () => {
+  const stage = browserStage(PLAYGROUND_RUNNER);
+  it('shots', async () => {
+    const { page, context } = await newPage(stage.browser);
+    page.setDefaultTimeout(120_000);
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/playground`);
+    await page.click('[data-template=sma_cross]');
+    await page.selectOption('select[name=instrument]', 'NQ');
+    await page.selectOption('select[name=timeframe]', '5m');
+    await page.fill('input[name=startDate]', '2025-03-03');
+    await page.fill('input[name=endDate]', '2025-03-07');
+    await page.click('[data-testid=run]');
+    await page.waitForFunction(`(() => { const s = document.querySelector('[data-testid=run-status]'); return s && s.textContent === 'completed'; })()`);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'scratch-1440');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'scratch-1280');
+    await page.click('[data-template=opening_range_breakout]');
+    await page.waitForTimeout(300);
+    await screenshot(page, 'scratch-1280-orb');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.click('[data-testid=optimise-tab]');
+    await page.click('[data-template=sma_cross]');
+    await page.click('input[name=walkForward]');
+    await page.fill('input[name=inSampleDays]', '2');
+    await page.fill('input[name=outOfSampleDays]', '1');
+    await page.fill('input[name=fast-min]', '5'); await page.fill('input[name=fast-max]', '10'); await page.fill('input[name=fast-step]', '5');
+    await page.fill('input[name=slow-min]', '20'); await page.fill('input[name=slow-max]', '20'); await page.fill('input[name=slow-step]', '5');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForFunction(`(() => { const s = document.querySelector('[data-testid=optimise-status]'); return s && s.textContent === 'completed'; })()`, undefined, { timeout: 400_000 });
+    await page.waitForTimeout(800);
+    await page.evaluate(`document.querySelector('[data-testid=optimise]').scrollIntoView()`);
+    await screenshot(page, 'scratch-1440-wf');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'scratch-1280-wf');
+    await context.close();
+  }, 600_000);
+});
