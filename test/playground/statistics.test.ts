@@ -1,12 +1,12 @@
 // A run's statistics (GET executions/:id `results`: Sharpe, Sortino, Calmar, return and CAGR, exposure,
 // expectancy, average trade duration, the buy-and-hold benchmark, the monthly returns) against an
 // independent computation on the same trade list: a plain Python script (statistics_reference.py,
-// empyrical's and backtesting.py's definitions written from scratch) fed the trades the API serves
+// empyrical's definitions and the common backtesting libraries' written from scratch) fed the trades the API serves
 // and the first and last bar as the strategy itself printed them.
 
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
-import { makePlaygroundApp, type PlaygroundApp, SANDBOX_HOOK_MS, SANDBOX_TEST_MS } from '../support/playground.ts';
+import { playgroundAppPerFile, SANDBOX_TEST_MS } from '../support/playground.ts';
 
 // Flat at every trade date's close: in at the 14:30 UTC bar's close, out at the 19:00 bar's; long 1
 // after an hour up, short 2 after an hour down, so days win and lose by different amounts.
@@ -42,16 +42,11 @@ function near(server: number | null, ref: number): void {
   expect(Math.abs((server as number) - ref)).toBeLessThanOrEqual(0.005 + 1e-9);
 }
 
-let p: PlaygroundApp;
-beforeAll(async () => {
-  p = await makePlaygroundApp();
-}, SANDBOX_HOOK_MS);
-afterAll(async () => {
-  await p.close();
-}, SANDBOX_HOOK_MS);
+const fixture = playgroundAppPerFile();
 
 describe('run statistics', () => {
   it('equal an independent Python computation on the same trades', async () => {
+    const p = fixture.app;
     const x = await p.waitEnd(await p.run({ instrument: 'NQ', startDate: '2025-01-27', endDate: '2025-02-07', timeframe: '5m', code: STRATEGY }));
     expect({ status: x.status, error: x.error }).toEqual({ status: 'completed', error: null });
     const logs = x.logs as string[];

@@ -8,8 +8,9 @@ The formulas are the common ones, written here from their definitions, not from 
 Sharpe, Sortino, Calmar and the annual return as empyrical (Quantopian) defines them for daily returns
 (sharpe_ratio: mean / std(ddof=1) * sqrt(252); sortino_ratio: mean * 252 / (sqrt(mean(min(r, 0)^2)) *
 sqrt(252)); calmar_ratio: annual_return / |max_drawdown| with annual_return = cum_return ^ (252 / n) - 1);
-expectancy, exposure and the buy-and-hold return as backtesting.py reports them (mean trade P&L; time in
-the market over the bars; the price from the first open to the last close).
+expectancy, exposure and the buy-and-hold return as the common Python backtesting libraries report
+them (mean trade P&L; time in the market over the bars; the price from the first open to the last
+close).
 
 The strategy the test runs is flat at every trade date's close and trades between 14:30 and 19:05 UTC,
 so each trade's trade date is its exit's UTC date and the equity at a trade date's close is the
