@@ -3,7 +3,8 @@
 // walk-forward windows, and the objective; then live progress over the optimisation's event stream,
 // the combinations (best first) and a heatmap over two params, or a walk-forward's windows. The
 // user's optimisations are listed, and any reopens. A row or a cell opens that combination as a run
-// in the result pane (it is one). State and commands: optimise-model.ts.
+// in the result pane (it is one). The progress and results render in the page's wide row under the
+// editor and the result (a portal), the form stays in the tab. State and commands: optimise-model.ts.
 
 import { createPortal } from 'preact/compat';
 import { ErrorLine, money, signClass } from '../../ui.tsx';
