@@ -184,3 +184,25 @@ describe('a session started the spec\'s way', () => {
     expect(Object.keys(step)).not.toContain('barsByContract');
   });
 });
+
+describe('trading hours over several instruments', () => {
+  it('an instrument whose market is closed at the session\'s time refuses orders at market, with a clear error', async () => {
+    const t = await makeApp({ config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } });
+    const token = await t.login();
+    // CME's daily halt on 2025-03-04 is 22:00–23:00 UTC (16:00–17:00 CT); spot FX trades through it.
+    t.s.chunks.put('NQ', dayOf('2025-03-04T21:59:00Z'), 'import', rampBars(secondsOf('2025-03-04T21:59:00Z'), 60, 80_000));
+    t.s.chunks.put('EURUSD', dayOf('2025-03-04T22:30:00Z'), 'import', rampBars(secondsOf('2025-03-04T22:30:00Z'), 60, 105_000));
+    const start = await t.post('Replay/start', { instrumentSymbols: ['NQ', 'EURUSD'], startDate: '2025-03-04', timeframe: '1m' }, token);
+    const { accountId, instruments } = start.body;
+    const [nq, fx] = instruments.map((i: { contractId: string }) => i.contractId);
+    const step = await t.post('Replay/step', { accountId, steps: 2 }, token);
+    expect(step.body.bars.map((b: { t: string }) => b.t)).toEqual(['2025-03-04T21:59:00Z']);
+    expect(step.body.barsByContract[fx].map((b: { t: string }) => b.t)).toEqual(['2025-03-04T22:30:00Z']);
+    const refused = await t.post('Order/place', { accountId, contractId: nq, type: 2, side: 0, size: 1 }, token);
+    expect([refused.body.success, refused.body.errorMessage]).toEqual([false, 'NQ is closed at 2025-03-04T22:31:00Z; an order at market waits for its next open']);
+    const resting = await t.post('Order/place', { accountId, contractId: nq, type: 1, side: 0, size: 1, limitPrice: 19_000 }, token);
+    expect(resting.body.success).toBe(true);
+    const fxOrder = await t.post('Order/place', { accountId, contractId: fx, type: 2, side: 0, size: 1 }, token);
+    expect(fxOrder.body.success).toBe(true);
+  });
+});
