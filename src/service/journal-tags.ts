@@ -31,7 +31,9 @@ export function normalizeTags(raw: readonly string[]): Result<string[], { kind: 
   const out = new Set<string>();
   for (const r of raw) {
     const tag = r.trim().replace(/\s+/g, ' ').toLowerCase();
-    if (tag === '' || [...tag].length > limits.journalTagCharsMax || !TAG.test(tag)) return err({ kind: 'invalid_tag', tag: r });
+    // The refusal quotes the tag as sent, cut to a little over the longest allowed.
+    const quoted = [...r].length > limits.journalTagCharsMax + 8 ? `${[...r].slice(0, limits.journalTagCharsMax + 8).join('')}…` : r;
+    if (tag === '' || [...tag].length > limits.journalTagCharsMax || !TAG.test(tag)) return err({ kind: 'invalid_tag', tag: quoted });
     out.add(tag);
   }
   return ok([...out].sort());

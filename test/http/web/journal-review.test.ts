@@ -157,6 +157,7 @@ describe('PUT /api/auth/journal/:accountId/tags', () => {
     ['an empty tag', { tradeNumber: 1, tags: ['ok', '  '] }, 3, 'Invalid tag "  ": 1 to 32 letters, digits, spaces or - _ . / # + &, starting with a letter or digit'],
     ['a tag with a semicolon', { tradeNumber: 1, tags: ['a;b'] }, 3, 'Invalid tag "a;b": 1 to 32 letters, digits, spaces or - _ . / # + &, starting with a letter or digit'],
     ['a tag of 33 characters', { tradeNumber: 1, tags: ['x'.repeat(33)] }, 3, `Invalid tag "${'x'.repeat(33)}": 1 to 32 letters, digits, spaces or - _ . / # + &, starting with a letter or digit`],
+    ['a tag of 5,000 characters (quoted cut)', { tradeNumber: 1, tags: ['z'.repeat(5000)] }, 3, `Invalid tag "${'z'.repeat(40)}…": 1 to 32 letters, digits, spaces or - _ . / # + &, starting with a letter or digit`],
     ['11 tags on one trade', { tradeNumber: 1, tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, 4, 'At most 10 tags on a session or a trade'],
   ])('refuses %s, changing nothing', async (_, body, errorCode, errorMessage) => {
     const before = await tagRows();

@@ -8,6 +8,7 @@ import { type Column, ErrorLine, money, signClass, THead, utc } from '../../ui.t
 import { ContractName } from '../desk/contract-label.tsx';
 import { endWords, type JournalSession, type JournalSummary, loadJournal, loadSummary } from './model.ts';
 import { ReviewPanel } from './review-stats.tsx';
+import { zoneLabel } from '../../time-format.ts';
 
 export const open = (accountId: number) => {
   location.hash = `#/journal?id=${accountId}`;
@@ -66,11 +67,12 @@ export function JournalList() {
   );
 }
 
-const COLUMNS: readonly Column[] = [
-  'Ended',
+/** The columns, the times' zone named (the chosen one, read when drawn). */
+const columns = (z: string): readonly Column[] => [
+  `Ended (${z})`,
   'Instrument',
   'Timeframe',
-  'Replayed',
+  `Replayed (${z})`,
   { num: 'Trades' },
   { num: 'Win rate' },
   { num: 'Net P&L' },
@@ -83,7 +85,7 @@ const COLUMNS: readonly Column[] = [
 function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
   return (
     <table data-testid="journal-sessions" class="journal-table">
-      <THead columns={COLUMNS} />
+      <THead columns={columns(zoneLabel())} />
       <tbody>
         {sessions.map((s) => (
           <tr key={s.accountId} data-account-id={s.accountId} class="clickable" onClick={() => open(s.accountId)} title={endWords(s.endReason)}>
