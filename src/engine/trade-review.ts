@@ -7,7 +7,8 @@
 //   working when the trade opened: placed at or before the entry and not filled, cancelled or
 //   expired before it. Of several, the nearest to the average entry (the one that would have taken
 //   the trade out first). A bracket leg's price is its entry's (anchor ∓ stop-loss distance, which
-//   never changes, so a leg dragged later still reads as it was); any other stop's price is the one
+//   never changes, so a leg dragged later still reads as it was); a trailing stop placed in the
+//   trade's opening second starts from the entry (entry ∓ trail); any other stop's price is the one
 //   the order table keeps (its last). No stop, or one at or beyond the entry: no risk, so no R.
 // - R = net P&L (fees included) / initial risk, where the risk is the distance from the average
 //   entry to the stop × contracts × tick value: a trade stopped exactly at its stop reads a little
@@ -55,8 +56,15 @@ export function isStopType(type: OrderType): boolean {
   return type === OrderType.Stop || type === OrderType.TrailingStop || type === OrderType.StopLimit;
 }
 
-/** The stop price a leg was given by its entry, or the order's kept price for any other stop. */
-function initialPriceTicks(o: Order, parents: ReadonlyMap<number, Order>): number | null {
+/**
+ * The stop price a leg was given by its entry; a trailing stop placed in the trade's opening second,
+ * the entry ∓ its trail (it starts from the last price, the entry's: its kept price has ratcheted
+ * since); the order's kept price for any other stop.
+ */
+function initialPriceTicks(o: Order, parents: ReadonlyMap<number, Order>, t: TradeRecord): number | null {
+  if (o.parentId === null && o.type === OrderType.TrailingStop && o.trailTicks !== null && o.createdS === t.entryTimeS) {
+    return t.entryValueTicks / t.entryQty - t.direction * o.trailTicks;
+  }
   const parent = o.parentId === null ? undefined : parents.get(o.parentId);
   if (parent && parent.slTicks !== null && parent.filledPriceTicks !== null) {
     // The legs' anchor (engine-legs.ts spawnLegs): a market entry's fill, else its own price.
@@ -77,7 +85,7 @@ export function initialStopTicks(t: TradeRecord, orders: StopOrders): number | n
   for (const o of orders.stops) {
     if (o.side !== exitSide || !isStopType(o.type) || o.createdS > t.entryTimeS) continue;
     if (ENDED.has(o.status) && o.updatedS !== null && o.updatedS < t.entryTimeS) continue;
-    const p = initialPriceTicks(o, orders.parents);
+    const p = initialPriceTicks(o, orders.parents, t);
     if (p === null) continue;
     if (best === null || Math.abs(entry - p) < Math.abs(entry - best)) best = p;
   }

@@ -37,6 +37,13 @@ describe('initialStopTicks', () => {
     expect(initialStopTicks(trade(1, 400, 410, 0), only(...stops))).toBe(want);
   });
 
+  it('reads a trailing stop placed as the trade opened from the entry less its trail, not from where it ratcheted', () => {
+    const trail = order({ type: OrderType.TrailingStop, trailTicks: 12, stopTicks: 430, trailExtremeTicks: 442 });
+    expect(initialStopTicks(trade(1, 400, 430, 0), only(trail))).toBe(388);
+    // Placed earlier, it reads at its kept price.
+    expect(initialStopTicks(trade(1, 400, 430, 0), only({ ...trail, createdS: 90 }))).toBe(430);
+  });
+
   it("reads a bracket leg's price from its entry (anchor − distance), not the leg's later price", () => {
     const entry = order({ type: OrderType.Market, side: OrderSide.Buy, status: OrderStatus.Filled, filledPriceTicks: 400, slTicks: 8, updatedS: 100 });
     const leg = order({ stopTicks: 400, parentId: entry.id }); // dragged to breakeven after the entry
@@ -73,6 +80,13 @@ describe('tradeSpan and reviewTrade', () => {
 
   it('counts the bars in [entry, exit) whole and leaves a market exit\'s bar out', () => {
     expect(tradeSpan(trade(1, 400, 396, 0), [bars], { entryWalked: false, exitWalked: false })).toEqual({ low: 395, high: 412 });
+  });
+
+  it("counts a working order's entry bar from the entry's first touch", () => {
+    // A sell limit at 404 filled on the 100 bar: its path goes 400 → 398 (nearer) → 405 → 402, so the 398 came before the entry.
+    const short = { ...trade(-1, 404, 402, 0), exitTimeS: 200 };
+    expect(tradeSpan(short, [bars], { entryWalked: true, exitWalked: false })).toEqual({ low: 402, high: 405 });
+    expect(tradeSpan(short, [bars], { entryWalked: false, exitWalked: false })).toEqual({ low: 398, high: 405 });
   });
 
   it("counts a working order's exit bar up to the exit's first touch", () => {
