@@ -22,6 +22,7 @@ import type { JournalStore } from '../store/journal.ts';
 import { type JournalTagStore, SESSION_TAGS } from '../store/journal-tags.ts';
 import type { ReplayStore, SessionRow } from '../store/replay.ts';
 import type { JournalReadError, JournalService } from './journal.ts';
+import { tagKey } from './journal-tags.ts';
 import { reviewClock } from './review-clock.ts';
 
 export type ReviewError = JournalReadError | { kind: 'invalid_time_zone' };
@@ -87,7 +88,7 @@ export class JournalReviewService {
   async summary(userId: number, tag: string | undefined, zone: string | undefined): Promise<Result<JournalSummary, { kind: 'invalid_time_zone' }>> {
     const clock = reviewClock(zone);
     if (!clock) return err({ kind: 'invalid_time_zone' });
-    const wanted = tag === undefined || tag.trim() === '' ? null : tag.trim().toLowerCase();
+    const wanted = tag === undefined || tagKey(tag) === '' ? null : tagKey(tag);
     let rows = await this.sessions.endedOf(userId, limits.journalSessionsListedMax);
     if (wanted !== null) {
       const tagged = await this.tags.sessionsTagged(userId, wanted);

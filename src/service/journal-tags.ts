@@ -23,6 +23,11 @@ export type TagsError =
   | { kind: 'too_many_tags'; max: number }
   | { kind: 'tags_full'; max: number };
 
+/** A tag as kept and matched: trimmed, inner spaces single, lower case. */
+export function tagKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
 /** Letters and digits, then letters, digits, spaces and `- _ . / # + &`. */
 const TAG = /^[\p{L}\p{N}][\p{L}\p{N} _\-./#+&]*$/u;
 
@@ -30,7 +35,7 @@ const TAG = /^[\p{L}\p{N}][\p{L}\p{N} _\-./#+&]*$/u;
 export function normalizeTags(raw: readonly string[]): Result<string[], { kind: 'invalid_tag'; tag: string }> {
   const out = new Set<string>();
   for (const r of raw) {
-    const tag = r.trim().replace(/\s+/g, ' ').toLowerCase();
+    const tag = tagKey(r);
     // The refusal quotes the tag as sent, cut to a little over the longest allowed.
     const quoted = [...r].length > limits.journalTagCharsMax + 8 ? `${[...r].slice(0, limits.journalTagCharsMax + 8).join('')}…` : r;
     if (tag === '' || [...tag].length > limits.journalTagCharsMax || !TAG.test(tag)) return err({ kind: 'invalid_tag', tag: quoted });
@@ -75,6 +80,6 @@ export class JournalTagService {
 
   /** Of the user's sessions, those carrying `tag` (case-folded) on the session or on a trade. */
   sessionsTagged(userId: number, tag: string): Promise<Set<number>> {
-    return this.tags.sessionsTagged(userId, tag.trim().replace(/\s+/g, ' ').toLowerCase());
+    return this.tags.sessionsTagged(userId, tagKey(tag));
   }
 }

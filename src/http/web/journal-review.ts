@@ -8,6 +8,7 @@ import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrume
 import type { ReviewStats } from '../../engine/session-review.ts';
 import { civilFromDays } from '../../lib/civil-date.ts';
 import type { ReviewedTrade } from '../../service/journal-review.ts';
+import { tagKey } from '../../service/journal-tags.ts';
 import type { Services } from '../../service/services.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
@@ -64,7 +65,7 @@ export function registerJournalReview<P extends string>(app: Elysia<P>, s: Servi
   route(app, s, ep.journalSummary, async ({ user, query }) => {
     const r = await s.journalReview.summary(user.id, query.tag, zoneOf(query));
     if (!r.ok) return mapError(codes.journalSummary, r.error);
-    const tag = query.tag?.trim() ? query.tag.trim().toLowerCase() : null;
+    const tag = query.tag && tagKey(query.tag) !== '' ? tagKey(query.tag) : null;
     return ep.journalSummary.ok({ timeZone: zoneOf(query), tag, sessions: r.value.sessions, stats: presentReviewStats(r.value.stats) });
   });
 

@@ -138,7 +138,7 @@ describe('PUT /api/auth/journal/:accountId/tags', () => {
 
   it('filters: the list and the statistics by a tag on a trade or on its session', async () => {
     // Trades 1 and 3 carry "a+ setup": 114.40 − 42.80 = $71.60 over 2, R (1.43 − 1.07) / 2.
-    const a = (await summary('?tag=A%2B%20Setup')).body;
+    const a = (await summary('?tag=%20A%2B%20%20Setup')).body;
     expect([a.tag, a.sessions, a.stats.trades, a.stats.expectancy, a.stats.expectancyR]).toEqual(['a+ setup', 1, 2, 35.8, 0.18]);
     // The session carries "fomc": all of its trades count.
     expect((await summary('?tag=fomc')).body.stats.trades).toBe(4);
