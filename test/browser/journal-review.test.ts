@@ -94,7 +94,9 @@ describe.skipIf(noBrowser)('console: a journal that teaches', () => {
     await page.mouse.move(5, 895);
     await docScreenshot(page, 'journal-zoom');
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.click('[data-testid=journal-trades] tr[data-trade="5"] td:nth-child(2)');
+    // By keyboard: Tab to a row, Enter picks it.
+    await page.focus('[data-testid=journal-trades] tr[data-trade="5"]');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=journal-chart][data-picked="5"]');
     await page.mouse.move(5, 715);
     await docScreenshot(page, 'journal-zoom-1280');

@@ -59,7 +59,16 @@ function TradeRow({ accountId, t, tickSize, picked, onPick, onTags }: RowProps) 
     if (!(e.target as HTMLElement).closest('input, button, textarea')) onPick(t.tradeNumber);
   };
   return (
-    <tr data-trade={t.tradeNumber} class={`clickable ${picked ? 'picked' : ''}`} onClick={pick} title="Show this trade on the chart">
+    <tr
+      data-trade={t.tradeNumber}
+      class={`clickable ${picked ? 'picked' : ''}`}
+      onClick={pick}
+      // Reachable by keyboard too: Tab to the row, Enter picks it (Enter in its editors saves them instead).
+      tabIndex={0}
+      onKeyDown={(e) => e.key === 'Enter' && e.target === e.currentTarget && onPick(t.tradeNumber)}
+      aria-selected={picked}
+      title="Show this trade on the chart"
+    >
       <td class="num">{t.tradeNumber}</td>
       <td class={t.side === 'long' ? 'pos' : 'neg'}>{t.side === 'long' ? 'Long' : 'Short'}</td>
       <td class="num">{t.size}</td>
