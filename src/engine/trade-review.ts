@@ -43,7 +43,7 @@ export interface TradeReview {
   durationS: number;
 }
 
-/** The orders a trade's stop may be among: stops of either side, with the entries their legs came from. */
+/** The orders a trade's stop may be among: stops of either side in id (placement) order, with the entries their legs came from. */
 export interface StopOrders {
   stops: readonly Order[];
   parents: ReadonlyMap<number, Order>;
@@ -83,7 +83,9 @@ export function initialStopTicks(t: TradeRecord, orders: StopOrders): number | n
   const entry = t.entryValueTicks / t.entryQty;
   let best: number | null = null;
   for (const o of orders.stops) {
-    if (o.side !== exitSide || !isStopType(o.type) || o.createdS > t.entryTimeS) continue;
+    // Read in id order, and ids follow placement time: every later stop was placed after the entry.
+    if (o.createdS > t.entryTimeS) break;
+    if (o.side !== exitSide || !isStopType(o.type)) continue;
     if (ENDED.has(o.status) && o.updatedS !== null && o.updatedS < t.entryTimeS) continue;
     const p = initialPriceTicks(o, orders.parents, t);
     if (p === null) continue;
