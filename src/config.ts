@@ -266,6 +266,9 @@ export const limits = Object.freeze({
   playgroundLiveViewMaxAgeMs: 100,
   legacyTokenRenewWithinMs: 3_600_000,
   clusterEventPartChars: 6000,
+
+  // Playground runs over several instruments (pgmulti): instrumentSymbols names at most this many, the main one included.
+  playgroundInstrumentsMax: 4,
 });
 
 export interface Config {
