@@ -205,6 +205,33 @@ def on_bar(ctx, bar):
     expect(Math.round(x.balance * 100)).toBe(STARTING_CENTS + expected.reduce((s, t) => s + Math.round(t.pnl * 100), 0));
   }, SANDBOX_TEST_MS);
 
+  it('an optimisation over the spread runs every combination over both instruments', async () => {
+    const started = await playground('POST', 'optimize', {
+      templateId: 'spread_zscore', instrumentSymbols: ['NQ', 'ES'], startDate: DATE, timeframe: '1m', params: { ...PARAMS, entry_z: { values: [1.5, 2] } },
+    });
+    expect(started).toMatchObject({ success: true, status: 'running' });
+    const deadline = Date.now() + RUN_END_WAIT_MS;
+    let o: any;
+    for (;;) {
+      o = (await playground('GET', `optimizations/${started.optimizationId}`)).optimization;
+      if (o.status !== 'running') break;
+      if (Date.now() > deadline) throw new Error('the optimisation did not end');
+      await Bun.sleep(500);
+    }
+    expect(o.status).toBe('completed');
+    const combos = (await playground('GET', `optimizations/${started.optimizationId}/combinations?sort=index`)).combinations;
+    expect(combos).toHaveLength(2);
+    for (const c of combos) {
+      const run = (await playground('GET', `executions/${c.runId}`)).execution;
+      expect(run.instrumentSymbols).toEqual(['NQ', 'ES']);
+      expect(new Set(run.trades.map((t: Trade) => t.symbol))).toEqual(new Set(['NQ', 'ES']));
+    }
+    // The combination at the run's own params trades as the single run did (the plain reference).
+    const same = combos.find((c: any) => c.params.entry_z === PARAMS.entry_z);
+    const ref = reference(await bars('CON.F.US.ENQ.H25'), await bars('CON.F.US.EP.H25'));
+    expect((await playground('GET', `executions/${same.runId}`)).execution.trades).toEqual(ref.trades);
+  }, SANDBOX_TEST_MS);
+
   it('a run of one instrument answers without instrumentSymbols, its trades without symbol', async () => {
     const x = await runToEnd({ templateId: 'sma_cross', instrument: 'NQ', startDate: DATE, timeframe: '5m' });
     expect(x.status).toBe('completed');
