@@ -21,6 +21,7 @@ import type { BarColumns } from '../../src/data/bar-columns.ts';
 import type { Instrument } from '../../src/domain/instrument.ts';
 import { SessionEngine } from '../../src/engine/engine.ts';
 import { strategyOrderRequest } from '../../src/engine/order-rules.ts';
+import type { LegEngines } from './leg-bridge.ts';
 
 /**
  * [k, 'place', type, side, size, limit, stop, sl, tp, trail, slType] | [k, 'cancel', id] |
@@ -59,6 +60,8 @@ export class EngineBridge {
   readonly engine: SessionEngine;
   actions: Action[] = [];
   batch: BatchView = { base: 0, end: new Uint32Array(0), close: new Int32Array(0) };
+  /** The run's other contracts (a run over several instruments; leg-bridge.ts), else undefined (None in Python). */
+  legs: LegEngines | undefined = undefined;
   private readonly fine = new Map<number, BarColumns>();
 
   constructor(

@@ -11,11 +11,14 @@
 
 import harnessPy from '../python/harness.py' with { type: 'text' };
 import indicatorsPy from '../python/indicators.py' with { type: 'text' };
+import legsPy from '../python/legs.py' with { type: 'text' };
 import strategyApiPy from '../python/strategy_api.py' with { type: 'text' };
 import type { BarColumns } from '../../src/data/bar-columns.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
 import { asInt32, asUint32, encodeFrame, FrameDecoder } from '../protocol.ts';
 import { EngineBridge, SHARED, SHARED_SLOTS } from './bridge.ts';
+import { fineBars, loadBatch } from './columns.ts';
+import { accountState, legColumns, legEnginesOf } from './leg-bridge.ts';
 
 declare const Deno: {
   args: string[];
@@ -39,6 +42,7 @@ import sys
 from array import array
 sys.path.insert(0, '${PY_DIR}')
 import harness
+import legs
 
 # The bridge's shared array (runner/child/bridge.ts, SHARED, whose numbers are written in here): the
 # state, the fills not yet taken, an order's fields and the working orders cross as int64s in memory,
@@ -49,9 +53,11 @@ _SLOTS = ${SHARED_SLOTS}
 _NONE = -(1 << 63)
 
 class _Bridge:
-    __slots__ = ('_j', '_a', '_advance', '_fills', '_working', '_working_text', '_place', '_cancel', '_close', '_modify')
+    __slots__ = ('_j', '_a', '_advance', '_fills', '_working', '_working_text', '_place', '_cancel', '_close', '_modify', '_lg')
+    legs = property(lambda self: self._lg)
     def __init__(self, j):
         self._j = j
+        self._lg = None if j.legs is None else legs.JsLegs(j.legs)  # the other contracts (runner/child/leg-bridge.ts)
         a = self._a = array('q', bytes(8 * _SLOTS))
         j.bind(a.buffer_info()[0], _SLOTS)
         self._advance = j.advanceShared
@@ -127,11 +133,13 @@ def _rd_alloc(n):
     _src = (_ZD * n, _ZD * n, _ZD * n, _ZD * n, _ZQ * n, _ZQ * n, _ZQ * n)
     return ','.join([str(c.buffer_info()[0]) for c in _src])
 
-def _rd_batch(base, off, m, ctx):
-    # Bars [off, off + m) of the loaded batch, as bars base... of the run.
+def _rd_batch(base, off, m, ctx, legs=None):
+    # Bars [off, off + m) of the loaded batch, as bars base... of the run; legs: the other
+    # contracts' bars of the batch (a run over several instruments), with its first slice.
     src = _src if off == 0 and m == len(_src[0]) else tuple(c[off:off + m] for c in _src)
     cx = {x[0]: _cols(*list(x)[1:]) for x in ctx} if ctx is not None and len(ctx) else None
-    return harness.run_columns(base, src, cx)
+    lg = [_cols(*list(x)) for x in legs] if legs is not None else None
+    return harness.run_columns(base, src, cx, lg)
 
 def _rd_finish():
     return harness.finish()
@@ -197,83 +205,30 @@ function nextCommand(): Record<string, unknown> {
 const SLICE_BARS = 4096;
 
 /** Runs the loaded batch's n bars (run bars from `base`) a slice a call; the strategy's error stops it. */
-function runSlices(pyBatch: (base: number, off: number, m: number, ctx: unknown) => unknown, base: number, n: number, ctx: unknown[]): string | undefined {
+function runSlices(
+  pyBatch: (base: number, off: number, m: number, ctx: unknown, legs?: unknown) => unknown, base: number, n: number, ctx: unknown[], legs: unknown[] | undefined,
+): string | undefined {
   let error: string | undefined;
   let off = 0;
   do {
-    // Context bars of the batch go with its first slice.
-    error = pyBatch(base + off, off, Math.min(SLICE_BARS, n - off), off === 0 ? ctx : undefined) as string | undefined;
+    // Context bars (and the other contracts' bars) of the batch go with its first slice.
+    const first = off === 0;
+    error = (legs === undefined || !first
+      ? pyBatch(base + off, off, Math.min(SLICE_BARS, n - off), first ? ctx : undefined)
+      : pyBatch(base + off, off, Math.min(SLICE_BARS, n - off), ctx, legs)) as string | undefined;
     off += SLICE_BARS;
   } while (off < n && !error);
   return error;
 }
 
-/**
- * A batch's bars into the harness's column layout (strategy_api.Series): Python allocates the seven
- * columns (`_rd_alloc`) and the values are written straight into their buffers in WebAssembly memory,
- * one pass, no intermediate copy. Prices in units (ticks / k: the same correctly rounded division
- * Python's int / int does) as float64; volume, open time and end time as little-endian int64 (all
- * are unsigned 32-bit values: the high words stay the zeros Python allocated).
- */
-function loadBatch(m: Record<string, unknown>, k: number, alloc: (n: number) => string, heap: { HEAPF64: Float64Array; HEAPU32: Uint32Array }): { end: Uint32Array; close: Int32Array } {
-  // Close and end stay with the engine bridge as typed arrays; the other columns are only read here,
-  // through DataViews over the frame (no aligned copy).
-  const c = asInt32(m.c);
-  const e = asUint32(m.e);
-  const n = c.length;
-  const [o, h, l, v, t] = [m.o, m.h, m.l, m.v, m.time].map((x) => columnView(x, n));
-  const at = alloc(n).split(',').map(Number);
-  if (n === 0) return { end: e, close: c }; // empty arrays have no buffer to write
-  if (at.length !== 7 || at.some((a) => !Number.isSafeInteger(a) || a <= 0 || a % 8 !== 0)) throw new Error('bad column addresses');
-  // Read after the allocation: a memory that grew has new views.
-  const f = heap.HEAPF64;
-  const u = heap.HEAPU32;
-  const [po, ph, pl, pc] = at.slice(0, 4).map((a) => a / 8);
-  const [pv, pt, pe] = at.slice(4).map((a) => a / 4);
-  if ([po, ph, pl, pc].some((p) => (p + n) * 8 > f.byteLength) || [pv, pt, pe].some((p) => (p + 2 * n) * 4 > u.byteLength)) throw new Error('bad column addresses');
-  for (let i = 0; i < n; i++) {
-    const b = 4 * i;
-    f[po + i] = o.getInt32(b, true) / k;
-    f[ph + i] = h.getInt32(b, true) / k;
-    f[pl + i] = l.getInt32(b, true) / k;
-    f[pc + i] = c[i] / k;
-    u[pv + 2 * i] = v.getUint32(b, true);
-    u[pt + 2 * i] = t.getUint32(b, true);
-    u[pe + 2 * i] = e[i];
-  }
-  return { end: e, close: c };
-}
-
-/** A batch column of n 32-bit values, viewed in place. */
-function columnView(x: unknown, n: number): DataView {
-  if (!(x instanceof Uint8Array) || x.byteLength !== 4 * n) throw new Error('batch columns differ in length');
-  return new DataView(x.buffer, x.byteOffset, x.byteLength);
-}
-
-function fineBars(m: Record<string, unknown>): Map<number, BarColumns> {
-  const ks = asInt32(m.ks);
-  const offsets = asInt32(m.offsets);
-  const time = asUint32(m.time);
-  const open = asInt32(m.open);
-  const high = asInt32(m.high);
-  const low = asInt32(m.low);
-  const close = asInt32(m.close);
-  const volume = asUint32(m.volume);
-  const out = new Map<number, BarColumns>();
-  for (let j = 0; j < ks.length; j++) {
-    const a = offsets[j];
-    const b = offsets[j + 1];
-    out.set(ks[j], {
-      length: b - a,
-      time: time.subarray(a, b),
-      open: open.subarray(a, b),
-      high: high.subarray(a, b),
-      low: low.subarray(a, b),
-      close: close.subarray(a, b),
-      volume: volume.subarray(a, b),
-    });
-  }
-  return out;
+/** Asks the server for stored bars (`need`) and reads its answer, counting the time spent. */
+function askFine(spent: { needMs: number; needs: number }, need: object): Map<number, BarColumns> {
+  const t0 = performance.now();
+  send(need);
+  const bars = fineBars(expect('fine'));
+  spent.needMs += performance.now() - t0;
+  spent.needs++;
+  return bars;
 }
 
 async function loadPython(pyodideDir: string, snapshot: Promise<Uint8Array> | null) {
@@ -297,6 +252,7 @@ async function makeSnapshot(pyodideDir: string): Promise<void> {
   py.FS.writeFile(`${PY_DIR}/harness.py`, harnessPy);
   py.FS.writeFile(`${PY_DIR}/indicators.py`, indicatorsPy);
   py.FS.writeFile(`${PY_DIR}/strategy_api.py`, strategyApiPy);
+  py.FS.writeFile(`${PY_DIR}/legs.py`, legsPy);
   py.runPython(GLUE);
   send({ t: 'snapshot', bytes: py.makeMemorySnapshot() });
 }
@@ -339,12 +295,10 @@ async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: numbe
   if (!inst) throw new Error(`unknown instrument ${String(run.symbol)}`);
   // Where the child's time goes, reported with `finished` (diagnostics only; the server trusts none of it).
   const spent = { batchMs: 0, convertMs: 0, needMs: 0, needs: 0 };
-  const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), heap, (k, up, down) => {
-    const t0 = performance.now();
-    send({ t: 'need', k, up, down });
-    const bars = fineBars(expect('fine'));
-    spent.needMs += performance.now() - t0;
-    spent.needs++;
+  const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), heap, (k, up, down) => askFine(spent, { t: 'need', k, up, down }));
+  bridge.legs = legEnginesOf(run, bridge, (leg, k, up, down) => {
+    const bars = askFine(spent, { t: 'need', k, up, down, leg }).get(k);
+    if (bars === undefined) throw new Error(`server sent no stored bars of contract ${leg} for run bar ${k}`);
     return bars;
   });
   // The harness's divisor (meta.ticks_per_unit): the prices packed here must be the ones it would make.
@@ -358,8 +312,8 @@ async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: numbe
     if (m.t === 'finish') {
       bridge.actions = [];
       const error = pyFinish() as string | undefined;
-      const s = bridge.state();
-      send({ t: 'finished', acts: bridge.actions, error: error ?? null, logs: logs(), balanceCents: s[0], fillCount: s[5], spent });
+      const s = accountState(bridge, Number(run.startingBalanceCents));
+      send({ t: 'finished', acts: bridge.actions, error: error ?? null, logs: logs(), ...s, spent });
       return;
     }
     if (m.t !== 'batch') throw new Error(`unexpected ${String(m.t)}`);
@@ -371,12 +325,13 @@ async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: numbe
     const ctx = (m.ctx as unknown[][]).map(([tf, t, ee, o, h, l, cc, v]) => [
       tf, asUint32(t), asUint32(ee), asInt32(o), asInt32(h), asInt32(l), asInt32(cc), asUint32(v),
     ]);
+    const legs = bridge.legs === undefined ? undefined : legColumns(m.legs, bridge.legs);
     const t1 = performance.now();
-    const error = runSlices(pyBatch, base, close.length, ctx);
+    const error = runSlices(pyBatch, base, close.length, ctx, legs);
     spent.convertMs += t1 - t0;
     spent.batchMs += performance.now() - t1;
-    const s = bridge.state();
-    send({ t: 'batch', seq: m.seq, done: pyDone(), acts: bridge.actions, logs: logs(), error: error ?? null, balanceCents: s[0], fillCount: s[5] });
+    const s = accountState(bridge, Number(run.startingBalanceCents));
+    send({ t: 'batch', seq: m.seq, done: pyDone(), acts: bridge.actions, logs: logs(), error: error ?? null, ...s });
     if (error) return;
   }
 }

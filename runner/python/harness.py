@@ -69,6 +69,8 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     _ENDS,
     _EMPTY,
     _FLATTEN,
+    _LEG,
+    _MAIN_ONLY,
     _MODIFY,
     _NO_INPUT,
     _PLACE,
@@ -76,6 +78,7 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     _TYPECODES,
     _new,
 )
+from legs import Leg, order_args
 
 
 # ---- Output capture ----
@@ -188,6 +191,10 @@ class _Runtime:
         self.up = NO_UP_TRIGGER
         self.down = NO_DOWN_TRIGGER
         self.fill_count = 0
+        # The run's other instruments (several instruments; legs.py), in its order after the main one.
+        self.starting_cents = round(float(meta['starting_balance']) * 100)
+        self.legs = tuple(Leg(self, i + 1, m, meta['timeframe'], self.starting_cents) for i, m in enumerate(meta.get('legs') or ()))
+        self.leg_of = {leg.symbol: leg for leg in self.legs}
         self.ctx = Context(self, params, meta)
 
     def request(self, kind, arg):
@@ -199,6 +206,28 @@ class _Runtime:
         if len(q) >= REQUESTS_PER_CALL_MAX:
             raise RuntimeError(f'too many order requests in one bar (limit {REQUESTS_PER_CALL_MAX})')
         q.append((kind, arg))
+
+    # -- several instruments --
+
+    def leg(self, symbol):
+        """The other contract named `symbol`, or None for the main one (None or its own symbol)."""
+        if symbol is None or symbol == self.ctx.symbol:
+            return None
+        leg = self.leg_of.get(symbol)
+        if leg is None:
+            have = ', '.join([self.ctx.symbol, *self.leg_of])
+            raise ValueError(f'{symbol!r} is not an instrument of this run (its instruments: {have}); name it in instrumentSymbols')
+        return leg
+
+    def request_leg(self, leg, kind, arg):
+        if (kind == _PLACE or kind == _CLOSE) and not len(leg.series):
+            raise RuntimeError(f'no {leg.symbol} bar has closed yet: its orders can be placed from its first bar on')
+        self.request(_LEG, (leg, kind, arg))
+
+    def account_balance(self):
+        """USD: the starting balance plus every contract's realized P&L less fees."""
+        start = self.starting_cents
+        return (self.balance_cents + sum(leg.balance_cents - start for leg in self.legs)) / 100
 
     # -- engine state --
 
@@ -213,7 +242,7 @@ class _Runtime:
             refresh_working = True
         if bal != self.balance_cents:
             self.balance_cents = bal
-            self.ctx.balance = bal / 100
+            self.ctx.balance = bal / 100 if not self.legs else self.account_balance()
         if qty != self.qty or cost != self.cost:
             self.qty = qty
             self.cost = cost
@@ -229,7 +258,7 @@ class _Runtime:
         filled = set()
         for fid, oid, side, size, price, t, fee, pnl in self.bridge.fills(self.fill_count):
             order = handles.get(oid)
-            f = Fill(fid, oid, SIDE_NAMES[side], size, price / k, t, fee / 100, pnl / 100, order)
+            f = Fill(fid, oid, SIDE_NAMES[side], size, price / k, t, fee / 100, pnl / 100, order, self.ctx.symbol)
             if order is not None:
                 order.status = 'filled'
                 order.fill_price = f.price
@@ -267,7 +296,7 @@ class _Runtime:
                 order = self.handles.pop(oid, None)
                 if order is not None:
                     order.status = 'canceled'
-                self.pending.append(Cancellation(oid, order, t))
+                self.pending.append(Cancellation(oid, order, t, self.ctx.symbol))
         self.working_ids = ids
         self.ctx.orders = orders
 
@@ -291,23 +320,25 @@ class _Runtime:
             elif kind == _CLOSE:
                 oid, reason = bridge.close(k, arg.size or None)
                 self.accepted(arg, oid, reason)
-            else:  # _CANCEL_ALL, _FLATTEN
+            elif kind == _LEG:
+                leg, leg_kind, leg_arg = arg
+                leg.apply(k, leg_kind, leg_arg)
+            else:  # _CANCEL_ALL, _FLATTEN: every contract's (arg None), or the main one's (_MAIN_ONLY)
                 for row in bridge.working():
                     bridge.cancel(k, row[0])
                 if kind == _FLATTEN and bridge.state()[1]:
                     oid, reason = bridge.close(k, None)
                     if not oid:
-                        self.pending.append(Rejection(None, reason, self.series._last(_ENDS)))
+                        self.pending.append(Rejection(None, reason, self.series._last(_ENDS), self.ctx.symbol))
+                if arg is not _MAIN_ONLY:
+                    for leg in self.legs:
+                        leg.apply(k, kind, None)
         self.sync(bridge.state(), True)
+        for leg in self.legs:
+            leg.sync(leg.state(), True)
 
     def place(self, k, o):
-        # A trailing stop sends its own trail; an entry's trail makes its stop-loss leg a trailing stop.
-        if o._type == TRAILING_STOP:
-            trail, sl, sl_type = o.trail, o.stop_loss, None
-        elif o.trail is not None:
-            trail, sl, sl_type = None, o.trail, TRAILING_STOP
-        else:
-            trail, sl, sl_type = None, o.stop_loss, None
+        trail, sl, sl_type = order_args(o)
         oid, reason = self.bridge.place(k, o._type, o._side, o.size, o._limit, o._stop, sl, o.take_profit, trail, sl_type)
         self.accepted(o, oid, reason)
 
@@ -399,6 +430,12 @@ class _Runtime:
         if base != len(self.series):
             raise ValueError(f'batch base {base} is not the next bar index {len(self.series)}')
 
+    def stage_legs(self, legs):
+        if len(legs) != len(self.legs):
+            raise ValueError(f'batch has bars of {len(legs)} other instruments, the run has {len(self.legs)}')
+        for leg, cols in zip(self.legs, legs):
+            leg.stage(cols)
+
     def run_columns(self, base, src):
         self.series._feed(base, src)
         self.bar_loop(base, src)
@@ -425,6 +462,7 @@ class _Runtime:
         # time with the float infinity, which takes CPython's slow mixed-type path (~7% of an empty
         # run's loop in Pyodide).
         timed = bool(self.context_pending)
+        legs = self.legs  # several instruments: the other contracts' bars that closed by this bar's end
         idx = base
         for of, hf, lf, cf, vi, ti, ei in zip(*src):
             # The bar walker's quiet-bar rule (src/engine/walker.ts), kept here because it must run
@@ -434,6 +472,9 @@ class _Runtime:
                 self.advance(idx)
                 up = self.up / k
                 down = self.down / k
+            if legs:
+                for leg in legs:
+                    leg.release(idx, ei)
             n = idx + 1  # one new int a bar: it becomes the next bar's idx
             s._n = n
             if eager:
@@ -584,14 +625,18 @@ def run_batch(b):
     return _guarded(rt.run_columns, b['base'], src)
 
 
-def run_columns(base, src, ctx=None):
+def run_columns(base, src, ctx=None, legs=None):
     """The glue's run_batch: bars from `base` on as Series columns (four 'd' price columns in
-    units, then volume, time and end as 'q'), `ctx` as in run_batch. Returns None or an error text."""
+    units, then volume, time and end as 'q'), `ctx` as in run_batch, `legs` the other instruments'
+    bars of the batch (a run over several instruments: a dict of int columns each, in the run's
+    order). Returns None or an error text."""
     rt = _rt
     if rt.error is not None:
         return rt.error
     if ctx:
         rt.stage_context(ctx)
+    if legs is not None:
+        rt.stage_legs(legs)
     rt.check_columns(base, src)
     return _guarded(rt.run_columns, base, src)
 

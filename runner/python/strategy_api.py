@@ -35,8 +35,9 @@ BUY, SELL = 0, 1
 TYPE_NAMES = {LIMIT: 'limit', MARKET: 'market', STOP_LIMIT: 'stop_limit', STOP: 'stop', TRAILING_STOP: 'trailing_stop'}
 SIDE_NAMES = ('buy', 'sell')
 
-# Queued request kinds.
-_PLACE, _CANCEL, _CANCEL_ALL, _CLOSE, _FLATTEN, _MODIFY = range(6)
+# Queued request kinds (_LEG: a request on another contract of the run, (leg, kind, arg)).
+_PLACE, _CANCEL, _CANCEL_ALL, _CLOSE, _FLATTEN, _MODIFY, _LEG = range(7)
+_MAIN_ONLY = 'main'  # cancel_all / flatten of the main contract only (None: every contract)
 
 _EMPTY = ()
 _utc = timezone.utc
@@ -261,10 +262,11 @@ class Order:
     """
 
     __slots__ = ('id', 'type', 'side', 'size', 'limit_price', 'stop_price', 'stop_loss', 'take_profit', 'trail',
-                 'status', 'reason', 'fill_price', 'fill_time', '_type', '_side', '_limit', '_stop')
+                 'status', 'reason', 'fill_price', 'fill_time', 'symbol', '_type', '_side', '_limit', '_stop')
 
-    def __init__(self, type_code, side_code, size, limit_ticks, stop_ticks, sl, tp, k, trail=None):
+    def __init__(self, type_code, side_code, size, limit_ticks, stop_ticks, sl, tp, k, trail=None, symbol=None):
         self.id = None
+        self.symbol = symbol
         self.type = TYPE_NAMES[type_code]
         self.side = SIDE_NAMES[side_code]
         self.size = size
@@ -297,17 +299,19 @@ class Order:
         return f'Order(id={self.id}, {self.side} {self.size} {self.type}, status={self.status}{extra})'
 
 
-WorkingOrder = namedtuple('WorkingOrder', 'id type side size limit_price stop_price parent_id')
-WorkingOrder.__doc__ = 'A working order in the engine (parent_id is the entry order id for bracket legs).'
+WorkingOrder = namedtuple('WorkingOrder', 'id type side size limit_price stop_price parent_id symbol', defaults=(None,))
+WorkingOrder.__doc__ = ('A working order in the engine (parent_id is the entry order id for bracket legs; symbol is set on '
+                        'the other contracts of a run over several instruments, None on the main one).')
 
 
 class Fill:
     """An execution. fee and pnl (realized on the reduced part) are USD; order is the handle or None."""
 
-    __slots__ = ('id', 'order_id', 'side', 'size', 'price', 'time', 'fee', 'pnl', 'order')
+    __slots__ = ('id', 'order_id', 'side', 'size', 'price', 'time', 'fee', 'pnl', 'order', 'symbol')
     kind = 'fill'
 
-    def __init__(self, fid, order_id, side, size, price, time, fee, pnl, order):
+    def __init__(self, fid, order_id, side, size, price, time, fee, pnl, order, symbol=None):
+        self.symbol = symbol
         self.id = fid
         self.order_id = order_id
         self.side = side
@@ -326,10 +330,11 @@ class Fill:
 class Rejection:
     """An order request the engine refused (for example for insufficient margin)."""
 
-    __slots__ = ('order', 'reason', 'time')
+    __slots__ = ('order', 'reason', 'time', 'symbol')
     kind = 'rejected'
 
-    def __init__(self, order, reason, time):
+    def __init__(self, order, reason, time, symbol=None):
+        self.symbol = symbol if order is None else order.symbol
         self.order = order
         self.reason = reason
         self.time = time
@@ -346,10 +351,11 @@ class Cancellation:
     """A working order that went away without filling: canceled by the strategy, or a bracket leg
     canceled by the engine (its sibling filled, or the position was closed)."""
 
-    __slots__ = ('order_id', 'order', 'time')
+    __slots__ = ('order_id', 'order', 'time', 'symbol')
     kind = 'canceled'
 
-    def __init__(self, order_id, order, time):
+    def __init__(self, order_id, order, time, symbol=None):
+        self.symbol = symbol
         self.order_id = order_id
         self.order = order
         self.time = time
@@ -385,6 +391,10 @@ class Context:
         self.orders = _EMPTY
         self.events = _EMPTY
         self.fills = []
+        # Every instrument of the run by symbol, the main one first (one entry for a run of one instrument).
+        self.data = _DataMap((d.symbol, d) for d in
+                             [InstrumentData(self, None, self.symbol, self.tick_size, self.tick_value, rt.k)]
+                             + [InstrumentData(self, leg, leg.symbol, leg.tick_size, leg.tick_value, leg.k) for leg in rt.legs])
 
     # History columns of the run's bars, read through the series (lazy: strategy_api.Series).
     opens = property(lambda self: self.bars._col(_OPENS))
@@ -396,8 +406,16 @@ class Context:
 
     @property
     def equity(self):
-        """Balance plus the open P&L at the current bar's close, USD."""
-        return self.balance + self.position.open_pnl
+        """Balance plus the open P&L at the current bar's close (each contract's own last close), USD."""
+        eq = self.balance + self.position.open_pnl
+        for leg in self._rt.legs:
+            eq += leg.position.open_pnl
+        return eq
+
+    @property
+    def positions(self):
+        """Every contract's position by symbol (the main one's is ctx.position)."""
+        return {d.symbol: d.position for d in self.data.values()}
 
     def history(self, n, timeframe=None):
         """The last `n` bars of the run (or of a context timeframe) as columns of floats, oldest first."""
@@ -426,95 +444,123 @@ class Context:
     # `trail` on an entry makes its stop-loss a trailing stop, `trail` ticks behind the best price
     # since the fill (instead of `stop_loss`); buy_trailing_stop / sell_trailing_stop place one.
 
-    def buy(self, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(MARKET, BUY, size, None, None, stop_loss, take_profit, trail)
+    def buy(self, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(MARKET, BUY, size, None, None, stop_loss, take_profit, trail, symbol)
 
-    def sell(self, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(MARKET, SELL, size, None, None, stop_loss, take_profit, trail)
+    def sell(self, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(MARKET, SELL, size, None, None, stop_loss, take_profit, trail, symbol)
 
-    def buy_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(LIMIT, BUY, size, price, None, stop_loss, take_profit, trail)
+    def buy_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(LIMIT, BUY, size, price, None, stop_loss, take_profit, trail, symbol)
 
-    def sell_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(LIMIT, SELL, size, price, None, stop_loss, take_profit, trail)
+    def sell_limit(self, price, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(LIMIT, SELL, size, price, None, stop_loss, take_profit, trail, symbol)
 
-    def buy_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(STOP, BUY, size, None, price, stop_loss, take_profit, trail)
+    def buy_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(STOP, BUY, size, None, price, stop_loss, take_profit, trail, symbol)
 
-    def sell_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(STOP, SELL, size, None, price, stop_loss, take_profit, trail)
+    def sell_stop(self, price, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(STOP, SELL, size, None, price, stop_loss, take_profit, trail, symbol)
 
-    def buy_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(STOP_LIMIT, BUY, size, limit, stop, stop_loss, take_profit, trail)
+    def buy_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(STOP_LIMIT, BUY, size, limit, stop, stop_loss, take_profit, trail, symbol)
 
-    def sell_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None):
-        return self._place(STOP_LIMIT, SELL, size, limit, stop, stop_loss, take_profit, trail)
+    def sell_stop_limit(self, stop, limit, size=1, stop_loss=None, take_profit=None, trail=None, symbol=None):
+        return self._place(STOP_LIMIT, SELL, size, limit, stop, stop_loss, take_profit, trail, symbol)
 
-    def buy_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None):
+    def buy_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None, symbol=None):
         """A buy stop `trail` ticks above the lowest price since it was placed (it follows it down)."""
-        return self._place_trailing(BUY, trail, size, stop_loss, take_profit)
+        return self._place_trailing(BUY, trail, size, stop_loss, take_profit, symbol)
 
-    def sell_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None):
+    def sell_trailing_stop(self, trail, size=1, stop_loss=None, take_profit=None, symbol=None):
         """A sell stop `trail` ticks below the highest price since it was placed (it follows it up)."""
-        return self._place_trailing(SELL, trail, size, stop_loss, take_profit)
+        return self._place_trailing(SELL, trail, size, stop_loss, take_profit, symbol)
 
-    def modify(self, order, size=None, limit=None, stop=None, trail=None):
+    def modify(self, order, size=None, limit=None, stop=None, trail=None, symbol=None):
         """Changes a working order (a handle, a WorkingOrder or an id): its size, limit or stop price,
         or a trailing stop's trail (ticks); None keeps a value. No effect if it is no longer working;
         a change the engine refuses comes back as a "rejected" event."""
         if not isinstance(order, (Order, WorkingOrder)) and type(order) is not int:
             raise TypeError(f'modify() takes an order or an order id, got {type(order).__name__}')
-        k = self._rt.k
+        leg = self._target(order, symbol)
+        k = self._rt.k if leg is None else leg.k
         change = (order, None if size is None else _size(size),
                   None if limit is None else _ticks(limit, k, 'limit price'),
                   None if stop is None else _ticks(stop, k, 'stop price'),
                   _trail(trail, 'trail'))
-        self._rt.request(_MODIFY, change)
+        self._send(leg, _MODIFY, change)
 
-    def cancel(self, order):
+    def cancel(self, order, symbol=None):
         """Cancels a working order (an Order handle, a WorkingOrder or an id). No effect if it is not working."""
         if not isinstance(order, (Order, WorkingOrder)) and type(order) is not int:
             raise TypeError(f'cancel() takes an order or an order id, got {type(order).__name__}')
-        self._rt.request(_CANCEL, order)
+        self._send(self._target(order, symbol), _CANCEL, order)
 
-    def cancel_all(self):
-        """Cancels every working order, bracket legs included."""
-        self._rt.request(_CANCEL_ALL, None)
+    def cancel_all(self, symbol=None):
+        """Cancels every working order, bracket legs included (of `symbol` only, when given)."""
+        self._whole(_CANCEL_ALL, symbol)
 
-    def close(self, size=None):
+    def close(self, size=None, symbol=None):
         """Closes `size` contracts of the position at market (None = all). Returns the order handle."""
         rt = self._rt
+        leg = rt.leg(symbol)
         if size is not None:
             size = _size(size)
-        order = Order(MARKET, BUY, size or 0, None, None, None, None, rt.k)
+        order = Order(MARKET, BUY, size or 0, None, None, None, None, rt.k if leg is None else leg.k,
+                      symbol=self.symbol if leg is None else leg.symbol)
         order.side = None  # decided by the engine: the side that reduces the position
-        rt.request(_CLOSE, order)
+        self._send(leg, _CLOSE, order)
         return order
 
-    def flatten(self):
-        """Cancels every working order, then closes the whole position at market."""
-        self._rt.request(_FLATTEN, None)
+    def flatten(self, symbol=None):
+        """Cancels every working order, then closes the whole position at market (of `symbol` only, when given)."""
+        self._whole(_FLATTEN, symbol)
 
-    def _place(self, type_code, side, size, limit, stop, stop_loss, take_profit, trail=None):
+    def _place(self, type_code, side, size, limit, stop, stop_loss, take_profit, trail=None, symbol=None):
         rt = self._rt
-        k = rt.k
+        leg = rt.leg(symbol)
+        k = rt.k if leg is None else leg.k
         if stop_loss is not None and trail is not None:
             raise ValueError('give stop_loss or trail (a trailing stop-loss), not both')
         order = Order(type_code, side, _size(size),
                       None if limit is None else _ticks(limit, k, 'limit price'),
                       None if stop is None else _ticks(stop, k, 'stop price'),
-                      _bracket(stop_loss, 'stop_loss'), _bracket(take_profit, 'take_profit'), k, _trail(trail, 'trail'))
-        rt.request(_PLACE, order)
+                      _bracket(stop_loss, 'stop_loss'), _bracket(take_profit, 'take_profit'), k, _trail(trail, 'trail'),
+                      self.symbol if leg is None else leg.symbol)
+        self._send(leg, _PLACE, order)
         return order
 
-    def _place_trailing(self, side, trail, size, stop_loss, take_profit):
+    def _place_trailing(self, side, trail, size, stop_loss, take_profit, symbol=None):
         ticks = _trail(trail, 'trail')
         if ticks is None:
             raise ValueError('a trailing stop needs its trail, a distance in ticks (a number >= 1)')
+        leg = self._rt.leg(symbol)
         order = Order(TRAILING_STOP, side, _size(size), None, None, _bracket(stop_loss, 'stop_loss'),
-                      _bracket(take_profit, 'take_profit'), self._rt.k, ticks)
-        self._rt.request(_PLACE, order)
+                      _bracket(take_profit, 'take_profit'), self._rt.k if leg is None else leg.k, ticks,
+                      self.symbol if leg is None else leg.symbol)
+        self._send(leg, _PLACE, order)
         return order
+
+    # -- several instruments: which contract a request is for --
+
+    def _target(self, order, symbol):
+        """The contract of an order (its handle's or working row's symbol), else of `symbol` (None: the main one)."""
+        own = getattr(order, 'symbol', None)
+        return self._rt.leg(own if own is not None else symbol)
+
+    def _send(self, leg, kind, arg):
+        if leg is None:
+            self._rt.request(kind, arg)
+        else:
+            self._rt.request_leg(leg, kind, arg)
+
+    def _whole(self, kind, symbol):
+        # None: every contract of the run; the main one's symbol: that one only.
+        leg = self._rt.leg(symbol)
+        if leg is not None:
+            self._rt.request_leg(leg, kind, None)
+        else:
+            self._rt.request(kind, None if symbol is None else _MAIN_ONLY)
 
     # -- logs --
 
@@ -562,3 +608,85 @@ def _bracket(ticks, what):
     if n < 1 or n > BRACKET_TICKS_MAX:
         raise ValueError(f'{what} must be between 1 and {BRACKET_TICKS_MAX} ticks, got {ticks!r}')
     return n
+
+
+# ---- Several instruments: ctx.data ----
+
+class _DataMap(dict):
+    """ctx.data: the run's instruments by symbol; an unknown symbol says which there are."""
+
+    def __missing__(self, symbol):
+        raise KeyError(f'{symbol!r} is not an instrument of this run (its instruments: {", ".join(self)}); '
+                       'name them in the run\'s instrumentSymbols')
+
+
+class InstrumentData:
+    """One instrument of the run on the run's clock (ctx.data["ES"]): its closed bars, its contract's
+    position, working orders and fills. A bar is visible once it has closed by the clock (the end of
+    the main instrument's current bar); later bars never are."""
+
+    def __init__(self, ctx, leg, symbol, tick_size, tick_value, k):
+        self._ctx = ctx
+        self._leg = leg  # None for the main instrument
+        self.symbol = symbol
+        self.tick_size = tick_size
+        self.tick_value = tick_value
+        self.ticks_per_unit = k
+
+    @property
+    def bars(self):
+        """Its closed bars, oldest first (a Series: columns, slicing, len)."""
+        return self._ctx.bars if self._leg is None else self._leg.series
+
+    @property
+    def bar(self):
+        """Its latest visible bar, or None before its first."""
+        s = self.bars
+        return s[-1] if len(s) else None
+
+    def history(self, n):
+        """Its last `n` visible bars (fewer at the start), oldest first."""
+        if type(n) is not int or n < 1:
+            raise ValueError(f'history(n) takes a whole number of bars >= 1, got {n!r}')
+        s = self.bars
+        return s[max(0, len(s) - n):]
+
+    open = property(lambda self: self._last(_OPENS))
+    high = property(lambda self: self._last(_HIGHS))
+    low = property(lambda self: self._last(_LOWS))
+    close = property(lambda self: self._last(_CLOSES))
+    volume = property(lambda self: self._last(_VOLUMES))
+    time = property(lambda self: self._last(_TIMES))
+    end = property(lambda self: self._last(_ENDS))
+    opens = property(lambda self: self.bars._col(_OPENS))
+    highs = property(lambda self: self.bars._col(_HIGHS))
+    lows = property(lambda self: self.bars._col(_LOWS))
+    closes = property(lambda self: self.bars._col(_CLOSES))
+    volumes = property(lambda self: self.bars._col(_VOLUMES))
+    times = property(lambda self: self.bars._col(_TIMES))
+
+    def _last(self, i):
+        return self.bars._last(i)
+
+    @property
+    def position(self):
+        return self._ctx.position if self._leg is None else self._leg.position
+
+    @property
+    def orders(self):
+        return self._ctx.orders if self._leg is None else self._leg.orders
+
+    @property
+    def fills(self):
+        """This contract's fills so far, oldest first."""
+        return [f for f in self._ctx.fills if f.symbol == self.symbol]
+
+    def to_ticks(self, price):
+        return _ticks(price, self.ticks_per_unit, 'price')
+
+    def round_price(self, price):
+        k = self.ticks_per_unit
+        return _ticks(price, k, 'price') / k
+
+    def __repr__(self):
+        return f'<InstrumentData {self.symbol}: {len(self.bars)} bars, position {self.position.qty}>'

@@ -863,8 +863,14 @@ class Templates(unittest.TestCase):
         self.assertEqual(ids, sorted(p.stem for p in TEMPLATES_DIR.glob('*.py')))
         self.assertGreaterEqual(len(ids), 6)
 
+    # Templates over several instruments need a second feed, which the fake bridge has not:
+    # test/playground/multi-instrument.test.ts runs them over a real server.
+    SEVERAL_INSTRUMENTS = {'spread_zscore'}
+
     def test_each_template_runs_and_trades(self):
         for t in self.catalog:
+            if t['id'] in self.SEVERAL_INSTRUMENTS:
+                continue
             with self.subTest(template=t['id']):
                 code = (TEMPLATES_DIR / f"{t['id']}.py").read_text()
                 r = Run(code, self.bars, params=t['params'], batch=1440)

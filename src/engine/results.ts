@@ -23,6 +23,8 @@ export interface TradeRecord {
   exitValueTicks: number;
   pnlCents: number;
   feesCents: number;
+  /** The contract's place in a run's instruments (0 or absent: the main one); set by a run over several instruments. */
+  leg?: number;
 }
 
 export interface RunStats {

@@ -86,11 +86,14 @@ export const PACKED_TRADE_BYTES = 44;
 /**
  * Packs trades in columns, little-endian: entryValueTicks, exitValueTicks, pnlCents, feesCents
  * (float64: sums of ticks and cents stay exact below 2^53), then entryTimeS, exitTimeS (uint32) and
- * the signed size (int32: direction × entryQty). 44 bytes a trade against about 200 as JSON.
+ * the signed size (int32: direction × entryQty). 44 bytes a trade against about 200 as JSON. A chunk
+ * holding a trade of another contract than a run's main one (a run over several instruments) adds a
+ * last column, the contract's place in the run's instruments (uint8): 45 bytes a trade.
  */
 export function encodeTrades(trades: readonly StoredTrade[]): Uint8Array {
   const n = trades.length;
-  const out = new Uint8Array(n * PACKED_TRADE_BYTES);
+  const legs = trades.some((t) => (t.leg ?? 0) !== 0);
+  const out = new Uint8Array(n * (legs ? PACKED_TRADE_BYTES + 1 : PACKED_TRADE_BYTES));
   const v = new DataView(out.buffer);
   for (let i = 0; i < n; i++) {
     const t = trades[i];
@@ -104,13 +107,18 @@ export function encodeTrades(trades: readonly StoredTrade[]): Uint8Array {
     v.setUint32(32 * n + i * 4, t.entryTimeS, true);
     v.setUint32(36 * n + i * 4, t.exitTimeS, true);
     v.setInt32(40 * n + i * 4, t.direction * t.entryQty, true);
+    if (legs) {
+      assert(Number.isInteger(t.leg ?? 0) && (t.leg ?? 0) >= 0 && (t.leg ?? 0) <= 255, 'trade contract out of range');
+      v.setUint8(44 * n + i, t.leg ?? 0);
+    }
   }
   return out;
 }
 
 /** Trades [from, to) of `n` packed by encodeTrades. */
 export function decodeTrades(bytes: Uint8Array, n: number, from: number, to: number): StoredTrade[] {
-  assert(bytes.byteLength === n * PACKED_TRADE_BYTES, 'packed trades: length does not match the count');
+  const legs = bytes.byteLength === n * (PACKED_TRADE_BYTES + 1) && n > 0;
+  assert(legs || bytes.byteLength === n * PACKED_TRADE_BYTES, 'packed trades: length does not match the count');
   assert(from >= 0 && from <= to && to <= n, 'packed trades: range out of bounds');
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: StoredTrade[] = [];
@@ -125,6 +133,7 @@ export function decodeTrades(bytes: Uint8Array, n: number, from: number, to: num
       exitValueTicks: v.getFloat64(8 * n + i * 8, true),
       pnlCents: v.getFloat64(16 * n + i * 8, true),
       feesCents: v.getFloat64(24 * n + i * 8, true),
+      ...(legs ? { leg: v.getUint8(44 * n + i) } : {}),
     });
   }
   return out;
@@ -157,6 +166,8 @@ export interface RunJob {
   code: string;
   startS: number;
   endS: number;
+  /** A run over several instruments: every symbol, the main one (the row's instrument) first; absent for one instrument. */
+  symbols?: string[];
 }
 
 /** Whether `e` is a unique-key violation (SQLite or PostgreSQL). */

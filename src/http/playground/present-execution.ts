@@ -11,7 +11,13 @@ import type { ParamMap } from '../../service/playground/strategies.ts';
 import { presentRoundTrip, presentStats } from '../shared/present-common.ts';
 
 export { presentStats };
-export const presentTrade = presentRoundTrip;
+
+/** A trade of a run: with its contract's `symbol` in a run over several instruments (`insts`), priced in that contract's units. */
+export function presentTrade(inst: Instrument, t: TradeRecord, insts: readonly Instrument[] | null = null) {
+  if (insts === null) return presentRoundTrip(inst, t);
+  const own = insts[t.leg ?? 0];
+  return { ...presentRoundTrip(own, t), symbol: own.symbol };
+}
 
 function runFields(v: ExecutionView) {
   return {
@@ -19,6 +25,7 @@ function runFields(v: ExecutionView) {
     strategyId: v.strategyId,
     templateId: v.templateId,
     instrument: v.inst.symbol,
+    ...(v.insts === null ? {} : { instrumentSymbols: v.insts.map((i) => i.symbol) }),
     timeframe: v.timeframe,
     contextTimeframes: v.contextTimeframes,
     startDate: v.startDate,
@@ -83,7 +90,7 @@ export function presentExecution(v: ExecutionView) {
   return {
     ...presentProgress(v),
     results: { ...presentStats(v.stats), ...presentPerformance(v.inst, v.performance) },
-    trades: v.trades.map((t) => presentTrade(v.inst, t)),
+    trades: v.trades.map((t) => presentTrade(v.inst, t, v.insts)),
     tradesTotal: v.tradesTotal,
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),
     logs: v.logs,
@@ -96,11 +103,13 @@ export function presentExecution(v: ExecutionView) {
  * quote or a line break, so nothing is quoted), each ending in \n: a page of the streamed export
  * (GET executions/:id/trades.csv, the header row first).
  */
-export function presentTradesCsvRows(inst: Instrument, trades: readonly TradeRecord[]): string {
+export function presentTradesCsvRows(inst: Instrument, trades: readonly TradeRecord[], insts: readonly Instrument[] | null = null): string {
   let out = '';
   for (const t of trades) {
-    const w = presentTrade(inst, t);
-    out += `${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}\n`;
+    const w = presentTrade(inst, t, insts);
+    // A run over several instruments adds the contract as a last column.
+    const symbol = insts === null ? '' : `,${insts[t.leg ?? 0].symbol}`;
+    out += `${w.side},${w.size},${w.entryTime},${w.entryPrice},${w.exitTime},${w.exitPrice},${w.pnl},${w.fees}${symbol}\n`;
   }
   return out;
 }

@@ -21,6 +21,7 @@ export const run: CodeTable<RunError> = {
   script_too_large: [3, 'Script exceeds 200 KB'],
   strategy_not_found: [4, 'Strategy not found'],
   instrument_not_found: [5, 'Instrument not found'],
+  invalid_instruments: [5, (e) => e.message, 'instrumentSymbols must be a list of 1 to 4 symbols | Instrument not found: {symbol} | instrumentSymbols names {symbol} twice | instrumentSymbols must start with instrument ({instrument})'],
   start_date_required: [6, 'startDate required'],
   date_invalid: [6, (e) => `${e.field} must be a date in YYYY-MM-DD format`, '{startDate|endDate} must be a date in YYYY-MM-DD format'],
   end_before_start: [6, 'endDate must not be before startDate'],

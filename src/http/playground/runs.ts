@@ -111,7 +111,7 @@ export function registerRunTrades<P extends string>(app: Elysia<P>, s: Services)
     if (!r.ok) return mapError(codes.executionTrades, r.error);
     const v = r.value;
     return ep.executionTrades.ok({
-      trades: v.trades.map((t) => presentTrade(v.inst, t)), offset: v.offset, limit: v.limit, total: v.stored, tradesTotal: v.tradesTotal,
+      trades: v.trades.map((t) => presentTrade(v.inst, t, v.insts)), offset: v.offset, limit: v.limit, total: v.stored, tradesTotal: v.tradesTotal,
     });
   });
 
@@ -153,8 +153,8 @@ function tradesCsv(s: Services, userId: number, id: string, first: TradesPage): 
         page = r.ok ? r.value : null;
       }
       const trades = page?.trades.slice(0, Math.max(0, stored - offset)) ?? [];
-      const head = offset === 0 ? `${ep.TRADE_CSV_COLUMNS.join(',')}\n` : '';
-      if (head !== '' || trades.length > 0) ctl.enqueue(utf8.encode(head + presentTradesCsvRows(first.inst, trades)));
+      const head = offset === 0 ? `${ep.TRADE_CSV_COLUMNS.join(',')}${first.insts === null ? '' : ',symbol'}\n` : '';
+      if (head !== '' || trades.length > 0) ctl.enqueue(utf8.encode(head + presentTradesCsvRows(first.inst, trades, first.insts)));
       offset += trades.length;
       page = null;
       if (trades.length === 0 || offset >= stored) ctl.close();

@@ -40,6 +40,9 @@ export const RUN_SOURCE_REQUEST = {
   templateId: Maybe(T.String({ description: 'From GET templates' })),
   code: Maybe(T.String({ description: 'Python source, at most 200 KB (UTF-8)' })),
   instrument: T.String({ description: 'Symbol: NQ, ES, MNQ, MES, GC, EURUSD, LIGHTCMDUSD' }),
+  instrumentSymbols: Maybe(T.Array(T.String(), {
+    description: 'Extension: the run\'s instruments, the main one first (at most 4, no repeats); `instrument` may then be left out, and when given must be the first',
+  })),
   startDate: T.String({ description: 'YYYY-MM-DD: a trade date; the run starts at its session open' }),
   endDate: Maybe(T.String({ description: 'YYYY-MM-DD, default startDate; at most 2 years after it' })),
   timeframe: T.String({ description: 'A width that divides a day: 1s … 30s, 1m … 30m, 1h, 4h, 1d' }),
@@ -52,6 +55,7 @@ export const RUN_SOURCE_FIELDS = {
   templateId: { defer: 'template_not_found' },
   code: { defer: 'source_required' },
   instrument: { defer: 'instrument_not_found' },
+  instrumentSymbols: { keep: 'invalid_instruments' },
   startDate: { keep: 'date_invalid' },
   endDate: { defer: 'date_invalid' },
   timeframe: { keep: 'invalid_timeframe' }, contextTimeframes: { keep: 'invalid_timeframe' },

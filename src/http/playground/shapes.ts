@@ -130,6 +130,7 @@ const progressFields = {
   strategyId: Nullable(T.String()),
   templateId: Nullable(T.String()),
   instrument: T.String(),
+  instrumentSymbols: T.Optional(T.Array(T.String(), { description: 'Extension: a run over several instruments names them all, the main one (instrument) first' })),
   timeframe: T.String(),
   contextTimeframes: T.Array(T.String()),
   startDate: TradeDate('First trade date'),

@@ -30,6 +30,8 @@ export interface RunProgress {
   balanceCents: number;
   equityCents: number;
   stats: RunStats;
+  /** A run over several instruments: every symbol, the main one first. */
+  instrumentSymbols?: string[];
 }
 
 /** What runs the claimed jobs on this node (service/playground/run-worker.ts). */

@@ -12,13 +12,16 @@
 
 import type { Incoming, RunnerChild } from '../../../runner/host/child.ts';
 import type { BarSource } from '../../data/bar-source.ts';
+import type { Instrument } from '../../domain/instrument.ts';
 import { isInvalid } from '../../lib/invalid.ts';
 import type { Decoded, DecodedObject } from '../../lib/json.ts';
 import { dayBatch, type DayBatch, firstDay, lastDay, type RunSpan } from './feed.ts';
 import { RunLedger } from './ledger.ts';
+import { LegSlice } from './legs.ts';
 import { LogBuffer } from './logs.ts';
 import {
-  batchMessage, exitMessage, fineMessage, frameOf, isInt, logLines, logTimes, optionalText, parseActions, protocol, RunEnd, type RunStatus,
+  batchMessage, exitMessage, fineMessage, frameOf, isInt, legFineAnswer, logLines, logTimes, optionalText, parseActions, protocol, RunEnd, runMessage,
+  type RunStatus, type Slice,
 } from './messages.ts';
 
 export type { RunStatus };
@@ -27,6 +30,8 @@ export interface ExecutionInit {
   id: string;
   userId: number;
   span: RunSpan;
+  /** A run over several instruments: all of them, the main one first (absent or null: the one instrument of `span`). */
+  instruments?: readonly Instrument[] | null;
   code: string;
   params: Record<string, number | string | boolean>;
   totalBars: number;
@@ -70,6 +75,11 @@ export class Execution {
   private readonly listeners = new Set<(e: ExecutionEvent) => void>();
   private nextPaceMs = 0;
   private paceWake: (() => void) | null = null;
+  /** The run's instruments when it named several (`instrumentSymbols`), the main one first; null for one. */
+  readonly instruments: readonly Instrument[] | null;
+  private readonly legs: readonly Instrument[];
+  /** The clock at the end of the last slice sent (the run's start before the first): where the next slice's leg bars begin. */
+  private sentClockS: number;
 
   constructor(private readonly init: ExecutionInit, private readonly source: BarSource) {
     this.id = init.id;
@@ -77,7 +87,10 @@ export class Execution {
     this.totalBars = init.totalBars;
     this.speed = init.speed;
     this.startedMs = init.nowMs();
-    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks, init.span.startS);
+    this.instruments = init.instruments ?? null;
+    this.legs = this.instruments?.slice(1) ?? [];
+    this.sentClockS = init.span.startS;
+    this.ledger = new RunLedger(init.span.inst, init.startingBalanceCents, init.slippageTicks, init.span.startS, this.legs, init.span.tf.widthS as number);
   }
 
   get barsDone(): number {
@@ -152,25 +165,7 @@ export class Execution {
   private async drive(child: RunnerChild): Promise<void> {
     const { span } = this.init;
     const inst = span.inst;
-    child.send({
-      t: 'run',
-      code: this.init.code,
-      params: this.init.params,
-      symbol: inst.symbol,
-      startingBalanceCents: this.init.startingBalanceCents,
-      slippageTicks: this.init.slippageTicks,
-      meta: {
-        symbol: inst.symbol,
-        ticks_per_unit: inst.ticksPerPoint,
-        tick_size: inst.tickSize,
-        tick_value: inst.tickValueCents / 100,
-        timeframe: span.tf.text,
-        context_timeframes: span.ctx.map((tf) => tf.text),
-        starting_balance: this.init.startingBalanceCents / 100,
-        start: span.startS,
-        end: span.endS,
-      },
-    });
+    child.send(runMessage(this.init, span, this.legs));
     const started = await this.expect(child, 'started');
     this.takeLogs(started.logs);
     if (started.error !== null) throw new RunEnd('failed', errorText(started.error));
@@ -183,7 +178,7 @@ export class Execution {
     const last = lastDay(span);
     let cur = this.timed('prepareMs', () => this.nextBatch(firstDay(span), last));
     let j = 0;
-    const inFlight: { b: DayBatch; j0: number; j1: number; base: number; seq: number }[] = [];
+    const inFlight: Slice[] = [];
     for (;;) {
       while (cur !== null && inFlight.length < (this.speed === null ? 2 : 1)) {
         if (this.speed !== null) await this.pace();
@@ -191,8 +186,8 @@ export class Execution {
         const b = cur.b;
         const n = this.speed === null ? b.run.length - j : 1;
         seq++;
-        const slice = { b, j0: j, j1: j + n, base, seq };
-        this.timed('sendMs', () => child.send(batchMessage(seq, base, b, j, j + n)));
+        const slice: Slice = { b, j0: j, j1: j + n, base, seq, legs: this.timed('prepareMs', () => this.legSlices(b.runEnd[j + n - 1])) };
+        this.timed('sendMs', () => child.send(batchMessage(seq, base, b, j, j + n, slice.legs)));
         inFlight.push(slice);
         base += n;
         j += n;
@@ -205,12 +200,12 @@ export class Execution {
       const f = inFlight.shift();
       if (f === undefined) break;
       const t0 = performance.now();
-      const reply = await this.awaitBatch(child, f.seq, f.b, f.base, f.j0, f.j1);
+      const reply = await this.awaitBatch(child, f);
       const t1 = performance.now();
       // A strategy error stops the child inside the batch: play what it reached (the failing bar's
       // fills included, its on_bar's orders never sent).
       const played = reply.error === null ? f.j1 - f.j0 : reply.done - f.base;
-      this.ledger.play(f.b, f.base - f.j0, f.j0, f.j0 + played, reply.acts);
+      this.ledger.play(f.b, f.base - f.j0, f.j0, f.j0 + played, reply.acts, f.legs);
       this.timings.waitMs += t1 - t0;
       this.timings.verifyMs += performance.now() - t1;
       this.takeLogs(reply.logs);
@@ -224,7 +219,7 @@ export class Execution {
     const m = await this.receive(child);
     if (m.t !== 'finished') throw protocol('expected finished');
     // on_end(ctx) may still trade: its orders go in right after the last bar.
-    const acts = parseActions(m.acts, base - 1, base);
+    const acts = parseActions(m.acts, base - 1, base, 1 + this.legs.length);
     this.ledger.applyAfterLast(acts);
     this.takeLogs(logLines(m.logs));
     const error = optionalText(m.error, 'error');
@@ -244,7 +239,7 @@ export class Execution {
 
   /** The child's engine must agree with the ledger's after every batch. */
   private checkState(m: { balanceCents?: Decoded; fillCount?: Decoded }): void {
-    const e = this.ledger.engine;
+    const e = this.ledger;
     if (m.balanceCents !== e.balanceCents || m.fillCount !== e.fillCount) {
       throw new RunEnd('failed', 'The strategy process reported a state that does not match the engine; the run was stopped');
     }
@@ -255,6 +250,13 @@ export class Execution {
     const r = f();
     this.timings[phase] += performance.now() - t0;
     return r;
+  }
+
+  /** The other contracts' bars from the last slice's clock to `toS` (the end of the slice about to be sent). */
+  private legSlices(toS: number): LegSlice[] {
+    const fromS = this.sentClockS;
+    this.sentClockS = toS;
+    return this.legs.map((leg) => new LegSlice(this.source, leg, this.init.span.tf, fromS, toS));
   }
 
   private nextBatch(from: number, last: number): { b: DayBatch; day: number } | null {
@@ -313,11 +315,17 @@ export class Execution {
     return { error: optionalText(m.error, 'error'), logs: logLines(m.logs) };
   }
 
-  /** Reads the child's answer to batch `seq` (bars [j0, j1) of `b`), serving its stored-bar requests. */
-  private async awaitBatch(child: RunnerChild, seq: number, b: DayBatch, base: number, j0: number, j1: number) {
+  /** Reads the child's answer to slice `f`'s batch, serving its stored-bar requests. */
+  private async awaitBatch(child: RunnerChild, f: Slice) {
+    const { seq, b, base, j0, j1 } = f;
     let needFrom = base;
+    const legNeedFrom = this.legs.map(() => base);
     for (;;) {
       const m = await this.receive(child);
+      if (m.t === 'need' && m.leg !== undefined) {
+        child.send(legFineAnswer(f, m, legNeedFrom, this.legs.length));
+        continue;
+      }
       if (m.t === 'need') {
         const k = m.k;
         if (!isInt(k) || k < needFrom || k >= base + (j1 - j0) || !isInt(m.up) || !isInt(m.down)) throw protocol('bad need');
@@ -331,7 +339,7 @@ export class Execution {
       if (!isInt(m.done) || m.done < base || m.done > base + nBars || (m.error === null && m.done !== base + nBars)) throw protocol('bad batch progress');
       return {
         done: m.done as number,
-        acts: parseActions(m.acts, base, base + (j1 - j0)),
+        acts: parseActions(m.acts, base, base + (j1 - j0), 1 + this.legs.length),
         logs: logLines(m.logs),
         error: optionalText(m.error, 'error'),
         balanceCents: m.balanceCents as number,

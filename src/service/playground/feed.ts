@@ -92,7 +92,7 @@ function clip(bars: BarColumns, span: RunSpan) {
   return { bars, from, to: lowerBound(bars.time, bars.length, span.endS, from) };
 }
 
-function aggregate(source: BarSource, span: RunSpan, day: number, tf: Timeframe): { bars: BarColumns; end: Uint32Array } {
+export function aggregate(source: BarSource, span: RunSpan, day: number, tf: Timeframe): { bars: BarColumns; end: Uint32Array } {
   const { bars: src, from, to } = sourceBars(source, span, day, tf.widthS);
   const cap = Math.min(to - from, Math.ceil(DAY_S / tf.widthS) + 1);
   const bars = allocBars(cap);

@@ -10,6 +10,13 @@ import { NO_EVENT_S } from '../../engine/types.ts';
 import type { WalkFeed } from '../../engine/walker.ts';
 import type { DayBatch } from './feed.ts';
 
+/** What the walker scans a ledger engine's bars for: its book's triggers (the ledger runs no StopRule: no event time). */
+export function bookTriggers(engine: SessionEngine, out: RuleThresholds): void {
+  out.upTicks = engine.book.upTriggerTicks;
+  out.downTicks = engine.book.downTriggerTicks;
+  out.eventS = NO_EVENT_S;
+}
+
 export class RunBarFeed implements WalkFeed {
   readonly levelCount = 1;
   private batch: DayBatch | null = null;
@@ -35,10 +42,7 @@ export class RunBarFeed implements WalkFeed {
   }
 
   triggers(out: RuleThresholds): void {
-    out.upTicks = this.engine.book.upTriggerTicks;
-    out.downTicks = this.engine.book.downTriggerTicks;
-    // The ledger runs no StopRule: no event time.
-    out.eventS = NO_EVENT_S;
+    bookTriggers(this.engine, out);
   }
 
   /** The current run bar's stored bars with time in [fromS, toS) (the walker asks for its whole bucket). */
@@ -54,5 +58,10 @@ export class RunBarFeed implements WalkFeed {
 
   skipped(): void {
     // The ledger marks at the run bar's close and end right after the walk.
+  }
+
+  /** The day's stored bars (the merged walk of several instruments reads their times). */
+  storedTimes(): { time: Uint32Array; length: number } {
+    return (this.batch as DayBatch).stored;
   }
 }

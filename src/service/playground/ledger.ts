@@ -7,6 +7,11 @@
 // Per run bar k: the engine walks k's stored bars through the bar walker (fills; engine/walker.ts
 // skips a bar that reaches no trigger, ledger-feed.ts), is marked at k's close, then k's actions
 // are applied at k's end time, exactly as a Replay client placing orders right after a step.
+//
+// A run over several instruments (ledger-legs.ts) walks every contract's engine through the same
+// clock: at main bar k, the stored bars of all contracts from the clock before k to k's end, merged
+// in time order (walkFeeds: the run's instrument order at one instant); each other contract is then
+// marked at its last visible bar's close, and k's actions go to the contract they name.
 
 import { limits } from '../../config.ts';
 import { type Instrument, ticksToCents } from '../../domain/instrument.ts';
@@ -21,6 +26,8 @@ import { DrawdownTracker, runStats, type RunStats, TradeBook, type TradeRecord }
 import { EquityCurve, equityBucketsFor, type EquityPoint } from './equity-curve.ts';
 import type { DayBatch } from './feed.ts';
 import { RunBarFeed } from './ledger-feed.ts';
+import { LegBook } from './ledger-legs.ts';
+import type { LegSlice } from './legs.ts';
 
 /** An action as reported by the child, already checked for shape (execution.ts). */
 export type LedgerAction =
@@ -31,6 +38,9 @@ export type LedgerAction =
   | { k: number; op: 'modify'; id: number; size: number | null; limit: number | null; stop: number | null; trail: number | null }
   | { k: number; op: 'cancel'; id: number }
   | { k: number; op: 'close'; size: number | null };
+
+/** An action with the contract it names: `leg` is the instrument's place in the run's list (absent: the main one). */
+export type LegAction = LedgerAction & { leg?: number };
 
 export type { EquityPoint };
 
@@ -58,21 +68,53 @@ export class RunLedger {
   private readonly feed: RunBarFeed;
   private readonly feeds: readonly WalkFeed[];
   private readonly scratch: RuleThresholds = { upTicks: NO_UP_TRIGGER_TICKS, downTicks: NO_DOWN_TRIGGER_TICKS, eventS: NO_EVENT_S };
+  /** The run's other contracts (several instruments), in the run's order after the main one. */
+  readonly legs: LegBook[];
+  /** With several instruments: every contract's closed trades, by exit time. */
+  private readonly allTrades: TradeRecord[] = [];
+  /** The clock after the last bar played (the run's start before the first). */
+  private clockS: number;
 
-  /** `startS`: the run's start (its first session's open), where returns and drawdown durations begin. */
-  constructor(private readonly inst: Instrument, readonly startingBalanceCents: number, slippageTicks: number, private readonly startS: number) {
+  /**
+   * `startS`: the run's start (its first session's open), where returns and drawdown durations begin.
+   * `legs`: the run's other instruments, with `widthS` the run timeframe's width.
+   */
+  constructor(
+    private readonly inst: Instrument, readonly startingBalanceCents: number, slippageTicks: number, private readonly startS: number,
+    legs: readonly Instrument[] = [], widthS = 0,
+  ) {
     this.engine = new SessionEngine(inst, { startingBalanceCents, slippageTicks });
     this.dd = new DrawdownTracker(startingBalanceCents);
     this.ddTime = new DrawdownDuration(startingBalanceCents, startS);
     this.lastEquityCents = startingBalanceCents;
     this.feed = new RunBarFeed(this.engine);
-    this.feeds = [this.feed];
+    this.legs = legs.map((leg, i) => new LegBook(leg, i + 1, startingBalanceCents, slippageTicks, widthS));
+    this.feeds = [this.feed, ...this.legs.map((l) => l.feed)];
+    this.clockS = startS;
   }
 
-  /** Plays run bars [j0, j1) of a day batch with their actions (sorted by k, from `acts[ai]` on). */
-  play(b: DayBatch, base: number, j0: number, j1: number, acts: readonly LedgerAction[]): void {
+  /** The account's balance: the starting balance plus every contract's realized P&L less fees. */
+  get balanceCents(): number {
+    let b = this.engine.balanceCents;
+    for (const l of this.legs) b += l.engine.balanceCents - this.startingBalanceCents;
+    return b;
+  }
+
+  /** Fills over every contract (the child's count must equal it). */
+  get fillCount(): number {
+    let n = this.engine.fillCount;
+    for (const l of this.legs) n += l.engine.fillCount;
+    return n;
+  }
+
+  /**
+   * Plays run bars [j0, j1) of a day batch with their actions (sorted by k, from `acts[ai]` on);
+   * `slices`: the other contracts' bars over the same clock span (several instruments).
+   */
+  play(b: DayBatch, base: number, j0: number, j1: number, acts: readonly LegAction[], slices: readonly LegSlice[] = []): void {
     let ai = 0;
     const e = this.engine;
+    this.legs.forEach((l, i) => l.enter(slices[i]));
     for (let j = j0; j < j1; j++) {
       const k = base + j;
       // The bar walker skips a run bar whose range reaches no trigger (nothing in its stored bars
@@ -81,16 +123,19 @@ export class RunLedger {
       if (openS >= this.nextTradeDayS) this.newTradeDay(openS);
       if (this.barsDone === 0) this.firstOpenTicks = b.run.open[j];
       this.lastCloseTicks = b.run.close[j];
-      const heldAtStart = e.positionQty !== 0;
+      const heldAtStart = this.held();
       const endS = b.runEnd[j];
-      // The walker's quiet rule asked here first: most run bars reach no trigger, and a walk costs
-      // more than the comparison (a year of empty on_bar: twice the server's CPU without it).
-      this.feed.triggers(this.scratch);
-      if (bucketCanTrigger(b.run, j, endS - openS, this.scratch)) {
-        this.feed.at(b, j, endS - openS);
-        walkFeeds(this.feeds, openS, endS, this.scratch);
+      if (this.legs.length > 0) this.walkAll(b, j, endS);
+      else {
+        // The walker's quiet rule asked here first: most run bars reach no trigger, and a walk costs
+        // more than the comparison (a year of empty on_bar: twice the server's CPU without it).
+        this.feed.triggers(this.scratch);
+        if (bucketCanTrigger(b.run, j, endS - openS, this.scratch)) {
+          this.feed.at(b, j, endS - openS);
+          walkFeeds(this.feeds, openS, endS, this.scratch);
+        }
       }
-      if (heldAtStart || e.positionQty !== 0) this.exposedBars++;
+      if (heldAtStart || this.held()) this.exposedBars++;
       e.mark(b.run.close[j], endS);
       for (; ai < acts.length && acts[ai].k === k; ai++) this.apply(acts[ai], endS);
       this.collectFills();
@@ -104,8 +149,27 @@ export class RunLedger {
     }
   }
 
+  /**
+   * Several instruments: every contract's stored bars from the clock before run bar j to its end,
+   * merged in time order (the run's instrument order at one instant); then each other contract is
+   * marked at its last bar visible by then. Nothing is walked while no contract has a trigger.
+   */
+  private walkAll(b: DayBatch, j: number, endS: number): void {
+    this.feed.at(b, j, endS - b.run.time[j]);
+    if (this.engine.workingOrderCount > 0 || this.legs.some((l) => l.hasTriggers())) walkFeeds(this.feeds, this.clockS, endS, this.scratch);
+    for (const l of this.legs) l.markAt(endS);
+    this.clockS = endS;
+  }
+
+  /** A position is open on some contract. */
+  private held(): boolean {
+    if (this.engine.positionQty !== 0) return true;
+    for (const l of this.legs) if (l.engine.positionQty !== 0) return true;
+    return false;
+  }
+
   /** Applies actions given right after the last bar (on_end's orders). */
-  applyAfterLast(acts: readonly LedgerAction[]): void {
+  applyAfterLast(acts: readonly LegAction[]): void {
     for (const a of acts) this.apply(a, this.lastEndS);
     this.collectFills();
   }
@@ -113,8 +177,9 @@ export class RunLedger {
   /** Closes what is open at the last price (end of run, stop or timeout), like Replay/end. */
   finish(): void {
     this.engine.flatten(this.lastEndS);
+    for (const l of this.legs) l.engine.flatten(this.lastEndS);
     this.collectFills();
-    const eq = this.engine.balanceCents;
+    const eq = this.balanceCents;
     this.dd.update(eq);
     if (this.barsDone > 0) this.ddTime.update(eq, this.lastEndS);
     this.lastEquityCents = eq;
@@ -124,7 +189,7 @@ export class RunLedger {
   }
 
   stats(): RunStats {
-    return runStats(this.trades.closed, this.startingBalanceCents, this.engine.balanceCents, this.dd.maxDrawdownCents);
+    return runStats(this.closedTrades, this.startingBalanceCents, this.balanceCents, this.dd.maxDrawdownCents);
   }
 
   /** Return, CAGR, the ratios, exposure, expectancy, durations, buy and hold, monthly returns (engine/performance.ts), so far. */
@@ -137,7 +202,7 @@ export class RunLedger {
       startS: this.startS,
       endS,
       dailyCloses: closes,
-      trades: this.trades.closed,
+      trades: this.closedTrades,
       exposedBars: this.exposedBars,
       bars: this.barsDone,
       longestDrawdownS: this.ddTime.longestUntil(endS),
@@ -150,7 +215,7 @@ export class RunLedger {
   }
 
   get closedTrades(): readonly TradeRecord[] {
-    return this.trades.closed;
+    return this.legs.length > 0 ? this.allTrades : this.trades.closed;
   }
 
   /** The curve so far (a new array each time). */
@@ -162,7 +227,11 @@ export class RunLedger {
   equityCents(): number {
     const e = this.engine;
     const qty = e.positionQty;
-    return e.balanceCents + (qty === 0 ? 0 : (e.lastPriceTicks * qty - e.positionCostTicks) * e.tickValueCents);
+    const main = e.balanceCents + (qty === 0 ? 0 : (e.lastPriceTicks * qty - e.positionCostTicks) * e.tickValueCents);
+    if (this.legs.length === 0) return main;
+    let eq = main;
+    for (const l of this.legs) eq += l.engine.balanceCents - this.startingBalanceCents + l.openPnlCents();
+    return eq;
   }
 
   /** A bar opening at `openS` begins a new trade date: the previous one closed at the last bar's equity. */
@@ -173,8 +242,8 @@ export class RunLedger {
   }
 
   /** One action as the child's bridge applied it (runner/child/bridge.ts: the same engine calls). */
-  private apply(a: LedgerAction, nowS: number): void {
-    const e = this.engine;
+  private apply(a: LegAction, nowS: number): void {
+    const e = a.leg ? this.legs[a.leg - 1].engine : this.engine;
     if (a.op === 'place') {
       e.placeOrder(strategyOrderRequest(a.type, a.side, a.size, a.limit, a.stop, a.sl, a.tp, a.trail ?? null, a.slType ?? null), nowS);
     } else if (a.op === 'modify') {
@@ -188,6 +257,13 @@ export class RunLedger {
 
   private collectFills(): void {
     const fills = this.engine.fills;
+    const before = this.trades.closed.length;
     for (; this.fillsSeen < fills.length; this.fillsSeen++) this.trades.add(fills[this.fillsSeen]);
+    if (this.legs.length === 0) return;
+    // Several instruments: the trades closed now, of every contract, join the one list by exit time.
+    const fresh = this.trades.closed.slice(before).map((t) => ({ ...t, leg: 0 }));
+    for (const l of this.legs) l.collect(fresh);
+    fresh.sort((x, y) => x.exitTimeS - y.exitTimeS || (x.leg ?? 0) - (y.leg ?? 0));
+    for (const t of fresh) this.allTrades.push(t);
   }
 }

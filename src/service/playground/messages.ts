@@ -5,6 +5,7 @@
 
 import type { ChildExit, Incoming } from '../../../runner/host/child.ts';
 import { rawBytes } from '../../../runner/protocol.ts';
+import type { BarColumns } from '../../data/bar-columns.ts';
 import { limits } from '../../config.ts';
 import { coreLimits } from '../../core-limits.ts';
 import { NO_EVENT_S } from '../../engine/types.ts';
@@ -12,7 +13,10 @@ import { bucketCanTrigger } from '../../engine/walker.ts';
 import { assert } from '../../lib/assert.ts';
 import { type Decoded, type DecodedObject, parseDecoded } from '../../lib/json.ts';
 import type { DayBatch } from './feed.ts';
-import type { LedgerAction } from './ledger.ts';
+import type { LedgerAction, LegAction } from './ledger.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import type { RunSpan } from './feed.ts';
+import type { LegSlice } from './legs.ts';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'timeout';
 
@@ -21,6 +25,55 @@ export class RunEnd extends Error {
   constructor(readonly status: RunStatus, message: string) {
     super(message);
   }
+}
+
+/** Bars [j0, j1) of a day batch sent as one batch (run bars from `base`), with the other contracts' bars over the same clock span. */
+export interface Slice {
+  b: DayBatch;
+  j0: number;
+  j1: number;
+  base: number;
+  seq: number;
+  legs: LegSlice[];
+}
+
+/** What the harness is told of an instrument of the run (`meta`; each of `meta.legs` for the others). */
+function instrumentMeta(inst: Instrument) {
+  return { symbol: inst.symbol, ticks_per_unit: inst.ticksPerPoint, tick_size: inst.tickSize, tick_value: inst.tickValueCents / 100 };
+}
+
+/** The `run` message: the code, params and meta of the run; `legs` its other instruments (none: exactly the one-instrument message). */
+export function runMessage(
+  x: { code: string; params: Record<string, number | string | boolean>; startingBalanceCents: number; slippageTicks: number }, span: RunSpan,
+  legs: readonly Instrument[],
+): object {
+  const inst = span.inst;
+  return {
+    t: 'run', code: x.code, params: x.params, symbol: inst.symbol, startingBalanceCents: x.startingBalanceCents, slippageTicks: x.slippageTicks,
+    meta: {
+      ...instrumentMeta(inst),
+      timeframe: span.tf.text,
+      context_timeframes: span.ctx.map((tf) => tf.text),
+      starting_balance: x.startingBalanceCents / 100,
+      start: span.startS,
+      end: span.endS,
+      ...(legs.length === 0 ? {} : { legs: legs.map(instrumentMeta) }),
+    },
+    ...(legs.length === 0 ? {} : { legs: legs.map((l) => l.symbol) }),
+  };
+}
+
+/**
+ * The stored bars of leg `m.leg` walked at run bar `m.k` of slice `f` (from the clock before it to its
+ * end), answering the child's `need`. Each leg asks for a bar once, in order (`legNeedFrom`).
+ */
+export function legFineAnswer(f: Slice, m: DecodedObject, legNeedFrom: number[], legCount: number): object {
+  const { leg, k } = m;
+  if (!isInt(leg) || leg < 1 || leg > legCount || !isInt(k) || k < legNeedFrom[leg - 1] || k >= f.base + (f.j1 - f.j0)) throw protocol('bad need');
+  legNeedFrom[leg - 1] = k + 1;
+  const j = k - f.base + f.j0;
+  const s = f.legs[leg - 1];
+  return legFineMessage(s, k, j === f.j0 ? s.fromS : f.b.runEnd[j - 1], f.b.runEnd[j]);
 }
 
 export function protocol(what: string): RunEnd {
@@ -73,24 +126,37 @@ export function logTimes(v: Decoded, n: number, startS: number, endS: number): (
   });
 }
 
-/** Checks the child's actions: known operations, values in range, bar indexes in the batch, in order. */
-export function parseActions(v: Decoded, kFrom: number, kTo: number): LedgerAction[] {
+/**
+ * Checks the child's actions: known operations, values in range, bar indexes in the batch, in order.
+ * With several instruments (`contracts` > 1) an action on another contract comes as
+ * [k, 'leg', i, …the action without its k] (i from 1 to contracts − 1).
+ */
+export function parseActions(v: Decoded, kFrom: number, kTo: number, contracts = 1): LegAction[] {
   if (!Array.isArray(v) || v.length > limits.playgroundActionsPerBatchMax) throw protocol('bad actions');
-  const out: LedgerAction[] = [];
+  const out: LegAction[] = [];
   let lastK = kFrom;
   for (const a of v) {
     if (!Array.isArray(a) || !isInt(a[0]) || a[0] < lastK || a[0] >= kTo) throw protocol('bad action');
-    const k = a[0];
-    lastK = k;
-    if (a[1] === 'place' && (a.length === 9 || a.length === 11)) out.push(placeAction(k, a));
-    else if (a[1] === 'modify' && a.length === 7) out.push(modifyAction(k, a));
-    else if (a[1] === 'cancel' && a.length === 3 && isInt(a[2])) {
-      out.push({ k, op: 'cancel', id: a[2] });
-    } else if (a[1] === 'close' && a.length === 3 && (a[2] === null || isSize(a[2]))) {
-      out.push({ k, op: 'close', size: a[2] });
-    } else throw protocol('bad action');
+    lastK = a[0];
+    if (a[1] !== 'leg') {
+      out.push(parseAction(a));
+      continue;
+    }
+    const leg = a[2];
+    if (!isInt(leg) || leg < 1 || leg >= contracts) throw protocol('bad action');
+    out.push({ ...parseAction([a[0], ...a.slice(3)]), leg });
   }
   return out;
+}
+
+/** One action, [k, op, …], its k already checked. */
+function parseAction(a: readonly Decoded[]): LedgerAction {
+  const k = a[0] as number;
+  if (a[1] === 'place' && (a.length === 9 || a.length === 11)) return placeAction(k, a);
+  if (a[1] === 'modify' && a.length === 7) return modifyAction(k, a);
+  if (a[1] === 'cancel' && a.length === 3 && isInt(a[2])) return { k, op: 'cancel', id: a[2] };
+  if (a[1] === 'close' && a.length === 3 && (a[2] === null || isSize(a[2]))) return { k, op: 'close', size: a[2] };
+  throw protocol('bad action');
 }
 
 /**
@@ -139,14 +205,22 @@ function cols(b: DayBatch, j0: number, j1: number) {
   };
 }
 
-export function batchMessage(seq: number, base: number, b: DayBatch, j0: number, j1: number): object {
+/** A leg's run bars of a slice (several instruments): [time, end, open, high, low, close, volume], prices in its ticks. */
+function legColumns(s: LegSlice): Uint8Array[] {
+  const r = s.run;
+  const n = r.length;
+  return [r.time, s.runEnd, r.open, r.high, r.low, r.close, r.volume].map((c) => rawBytes(c.subarray(0, n)));
+}
+
+export function batchMessage(seq: number, base: number, b: DayBatch, j0: number, j1: number, legs: readonly LegSlice[] = []): object {
   // Context bars of the day go with its first slice; the harness shows each once it has closed.
   const ctx = j0 !== 0 ? [] : b.ctx.map((c) => {
     const n = c.bars.length;
     return [c.tf.text, rawBytes(c.bars.time.subarray(0, n)), rawBytes(c.end), rawBytes(c.bars.open.subarray(0, n)), rawBytes(c.bars.high.subarray(0, n)),
       rawBytes(c.bars.low.subarray(0, n)), rawBytes(c.bars.close.subarray(0, n)), rawBytes(c.bars.volume.subarray(0, n))];
   });
-  return { t: 'batch', seq, base, ...cols(b, j0, j1), ctx };
+  const batch = { t: 'batch', seq, base, ...cols(b, j0, j1), ctx };
+  return legs.length === 0 ? batch : { ...batch, legs: legs.map(legColumns) };
 }
 
 /**
@@ -168,6 +242,16 @@ export function fineMessage(b: DayBatch, j: number, j1: number, up: number, down
     spans.push([a, z]);
     total += z - a;
   }
+  return packFine(ks, spans, total, b.stored);
+}
+
+/** A leg's stored bars in [fromS, toS) (its window at run bar k), as a `fine` answer for k. */
+export function legFineMessage(s: LegSlice, k: number, fromS: number, toS: number): object {
+  const [a, z] = s.storedRange(fromS, toS);
+  return packFine([k], [[a, z]], z - a, s.stored);
+}
+
+function packFine(ks: readonly number[], spans: readonly [number, number][], total: number, s: BarColumns): object {
   const offsets = new Int32Array(ks.length + 1);
   const time = new Uint32Array(total);
   const open = new Int32Array(total);
@@ -176,7 +260,6 @@ export function fineMessage(b: DayBatch, j: number, j1: number, up: number, down
   const close = new Int32Array(total);
   const volume = new Uint32Array(total);
   let at = 0;
-  const s = b.stored;
   spans.forEach(([a, z], i) => {
     offsets[i] = at;
     time.set(s.time.subarray(a, z), at);

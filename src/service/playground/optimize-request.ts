@@ -66,6 +66,8 @@ export interface OptimizeRequest {
   strategyId: string | null;
   templateId: string | null;
   instrument: string;
+  /** A search over a run of several instruments: every symbol, the main one first (each combination runs them all). */
+  instrumentSymbols?: string[];
   timeframe: string;
   contextTimeframes: string[];
   span: Span;
@@ -131,7 +133,8 @@ export class OptimizePlanner {
     const total = wf.value ? wf.value.windows.length * (points + 1) : points;
     if (total > max) return err({ kind: 'too_many_combinations', count: BigInt(total), max: Number(max) });
     return ok({
-      strategyId: p.strategyId, templateId: p.templateId, instrument: p.inst.symbol, timeframe: p.tf.text, contextTimeframes: p.ctx.map((c) => c.text),
+      strategyId: p.strategyId, templateId: p.templateId, instrument: p.inst.symbol,
+      ...(p.multi ? { instrumentSymbols: [p.inst, ...p.legs].map((i) => i.symbol) } : {}), timeframe: p.tf.text, contextTimeframes: p.ctx.map((c) => c.text),
       span, axes: axes.value, method: method.value, objective: objective as Objective, constraints: constraints.value, walkForward: wf.value, points, code: p.code,
     });
   }
@@ -189,7 +192,7 @@ export class OptimizePlanner {
         startDate: span.startDate, endDate: span.endDate, params: params.value, contextTimeframes: r.contextTimeframes, speed: null,
         barsTotal: span.bars, startedMs: this.clock.nowMs(), optimizationId: id, optWindow: window, optCombo: index,
       },
-      job: { code: r.code, startS: span.startS, endS: span.endS },
+      job: { code: r.code, startS: span.startS, endS: span.endS, ...(r.instrumentSymbols ? { symbols: r.instrumentSymbols } : {}) },
     };
   }
 }

@@ -8,7 +8,7 @@ import type { TradeRecord } from '../../engine/results.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { PlaygroundRunStore } from '../../store/playground-runs.ts';
 import type { ExecutionEvent } from './execution.ts';
-import { type ExecutionView, liveView, storedView, type StoredResult } from './run-views.ts';
+import { type ExecutionView, instrumentsOf, liveView, storedView, type StoredResult } from './run-views.ts';
 import type { Live, RunWorker } from './run-worker.ts';
 
 export type ExecutionNotFound = { kind: 'execution_not_found' };
@@ -17,6 +17,8 @@ export type TradesPageError = ExecutionNotFound | { kind: 'invalid_offset' } | {
 /** A page of an execution's trades (GET executions/:id/trades). */
 export interface TradesPage {
   inst: Instrument;
+  /** A run over several instruments: all of them, the main one first (a trade's `leg` indexes it); null for one. */
+  insts: Instrument[] | null;
   offset: number;
   limit: number;
   /** Trades that can be paged: every trade of the run (up to the stored bound). */
@@ -72,18 +74,20 @@ export class RunReads {
       const all = l.exec.ledger.closedTrades;
       const stored = Math.min(all.length, limits.playgroundTradesStoredMax);
       const from = Math.min(offset, stored);
-      return { inst: findInstrument(l.row.instrument) as Instrument, offset, stored, tradesTotal: all.length, trades: all.slice(from, Math.min(stored, from + limit)) };
+      const insts = l.exec.instruments === null ? null : [...l.exec.instruments];
+      return { inst: findInstrument(l.row.instrument) as Instrument, insts, offset, stored, tradesTotal: all.length, trades: all.slice(from, Math.min(stored, from + limit)) };
     }
     const row = await this.records.get(userId, id);
     if (row === null) return null;
     const inst = findInstrument(row.instrument) as Instrument;
     const result = row.result as StoredResult | null;
+    const insts = instrumentsOf(result?.instrumentSymbols);
     const tradesTotal = result?.tradesTotal ?? 0;
     const packed = await this.records.tradesPage(userId, id, offset, limit);
-    if (packed !== null) return { inst, offset, stored: packed.stored, tradesTotal, trades: packed.trades };
+    if (packed !== null) return { inst, insts, offset, stored: packed.stored, tradesTotal, trades: packed.trades };
     const kept = result?.trades ?? [];
     const from = Math.min(offset, kept.length);
-    return { inst, offset, stored: kept.length, tradesTotal, trades: kept.slice(from, Math.min(kept.length, from + limit)) };
+    return { inst, insts, offset, stored: kept.length, tradesTotal, trades: kept.slice(from, Math.min(kept.length, from + limit)) };
   }
 
   /**

@@ -24,6 +24,7 @@ export type RunError =
   | { kind: 'script_too_large' }
   | { kind: 'strategy_not_found' }
   | { kind: 'instrument_not_found' }
+  | { kind: 'invalid_instruments'; message: string }
   | { kind: 'start_date_required' }
   | { kind: 'date_invalid'; field: 'startDate' | 'endDate' }
   | { kind: 'end_before_start' }
@@ -49,6 +50,8 @@ export interface RunInput {
   templateId?: string | null | Invalid;
   code?: string | null | Invalid;
   instrument: string | Invalid;
+  /** Extension (several instruments): the run's instruments, the main one first; as sent. */
+  instrumentSymbols?: Json;
   startDate: Json | undefined;
   endDate?: string | null | Invalid;
   timeframe: Json | undefined;
@@ -60,6 +63,10 @@ export interface RunInput {
 /** A run request that passed every check: what the run is queued with. */
 export interface PlannedRun {
   inst: Instrument;
+  /** The other instruments of a run that named `instrumentSymbols` (empty otherwise), in its order. */
+  legs: Instrument[];
+  /** True when the request named `instrumentSymbols` (the run then reports its instruments and each trade's). */
+  multi: boolean;
   tf: Timeframe;
   ctx: Timeframe[];
   code: string;
@@ -109,8 +116,9 @@ export class RunPlanner {
     } else source = (strategy as { code: string }).code;
     if (Buffer.byteLength(source, 'utf8') > limits.playgroundScriptBytesMax) return err({ kind: 'script_too_large' } as RunError);
 
-    const inst = isInvalid(body.instrument) ? undefined : findInstrument(body.instrument);
-    if (!inst) return err({ kind: 'instrument_not_found' } as RunError);
+    const insts = instrumentsOf(body.instrument, body.instrumentSymbols);
+    if (!insts.ok) return insts;
+    const [inst, ...legs] = insts.value;
     const dates = this.dates(inst, body.startDate, body.endDate);
     if (!dates.ok) return dates;
     if (body.timeframe === undefined || body.timeframe === null || body.timeframe === '') return err({ kind: 'timeframe_required' } as RunError);
@@ -129,8 +137,10 @@ export class RunPlanner {
     if (totalBars === 0) {
       return err({ kind: 'no_data', symbol: inst.symbol, fromDate: dates.value.startDate, toDate: dates.value.endDate } as RunError);
     }
+    const bare = legs.find((leg) => countBuckets(this.source, leg, tf.value, startS, endS) === 0);
+    if (bare) return err({ kind: 'no_data', symbol: bare.symbol, fromDate: dates.value.startDate, toDate: dates.value.endDate } as RunError);
     return ok({
-      inst, tf: tf.value, ctx: ctx.value, code: source, params: params.value, speed, startS, endS, totalBars,
+      inst, legs, multi: body.instrumentSymbols !== undefined && body.instrumentSymbols !== null, tf: tf.value, ctx: ctx.value, code: source, params: params.value, speed, startS, endS, totalBars,
       startDate: dates.value.startDate, endDate: dates.value.endDate,
       strategyId: strategy ? strategy.id : null, templateId: template ? template.id : null,
     });
@@ -188,6 +198,31 @@ export class RunPlanner {
     }
     return ok(out);
   }
+}
+
+/**
+ * The run's instruments, the main one first: `instrument` alone (the spec's field, exactly as before),
+ * or `instrumentSymbols` (the extension), which `instrument`, when given, must lead.
+ */
+function instrumentsOf(single: string | Invalid, list: Json | undefined): Result<Instrument[], RunError> {
+  if (list === undefined || list === null) {
+    const inst = isInvalid(single) ? undefined : findInstrument(single);
+    return inst ? ok([inst]) : err({ kind: 'instrument_not_found' });
+  }
+  const max = limits.playgroundInstrumentsMax;
+  const refuse = (message: string) => err({ kind: 'invalid_instruments', message } as RunError);
+  if (!Array.isArray(list) || list.length === 0 || list.length > max || !list.every((x) => typeof x === 'string')) {
+    return refuse(`instrumentSymbols must be a list of 1 to ${max} symbols`);
+  }
+  const out: Instrument[] = [];
+  for (const symbol of list as string[]) {
+    const inst = findInstrument(symbol);
+    if (!inst) return refuse(`Instrument not found: ${symbol.slice(0, 40)}`);
+    if (out.includes(inst)) return refuse(`instrumentSymbols names ${inst.symbol} twice`);
+    out.push(inst);
+  }
+  if (!isInvalid(single) && findInstrument(single) !== out[0]) return refuse(`instrumentSymbols must start with instrument (${single.slice(0, 40)})`);
+  return ok(out);
 }
 
 /** undefined = invalid. In a run body: absent/null = full speed, 1–50. In `speed`: null = full speed, 1–50. */

@@ -17,6 +17,8 @@ export interface ExecutionView {
   strategyId: string | null;
   templateId: string | null;
   inst: Instrument;
+  /** A run over several instruments (`instrumentSymbols`): all of them, the main one first; null for one. */
+  insts: Instrument[] | null;
   timeframe: string;
   contextTimeframes: string[];
   startDate: string;
@@ -76,13 +78,14 @@ function computeLiveView(l: ViewedRun): ExecutionView {
   const trades = led.closedTrades;
   return {
     ...rowBasics(l.row),
+    insts: x.instruments === null ? null : [...x.instruments],
     status: x.status,
     queued: false,
     error: x.error,
     speed: x.speed,
     barsDone: x.barsDone,
     completedMs: x.completedMs,
-    balanceCents: led.engine.balanceCents,
+    balanceCents: led.balanceCents,
     equityCents: led.equityCents(),
     stats: led.stats(),
     performance: led.performance(),
@@ -102,6 +105,8 @@ export function runSummary(stats: RunStats, performance: Performance) {
 }
 
 export interface StoredResult {
+  /** A run over several instruments: every symbol, the main one first. */
+  instrumentSymbols?: string[];
   balanceCents: number;
   stats: RunStats;
   performance?: Performance;
@@ -123,6 +128,7 @@ export function storedView(row: RunRow): ExecutionView {
   };
   return {
     ...rowBasics(row),
+    insts: instrumentsOf(r?.instrumentSymbols ?? pr?.instrumentSymbols),
     status: row.status,
     queued: row.status === 'running' && row.nodeId === null,
     error: row.error,
@@ -139,6 +145,11 @@ export function storedView(row: RunRow): ExecutionView {
     logs: r?.logs ?? [],
     logTimes: r?.logTimes ?? (r?.logs ?? []).map(() => null),
   };
+}
+
+/** The instruments named by a record's symbols, or null (one instrument). */
+export function instrumentsOf(symbols: readonly string[] | undefined): Instrument[] | null {
+  return symbols === undefined ? null : symbols.map((s) => findInstrument(s, 'all') as Instrument);
 }
 
 function rowBasics(row: RunRow) {

@@ -156,6 +156,7 @@ export class RunWorker {
     const exec = new Execution(
       {
         id: row.id, userId: row.userId, span: { inst, tf: parse(row.timeframe), ctx: row.contextTimeframes.map(parse), startS: job.startS, endS: job.endS },
+        instruments: job.symbols?.map((symbol) => findInstrument(symbol) as Instrument) ?? null,
         code: job.code, params: row.params as Record<string, number | string | boolean>, totalBars: row.barsTotal, speed: row.speed,
         timeoutMs: this.settings.timeoutMs, slippageTicks: this.settings.slippageTicks, startingBalanceCents: limits.startingBalanceCents,
         nowMs: () => this.clock.nowMs(), logError: this.logError,
@@ -193,7 +194,7 @@ export class RunWorker {
     const edits = l.speedEdits;
     try {
       const led = l.exec.ledger;
-      const progress: RunProgress = { balanceCents: led.engine.balanceCents, equityCents: led.equityCents(), stats: led.stats() };
+      const progress: RunProgress = { balanceCents: led.balanceCents, equityCents: led.equityCents(), stats: led.stats(), ...symbolsOf(l.exec) };
       const ctl = await this.queue.heartbeat(l.exec.id, l.exec.barsDone, progress);
       // Failed or put back in the queue by another node (this one was silent too long): the sandbox
       // here is killed, and reads from now on come from the row, not from this copy.
@@ -272,6 +273,11 @@ async function abortAll(live: readonly Live[]): Promise<void> {
   clearTimeout(timer);
 }
 
+/** `instrumentSymbols` of a run over several instruments (its progress and record carry them), else nothing. */
+function symbolsOf(exec: Execution): { instrumentSymbols?: string[] } {
+  return exec.instruments === null ? {} : { instrumentSymbols: exec.instruments.map((i) => i.symbol) };
+}
+
 /** What an ended execution's record holds: its totals, every trade up to the bound, its result. */
 function endOf(exec: Execution, nowMs: number) {
   const stats = exec.ledger.stats();
@@ -289,7 +295,8 @@ function endOf(exec: Execution, nowMs: number) {
     tradesPerChunk: limits.playgroundTradesPerChunk,
     summary: runSummary(stats, exec.ledger.performance()),
     result: {
-      balanceCents: exec.ledger.engine.balanceCents,
+      ...symbolsOf(exec),
+      balanceCents: exec.ledger.balanceCents,
       stats,
       performance: exec.ledger.performance(),
       // The first trades the execution shows are read back from the packed ones (get).

@@ -95,7 +95,8 @@ export class RunService {
       barsTotal: p.totalBars, startedMs: this.clock.nowMs(),
     };
     // Queued in the store: one per user and the shares' caps hold across every node.
-    const admitted = await this.jobs.enqueue(run, { code: p.code, startS: p.startS, endS: p.endS }, p.speed !== null, this.worker.caps());
+    const job = { code: p.code, startS: p.startS, endS: p.endS, ...(p.multi ? { symbols: [p.inst, ...p.legs].map((i) => i.symbol) } : {}) };
+    const admitted = await this.jobs.enqueue(run, job, p.speed !== null, this.worker.caps());
     if (admitted.kind === 'already_running') return err({ kind: 'already_running', executionId: admitted.executionId });
     if (admitted.kind === 'capacity') return err({ kind: 'capacity', retryAfterS: limits.playgroundBusyRetryAfterS });
     // Each run's record holds up to about a megabyte of results and logs: keep the newest only.

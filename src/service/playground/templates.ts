@@ -15,6 +15,7 @@ import emaAtrTrend from './templates/ema_atr_trend.py' with { type: 'text' };
 import openingRangeBreakout from './templates/opening_range_breakout.py' with { type: 'text' };
 import rsiReversion from './templates/rsi_reversion.py' with { type: 'text' };
 import smaCross from './templates/sma_cross.py' with { type: 'text' };
+import spreadZscore from './templates/spread_zscore.py' with { type: 'text' };
 
 export type ParamValue = number | string | boolean;
 
@@ -107,6 +108,15 @@ const CATALOG: StrategyTemplate[] = [
       int('range_minutes', 'Opening range length (minutes)', 30, 1, 240),
       str('exit_time', 'Flatten at (New York time, HH:MM)', '15:45'),
       num('reward_risk', 'Take-profit (multiple of the stop)', 1.5, 0.5, 10, 0.1),
+      size,
+    ]),
+  template('spread_zscore', 'NQ/ES spread (z-score)', 'mean-reversion', 'intermediate', spreadZscore,
+    'Two instruments (run with instrumentSymbols ["NQ", "ES"]): trades the ratio of their closes back to its mean; enters both legs when its z-score passes the entry level, flattens both when it comes back past the exit level.',
+    [
+      str('hedge', 'Second instrument (in instrumentSymbols)', 'ES'),
+      int('lookback', 'Ratio mean and deviation over (bars)', 60, 5, 1000),
+      num('entry_z', 'Enter beyond (z-score)', 2, 0.5, 5, 0.1),
+      num('exit_z', 'Exit past (z-score)', 0.5, 0, 3, 0.1),
       size,
     ]),
 ];

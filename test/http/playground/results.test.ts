@@ -62,6 +62,16 @@ describe('packed trades', () => {
     expect(decodeTrades(bytes, 7, 2, 4)).toEqual(all.slice(2, 4));
     expect(decodeTrades(encodeTrades([]), 0, 0, 0)).toEqual([]);
   });
+
+  it('a chunk holding another contract\'s trade (several instruments) adds a one-byte contract column', () => {
+    const all = Array.from({ length: 5 }, (_, i) => ({ ...trade(i), leg: i % 3 }));
+    const bytes = encodeTrades(all);
+    expect(bytes.byteLength).toBe(5 * (PACKED_TRADE_BYTES + 1));
+    expect(decodeTrades(bytes, 5, 0, 5)).toEqual(all);
+    expect(decodeTrades(bytes, 5, 1, 3)).toEqual(all.slice(1, 3));
+    // Every trade on the main contract: the 44-byte layout, as a run of one instrument stores it.
+    expect(encodeTrades(all.map((t) => ({ ...t, leg: 0 }))).byteLength).toBe(5 * PACKED_TRADE_BYTES);
+  });
 });
 
 describe('GET executions/:id/trades', () => {
