@@ -11,7 +11,7 @@ import type { EngineChange } from './changes.ts';
 import { OrderBook } from './order-book.ts';
 import type { OrderFields } from './order-rules.ts';
 import { FLAT, type Position } from './positions.ts';
-import { type Fill, type Order, type OrderSide, OrderStatus, sideSign } from './types.ts';
+import { type Fill, type Order, OrderSide, OrderStatus, sideSign } from './types.ts';
 import { AccountLedger } from './ledger.ts';
 
 export interface EngineConfig {
@@ -68,6 +68,11 @@ export abstract class EngineCore {
   set balanceCents(v: number) {
     this.ledger.balanceCents = v;
   }
+  /** The largest |position| its working entries could make (ledger.ts reads it for the account's checks). */
+  get worstCaseQty(): number {
+    return worstCaseOf(this);
+  }
+
   /** Unrealized P&L at the last price, in cents (0 when flat). */
   get unrealizedCents(): number {
     const qty = this.position.qty;
@@ -190,4 +195,23 @@ export abstract class EngineCore {
       for (const leg of this.suspendedLegs.slice()) if (leg.parentId === order.id) this.cancel(leg, nowS, status);
     }
   }
+}
+
+/** Contracts of the working entries (bracket legs left out) on each side, `excluded` not counted. */
+export function workingEntries(e: EngineCore, excluded: Order | null): { workingBuyQty: number; workingSellQty: number } {
+  let workingBuyQty = 0;
+  let workingSellQty = 0;
+  for (const o of e.book.working) {
+    if (o.parentId !== null || o === excluded) continue;
+    if (o.side === OrderSide.Buy) workingBuyQty += o.size;
+    else workingSellQty += o.size;
+  }
+  return { workingBuyQty, workingSellQty };
+}
+
+/** The largest |position| the engine's working entries could make (account.ts's worst case, no new order). */
+export function worstCaseOf(e: EngineCore): number {
+  const w = workingEntries(e, null);
+  const q = e.position.qty;
+  return Math.max(Math.abs(q + w.workingBuyQty), Math.abs(q - w.workingSellQty));
 }

@@ -5,7 +5,7 @@
 
 import { ticksToCents } from '../domain/instrument.ts';
 import { rejectionReason } from './account.ts';
-import type { EngineCore } from './engine-core.ts';
+import { type EngineCore, workingEntries } from './engine-core.ts';
 import { fill } from './engine-fills.ts';
 import { createSuspendedLegs } from './engine-legs.ts';
 import type { BarWalker } from './matching.ts';
@@ -111,13 +111,7 @@ function refuse(e: EngineCore, f: OrderFields, reason: string, record: boolean, 
 
 /** Pre-trade risk of a new order of `signedSize` (account.ts), with `excluded` not counted as working. */
 export function riskReason(e: EngineCore, signedSize: number, excluded: Order | null = null): string | null {
-  let workingBuyQty = 0;
-  let workingSellQty = 0;
-  for (const o of e.book.working) {
-    if (o.parentId !== null || o === excluded) continue;
-    if (o.side === OrderSide.Buy) workingBuyQty += o.size;
-    else workingSellQty += o.size;
-  }
+  const { workingBuyQty, workingSellQty } = workingEntries(e, excluded);
   const qty = e.position.qty;
   const unrealizedTicks = qty === 0 ? 0 : e.lastPriceTicks * qty - e.position.costTicks;
   let equityCents = e.balanceCents + ticksToCents(unrealizedTicks, e.tickValueCents);

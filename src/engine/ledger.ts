@@ -20,6 +20,8 @@ export interface LedgerMember {
   readonly inst: Instrument;
   readonly position: { readonly qty: number };
   readonly book: { readonly size: number };
+  /** The largest |position| its working entries could make (engine-place.ts `worstCaseOf`). */
+  readonly worstCaseQty: number;
   readonly unrealizedCents: number;
   /** Closes the position at the last price (a liquidation of the account). */
   flatten(nowS: number): unknown;
@@ -64,10 +66,13 @@ export class AccountLedger {
     return sum;
   }
 
-  /** Margin the members other than `e` use: |position| × day margin. */
+  /**
+   * Margin the members other than `e` may need: their worst case (position and working entries, as
+   * a one-contract check counts its own) × day margin.
+   */
   othersMarginCents(e: LedgerMember): number {
     let sum = 0;
-    for (const m of this.members) if (m !== e) sum += Math.abs(m.position.qty) * m.inst.dayMarginCents;
+    for (const m of this.members) if (m !== e) sum += m.worstCaseQty * m.inst.dayMarginCents;
     return sum;
   }
 
@@ -77,10 +82,13 @@ export class AccountLedger {
     return false;
   }
 
-  /** What the members other than `e` hold toward a plan's position limit, in micro units (a mini is 10). */
+  /**
+   * What the members other than `e` may hold toward a plan's position limit, in micro units (a mini
+   * is 10): their worst case, working entries included, as a one-contract check counts its own.
+   */
   othersLimitUnits(e: LedgerMember): number {
     let sum = 0;
-    for (const m of this.members) if (m !== e) sum += Math.abs(m.position.qty) * (m.inst.isMicro ? 1 : 10);
+    for (const m of this.members) if (m !== e) sum += m.worstCaseQty * (m.inst.isMicro ? 1 : 10);
     return sum;
   }
 
