@@ -3,10 +3,11 @@
 // ReplayService.feedingSession) as it advances: a quote per played bar, synthetic trades and depth
 // from the same bar, and on subscribing to quotes the current quote at once (docs/realtime.md).
 // `SubscribeReplayBars(accountId)` is ReplayDesk's own: the console's chart follows a session's
-// played bars; no client gets an event it did not subscribe to.
+// played bars and its clock (`currentTime`, the simulated now, after every move); no client gets an event it did not subscribe to.
 
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Unsubscribe } from '../../service/events/bus.ts';
 import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/types.ts';
 import type { Services } from '../../service/services.ts';
@@ -119,7 +120,7 @@ function subscribeReplayBars(s: Services): HubMethod {
     const deliverBars = (e: ReplayEvent) => {
       const inst = e.kind === 'bars' ? findInstrument(e.symbol, 'all') : undefined;
       if (e.kind !== 'bars' || !inst) return;
-      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
+      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, currentTime: isoFromEpochS(e.nowS), ended: e.ended }]);
     };
     subs.bars.set(accountId, s.topology.events.subscribe(barsTopic(accountId), deliverBars));
     return OK;

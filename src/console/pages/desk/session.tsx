@@ -54,13 +54,14 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     <div class="desk" data-testid="desk">
       <ReplayBar
         meta={meta}
-        lastTime={session.lastTime}
+        clock={session.clock}
         progress={progress}
         link={session.link}
         controls={controls}
         playing={playing}
         blocked={blocked}
         error={core.controlError}
+        notes={[session.barsNote, core.notice]}
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
@@ -97,7 +98,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   );
 }
 
-/** The chart with its toolbar, legend and order chips, and the notes over it (loading, flash, end of data, history, a refusal). */
+/** The chart with its toolbar, legend and order chips, and the notes over it (loading, flash, end of data, a refusal). */
 function ChartArea({ core, session, tables, trading, chart }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; chart: DeskChart }) {
   const { over, fmt } = core;
   const { loading } = session;
@@ -120,7 +121,6 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
         </div>
       )}
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-      {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
     </div>
   );
 }
