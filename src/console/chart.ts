@@ -8,7 +8,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
 // data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
-import { formatTime } from './time-format.ts';
+import { formatTime, zonedTickMark } from './time-format.ts';
 import {
   type AutoscaleInfo,
   ColorType,
@@ -68,8 +68,8 @@ export class PriceChart {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6 },
-      // The crosshair's time in the zone Settings chose (the axis' tick labels stay UTC).
+      // The axis and the crosshair in the zone Settings chose, as the clock and the legend.
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6, tickMarkFormatter: (t: Time, kind: number) => this.axisMark(t as number, kind) },
       localization: { timeFormatter: (t: Time) => formatTime((t as number) * 1000).slice(0, opts.seconds ? 19 : 16) },
     });
     const priceFormat =
@@ -328,12 +328,19 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width', 'axisMark']) delete this.el.dataset[k];
   }
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */
   barTimeAtOrBefore(s: number): number {
     return this.rows.timeAtOrBefore(s);
+  }
+
+  /** An axis label in the chosen zone; the last one drawn is kept on the element (`data-axis-mark`: epoch|kind|label) for tests. */
+  private axisMark(epochS: number, kind: number): string {
+    const label = zonedTickMark(epochS, kind);
+    this.el.dataset.axisMark = `${epochS}|${kind}|${label}`;
+    return label;
   }
 
   private barsChanged(): void {
