@@ -80,3 +80,30 @@ export function positionTitle(p: Position, at: PositionPricing): string {
   const pnl = openPnl([p], at.lastPrice, at);
   return `${head} · ${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${usd.format(Math.abs(pnl))}`;
 }
+
+/** What a drag of a working order to a new price would do at once, before it is sent. */
+export type DragHazard = { refuse: string } | { ask: string } | null;
+
+/**
+ * A chip dragged through the market, as NinjaTrader's chart trader treats it: a stop (a stop-loss
+ * leg too) on the wrong side of the last price would trigger at once, and is refused; a limit that
+ * would become marketable fills at once, and is asked about first (a trader may mean to take the
+ * market). Other moves, and any move before there is a price, are sent as they are.
+ */
+export function dragHazard(o: { side: number; type: number }, price: number, lastPrice: number | null, fmt: (p: number) => string): DragHazard {
+  if (lastPrice === null) return null;
+  const buy = o.side === 0;
+  const at = `${fmt(price)}`;
+  const last = `the last price (${fmt(lastPrice)})`;
+  if (o.type === 4 || o.type === 5) {
+    const wrong = buy ? price <= lastPrice : price >= lastPrice;
+    if (!wrong) return null;
+    return { refuse: `a ${buy ? 'buy' : 'sell'} stop must be ${buy ? 'above' : 'below'} ${last}: at ${at} it would trigger at once` };
+  }
+  if (o.type === 1) {
+    const marketable = buy ? price >= lastPrice : price <= lastPrice;
+    if (!marketable) return null;
+    return { ask: `A ${buy ? 'buy' : 'sell'} limit at ${at} is ${buy ? 'at or above' : 'at or below'} ${last}: it fills at once, as a market order would.` };
+  }
+  return null;
+}
