@@ -121,4 +121,28 @@ describe.skipIf(noBrowser)('console: the desk never out of step with the server'
     expect(ms((await clockShown(page))!)).toBe(ms(server.currentTime));
     await closeClean(opened);
   }, 120_000);
+
+  it('a long jump draws the latest bars only and keeps every bar: scrolled back, the chart draws older ones down to the history’s first', async () => {
+    const opened = await deskPage(stage);
+    const { page } = opened;
+    await startSession(page, '2025-02-25');
+    const history = Number(await page.getAttribute('[data-testid=chart]', 'data-bars'));
+    await page.fill('input[name=jumpTo]', '2025-03-12 00:00');
+    await page.click('[data-testid=jump]');
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.lastTime === '2025-03-11T23:59:00.000Z'", undefined, WAIT);
+    const bars = Number(await page.getAttribute('[data-testid=chart]', 'data-bars'));
+    const drawnFrom = async () => Number(await page.getAttribute('[data-testid=chart]', 'data-drawn-from'));
+    expect(bars).toBeGreaterThan(history + 10_000);
+    expect(await drawnFrom()).toBeGreaterThan(0);
+    // Scrolled back with the wheel (horizontal), as far as the bars go.
+    const box = (await page.locator('[data-testid=chart]').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 400 && (await drawnFrom()) > 0; i++) {
+      await page.mouse.wheel(-4000, 0);
+      await page.waitForTimeout(50);
+    }
+    expect(await drawnFrom()).toBe(0);
+    expect(Number(await page.getAttribute('[data-testid=chart]', 'data-bars'))).toBe(bars);
+    await closeClean(opened);
+  }, 180_000);
 });
