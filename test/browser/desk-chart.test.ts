@@ -60,6 +60,32 @@ async function searchOrders(page: Page, accountId: number): Promise<{ id: number
   );
 }
 
+interface ListedOrder {
+  id: number;
+  side: string;
+  type: string;
+  price: number;
+}
+
+/**
+ * B with a 40-tick stop-loss and an 80-tick take-profit: its two legs, and the chart's pixels per
+ * point measured between their chips (once they have followed the rescaled chart).
+ */
+async function bracketedBuy(page: Page, orders: () => Promise<ListedOrder[]>) {
+  await page.fill('input[name=slTicks]', '40');
+  await page.fill('input[name=tpTicks]', '80');
+  await page.focus('[data-testid=step]');
+  await page.keyboard.press('b');
+  await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+  const legs = await orders();
+  const stopLeg = legs.find((o) => o.type === 'STP')!;
+  const target = legs.find((o) => o.type === 'LMT')!;
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+  const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
+  const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
+  return { legs, stopLeg, target, pxPerPoint };
+}
+
 /** Drags the chip of working order `id` by `dy` pixels (up when negative). */
 async function dragChip(page: Page, id: number, dy: number): Promise<void> {
   const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => {
@@ -319,18 +345,8 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.focus('[data-testid=step]');
     await page.keyboard.press('b');
     await page.waitForFunction("document.querySelector('[data-testid=positions] tbody tr')?.cells[1].textContent.trim() === '1'");
-    await page.fill('input[name=slTicks]', '40');
-    await page.fill('input[name=tpTicks]', '80');
-    await page.focus('[data-testid=step]');
-    await page.keyboard.press('b');
-    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
-    const legs = await orders();
-    const stopLeg = legs.find((o) => o.type === 'STP')!;
-    const target = legs.find((o) => o.type === 'LMT')!;
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    const { stopLeg, target, pxPerPoint } = await bracketedBuy(page, orders);
     // Two ticks under the last price, measured on the chart between the two chips.
-    const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
-    const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
     const lastNow = Number(await chartAttr(page, 'last-close'));
     await drag(stopLeg.id, -(lastNow - 0.5 - stopLeg.price) * pxPerPoint);
     await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${stopLeg.id} moved to')`);
@@ -450,17 +466,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.click('[data-testid=step]');
     await waitProgress(page, 1);
     const orders = async () => (await rows(page, 'orders')).map((r) => ({ id: Number(r[0]), side: r[1], type: r[2], price: Number(r[4]) }));
-    await page.fill('input[name=slTicks]', '40');
-    await page.fill('input[name=tpTicks]', '80');
-    await page.focus('[data-testid=step]');
-    await page.keyboard.press('b');
-    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
-    const legs = await orders();
-    const stopLeg = legs.find((o) => o.type === 'STP')!;
-    const target = legs.find((o) => o.type === 'LMT')!;
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
-    const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
-    const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
+    const { legs, stopLeg, pxPerPoint } = await bracketedBuy(page, orders);
     const last = Number(await chartAttr(page, 'last-close'));
 
     // The stop-loss dragged two points over the market: refused before it is sent; the position and both legs stand.

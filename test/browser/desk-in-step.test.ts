@@ -3,10 +3,10 @@
 // desk reads a jump's bars on the console's own budget, never History's); a jump that moved nothing
 // says why where it can be read, and the note goes with the next move.
 import { describe, expect, it } from 'bun:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { browserStage, loginThroughForm, newPage, noBrowser, screenshot, type Stage } from './support.ts';
+import type { Page } from 'playwright-core';
+import { closeClean, deskPage, jumpNote, jumpUntilClock, WAIT } from './desk-support.ts';
+import { browserStage, noBrowser, screenshot } from './support.ts';
 
-const WAIT = { timeout: 60_000 };
 
 /** The API paths a page calls from now on. */
 function recordPaths(page: Page): string[] {
@@ -55,20 +55,6 @@ async function inStep(page: Page, accountId: number): Promise<any> {
   return server;
 }
 
-/** A signed-in page on the desk's start form. */
-async function deskPage(stage: Stage) {
-  const opened = await newPage(stage.browser);
-  await loginThroughForm(opened.page, stage.server);
-  await opened.page.goto(`${stage.server.base}/#/desk`);
-  return opened;
-}
-
-/** No page error (a 401 of the login is expected), then the context closed. */
-async function closeClean({ errors, context }: { errors: string[]; context: BrowserContext }) {
-  expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
-  await context.close();
-}
-
 describe.skipIf(noBrowser)('console: the desk never out of step with the server', () => {
   const stage = browserStage();
 
@@ -101,13 +87,8 @@ describe.skipIf(noBrowser)('console: the desk never out of step with the server'
     const opened = await deskPage(stage);
     const { page } = opened;
     const accountId = await startSession(page, '2025-03-05');
-    await page.fill('input[name=jumpTo]', '2025-03-05 10:00');
-    await page.click('[data-testid=jump]');
-    await page.waitForFunction("document.querySelector('[data-testid=sim-time]').textContent.trim() === '2025-03-05 10:00:00'", undefined, WAIT);
-    await page.fill('input[name=jumpTo]', '2025-03-05 08:00');
-    await page.click('[data-testid=jump]');
-    await page.waitForSelector('[data-testid=bar-note]', WAIT);
-    expect(await page.textContent('[data-testid=bar-note]')).toBe(
+    await jumpUntilClock(page, '2025-03-05 10:00', '2025-03-05 10:00:00');
+    expect(await jumpNote(page, '2025-03-05 08:00')).toBe(
       "Not moved: 2025-03-05 08:00 UTC is not after the session's clock, 2025-03-05 10:00 UTC. Replay only moves forward; jump to a later time.",
     );
     // Readable: inside the viewport, not under another element.

@@ -3,9 +3,9 @@
 // drawn on a canvas: the chart keeps the last label it drew on its element (`data-axis-mark`).
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { browserStage, loginThroughForm, newPage, noBrowser, screenshot } from './support.ts';
+import { closeClean, deskPage, WAIT } from './desk-support.ts';
+import { browserStage, noBrowser, screenshot } from './support.ts';
 
-const WAIT = { timeout: 60_000 };
 const CT = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 
 /** `2025-03-02 18:09` in Chicago. */
@@ -34,10 +34,8 @@ describe.skipIf(noBrowser)('console: the time zone beyond the clock', () => {
   const stage = browserStage();
 
   it('with Chicago time chosen, the chart axis, the legend and the journal’s chart read CT, as the clock does', async () => {
-    const { page, errors, context } = await newPage(stage.browser);
-    await loginThroughForm(page, stage.server);
+    const { page, ...opened } = await deskPage(stage);
     await page.evaluate("localStorage.setItem('rd.timeZone', 'America/Chicago')");
-    await page.goto(`${stage.server.base}/#/desk`);
     await page.reload();
     await page.waitForSelector('[data-testid=start-form] select[name=contract] option', { state: 'attached' });
     await page.fill('input[name=startDate]', '2025-03-03');
@@ -62,7 +60,6 @@ describe.skipIf(noBrowser)('console: the time zone beyond the clock', () => {
     const j = await axisMark(page, '[data-testid=journal-chart]');
     expect(j.label).toBe(chicagoMark(j.epochS, j.kind));
     expect(await page.textContent('[data-testid=journal-detail]')).toContain('CT');
-    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
-    await context.close();
+    await closeClean(opened);
   }, 120_000);
 });

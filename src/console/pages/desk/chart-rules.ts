@@ -107,3 +107,29 @@ export function dragHazard(o: { side: number; type: number }, price: number, las
   }
   return null;
 }
+
+/** A fill as the markers read it. */
+export interface MarkedFill {
+  creationTimestamp: string;
+  side: number;
+  size: number;
+}
+
+/**
+ * One marker per bar and side: the fills of one bar (a bracket's entry and exit, a scale-in) as one
+ * `B 1+2` instead of a tower of arrows over the legend. `barOf` is the open of the bar holding a time
+ * (epoch seconds), or negative when none is drawn; such fills are left to their own time.
+ */
+export function fillMarkers(fills: readonly MarkedFill[], barOf: (timeS: number) => number): { time: string; side: 'buy' | 'sell'; text: string }[] {
+  const groups = new Map<string, { time: string; side: 'buy' | 'sell'; sizes: number[] }>();
+  for (const f of fills) {
+    const s = Math.floor(Date.parse(f.creationTimestamp) / 1000);
+    const bar = barOf(s);
+    const side = f.side === 0 ? 'buy' : 'sell';
+    const key = `${bar < 0 ? `t${s}` : bar}|${side}`;
+    const g = groups.get(key);
+    if (g) g.sizes.push(f.size);
+    else groups.set(key, { time: f.creationTimestamp, side, sizes: [f.size] });
+  }
+  return [...groups.values()].map((g) => ({ time: g.time, side: g.side, text: `${g.side === 'buy' ? 'B' : 'S'} ${g.sizes.join('+')}` }));
+}

@@ -53,7 +53,6 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function useChartTrading(core: SessionCore, book: Book, trading: Trading, ticket: TicketModel): ChartTrading {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
   const { accountId } = core;
   useTrailingLegs(core, book);
   const run = async (f: () => Promise<void>) => {
@@ -77,6 +76,29 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
     run(async () => void (await trading.send(o)));
   };
 
+  const moves = useDragMoves(core, run, setError);
+
+  const cancelAll = () =>
+    run(async () => {
+      const orders = core.live.current.book.orders;
+      for (const o of orders) await sim('Order/cancel', { accountId, orderId: o.id });
+      core.setFlash(`${orders.length} order${orders.length === 1 ? '' : 's'} canceled`);
+    });
+
+  const flattenAll = () =>
+    run(async () => {
+      const contracts = [...new Set(core.live.current.book.positions.map((p) => p.contractId))];
+      for (const contractId of contracts) await sim('Position/closeContract', { accountId, contractId });
+      core.setFlash(contracts.length ? 'Flat: every position closed' : 'No position to close');
+    });
+
+  return { error, busy, click, ...moves, cancelAll, flattenAll };
+}
+
+/** A chip's drag: Order/modify in place, unless dragHazard refuses it or asks first. */
+function useDragMoves(core: SessionCore, run: (f: () => Promise<void>) => Promise<void>, setError: (e: string | null) => void): Pick<ChartTrading, 'move' | 'pendingMove' | 'confirmMove' | 'keepOrder'> {
+  const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
+  const { accountId } = core;
   const send = (o: Order, price: number) =>
     run(async () => {
       const { tickSize } = core.meta.contract;
@@ -106,21 +128,7 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
     setPendingMove(null);
   };
 
-  const cancelAll = () =>
-    run(async () => {
-      const orders = core.live.current.book.orders;
-      for (const o of orders) await sim('Order/cancel', { accountId, orderId: o.id });
-      core.setFlash(`${orders.length} order${orders.length === 1 ? '' : 's'} canceled`);
-    });
-
-  const flattenAll = () =>
-    run(async () => {
-      const contracts = [...new Set(core.live.current.book.positions.map((p) => p.contractId))];
-      for (const contractId of contracts) await sim('Position/closeContract', { accountId, contractId });
-      core.setFlash(contracts.length ? 'Flat: every position closed' : 'No position to close');
-    });
-
-  return { error, busy, click, move, pendingMove, confirmMove, keepOrder: () => setPendingMove(null), cancelAll, flattenAll };
+  return { move, pendingMove, confirmMove, keepOrder: () => setPendingMove(null) };
 }
 
 /** The trailing stop-loss legs of the entries this desk placed, remembered once the book shows them (trailing.ts). */

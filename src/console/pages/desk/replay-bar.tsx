@@ -27,12 +27,14 @@ interface BarProps {
   playing: boolean;
   /** The session is over or still loading: no command applies. */
   blocked: boolean;
+  /** The session has ended: the badge says so, not the hubs' link. */
+  ended: boolean;
   error: string | null;
   /** What the last move did or why the chart is behind, shown until it no longer applies. */
   notes: (string | null)[];
 }
 
-export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, error, notes }: BarProps) {
+export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, ended, error, notes }: BarProps) {
   const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
   return (
     <header class="card desk-bar">
@@ -54,9 +56,15 @@ export function ReplayBar({ meta, clock, progress, link, controls, playing, bloc
           <span class="mono small muted" data-testid="progress">
             {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
           </span>
-          <span class={`link link-${link}`} data-testid="link" data-state={link} title={LINK_TITLE[link]}>
-            {LINK_WORD[link]}
-          </span>
+          {ended ? (
+            <span class="link link-ended" data-testid="link" data-state="ended" title="The session has ended: nothing moves any more">
+              Ended
+            </span>
+          ) : (
+            <span class={`link link-${link}`} data-testid="link" data-state={link} title={LINK_TITLE[link]}>
+              {LINK_WORD[link]}
+            </span>
+          )}
         </div>
         <ControlButtons controls={controls} playing={playing} blocked={blocked} />
       </div>

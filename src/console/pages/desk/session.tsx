@@ -60,6 +60,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
         controls={controls}
         playing={playing}
         blocked={blocked}
+        ended={!!over}
         error={core.controlError}
         notes={[session.barsNote, core.notice]}
       />
