@@ -1,7 +1,7 @@
 // Trading from the chart as pure rules: which order a modified click asks for, the widths a session
 // can be viewed at, and what a position's line says (what a drag sends: trailing.test.ts).
 import { describe, expect, it } from 'bun:test';
-import { bucketOfWidth, clickOrder, dragHazard, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
+import { bucketOfWidth, clickOrder, dragHazard, fillMarkers, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
 import type { Position } from '../../src/console/pages/desk/wire.ts';
 
 const click = (price: number, keys: { shift?: boolean; alt?: boolean }) => ({ price, time: 0, shift: !!keys.shift, alt: !!keys.alt, ctrl: false });
@@ -75,5 +75,26 @@ describe('a chip dragged through the market (NinjaTrader’s chart trader)', () 
 
   it('sends any move before there is a price', () => {
     expect(dragHazard({ side: 1, type: 4 }, 20_000, null, fmt)).toBeNull();
+  });
+});
+
+describe('fill markers', () => {
+  it('are one a bar and side, sizes joined; a fill off the drawn bars keeps its own', () => {
+    const at = (hhmmss: string) => `2025-03-03T${hhmmss}Z`;
+    const fills = [
+      { creationTimestamp: at('14:30:10'), side: 0, size: 1 },
+      { creationTimestamp: at('14:30:40'), side: 0, size: 2 },
+      { creationTimestamp: at('14:30:50'), side: 1, size: 3 },
+      { creationTimestamp: at('14:31:05'), side: 0, size: 1 },
+      { creationTimestamp: '2025-03-02T10:00:00Z', side: 1, size: 1 },
+    ];
+    const first = Date.parse(at('14:30:00')) / 1000;
+    const barOf = (s: number) => (s < first ? -1 : s - (s % 60));
+    expect(fillMarkers(fills, barOf)).toEqual([
+      { time: at('14:30:10'), side: 'buy', text: 'B 1+2' },
+      { time: at('14:30:50'), side: 'sell', text: 'S 3' },
+      { time: at('14:31:05'), side: 'buy', text: 'B 1' },
+      { time: '2025-03-02T10:00:00Z', side: 'sell', text: 'S 1' },
+    ]);
   });
 });
