@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { closeClean, deskPage, WAIT } from './desk-support.ts';
-import { browserStage, noBrowser, screenshot } from './support.ts';
+import { browserStage, docScreenshot, noBrowser } from './support.ts';
 
 const CT = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 
@@ -49,7 +49,9 @@ describe.skipIf(noBrowser)('console: the time zone beyond the clock', () => {
     const mark = await axisMark(page, '[data-testid=chart]');
     expect(mark.label).toBe(chicagoMark(mark.epochS, mark.kind));
     if (mark.kind >= 2) expect(mark.label).not.toContain(new Date(mark.epochS * 1000).toISOString().slice(11, 16));
-    await screenshot(page, 'desk-chicago');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.mouse.move(5, 5);
+    await docScreenshot(page, 'desk-chicago-1280');
 
     const accountId = Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
     await page.click('[data-testid=end]');
