@@ -126,4 +126,27 @@ describe.skipIf(noBrowser)('console: the desk never out of step with the server'
     expect(Number(await page.getAttribute('[data-testid=chart]', 'data-bars'))).toBe(bars);
     await closeClean(opened);
   }, 180_000);
+
+  it('a refused read of the bars is shown in the replay bar, the clock stays the server’s, and the next move catches up and clears it', async () => {
+    const { page, ...opened } = await deskPage(stage);
+    const accountId = await startSession(page, '2025-03-06');
+    // The console's bars read refused, as a server over its rate would, until `refusing` ends.
+    let refusing = true;
+    await page.route('**/api/auth/replay-sessions/*/bars', (route) => {
+      if (!refusing) return route.continue();
+      return route.fulfill({ status: 429, headers: { 'retry-after': '7', 'content-type': 'application/json' }, body: '{"success":false,"errorCode":0,"errorMessage":"Too many requests"}' });
+    });
+    expect(await jumpNote(page, '2025-03-06 02:00')).toBe('The chart is behind the session: Too many requests (retry in 7 s). It catches up with the next move.');
+    // The clock is the server's all the same (the market hub's event says it).
+    await page.waitForFunction("document.querySelector('[data-testid=sim-time]').textContent.trim() === '2025-03-06 02:00:00'", undefined, WAIT);
+    expect(await page.isVisible('[data-testid=bar-note]')).toBe(true);
+    refusing = false;
+    await page.click('[data-testid=step]');
+    await page.waitForSelector('[data-testid=bar-note]', { state: 'detached', ...WAIT });
+    const server = await inStep(page, accountId);
+    expect(server.currentTime).toBe('2025-03-06T02:01:00Z');
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.lastTime === '2025-03-06T02:00:00.000Z'", undefined, WAIT);
+    // The refusals the route made are the only errors.
+    await closeClean(opened, /status of 429 .*\/replay-sessions\/\d+\/bars/);
+  }, 120_000);
 });
