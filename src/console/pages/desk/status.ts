@@ -55,8 +55,9 @@ export const syncStatus = (s: Session) =>
     if (s.core.live.current.over) return;
     try {
       const st = await readStatus(s.core.accountId);
-      // Every bar up to the server's clock, and the clock (which may move without a bar).
-      await s.bars.catchUp().catch(() => null);
+      // Behind the server (or without its clock yet): every bar up to its clock, and the clock.
+      const L = s.core.live.current;
+      if (st.currentIndex > L.drawn || L.clock === null) await s.bars.catchUp().catch(() => null);
       applyStatus(s, { ...st, filledOrders: [], violations: st.violations ?? [] });
     } catch (e) {
       if (isPlayingRefusal(e)) s.core.setPlaying(true);
