@@ -67,4 +67,11 @@ export const coreLimits = Object.freeze({
   journalTagRowsPerUserMax: 20_000,
   journalStopOrdersReadMax: 20_000,
   journalExcursionDaysMax: 31,
+
+  // desk (issue 30): the console's own read of a live session's bars (POST
+  // /api/auth/replay-sessions/:accountId/bars), counted apart from History's, so a trader skipping
+  // through a day never spends a bot's History budget; a month of 1 m bars is one request.
+  consoleSessionBarsRequestsPerWindowMax: 600,
+  consoleSessionBarsWindowMs: 60_000,
+  consoleSessionBarsPerRequestMax: 50_000,
 });

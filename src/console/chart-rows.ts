@@ -38,6 +38,17 @@ export class ChartRows {
   volumes: VolumeRow[] = [];
   times: number[] = [];
   lastClose: number | null = null;
+  /** The index of the first row the chart's series hold (chart.ts draws the latest rows only). */
+  drawnFrom = 0;
+
+  /** The rows the series hold: from `drawnFrom` on. */
+  drawnCandles(): CandleRow[] {
+    return this.drawnFrom === 0 ? this.candles : this.candles.slice(this.drawnFrom);
+  }
+
+  drawnVolumes(): VolumeRow[] {
+    return this.drawnFrom === 0 ? this.volumes : this.volumes.slice(this.drawnFrom);
+  }
 
   /** Replaces every source bar (the rows follow on rebuild). */
   setSource(bars: readonly ApiBar[]): void {
@@ -86,7 +97,9 @@ export class ChartRows {
   /** The time of the drawn bar at or before `s`; -1 if none. */
   timeAtOrBefore(s: number): number {
     const ts = this.times;
-    let lo = 0;
+    // Only drawn bars hold a marker or a line's end: before them there is nothing on the chart.
+    if (ts.length === 0 || s < ts[this.drawnFrom]) return -1;
+    let lo = this.drawnFrom;
     let hi = ts.length - 1;
     let found = -1;
     while (lo <= hi) {

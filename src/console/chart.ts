@@ -8,7 +8,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
 // data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
-import { zonedTimeOptions } from './chart-time.ts';
+import { formatTime, zonedTickMark } from './time-format.ts';
 import {
   type AutoscaleInfo,
   ColorType,
@@ -20,9 +20,10 @@ import {
   type MouseEventParams,
   type Time,
 } from 'lightweight-charts';
-import { CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
+import { CHART_DRAWN_BARS_MAX, CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
 import { type LineSpec, type MarkerSpec, ChartOverlays, type PriceLineSpec } from './chart-overlays.ts';
 import { type ApiBar, type CandleRow, candle, ChartRows, type VolumeRow, vol } from './chart-rows.ts';
+import { drawOlderOnScroll } from './chart-window.ts';
 import { addCandles, CHART_COLORS } from './chart-theme.ts';
 
 export type { LineSpec, MarkerSpec, PriceLineSpec } from './chart-overlays.ts';
@@ -56,7 +57,6 @@ export class PriceChart {
     private readonly el: HTMLElement,
     opts: PriceChartOptions = {},
   ) {
-    const zoned = zonedTimeOptions(!!opts.seconds);
     this.chart = createChart(el, {
       autoSize: true,
       layout: {
@@ -69,9 +69,9 @@ export class PriceChart {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      // The axis' marks and the crosshair's time in the zone Settings chose (chart-time.ts).
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6, tickMarkFormatter: zoned.tickMarkFormatter },
-      localization: zoned.localization,
+      // The axis and the crosshair in the zone Settings chose, as the clock and the legend.
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6, tickMarkFormatter: (t: Time, kind: number) => this.axisMark(t as number, kind) },
+      localization: { timeFormatter: (t: Time) => formatTime((t as number) * 1000).slice(0, opts.seconds ? 19 : 16) },
     });
     const priceFormat =
       opts.precision !== undefined ? { type: 'price' as const, precision: opts.precision, minMove: opts.minMove ?? 10 ** -opts.precision } : undefined;
@@ -95,8 +95,15 @@ export class PriceChart {
     });
     this.volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.overlays = new ChartOverlays(el, this.chart, this.candles, this.rows);
+    drawOlderOnScroll(this.chart.timeScale(), this.rows, () => {
+      this.setSeriesData();
+      this.overlays.replaceMarkers();
+      this.sync();
+      this.barsChanged();
+    });
     this.sync();
   }
+
 
   /** Replaces every bar. */
   setBars(bars: readonly ApiBar[]): void {
@@ -121,6 +128,7 @@ export class PriceChart {
   /** Every row again from the source bars: one setData per series. */
   private redraw(): void {
     this.rows.rebuild();
+    this.rows.drawnFrom = Math.max(0, this.rows.times.length - CHART_DRAWN_BARS_MAX);
     this.setSeriesData();
     this.sync();
     this.barsChanged();
@@ -150,6 +158,8 @@ export class PriceChart {
       const following = this.followsLatest();
       const view = this.chart.timeScale().getVisibleLogicalRange();
       for (const p of fresh) this.rows.keep(p);
+      // Following: the latest bars only (the rest drawn as the view scrolls back); looking back: the drawn bars stay, the new ones join them.
+      if (following) this.rows.drawnFrom = Math.max(0, this.rows.times.length - CHART_DRAWN_BARS_MAX);
       this.setSeriesData();
       // The bars before the new ones keep their indexes: a trader looking back stays where they were.
       if (following) this.chart.timeScale().scrollToRealTime();
@@ -169,24 +179,24 @@ export class PriceChart {
   private setSeriesData(): void {
     this.candles.setData([]);
     this.volume.setData([]);
-    this.candles.setData(this.rows.candles);
-    this.volume.setData(this.rows.volumes);
+    this.candles.setData(this.rows.drawnCandles());
+    this.volume.setData(this.rows.drawnVolumes());
   }
 
   /** Whether the view shows the latest bar (then it keeps showing it after a jump). */
   private followsLatest(): boolean {
     const r = this.chart.timeScale().getVisibleLogicalRange();
-    return r === null || r.to >= this.rows.times.length - 1;
+    return r === null || r.to >= this.rows.times.length - this.rows.drawnFrom - 1;
   }
 
   /** The bars as drawn (bucketed when a width is set), oldest first: what indicators are computed over. */
   drawnBars(): readonly CandleRow[] {
-    return this.rows.candles;
+    return this.rows.drawnCandles();
   }
 
   /** The volumes of drawnBars(), row for row. */
   drawnVolumes(): readonly VolumeRow[] {
-    return this.rows.volumes;
+    return this.rows.drawnVolumes();
   }
 
   /** Calls `f` after the drawn bars change (set, appended, rebucketed). Returns an unsubscribe. */
@@ -330,7 +340,7 @@ export class PriceChart {
 
   /** Shows the last `n` bars. */
   showLast(n: number): void {
-    const count = this.rows.times.length;
+    const count = this.rows.times.length - this.rows.drawnFrom;
     if (count === 0) return;
     this.chart.timeScale().setVisibleLogicalRange({ from: Math.max(-2, count - n), to: count + 4 });
   }
@@ -358,12 +368,19 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width']) delete this.el.dataset[k];
+    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width', 'axisMark', 'drawnFrom']) delete this.el.dataset[k];
   }
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */
   barTimeAtOrBefore(s: number): number {
     return this.rows.timeAtOrBefore(s);
+  }
+
+  /** An axis label in the chosen zone; the last one drawn is kept on the element (`data-axis-mark`: epoch|kind|label) for tests. */
+  private axisMark(epochS: number, kind: number): string {
+    const label = zonedTickMark(epochS, kind);
+    this.el.dataset.axisMark = `${epochS}|${kind}|${label}`;
+    return label;
   }
 
   private barsChanged(): void {
@@ -375,6 +392,7 @@ export class PriceChart {
     // Our own rows, not series.data(), which copies every bar on each call.
     const rows = this.rows;
     d.bars = String(rows.candles.length);
+    d.drawnFrom = String(rows.drawnFrom);
     d.volumeBars = String(rows.volumes.length);
     d.lastTime = rows.lastTime === null ? '' : new Date(rows.lastTime * 1000).toISOString();
     d.priceLines = String(this.overlays.priceLineCount);

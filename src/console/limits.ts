@@ -6,6 +6,13 @@ export const HUB_ATTEMPTS_MAX = 64;
 /** Above this many new bars a chart append is one setData over the merged rows instead of per-bar updates. */
 export const CHART_UPDATES_PER_APPEND_MAX = 50;
 
+/**
+ * A chart hands its series at most this many of the latest bars at once (desk, issue 30): a month of
+ * 1 m bars set at once held the tab for over a second. Every bar is kept; scrolling to the oldest
+ * drawn bars draws this many more.
+ */
+export const CHART_DRAWN_BARS_MAX = 4_000;
+
 // Unit-suffixed limits that lived beside their code until a tidy rule brought them here (seam-tidy).
 
 /** Waits before each hub reconnect attempt: quick at first, then every 10 s. */

@@ -103,3 +103,17 @@ export function parseZoned(text: string): string | null {
   ms = wallMs - offsetMs(ms);
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
+
+/**
+ * A chart axis label in the chosen zone, for lightweight-charts' tick mark kinds (0 year, 1 month,
+ * 2 day of month, 3 time, 4 time with seconds). The chart places its marks on UTC boundaries, so a
+ * day's mark names its wall time too when the zone's day does not begin there (`03-04 18:00` in
+ * Chicago): every label is the instant it marks, in the zone the clock shows.
+ */
+export function zonedTickMark(epochS: number, kind: number): string {
+  const t = formatTime(epochS * 1000);
+  if (kind === 0) return t.slice(0, 4);
+  if (kind === 1) return t.slice(0, 7);
+  if (kind === 2) return t.slice(11, 16) === '00:00' ? t.slice(5, 10) : `${t.slice(5, 10)} ${t.slice(11, 16)}`;
+  return kind === 4 ? t.slice(11, 19) : t.slice(11, 16);
+}

@@ -28,6 +28,7 @@ import { err, ok, type Result } from '../lib/result.ts';
 import type { UsageStore } from '../store/usage.ts';
 import { drain, drainSliced, type Scanned, scanBack, scanForward, type ScanSteps } from './history-scan.ts';
 import { memoryRateLimits, type RateLimiter, type RateLimits } from './rate-limit.ts';
+import { SessionBarsReader } from './session-bars.ts';
 
 export type HistoryError =
   | { kind: 'contract_not_found' }
@@ -107,6 +108,8 @@ interface CacheEntry {
 export class HistoryService {
   private readonly limiter: RateLimiter;
   private readonly gatewayLimiter: RateLimiter;
+  /** The console's read of a live session's bars: built as History's, on a budget of its own. */
+  readonly sessionBars: SessionBarsReader;
   private readonly cache = new Map<string, CacheEntry>();
   /** Sliced scans under way by cache key; settled (never rejected) when the scan ends. */
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -115,6 +118,7 @@ export class HistoryService {
     const rateLimits = d.rateLimits ?? memoryRateLimits();
     this.limiter = rateLimits.limiter('history', limits.historyRequestsPerWindowMax, limits.historyWindowMs);
     this.gatewayLimiter = rateLimits.limiter('history_gateway', limits.historyLiveRequestsPerWindowMax, limits.historyLiveWindowMs);
+    this.sessionBars = new SessionBarsReader(d.source, rateLimits, () => d.clock.nowMs());
   }
 
   /** The request answered in one go (tests, benches, tools): the scan never yields. */

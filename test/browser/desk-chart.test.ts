@@ -60,6 +60,45 @@ async function searchOrders(page: Page, accountId: number): Promise<{ id: number
   );
 }
 
+interface ListedOrder {
+  id: number;
+  side: string;
+  type: string;
+  price: number;
+}
+
+/**
+ * B with a 40-tick stop-loss and an 80-tick take-profit: its two legs, and the chart's pixels per
+ * point measured between their chips (once they have followed the rescaled chart).
+ */
+async function bracketedBuy(page: Page, orders: () => Promise<ListedOrder[]>) {
+  await page.fill('input[name=slTicks]', '40');
+  await page.fill('input[name=tpTicks]', '80');
+  await page.focus('[data-testid=step]');
+  await page.keyboard.press('b');
+  await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+  const legs = await orders();
+  const stopLeg = legs.find((o) => o.type === 'STP')!;
+  const target = legs.find((o) => o.type === 'LMT')!;
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+  const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
+  const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
+  return { legs, stopLeg, target, pxPerPoint };
+}
+
+/** Drags the chip of working order `id` by `dy` pixels (up when negative). */
+async function dragChip(page: Page, id: number, dy: number): Promise<void> {
+  const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  await page.mouse.move(g.x, g.y);
+  await page.mouse.down();
+  await page.mouse.move(g.x, g.y + dy / 2, { steps: 4 });
+  await page.mouse.move(g.x, g.y + dy, { steps: 4 });
+  await page.mouse.up();
+}
+
 /** The chart's price pane as a box, for clicks and drags. */
 async function pane(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
   return page.$eval('[data-testid=chart]', (el: any) => {
@@ -222,17 +261,7 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     for (const p of [limit.price, stop.price]) expect((p * 4) % 1).toBe(0);
 
     // Drag the limit's chip up: Order/modify moves the order in place (its id kept) to a higher price, still a buy limit.
-    const drag = async (id: number, dy: number) => {
-      const g = await page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => {
-        const r = el.getBoundingClientRect();
-        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-      });
-      await page.mouse.move(g.x, g.y);
-      await page.mouse.down();
-      await page.mouse.move(g.x, g.y + dy / 2, { steps: 4 });
-      await page.mouse.move(g.x, g.y + dy, { steps: 4 });
-      await page.mouse.up();
-    };
+    const drag = (id: number, dy: number) => dragChip(page, id, dy);
     await drag(limit.id, -40);
     await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${limit.id} moved to')`);
     const moved = (await orders()).find((o) => o.type === 'LMT')!;
@@ -316,18 +345,8 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.focus('[data-testid=step]');
     await page.keyboard.press('b');
     await page.waitForFunction("document.querySelector('[data-testid=positions] tbody tr')?.cells[1].textContent.trim() === '1'");
-    await page.fill('input[name=slTicks]', '40');
-    await page.fill('input[name=tpTicks]', '80');
-    await page.focus('[data-testid=step]');
-    await page.keyboard.press('b');
-    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
-    const legs = await orders();
-    const stopLeg = legs.find((o) => o.type === 'STP')!;
-    const target = legs.find((o) => o.type === 'LMT')!;
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    const { stopLeg, target, pxPerPoint } = await bracketedBuy(page, orders);
     // Two ticks under the last price, measured on the chart between the two chips.
-    const chipY = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"]`, (el: any) => el.getBoundingClientRect().top);
-    const pxPerPoint = ((await chipY(stopLeg.id)) - (await chipY(target.id))) / (target.price - stopLeg.price);
     const lastNow = Number(await chartAttr(page, 'last-close'));
     await drag(stopLeg.id, -(lastNow - 0.5 - stopLeg.price) * pxPerPoint);
     await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${stopLeg.id} moved to')`);
@@ -438,6 +457,44 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
     await page.keyboard.press('c');
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('a chip dragged through the market, as NinjaTrader’s chart trader: a stop-loss past the last price is refused and stays linked, a limit that would fill asks first', async () => {
+    const { page, errors, context } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-11');
+    await page.click('[data-testid=step]');
+    await waitProgress(page, 1);
+    const orders = async () => (await rows(page, 'orders')).map((r) => ({ id: Number(r[0]), side: r[1], type: r[2], price: Number(r[4]) }));
+    const { legs, stopLeg, pxPerPoint } = await bracketedBuy(page, orders);
+    const last = Number(await chartAttr(page, 'last-close'));
+
+    // The stop-loss dragged two points over the market: refused before it is sent; the position and both legs stand.
+    await dragChip(page, stopLeg.id, -(last + 2 - stopLeg.price) * pxPerPoint);
+    await page.waitForSelector('[data-testid=chart-error]');
+    expect(await text(page, '[data-testid=chart-error]')).toMatch(new RegExp(`^Move refused: a sell stop must be below the last price \\(${last.toFixed(2)}\\): at \\d+\\.\\d\\d it would trigger at once$`));
+    expect((await rows(page, 'positions')).map((r) => r[1])).toEqual(['1']);
+    expect((await orders()).map((o) => [o.id, o.price]).sort()).toEqual(legs.map((o) => [o.id, o.price]).sort());
+
+    // A buy limit under the market dragged two points over it: asked first. Kept, it stays; moved, it fills.
+    const box = await pane(page);
+    await page.keyboard.down('Shift');
+    await page.mouse.click(box.x + box.w * 0.3, box.y + box.h * 0.6);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 3");
+    const limit = (await orders()).find((o) => o.type === 'LMT' && o.side === 'Buy')!;
+    expect(limit.price).toBeLessThan(last);
+    await dragChip(page, limit.id, -(last + 2 - limit.price) * pxPerPoint);
+    await page.waitForSelector('[data-testid=move-confirm]');
+    expect(await text(page, '[data-testid=move-confirm] p')).toMatch(new RegExp(`^A buy limit at \\d+\\.\\d\\d is at or above the last price \\(${last.toFixed(2)}\\): it fills at once, as a market order would\\.$`));
+    await docScreenshot(page, 'desk-drag-confirm-1440');
+    await page.click('[data-testid=move-no]');
+    await page.waitForSelector('[data-testid=move-confirm]', { state: 'detached' });
+    expect((await orders()).find((o) => o.id === limit.id)?.price).toBe(limit.price);
+    await dragChip(page, limit.id, -(last + 2 - limit.price) * pxPerPoint);
+    await page.click('[data-testid=move-yes]');
+    await page.waitForFunction("document.querySelector('[data-testid=positions] tbody tr')?.cells[1].textContent.trim() === '2'");
+    expect((await orders()).some((o) => o.id === limit.id)).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

@@ -208,7 +208,8 @@ describe.skipIf(noBrowser)('console: the desk trades and leaves sessions as a tr
     await page.fill('input[name=limitPrice]', '-15.00');
     await page.click('[data-testid=buy]');
     await page.waitForSelector('[data-testid=ticket-price-error]');
-    expect(await text(page, '[data-testid=ticket-price-error]')).toBe('limitPrice must be greater than 0');
+    // In the ticket's words, not the API's field name (issue 30, defect 6).
+    expect(await text(page, '[data-testid=ticket-price-error]')).toBe('Limit price must be greater than 0');
     expect(await page.$('[data-testid=chart-orders] [data-order-id]')).toBeNull();
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     await context.close();

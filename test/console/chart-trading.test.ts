@@ -1,7 +1,7 @@
 // Trading from the chart as pure rules: which order a modified click asks for, the widths a session
 // can be viewed at, and what a position's line says (what a drag sends: trailing.test.ts).
 import { describe, expect, it } from 'bun:test';
-import { bucketOfWidth, clickOrder, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
+import { bucketOfWidth, clickOrder, dragHazard, fillMarkers, positionTitle, viewWidths } from '../../src/console/pages/desk/chart-rules.ts';
 import type { Position } from '../../src/console/pages/desk/wire.ts';
 
 const click = (price: number, keys: { shift?: boolean; alt?: boolean }) => ({ price, time: 0, shift: !!keys.shift, alt: !!keys.alt, ctrl: false });
@@ -55,5 +55,46 @@ describe('a position’s line', () => {
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('LONG 2 @ 20000.25 · +$400.00');
     expect(positionTitle({ ...long, type: 2 }, { tickSize: 0.25, tickValue: 5, lastPrice: 20_010.25, fmt })).toBe('SHORT 2 @ 20000.25 · −$400.00');
     expect(positionTitle(long, { tickSize: 0.25, tickValue: 5, lastPrice: null, fmt })).toBe('LONG 2 @ 20000.25');
+  });
+});
+
+describe('a chip dragged through the market (NinjaTrader’s chart trader)', () => {
+  const fmt = (p: number) => p.toFixed(2);
+  it.each([
+    ['a sell stop (a long’s stop-loss) at or over the last price: refused', { side: 1, type: 4 }, 20_000, { refuse: 'a sell stop must be below the last price (20000.00): at 20000.00 it would trigger at once' }],
+    ['a buy stop under it: refused', { side: 0, type: 4 }, 19_999.75, { refuse: 'a buy stop must be above the last price (20000.00): at 19999.75 it would trigger at once' }],
+    ['a trailing stop too', { side: 1, type: 5 }, 20_001, { refuse: 'a sell stop must be below the last price (20000.00): at 20001.00 it would trigger at once' }],
+    ['a buy limit at or over it: asked', { side: 0, type: 1 }, 20_000, { ask: 'A buy limit at 20000.00 is at or above the last price (20000.00): it fills at once, as a market order would.' }],
+    ['a sell limit under it: asked', { side: 1, type: 1 }, 19_990, { ask: 'A sell limit at 19990.00 is at or below the last price (20000.00): it fills at once, as a market order would.' }],
+    ['a sell stop under it: sent', { side: 1, type: 4 }, 19_999.75, null],
+    ['a buy limit under it: sent', { side: 0, type: 1 }, 19_999.75, null],
+    ['a stop-limit: sent (its limit is what moves)', { side: 0, type: 3 }, 19_000, null],
+  ])('%s', (_name, order, price, expected) => {
+    expect(dragHazard(order, price, 20_000, fmt)).toEqual(expected as any);
+  });
+
+  it('sends any move before there is a price', () => {
+    expect(dragHazard({ side: 1, type: 4 }, 20_000, null, fmt)).toBeNull();
+  });
+});
+
+describe('fill markers', () => {
+  it('are one a bar and side, sizes joined; a fill off the drawn bars keeps its own', () => {
+    const at = (hhmmss: string) => `2025-03-03T${hhmmss}Z`;
+    const fills = [
+      { creationTimestamp: at('14:30:10'), side: 0, size: 1 },
+      { creationTimestamp: at('14:30:40'), side: 0, size: 2 },
+      { creationTimestamp: at('14:30:50'), side: 1, size: 3 },
+      { creationTimestamp: at('14:31:05'), side: 0, size: 1 },
+      { creationTimestamp: '2025-03-02T10:00:00Z', side: 1, size: 1 },
+    ];
+    const first = Date.parse(at('14:30:00')) / 1000;
+    const barOf = (s: number) => (s < first ? -1 : s - (s % 60));
+    expect(fillMarkers(fills, barOf)).toEqual([
+      { time: at('14:30:10'), side: 'buy', text: 'B 1+2' },
+      { time: at('14:30:50'), side: 'sell', text: 'S 3' },
+      { time: at('14:31:05'), side: 'buy', text: 'B 1' },
+      { time: '2025-03-02T10:00:00Z', side: 'sell', text: 'S 1' },
+    ]);
   });
 });

@@ -3,10 +3,11 @@
 // ReplayService.feedingSession) as it advances: a quote per played bar, synthetic trades and depth
 // from the same bar, and on subscribing to quotes the current quote at once (docs/realtime.md).
 // `SubscribeReplayBars(accountId)` is ReplayDesk's own: the console's chart follows a session's
-// played bars; no client gets an event it did not subscribe to.
+// played bars and its clock (`currentTime`, the simulated now, after every move); no client gets an event it did not subscribe to.
 
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import type { Unsubscribe } from '../../service/events/bus.ts';
 import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/types.ts';
 import type { Services } from '../../service/services.ts';
@@ -121,7 +122,9 @@ function subscribeReplayBars(s: Services): HubMethod {
       if (e.kind !== 'bars' || !inst) return;
       // A session over several instruments adds each one's bars, by symbol.
       const bySymbol = e.bySymbol && Object.fromEntries(e.bySymbol.map((x) => [x.symbol, hubBars(findInstrument(x.symbol, 'all') ?? inst, x.bars)]));
-      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended, ...(bySymbol ? { barsBySymbol: bySymbol } : {}) }]);
+      c.send('ReplayDeskBars', [accountId, {
+        bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, currentTime: isoFromEpochS(e.nowS), ended: e.ended, ...(bySymbol ? { barsBySymbol: bySymbol } : {}),
+      }]);
     };
     subs.bars.set(accountId, s.topology.events.subscribe(barsTopic(accountId), deliverBars));
     return OK;

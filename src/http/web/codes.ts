@@ -5,6 +5,7 @@ import { limits } from '../../config.ts';
 import { accountNotFound, credentialRows, replaySessionRows } from '../shared/code-rows.ts';
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { SessionError } from '../../service/replay/service.ts';
+import type { SessionBarsError } from '../../service/session-bars.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
 import type { DrawingsReadError, DrawingsWriteError } from '../../service/drawings.ts';
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
@@ -30,6 +31,14 @@ export const replayResults: CodeTable<{ kind: 'account_not_found' }> = accountNo
 
 /** GET /replay-sessions/:accountId: the current family's Replay rows for the same kinds. */
 export const replaySession: CodeTable<SessionError> = replaySessionRows;
+
+/** POST /replay-sessions/:accountId/bars: the session's rows, unreadable fields, and the console's own rate. */
+export const replaySessionBars: CodeTable<SessionError | SessionBarsError | { kind: 'invalid_after' } | { kind: 'invalid_limit' }> = {
+  ...replaySessionRows,
+  invalid_after: [2, 'after must be an ISO 8601 time or null'],
+  invalid_limit: [3, 'limit must be a positive integer or null'],
+  rate_limited: TOO_MANY_REQUESTS,
+};
 
 /** GET /journal/:accountId: another user's session, or none, reads as not found. */
 export const journalSession: CodeTable<JournalReadError> = sessionNotFound;

@@ -3,13 +3,16 @@
 // history Replay/start offered and where it begins, playback and the challenge it trades for. Read
 // from the live session (`ReplayService.live`, `historyStart`), its starting balance from its fills
 // (`ReplayService.results`).
-// Endpoint declared in schemas.ts.
+// POST /api/auth/replay-sessions/:accountId/bars reads its bars up to its clock on the console's own
+// budget (service/session-bars.ts). Endpoints declared in schemas.ts.
 
 import type { Elysia } from 'elysia';
 import { centsToUsd } from '../../domain/instrument.ts';
-import { isoFromEpochS } from '../../lib/iso-time.ts';
+import { limits } from '../../config.ts';
+import { isoFromEpochS, parseIsoMs } from '../../lib/iso-time.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
+import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
@@ -19,6 +22,19 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
   route(app, s, ep.replaySessionInfo, async ({ params, user }) => {
     const r = await s.replay.live(user.id, Number(params.accountId));
     return r.ok ? ep.replaySessionInfo.ok(await presentSession(s, r.value)) : mapError(codes.replaySession, r.error);
+  });
+  route(app, s, ep.replaySessionBars, async ({ params, body, user, request }) => {
+    const r = await s.replay.live(user.id, Number(params.accountId));
+    if (!r.ok) return mapError(codes.replaySessionBars, r.error);
+    const afterMs = body.after == null ? null : parseIsoMs(body.after);
+    if (afterMs === undefined) return mapError(codes.replaySessionBars, { kind: 'invalid_after' });
+    const x = r.value;
+    const firstS = s.replay.historyStart(x) ?? x.startS;
+    const afterS = afterMs === null ? null : Math.floor(afterMs / 1000);
+    const read = await s.history.sessionBars.read(user.id, x, firstS, afterS, body.limit ?? limits.consoleSessionBarsPerRequestMax);
+    if (!read.ok) return mapError(codes.replaySessionBars, read.error);
+    const { bars, nowS, currentIndex, totalBars, complete } = read.value;
+    return barsResponse(request, x.inst, bars, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
   });
 }
 

@@ -6,7 +6,7 @@ import { limits } from '../../config.ts';
 import { SIM_PRO_REQUIRED } from '../shared/cookie.ts';
 import { endpoint } from '../shared/declare.ts';
 import { type EndpointInfo, okBody } from '../shared/endpoint.ts';
-import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
+import { Bar, IsoTimeText, Maybe, Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
 import { ReviewStats, ReviewTrade } from './review-shapes.ts';
 
@@ -116,6 +116,21 @@ export const replaySessionInfo = endpoint('GET /replay-sessions/:accountId', 'co
   errors: codes.replaySession,
 });
 
+export const replaySessionBars = endpoint('POST /replay-sessions/:accountId/bars', 'cookie', "A live replay session's bars up to its clock: the console's own read, on its own budget", {
+  session: { path: 'accountId' },
+  description:
+    `The bars of the session's timeframe that open after \`after\` (from its chart history's start when null) and before its clock, at most \`limit\` (default and cap ${limits.consoleSessionBarsPerRequestMax}); ` +
+    `\`complete\` is false when more follow. Never a bar past the session's clock. Its own rate limit (${limits.consoleSessionBarsRequestsPerWindowMax} a minute), apart from History's: ` +
+    'the desk reads what a jump played without spending a bot\'s History requests. `currentTime` (the simulated now), `currentIndex` and `totalBars` are the session\'s as the bars were read.',
+  request: {
+    after: Maybe(IsoTimeText),
+    limit: Maybe(T.Integer({ minimum: 1, description: `Default and cap ${limits.consoleSessionBarsPerRequestMax}` })),
+  },
+  fields: { after: { refuse: { kind: 'invalid_after' } }, limit: { refuse: { kind: 'invalid_limit' } } },
+  response: okBody({ currentTime: T.String(), currentIndex: T.Integer(), totalBars: T.Integer(), complete: T.Boolean(), bars: T.Array(Bar) }),
+  errors: codes.replaySessionBars,
+});
+
 export const journal = endpoint('GET /journal', 'cookie', "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes", {
   response: okBody({ sessions: T.Array(JournalSession) }),
   errors: codes.none,
@@ -191,4 +206,4 @@ export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawing
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, journalReview, journalSummary, journalTags, journalTradesCsv, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, replaySessionBars, journal, journalSession, journalNote, journalReview, journalSummary, journalTags, journalTradesCsv, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];

@@ -10,7 +10,7 @@ import type { PriceFormat } from './core.ts';
 import type { Book } from './live.ts';
 import { chipClusters } from './chip-layout.ts';
 import { type Order, type Position, type SessionMeta, shownType } from './model.ts';
-import { type PositionPricing, positionTitle } from './chart-rules.ts';
+import { fillMarkers, type PositionPricing, positionTitle } from './chart-rules.ts';
 import type { TrailMemory } from './trailing.ts';
 
 /** A chip's height (desk.css `.order-chip`). */
@@ -55,10 +55,12 @@ export function useChartDecorations(
   useEffect(() => {
     chart.current?.setPriceLines(lines);
   }, [lines]);
-  // A fill's marker says side and size; its price is in the fills table (prices on markers piled up).
+  // A fill's marker says side and size, one marker per bar and side; its price is in the fills table (prices on markers piled up).
   useEffect(() => {
-    const markers: MarkerSpec[] = fills.map((t) => ({ time: t.creationTimestamp, side: t.side === 0 ? 'buy' : 'sell', text: `${t.side === 0 ? 'B' : 'S'} ${t.size}` }));
-    chart.current?.setMarkers(markers);
+    const c = chart.current;
+    if (!c) return;
+    const markers: MarkerSpec[] = fillMarkers(fills, (s) => c.barTimeAtOrBefore(s));
+    c.setMarkers(markers);
   }, [fills, currentIndex]);
   return lines;
 }

@@ -80,3 +80,56 @@ export function positionTitle(p: Position, at: PositionPricing): string {
   const pnl = openPnl([p], at.lastPrice, at);
   return `${head} · ${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${usd.format(Math.abs(pnl))}`;
 }
+
+/** What a drag of a working order to a new price would do at once, before it is sent. */
+export type DragHazard = { refuse: string } | { ask: string } | null;
+
+/**
+ * A chip dragged through the market, as NinjaTrader's chart trader treats it: a stop (a stop-loss
+ * leg too) on the wrong side of the last price would trigger at once, and is refused; a limit that
+ * would become marketable fills at once, and is asked about first (a trader may mean to take the
+ * market). Other moves, and any move before there is a price, are sent as they are.
+ */
+export function dragHazard(o: { side: number; type: number }, price: number, lastPrice: number | null, fmt: (p: number) => string): DragHazard {
+  if (lastPrice === null) return null;
+  const buy = o.side === 0;
+  const at = `${fmt(price)}`;
+  const last = `the last price (${fmt(lastPrice)})`;
+  if (o.type === 4 || o.type === 5) {
+    const wrong = buy ? price <= lastPrice : price >= lastPrice;
+    if (!wrong) return null;
+    return { refuse: `a ${buy ? 'buy' : 'sell'} stop must be ${buy ? 'above' : 'below'} ${last}: at ${at} it would trigger at once` };
+  }
+  if (o.type === 1) {
+    const marketable = buy ? price >= lastPrice : price <= lastPrice;
+    if (!marketable) return null;
+    return { ask: `A ${buy ? 'buy' : 'sell'} limit at ${at} is ${buy ? 'at or above' : 'at or below'} ${last}: it fills at once, as a market order would.` };
+  }
+  return null;
+}
+
+/** A fill as the markers read it. */
+export interface MarkedFill {
+  creationTimestamp: string;
+  side: number;
+  size: number;
+}
+
+/**
+ * One marker per bar and side: the fills of one bar (a bracket's entry and exit, a scale-in) as one
+ * `B 1+2` instead of a tower of arrows over the legend. `barOf` is the open of the bar holding a time
+ * (epoch seconds), or negative when none is drawn; such fills are left to their own time.
+ */
+export function fillMarkers(fills: readonly MarkedFill[], barOf: (timeS: number) => number): { time: string; side: 'buy' | 'sell'; text: string }[] {
+  const groups = new Map<string, { time: string; side: 'buy' | 'sell'; sizes: number[] }>();
+  for (const f of fills) {
+    const s = Math.floor(Date.parse(f.creationTimestamp) / 1000);
+    const bar = barOf(s);
+    const side = f.side === 0 ? 'buy' : 'sell';
+    const key = `${bar < 0 ? `t${s}` : bar}|${side}`;
+    const g = groups.get(key);
+    if (g) g.sizes.push(f.size);
+    else groups.set(key, { time: f.creationTimestamp, side, sizes: [f.size] });
+  }
+  return [...groups.values()].map((g) => ({ time: g.time, side: g.side, text: `${g.side === 'buy' ? 'B' : 'S'} ${g.sizes.join('+')}` }));
+}

@@ -10,6 +10,7 @@ import type { PriceFormat } from './core.ts';
 import type { DrawingsModel } from './drawings-model.ts';
 import { INDICATORS, type IndicatorsModel } from './indicators-model.ts';
 import type { ViewModel } from './view-model.ts';
+import { formatTime, zoneLabel } from '../../time-format.ts';
 
 interface ToolbarProps {
   view: ViewModel;
@@ -89,7 +90,9 @@ export function Legend({ chart, hover, indicators, fmt }: { chart: PriceChart | 
   const cls = row.close >= row.open ? 'pos' : 'neg';
   return (
     <div class="chart-legend mono" data-testid="legend" data-time={row.time}>
-      <span class="muted">{new Date(row.time * 1000).toISOString().slice(0, 16).replace('T', ' ')}</span>
+      <span class="muted" data-testid="legend-time">
+        {formatTime(row.time * 1000).slice(0, 16)} {zoneLabel()}
+      </span>
       {(['open', 'high', 'low', 'close'] as const).map((k) => (
         <span key={k}>
           <span class="muted">{k[0].toUpperCase()}</span> <span class={cls} data-testid={`legend-${k}`}>{fmt.price(row[k])}</span>

@@ -9,12 +9,14 @@
 //   the order keeps its id, a bracket leg its one-cancels-other link with its sibling, and a pending
 //   entry its brackets; time priority follows the engine's rules (a new price goes behind the orders
 //   already working there). A refused modify changes nothing: the chip stays at the order's price and
-//   the refusal is shown.
+//   the refusal is shown. A drag through the market is NinjaTrader's chart trader's (chart-rules.ts'
+//   dragHazard): a stop to the wrong side of the last price is refused before it is sent, a limit
+//   that would become marketable is asked about first (docs/decisions.md, "desk").
 
 import { useEffect, useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
 import type { ChartClick } from '../../chart.ts';
-import { clickOrder } from './chart-rules.ts';
+import { clickOrder, dragHazard } from './chart-rules.ts';
 import type { Book } from './live.ts';
 import type { SessionCore } from './core.ts';
 import type { Order } from './model.ts';
@@ -28,10 +30,22 @@ export interface ChartTrading {
   busy: boolean;
   /** A click on the chart: places an order when Shift or Alt is held. */
   click(c: ChartClick): void;
-  /** Moves a working order's chip to `price` (Order/modify, in place). */
+  /** Moves a working order's chip to `price` (Order/modify, in place); a move through the market is refused or asked first (dragHazard). */
   move(o: Order, price: number): Promise<void>;
+  /** A move that would fill at once, waiting for the trader's answer. */
+  pendingMove: PendingMove | null;
+  /** Sends the pending move (it fills). */
+  confirmMove(): void;
+  /** Withdraws the pending move: the order stays where it is. */
+  keepOrder(): void;
   cancelAll(): Promise<void>;
   flattenAll(): Promise<void>;
+}
+
+export interface PendingMove {
+  order: Order;
+  price: number;
+  question: string;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -62,20 +76,7 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
     run(async () => void (await trading.send(o)));
   };
 
-  const move = (o: Order, price: number) =>
-    run(async () => {
-      const { tickSize } = core.meta.contract;
-      const change = dragChange(o, price, core.metaRef.current.trailing.orders[String(o.id)], { tickSize, fmt: core.fmt.price });
-      if (typeof change === 'string') throw new Error(`Move refused: ${change}`);
-      try {
-        await sim('Order/modify', { accountId, orderId: o.id, ...change });
-      } catch (e) {
-        throw new Error(`Move refused: ${message(e)}`);
-      }
-      const trail = trailTicksOf(change, tickSize);
-      if (trail !== null) core.updateMeta({ trailing: retrailed(core.metaRef.current.trailing, o.id, trail) });
-      core.setFlash(trail === null ? `Order #${o.id} moved to ${core.fmt.price(price)}` : `Order #${o.id} now trails by ${trail} ticks (its stop at ${core.fmt.price(price)})`);
-    });
+  const moves = useDragMoves(core, run, setError);
 
   const cancelAll = () =>
     run(async () => {
@@ -91,7 +92,43 @@ export function useChartTrading(core: SessionCore, book: Book, trading: Trading,
       core.setFlash(contracts.length ? 'Flat: every position closed' : 'No position to close');
     });
 
-  return { error, busy, click, move, cancelAll, flattenAll };
+  return { error, busy, click, ...moves, cancelAll, flattenAll };
+}
+
+/** A chip's drag: Order/modify in place, unless dragHazard refuses it or asks first. */
+function useDragMoves(core: SessionCore, run: (f: () => Promise<void>) => Promise<void>, setError: (e: string | null) => void): Pick<ChartTrading, 'move' | 'pendingMove' | 'confirmMove' | 'keepOrder'> {
+  const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
+  const { accountId } = core;
+  const send = (o: Order, price: number) =>
+    run(async () => {
+      const { tickSize } = core.meta.contract;
+      const change = dragChange(o, price, core.metaRef.current.trailing.orders[String(o.id)], { tickSize, fmt: core.fmt.price });
+      if (typeof change === 'string') throw new Error(`Move refused: ${change}`);
+      try {
+        await sim('Order/modify', { accountId, orderId: o.id, ...change });
+      } catch (e) {
+        throw new Error(`Move refused: ${message(e)}`);
+      }
+      const trail = trailTicksOf(change, tickSize);
+      if (trail !== null) core.updateMeta({ trailing: retrailed(core.metaRef.current.trailing, o.id, trail) });
+      core.setFlash(trail === null ? `Order #${o.id} moved to ${core.fmt.price(price)}` : `Order #${o.id} now trails by ${trail} ticks (its stop at ${core.fmt.price(price)})`);
+    });
+
+  const move = async (o: Order, price: number) => {
+    setPendingMove(null);
+    const shownType = core.metaRef.current.trailing.orders[String(o.id)] === undefined ? o.type : 5;
+    const hazard = dragHazard({ side: o.side, type: shownType }, price, core.live.current.lastPrice, core.fmt.price);
+    if (hazard && 'refuse' in hazard) return setError(`Move refused: ${hazard.refuse}`);
+    setError(null);
+    if (hazard) return setPendingMove({ order: o, price, question: hazard.ask });
+    await send(o, price);
+  };
+  const confirmMove = () => {
+    if (pendingMove) send(pendingMove.order, pendingMove.price);
+    setPendingMove(null);
+  };
+
+  return { move, pendingMove, confirmMove, keepOrder: () => setPendingMove(null) };
 }
 
 /** The trailing stop-loss legs of the entries this desk placed, remembered once the book shows them (trailing.ts). */

@@ -5,7 +5,6 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
-import type { ApiBar } from '../../chart.ts';
 import { attempt } from '../../ui.tsx';
 import type { Tables } from './book.ts';
 import type { SessionCore } from './core.ts';
@@ -13,9 +12,9 @@ import type { Advance, PropFirm, Snapshot, Trade } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import { isPlayingRefusal } from './status.ts';
 import { type Confirm, useConfirm } from './confirm.ts';
-import { leaveCurrent, loadPlayedUntil, timeframeParts } from './model.ts';
-import { clockAfter, jumpBoxText, parseJumpBox } from './sim-clock.ts';
-import { zoneLabel } from '../../time-format.ts';
+import { leaveCurrent } from './model.ts';
+import { jumpBoxText, parseJumpBox } from './sim-clock.ts';
+import { formatTime, zoneLabel } from '../../time-format.ts';
 
 export interface ReplayControls {
   speed: number;
@@ -49,7 +48,7 @@ export function useReplayControls(core: SessionCore, tables: Tables, session: Se
   const p: Parts = { core, tables, session };
   const run = (f: () => Promise<void>) => attempt(core.setControlError, f);
   const play = (v = core.live.current.speed) => run(() => startPlay(core, v));
-  const jump = useJumpTarget(clockAfter(session.lastTime, timeframeParts(core.meta.timeframe).widthS), (text) =>
+  const jump = useJumpTarget(session.clock, (text) =>
     run(async () => {
       const iso = parseJumpBox(text);
       if (iso === null) throw new Error(`Jump to: write the time as YYYY-MM-DD HH:MM (${zoneLabel()}), not “${text}”`);
@@ -98,35 +97,36 @@ function useJumpTarget(clock: string | null, jump: (text: string) => void): Pick
 }
 
 /**
- * A step (its answer carries its bars) or a jump (its bars are read from History). A jump's bars are
- * asked for while the server plays them: the bars after the last one drawn, up to one bar past the
- * target; the jump's answer says how many of them it played.
+ * A step (its answer carries its bars) or a jump (its bars, and the server's clock, are read after
+ * its answer through the console's own read: never History's budget). A jump that played nothing
+ * says why: the time was not ahead of the session's clock, the market was closed, or the data ended.
  */
 function advance({ core, session }: Parts, path: 'Replay/step' | 'Replay/jumpTo', body: Record<string, unknown>, withBars: boolean): Promise<void> {
   return core.serial(async () => {
     const L = core.live.current;
     if (L.over) return;
-    const wanted = { count: null as number | null };
-    const ahead = path === 'Replay/jumpTo' && L.lastTime ? jumpBars(core, L.lastTime, String(body.targetTime), wanted) : null;
+    core.setNotice(null);
+    const before = L.clock;
     const r = await sim<Advance>(path, { accountId: core.accountId, ...body }).catch((e) => {
-      wanted.count = 0;
       if (isPlayingRefusal(e)) core.setPlaying(true); // started elsewhere: Pause is the way on
       throw e;
     });
-    const played = r.currentIndex - L.drawn;
-    wanted.count = Math.max(played, 0);
-    const read = ahead ? await ahead : null;
-    // Fewer bars read than played (the server played past the target's bar): drawTo reads them itself.
-    const bars = withBars ? (r.bars ?? []) : read && read.length >= played ? read.slice(0, Math.max(played, 0)) : null;
-    await session.drawTo(r.currentIndex, bars);
+    if (withBars) await session.drawTo(r.currentIndex, r.bars ?? []);
+    else await session.catchUp().catch(() => null);
     session.applyStatus(r);
+    if (!withBars && r.barsProcessed === 0) core.setNotice(jumpNotice(String(body.targetTime), before, L.clock, r));
   });
 }
 
-/** The bars a jump to `targetIso` will play (null when they cannot be read: drawTo reads them after). */
-function jumpBars(core: SessionCore, lastTime: string, targetIso: string, wanted: { count: number | null }): Promise<ApiBar[] | null> {
-  const endIso = new Date(Date.parse(targetIso) + timeframeParts(core.meta.timeframe).widthS * 1000).toISOString();
-  return loadPlayedUntil(core.metaRef.current, lastTime, endIso, wanted).catch(() => null);
+/** Why a jump played no bar, in the trader's words and zone. */
+function jumpNotice(target: string, before: string | null, after: string | null, r: Advance): string | null {
+  const at = (iso: string | null) => (iso ? `${formatTime(iso).slice(0, 16)} ${zoneLabel()}` : 'its start');
+  if (before !== null && Date.parse(target) <= Date.parse(before)) {
+    return `Not moved: ${at(target)} is not after the session's clock, ${at(before)}. Replay only moves forward; jump to a later time.`;
+  }
+  if (r.currentIndex >= r.totalBars && r.totalBars > 0) return null; // the end-of-data note says it
+  if (after !== null && after !== before) return `No bars from ${at(before)} to ${at(after)}: the market was closed. The clock moved to ${at(after)}.`;
+  return `Not moved: no bar closes before ${at(target)}.`;
 }
 
 /** The server plays at 2 × speed bars a second; the bars come back through the market hub. */

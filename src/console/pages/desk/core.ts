@@ -27,6 +27,8 @@ export interface Live {
   over: boolean;
   loaded: boolean;
   lastTime: string | null;
+  /** The server's clock (ISO), as last stated: the time a jump starts from. */
+  clock: string | null;
   lastPrice: number | null;
   drawn: number;
   totalBars: number;
@@ -42,6 +44,7 @@ const newLive = (): Live => ({
   over: false,
   loaded: false,
   lastTime: null,
+  clock: null,
   lastPrice: null,
   drawn: 0,
   totalBars: 0,
@@ -71,6 +74,9 @@ export interface SessionCore extends Snapshots, Flags {
   setFlash(f: string | null): void;
   controlError: string | null;
   setControlError(e: string | null): void;
+  /** What the last replay command did when it is not what was asked (a backward jump, a closed market); cleared by the next. */
+  notice: string | null;
+  setNotice(n: string | null): void;
   challenge: ReturnType<typeof useChallengeDetail>;
   /** Reads the challenge figures again, when the session trades for a challenge. */
   refreshChallenge(): void;
@@ -89,6 +95,7 @@ export function useSessionCore(initialMeta: SessionMeta): SessionCore {
   const flags = useFlags(live, metaRef);
   const [flash, setFlash] = useFlash();
   const [controlError, setControlError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const updateMeta = (patch: Partial<SessionMeta>) => {
     const m = { ...metaRef.current, ...patch };
     metaRef.current = m;
@@ -113,6 +120,8 @@ export function useSessionCore(initialMeta: SessionMeta): SessionCore {
     setFlash,
     controlError,
     setControlError,
+    notice,
+    setNotice,
     challenge,
     refreshChallenge,
   };

@@ -8,10 +8,12 @@ import type { ApiBar } from '../../chart.ts';
 import { type LinkState, liveHub } from '../../hubs.ts';
 import { type UserEvent, userEvent } from './live.ts';
 
-/** `ReplayDeskBars`' payload: the played bars (`t` epoch seconds), the session's index after them, and whether the session ended. */
+/** `ReplayDeskBars`' payload: the played bars (`t` epoch seconds), the session's index and clock after them, and whether the session ended. */
 export interface HubBars {
   bars: { t: number; o: number; h: number; l: number; c: number; v: number }[];
   currentIndex: number;
+  /** The server's clock after the move (ISO 8601 UTC). */
+  currentTime?: string;
   ended: boolean;
 }
 

@@ -1,6 +1,6 @@
 // The desk's keyboard: → or N steps one bar (Shift: ten), Space plays or pauses, B and S buy and
 // sell at market (the ticket's size), C cancels every working order and F flattens every position.
-// Keys typed into a field, or with a modifier, are left alone.
+// Keys a field takes (isTyping), or with a modifier, are left alone.
 
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -12,12 +12,22 @@ export interface KeyCommands {
   flattenAll(): void;
 }
 
-function isTyping(t: EventTarget | null): boolean {
+/**
+ * Whether the focused field takes key `k` itself. A checkbox takes none: the keys stay the desk's
+ * (as on a button) once it has been clicked. A number field (the ticket's) or a slider (the speed)
+ * takes no letter and no space: after typing a size or touching the speed, B, S, Space… are the
+ * desk's; their arrows stay theirs (a cursor, a value).
+ */
+function isTyping(t: EventTarget | null, k: string): boolean {
   const el = t as HTMLElement | null;
   if (!el) return false;
   const tag = el.tagName;
-  // A checkbox is not typed into: the keys stay the desk's (as on a button) once it has been clicked.
-  if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'checkbox';
+  if (tag === 'INPUT') {
+    const type = (el as HTMLInputElement).type;
+    if (type === 'checkbox') return false;
+    if (type === 'number' || type === 'range') return k.startsWith('Arrow');
+    return true;
+  }
   return tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
 }
 
@@ -25,7 +35,7 @@ function isTyping(t: EventTarget | null): boolean {
 export function useDeskKeys(blocked: boolean, playing: boolean, commands: KeyCommands): void {
   const keys = useRef<(e: KeyboardEvent) => void>(() => {});
   keys.current = (e: KeyboardEvent) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || blocked) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target, e.key) || blocked) return;
     const k = e.key;
     if (k === 'ArrowRight' || k === 'n' || k === 'N') {
       e.preventDefault();

@@ -185,21 +185,12 @@ export async function loadHistory(meta: SessionMeta): Promise<ApiBar[]> {
 }
 
 /**
- * `count` session bars after `afterIso` (or from the session's start): what a jump played, or
- * what was played before a resume. At most five requests, as long as the server allows.
+ * `count` session bars after `afterIso` (or from the session's start), read from History: an ended
+ * session's played bars (the journal). At most five requests, as long as the server allows.
  */
 export function loadPlayed(meta: SessionMeta, afterIso: string | null, count: number): Promise<ApiBar[]> {
   const from = afterIso ? new Date(Date.parse(afterIso) + 1000).toISOString() : meta.startTime;
   return count > 0 && from ? readPages(meta, from, { count }, null) : Promise.resolve([]);
-}
-
-/**
- * The bars after `afterIso` that open before `endIso` (at most five requests): what a jump to
- * about `endIso` will play, read while the server plays it. `wanted.count`, once the jump's answer
- * sets it, stops the reading at that many bars.
- */
-export function loadPlayedUntil(meta: SessionMeta, afterIso: string, endIso: string, wanted: { count: number | null }): Promise<ApiBar[]> {
-  return readPages(meta, new Date(Date.parse(afterIso) + 1000).toISOString(), wanted, endIso);
 }
 
 /** History pages from `from` on, each starting just after the last bar of the one before, until `count` bars (or all before `endIso`). */
@@ -225,6 +216,33 @@ async function readPages(meta: SessionMeta, from: string, wanted: { count: numbe
     from = new Date(Date.parse(r.bars[r.bars.length - 1].t) + 1000).toISOString();
   }
   return out;
+}
+
+/** What the console's own read of a live session's bars answers (POST /api/auth/replay-sessions/:id/bars). */
+export interface SessionBarsRead {
+  bars: ApiBar[];
+  /** The server's clock, the simulated now, when the bars were read: the one the desk shows. */
+  currentTime: string;
+  currentIndex: number;
+  totalBars: number;
+}
+
+/**
+ * A live session's bars after `afterIso` (from its chart history's start when null) up to the
+ * server's clock, on the console's own budget: never History's, which is the bots'. Pages until
+ * the bars reach the clock (a session's bars are at most a few pages).
+ */
+export async function readSessionBars(accountId: number, afterIso: string | null): Promise<SessionBarsRead> {
+  type Page = SessionBarsRead & { complete: boolean };
+  const out: ApiBar[] = [];
+  let after = afterIso;
+  for (let page = 0; page < 20; page++) {
+    const r: Page = await auth<Page>('POST', `replay-sessions/${accountId}/bars`, { after });
+    out.push(...r.bars);
+    if (r.complete || r.bars.length === 0) return { bars: out, currentTime: r.currentTime, currentIndex: r.currentIndex, totalBars: r.totalBars };
+    after = r.bars[r.bars.length - 1].t;
+  }
+  throw new Error('The session’s bars did not come to an end: reload the page');
 }
 
 /**

@@ -5,9 +5,8 @@ import type { LinkState } from '../../hubs.ts';
 import { ErrorLine, utc } from '../../ui.tsx';
 import type { Progress } from './chart-bars.ts';
 import type { ReplayControls } from './controls.ts';
-import { type SessionMeta, timeframeParts } from './model.ts';
+import type { SessionMeta } from './model.ts';
 import { ContractName } from './contract-label.tsx';
-import { clockAfter } from './sim-clock.ts';
 import { zoneLabel } from '../../time-format.ts';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
@@ -20,19 +19,23 @@ const LINK_TITLE: Record<LinkState, string> = {
 
 interface BarProps {
   meta: SessionMeta;
-  lastTime: string | null;
+  /** The server's clock, the simulated now (ISO). */
+  clock: string | null;
   progress: Progress;
   link: LinkState;
   controls: ReplayControls;
   playing: boolean;
   /** The session is over or still loading: no command applies. */
   blocked: boolean;
+  /** The session has ended: the badge says so, not the hubs' link. */
+  ended: boolean;
   error: string | null;
+  /** What the last move did or why the chart is behind, shown until it no longer applies. */
+  notes: (string | null)[];
 }
 
-export function ReplayBar({ meta, lastTime, progress, link, controls, playing, blocked, error }: BarProps) {
+export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, ended, error, notes }: BarProps) {
   const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
-  const clock = lastTime ? clockAfter(lastTime, timeframeParts(meta.timeframe).widthS) : null;
   return (
     <header class="card desk-bar">
       <div class="bar-row">
@@ -43,7 +46,7 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
           {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
         </div>
         <div class="clock">
-          <span class="mono" data-testid="sim-time" title="Simulated now: the close of the last bar played (bars are named by their open)">
+          <span class="mono" data-testid="sim-time" data-iso={clock ?? ''} title="Simulated now, as the server keeps it: the close of the last bar played (bars are named by their open)">
             {clock ? utc(clock) : '—'}
           </span>
           <span class="muted small">{zoneLabel()}</span>
@@ -53,13 +56,24 @@ export function ReplayBar({ meta, lastTime, progress, link, controls, playing, b
           <span class="mono small muted" data-testid="progress">
             {progress.currentIndex.toLocaleString('en-US')} / {progress.totalBars.toLocaleString('en-US')}
           </span>
-          <span class={`link link-${link}`} data-testid="link" data-state={link} title={LINK_TITLE[link]}>
-            {LINK_WORD[link]}
-          </span>
+          {ended ? (
+            <span class="link link-ended" data-testid="link" data-state="ended" title="The session has ended: nothing moves any more">
+              Ended
+            </span>
+          ) : (
+            <span class={`link link-${link}`} data-testid="link" data-state={link} title={LINK_TITLE[link]}>
+              {LINK_WORD[link]}
+            </span>
+          )}
         </div>
         <ControlButtons controls={controls} playing={playing} blocked={blocked} />
       </div>
       <ErrorLine error={error} />
+      {notes.filter((n) => n !== null).map((n) => (
+        <p class="bar-note" data-testid="bar-note" key={n}>
+          {n}
+        </p>
+      ))}
     </header>
   );
 }

@@ -5,14 +5,14 @@
 // to a step or jump while it plays).
 
 import { useEffect, useState } from 'preact/hooks';
-import { type ApiBar, PriceChart } from '../../chart.ts';
+import { PriceChart } from '../../chart.ts';
 import type { LinkState } from '../../hubs.ts';
 import { attempt } from '../../ui.tsx';
 import type { Tables } from './book.ts';
 import { type ChartBars, useChartBars } from './chart-bars.ts';
 import type { SessionCore } from './core.ts';
 import { useDeskFeed } from './feed.ts';
-import { type Advance, loadHistory, loadPlayed, type PropFirm, saveMeta, type Violation } from './model.ts';
+import { type Advance, type PropFirm, readSessionBars, saveMeta, type Violation } from './model.ts';
 import { applyStatus, onBars, type Session, statusForLoad, syncStatus } from './status.ts';
 
 export interface SessionFeed extends ChartBars {
@@ -99,7 +99,7 @@ function useSessionLoad(s: Session, ready: Promise<void>): void {
   }, [core.accountId]);
 }
 
-/** Load: status, history, bars already played, tables. Runs in the queue. */
+/** Load: status, the chart history and the bars already played (one read), tables. Runs in the queue. */
 async function loadSession(s: Session, c: PriceChart, gone: () => boolean): Promise<void> {
   const { core, bars } = s;
   const st = await statusForLoad(core);
@@ -108,25 +108,19 @@ async function loadSession(s: Session, c: PriceChart, gone: () => boolean): Prom
   const fresh = st.currentIndex === 0 && st.account !== null && st.account.positions === 0 && st.account.pendingOrders === 0;
   if (core.metaRef.current.startingBalance === null && fresh) core.updateMeta({ startingBalance: st.account!.balance });
   else saveMeta(core.metaRef.current);
-  // Both reads at once: neither needs the other's answer.
-  const [history, played] = await Promise.all([
-    loadHistory(core.metaRef.current).catch((e) => {
-      bars.setHistoryNote(`Chart history not loaded: ${e.message}`);
-      return [] as ApiBar[];
-    }),
-    loadPlayed(core.metaRef.current, null, st.currentIndex).catch((e) => {
-      bars.setHistoryNote(`Played bars not loaded: ${e.message}`);
-      return [] as ApiBar[];
-    }),
-  ]);
+  // The chart history and the bars played so far in one read, with the server's clock (never History's budget).
+  const read = await readSessionBars(core.accountId, null).catch((e) => {
+    bars.setBarsNote(`The chart could not be loaded: ${e.message}. It loads with the next move.`);
+    return null;
+  });
   if (gone()) return;
-  if (!core.metaRef.current.startTime) bars.setHistoryNote('This session was started outside the desk: its chart begins with the next bar played.');
-  const all = [...history, ...played];
+  const all = read?.bars ?? [];
   c.setBars(all);
   c.showLast(160);
   const last = all[all.length - 1];
   if (last) bars.setLast(last);
-  core.live.current.drawn = st.currentIndex;
+  if (read) bars.setClock(read.currentTime);
+  core.live.current.drawn = read ? read.currentIndex : 0;
   await s.tables.refreshTables();
   applyStatus(s, { ...st, filledOrders: [], violations: [] });
   core.refreshChallenge();

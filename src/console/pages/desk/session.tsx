@@ -54,13 +54,15 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
     <div class="desk" data-testid="desk">
       <ReplayBar
         meta={meta}
-        lastTime={session.lastTime}
+        clock={session.clock}
         progress={progress}
         link={session.link}
         controls={controls}
         playing={playing}
         blocked={blocked}
+        ended={!!over}
         error={core.controlError}
+        notes={[session.barsNote, core.notice]}
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
@@ -97,7 +99,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   );
 }
 
-/** The chart with its toolbar, legend and order chips, and the notes over it (loading, flash, end of data, history, a refusal). */
+/** The chart with its toolbar, legend and order chips, and the notes over it (loading, flash, end of data, a refusal). */
 function ChartArea({ core, session, tables, trading, chart }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; chart: DeskChart }) {
   const { over, fmt } = core;
   const { loading } = session;
@@ -119,8 +121,26 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
           {chart.trading.error}
         </div>
       )}
+      {chart.trading.pendingMove && <MoveConfirm trading={chart.trading} fmt={fmt} />}
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-      {session.historyNote && <div class="chart-note left">{session.historyNote}</div>}
+    </div>
+  );
+}
+
+/** A drag that would fill at once asks first (chart-rules.ts' dragHazard): move it, or keep the order where it is. */
+function MoveConfirm({ trading, fmt }: { trading: DeskChart['trading']; fmt: PriceFormat }) {
+  const m = trading.pendingMove!;
+  return (
+    <div class="chart-note move-confirm" role="alertdialog" aria-label="Move the order through the market" data-testid="move-confirm">
+      <p>{m.question}</p>
+      <div class="row">
+        <button type="button" class="primary" onClick={trading.confirmMove} data-testid="move-yes">
+          Move #{m.order.id} to {fmt.price(m.price)}
+        </button>
+        <button type="button" class="ghost" onClick={trading.keepOrder} data-testid="move-no">
+          Keep it at {fmt.price(m.order.limitPrice ?? m.order.stopPrice)}
+        </button>
+      </div>
     </div>
   );
 }

@@ -16,6 +16,7 @@ import {
   TIMEFRAMES,
 } from './model.ts';
 import { AccountsTable } from './accounts-table.tsx';
+import { LiveInfo } from './live-info.tsx';
 import { type Confirm, useConfirm } from './confirm.ts';
 import { EndedSessions } from './ended-list.tsx';
 
@@ -76,6 +77,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
       const contract = contracts?.find((c) => c.id === contractId);
       if (!contract) throw new Error('Pick an instrument');
       const challenge = account === 'new' ? null : challenges.find((c) => String(c.id) === account) ?? null;
+      if (endDate && endDate <= startDate) throw new Error(`End date: pick a day after ${startDate}. A session replays its start date through its end date, at least two days; leave it empty to replay through the last day held.`);
       const body: Record<string, unknown> = { contractId, startDate, timeframe };
       if (endDate) body.endDate = endDate;
       if (challenge) body.accountId = challenge.id;
@@ -123,7 +125,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             <input name="startDate" type="date" required value={startDate} min={range?.firstDate} max={range?.lastDate} onInput={(e) => setStartDate((e.target as HTMLInputElement).value)} />
           </label>
           <label>
-            End date <span class="muted">(optional)</span>
+            End date <span class="muted">(empty: through {range?.lastDate ?? 'the last day held'})</span>
             <input name="endDate" type="date" value={endDate} min={startDate} onInput={(e) => setEndDate((e.target as HTMLInputElement).value)} />
           </label>
           <label class="span-2">
@@ -162,12 +164,18 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
         {accounts === null && !listError && <p class="muted">Loading…</p>}
         {accounts !== null && live.length === 0 && <p class="empty">No live replay session. Start one on the left.</p>}
         {live.length > 0 && (
-          <AccountsTable testid="live-sessions" accounts={live} last="" cell={(a) => <LiveActions a={a} confirmEnd={confirmEnd} onResume={resume} onEnd={endLive} />} />
+          <AccountsTable
+            testid="live-sessions"
+            accounts={live}
+            last=""
+            cell={(a) => <LiveActions a={a} confirmEnd={confirmEnd} onResume={resume} onEnd={endLive} />}
+            below={(a) => <LiveInfo accountId={a.id} />}
+          />
         )}
         <h2 class="gap">Ended sessions</h2>
         {accounts !== null && <EndedSessions accounts={ended} />}
         <h2 class="gap">Challenge accounts</h2>
-        {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account. An administrator creates them (`challenge create`).</p>}
+        {accounts !== null && challenges.length === 0 && <p class="empty">No challenge account: start an evaluation under <a href="#/challenges">Challenges &amp; payouts</a>.</p>}
         {challenges.length > 0 && (
           <AccountsTable
             testid="challenge-accounts"

@@ -55,7 +55,9 @@ export const syncStatus = (s: Session) =>
     if (s.core.live.current.over) return;
     try {
       const st = await readStatus(s.core.accountId);
-      await s.bars.drawTo(st.currentIndex, null);
+      // Behind the server (or without its clock yet): every bar up to its clock, and the clock.
+      const L = s.core.live.current;
+      if (st.currentIndex > L.drawn || L.clock === null) await s.bars.catchUp().catch(() => null);
       applyStatus(s, { ...st, filledOrders: [], violations: st.violations ?? [] });
     } catch (e) {
       if (isPlayingRefusal(e)) s.core.setPlaying(true);
@@ -105,6 +107,8 @@ export const onBars = (s: Session, p: HubBars) =>
       const L = s.core.live.current;
       if (L.over) return;
       const drew = await s.bars.drawTo(p.currentIndex, p.bars.map(apiBar));
+      // The server's clock, which a jump into a closed market moves without a bar.
+      if (p.currentTime) s.bars.setClock(p.currentTime);
       // Bars this page did not answer for (playback, another tab): the snapshot follows the price.
       if (drew && L.book.positions.length) s.core.reprice();
       // The session moved (this page's step or jump too): the rule figures with it.

@@ -50,12 +50,14 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
       trailing: placedTrailing(m.trailing, r.orderId, o),
     });
     core.setFlash(`Order #${r.orderId} placed: ${sideWord(o.side)} ${o.size} ${typeShort(o.type)}`);
+    // Placed (from the ticket, a key or the chart): an earlier refusal no longer applies.
+    setTicketError(null);
     return r.orderId;
   };
 
   const place = async (o: TicketOrder) => {
     setPlacing(true);
-    await attempt(setTicketError, async () => {
+    await attempt((e) => setTicketError(e === null ? null : ticketWords(e)), async () => {
       await send(o);
       await afterCommand();
     });
@@ -105,4 +107,18 @@ function placeBody(accountId: number, contract: { id: string; tickSize: number }
   if (o.slTicks !== null) body.stopLossBracket = o.slTrailing ? { ticks: o.slTicks, type: 5 } : { ticks: o.slTicks };
   if (o.tpTicks !== null) body.takeProfitBracket = { ticks: o.tpTicks };
   return body;
+}
+
+/** The API's field names in a refusal, as the ticket labels them. */
+const TICKET_WORDS: [RegExp, string][] = [
+  [/\blimitPrice\b/g, 'Limit price'],
+  [/\bstopPrice\b/g, 'Stop price'],
+  [/\btrailPrice\b/g, 'Trail'],
+  [/\bstopLossBracket\b/g, 'Stop-loss'],
+  [/\btakeProfitBracket\b/g, 'Take-profit'],
+];
+
+/** A refusal in the ticket's words (`limitPrice is required` → `Limit price is required`). */
+export function ticketWords(message: string): string {
+  return TICKET_WORDS.reduce((m, [re, word]) => m.replace(re, word), message);
 }

@@ -22,6 +22,7 @@ import { type ApiBar, toSeconds } from '../../chart.ts';
 import { addCandles, CHART_COLORS } from '../../chart-theme.ts';
 import { groupMarks, type TradeMark, tradeMarks } from './trade-marks.ts';
 import type { Trade } from './types.ts';
+import { formatTime, zonedTickMark } from '../../time-format.ts';
 
 /** Two markers of a side closer than this, in pixels, would overlap: they become one. */
 const MARKER_GAP_PX = 14;
@@ -49,8 +50,9 @@ export class TradesChart {
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border },
       // Fit shows every bar of a long run (the default minimum, 0.5 px a bar, would cut it).
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: opts.seconds, minBarSpacing: 0.01 },
-      localization: { timeFormatter: (t: Time) => new Date((t as number) * 1000).toISOString().slice(0, opts.seconds ? 19 : 16).replace('T', ' ') },
+      // The axis and the crosshair in the zone Settings chose, as the run's trade table.
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: opts.seconds, minBarSpacing: 0.01, tickMarkFormatter: (t: Time, kind: number) => zonedTickMark(t as number, kind) },
+      localization: { timeFormatter: (t: Time) => formatTime((t as number) * 1000).slice(0, opts.seconds ? 19 : 16) },
     });
     this.candles = addCandles(this.chart, {
       priceFormat: { type: 'price', precision: opts.precision, minMove: opts.minMove },
