@@ -259,7 +259,7 @@ export const limits = Object.freeze({
   // the earlier family's Auth/validate renews a token with less than this left (spec: "near
   // expiry"); characters of JSON per NOTIFY part between nodes (under its 8000 bytes: the JSON is
   // ASCII-escaped).
-  historySliceMs: 20,
+  historySliceMs: 4, // 20 until issue 32 (latency): four readers' slices may run back to back
   replayAdvanceSliceMs: 20,
   playgroundRunEventIntervalMs: 100,
   playgroundLiveViewMaxAgeMs: 100,

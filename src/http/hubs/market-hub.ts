@@ -36,17 +36,24 @@ const OK: MethodResult = { ok: true };
 const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
 
 /**
- * Arguments built once per event, target and contract id, shared by every connection it goes to, so
- * the transport serializes them once (signalr/messages.ts).
+ * Arguments built once per event, target, contract id and view, shared by every connection it goes to,
+ * so the transport serializes them once (signalr/messages.ts). An event goes to a handful of
+ * (target, contract id, view) combinations at most, so they are found by a scan, not a joined key.
  */
-const shared = new WeakMap<ReplayEvent, Map<string, unknown[]>>();
+interface Built {
+  target: string;
+  contractId: string;
+  view: string;
+  args: unknown[];
+}
+const shared = new WeakMap<ReplayEvent, Built[]>();
 
 function argsFor(e: ReplayEvent, target: string, contractId: string, view: string, build: () => unknown): unknown[] {
-  let byKey = shared.get(e);
-  if (!byKey) shared.set(e, (byKey = new Map()));
-  const key = `${target}|${contractId}|${view}`;
-  let args = byKey.get(key);
-  if (!args) byKey.set(key, (args = [contractId, build()]));
+  let built = shared.get(e);
+  if (!built) shared.set(e, (built = []));
+  for (const b of built) if (b.target === target && b.contractId === contractId && b.view === view) return b.args;
+  const args = [contractId, build()];
+  built.push({ target, contractId, view, args });
   return args;
 }
 
