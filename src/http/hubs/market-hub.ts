@@ -12,6 +12,7 @@ import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/t
 import type { Services } from '../../service/services.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubBars, hubDepth, hubQuote, hubTrades } from './present.ts';
+import { sharedArgs } from './shared-args.ts';
 import { closeOnRevocation, failed, idArg } from './user-hub.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
 import type { Contract } from '../../service/contracts.ts';
@@ -35,26 +36,9 @@ interface MarketSubs {
 const OK: MethodResult = { ok: true };
 const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
 
-/**
- * Arguments built once per event, target, contract id and view, shared by every connection it goes to,
- * so the transport serializes them once (signalr/messages.ts). An event goes to a handful of
- * (target, contract id, view) combinations at most, so they are found by a scan, not a joined key.
- */
-interface Built {
-  target: string;
-  contractId: string;
-  view: string;
-  args: unknown[];
-}
-const shared = new WeakMap<ReplayEvent, Built[]>();
-
+/** `[contractId, payload]`, built once per event, target, contract id and view (shared-args.ts). */
 function argsFor(e: ReplayEvent, target: string, contractId: string, view: string, build: () => unknown): unknown[] {
-  let built = shared.get(e);
-  if (!built) shared.set(e, (built = []));
-  for (const b of built) if (b.target === target && b.contractId === contractId && b.view === view) return b.args;
-  const args = [contractId, build()];
-  built.push({ target, contractId, view, args });
-  return args;
+  return sharedArgs(e, target, contractId, view, () => [contractId, build()]);
 }
 
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentSubs): void {
