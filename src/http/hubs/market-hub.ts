@@ -47,7 +47,8 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentS
   // `symbol` and `symbolId` take the connection's profile's form (http/shared/profile.ts), and the
   // quote's `contract` its contract (quoteContract).
   const profile = profileOf(s.config, c.principal);
-  const view = `${profile}|${symbolIdStyleOf(s.config, profile)}`;
+  // The symbol-id style follows from the profile (the server's config being fixed): the profile is the view.
+  const view: string = profile;
   const contract = () => quoteContract(s, inst, profile, e.quote.timeS);
   // Quotes and books of earlier bars of one call would be merged into the last one anyway.
   const quoteId = e.last ? sub.contractIds.get('quotes') : undefined;
