@@ -21,7 +21,8 @@ import { allocBars, appendBars, type BarColumns, copyBars, lowerBound } from '..
 import type { BarSource } from '../data/bar-source.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../data/rollup.ts';
 import { DAY_S } from '../lib/time-units.ts';
-import { slicedWork } from '../lib/turns.ts';
+import { limits } from '../config.ts';
+import { TurnQueue } from '../lib/turns.ts';
 
 /** What a scan found: the bars, and how many bars it read to build them (the processing budget's count). */
 export interface Scanned {
@@ -113,6 +114,12 @@ export function drain(steps: ScanSteps): Scanned {
     if (step.done) return step.value;
   }
 }
+
+/**
+ * The process's one queue of sliced work (History's scans and answers' encodings): a loop turn gives it
+ * about `limits.historySliceMs`, beyond the slice under way (lib/turns.ts).
+ */
+export const slicedWork = new TurnQueue(limits.historySliceMs);
 
 /**
  * Runs a scan in slices: after a day, when one more day as slow as the slowest so far would take the

@@ -8,7 +8,7 @@ import { Packr } from 'msgpackr';
 import type { BarColumns } from '../../data/bar-columns.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
-import { slicedWork } from '../../lib/turns.ts';
+import { slicedWork } from '../../service/history-scan.ts';
 
 const packr = new Packr({ useRecords: false });
 
@@ -73,7 +73,7 @@ const SLICE_BARS = 1_000;
 
 /**
  * `barsResponse`'s answer, byte for byte, encoded a slice of bars at a time: once a slice has taken
- * `sliceMs`, the event loop is yielded to (lib/turns.ts: one slice of sliced work a turn, pending I/O first). For History's 20,000 bars,
+ * `sliceMs`, the event loop is yielded to (service/history-scan.ts `slicedWork`: a few ms of sliced work a loop turn, pending I/O first). For History's 20,000 bars,
  * whose encoding in one go held the loop for about 10 ms.
  */
 export async function barsResponseSliced(request: Request, inst: Instrument, bars: BarColumns, sliceMs: number, fields: Record<string, unknown> = {}): Promise<Response> {

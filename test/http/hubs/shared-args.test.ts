@@ -1,6 +1,6 @@
 // One serialization of an event for every connection that receives it (issue 32): the hubs hand the
 // transport the same arguments array for every connection an event goes to (the transport serializes
-// an array once, signalr/messages.ts), user events as market events, while each connection still gets
+// an array once, src/http/hubs/signalr/messages.ts), user events as market events, while each connection still gets
 // its own profile's shapes.
 
 import { describe, expect, it } from 'bun:test';
