@@ -18,15 +18,21 @@ export function wantsMsgpack(request: Request): boolean {
   return (request.headers.get('accept') ?? '').includes(MSGPACK);
 }
 
-/** `[{"t":…},…]` for the bars, as a JSON text fragment. */
+/** `[{"t":…},…]` for the bars, as a JSON text fragment (a step's 100 bars: no price cache, see below). */
 export function barsJson(inst: Instrument, b: BarColumns): string {
-  return `[${barsJsonItems(inst, b, 0, b.length, new Map())}]`;
+  const k = inst.ticksPerPoint;
+  const parts = new Array<string>(b.length);
+  for (let i = 0; i < b.length; i++) {
+    parts[i] =
+      `{"t":"${isoFromEpochS(b.time[i])}","o":${b.open[i] / k},"h":${b.high[i] / k},"l":${b.low[i] / k},"c":${b.close[i] / k},"v":${b.volume[i]}}`;
+  }
+  return `[${parts.join(',')}]`;
 }
 
 /**
- * The JSON of bars `from` to `to` (excluded), comma-separated, without the brackets. `prices` keeps
- * each price's text by ticks for the answer being written: bars repeat a few hundred price levels,
- * and a lookup costs a fraction of formatting a fractional number again.
+ * The JSON of bars `from` to `to` (excluded), comma-separated, without the brackets, as `barsJson`
+ * writes them. `prices` keeps each price's text by ticks for the answer being written: 20,000 bars
+ * repeat a few thousand price levels, and a lookup costs a fraction of formatting a fractional number.
  */
 function barsJsonItems(inst: Instrument, b: BarColumns, from: number, to: number, prices: Map<number, string>): string {
   const k = inst.ticksPerPoint;
