@@ -259,7 +259,7 @@ export const limits = Object.freeze({
   // the earlier family's Auth/validate renews a token with less than this left (spec: "near
   // expiry"); characters of JSON per NOTIFY part between nodes (under its 8000 bytes: the JSON is
   // ASCII-escaped).
-  historySliceMs: 4, // 20 until issue 32 (latency): four readers' slices may run back to back
+  historySliceMs: 4, // 20 until issue 32 (latency); also a loop turn's budget of sliced work (history-scan.ts slicedWork)
   replayAdvanceSliceMs: 20,
   playgroundRunEventIntervalMs: 100,
   playgroundLiveViewMaxAgeMs: 100,
