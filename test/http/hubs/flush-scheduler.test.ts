@@ -84,3 +84,19 @@ describe('the transport with the default frame interval (0)', () => {
     c.close();
   });
 });
+
+describe('flush scheduler, a writer that throws', () => {
+  it('is reported, and the writers after it are still written', async () => {
+    const log: string[] = [];
+    const errors: string[] = [];
+    const f = new FlushScheduler(0, 1_000, undefined, (e) => errors.push(String(e)));
+    f.add(writer('bad', log, () => {
+      throw new Error('boom');
+    }));
+    f.add(writer('after', log));
+    await turn();
+    expect(log).toEqual(['bad', 'after']);
+    expect(errors).toEqual(['Error: boom']);
+    expect(f.waiting).toBe(0);
+  });
+});

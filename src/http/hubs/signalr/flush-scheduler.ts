@@ -23,6 +23,7 @@ export class FlushScheduler {
     private readonly intervalMs: number,
     private readonly sliceMs: number,
     private readonly monoMs: () => number = () => performance.now(),
+    private readonly onError: (e: unknown) => void = () => {},
   ) {}
 
   /** `w` has events to write: it is written at the next flush (once, however often it asks). */
@@ -47,7 +48,11 @@ export class FlushScheduler {
     while (this.next < this.due.length) {
       const w = this.due[this.next++];
       w.flushDue = false;
-      w.flush();
+      try {
+        w.flush();
+      } catch (e) {
+        this.onError(e); // one writer's failure is its own: the others are still written
+      }
       if (this.monoMs() - startMs >= this.sliceMs) break;
     }
     if (this.next === this.due.length) {

@@ -130,7 +130,9 @@ class SignalRTransport implements HubTransport, ConnectionHost {
     );
     this.lastRevalidateMs = this.monoMs();
     this.onFrameWritten = opts.onFrameWritten?.bind(opts);
-    this.frames = new FlushScheduler(s.frameIntervalMs, opts.flushSliceMs ?? limits.hubFlushSliceMs, () => this.monoMs());
+    this.frames = new FlushScheduler(s.frameIntervalMs, opts.flushSliceMs ?? limits.hubFlushSliceMs, () => this.monoMs(), (e) =>
+      this.logError('hub flush failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+    );
     this.websocket = this.socketHandler();
   }
 
