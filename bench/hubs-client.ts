@@ -21,12 +21,16 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts bench/hubs-server.ts on 127.0.0.1, port 0, over `dataDir`, and waits until it listens. */
+/**
+ * Starts bench/hubs-server.ts on 127.0.0.1, port 0, over `dataDir`, and waits until it listens.
+ * BENCH_SERVER_FLAGS (space-separated) go to its `bun`, e.g. `--cpu-prof-md --cpu-prof-dir=prof`.
+ */
 export async function startServer(dataDir: string, env: Record<string, string>): Promise<BenchServer> {
   const waiters = new Map<string, ((v: unknown) => void)[]>();
   let ready!: (m: { port: number; pid: number }) => void;
   const readyP = new Promise<{ port: number; pid: number }>((r) => (ready = r));
-  const proc: Subprocess = Bun.spawn([process.execPath, join(import.meta.dir, 'hubs-server.ts')], {
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((x) => x !== '');
+  const proc: Subprocess = Bun.spawn([process.execPath, ...flags, join(import.meta.dir, 'hubs-server.ts')], {
     env: { ...process.env, DATA_DIR: dataDir, DATA_START_DATE: '2020-01-06', DATA_END_DATE: '2020-01-07', ...env },
     stdin: 'ignore',
     stdout: 'inherit',

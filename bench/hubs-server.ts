@@ -192,12 +192,13 @@ async function serve(): Promise<void> {
       case 'hub-connections':
         return reply(m.cmd, hubs.connections().length);
       case 'backlog': {
-        // Bench-only introspection of the transport's private state (SocketConnection.queue, .ws).
+        // Bench-only introspection of the transport's private state: SocketConnection.writer.queuedBytes
+        // (since the writer split, writer.ts) or .queue.bytes (before), and .ws (null while detached).
         const out: Backlog[] = [];
         for (const c of hubs.connections()) {
-          const x = c as unknown as { queue: { bytes: number }; ws: { getBufferedAmount(): number } };
-          const queuedBytes = x.queue.bytes;
-          const bufferedBytes = x.ws.getBufferedAmount();
+          const x = c as unknown as { writer?: { queuedBytes: number }; queue?: { bytes: number }; ws: { getBufferedAmount(): number } | null };
+          const queuedBytes = x.writer?.queuedBytes ?? x.queue?.bytes ?? 0;
+          const bufferedBytes = x.ws?.getBufferedAmount() ?? 0;
           if (queuedBytes + bufferedBytes > 0) out.push({ id: c.id, hubPath: c.hubPath, email: c.principal.user.email, queuedBytes, bufferedBytes });
         }
         return reply(m.cmd, out);

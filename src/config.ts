@@ -86,7 +86,7 @@ export const limits = Object.freeze({
   hubKeepAliveMs: 15_000,
   hubClientTimeoutMs: 30_000,
   hubHandshakeTimeoutMs: 15_000,
-  hubFrameIntervalMs: 16, // events are written at most once per frame; completions and pings at once
+  hubFrameIntervalMs: 0, // events wait this long for their flush, 0 = the turn's end (latency); completions, pings at once
   hubFrameBytesMax: 64 * 1024, // one WebSocket message; the Rust client refuses frames over 256 KiB
   hubQueueBytesMax: 1_048_576, // queued + socket-buffered output per connection before it is closed
   hubMessageBytesMax: 1_048_576, // one inbound record (ASP.NET's default is 32 KB; clients cap at 1 MiB)
@@ -251,7 +251,6 @@ export const limits = Object.freeze({
   // Typed service inputs (docs/decisions.md, "Limits, tidy and tests"): how deep the server reads a runner
   // child's message (message → actions → action → value); anything nested deeper is read as invalid.
   playgroundFrameDepthMax: 4,
-
   // Unit-suffixed limits that lived beside their code until a tidy rule brought them here (seam-tidy):
   // how long a History scan or a replay advance holds the event loop before other requests run
   // (docs/decisions.md, "History and market data", "Replay"); a run's progress events at most this
@@ -260,12 +259,13 @@ export const limits = Object.freeze({
   // the earlier family's Auth/validate renews a token with less than this left (spec: "near
   // expiry"); characters of JSON per NOTIFY part between nodes (under its 8000 bytes: the JSON is
   // ASCII-escaped).
-  historySliceMs: 20,
+  historySliceMs: 4, // 20 until issue 32 (latency); also a loop turn's budget of sliced work (history-scan.ts slicedWork)
   replayAdvanceSliceMs: 20,
   playgroundRunEventIntervalMs: 100,
   playgroundLiveViewMaxAgeMs: 100,
   legacyTokenRenewWithinMs: 3_600_000,
   clusterEventPartChars: 6000,
+  hubFlushSliceMs: 2, // latency (issue 32): a hub flush writes this long, the rest next turn (http/hubs/signalr/flush-scheduler.ts)
 });
 
 export interface Config {

@@ -149,7 +149,7 @@ const HTTP_MODULE_STATE: Record<string, string> = {
   'http/openapi/scalar.ts:gzipped': "Scalar's bundle gzipped once per process",
   'http/openapi/index.ts:built': "each family's OpenAPI document, built once from its declarations",
   'http/hubs/signalr/messages.ts:serialized': "an event's hub message serialized once for all its subscribers (weakly keyed by its arguments)",
-  'http/hubs/market-hub.ts:shared': "an event's arguments built once per target and contract for all its subscribers (weakly keyed by the event)",
+  'http/hubs/shared-args.ts:shared': "an event's arguments built once per target, contract and profile for all its subscribers, both hubs (weakly keyed by the event)",
   'http/shared/response-contract.ts:responseContract': "the response contract's switch and tallies: the test suite turns it on; a server leaves it off",
 };
 

@@ -21,6 +21,8 @@ import { allocBars, appendBars, type BarColumns, copyBars, lowerBound } from '..
 import type { BarSource } from '../data/bar-source.ts';
 import { rollupWidthForTimeframe, rollupWidthsFor } from '../data/rollup.ts';
 import { DAY_S } from '../lib/time-units.ts';
+import { limits } from '../config.ts';
+import { TurnQueue } from '../lib/turns.ts';
 
 /** What a scan found: the bars, and how many bars it read to build them (the processing budget's count). */
 export interface Scanned {
@@ -114,8 +116,14 @@ export function drain(steps: ScanSteps): Scanned {
 }
 
 /**
+ * The process's one queue of sliced work (History's scans and answers' encodings): a loop turn gives it
+ * about `limits.historySliceMs`, beyond the slice under way (lib/turns.ts).
+ */
+export const slicedWork = new TurnQueue(limits.historySliceMs);
+
+/**
  * Runs a scan in slices: after a day, when one more day as slow as the slowest so far would take the
- * slice past `sliceMs`, it yields to the event loop (setImmediate: after pending I/O, so waiting
+ * slice past `sliceMs`, it yields to the event loop (lib/turns.ts: after pending I/O, so waiting
  * requests are read and answered) and starts a new slice. A single day is never split: a day whose
  * 1 s bars or rollups must first be generated costs ~10 ms (docs/decisions.md, "History and market data").
  */
@@ -129,7 +137,7 @@ export async function drainSliced(steps: ScanSteps, sliceMs: number): Promise<Sc
     const nowMs = performance.now();
     stepMsMax = Math.max(stepMsMax, nowMs - stepStartMs);
     if (nowMs - sliceStartMs + stepMsMax > sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await slicedWork.next();
       sliceStartMs = performance.now();
     }
   }

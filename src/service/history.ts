@@ -7,7 +7,7 @@
 // The scans themselves (the range a request covers, counting back, the resolution ladder) are in
 // history-scan.ts.
 // Slices: the server calls `retrieveSliced`, which runs the scan a UTC day at a time and yields to
-// the event loop whenever the slice reaches about 20 ms, so a long scan (30 days of seconds, a year
+// the event loop whenever the slice reaches `limits.historySliceMs` (4 ms), so a long scan (30 days of seconds, a year
 // of days whose rollups must first be built) never holds other users' requests for longer than a
 // slice. Checks, billing and the cache are the same as `retrieve`'s (which never yields); an
 // identical request arriving mid-scan waits for it and is served from the cache.

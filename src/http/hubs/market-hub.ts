@@ -13,6 +13,7 @@ import { barsTopic, marketTopic, type ReplayEvent } from '../../service/events/t
 import type { Services } from '../../service/services.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubBars, hubDepth, hubQuote, hubTrades } from './present.ts';
+import { sharedArgs } from './shared-args.ts';
 import { closeOnRevocation, failed, idArg } from './user-hub.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
 import type { Contract } from '../../service/contracts.ts';
@@ -36,19 +37,9 @@ interface MarketSubs {
 const OK: MethodResult = { ok: true };
 const subsOf = (c: HubConnection) => c.state.get('market') as MarketSubs;
 
-/**
- * Arguments built once per event, target and contract id, shared by every connection it goes to, so
- * the transport serializes them once (signalr/messages.ts).
- */
-const shared = new WeakMap<ReplayEvent, Map<string, unknown[]>>();
-
+/** `[contractId, payload]`, built once per event, target, contract id and view (shared-args.ts). */
 function argsFor(e: ReplayEvent, target: string, contractId: string, view: string, build: () => unknown): unknown[] {
-  let byKey = shared.get(e);
-  if (!byKey) shared.set(e, (byKey = new Map()));
-  const key = `${target}|${contractId}|${view}`;
-  let args = byKey.get(key);
-  if (!args) byKey.set(key, (args = [contractId, build()]));
-  return args;
+  return sharedArgs(e, target, contractId, view, () => [contractId, build()]);
 }
 
 function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentSubs): void {
@@ -57,7 +48,8 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentS
   // `symbol` and `symbolId` take the connection's profile's form (http/shared/profile.ts), and the
   // quote's `contract` its contract (quoteContract).
   const profile = profileOf(s.config, c.principal);
-  const view = `${profile}|${symbolIdStyleOf(s.config, profile)}`;
+  // The symbol-id style follows from the profile (the server's config being fixed): the profile is the view.
+  const view: string = profile;
   const contract = () => quoteContract(s, inst, profile, e.quote.timeS);
   // Quotes and books of earlier bars of one call would be merged into the last one anyway.
   const quoteId = e.last ? sub.contractIds.get('quotes') : undefined;

@@ -9,6 +9,7 @@ import type { Unsubscribe } from '../../service/events/bus.ts';
 import { findInstrument } from '../../domain/instrument.ts';
 import type { HubConnection, HubDefinition, HubMethod, MethodResult } from './signalr/hub.ts';
 import { hubAccount, hubOrder, hubPosition, hubTrade, shaped } from './present.ts';
+import { sharedArgs } from './shared-args.ts';
 import type { ApiProfile } from '../../domain/api-profile.ts';
 import { profileOf, symbolIdStyleOf } from '../shared/profile.ts';
 
@@ -44,14 +45,15 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Str
   const shape = s.config.hubEventShape;
   const profile = profileOf(s.config, c.principal);
   const at = (simS: number) => (profile === 'live' ? simS : undefined);
+  // Built once per event and profile, whatever the number of connections (shared-args.ts).
+  const send = (target: string, build: () => unknown) => c.send(target, sharedArgs(e, target, '', profile, () => [build()]));
   if (e.kind === 'order' && streams.has('orders')) {
-    const order = hubOrder(e, contractOf(s, e.symbol, profile, at(e.gatewayOrder.createdS)), profile);
-    if (order !== null) c.send('GatewayUserOrder', [shaped(shape, e.action, order)]);
+    const order = sharedArgs(e, 'order', '', profile, () => [hubOrder(e, contractOf(s, e.symbol, profile, at(e.gatewayOrder.createdS)), profile)])[0];
+    if (order !== null) send('GatewayUserOrder', () => shaped(shape, e.action, order));
   } else if (e.kind === 'position' && streams.has('positions')) {
-    const contract = contractOf(s, e.symbol, profile, at(e.opening?.openedS ?? e.timeS));
-    c.send('GatewayUserPosition', [shaped(shape, e.action, hubPosition(e, contract, profile))]);
+    send('GatewayUserPosition', () => shaped(shape, e.action, hubPosition(e, contractOf(s, e.symbol, profile, at(e.opening?.openedS ?? e.timeS)), profile)));
   } else if (e.kind === 'trade' && streams.has('trades')) {
-    c.send('GatewayUserTrade', [shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol, profile, at(e.fill.timeS))))]);
+    send('GatewayUserTrade', () => shaped(shape, 0, hubTrade(e, contractOf(s, e.symbol, profile, at(e.fill.timeS)))));
   }
 }
 
@@ -92,7 +94,7 @@ function subscribeAccounts(s: Services): HubMethod {
   return (c) => {
     const subs = subsOf(c);
     subs.accounts ??= s.topology.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
-      if (e.kind === 'account') c.send('GatewayUserAccount', [shaped(s.config.hubEventShape, 1, hubAccount(e))]);
+      if (e.kind === 'account') c.send('GatewayUserAccount', sharedArgs(e, 'GatewayUserAccount', '', '', () => [shaped(s.config.hubEventShape, 1, hubAccount(e))]));
     });
     return OK;
   };

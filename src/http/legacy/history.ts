@@ -4,7 +4,8 @@
 
 import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
-import { barsResponse } from '../shared/bars.ts';
+import { limits } from '../../config.ts';
+import { barsResponseSliced } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import { LEGACY_POLICY } from './policy.ts';
@@ -34,7 +35,7 @@ export function registerHistory<P extends string>(app: Elysia<P>, s: Services): 
       LEGACY_POLICY.history,
     );
     if (!r.ok) return mapError(codes.retrieveBars, r.error);
-    return barsResponse(request, r.value.instrument, r.value.bars);
+    return barsResponseSliced(request, r.value.instrument, r.value.bars, limits.historySliceMs);
   });
 }
 

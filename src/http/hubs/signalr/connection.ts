@@ -28,11 +28,14 @@ import {
   parseInbound,
   PING,
 } from './messages.ts';
+import type { FlushScheduler } from './flush-scheduler.ts';
 import { RecordReader } from './records.ts';
 import { ResendBuffer } from './resend-buffer.ts';
 import { FrameWriter, type WriterSettings } from './writer.ts';
 
 export interface ConnectionSettings extends WriterSettings {
+  /** How long events wait for their flush: 0 = the end of the event-loop turn (flush-scheduler.ts). */
+  frameIntervalMs: number;
   keepAliveMs: number;
   clientTimeoutMs: number;
   handshakeTimeoutMs: number;
@@ -53,6 +56,8 @@ export interface ConnectionHost {
   ended(conn: SocketConnection): void;
   /** The measurement hook (HubTransportOptions.onFrameWritten); absent, nothing is timed. */
   readonly onFrameWritten?: (queuedAtMs: readonly number[], writtenAtMs: number, conn: HubConnection) => void;
+  /** Writes every connection's queued events (one scheduler per transport). */
+  readonly frames: FlushScheduler;
 }
 
 /** A hub with its methods keyed by lower-cased name (targets match case-insensitively). */
@@ -118,6 +123,7 @@ export class SocketConnection implements HubConnection {
       monoMs: () => host.monoMs(),
       overflowed: (kind) => this.overflowed(kind),
       frameWritten: measure ? (queued, written) => measure(queued, written, this) : undefined,
+      frames: host.frames,
     });
   }
 

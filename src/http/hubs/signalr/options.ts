@@ -20,7 +20,10 @@ export interface HubTransportOptions {
   keepAliveMs?: number;
   clientTimeoutMs?: number;
   handshakeTimeoutMs?: number;
+  /** 0 (the default): events leave at the end of the event-loop turn; above 0, that much later. */
   frameIntervalMs?: number;
+  /** How long one flush writes to connections before the rest wait for the next turn. */
+  flushSliceMs?: number;
   frameBytesMax?: number;
   queueBytesMax?: number;
   messageBytesMax?: number;

@@ -28,6 +28,7 @@ import type { Principal } from '../../../service/auth.ts';
 import { SlidingWindowLimiter } from '../../../service/rate-limit.ts';
 import { type ConnectionHost, type ConnectionSettings, type ServedHub, type SocketData, SocketConnection } from './connection.ts';
 import type { HubConnection, HubDefinition, HubMethod } from './hub.ts';
+import { FlushScheduler } from './flush-scheduler.ts';
 import { hubErrors } from './messages.ts';
 import { type NegotiatedId, NegotiatedIds } from './negotiate.ts';
 import { type HubTransportOptions, settingsOf } from './options.ts';
@@ -105,6 +106,7 @@ class SignalRTransport implements HubTransport, ConnectionHost {
   private revalidating = false;
   private stopped = false;
   readonly onFrameWritten: ConnectionHost['onFrameWritten'];
+  readonly frames: FlushScheduler;
 
   constructor(private readonly opts: HubTransportOptions) {
     this.settings = settingsOf(opts);
@@ -128,6 +130,9 @@ class SignalRTransport implements HubTransport, ConnectionHost {
     );
     this.lastRevalidateMs = this.monoMs();
     this.onFrameWritten = opts.onFrameWritten?.bind(opts);
+    this.frames = new FlushScheduler(s.frameIntervalMs, opts.flushSliceMs ?? limits.hubFlushSliceMs, () => this.monoMs(), (e) =>
+      this.logError('hub flush failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+    );
     this.websocket = this.socketHandler();
   }
 

@@ -2,9 +2,10 @@
 // messages of whole records, with backpressure, and (stateful reconnect) numbered into the resend
 // buffer as they are written.
 //
-// Hub events wait for the next frame (at most one frame interval), so a burst of quotes costs one
-// WebSocket message; completions, pings and close messages flush at once (in a microtask, so the
-// completions of one turn share a message). Records are never reordered. While the socket reports
+// Hub events wait for the transport's next flush (flush-scheduler.ts: the end of the event-loop turn,
+// or one frame interval when that is set), so a burst of quotes costs one WebSocket message;
+// completions, pings and close messages flush at once (in a microtask, so the completions of one turn
+// share a message). Records are never reordered. While the socket reports
 // buffered output the queue waits for Bun's `drain`; when queued plus buffered output passes
 // `queueBytesMax` the client is not keeping up, and when the records the client has not acknowledged
 // pass `resendBytesMax` it is not acknowledging: the owner is told and closes the connection, so one
@@ -14,11 +15,11 @@
 // queue until `attach` gives a new socket, which first gets the unacknowledged records again.
 
 import type { ServerWebSocket } from 'bun';
+import type { Flushable, FlushScheduler } from './flush-scheduler.ts';
 import { OutboundQueue } from './outbound-queue.ts';
 import type { ResendBuffer } from './resend-buffer.ts';
 
 export interface WriterSettings {
-  frameIntervalMs: number;
   frameBytesMax: number;
   queueBytesMax: number;
   resendBytesMax: number;
@@ -30,12 +31,14 @@ export interface WriterOwner {
   overflowed(kind: 'slow' | 'unacked'): void;
   /** The measurement hook (HubTransportOptions.onFrameWritten); absent, nothing is timed. */
   readonly frameWritten?: (queuedAtMs: readonly number[], writtenAtMs: number) => void;
+  /** The transport's flush scheduler, which writes queued events. */
+  readonly frames: FlushScheduler;
 }
 
-export class FrameWriter {
+export class FrameWriter implements Flushable {
   private ws: ServerWebSocket<unknown> | null;
   private readonly queue = new OutboundQueue();
-  private frameTimer: ReturnType<typeof setTimeout> | null = null;
+  flushDue = false;
   private flushPending = false;
   /** Bun's buffered output as of the last write (it only shrinks in between). */
   private bufferedBytes = 0;
@@ -66,11 +69,9 @@ export class FrameWriter {
     return false;
   }
 
-  /** Starts the frame timer unless a write is already due. */
+  /** Asks the transport's scheduler for a flush unless a write is already due. */
   schedule(): void {
-    if (this.frameTimer === null && !this.flushPending) {
-      this.frameTimer = setTimeout(() => this.flush(), this.s.frameIntervalMs);
-    }
+    if (!this.flushDue && !this.flushPending) this.owner.frames.add(this);
   }
 
   /** Queues a record and writes the queue in a microtask. */
@@ -83,7 +84,6 @@ export class FrameWriter {
   /** Writes queued records, one WebSocket message per `frameBytesMax`, until the socket pushes back. */
   flush(): void {
     this.flushPending = false;
-    this.stopTimer();
     const ws = this.ws;
     if (ws === null) return;
     const measure = this.owner.frameWritten;
@@ -116,7 +116,6 @@ export class FrameWriter {
    * rest and sends its Close frame after it); nothing is written after it.
    */
   finalWrite(last: string): void {
-    this.stopTimer();
     this.queue.push(last);
     const ws = this.ws;
     for (let frame = this.queue.takeFrame(this.s.frameBytesMax); ws !== null && frame !== null; frame = this.queue.takeFrame(this.s.frameBytesMax)) {
@@ -127,7 +126,6 @@ export class FrameWriter {
 
   /** The socket is gone; records wait for `attach`. */
   detach(): void {
-    this.stopTimer();
     this.ws = null;
     this.bufferedBytes = 0;
   }
@@ -148,18 +146,12 @@ export class FrameWriter {
     this.flush();
   }
 
-  /** Drops everything queued and stops the timer. */
+  /** Drops everything queued (a flush already asked for then writes nothing). */
   clear(): void {
-    this.stopTimer();
     this.queue.clear();
   }
 
   get queuedBytes(): number {
     return this.queue.bytes;
-  }
-
-  private stopTimer(): void {
-    if (this.frameTimer !== null) clearTimeout(this.frameTimer);
-    this.frameTimer = null;
   }
 }
