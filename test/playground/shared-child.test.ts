@@ -85,6 +85,8 @@ describe('combinations sharing a child', () => {
     // Combination 3 ended its child: its error says so, and 4 to 6 ran on another child.
     const failed = (await p.call('GET', `executions/${cs[2].runId}`)).body.execution;
     expect(failed.error).toBe('The strategy process ended unexpectedly (exit code 7)');
+    // The combination itself says why it failed, as its run does; the others have no error.
+    expect(cs.map((c: any) => c.error)).toEqual([null, null, failed.error, null, null, null]);
     // Six combinations one after another on the optimisation's one runner: two children (the
     // second after the crash), and the pool's refills of its one waiting child, not one a combination.
     expect(p.s.runner().spawnedCount - spawned0).toBeLessThanOrEqual(4);

@@ -143,7 +143,7 @@ function Tabs({ pg }: { pg: Page }) {
       <div class="pg-tab-body">
         {tab === 'trades' && (result ? <TradesTable execution={result} /> : <p class="empty">Run the strategy to see its trades.</p>)}
         {tab === 'logs' && (result ? <Logs execution={result} /> : <p class="empty">Run the strategy to see what it prints.</p>)}
-        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} />}
+        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} onMarket={pg.market.patch} />}
         {tab === 'runs' && strategy && (
           <>
             <ErrorLine error={runsError} />
