@@ -49,7 +49,8 @@ export class OptimizationShares {
   begin(optimizationId: string): void {
     const e = this.entry(optimizationId);
     e.running++;
-    this.keep(optimizationId, e);
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = null;
   }
 
   /** A run of `optimizationId` ended here. */
@@ -131,12 +132,6 @@ export class OptimizationShares {
     const at = e.parked.indexOf(p);
     if (at >= 0) e.parked.splice(at, 1);
     p.child.kill();
-  }
-
-  private keep(id: string, e: Entry): void {
-    if (e.timer) clearTimeout(e.timer);
-    e.timer = null;
-    if (this.entries.get(id) !== e) this.entries.set(id, e);
   }
 
   /** The entry goes once nothing of it ran here for the idle time (its children are gone by then). */
