@@ -4,9 +4,10 @@
 // `size` children spawned and loaded (Pyodide restored from the snapshot, waiting for `run`), and
 // spawns a replacement in the background whenever one is taken.
 //
-// Bursts (an optimisation's combinations, several at once): while k children handed out are still
-// running, the pool keeps up to min(k, `burst`) ready, one successor for each, so the next runs find
-// a loaded child instead of waiting for a spawn and a snapshot restore (about a second of CPU each).
+// Bursts (several runs at once): while k children handed out are still running, the pool keeps up
+// to min(k, `burst`) ready, one successor for each, so the next runs find a loaded child instead of
+// waiting for a spawn and a snapshot restore (about a second of CPU each). A `lasting` child counts
+// for none: its next runs are its own.
 //
 // A child loaded ahead of need loads at the lowest CPU priority (sandbox.ts, LOAD_NICE), so on a
 // busy machine its seconds of CPU come from what the running children and the server leave, not
@@ -68,7 +69,7 @@ export class RunnerPool {
   private closed = false;
   /** Serving children spawned and not yet ready: close kills them at once instead of waiting for their load. */
   private readonly loading = new Set<RunnerChild>();
-  /** Children handed out that have not exited yet. */
+  /** Children handed out (not `lasting`) that have not exited yet. */
   private busy = 0;
   private spawned = 0;
   readonly isolation: Isolation;
