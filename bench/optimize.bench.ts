@@ -1,144 +1,167 @@
-// A 100-combination grid of the SMA template (`sma_cross`, fast 5…50 × slow 60…240) over one month of
-// NQ 1 m bars, POST optimize → completed through a real listening server and the real sandboxed
-// runner: with the optimisation on both cores (RUNNER_OPTIMIZE_MAX_CONCURRENT 2) and one after
-// another (1), in turn (A B A B …), each round a fresh server on one database (its rollups built by an
-// untimed run first). Prints each round, the medians and the speed-up (one after another / both cores).
+// Optimisations end to end through the public HTTP interface only: real server processes (`bun
+// <checkout>/src/main.ts`, bench/servers.ts), the web login, POST optimize → completed (polled), the
+// real sandboxed runner. Three workloads:
 //
-// The same work both ways: every combination runs in a fresh child, and each server's warm pool is
-// sized to its optimisation's share (RUNNER_POOL_SIZE 1; the pool's burst keeps one loaded successor
-// per running combination: 2 on both cores, 1 one after another), so neither case waits for a spawn
-// it could have had ahead, and neither spawns more than it uses. Beside wall time: the CPU seconds of
-// the server process and of all its children (spawns and snapshot restores included).
+// 1. grid: the 20-combination grid of `sma_cross` (fast 5…20 × slow 30…70) over 4 weeks of NQ 5 m,
+//    one server with both runners for the optimisation (RUNNER_OPTIMIZE_MAX_CONCURRENT 2). Target ≤ 10 s.
+// 2. year: 100 combinations of `sma_cross` (fast 5…50 × slow 60…240) over a year of NQ 1 m on the
+//    same server, beside one single run of the year (POST run → completed, the default params): a
+//    combination's share of the optimisation's wall time against the single run's. Target: no more
+//    than the single run's + 10 %.
+// 3. cluster (CLUSTER=1, needs PostgreSQL: this checkout's throwaway server): the grid on 1 node and
+//    on 3 nodes of a local cluster behind a round-robin proxy, one runner a node (on a 2-core machine
+//    the cores, not the nodes, bound it: 3 runners share 2 cores).
 //
-// A/B: ROOT=<checkout> measures that checkout's src/ (bench/root.ts loads it; any commit since the
-// previous release: only modules and exports they all have), the same load from this file and bench/'s
-// helpers; `npm run bench -- --baseline <commit> --only optimize` runs this checkout and <commit> in turn.
+// A/B in one run: BASELINE=<checkout> runs every workload on this checkout (A) and the baseline (B)
+// in turn (A B A B …, ROUNDS pairs), each a fresh server process on one data directory (its
+// rollups built once, by an untimed single run first); ROOT=<checkout> measures another checkout
+// alone. Wall time only: the machine is shared, so the load average is printed with each figure.
 // Run: ./node_modules/.bin/bun bench/optimize.bench.ts
-//   ROUNDS=n   pairs of runs (default 1)
-//   COMBOS=n   a smaller grid for a quick look: n = 10, 20, … 100 (fast 5…50 × the first n/10 slow values)
+//   BASELINE=dir  the side-by-side checkout (for example a worktree of main)
+//   ROUNDS=n      pairs of runs (default 1)
+//   ONLY=grid,year,cluster   a subset (default grid,year; cluster only when named or CLUSTER=1)
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serverCpuMs, treeCpuMs } from './playground-cpu.ts';
+import { join, resolve } from 'node:path';
+import { spawnServer as spawnAt } from '../test/support/server-process.ts';
+import { ROOT } from './root.ts';
+import { startCluster } from './servers.ts';
 import { median } from './support.ts';
-import { load } from './root.ts';
-
-const { buildApp, silentLogger } = await load<typeof import('../src/app.ts')>('src/app.ts');
-const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/config.ts');
-const { systemClock } = await load<typeof import('../src/lib/clock.ts')>('src/lib/clock.ts');
-const { randomSecret } = await load<typeof import('../src/lib/secrets.ts')>('src/lib/secrets.ts');
-const { createFetch } = await load<typeof import('../src/server.ts')>('src/server.ts');
-const { createServices } = await load<typeof import('../src/service/services.ts')>('src/service/services.ts');
-const { openDb } = await load<typeof import('../src/store/db.ts')>('src/store/db.ts');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
-const MONTH = { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m' };
-const COMBOS = Number(process.env.COMBOS ?? 100);
-if (!Number.isInteger(COMBOS) || COMBOS % 10 !== 0 || COMBOS < 10 || COMBOS > 100) throw new Error('COMBOS must be 10, 20, … or 100');
-const GRID = { ...MONTH, templateId: 'sma_cross', params: { fast: { min: 5, max: 50, step: 5 }, slow: { min: 60, max: 60 + 20 * (COMBOS / 10 - 1), step: 20 } } };
-const USER = { email: 'bench@example.com', password: 'bench password 123' };
+const ONLY = new Set((process.env.ONLY ?? (process.env.CLUSTER === '1' ? 'grid,year,cluster' : 'grid,year')).split(','));
+const SIDES: [string, string][] = [['A', ROOT], ...(process.env.BASELINE ? [['B', resolve(process.env.BASELINE)] as [string, string]] : [])];
+const RUNNER_CACHE = join(tmpdir(), 'replaydesk-test-runner');
+const WEEKS = { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '5m' };
+const YEAR = { instrument: 'NQ', startDate: '2025-01-02', endDate: '2025-12-31', timeframe: '1m' };
+const GRID = { ...WEEKS, templateId: 'sma_cross', params: { fast: { min: 5, max: 20, step: 5 }, slow: { min: 30, max: 70, step: 10 } } };
+const YEAR_GRID = { ...YEAR, templateId: 'sma_cross', params: { fast: { min: 5, max: 50, step: 5 }, slow: { min: 60, max: 240, step: 20 } } };
+const ENV = { DATA_START_DATE: '2024-01-01', DATA_END_DATE: '2025-12-31', LOG_REQUESTS: 'false', RUNNER_CACHE_DIR: RUNNER_CACHE, RUNNER_POOL_SIZE: '1' };
 
-const dir = mkdtempSync(join(tmpdir(), 'rd-bench-optimize-'));
-const db = openDb(join(dir, 'replaydesk.db'));
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** A server whose optimisations hold at most `slots` of its two full-speed runners. */
-async function server(slots: number) {
-  const s = await createServices({
-    config: defaultConfig({
-      dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'),
-      runnerPoolSize: 1, runnerMaxConcurrent: 2, runnerOptimizeMaxConcurrent: slots,
-    }),
-    clock: systemClock,
-    db,
-    jwtSecret: new TextEncoder().encode(randomSecret()),
-  });
-  if (!(await s.users.list()).some((u) => u.email === USER.email)) await s.users.create({ ...USER, plan: 'pro' });
-  const srv = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createFetch(buildApp(s), silentLogger, false) });
-  const base = `http://127.0.0.1:${srv.port}/api`;
-  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
-  const headers = { 'content-type': 'application/json', cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] };
-  const call = async (method: string, path: string, body?: unknown): Promise<any> =>
-    (await fetch(`${base}/playground/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
-  await s.runner().warm();
+interface Client {
+  call(method: string, path: string, body?: unknown): Promise<any>;
+}
+
+/** The demo user's web session on `base`. */
+async function login(base: string, password: string): Promise<Client> {
+  const r = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@replaydesk.local', password }) });
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie) throw new Error(`login failed: ${r.status} ${await r.text()}`);
   return {
-    call,
-    /** Σ over an optimisation's runs of where the server's time went (the runs' recorded timings), seconds. */
-    async phases(id: string): Promise<Record<string, number>> {
-      const rows = await s.sql.all<{ result_json: string }>('SELECT result_json FROM playground_runs WHERE optimization_id = $id', { id });
-      const out: Record<string, number> = {};
-      for (const r of rows) for (const [k, v] of Object.entries(JSON.parse(r.result_json).timings ?? {})) if (typeof v === 'number') out[k] = (out[k] ?? 0) + v / 1000;
-      return out;
-    },
-    async close() {
-      srv.stop(true);
-      await s.shutdown();
+    call: async (method, path, body) => {
+      const res = await fetch(`${base}/api/playground/${path}`, { method, headers: { 'content-type': 'application/json', cookie }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return res.json();
     },
   };
 }
 
-async function untilEnded(call: (m: string, p: string) => Promise<any>, path: string, read: (x: any) => any): Promise<any> {
+async function untilEnded(c: Client, path: string, read: (x: any) => any): Promise<any> {
   for (;;) {
-    const x = read(await call('GET', path));
+    const x = read(await c.call('GET', path));
     if (x.status !== 'running') return x;
-    await Bun.sleep(100);
+    await Bun.sleep(50);
   }
 }
 
-/** One optimisation of the grid: seconds POST → completed, and its best combination. */
-async function optimiseOnce(slots: number): Promise<{ s: number; best: any; done: number; phases: Record<string, number>; cpu: { server: number; children: number } }> {
-  const srv = await server(slots);
+/** Seconds from POST optimize to completed, and the optimisation. */
+async function optimise(c: Client, body: unknown): Promise<{ s: number; o: any }> {
+  const t0 = performance.now();
+  const r = await c.call('POST', 'optimize', body);
+  if (!r.success) throw new Error(JSON.stringify(r));
+  const o = await untilEnded(c, `optimizations/${r.optimizationId}`, (x) => x.optimization);
+  const s = (performance.now() - t0) / 1000;
+  if (o.status !== 'completed') throw new Error(`${o.status}: ${o.error}`);
+  return { s, o };
+}
+
+/** Seconds from POST run to completed. */
+async function runOnce(c: Client, body: unknown): Promise<number> {
+  const t0 = performance.now();
+  const r = await c.call('POST', 'run', body);
+  if (!r.success) throw new Error(JSON.stringify(r));
+  const x = await untilEnded(c, `executions/${r.executionId}`, (v) => v.execution);
+  if (x.status !== 'completed') throw new Error(`${x.status}: ${x.error}`);
+  return (performance.now() - t0) / 1000;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rd-bench-optimize-'));
+
+/** `root`'s server on the bench's data directory, both runners for optimisations; `f` with its client. */
+async function withServer<T>(root: string, f: (c: Client) => Promise<T>): Promise<T> {
+  const server = await spawnAt({ root, env: { ...ENV, DATA_DIR: dataDir, RUNNER_MAX_CONCURRENT: '2', RUNNER_OPTIMIZE_MAX_CONCURRENT: '2' }, timeoutMs: 600_000 });
   try {
-    await Bun.sleep(3000); // the pool's children load
-    const t0 = performance.now();
-    const all0 = treeCpuMs(process.pid);
-    const own0 = serverCpuMs();
-    const r = await srv.call('POST', 'optimize', GRID);
-    if (!r.success) throw new Error(JSON.stringify(r));
-    const o = await untilEnded(srv.call, `optimizations/${r.optimizationId}`, (x) => x.optimization);
-    const s = (performance.now() - t0) / 1000;
-    const own = serverCpuMs() - own0;
-    const cpu = { server: own / 1000, children: (treeCpuMs(process.pid) - all0 - own) / 1000 };
-    if (o.status !== 'completed') throw new Error(`${o.status}: ${o.error}`);
-    return { s, best: o.best, done: o.progress.done, phases: await srv.phases(r.optimizationId), cpu };
+    const c = await login(server.base, JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')).password);
+    await Bun.sleep(3000); // the pool's child loads
+    return await f(c);
   } finally {
-    await srv.close();
+    server.proc.kill('SIGTERM');
+    await server.proc.exited;
   }
 }
 
-console.log('building the month\'s rollups and the runner (one untimed run)…');
-{
-  const srv = await server(1);
-  const r = await srv.call('POST', 'run', { ...MONTH, templateId: 'sma_cross' });
-  const x = await untilEnded(srv.call, `executions/${r.executionId}`, (v) => v.execution);
-  console.log(`  one combination alone: ${x.progress.barsDone} bars, ${x.tradesTotal} trades`);
-  await srv.close();
+const figures: Record<string, number[]> = {};
+const note = (key: string, v: number) => (figures[key] ??= []).push(v);
+
+console.log(`building the data's rollups and the runner snapshot (untimed runs)… load ${load()}`);
+for (const [, root] of SIDES) {
+  await withServer(root, async (c) => {
+    await runOnce(c, { ...WEEKS, templateId: 'sma_cross' });
+    if (ONLY.has('year')) await runOnce(c, { ...YEAR, templateId: 'sma_cross' });
+  });
 }
 
-const both: number[] = [];
-const one: number[] = [];
-const cpuBoth: number[] = [];
-const cpuOne: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  const a = await optimiseOnce(2);
-  const b = await optimiseOnce(1);
-  both.push(a.s);
-  one.push(b.s);
-  cpuBoth.push(a.cpu.server + a.cpu.children);
-  cpuOne.push(b.cpu.server + b.cpu.children);
-  if (JSON.stringify(a.best.params) !== JSON.stringify(b.best.params)) throw new Error('the two searches disagree on the best');
-  console.log(`round ${round}: ${a.done} combinations, both cores ${a.s.toFixed(1)} s, one after another ${b.s.toFixed(1)} s, best ${JSON.stringify(a.best.params)} (net P&L ${a.best.statistics.totalPnl})`);
-  // prepareMs, sendMs, verifyMs: the server's own thread (bars, frames, the ledger's replay); waitMs: waiting on the child.
-  const fmt = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k.replace('Ms', '')} ${v.toFixed(1)} s`).join(', ');
-  console.log(`  Σ over the runs, both cores: ${fmt(a.phases)}`);
-  console.log(`  Σ over the runs, one after another: ${fmt(b.phases)}`);
-  console.log(`  CPU, both cores: server ${a.cpu.server.toFixed(1)} s, children ${a.cpu.children.toFixed(1)} s; one after another: server ${b.cpu.server.toFixed(1)} s, children ${b.cpu.children.toFixed(1)} s`);
+  for (const [side, root] of SIDES) {
+    await withServer(root, async (c) => {
+      if (ONLY.has('grid')) {
+        const g = await optimise(c, GRID);
+        note(`${side} grid`, g.s);
+        console.log(`round ${round} ${side}: grid ${g.o.progress.done} combinations ${g.s.toFixed(1)} s, best ${JSON.stringify(g.o.best.params)} (load ${load()})`);
+      }
+      if (ONLY.has('year')) {
+        const single = await runOnce(c, { ...YEAR, templateId: 'sma_cross' });
+        const y = await optimise(c, YEAR_GRID);
+        note(`${side} single`, single);
+        note(`${side} year`, y.s);
+        console.log(`round ${round} ${side}: one run of the year ${single.toFixed(2)} s; 100 combinations ${y.s.toFixed(1)} s, ${(y.s / 100).toFixed(2)} s a combination (load ${load()})`);
+      }
+    });
+  }
 }
-console.log(`\n${GRID.templateId} ${COMBOS}-combination grid, NQ 1m ${MONTH.startDate}..${MONTH.endDate}, medians of ${ROUNDS}:`);
-console.log(`  both cores (2 runners): ${median(both).toFixed(1)} s (${(median(both) / COMBOS).toFixed(2)} s a combination), CPU ${(median(cpuBoth) / COMBOS).toFixed(2)} s a combination`);
-console.log(`  one after another (1 runner): ${median(one).toFixed(1)} s (${(median(one) / COMBOS).toFixed(2)} s a combination), CPU ${(median(cpuOne) / COMBOS).toFixed(2)} s a combination`);
-console.log(`  speed-up: ${(median(one) / median(both)).toFixed(2)}×`);
-console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
-db.close();
-rmSync(dir, { recursive: true, force: true });
+
+if (ONLY.has('cluster')) {
+  for (const [side, root] of SIDES) {
+    for (const n of [1, 3]) {
+      const s = await clusterGrid(root, n);
+      note(`${side} cluster ${n}`, s);
+      console.log(`${side}: grid on ${n} node${n > 1 ? 's' : ''} (one runner a node) ${s.toFixed(1)} s (load ${load()})`);
+    }
+  }
+}
+
+/** The grid through a round-robin proxy in front of `n` nodes of `root` on one fresh PostgreSQL database. */
+async function clusterGrid(root: string, n: number): Promise<number> {
+  const cluster = await startCluster(n, { ...ENV, RUNNER_MAX_CONCURRENT: '1', RUNNER_OPTIMIZE_MAX_CONCURRENT: '1' }, root);
+  try {
+    // Each node's market data and rollups built, and its pool loaded, by an untimed run on it first.
+    for (const node of cluster.nodes) await runOnce(await login(node.server.base, cluster.demo.password), { ...WEEKS, templateId: 'sma_cross' });
+    await Bun.sleep(3000);
+    return (await optimise(await login(cluster.base, cluster.demo.password), GRID)).s;
+  } finally {
+    await cluster.stop();
+  }
+}
+
+console.log(`\nmedians of ${ROUNDS} (wall seconds; A = ${ROOT}${SIDES[1] ? `, B = ${SIDES[1][1]}` : ''}):`);
+for (const [side] of SIDES) {
+  const m = (k: string) => (figures[`${side} ${k}`] ? median(figures[`${side} ${k}`]) : NaN);
+  if (ONLY.has('grid')) console.log(`  ${side} grid of 20 (4 weeks of 5 m): ${m('grid').toFixed(1)} s`);
+  if (ONLY.has('year')) console.log(`  ${side} year of 1 m: a combination ${(m('year') / 100).toFixed(2)} s against a single run's ${m('single').toFixed(2)} s (${((m('year') / 100 / m('single')) * 100).toFixed(0)} %)`);
+  if (ONLY.has('cluster')) console.log(`  ${side} cluster: 1 node ${m('cluster 1').toFixed(1)} s, 3 nodes ${m('cluster 3').toFixed(1)} s, speed-up ${(m('cluster 1') / m('cluster 3')).toFixed(2)}×`);
+}
+console.log(`load ${load()}`);
+rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -15,9 +15,9 @@ import { ROOT } from './root.ts';
 /** The sandbox cache the tests use: the Pyodide snapshot is built once per machine. */
 const RUNNER_CACHE = join(tmpdir(), 'replaydesk-test-runner');
 
-/** ROOT's server with `env` over this process's environment, awaited until it listens. */
-export function spawnServer(opts: { env: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
-  return spawnTestServer({ ...opts, root: ROOT });
+/** ROOT's server (or `root`'s) with `env` over this process's environment, awaited until it listens. */
+export function spawnServer(opts: { env: Record<string, string>; timeoutMs?: number; root?: string }): Promise<ServerProcess> {
+  return spawnTestServer({ ...opts, root: opts.root ?? ROOT });
 }
 
 export type { ServerProcess };
@@ -35,13 +35,13 @@ export interface Cluster {
   /** A client of the shared database. */
   db: SQL;
   /** Demo credentials written by the first node. */
-  demo: { userName: string; apiKey: string };
+  demo: { userName: string; apiKey: string; password: string };
   kill(id: string): void;
   stop(): Promise<void>;
 }
 
-/** `n` nodes on one fresh PostgreSQL database behind a round-robin proxy without stickiness. */
-export async function startCluster(n: number, env: Record<string, string>): Promise<Cluster> {
+/** `n` nodes (of ROOT, or of `root`) on one fresh PostgreSQL database behind a round-robin proxy without stickiness. */
+export async function startCluster(n: number, env: Record<string, string>, root = ROOT): Promise<Cluster> {
   const databaseUrl = await freshDatabase();
   const dirs: string[] = [];
   const start = async (i: number): Promise<ClusterNode> => {
@@ -49,6 +49,7 @@ export async function startCluster(n: number, env: Record<string, string>): Prom
     const dataDir = mkdtempSync(join(tmpdir(), `rd-bench-cluster-${id}-`));
     dirs[i] = dataDir;
     const server = await spawnServer({
+      root,
       env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ID: id, LOG_REQUESTS: 'false', RUNNER_CACHE_DIR: RUNNER_CACHE, ...env },
       timeoutMs: 120_000,
     });

@@ -25,14 +25,11 @@ export const limits = Object.freeze({
   loginFailuresPerAddressMax: 300,
   loginSuccessesPerUserMax: 120, // 40 bots restarting together, three times over in one minute
   loginWindowMs: 60_000,
-
   validatePerAccountMax: 60, // (spec) Auth/validate 60 calls per minute per account
   validateWindowMs: 60_000,
-
   contractSearchMax: 50, // (spec)
   endedReplayAccountsListedMax: 50, // Account/search lists the newest ended replay accounts only
   endedReplayAccountsKeptPerUserMax: 500, // older ended replay accounts are deleted with their orders and fills
-
   // History/retrieveBars (spec)
   historyBarsPerRequestMax: 20_000,
   historyRequestsPerWindowMax: 20,
@@ -266,6 +263,9 @@ export const limits = Object.freeze({
   legacyTokenRenewWithinMs: 3_600_000,
   clusterEventPartChars: 6000,
   hubFlushSliceMs: 2, // latency (issue 32): a hub flush writes this long, the rest next turn (http/hubs/signalr/flush-scheduler.ts)
+  playgroundSharedChildRunsMax: 50, // optimiser: runs of one shared child (docs/decisions.md, "Optimiser in seconds")
+  playgroundSharedChildIdleMs: 5_000, // optimiser: a shared child no combination took this long is killed
+  playgroundOptimizeBarsKeptMax: 4_000_000, // optimiser: run bars of spans kept for an optimisation's combinations
 });
 
 export interface Config {

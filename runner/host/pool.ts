@@ -1,10 +1,13 @@
-// Ready runner children. Each child is single-use: it runs one execution and exits. The pool keeps
+// Ready runner children. A child handed out for a single run runs one execution and is killed; one
+// handed out for an optimisation may run several of its combinations (`lasting`: the server's
+// optimize-shared.ts), resetting its interpreter between them. The pool keeps
 // `size` children spawned and loaded (Pyodide restored from the snapshot, waiting for `run`), and
 // spawns a replacement in the background whenever one is taken.
 //
-// Bursts (an optimisation's combinations, several at once): while k children handed out are still
-// running, the pool keeps up to min(k, `burst`) ready, one successor for each, so the next runs find
-// a loaded child instead of waiting for a spawn and a snapshot restore (about a second of CPU each).
+// Bursts (several runs at once): while k children handed out are still running, the pool keeps up
+// to min(k, `burst`) ready, one successor for each, so the next runs find a loaded child instead of
+// waiting for a spawn and a snapshot restore (about a second of CPU each). A `lasting` child counts
+// for none: its next runs are its own.
 //
 // A child loaded ahead of need loads at the lowest CPU priority (sandbox.ts, LOAD_NICE), so on a
 // busy machine its seconds of CPU come from what the running children and the server leave, not
@@ -66,8 +69,9 @@ export class RunnerPool {
   private closed = false;
   /** Serving children spawned and not yet ready: close kills them at once instead of waiting for their load. */
   private readonly loading = new Set<RunnerChild>();
-  /** Children handed out that have not exited yet. */
+  /** Children handed out (not `lasting`) that have not exited yet. */
   private busy = 0;
+  private spawned = 0;
   readonly isolation: Isolation;
   private readonly limits: SandboxLimits;
 
@@ -85,8 +89,13 @@ export class RunnerPool {
     return this.prepare().then(() => this.refill());
   }
 
-  /** A child that is loaded and waiting for `run`; throws when none can be started. */
-  async acquire(): Promise<RunnerChild> {
+  /**
+   * A child that is loaded and waiting for `run`; throws when none can be started. `lasting`: the
+   * child will serve several runs (an optimisation's combinations, one after another): it gets no
+   * loaded successor of its own (the burst), as the next runs are its own.
+   */
+  async acquire(opts: { lasting?: boolean } = {}): Promise<RunnerChild> {
+    const burst = opts.lasting !== true;
     await this.prepare();
     for (;;) {
       const next = this.ready.shift() ?? this.spawnReady(false);
@@ -95,7 +104,7 @@ export class RunnerPool {
       const child = await next.ready;
       if (child) {
         raisePriority(child.pid); // threads the load started meanwhile
-        this.track(child);
+        this.track(child, burst);
       }
       this.refill();
       if (child) return child;
@@ -103,11 +112,16 @@ export class RunnerPool {
       // A pooled child that died while waiting: take a fresh one (spawnReady throws on a real failure).
       const fresh = await this.spawnReady(false, true).ready;
       if (fresh) {
-        this.track(fresh);
+        this.track(fresh, burst);
         this.refill();
         return fresh;
       }
     }
+  }
+
+  /** Serving children spawned since the pool was made (for tests and logs). */
+  get spawnedCount(): number {
+    return this.spawned;
   }
 
   /** Children handed out and still running, and children ready or loading (for tests and logs). */
@@ -200,6 +214,7 @@ export class RunnerPool {
     // Wanted at once: the quickest start. Ahead of need: at low priority, and for single runs with the
     // loop optimised in the load (sandbox.ts). A burst's child (an optimisation's next combination, a
     // short run that the optimisation costs about as much as it saves) loads without.
+    this.spawned++;
     const child = this.spawn(bundle, snapshot, 'serve', l.wanted ? {} : { background: true, eagerTierUp: l.optimise ? hot : null, prefaultMb: l.optimise ? PREFAULT_MB : 0 });
     l.child = child;
     this.loading.add(child);
@@ -219,7 +234,8 @@ export class RunnerPool {
     }
   }
 
-  private track(child: RunnerChild): void {
+  private track(child: RunnerChild, burst: boolean): void {
+    if (!burst) return;
     this.busy++;
     void child.exited.then(() => this.busy--);
   }

@@ -185,6 +185,62 @@ describe.skipIf(noBrowser)('console: playground optimisation', () => {
     await context.close();
   }, END_TIMEOUT + 60_000);
 
+  it('reopening an optimisation puts its market, dates, ranges and search back in the form, so Run repeats it; a failed combination shows its error', async () => {
+    const { page, errors, context } = await newPage(stage.browser);
+    page.setDefaultTimeout(WAIT_MS);
+    await loginThroughForm(page, stage.server);
+    errors.length = 0;
+    await openTemplate(page, stage.server, ['2025-03-04', '2025-03-05']);
+    await setRange(page, 'fast', 5, 10, 5);
+    await setRange(page, 'slow', 20, 20, 1);
+    await page.selectOption('select[name=objective]', 'sharpe');
+    await page.fill('input[name=minTrades]', '1');
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForFunction(`document.querySelector('[data-testid=optimise-status]')?.textContent === 'completed'`, undefined, { timeout: END_TIMEOUT });
+    const first = await attr(page, '[data-testid=optimise-progress]', 'data-optimization-id');
+
+    // The form moves on to another market and other ranges; reopening the optimisation brings its own back.
+    await page.selectOption('select[name=timeframe]', '5m');
+    await page.fill('input[name=startDate]', '2025-03-10');
+    await page.fill('input[name=endDate]', '2025-03-10');
+    await setRange(page, 'fast', 30, 30, 1);
+    await reopen(page, first);
+    const form = async () => ({
+      instrument: await page.inputValue('select[name=instrument]'), timeframe: await page.inputValue('select[name=timeframe]'),
+      startDate: await page.inputValue('input[name=startDate]'), endDate: await page.inputValue('input[name=endDate]'),
+      fast: [await page.inputValue('input[name=fast-min]'), await page.inputValue('input[name=fast-max]'), await page.inputValue('input[name=fast-step]')],
+      slow: [await page.inputValue('input[name=slow-min]'), await page.inputValue('input[name=slow-max]')],
+      objective: await page.inputValue('select[name=objective]'), method: await page.inputValue('select[name=method]'), minTrades: await page.inputValue('input[name=minTrades]'),
+    });
+    await page.waitForFunction(`document.querySelector('input[name=startDate]')?.value === '2025-03-04'`);
+    expect(await form()).toEqual({
+      instrument: 'NQ', timeframe: '1m', startDate: '2025-03-04', endDate: '2025-03-05', fast: ['5', '10', '5'], slow: ['20', '20'], objective: 'sharpe', method: 'grid', minTrades: '1',
+    });
+    // Run again: the same search.
+    await page.click('[data-testid=optimise-start]');
+    await page.waitForFunction(`document.querySelector('[data-testid=optimise-progress]')?.getAttribute('data-optimization-id') !== ${JSON.stringify(first)}`);
+    await page.waitForFunction(`document.querySelector('[data-testid=optimise-status]')?.textContent === 'completed'`, undefined, { timeout: END_TIMEOUT });
+    const second = await attr(page, '[data-testid=optimise-progress]', 'data-optimization-id');
+    const request = (o: any) => ({ ...o, id: undefined, status: undefined, progress: undefined, best: undefined, createdAt: undefined, completedAt: undefined });
+    const [a, b] = [(await apiGet(page, `/api/playground/optimizations/${first}`)).optimization, (await apiGet(page, `/api/playground/optimizations/${second}`)).optimization];
+    expect(request(b)).toEqual(request(a));
+
+    // A combination that failed (started through the API: code raising for x = 2) says why in its row.
+    const raising = 'def on_bar(ctx, bar):\n    if ctx.params["x"] == 2:\n        raise ValueError("x is two")\n';
+    const started = await page.evaluate(`fetch('/api/playground/optimize', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(${JSON.stringify({
+      instrument: 'NQ', startDate: '2025-03-04', timeframe: '1m', code: raising, params: { x: { min: 1, max: 2, step: 1 } },
+    })}) }).then((r) => r.json())`) as any;
+    expect(started.success).toBe(true);
+    for (let o = null as any; o?.status !== 'completed'; await Bun.sleep(200)) o = (await apiGet(page, `/api/playground/optimizations/${started.optimizationId}`)).optimization;
+    await reopen(page, started.optimizationId);
+    await page.waitForSelector('[data-testid=optimise-row-error]');
+    const cs = (await apiGet(page, `/api/playground/optimizations/${started.optimizationId}/combinations?sort=index`)).combinations;
+    expect(cs.map((c: any) => [c.status, c.error?.split('\n').at(-1) ?? null])).toEqual([['completed', null], ['failed', 'ValueError: x is two']]);
+    expect(await page.$$eval('[data-testid=optimise-row-error]', (els: any[]) => els.map((e) => [e.textContent, e.getAttribute('title')]))).toEqual([['failed: ValueError: x is two', cs[1].error]]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 2 * END_TIMEOUT + 60_000);
+
   it('searches a random sample under constraints; a refused field shows the server\'s message beside it', async () => {
     const { page, errors, context } = await newPage(stage.browser);
     page.setDefaultTimeout(WAIT_MS);

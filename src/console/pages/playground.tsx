@@ -155,7 +155,7 @@ function Tabs({ pg, wide }: { pg: Page; wide: HTMLElement | null }) {
       <div class={`pg-tab-body${tab === 'optimise' ? ' pg-tab-open' : ''}`}>
         {tab === 'trades' && (result ? <TradesTable execution={result} /> : <p class="empty">Run the strategy to see its trades.</p>)}
         {tab === 'logs' && (result ? <Logs execution={result} /> : <p class="empty">Run the strategy to see what it prints.</p>)}
-        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} resultsHost={wide} />}
+        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} resultsHost={wide} onMarket={pg.market.patch} />}
         {tab === 'runs' && strategy && (
           <>
             <ErrorLine error={runsError} />

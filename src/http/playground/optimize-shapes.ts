@@ -24,6 +24,7 @@ export const Combination = T.Object(
     window: Nullable(T.Integer({ minimum: 0, description: 'The walk-forward window it ran in (0-based); null outside a walk-forward' })),
     runId: T.String({ description: 'The execution that ran it: GET executions/:id opens it as a full run' }),
     status: T.Union([T.Literal('running'), T.Literal('completed'), T.Literal('failed'), T.Literal('stopped'), T.Literal('timeout')]),
+    error: Nullable(T.String({ description: 'Why it did not complete (its run\'s error, as GET executions/:id shows it); null when completed or running' })),
     params: Params,
     objective: Nullable(T.Number({ description: 'The objective\'s value; null while running or when it has none' })),
     qualifies: T.Boolean({ description: 'Completed, within the constraints, with an objective value: it may be the best' }),

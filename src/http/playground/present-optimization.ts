@@ -20,6 +20,7 @@ export function presentCombination(c: CombinationView) {
     window: c.window,
     runId: c.runId,
     status: c.status as 'running' | 'completed' | 'failed' | 'stopped' | 'timeout',
+    error: c.error,
     // Checked (validateParams) before it was queued: numbers, strings, booleans.
     params: c.params as ParamMap,
     objective: c.objectiveValue,

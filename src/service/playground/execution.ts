@@ -42,6 +42,13 @@ export interface ExecutionInit {
   nowMs: () => number;
   /** Where an internal failure of the run (a bug, not the strategy's error) is reported. */
   logError: (message: string, fields: Record<string, unknown>) => void;
+  /**
+   * An optimisation's combination: a child that finished the run cleanly is handed here (for the
+   * optimisation's next combination, optimize-shared.ts) instead of being killed.
+   */
+  release?: (child: RunnerChild) => void;
+  /** The span's bars of a UTC day, when they come from elsewhere than the bar source (optimize-shared.ts). */
+  dayBatch?: (day: number) => DayBatch | null;
 }
 
 export interface ExecutionEvent {
@@ -132,7 +139,8 @@ export class Execution {
       this.error = end.message;
     } finally {
       clearTimeout(deadline);
-      child.kill();
+      if (this.status === 'completed' && this.init.release && !this.ending) this.init.release(child);
+      else child.kill();
       this.ledger.finish();
       this.completedMs = this.init.nowMs();
       this.emit({ type: 'done' });
@@ -261,7 +269,7 @@ export class Execution {
 
   private nextBatch(from: number, last: number): { b: DayBatch; day: number } | null {
     for (let d = from; d <= last; d++) {
-      const b = dayBatch(this.source, this.init.span, d);
+      const b = this.init.dayBatch ? this.init.dayBatch(d) : dayBatch(this.source, this.init.span, d);
       if (b !== null) return { b, day: d };
     }
     return null;

@@ -179,7 +179,7 @@ export class OptimizationReads {
 }
 
 export function toCombination(c: ComboRow): Combination {
-  return { index: c.optCombo ?? -1, window: c.optWindow, runId: c.runId, status: c.status, params: c.params, summary: c.summary as Summary | null };
+  return { index: c.optCombo ?? -1, window: c.optWindow, runId: c.runId, status: c.status, error: c.error, params: c.params, summary: c.summary as Summary | null };
 }
 
 function combinationView(c: Combination, req: OptimizeRequest): CombinationView {

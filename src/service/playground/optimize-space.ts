@@ -53,6 +53,8 @@ export interface Combination {
   window: number | null;
   runId: string;
   status: string;
+  /** Why it did not complete (the run's error); null when it completed or runs. */
+  error: string | null;
   params: Record<string, ParamValue>;
   summary: Summary | null;
 }

@@ -16,7 +16,10 @@ import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RunnerPool } from '../../../runner/host/pool.ts';
 import type { ClaimedRun, JobQueue, RunProgress, ShareCaps } from '../jobs/queue.ts';
-import { Execution, SHUTDOWN_MESSAGE } from './execution.ts';
+import type { RunnerChild } from '../../../runner/host/child.ts';
+import { Execution, type ExecutionInit, SHUTDOWN_MESSAGE } from './execution.ts';
+import type { RunSpan } from './feed.ts';
+import { OptimizationShares } from './optimize-shared.ts';
 import { runSummary, type ViewedRun } from './run-views.ts';
 
 /** The run settings the playground needs from the configuration. */
@@ -59,6 +62,8 @@ export class RunWorker {
   private closing = false;
   private claiming: Promise<void> | null = null;
   private pokeAgain = false;
+  /** What an optimisation's combinations share here: children and the span's bars. */
+  private readonly shares: OptimizationShares;
 
   constructor(
     private readonly queue: JobQueue,
@@ -68,6 +73,7 @@ export class RunWorker {
     private readonly clock: Clock,
     private readonly logError: LogError,
   ) {
+    this.shares = new OptimizationShares(source);
     queue.serve({ claim: () => this.poke(), stop: (ids) => this.stopLocal(ids) });
   }
 
@@ -153,13 +159,14 @@ export class RunWorker {
       if (!r.ok) throw new Error(`stored run ${row.id}: timeframe ${text} does not parse`);
       return r.value;
     };
+    const span = { inst, tf: parse(row.timeframe), ctx: row.contextTimeframes.map(parse), startS: job.startS, endS: job.endS };
     const exec = new Execution(
       {
-        id: row.id, userId: row.userId, span: { inst, tf: parse(row.timeframe), ctx: row.contextTimeframes.map(parse), startS: job.startS, endS: job.endS },
+        id: row.id, userId: row.userId, span,
         instruments: job.symbols?.map((symbol) => findInstrument(symbol) as Instrument) ?? null,
         code: job.code, params: row.params as Record<string, number | string | boolean>, totalBars: row.barsTotal, speed: row.speed,
         timeoutMs: this.settings.timeoutMs, slippageTicks: this.settings.slippageTicks, startingBalanceCents: limits.startingBalanceCents,
-        nowMs: () => this.clock.nowMs(), logError: this.logError,
+        nowMs: () => this.clock.nowMs(), logError: this.logError, ...this.sharing(row.optimizationId, span),
       },
       this.source,
     );
@@ -176,15 +183,36 @@ export class RunWorker {
     exec.subscribe((e) => {
       if (e.type === 'done') void this.ended(l);
     });
-    this.pool()
-      .acquire()
-      .then(
-        (child) => exec.run(child),
-        (e) => {
-          this.logError('runner unavailable', { executionId: row.id, error: String(e) });
-          exec.failWithoutChild('The strategy sandbox could not be started; try again later');
-        },
-      );
+    this.child(row.optimizationId).then(
+      (child) => exec.run(child),
+      (e) => {
+        this.logError('runner unavailable', { executionId: row.id, error: String(e) });
+        exec.failWithoutChild('The strategy sandbox could not be started; try again later');
+      },
+    );
+  }
+
+  /**
+   * An optimisation's combination shares children and the span's bars with the optimisation's other
+   * combinations on this node (optimize-shared.ts); a single run has a child of its own.
+   */
+  private sharing(optimizationId: string | null, span: RunSpan): Pick<ExecutionInit, 'release' | 'dayBatch'> {
+    if (optimizationId === null) return {};
+    this.shares.begin(optimizationId);
+    return {
+      release: (child) => this.shares.park(optimizationId, child),
+      dayBatch: (day) => this.shares.dayBatch(optimizationId, span, day),
+    };
+  }
+
+  /** A ready child: the optimisation's own when one is free, else the pool's. */
+  private async child(optimizationId: string | null): Promise<RunnerChild> {
+    if (optimizationId === null) return this.pool().acquire();
+    const kept = await this.shares.take(optimizationId);
+    if (kept) return kept;
+    const child = await this.pool().acquire({ lasting: true });
+    this.shares.adopt(child);
+    return child;
   }
 
   /** Writes the run's progress and heartbeat; applies the stop and pace any node set on its row. */
@@ -223,6 +251,7 @@ export class RunWorker {
 
   private async ended(l: Live): Promise<void> {
     clearInterval(l.heartbeat);
+    if (l.row.optimizationId !== null) this.shares.end(l.row.optimizationId);
     if (l.handedBack) {
       this.forget(l);
       return l.markRecorded();
@@ -250,6 +279,7 @@ export class RunWorker {
     this.closing = true;
     this.queue.close();
     await this.claiming;
+    this.shares.close();
     const live = [...this.live.values()];
     if (live.length === 0) return;
     if (this.queue.requeuesAtShutdown) for (const l of live) l.handedBack = l.exec.status === 'running';

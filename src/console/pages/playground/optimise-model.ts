@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, playground } from '../../api.ts';
 import { type OptimisationList, useOptimisationList } from './optimise-list.tsx';
 import type { Combination, Heatmap, ObjectiveName, Optimization, OptimizationSummary, OptimiseProgress } from './optimise-types.ts';
+import type { Market } from './market-card.tsx';
 import type { ParamValues, TemplateParam } from './types.ts';
 
 export interface Range {
@@ -153,29 +154,69 @@ export function useOptimisationView(fail: (e: unknown) => void, onEnd: () => voi
   return { live, ended, rows, heat, follow, show, clear };
 }
 
-export function useOptimise(request: Record<string, unknown>, schema: readonly TemplateParam[], params: ParamValues): OptimiseModel {
+/** A range as the form shows it from the values an optimisation searched (evenly spaced numbers, as the form makes them). */
+export function rangeOf(values: readonly unknown[], step: number): Range | null {
+  if (values.length === 0 || values.some((v) => typeof v !== 'number')) return null;
+  const xs = values as number[];
+  // The server's values are min + i·step, rounded: the difference of the first two is the step.
+  return { min: xs[0], max: xs[xs.length - 1], step: xs.length > 1 ? Number((xs[1] - xs[0]).toPrecision(12)) : step };
+}
+
+/** The form's fields as they were when `o` was started: what pressing Run again repeats. */
+function formOf(o: Optimization, ranges: Record<string, Range>) {
+  const next = { ...ranges };
+  for (const p of o.params) {
+    const r = next[p.name] ? rangeOf(p.values, next[p.name].step) : null;
+    if (r) next[p.name] = r;
+  }
+  const search: SearchForm = {
+    method: o.method, count: o.count ?? 20, minTrades: o.constraints.minTrades === null ? '' : String(o.constraints.minTrades),
+    maxDrawdown: o.constraints.maxDrawdown === null ? '' : String(o.constraints.maxDrawdown),
+  };
+  const wf = o.walkForward;
+  const walkForward: WalkForwardForm = wf ? { on: true, inSampleDays: wf.inSampleDays, outOfSampleDays: wf.outOfSampleDays } : { on: false, inSampleDays: 10, outOfSampleDays: 5 };
+  return { ranges: next, objective: o.objective, search, walkForward, market: { instrument: o.instrument, timeframe: o.timeframe, startDate: o.startDate, endDate: o.endDate } };
+}
+
+/** The search's form: ranges, objective, walk-forward windows, search; `putBack` sets them all (and the market) at once. */
+function useSearchForm(schema: readonly TemplateParam[], params: ParamValues, onMarket: (m: Market) => void) {
   const [ranges, setRanges] = useState<Record<string, Range>>(() => initialRanges(schema, params));
   const [objective, setObjective] = useState<ObjectiveName>('net_pnl');
   const [walkForward, setWf] = useState<WalkForwardForm>({ on: false, inSampleDays: 10, outOfSampleDays: 5 });
   const [search, setS] = useState<SearchForm>({ method: 'grid', count: 20, minTrades: '', maxDrawdown: '' });
+  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
+  const putBack = (f: ReturnType<typeof formOf>) => {
+    setRanges(f.ranges);
+    setObjective(f.objective);
+    setS(f.search);
+    setWf(f.walkForward);
+    onMarket(f.market);
+  };
+  return { ranges, setRanges, objective, setObjective, walkForward, setWf, search, setS, putBack };
+}
+
+export function useOptimise(request: Record<string, unknown>, schema: readonly TemplateParam[], params: ParamValues, onMarket: (m: Market) => void): OptimiseModel {
+  const { ranges, setRanges, objective, setObjective, walkForward, setWf, search, setS, putBack } = useSearchForm(schema, params, onMarket);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const fail = (e: unknown) => setRefusal(refusalOf(e));
   const list = useOptimisationList();
   const view = useOptimisationView(fail, list.refresh);
 
-  useEffect(() => setRanges(initialRanges(schema, params)), [schema]);
   // An optimisation still running when the tab opens (a reload, another tab) is followed again.
   const runningId = list.items?.find((o) => o.status === 'running')?.id ?? null;
   useEffect(() => {
     if (runningId !== null && view.live === null) view.follow(runningId);
   }, [runningId]);
 
+  // Reopening puts its market, dates, ranges, search and windows back in the form: Run repeats it.
   async function open(o: OptimizationSummary) {
     setRefusal(null);
     view.clear();
-    if (o.status === 'running') return view.follow(o.id);
     try {
-      await view.show((await playground<{ optimization: Optimization }>('GET', `optimizations/${encodeURIComponent(o.id)}`)).optimization);
+      const full = (await playground<{ optimization: Optimization }>('GET', `optimizations/${encodeURIComponent(o.id)}`)).optimization;
+      putBack(formOf(full, ranges));
+      if (full.status === 'running') view.follow(full.id);
+      else await view.show(full);
     } catch (e) {
       fail(e);
     }

@@ -8,6 +8,7 @@
 
 import { createPortal } from 'preact/compat';
 import { ErrorLine, money, signClass } from '../../ui.tsx';
+import type { Market } from './market-card.tsx';
 import { OptimisationsTable } from './optimise-list.tsx';
 import { type OptimiseModel, type Range, type Refusal, useOptimise, type WalkForwardForm } from './optimise-model.ts';
 import { type Combination, type Heatmap, type ObjectiveName, OBJECTIVES, type OptimiseProgress } from './optimise-types.ts';
@@ -22,13 +23,15 @@ export interface OptimiseProps {
   onOpenRun: (runId: string) => void;
   /** Where the progress and results go (the page's wide row under both columns); in the tab when null. */
   resultsHost?: HTMLElement | null;
+  /** Reopening an optimisation puts its market and dates back in the run's form. */
+  onMarket: (m: Market) => void;
 }
 
 /** The refusal's message when it is about `field`. */
 const about = (r: Refusal | null, field: Refusal['field']) => (r && r.field === field ? r.message : null);
 
-export function OptimisePanel({ request, schema, params, onOpenRun, resultsHost }: OptimiseProps) {
-  const m = useOptimise(request, schema, params);
+export function OptimisePanel({ request, schema, params, onOpenRun, resultsHost, onMarket }: OptimiseProps) {
+  const m = useOptimise(request, schema, params, onMarket);
   const results = (m.live || m.rows || m.heat) && (
     <div class="card pg-optimise pg-optimise-results" data-testid="optimise-results">
       {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
@@ -182,6 +185,13 @@ function OptimiseProgressLine({ live, walkForward }: { live: OptimiseProgress; w
   );
 }
 
+/** An error's last line (a traceback ends with the exception), cut to fit a table cell; the whole is the cell's title. */
+function lastLine(error: string): string {
+  const lines = error.trim().split('\n');
+  const last = lines[lines.length - 1] ?? '';
+  return last.length > 120 ? `${last.slice(0, 119)}…` : last;
+}
+
 function CombinationsTable({ rows, names, windows, onOpen }: { rows: readonly Combination[]; names: readonly string[]; windows: boolean; onOpen: (id: string) => void }) {
   return (
     <div class="pg-table-wrap">
@@ -198,12 +208,19 @@ function CombinationsTable({ rows, names, windows, onOpen }: { rows: readonly Co
             <tr key={c.runId} class="pg-run-row" onClick={() => onOpen(c.runId)} title="Open this combination as a run" data-testid="optimise-row">
               {windows && <td class="num muted">{(c.window ?? 0) + 1}</td>}
               {names.map((n) => <td key={n} class="mono">{String(c.params[n])}</td>)}
-              <td class="num">{c.objective ?? '—'}</td>
-              <td class={`num ${signClass(c.statistics?.totalPnl)}`}>{money(c.statistics?.totalPnl)}</td>
-              <td class="num">{c.statistics?.totalTrades ?? '—'}</td>
-              <td class="num">{c.statistics ? `${c.statistics.winRate}%` : '—'}</td>
-              <td class="num">{money(c.statistics?.maxDrawdown)}</td>
-              <td class={c.qualifies ? 'pos' : 'muted'} title={c.qualifies ? 'Within the constraints' : 'Outside the constraints, or no objective value'}>{c.qualifies ? '✓' : '✗'}</td>
+              {c.error !== null ? (
+                // A combination that did not complete says why, not a result it never had.
+                <td colSpan={6} class="neg pg-combo-error" title={c.error} data-testid="optimise-row-error">{`${c.status}: ${lastLine(c.error)}`}</td>
+              ) : (
+                <>
+                  <td class="num">{c.objective ?? '—'}</td>
+                  <td class={`num ${signClass(c.statistics?.totalPnl)}`}>{money(c.statistics?.totalPnl)}</td>
+                  <td class="num">{c.statistics?.totalTrades ?? '—'}</td>
+                  <td class="num">{c.statistics ? `${c.statistics.winRate}%` : '—'}</td>
+                  <td class="num">{money(c.statistics?.maxDrawdown)}</td>
+                  <td class={c.qualifies ? 'pos' : 'muted'} title={c.qualifies ? 'Within the constraints' : 'Outside the constraints, or no objective value'}>{c.qualifies ? '✓' : '✗'}</td>
+                </>
+              )}
             </tr>
           ))}
         </tbody>
