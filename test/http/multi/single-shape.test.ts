@@ -36,7 +36,11 @@ async function script(profile: 'spec' | 'live'): Promise<Exchange[]> {
   const { accountId, instrument } = await call('Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe: '1m' });
   const contractId = instrument.contractId;
   await call('Replay/step', { accountId, steps: 2 });
-  await call('Order/place', { accountId, contractId, type: 2, side: 0, size: 2, stopLossBracket: { ticks: 40 }, takeProfitBracket: { ticks: 80 } });
+  // The gateway's bracket form under live (signed ticks and a type), the spec's plain one otherwise.
+  const brackets = profile === 'live'
+    ? { stopLossBracket: { ticks: -40, type: 4 }, takeProfitBracket: { ticks: 80, type: 1 } }
+    : { stopLossBracket: { ticks: 40 }, takeProfitBracket: { ticks: 80 } };
+  await call('Order/place', { accountId, contractId, type: 2, side: 0, size: 2, ...brackets });
   await call('Order/place', { accountId, contractId, type: 1, side: 0, size: 1, limitPrice: 19_981 });
   await call('Replay/step', { accountId });
   for (const path of ['Order/search', 'Order/searchOpen', 'Position/searchOpen', 'Trade/search']) await call(path, { accountId });
