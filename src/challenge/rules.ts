@@ -76,12 +76,21 @@ export class ChallengeRule implements StopRule {
   constructor(
     readonly state: ChallengeState,
     readonly plan: ChallengePlan,
-    private readonly engine: ChallengeEngine,
+    private engine: ChallengeEngine,
     fillsAbsorbed: number = engine.fills.length,
   ) {
     assert(plan.startingBalanceCents === state.startingBalanceCents, 'plan and challenge differ in size');
     this.fillsSeen = fillsAbsorbed;
     this.nextBoundaryS = state.currentTradeDate === null ? NO_EVENT_S : nextTradeDateBoundaryS(state.currentTradeDate);
+  }
+
+  /**
+   * The engine the next calls run and read: an account over several contracts (engine/ledger.ts) has
+   * one rule, pointed at the contract whose bars or command come next (its fills and balance are the
+   * account's, its equity includes the other contracts' open P&L).
+   */
+  use(engine: ChallengeEngine): void {
+    this.engine = engine;
   }
 
   /**
@@ -135,7 +144,7 @@ export class ChallengeRule implements StopRule {
     this.noteTime(nowS);
     const p = e.lastPriceTicks;
     let o = this.breachAt(barIndex, nowS, e, equityAtCents(e, p), p);
-    if (o === null && this.fillsSincePassCheck && e.positionQty === 0) {
+    if (o === null && this.fillsSincePassCheck && flat(e)) {
       this.fillsSincePassCheck = false;
       if (isPassReached(this.state, this.plan, 0)) o = this.passOutcome(barIndex, nowS);
     }
@@ -200,7 +209,7 @@ export class ChallengeRule implements StopRule {
       this.decided = breach;
       return 'halt';
     }
-    if (this.fillsSincePassCheck && q === 0) {
+    if (this.fillsSincePassCheck && flat(s)) {
       this.fillsSincePassCheck = false;
       if (isPassReached(this.state, this.plan, 0)) {
         this.decided = this.passOutcome(barIndex, timeS);
@@ -329,7 +338,7 @@ export class ChallengeRule implements StopRule {
  */
 export function touchPriceTicks(s: EngineStateView, floorCents: number): number {
   const q = s.positionQty;
-  const x = floorCents - s.balanceCents + s.positionCostTicks * s.tickValueCents;
+  const x = floorCents - s.balanceCents - (s.othersUnrealizedCents ?? 0) + s.positionCostTicks * s.tickValueCents;
   return q > 0 ? Math.floor(x / (q * s.tickValueCents)) : Math.ceil(x / (q * s.tickValueCents));
 }
 
@@ -338,6 +347,11 @@ export function liquidationPriceTicks(s: EngineStateView, floorCents: number, st
   const touch = touchPriceTicks(s, floorCents);
   if (s.positionQty > 0) return startTicks <= touch ? startTicks : touch;
   return startTicks >= touch ? startTicks : touch;
+}
+
+/** No position on any contract of the account: a pass is checked only then. */
+function flat(s: EngineStateView): boolean {
+  return s.positionQty === 0 && s.othersOpen !== true;
 }
 
 /** The record of trade date `date`, created in date order when missing. */

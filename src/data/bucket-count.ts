@@ -68,3 +68,45 @@ export function countBuckets(source: BarSource, inst: Instrument, tf: Timeframe,
   }
   return counter.total;
 }
+
+/**
+ * Distinct buckets of `tf` in which at least one of `insts` has a stored bar with time in
+ * [fromS, toS): the clock of a session over several instruments. Each day's bars (a run per
+ * imported bar, a run per open interval of a synthetic day) are counted in order of their start,
+ * so a bucket two instruments share counts once.
+ */
+export function countUnionBuckets(source: BarSource, insts: readonly Instrument[], tf: Timeframe, fromS: number, toS: number): number {
+  if (insts.length === 1) return countBuckets(source, insts[0], tf, fromS, toS);
+  if (toS <= fromS) return 0;
+  const firstDay = Math.floor(fromS / DAY_S);
+  const lastDay = Math.floor((toS - 1) / DAY_S);
+  const stored = insts.map((inst) => source.storedDays(inst, firstDay, lastDay));
+  const counter = new BucketCounter(tf);
+  const runs: number[] = [];
+  for (let day = firstDay; day <= lastDay; day++) {
+    const lo = Math.max(fromS, day * DAY_S);
+    const hi = Math.min(toS, (day + 1) * DAY_S);
+    runs.length = 0;
+    insts.forEach((inst, k) => dayRuns(source, inst, stored[k].has(day), day, lo, hi, runs));
+    const order = Array.from({ length: runs.length / 2 }, (_, i) => i).sort((a, b) => runs[2 * a] - runs[2 * b]);
+    for (const i of order) counter.countSpan(runs[2 * i], runs[2 * i + 1]);
+  }
+  return counter.total;
+}
+
+/** Appends [first, last] bar-time pairs of one instrument's bars in [lo, hi) of `day` to `runs`. */
+function dayRuns(source: BarSource, inst: Instrument, isStored: boolean, day: number, lo: number, hi: number, runs: number[]): void {
+  if (isStored) {
+    const bars = source.day(inst, day);
+    const b = lowerBound(bars.time, bars.length, hi);
+    for (let i = lowerBound(bars.time, bars.length, lo); i < b; i++) runs.push(bars.time[i], bars.time[i]);
+    return;
+  }
+  if (!source.inSyntheticSpan(day)) return;
+  const r = inst.storedResolutionS;
+  for (const [a0, b0] of openIntervalsForUtcDay(inst.session, day)) {
+    const a = a0 + Math.max(0, Math.ceil((lo - a0) / r)) * r;
+    const b = Math.min(b0, hi);
+    if (a < b) runs.push(a, a + Math.floor((b - 1 - a) / r) * r);
+  }
+}

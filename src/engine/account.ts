@@ -24,7 +24,7 @@ export interface AccountSnapshot {
   readonly positionQty: number;
   /** Average entry price in possibly fractional ticks; 0 when flat. */
   readonly avgPriceTicks: number;
-  /** Number of open positions: 0 or 1 (one instrument per session). */
+  /** Number of open positions: contracts with a position (0 or 1 unless several contracts share the account). */
   readonly openPositions: number;
   readonly pendingOrders: number;
 }

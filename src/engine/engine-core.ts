@@ -6,12 +6,13 @@
 // those files; callers outside src/engine use SessionEngine's API. Being one object, the engine the
 // bar loop reads (matching.ts `MatchingHost`) holds its fields itself: no indirection on that path.
 
-import type { Instrument } from '../domain/instrument.ts';
+import { type Instrument, ticksToCents } from '../domain/instrument.ts';
 import type { EngineChange } from './changes.ts';
 import { OrderBook } from './order-book.ts';
 import type { OrderFields } from './order-rules.ts';
 import { FLAT, type Position } from './positions.ts';
 import { type Fill, type Order, type OrderSide, OrderStatus, sideSign } from './types.ts';
+import { AccountLedger } from './ledger.ts';
 
 export interface EngineConfig {
   readonly startingBalanceCents: number;
@@ -21,12 +22,18 @@ export interface EngineConfig {
   readonly maxPositionQty?: number | null;
   readonly firstOrderId?: number;
   readonly firstFillId?: number;
+  /**
+   * The account this engine books into, shared by the engines of one session's contracts (ledger.ts);
+   * absent: an account of its own. startingBalanceCents and the first ids are then the ledger's.
+   */
+  readonly ledger?: AccountLedger;
 }
 
 export class EngineCore {
   readonly book = new OrderBook();
   readonly tickValueCents: number;
-  balanceCents: number;
+  /** The account: balance and id counters, shared with the session's other contracts' engines. */
+  readonly ledger: AccountLedger;
   lastPriceTicks = 0;
   lastTimeS = 0;
   /** Whether a last price is known (setLastPrice or a processed bar). */
@@ -39,9 +46,6 @@ export class EngineCore {
   readonly fillLog: Fill[] = [];
   /** Bracket legs waiting for their entry's fill (status Suspended), in id order. */
   readonly suspendedLegs: Order[] = [];
-  nextOrderId: number;
-  nextFillId: number;
-  nextPrioritySeq = 1;
   readonly slippageTicks: number;
   readonly maxPositionQty: number | null;
   /** The change journal (changes.ts): null unless a caller asked for it with beginChanges. */
@@ -50,15 +54,33 @@ export class EngineCore {
   constructor(readonly inst: Instrument, cfg: EngineConfig) {
     if (!Number.isSafeInteger(cfg.startingBalanceCents)) throw new Error('startingBalanceCents must be integer cents');
     this.tickValueCents = inst.tickValueCents;
-    this.balanceCents = cfg.startingBalanceCents;
+    this.ledger = cfg.ledger ?? new AccountLedger(cfg.startingBalanceCents, cfg.firstOrderId ?? 1, cfg.firstFillId ?? 1);
+    this.ledger.join(this);
     this.slippageTicks = cfg.slippageTicks ?? 0;
     this.maxPositionQty = cfg.maxPositionQty ?? null;
-    this.nextOrderId = cfg.firstOrderId ?? 1;
-    this.nextFillId = cfg.firstFillId ?? 1;
     if (!Number.isInteger(this.slippageTicks) || this.slippageTicks < 0) throw new Error('slippageTicks must be ≥ 0');
   }
 
+  // ---- the account's (ledger.ts): one balance (and one id sequence) across the session's contracts ----
+  get balanceCents(): number {
+    return this.ledger.balanceCents;
+  }
+  set balanceCents(v: number) {
+    this.ledger.balanceCents = v;
+  }
+  /** Unrealized P&L at the last price, in cents (0 when flat). */
+  get unrealizedCents(): number {
+    const qty = this.position.qty;
+    return qty === 0 ? 0 : ticksToCents(this.lastPriceTicks * qty - this.position.costTicks, this.tickValueCents);
+  }
+
   // ---- EngineStateView (stop-rule.ts) ----
+  get othersUnrealizedCents(): number {
+    return this.ledger.shared ? this.ledger.othersUnrealizedCents(this) : 0;
+  }
+  get othersOpen(): boolean {
+    return this.ledger.shared && this.ledger.othersOpen(this);
+  }
   get positionQty(): number {
     return this.position.qty;
   }
@@ -118,7 +140,7 @@ export class EngineCore {
   /** A new order with the next id and priority, in the order log and the journal (not yet in the book). */
   newOrder(f: OrderFields, nowS: number, parentId: number | null, status: OrderStatus): Order {
     const order: Order = {
-      id: this.nextOrderId++,
+      id: this.ledger.nextOrderId++,
       type: f.type,
       side: f.side,
       size: f.size,
@@ -135,7 +157,7 @@ export class EngineCore {
       parentId,
       ocoId: parentId,
       triggered: false,
-      prioritySeq: this.nextPrioritySeq++,
+      prioritySeq: this.ledger.nextPrioritySeq++,
       trailTicks: f.trailTicks,
       trailExtremeTicks: f.trailExtremeTicks,
       slType: f.slType,

@@ -34,10 +34,11 @@ function bookFill(e: EngineCore, order: Order, priceTicks: number, timeS: number
   order.filledPriceTicks = priceTicks;
   order.updatedS = timeS;
   const fill: Fill = {
-    id: e.nextFillId++, orderId: order.id, side: order.side, size: order.size, priceTicks, timeS,
+    id: e.ledger.nextFillId++, orderId: order.id, side: order.side, size: order.size, priceTicks, timeS,
     feeCents, realizedPnlCents, closedQty: order.size - effect.openedQty,
   };
   e.fillLog.push(fill);
+  if (e.ledger.keepsFills) e.ledger.fills.push(fill);
   const before = { openedS: e.openedS, fillId: e.openFillId };
   trackOpening(e, previousQty, fill);
   if (e.changes !== null) {

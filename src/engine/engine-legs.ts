@@ -60,7 +60,7 @@ export function activateLegs(e: EngineCore, entry: Order, openedQty: number, tim
     leg.size = Math.min(leg.size, openedQty);
     leg.status = OrderStatus.Pending;
     leg.updatedS = timeS;
-    leg.prioritySeq = e.nextPrioritySeq++;
+    leg.prioritySeq = e.ledger.nextPrioritySeq++;
     e.book.add(leg);
     e.recordOrder(leg, false, timeS);
   }

@@ -47,7 +47,7 @@ export function modifyOrder(e: EngineCore, walker: BarWalker, id: number, patch:
   order.trailTicks = trailTicks;
   if (repriced) order.passive = false;
   order.updatedS = nowS;
-  if (losesPriority) e.book.requeue(order, e.nextPrioritySeq++);
+  if (losesPriority) e.book.requeue(order, e.ledger.nextPrioritySeq++);
   else e.book.recompute();
   e.recordOrder(order, false, nowS);
   if (e.priced) walker.settleAt(e.lastPriceTicks, nowS);

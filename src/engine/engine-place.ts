@@ -120,12 +120,23 @@ export function riskReason(e: EngineCore, signedSize: number, excluded: Order | 
   }
   const qty = e.position.qty;
   const unrealizedTicks = qty === 0 ? 0 : e.lastPriceTicks * qty - e.position.costTicks;
+  let equityCents = e.balanceCents + ticksToCents(unrealizedTicks, e.tickValueCents);
+  let maxPositionQty = e.maxPositionQty;
+  const ledger = e.ledger;
+  if (ledger.shared) {
+    // One account over several contracts (ledger.ts): the others' open P&L counts, their margin is taken.
+    equityCents += ledger.othersUnrealizedCents(e) - ledger.othersMarginCents(e);
+    if (maxPositionQty !== null) {
+      const unitsLeft = maxPositionQty * (e.inst.isMicro ? 1 : 10) - ledger.othersLimitUnits(e);
+      maxPositionQty = Math.max(0, e.inst.isMicro ? unitsLeft : Math.floor(unitsLeft / 10));
+    }
+  }
   return rejectionReason({
     symbol: e.inst.symbol,
     dayMarginCents: e.inst.dayMarginCents,
-    maxPositionQty: e.maxPositionQty,
+    maxPositionQty,
     positionQty: qty,
-    equityCents: e.balanceCents + ticksToCents(unrealizedTicks, e.tickValueCents),
+    equityCents,
     workingBuyQty,
     workingSellQty,
     signedSize,

@@ -86,9 +86,9 @@ export function coreStateOf(e: EngineCore): EngineState {
     positionSign: Math.sign(e.position.qty) as 1 | -1 | 0,
     orders: [...e.book.working, ...e.suspendedLegs].map((o) => ({ ...o })),
     fills: [],
-    nextOrderId: e.nextOrderId,
-    nextFillId: e.nextFillId,
-    nextPrioritySeq: e.nextPrioritySeq,
+    nextOrderId: e.ledger.nextOrderId,
+    nextFillId: e.ledger.nextFillId,
+    nextPrioritySeq: e.ledger.nextPrioritySeq,
     positionOpenedS: e.openedS,
     positionOpenFillId: e.openFillId,
   };
@@ -116,8 +116,8 @@ export function restoreInto(e: EngineCore, state: EngineState | EngineStateV2 | 
   for (const order of working) e.book.add(order);
   e.suspendedLegs.sort((a, b) => a.id - b.id);
   for (const f of state.fills) e.fillLog.push({ ...f });
-  e.nextOrderId = state.nextOrderId;
-  e.nextFillId = state.nextFillId;
+  e.ledger.nextOrderId = state.nextOrderId;
+  e.ledger.nextFillId = state.nextFillId;
   // Every version 1 sequence number is an id, below nextOrderId.
-  e.nextPrioritySeq = state.version === 1 ? state.nextOrderId : state.nextPrioritySeq;
+  e.ledger.nextPrioritySeq = state.version === 1 ? state.nextOrderId : state.nextPrioritySeq;
 }

@@ -128,10 +128,16 @@ export class SessionEngine extends EngineCore implements MatchingHost {
     return this.openedS === null || this.openFillId === null ? null : { openedS: this.openedS, fillId: this.openFillId };
   }
 
+  /**
+   * The account's snapshot. Under a ledger shared by several contracts (ledger.ts) the money, the
+   * open positions and the working orders are the account's, across its contracts; the position
+   * fields (`positionQty`, `avgPriceTicks`) stay this contract's.
+   */
   snapshot(): AccountSnapshot {
     const qty = this.position.qty;
     const unrealizedTicks = qty === 0 ? 0 : this.lastPriceTicks * qty - this.position.costTicks;
     const unrealizedPnlCents = ticksToCents(unrealizedTicks, this.tickValueCents);
+    if (this.ledger.shared) return this.accountSnapshot(qty);
     return {
       balanceCents: this.balanceCents,
       equityCents: this.balanceCents + unrealizedPnlCents,
@@ -141,6 +147,29 @@ export class SessionEngine extends EngineCore implements MatchingHost {
       avgPriceTicks: averagePriceTicks(this.position),
       openPositions: qty === 0 ? 0 : 1,
       pendingOrders: this.book.size,
+    };
+  }
+
+  private accountSnapshot(qty: number): AccountSnapshot {
+    let unrealizedPnlCents = 0;
+    let marginCents = 0;
+    let open = 0;
+    let pending = 0;
+    for (const m of this.ledger.members) {
+      unrealizedPnlCents += m.unrealizedCents;
+      marginCents += marginUsedCents(m.position.qty, m.inst.dayMarginCents);
+      if (m.position.qty !== 0) open++;
+      pending += m.book.size;
+    }
+    return {
+      balanceCents: this.balanceCents,
+      equityCents: this.balanceCents + unrealizedPnlCents,
+      unrealizedPnlCents,
+      marginUsedCents: marginCents,
+      positionQty: qty,
+      avgPriceTicks: averagePriceTicks(this.position),
+      openPositions: open,
+      pendingOrders: pending,
     };
   }
 

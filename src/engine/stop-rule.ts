@@ -45,6 +45,13 @@ export interface EngineStateView {
   readonly workingOrderCount: number;
   /** Length of the fill log: fills with index ≥ a remembered count are new. */
   readonly fillCount: number;
+  /**
+   * Open P&L of the account's other contracts at their last prices (engine/ledger.ts), part of the
+   * equity a rule watches; absent or 0 for a one-contract account.
+   */
+  readonly othersUnrealizedCents?: number;
+  /** Whether another contract of the account holds a position (absent: none). */
+  readonly othersOpen?: boolean;
 }
 
 export interface RuleThresholds {
@@ -71,5 +78,5 @@ export interface StopRule {
 /** Equity if the position were marked at `priceTicks`, in cents. */
 export function equityAtCents(state: EngineStateView, priceTicks: number): number {
   const unrealized = state.positionQty === 0 ? 0 : priceTicks * state.positionQty - state.positionCostTicks;
-  return state.balanceCents + ticksToCents(unrealized, state.tickValueCents);
+  return state.balanceCents + (state.othersUnrealizedCents ?? 0) + ticksToCents(unrealized, state.tickValueCents);
 }

@@ -62,6 +62,7 @@ export function joinPieces(pieces: AdvanceResult[]): AdvanceResult {
   const last = pieces[pieces.length - 1];
   const played = pieces.reduce((n, p) => n + p.played, 0);
   const bars = last.bars === null ? null : concatBars(pieces.map((p) => p.bars as BarColumns));
-  return { played, bars, halted: last.halted, outcome: last.outcome };
+  const barsByLeg = last.barsByLeg === null ? null : last.barsByLeg.map((_, k) => concatBars(pieces.map((p) => (p.barsByLeg as BarColumns[])[k])));
+  return { played, bars, barsByLeg, halted: last.halted, outcome: last.outcome };
 }
 

@@ -19,30 +19,33 @@
 //   that tile the timeframe. The instrument's feed, serving a day's levels and stored bars to the
 //   walker, is `DayLadder` (day-ladder.ts).
 
-import { BucketCounter } from '../../data/bucket-count.ts';
+import { BucketCounter, countUnionBuckets } from '../../data/bucket-count.ts';
 import { Aggregator } from '../../data/aggregate.ts';
-import { allocBars, type BarColumns, EMPTY_BARS, lowerBound } from '../../data/bar-columns.ts';
+import { allocBars, type BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timeframe.ts';
-import type { ChallengeRule } from '../../challenge/rules.ts';
+import type { ChallengeEngine, ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import type { RuleThresholds } from '../../engine/stop-rule.ts';
 import { NO_DOWN_TRIGGER_TICKS, NO_EVENT_S, NO_UP_TRIGGER_TICKS } from '../../engine/types.ts';
 import { walkDays } from '../../engine/walker.ts';
 import { pushRange } from '../../data/ladder-read.ts';
-import { rollupWidthForTimeframe, rollupWidthsFor } from '../../data/rollup.ts';
+import { rollupWidthsFor } from '../../data/rollup.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 import { limits } from '../../config.ts';
 import type { SessionRow } from '../../store/replay.ts';
 import { DayLadder } from './day-ladder.ts';
+import { LegPeek } from './leg-peek.ts';
 
 export interface AdvanceResult {
   /** Timeframe bars played (0 at the end of data). */
   played: number;
-  /** The bars played, when asked for (step), else null (jump). */
+  /** The bars played, when asked for (step), else null (jump): the first instrument's. */
   bars: BarColumns | null;
+  /** A session over several instruments: each one's bars played, in the session's order (step); else null. */
+  barsByLeg: BarColumns[] | null;
   /** The engine halted on a challenge outcome. */
   halted: boolean;
   /** The challenge violation or pass that halted it (null otherwise). */
@@ -58,6 +61,17 @@ export interface ChallengeBinding {
 /** A session's identity and place in time, as its row keeps them, with its instrument and timeframe resolved. */
 export type SessionInit = Pick<SessionRow, 'accountId' | 'sessionId' | 'userId' | 'startS' | 'endS' | 'cursorS' | 'currentIndex' | 'totalBars' | 'historyBars'>
   & { inst: Instrument; tf: Timeframe };
+
+/**
+ * One instrument of a session: its engine (its book, position and fills; the account is the engines'
+ * shared ledger, engine/ledger.ts) and, in a session over several, the challenge rule's view of it
+ * (account-leg.ts; null in a one-instrument session, whose rule reads the engine itself).
+ */
+export interface SessionLeg {
+  readonly inst: Instrument;
+  readonly engine: SessionEngine;
+  readonly ruleEngine: ChallengeEngine | null;
+}
 
 export class LiveSession {
   readonly accountId: number;
@@ -82,12 +96,15 @@ export class LiveSession {
   finalized = false;
   /** 'ladder' walks down the rollups (the default); 'flat' walks every stored bar (the reference). */
   walk: 'ladder' | 'flat' = 'ladder';
-  /** The rollup width whose buckets tile the timeframe's (0: none), and the instrument's widths. */
-  private readonly tfRollupWidthS: number;
-  private readonly rollupWidthsS: readonly number[];
-  /** endOfNextBars's rollups of one day (`peekDay`), by width index: a step looks n bars up in them. */
-  private peekDay = Number.NaN;
-  private readonly peekRollups: (BarColumns | null | undefined)[] = [];
+  /**
+   * The session's instruments, the first being `inst` / `engine`. A session started with the spec's
+   * `instrumentSymbol` has one and `multi` false; one started with a list (`instrumentSymbols`) is
+   * `multi`, whatever its count, and its answers name every instrument.
+   */
+  readonly legs: SessionLeg[];
+  readonly multi: boolean;
+  /** Where each instrument's next bar is (endOfNextBars), in the order of `legs`. */
+  private readonly peeks: LegPeek[];
   /** The last day a prepare has covered (−1: none); the cursor only moves forward. */
   private preparedThroughDay = -1;
   /** The walker's thresholds, reused by every advance. */
@@ -99,6 +116,8 @@ export class LiveSession {
     private readonly source: BarSource,
     public challenge: ChallengeBinding | null,
     nowMs: number,
+    /** A session over several instruments: every instrument, the first being `init.inst` with `engine`. */
+    legs: SessionLeg[] | null = null,
   ) {
     this.accountId = init.accountId;
     this.sessionId = init.sessionId;
@@ -112,8 +131,34 @@ export class LiveSession {
     this.totalBars = init.totalBars;
     this.historyBars = init.historyBars;
     this.lastActivityMs = nowMs;
-    this.tfRollupWidthS = rollupWidthForTimeframe(this.inst, this.tf);
-    this.rollupWidthsS = rollupWidthsFor(this.inst);
+    this.multi = legs !== null;
+    this.legs = legs ?? [{ inst: init.inst, engine, ruleEngine: null }];
+    this.peeks = this.legs.map((l) => new LegPeek(source, l.inst, this.tf, this.endS));
+  }
+
+  /** Adds an instrument to a session over several (Replay/addInstrument): it joins at the cursor. */
+  addLeg(leg: SessionLeg): void {
+    this.legs.push(leg);
+    this.peeks.push(new LegPeek(this.source, leg.inst, this.tf, this.endS));
+  }
+
+  /** Removes an instrument (not the first; the caller checked it has no position and no working order). */
+  removeLeg(leg: SessionLeg): void {
+    const k = this.legs.indexOf(leg);
+    if (k <= 0) return;
+    this.legs.splice(k, 1);
+    this.peeks.splice(k, 1);
+    leg.engine.ledger.leave(leg.engine);
+  }
+
+  /** The instrument of a symbol, if the session trades it. */
+  legOf(inst: Instrument): SessionLeg | undefined {
+    return this.legs.find((l) => l.inst === inst);
+  }
+
+  /** The session's instruments, in order. */
+  get instruments(): Instrument[] {
+    return this.legs.map((l) => l.inst);
   }
 
   /**
@@ -164,140 +209,113 @@ export class LiveSession {
     const toDay = Math.min(Math.floor((Math.min(horizonS, this.endS) - 1) / DAY_S), fromDay + limits.replayPrepareDaysMax - 1);
     if (toDay < fromDay) return null;
     this.preparedThroughDay = toDay;
-    return this.source.prepareRollups(this.inst, fromDay, toDay);
+    if (this.legs.length === 1) return this.source.prepareRollups(this.inst, fromDay, toDay);
+    return Promise.all(this.legs.map((l) => this.source.prepareRollups(l.inst, fromDay, toDay))).then(() => undefined);
   }
 
   /** Loads the day after the cursor's, so a client stepping steadily never waits for data. */
   prefetch(): void {
     const day = Math.floor(this.cursorS / DAY_S) + 1;
     if (day * DAY_S >= this.endS) return;
-    if (this.walk === 'flat') this.source.day(this.inst, day);
-    // In memory already (the usual case after a prepare): nothing to read, not even the data version.
-    else if (!this.source.rollupsInMemory(this.inst, day)) this.source.pinned(() => this.prefetchRollups(day));
+    for (const { inst } of this.legs) {
+      if (this.walk === 'flat') this.source.day(inst, day);
+      // In memory already (the usual case after a prepare): nothing to read, not even the data version.
+      else if (!this.source.rollupsInMemory(inst, day)) this.source.pinned(() => this.prefetchRollups(inst, day));
+    }
   }
 
-  private prefetchRollups(day: number): void {
-    for (const w of rollupWidthsFor(this.inst)) this.source.rollup(this.inst, day, w);
+  private prefetchRollups(inst: Instrument, day: number): void {
+    for (const w of rollupWidthsFor(inst)) this.source.rollup(inst, day, w);
   }
 
   /**
-   * The end time of the n-th timeframe bar after the cursor (fewer if data ends first). Looks each
-   * day up once per call and never reads past the session's last day.
+   * The end time of the n-th timeframe bar after the cursor (fewer if data ends first): of the n-th
+   * bucket in which any instrument has a bar. Looks each day up once per call and never reads past
+   * the session's last day.
    */
   private endOfNextBars(n: number): number {
     let t = this.cursorS;
     const lastDay = Math.floor((this.endS - 1) / DAY_S);
-    let day = Number.NaN;
-    let bars = EMPTY_BARS;
-    this.peekDay = Number.NaN;
+    const ladder = this.walk === 'ladder';
+    const peeks = this.peeks;
+    for (const p of peeks) p.reset();
     for (let k = 0; k < n && t < this.endS; k++) {
-      // The first stored bar at or after t: in t's day, else in the following days up to lastDay.
-      let d = Math.floor(t / DAY_S);
-      let i = 0;
       let firstS = -1;
-      for (; d <= lastDay; d++) {
-        firstS = this.walk === 'ladder' ? this.firstRollupTimeAtOrAfter(d, t) : -1;
-        if (firstS >= 0) break;
-        if (firstS === -2) continue;
-        if (d !== day) {
-          day = d;
-          bars = this.source.day(this.inst, d);
-        }
-        i = lowerBound(bars.time, bars.length, t);
-        if (i < bars.length) {
-          firstS = bars.time[i];
-          break;
-        }
+      for (const p of peeks) {
+        const f = p.firstAtOrAfter(t, lastDay, ladder);
+        if (f >= 0 && (firstS < 0 || f < firstS)) firstS = f;
       }
-      if (d > lastDay || firstS >= this.endS) break;
+      if (firstS < 0 || firstS >= this.endS) break;
       t = Math.min(nextBucketStart(this.tf, bucketStart(this.tf, firstS)), this.endS);
     }
-    this.peekRollups.length = 0;
+    for (const p of peeks) p.reset();
     return t;
   }
 
   /**
-   * The start of the first rollup bucket of day `d` at or after `t`, from a rollup whose buckets lie
-   * inside one timeframe bucket (so it names the same timeframe bar as the stored bar it holds):
-   * −2 when the day has none, −1 when no rollup can tell (then the stored bars are read).
-   */
-  private firstRollupTimeAtOrAfter(d: number, t: number): number {
-    const tfWidthS = this.tfRollupWidthS;
-    if (tfWidthS === 0) return -1;
-    if (d !== this.peekDay) {
-      this.peekDay = d;
-      this.peekRollups.length = 0;
-    }
-    const widths = this.rollupWidthsS;
-    for (let k = 0; k < widths.length; k++) {
-      const w = widths[k];
-      if (w > tfWidthS || t % w !== 0) continue;
-      let r = this.peekRollups[k];
-      if (r === undefined) {
-        r = this.source.rollup(this.inst, d, w);
-        this.peekRollups[k] = r;
-      }
-      if (r === null) continue;
-      const i = lowerBound(r.time, r.length, t);
-      if (i === r.length) return -2;
-      // A bucket straddling the session's end may hold only bars after it: ask the stored bars.
-      return r.time[i] + w > this.endS && r.time[i] < this.endS ? -1 : r.time[i];
-    }
-    return -1;
-  }
-
-  /**
-   * Runs the engine over stored bars in [cursorS, cutS), day by day; aggregates them when `withBars`.
-   * Moves the cursor and the index, stopping at the deciding bar when the engine halts.
+   * Runs the engines over stored bars in [cursorS, cutS), day by day, the instruments merged in time
+   * order (engine/walker.ts); aggregates them when `withBars`. Moves the cursor and the index,
+   * stopping at the deciding bar when the rule halts.
    */
   private advanceTo(cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
     const fromS = this.cursorS;
-    if (cutS <= fromS) return { played: 0, bars: withBars ? allocBars(0) : null, halted: false, outcome: null };
+    if (cutS <= fromS) {
+      return { played: 0, bars: withBars ? allocBars(0) : null, barsByLeg: withBars && this.multi ? this.legs.map(() => allocBars(0)) : null, halted: false, outcome: null };
+    }
     if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
-    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge?.rule ?? null);
-    walkDays([walk], fromS, cutS, this.walkScratch);
-    const haltS = walk.haltS;
-    if (haltS === undefined) walk.fixSkippedMarkTime();
+    const rule = this.challenge?.rule ?? null;
+    const walks = this.legs.map((l) => new DayLadder(this.source, l.inst, l.engine, rule, false, null, l.ruleEngine));
+    walkDays(walks, fromS, cutS, this.walkScratch);
+    const halted = walks.find((w) => w.haltS !== undefined);
+    const haltS = halted?.haltS;
+    if (haltS === undefined) for (const w of walks) w.fixSkippedMarkTime();
     // The bars played: every stored bar before the cut, or up to the deciding bar.
     const playedToS = haltS === undefined ? cutS : haltS + 1;
-    const widthS = this.tfRollupWidthS;
+    const byLeg = withBars ? this.legs.map((l, k) => this.aggregate(l.inst, this.peeks[k].tfRollupWidthS, fromS, playedToS, barsMax)) : null;
     let played: number;
-    let out: BarColumns | null = null;
-    if (withBars) {
-      out = allocBars(barsMax);
-      const agg = new Aggregator(this.tf, out, barsMax);
-      pushRange(this.source, this.inst, agg, fromS, playedToS, widthS);
-      agg.flush();
-      played = out.length;
-    } else {
+    if (this.legs.length > 1) played = countUnionBuckets(this.source, this.instruments, this.tf, fromS, playedToS);
+    else if (byLeg) played = byLeg[0].length;
+    else {
       const counter = new BucketCounter(this.tf);
-      pushRange(this.source, this.inst, { push: (b, a, z) => counter.count(b.time, a, z) }, fromS, playedToS, widthS);
+      pushRange(this.source, this.inst, { push: (b, a, z) => counter.count(b.time, a, z) }, fromS, playedToS, this.peeks[0].tfRollupWidthS);
       played = counter.total;
     }
     this.cursorS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
     this.currentIndex += played;
-    return { played, bars: out, halted: haltS !== undefined, outcome: walk.outcome };
+    return { played, bars: byLeg ? byLeg[0] : null, barsByLeg: this.multi ? byLeg : null, halted: haltS !== undefined, outcome: halted?.outcome ?? null };
+  }
+
+  /** One instrument's timeframe bars over [fromS, toS), from the rollups of `widthS` where they tile them. */
+  private aggregate(inst: Instrument, widthS: number, fromS: number, toS: number, barsMax: number): BarColumns {
+    const out = allocBars(barsMax);
+    const agg = new Aggregator(this.tf, out, barsMax);
+    pushRange(this.source, inst, agg, fromS, toS, widthS);
+    agg.flush();
+    return out;
   }
 
   /** The reference walk: the walker over every stored bar of every day, aggregated or counted as it goes. */
   private advanceFlat(fromS: number, cutS: number, withBars: boolean, barsMax: number): AdvanceResult {
-    const out = withBars ? allocBars(barsMax) : null;
-    const agg = out ? new Aggregator(this.tf, out, barsMax) : null;
-    // A jump counts the bars it plays as it walks, instead of reading the days again afterwards.
-    const counter = out ? null : new BucketCounter(this.tf);
-    const onWalked = (bars: BarColumns, a: number, b: number) => {
-      agg?.push(bars, a, b);
-      counter?.count(bars.time, a, b);
-    };
+    const outs = withBars ? this.legs.map(() => allocBars(barsMax)) : null;
+    const aggs = outs ? outs.map((out) => new Aggregator(this.tf, out, barsMax)) : null;
+    // A one-instrument jump counts the bars it plays as it walks, instead of reading the days again afterwards.
+    const counter = outs || this.legs.length > 1 ? null : new BucketCounter(this.tf);
     // A challenge session runs under its rule, which liquidates and halts on a violation or pass.
-    const walk = new DayLadder(this.source, this.inst, this.engine, this.challenge?.rule ?? null, true, onWalked);
-    walkDays([walk], fromS, cutS, this.walkScratch);
-    const haltS = walk.haltS;
-    agg?.flush();
+    const rule = this.challenge?.rule ?? null;
+    const walks = this.legs.map((l, k) => new DayLadder(this.source, l.inst, l.engine, rule, true, (bars: BarColumns, a: number, b: number) => {
+      aggs?.[k].push(bars, a, b);
+      counter?.count(bars.time, a, b);
+    }, l.ruleEngine));
+    walkDays(walks, fromS, cutS, this.walkScratch);
+    const halted = walks.find((w) => w.haltS !== undefined);
+    const haltS = halted?.haltS;
+    if (aggs) for (const agg of aggs) agg.flush();
     const endS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
-    const played = out ? out.length : (counter as BucketCounter).total;
+    const played = this.legs.length > 1
+      ? countUnionBuckets(this.source, this.instruments, this.tf, fromS, haltS === undefined ? cutS : haltS + 1)
+      : outs ? outs[0].length : (counter as BucketCounter).total;
     this.cursorS = endS;
     this.currentIndex += played;
-    return { played, bars: out, halted: haltS !== undefined, outcome: walk.outcome };
+    return { played, bars: outs ? outs[0] : null, barsByLeg: this.multi ? outs : null, halted: haltS !== undefined, outcome: halted?.outcome ?? null };
   }
 }
