@@ -24,6 +24,8 @@ const step = (t: ChallengeApp, x: Multi) => ok(t, 'Replay/step', { accountId: x.
 const positionRows = async (t: ChallengeApp, x: Multi) =>
   byContract((await ok(t, 'Position/searchOpen', { accountId: x.accountId })).positions).map((p: any) => [p.contractId, p.type, p.size, p.averagePrice]);
 
+const SYMBOL_IDS: Record<string, Record<string, string>> = { spec: { [NQ]: 'NQ', [ES]: 'ES' }, live: { [NQ]: 'F.US.ENQ', [ES]: 'F.US.EP' } };
+
 for (const [profile, config, mismatchCode] of [['spec', {}, 2], ['live', LIVE, 9]] as const) {
   describe(`trading NQ and ES on one account (${profile})`, () => {
     it('fills on each contract\'s own bars; balance, equity, margin and positions are the account\'s', async () => {
@@ -65,6 +67,7 @@ for (const [profile, config, mismatchCode] of [['spec', {}, 2], ['live', LIVE, 9
         [1, NQ, 0, 2, 2, 20_000], [2, ES, 1, 1, 1, 5_000], [3, ES, 0, 1, 1, 4_992], [4, NQ, 1, 1, 1, 20_009],
         [5, ES, 0, 3, 3, 4_996], [6, ES, 1, 3, 3, 5_010], [7, NQ, 1, 1, 1, 20_012],
       ]);
+      for (const o of orders) expect(o.symbolId).toBe(SYMBOL_IDS[profile][o.contractId]);
       const fills = (await ok(t, 'Trade/search', { accountId: x.accountId })).trades;
       expect(fills.map((f: any) => [f.orderId, f.contractId, f.side, f.size, f.price, f.fees]).sort((a: any, b: any) => a[0] - b[0])).toEqual([
         [1, NQ, 0, 2, 20_000, 2.8], [2, ES, 1, 1, 5_000, 1.4], [3, ES, 0, 1, 4_992, 1.4], [4, NQ, 1, 1, 20_009, 1.4],
