@@ -37,6 +37,7 @@ export const coreLimits = Object.freeze({
   // Limits the wire shapes state (http/<family>/shapes.ts, which the console type-checks and so may
   // not import config.ts): a strategy's params, a span's years, an equity curve's points.
   replaySpanYearsMax: 2, // (spec) endDate at most 2 years after startDate (same calendar date)
+  replayInstrumentsMax: 4, // instruments of one session over several (Replay/start's instrumentSymbols, addInstrument)
   strategyParamsMax: 50,
   strategyParamKeyMax: 64,
   strategyParamStringMax: 1_000,

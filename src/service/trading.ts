@@ -13,7 +13,8 @@ import { parseIsoMs } from '../lib/iso-time.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import type { ReplayStore } from '../store/replay.ts';
-import type { LiveSession } from './replay/session.ts';
+import type { LiveSession, SessionLeg } from './replay/session.ts';
+import { legForContract, legOfOpenOrder, rowInstrument } from './replay/leg-lookup.ts';
 import { challengeTradeDate, orderRefusal } from '../challenge/state.ts';
 import type { ReplayService, SessionError, TradeSessionError } from './replay/service.ts';
 import {
@@ -97,14 +98,20 @@ export type TimeBound = string | null | undefined | Invalid;
  */
 export type OrderView = 'spec' | 'gateway';
 
-/** Rows of one replay account, with the instrument it trades (null: no replay account, no rows). */
+/**
+ * Rows of one replay account, with the instrument it trades (null: no replay account, no rows) and,
+ * for a session over several instruments, each row's (`rowInstruments`, parallel to `rows`).
+ */
 export interface Listing<T> {
   instrument: Instrument | null;
   rows: T[];
+  rowInstruments?: Instrument[];
 }
 
 export interface OpenPosition {
   session: LiveSession;
+  /** The position's instrument (the session's, or one of a session over several). */
+  inst: Instrument;
   qty: number;
   avgPriceTicks: number;
   /** When it opened and the fill that opened it (engine.ts `positionOpening`); null if unknown (an older session state). */
@@ -120,10 +127,10 @@ const isInt = (v: number | Invalid | null | undefined): v is number => typeof v 
  * profile lists it (a live-profile session's ZN is `CON.F.US.TYA.…`), else the spec's list as before
  * (another instrument is refused as the spec refuses it).
  */
-function sessionContracts(s: LiveSession): (contractId: string) => ReturnType<typeof instrumentForContractId> {
+function sessionContracts(leg: SessionLeg): (contractId: string) => ReturnType<typeof instrumentForContractId> {
   return (contractId) => {
     const inst = instrumentForContractId(contractId, 'all');
-    return inst === s.inst ? inst : instrumentForContractId(contractId);
+    return inst === leg.inst ? inst : instrumentForContractId(contractId);
   };
 }
 
@@ -155,11 +162,12 @@ export class TradingService {
     const r = await this.replay.command(found.value, async (s): Promise<Result<{ order: Order; refusal?: GatewayPlaceError }, GatewayPlaceError>> => {
       const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
       if (refusal) return err(refusal);
-      const req = orderRequest({ inst: s.inst, engine: s.engine, instrumentFor: sessionContracts(s) }, input, type, side, input.size);
+      const leg = legForContract(s, input.contractId);
+      const req = orderRequest({ inst: leg.inst, engine: leg.engine, instrumentFor: sessionContracts(leg) }, input, type, side, input.size);
       if (!req.ok) return req;
       const tag = req.value.customTag;
       if (tag && (await this.store.hasOrderTagged(s.accountId, tag))) return err({ kind: 'custom_tag_taken', customTag: tag });
-      const placed = s.engine.placeOrder(req.value, s.nowS);
+      const placed = leg.engine.placeOrder(req.value, s.nowS);
       if (placed.ok) return ok({ order: placed.order });
       // A recorded refusal is a change like any other: committed, then answered as the refusal.
       return placed.error.order ? ok({ order: placed.error.order, refusal: placed.error }) : placed;
@@ -173,7 +181,7 @@ export class TradingService {
     return this.replay.command(found.value, async (s): Promise<Result<{ order: Order }, CancelError>> => {
       const working = await this.workingOrder(s, orderId);
       if (!working.ok) return working;
-      const r = s.engine.cancelOrder(working.value.id, s.nowS);
+      const r = working.value.leg.engine.cancelOrder(working.value.order.id, s.nowS);
       assert(r.ok, 'a working order could not be canceled');
       return ok({ order: r.order });
     });
@@ -198,42 +206,42 @@ export class TradingService {
     if (refusal) return err(refusal);
     const working = await this.workingOrder(s, input.orderId);
     if (!working.ok) return working;
-    const order = working.value;
+    const { order, leg } = working.value;
     const size = input.size;
     if (size !== undefined && size !== null && (!isInt(size) || size < 1 || size > limits.orderSizeMax)) {
       return err({ kind: 'invalid_size' });
     }
     const t = order.type;
     const hasLimit = t === OrderType.Limit || t === OrderType.StopLimit || t === OrderType.JoinBid || t === OrderType.JoinAsk;
-    const limit = this.modifiedPrice(s, order, 'limit', input.limitPrice, hasLimit);
+    const limit = this.modifiedPrice(leg.inst, order, 'limit', input.limitPrice, hasLimit);
     if (!limit.ok) return limit;
     // A trailing stop's stop follows the price: its trail is what changes.
     const hasStop = t === OrderType.Stop || t === OrderType.StopLimit;
-    const stop = this.modifiedPrice(s, order, 'stop', input.stopPrice, hasStop);
+    const stop = this.modifiedPrice(leg.inst, order, 'stop', input.stopPrice, hasStop);
     if (!stop.ok) return stop;
-    const trail = modifiedTrail(s.inst, order, input.trailPrice);
+    const trail = modifiedTrail(leg.inst, order, input.trailPrice);
     if (!trail.ok) return trail;
     const patch = { size: size as number | null | undefined, limitTicks: limit.value, stopTicks: stop.value, trailTicks: trail.value };
-    const r = s.engine.modifyOrder(order.id, patch, s.nowS);
+    const r = leg.engine.modifyOrder(order.id, patch, s.nowS);
     return r.ok ? ok({ order: r.order }) : r; // a refusal changes nothing
   }
 
   /** A modify's new price in ticks; null keeps the order's price. */
-  private modifiedPrice(s: LiveSession, order: Order, field: PriceField, v: ModifyInput['limitPrice'], applicable: boolean): Result<number | null, ModifyError> {
+  private modifiedPrice(inst: Instrument, order: Order, field: PriceField, v: ModifyInput['limitPrice'], applicable: boolean): Result<number | null, ModifyError> {
     if (v === undefined || v === null) return ok(null);
     if (typeof v !== 'number') return err({ kind: 'invalid_price', field });
     if (!applicable) return err({ kind: 'price_not_applicable', field, orderType: order.type });
-    return priceTicks(s.inst, field, v);
+    return priceTicks(inst, field, v);
   }
 
   /**
    * The working order `orderId` of a live session, or what became of it. Finished orders are read from
    * the store: a restored engine holds only its working orders.
    */
-  private async workingOrder(s: LiveSession, orderId: number | Invalid): Promise<Result<Order, OrderStateError>> {
+  private async workingOrder(s: LiveSession, orderId: number | Invalid): Promise<Result<{ order: Order; leg: SessionLeg }, OrderStateError>> {
     if (!isInt(orderId)) return err({ kind: 'order_not_found' });
     // A suspended leg is reachable too (only a request that asked for suspended legs makes one).
-    const working = s.engine.findOpen(orderId);
+    const working = legOfOpenOrder(s, orderId);
     if (working) return ok(working);
     const stored = await this.store.order(s.accountId, orderId);
     if (stored?.status === OrderStatus.Filled) return err({ kind: 'order_filled' });
@@ -251,8 +259,9 @@ export class TradingService {
     if (owned === null) return err({ kind: 'account_not_found' });
     const range = timeBounds(start, end);
     if (!range) return err({ kind: 'invalid_timestamp' });
-    const rows = async () => viewOf(await this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax), view);
-    return ok(await this.listing(owned, rows));
+    const rows = () => this.store.searchOrders(owned, range.fromS, range.toS, limits.orderSearchMax);
+    const l = await this.listing(owned, rows);
+    return ok({ ...l, rows: viewOf(l.rows, view) });
   }
 
   /**
@@ -265,10 +274,14 @@ export class TradingService {
     const found = await this.replay.live(userId, owned);
     if (!found.ok) return ok({ instrument: null, rows: [] });
     await this.replay.touch(found.value);
-    const engine = found.value.engine;
-    const open = view === 'gateway' ? [...engine.book.working, ...engine.suspended] : [...engine.book.working];
+    const open: { order: Order; inst: Instrument }[] = [];
+    for (const { engine, inst } of found.value.legs) {
+      for (const order of view === 'gateway' ? [...engine.book.working, ...engine.suspended] : engine.book.working) open.push({ order, inst });
+    }
     // Newest placement first: the book's own order is time priority, which a modify can change.
-    return ok({ instrument: found.value.inst, rows: viewOf(open.sort((a, b) => b.id - a.id), view) });
+    open.sort((a, b) => b.order.id - a.order.id);
+    const rows = viewOf(open.map((o) => o.order), view);
+    return ok({ instrument: found.value.inst, rows, ...(found.value.multi ? { rowInstruments: open.map((o) => o.inst) } : {}) });
   }
 
   async positions(userId: number, accountId: number | Invalid): Promise<Result<OpenPosition[], { kind: 'account_not_found' }>> {
@@ -277,9 +290,14 @@ export class TradingService {
     const found = await this.replay.live(userId, owned);
     if (!found.ok) return ok([]);
     await this.replay.touch(found.value);
-    if (found.value.engine.positionQty === 0) return ok([]);
-    const snap = found.value.engine.snapshot();
-    return ok([{ session: found.value, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks, opening: found.value.engine.positionOpening }]);
+    // One row per instrument holding a position, in the session's order.
+    const out: OpenPosition[] = [];
+    for (const { engine, inst } of found.value.legs) {
+      if (engine.positionQty === 0) continue;
+      const snap = engine.snapshot();
+      out.push({ session: found.value, inst, qty: snap.positionQty, avgPriceTicks: snap.avgPriceTicks, opening: engine.positionOpening });
+    }
+    return ok(out);
   }
 
   async close(userId: number, accountId: number | Invalid, contractId: string | Invalid): Promise<Result<{ order: Order }, CloseError>> {
@@ -298,9 +316,10 @@ export class TradingService {
     const found = await this.replay.resolve(userId, accountId);
     if (!found.ok) return found;
     return this.replay.command(found.value, (s): Result<{ order: Order }, PartialCloseError> => {
-      if (!this.hasPosition(s, contractId)) return err({ kind: 'position_not_found' });
-      if (size !== null && (!isInt(size) || size < 1 || size > Math.abs(s.engine.positionQty))) return err({ kind: 'invalid_close_size' });
-      const r = s.engine.closePosition(size as number | null, s.nowS);
+      const leg = legForContract(s, contractId);
+      if (!hasPosition(leg, contractId)) return err({ kind: 'position_not_found' });
+      if (size !== null && (!isInt(size) || size < 1 || size > Math.abs(leg.engine.positionQty))) return err({ kind: 'invalid_close_size' });
+      const r = leg.engine.closePosition(size as number | null, s.nowS);
       return r.ok ? ok({ order: r.order }) : r;
     });
   }
@@ -314,13 +333,13 @@ export class TradingService {
     return ok(await this.listing(owned, () => this.store.searchFills(owned, range.fromS, range.toS, limits.tradeSearchMax)));
   }
 
-  private async listing<T>(replayAccountId: number, rows: () => Promise<T[]>): Promise<Listing<T>> {
+  /** Stored rows with the account's instrument, and each row's when a session over several stored its symbol. */
+  private async listing<T extends { readonly symbol?: string }>(replayAccountId: number, rows: () => Promise<T[]>): Promise<Listing<T>> {
     const instrument = (await this.replay.instrumentOf(replayAccountId)) ?? null;
-    return instrument ? { instrument, rows: await rows() } : { instrument: null, rows: [] };
-  }
-
-  private hasPosition(s: LiveSession, contractId: string | Invalid): boolean {
-    return !isInvalid(contractId) && sessionContracts(s)(contractId) === s.inst && s.engine.positionQty !== 0;
+    if (!instrument) return { instrument: null, rows: [] };
+    const found = await rows();
+    if (!found.some((r) => r.symbol !== undefined)) return { instrument, rows: found };
+    return { instrument, rows: found, rowInstruments: found.map((r) => rowInstrument(r, instrument)) };
   }
 
   /** The replay account behind an account id the user owns (see ReplayService.tradingAccountOf). */
@@ -329,6 +348,10 @@ export class TradingService {
     const a = await this.accounts.byId(accountId);
     return a && a.userId === userId ? this.replay.tradingAccountOf(a.id) : null;
   }
+}
+
+function hasPosition(leg: SessionLeg, contractId: string | Invalid): boolean {
+  return !isInvalid(contractId) && sessionContracts(leg)(contractId) === leg.inst && leg.engine.positionQty !== 0;
 }
 
 /** Orders as `view` shows them (engine/spec-view.ts for the spec's). */

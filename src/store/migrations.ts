@@ -209,6 +209,12 @@ export const STEPS: readonly Step[] = [
   step`
   ALTER TABLE session_leases ADD COLUMN commits ${BIG} NOT NULL DEFAULT 0;
   `,
+  // 24: a session over several instruments (src/engine/ledger.ts): each order's and fill's instrument
+  // symbol. NULL: the session's one instrument (replay_sessions.symbol), as every row before.
+  step`
+  ALTER TABLE orders ADD COLUMN symbol TEXT;
+  ALTER TABLE fills ADD COLUMN symbol TEXT;
+  `,
 ];
 
 /** SQLite's scripts, step by step (src/store/db.ts). */

@@ -55,10 +55,18 @@ function toSession(r: RawSession): SessionRow {
 }
 
 /** An order's row: the engine's order but what the table does not keep (see toOrder), `triggered` as 0/1. */
-type RawOrder = Columns<Omit<Order, 'prioritySeq' | 'passive' | 'legsAnchorTicks'>, { triggered: number }>;
+type RawOrder = Columns<Omit<Order, 'prioritySeq' | 'passive' | 'legsAnchorTicks'>, { triggered: number }> & { symbol?: string | null };
 
-function toOrder(r: RawOrder): Order {
+/**
+ * A stored order or fill, with its instrument's symbol when the session trades several (absent: the
+ * session's one instrument).
+ */
+export type StoredOrder = Order & { readonly symbol?: string };
+export type StoredFill = Fill & { readonly symbol?: string };
+
+function toOrder(r: RawOrder): StoredOrder {
   return {
+    ...(typeof r.symbol === 'string' ? { symbol: r.symbol } : {}),
     id: r.id,
     type: r.type,
     side: r.side,
@@ -99,10 +107,12 @@ interface RawFill {
   fee_cents: number;
   realized_cents: number;
   closed_qty: number | null;
+  symbol?: string | null;
 }
 
-function toFill(r: RawFill): Fill {
+function toFill(r: RawFill): StoredFill {
   return {
+    ...(typeof r.symbol === 'string' ? { symbol: r.symbol } : {}),
     id: r.id,
     orderId: r.order_id,
     side: r.side as OrderSide,
@@ -244,12 +254,13 @@ export class ReplayStore {
     return ((await this.db.all(`SELECT * FROM replay_sessions WHERE status = 'active' ORDER BY account_id`)) as RawSession[]).map(toSession);
   }
 
-  async upsertOrders(accountId: number, orders: Iterable<Order>): Promise<void> {
+  /** `symbol`: the orders' instrument in a session over several; null for a one-instrument session's. */
+  async upsertOrders(accountId: number, orders: Iterable<Order>, symbol: string | null = null): Promise<void> {
     const q = `INSERT INTO orders (account_id, id, type, side, size, limit_ticks, stop_ticks, status, fill_volume, filled_price_ticks,
          created_s, updated_s, sl_ticks, tp_ticks, parent_id, oco_id, triggered, trail_ticks, trail_extreme_ticks, sl_type,
-         custom_tag, link_id)
+         custom_tag, link_id, symbol)
        VALUES ($a, $id, $type, $side, $size, $limit, $stop, $status, $fv, $fp, $created, $updated, $sl, $tp, $parent, $oco, $trig,
-         $trail, $extreme, $sl_type, $tag, $link)
+         $trail, $extreme, $sl_type, $tag, $link, $symbol)
        ON CONFLICT (account_id, id) DO UPDATE SET size = excluded.size, limit_ticks = excluded.limit_ticks,
          stop_ticks = excluded.stop_ticks, status = excluded.status,
          fill_volume = excluded.fill_volume, filled_price_ticks = excluded.filled_price_ticks,
@@ -279,24 +290,25 @@ export class ReplayStore {
         sl_type: o.slType,
         tag: o.customTag,
         link: o.linkId,
+        symbol,
       });
     }
   }
 
-  async insertFills(accountId: number, fills: readonly Fill[]): Promise<void> {
-    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents, closed_qty)
-       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized, $closed)`;
+  async insertFills(accountId: number, fills: readonly Fill[], symbol: string | null = null): Promise<void> {
+    const q = `INSERT INTO fills (account_id, id, order_id, side, size, price_ticks, time_s, fee_cents, realized_cents, closed_qty, symbol)
+       VALUES ($a, $id, $order, $side, $size, $price, $time, $fee, $realized, $closed, $symbol)`;
     for (const f of fills) {
       await this.db.run(q, {
         a: accountId, id: f.id, order: f.orderId, side: f.side, size: f.size, price: f.priceTicks, time: f.timeS, fee: f.feeCents,
-        realized: f.realizedPnlCents, closed: f.closedQty ?? null,
+        realized: f.realizedPnlCents, closed: f.closedQty ?? null, symbol,
       });
     }
   }
 
 
   /** One order of a replay account, in any state; null when the account has no such order. */
-  async order(accountId: number, id: number): Promise<Order | null> {
+  async order(accountId: number, id: number): Promise<StoredOrder | null> {
     const r = (await this.db.get('SELECT * FROM orders WHERE account_id = $a AND id = $id', { a: accountId, id })) as RawOrder | null;
     return r ? toOrder(r) : null;
   }
@@ -307,7 +319,7 @@ export class ReplayStore {
   }
 
   /** Orders newest first, with inclusive bounds on submission time. */
-  async searchOrders(accountId: number, fromS: number, toS: number, max: number): Promise<Order[]> {
+  async searchOrders(accountId: number, fromS: number, toS: number, max: number): Promise<StoredOrder[]> {
     return (
       (await this.db.all('SELECT * FROM orders WHERE account_id = $a AND created_s BETWEEN $from AND $to ORDER BY created_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawOrder[]
     ).map(toOrder);
@@ -328,11 +340,11 @@ export class ReplayStore {
   }
 
   /** At most `max` fills of an account with ids above `afterId`, oldest first. */
-  async fillsAfter(accountId: number, afterId: number, max: number): Promise<Fill[]> {
+  async fillsAfter(accountId: number, afterId: number, max: number): Promise<StoredFill[]> {
     return ((await this.db.all('SELECT * FROM fills WHERE account_id = $a AND id > $after ORDER BY id LIMIT $max', { a: accountId, after: afterId, max })) as RawFill[]).map(toFill);
   }
 
-  async searchFills(accountId: number, fromS: number, toS: number, max: number): Promise<Fill[]> {
+  async searchFills(accountId: number, fromS: number, toS: number, max: number): Promise<StoredFill[]> {
     return (
       (await this.db.all('SELECT * FROM fills WHERE account_id = $a AND time_s BETWEEN $from AND $to ORDER BY time_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawFill[]
     ).map(toFill);

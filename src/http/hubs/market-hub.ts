@@ -175,7 +175,8 @@ export function marketHub(s: Services): HubDefinition {
  */
 function sendCurrentQuote(s: Services, c: HubConnection, sub: InstrumentSubs, contractId: string): void {
   const session = s.replay.feedingSession(c.principal.user.id, sub.inst.symbol);
-  const quote = session ? s.replay.events.currentQuote(session) : null;
+  const leg = session?.legs.find((l) => l.inst === sub.inst);
+  const quote = session && leg ? s.replay.events.currentQuote(session, leg) : null;
   if (quote === null) return;
   const contract = quoteContract(s, sub.inst, profileOf(s.config, c.principal), quote.timeS);
   c.send('GatewayQuote', [contractId, hubQuote(sub.inst, contract, quote)], { coalesceKey: `q:${sub.inst.symbol}` });

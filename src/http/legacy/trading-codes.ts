@@ -129,6 +129,11 @@ export type LegacyStartError = StartError;
 export const replayStart: CodeTable<LegacyStartError> = {
   instrument_required: [REFUSED, 'instrumentSymbol is required'],
   instrument_not_found: [REFUSED, 'Instrument not found'],
+  // The family sends no instrumentSymbols (its spec has one live session, of one instrument): these never arise.
+  instruments_invalid: [REFUSED, 'Instrument not found'],
+  instrument_unknown: [REFUSED, 'Instrument not found'],
+  instrument_twice: [REFUSED, 'Instrument not found'],
+  instrument_not_first: [REFUSED, 'Instrument not found'],
   start_date_required: [REFUSED, 'startDate is required'],
   custom_disabled: [REFUSED, 'Invalid timeframe'],
   invalid_timeframe: [REFUSED, 'Invalid timeframe'],

@@ -36,14 +36,22 @@ export function barsObjects(inst: Instrument, b: BarColumns) {
   return out;
 }
 
-/** A success envelope holding `bars` (plus other fields), as JSON or msgpack per the Accept header. */
-export function barsResponse(request: Request, inst: Instrument, bars: BarColumns, fields: Record<string, unknown> = {}): Response {
+/** Bars of several instruments keyed by contract ID (a session over several: `barsByContract`). */
+export type BarsByKey = readonly { key: string; inst: Instrument; bars: BarColumns }[] | null;
+
+/**
+ * A success envelope holding `bars` (plus other fields, and `barsByContract` when `byKey` is
+ * given), as JSON or msgpack per the Accept header.
+ */
+export function barsResponse(request: Request, inst: Instrument, bars: BarColumns, fields: Record<string, unknown> = {}, byKey: BarsByKey = null): Response {
   if (wantsMsgpack(request)) {
-    const body = packr.pack({ ...fields, bars: barsObjects(inst, bars), success: true, errorCode: 0, errorMessage: null });
+    const extra = byKey ? { barsByContract: Object.fromEntries(byKey.map((b) => [b.key, barsObjects(b.inst, b.bars)])) } : {};
+    const body = packr.pack({ ...fields, bars: barsObjects(inst, bars), ...extra, success: true, errorCode: 0, errorMessage: null });
     return new Response(body, { headers: { 'content-type': MSGPACK } });
   }
   let head = '{';
   for (const [k, v] of Object.entries(fields)) head += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
-  const text = `${head}"bars":${barsJson(inst, bars)},"success":true,"errorCode":0,"errorMessage":null}`;
+  const extra = byKey ? `"barsByContract":{${byKey.map((b) => `${JSON.stringify(b.key)}:${barsJson(b.inst, b.bars)}`).join(',')}},` : '';
+  const text = `${head}"bars":${barsJson(inst, bars)},${extra}"success":true,"errorCode":0,"errorMessage":null}`;
   return new Response(text, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }

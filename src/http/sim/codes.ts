@@ -7,6 +7,7 @@ import type { HistoryError } from '../../service/history.ts';
 import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
+import { limits } from '../../config.ts';
 import type { CancelError, CloseError, GatewayPlaceError, OrderStateError, PartialCloseError, PlaceError, SearchError } from '../../service/trading.ts';
 import {
   ACCOUNT_NOT_FOUND_ROW, advanceTransportRows, barsTransportRows, credentialRows, engineRefusal, PRICE_FIELDS, priceRows, replaySessionRows, validateRows,
@@ -48,6 +49,10 @@ export const retrieveBars: CodeTable<HistoryError> = {
 export const replayStart: CodeTable<StartError> = {
   instrument_required: [1, 'instrumentSymbol or contractId required'],
   instrument_not_found: [1, 'Instrument not found'],
+  instruments_invalid: [1, `instrumentSymbols must list 1 to ${limits.replayInstrumentsMax} instrument symbols`],
+  instrument_unknown: [1, (e) => `Instrument not found: ${e.symbol}`, 'Instrument not found: {symbol}'],
+  instrument_twice: [1, (e) => `instrumentSymbols lists ${e.symbol} twice`, 'instrumentSymbols lists {symbol} twice'],
+  instrument_not_first: [1, (e) => `${e.field} must be the first of instrumentSymbols`, '{instrumentSymbol|contractId} must be the first of instrumentSymbols'],
   start_date_required: [2, 'startDate required'],
   custom_disabled: [2, 'Custom timeframes are currently disabled'],
   invalid_timeframe: [2, 'Invalid timeframe'],

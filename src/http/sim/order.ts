@@ -65,9 +65,12 @@ function registerPlace<P extends string>(app: Elysia<P>, s: Services): void {
 
 function registerSearch<P extends string>(app: Elysia<P>, s: Services): void {
   const list = (accountId: number, l: Listing<Order>, open: boolean) => {
-    if (!l.instrument) return ep.orderSearch.ok({ orders: [] });
-    const contract = s.contracts.contractFor(l.instrument);
-    return ep.orderSearch.ok({ orders: l.rows.map((o) => presentOrder(accountId, contract, o, open)) });
+    const inst = l.instrument;
+    if (!inst) return ep.orderSearch.ok({ orders: [] });
+    const contract = s.contracts.contractFor(inst);
+    // A session over several instruments: each order names its own contract.
+    const contractOf = (i: number) => (l.rowInstruments ? s.contracts.contractFor(l.rowInstruments[i]) : contract);
+    return ep.orderSearch.ok({ orders: l.rows.map((o, i) => presentOrder(accountId, contractOf(i), o, open)) });
   };
   // Under the live profile each order names the contract that traded when it was placed (the front
   // month on its simulated date, as Contract/search names it on the replay clock).
@@ -75,7 +78,8 @@ function registerSearch<P extends string>(app: Elysia<P>, s: Services): void {
     const inst = l.instrument;
     if (!inst) return live.orderSearch.ok({ orders: [] });
     const style = symbolIdStyleOf(s.config, 'live');
-    return live.orderSearch.ok({ orders: l.rows.map((o) => presentLiveOrder(accountId, s.contracts.contractFor(inst, { style, atMs: o.createdS * 1000 }), o)) });
+    const instOf = (i: number) => l.rowInstruments?.[i] ?? inst;
+    return live.orderSearch.ok({ orders: l.rows.map((o, i) => presentLiveOrder(accountId, s.contracts.contractFor(instOf(i), { style, atMs: o.createdS * 1000 }), o)) });
   };
 
   routeByProfile(app, s, [ep.orderSearch, async ({ body, principal }) => {

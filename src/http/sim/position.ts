@@ -24,13 +24,13 @@ export function registerPosition<P extends string>(app: Elysia<P>, s: Services):
     const r = await s.trading.positions(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
     return ep.positionSearchOpen.ok({
-      positions: r.value.map((p, i) => presentPosition(body.accountId, s.contracts.contractFor(p.session.inst), p, i)),
+      positions: r.value.map((p, i) => presentPosition(body.accountId, s.contracts.contractFor(p.inst), p, i)),
     });
   }], [live.positionSearchOpen, async ({ body, principal }) => {
     const r = await s.trading.positions(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
     return live.positionSearchOpen.ok({
-      positions: r.value.map((p) => presentLivePosition(body.accountId, liveContract(p.session.inst, p.opening?.openedS ?? p.session.nowS), p)),
+      positions: r.value.map((p) => presentLivePosition(body.accountId, liveContract(p.inst, p.opening?.openedS ?? p.session.nowS), p)),
     });
   }]);
 
@@ -53,17 +53,19 @@ export function registerPosition<P extends string>(app: Elysia<P>, s: Services):
   routeByProfile(app, s, [ep.tradeSearch, async ({ body, principal }) => {
     const r = await s.trading.trades(principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
-    const { instrument, rows } = r.value;
+    const { instrument, rows, rowInstruments } = r.value;
     if (!instrument) return ep.tradeSearch.ok({ trades: [] });
     const contract = s.contracts.contractFor(instrument);
-    return ep.tradeSearch.ok({ trades: rows.map((f, i) => presentTrade(body.accountId, contract, f, i)) });
+    const contractOf = (i: number) => (rowInstruments ? s.contracts.contractFor(rowInstruments[i]) : contract);
+    return ep.tradeSearch.ok({ trades: rows.map((f, i) => presentTrade(body.accountId, contractOf(i), f, i)) });
   }], [live.tradeSearch, async ({ body, principal }) => {
     // "Trades of the last 24 hours" means the 24 hours before the session's time (replay-window.ts).
     const bounds = await accountBounds(s, principal.user.id, body.accountId, body.startTimestamp, body.endTimestamp);
     const r = await s.trading.trades(principal.user.id, body.accountId, bounds.start, bounds.end);
     if (!r.ok) return mapError(codes.searchOrders, r.error);
-    const { instrument, rows } = r.value;
+    const { instrument, rows, rowInstruments } = r.value;
     if (!instrument) return live.tradeSearch.ok({ trades: [] });
-    return live.tradeSearch.ok({ trades: rows.map((f) => presentLiveTrade(body.accountId, liveContract(instrument, f.timeS), f, closesPosition(f))) });
+    const instOf = (i: number) => rowInstruments?.[i] ?? instrument;
+    return live.tradeSearch.ok({ trades: rows.map((f, i) => presentLiveTrade(body.accountId, liveContract(instOf(i), f.timeS), f, closesPosition(f))) });
   }]);
 }

@@ -3,7 +3,9 @@
 import type { Elysia } from 'elysia';
 import { EMPTY_BARS } from '../../data/bar-columns.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
-import type { Fill } from '../../engine/types.ts';
+import type { ApiProfile } from '../../domain/api-profile.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import type { LegFills } from '../../service/replay/persistence.ts';
 import type { AdvanceOutcome } from '../../service/replay/service.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
@@ -19,6 +21,19 @@ function propFirmOf(s: LiveSession) {
   return s.challenge ? presentPropFirm(s.challenge.rule.state) : null;
 }
 
+/** Fills of every instrument of a session, each priced in its own ticks, in id order. */
+function filledOrders(legFills: readonly LegFills[]) {
+  if (legFills.length === 1) return presentFilledOrders(legFills[0].inst, legFills[0].fills);
+  const all = legFills.flatMap((l) => l.fills.map((f) => ({ id: f.id, row: presentFilledOrders(l.inst, [f])[0] })));
+  return all.sort((a, b) => a.id - b.id).map((x) => x.row);
+}
+
+/** An instrument of a session as Replay/start names it: under the live profile, its contract on the session's clock. */
+function sessionInstrument(s: Services, session: LiveSession, inst: Instrument, profile: ApiProfile) {
+  const contract = s.contracts.contractFor(inst, profile === 'live' ? { atMs: session.nowS * 1000 } : {});
+  return { name: contract.name, contractId: contract.id, tickSize: inst.tickSize, tickValue: inst.tickValueCents / 100 };
+}
+
 function progress(o: AdvanceOutcome) {
   const s = o.session;
   return {
@@ -27,7 +42,7 @@ function progress(o: AdvanceOutcome) {
     totalBars: s.totalBars,
     account: presentSnapshot(s.engine),
     propFirm: propFirmOf(s),
-    filledOrders: presentFilledOrders(s.inst, o.fills),
+    filledOrders: filledOrders(o.legFills),
     // Only rule breaches are violations; a pass shows in propFirm.status.
     violations: o.decided && o.decided.kind === 'violation' ? [presentViolation(o.decided)] : [],
   };
@@ -38,6 +53,7 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     const r = await s.replay.start(principal.user.id, {
       instrumentSymbol: body.instrumentSymbol,
       contractId: body.contractId,
+      instrumentSymbols: body.instrumentSymbols,
       startDate: body.startDate,
       endDate: body.endDate,
       timeframe: body.timeframe,
@@ -48,26 +64,25 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     const session = r.value.session;
     // Under the live profile the session's clock is the bot's "now": its contract is the front month
     // on the replayed date, as Contract/* and the hubs name it (docs/gateway-profile.md).
-    const contract = s.contracts.contractFor(session.inst, profile === 'live' ? { atMs: session.nowS * 1000 } : {});
+    const instruments = session.instruments.map((inst) => sessionInstrument(s, session, inst, profile));
     return ep.replayStart.ok({
       accountId: session.accountId,
       sessionId: session.sessionId,
       totalBars: session.totalBars,
       historyBars: session.historyBars,
-      instrument: {
-        name: contract.name,
-        contractId: contract.id,
-        tickSize: session.inst.tickSize,
-        tickValue: session.inst.tickValueCents / 100,
-      },
+      instrument: instruments[0],
+      // A session over several instruments (instrumentSymbols) names them all; one started the spec's way answers the spec's fields.
+      ...(session.multi ? { instruments } : {}),
     });
   });
 
-  route(app, s, ep.replayStep, async ({ body, principal, request }) => {
+  route(app, s, ep.replayStep, async ({ body, principal, request, profile }) => {
     const r = await s.replay.step(principal.user.id, body.accountId, body.steps, SIM_POLICY.stepsMax);
     if (!r.ok) return mapError(codes.replayAdvance, r.error);
-    const bars = r.value.advance.bars;
-    return barsResponse(request, r.value.session.inst, bars ?? EMPTY_BARS, progress(r.value));
+    const { session, advance } = r.value;
+    const byLeg = advance.barsByLeg;
+    const byContract = byLeg && session.legs.map((l, k) => ({ key: sessionInstrument(s, session, l.inst, profile).contractId, inst: l.inst, bars: byLeg[k] }));
+    return barsResponse(request, session.inst, advance.bars ?? EMPTY_BARS, progress(r.value), byContract);
   });
 
   route(app, s, ep.replayJumpTo, async ({ body, principal }) => {
@@ -91,11 +106,11 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
   route(app, s, ep.replayEnd, async ({ body, principal }) => {
     const r = await s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
-    return ep.replayEnd.ok({ ended: true, account: endSnapshot(r.value.session.engine, r.value.fills) });
+    return ep.replayEnd.ok({ ended: true, account: endSnapshot(r.value.session.engine, r.value.legFills) });
   });
 }
 
 /** The final snapshot: flat after Replay/end, with the closing fills listed. */
-function endSnapshot(engine: SessionEngine, fills: readonly Fill[]) {
-  return { ...presentSnapshot(engine), filledOrders: presentFilledOrders(engine.inst, fills) };
+function endSnapshot(engine: SessionEngine, legFills: readonly LegFills[]) {
+  return { ...presentSnapshot(engine), filledOrders: filledOrders(legFills) };
 }

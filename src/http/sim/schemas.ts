@@ -108,11 +108,17 @@ export const retrieveBars = endpoint('POST /History/retrieveBars', 'bearer', 'Hi
 
 // ---- Replay ----
 
+/** An instrument of a replay session, as Replay/start names it. */
+const SessionInstrument = T.Object({ name: T.String(), contractId: T.String(), tickSize: T.Number(), tickValue: T.Number() }, STRICT);
+
 export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a replay session with its own account', {
   // The start limiter counts the call before any field is looked at: the service answers every field.
   request: {
     instrumentSymbol: Maybe(T.String({ description: 'Symbol; one of instrumentSymbol and contractId is required' })),
     contractId: Maybe(T.String({ description: 'ID from Contract/search' })),
+    instrumentSymbols: Maybe(T.Array(T.String(), {
+      description: `Extension: a session over several instruments (1 to ${limits.replayInstrumentsMax}) on one account and one clock; the first is the session's instrument (instrumentSymbol, if sent, must name it)`,
+    })),
     startDate: Maybe(T.String({ description: 'YYYY-MM-DD (required)' })),
     endDate: Maybe(T.String({ description: 'YYYY-MM-DD, after startDate and at most 2 years past it' })),
     timeframe: Maybe(T.String({ description: 'Default 1s; grammar ^([1-9]\\d{0,4})(s|m|h|d|w|M|y)$' })),
@@ -120,6 +126,7 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a re
   },
   fields: {
     instrumentSymbol: { defer: 'instrument_required' }, contractId: { defer: 'instrument_required' },
+    instrumentSymbols: { defer: 'instruments_invalid' },
     ...START_RULES,
   },
   response: okBody({
@@ -127,7 +134,8 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a re
     sessionId: T.String(),
     totalBars: T.Integer(),
     historyBars: T.Integer(),
-    instrument: T.Object({ name: T.String(), contractId: T.String(), tickSize: T.Number(), tickValue: T.Number() }, STRICT),
+    instrument: SessionInstrument,
+    instruments: T.Optional(T.Array(SessionInstrument, { description: 'Extension: every instrument, in the order asked (sessions started with instrumentSymbols only)' })),
   }),
   errors: codes.replayStart,
 });
@@ -135,7 +143,11 @@ export const replayStart = endpoint('POST /Replay/start', 'bearer', 'Starts a re
 export const replayStep = sessionPost('/Replay/step', 'Plays the next bars (1 to 100) and returns them; msgpack on request', {
   produces: 'json+msgpack',
   ...replaySteps(limits.replayStepsMax),
-  response: okBody({ ...progressFields, bars: T.Array(Bar) }),
+  response: okBody({
+    ...progressFields,
+    bars: T.Array(Bar),
+    barsByContract: T.Optional(T.Record(T.String(), T.Array(Bar), { description: "Extension: each instrument's bars by contract ID (sessions started with instrumentSymbols only)" })),
+  }),
   errors: codes.replayAdvance,
 });
 

@@ -13,7 +13,7 @@ import type { StreamingBudget } from '../streaming-budget.ts';
 import { ADVANCE_SLICE_MS, type AdvancePlan, joinPieces, jumpPlan, stepPlan } from './advance-plan.ts';
 import type { SessionCommands } from './commands.ts';
 import type { Movement } from './events.ts';
-import type { ChangeMark } from './persistence.ts';
+import { type ChangeMark, fillsSince } from './persistence.ts';
 import type { SessionRegistry } from './registry.ts';
 import type { AdvanceResult, LiveSession } from './session.ts';
 import type { AdvanceError, AdvanceOutcome, LogError, PlaybackRate, PlayError, SessionError } from './types.ts';
@@ -147,12 +147,12 @@ export class SessionAdvancer {
 
   /** Finalizes (a challenge outcome) or commits what an advance did, then describes it. */
   private async settle(s: LiveSession, mark: ChangeMark, advance: AdvanceResult): Promise<AdvanceOutcome> {
-    const movement: Movement = advance.bars ? { kind: 'bars', bars: advance.bars } : { kind: 'jump' };
+    const movement: Movement = advance.bars ? { kind: 'bars', bars: advance.bars, byLeg: advance.barsByLeg } : { kind: 'jump' };
     if (advance.halted) await this.commands.finalize(s, advance.outcome?.kind ?? 'halted', mark, movement);
     else await this.commands.commit(s, mark, null, movement);
     // The deciding bar is the last one played.
     const decided = advance.outcome ? { ...advance.outcome, barIndex: s.currentIndex - 1 } : null;
-    return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), decided };
+    return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), legFills: fillsSince(s, mark), decided };
   }
 
   // ---- playback ----

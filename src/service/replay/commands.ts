@@ -51,7 +51,7 @@ export class SessionCommands {
         throw e;
       }
       if (!r.ok) {
-        s.engine.takeChanges();
+        for (const l of s.legs) l.engine.takeChanges();
         return r;
       }
       await this.afterCommand(s, mark);
@@ -84,9 +84,9 @@ export class SessionCommands {
 
   /** Commits; on failure reloads the session from the store (dropping the unsaved change) and rethrows. */
   async commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): Promise<void> {
-    const changes = s.engine.takeChanges();
+    const changes = s.legs.map((leg) => ({ leg, changes: leg.engine.takeChanges() }));
     try {
-      await this.persistence.commit(s, unitOf(changes), endReason, this.d.clock.nowMs());
+      await this.persistence.commit(s, changes.map((c) => unitOf(c.changes)), endReason, this.d.clock.nowMs());
     } catch (e) {
       await this.reload(s);
       throw e;
@@ -120,8 +120,10 @@ export class SessionCommands {
     s.stopPlayback();
     // The session is over: what still works expires (a trader's cancel would be Canceled). A
     // position implies a fill, hence a last price: flatten can always price it.
-    s.engine.expireWorking(s.nowS);
-    s.engine.flatten(s.nowS);
+    for (const l of s.legs) {
+      l.engine.expireWorking(s.nowS);
+      l.engine.flatten(s.nowS);
+    }
     // The challenge sees the closing fill (a flat account may even reach its pass here).
     if (s.challenge && s.challenge.rule.state.status === 'active') s.challenge.rule.afterCommand(s.nowS, Math.max(0, s.currentIndex - 1));
     s.finalized = true;

@@ -8,16 +8,26 @@ import type { BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { nextBucketStart } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
+import type { SessionEngine } from '../../engine/engine.ts';
 import { specOrderView } from '../../engine/spec-view.ts';
 import { sideSign } from '../../engine/types.ts';
 import { challengeAccountName, replayAccountName } from '../account-names.ts';
 import type { EventBus } from '../events/bus.ts';
 import { accountsTopic, barsTopic, marketTopic, type ReplayEvent, type TickBar, userTopic } from '../events/types.ts';
-import type { LiveSession } from './session.ts';
+import type { LiveSession, SessionLeg } from './session.ts';
 import { SessionTape } from './tape.ts';
 
-/** How the session moved: played bars (step, play), jumped (jumpTo), or did not move (a command). */
-export type Movement = { kind: 'bars'; bars: BarColumns } | { kind: 'jump' } | { kind: 'none' };
+/**
+ * How the session moved: played bars (step, play: the first instrument's, and in a session over
+ * several each one's, `byLeg`), jumped (jumpTo), or did not move (a command).
+ */
+export type Movement = { kind: 'bars'; bars: BarColumns; byLeg?: readonly BarColumns[] | null } | { kind: 'jump' } | { kind: 'none' };
+
+/** One instrument's share of what a call changed: its engine's journal (a one-instrument session has one). */
+export interface LegChanges {
+  readonly leg: SessionLeg;
+  readonly changes: readonly EngineChange[];
+}
 
 export interface SessionEventDeps {
   bus: EventBus<ReplayEvent>;
@@ -27,42 +37,29 @@ export interface SessionEventDeps {
 }
 
 export class SessionEvents {
-  private readonly tapes = new WeakMap<LiveSession, SessionTape>();
+  /** Each instrument's quote tape, per session (one engine per instrument). */
+  private readonly tapes = new WeakMap<SessionEngine, SessionTape>();
 
   constructor(private readonly d: SessionEventDeps) {}
 
-  /** Publishes what a committed call did; `ended` when it ended the session. */
-  published(s: LiveSession, changes: readonly EngineChange[], movement: Movement, ended: boolean): void {
+  /**
+   * Publishes what a committed call did, instrument by instrument (each one's changes interleaved
+   * with its own quotes); `ended` when it ended the session.
+   */
+  published(s: LiveSession, legs: readonly LegChanges[], movement: Movement, ended: boolean): void {
     const bus = this.d.bus;
     const accountIds = s.challenge ? [s.accountId, s.challenge.accountId] : [s.accountId];
     const userWanted = accountIds.some((id) => bus.listeners(userTopic(id)) > 0) || bus.listeners(accountsTopic(s.userId)) > 0;
-    const market = marketTopic(s.userId, s.inst.symbol);
-    const marketWanted = bus.listeners(market) > 0 && this.d.feedingSession(s.userId, s.inst.symbol) === s;
     const barsWanted = bus.listeners(barsTopic(s.accountId)) > 0;
-    if (!userWanted && !marketWanted && !barsWanted) return;
-    let next = 0;
-    const flushUntil = (timeS: number) => {
-      for (; next < changes.length && changeTimeS(changes[next]) < timeS; next++) {
-        if (userWanted) this.userEvents(s, accountIds, changes[next]);
-      }
-    };
-    if (movement.kind === 'bars') {
-      const b = movement.bars;
-      for (let i = 0; i < b.length; i++) {
-        const endS = Math.min(nextBucketStart(s.tf, b.time[i]), s.nowS);
-        flushUntil(endS);
-        if (marketWanted) {
-          const bar = { timeS: b.time[i], open: b.open[i], high: b.high[i], low: b.low[i], close: b.close[i], volume: b.volume[i] };
-          const quote = this.tape(s).quote(endS, b.close[i], { startS: b.time[i], high: bar.high, low: bar.low, volume: bar.volume });
-          const last = i === b.length - 1;
-          bus.publish({ topic: market, kind: 'tick', userId: s.userId, symbol: s.inst.symbol, sessionAccountId: s.accountId, quote, bar, last });
-        }
-      }
-    }
-    flushUntil(Infinity);
-    if (marketWanted && movement.kind === 'jump' && s.engine.hasLastPrice) this.publishQuote(s);
+    let anyMarket = false;
+    for (const { leg } of legs) anyMarket ||= this.marketWanted(s, leg);
+    if (!userWanted && !anyMarket && !barsWanted) return;
+    legs.forEach(({ leg, changes }, k) => {
+      const bars = movement.kind !== 'bars' ? null : k === 0 ? movement.bars : movement.byLeg?.[k] ?? null;
+      this.legEvents(s, leg, changes, bars, movement.kind === 'jump', userWanted ? accountIds : null);
+    });
     // The session ended, or a call changed the balance without a fill (a payout): the account as it is now.
-    const balanceOnly = changes.length === 0 && movement.kind === 'none';
+    const balanceOnly = legs.every((l) => l.changes.length === 0) && movement.kind === 'none';
     if (userWanted && (ended || balanceOnly)) this.accountEvents(s, accountIds, s.engine.balanceCents, ended);
     if (barsWanted && (movement.kind !== 'none' || ended)) {
       const bars = movement.kind === 'bars' ? tickBars(movement.bars) : [];
@@ -70,30 +67,59 @@ export class SessionEvents {
     }
   }
 
-  /** The session's current quote as a market event (a new subscription's first quote, a jump's last). */
-  publishQuote(s: LiveSession): void {
-    const quote = this.currentQuote(s);
+  private marketWanted(s: LiveSession, leg: SessionLeg): boolean {
+    return this.d.bus.listeners(marketTopic(s.userId, leg.inst.symbol)) > 0 && this.d.feedingSession(s.userId, leg.inst.symbol) === s;
+  }
+
+  /** One instrument's events: its changes in time order, with a quote (and bar) per played bar between them. */
+  private legEvents(s: LiveSession, leg: SessionLeg, changes: readonly EngineChange[], b: BarColumns | null, jumped: boolean, accountIds: readonly number[] | null): void {
+    const symbol = leg.inst.symbol;
+    const market = marketTopic(s.userId, symbol);
+    const marketWanted = this.marketWanted(s, leg);
+    let next = 0;
+    const flushUntil = (timeS: number) => {
+      for (; next < changes.length && changeTimeS(changes[next]) < timeS; next++) {
+        if (accountIds) this.userEvents(s, leg, accountIds, changes[next]);
+      }
+    };
+    for (let i = 0; b !== null && i < b.length; i++) {
+      const endS = Math.min(nextBucketStart(s.tf, b.time[i]), s.nowS);
+      flushUntil(endS);
+      if (marketWanted) {
+        const bar = { timeS: b.time[i], open: b.open[i], high: b.high[i], low: b.low[i], close: b.close[i], volume: b.volume[i] };
+        const quote = this.tape(leg).quote(endS, b.close[i], { startS: b.time[i], high: bar.high, low: bar.low, volume: bar.volume });
+        const last = i === b.length - 1;
+        this.d.bus.publish({ topic: market, kind: 'tick', userId: s.userId, symbol, sessionAccountId: s.accountId, quote, bar, last });
+      }
+    }
+    flushUntil(Infinity);
+    if (marketWanted && jumped && leg.engine.hasLastPrice) this.publishQuote(s, leg);
+  }
+
+  /** An instrument's current quote as a market event (a new subscription's first quote, a jump's last). */
+  publishQuote(s: LiveSession, leg: SessionLeg = s.legs[0]): void {
+    const quote = this.currentQuote(s, leg);
     if (quote === null) return;
     this.d.bus.publish({
-      topic: marketTopic(s.userId, s.inst.symbol), kind: 'tick', userId: s.userId, symbol: s.inst.symbol,
+      topic: marketTopic(s.userId, leg.inst.symbol), kind: 'tick', userId: s.userId, symbol: leg.inst.symbol,
       sessionAccountId: s.accountId, quote, bar: null, last: true,
     });
   }
 
-  /** The quote at the session's now, or null before it has a price. */
-  currentQuote(s: LiveSession) {
-    return s.engine.hasLastPrice ? this.tape(s).quote(s.nowS, s.engine.lastPriceTicks, null) : null;
+  /** The quote of an instrument of the session at its now, or null before it has a price. */
+  currentQuote(s: LiveSession, leg: SessionLeg = s.legs[0]) {
+    return leg.engine.hasLastPrice ? this.tape(leg).quote(s.nowS, leg.engine.lastPriceTicks, null) : null;
   }
 
-  private tape(s: LiveSession): SessionTape {
-    let t = this.tapes.get(s);
-    if (!t) this.tapes.set(s, (t = new SessionTape(s.inst, this.d.source)));
+  private tape(leg: SessionLeg): SessionTape {
+    let t = this.tapes.get(leg.engine);
+    if (!t) this.tapes.set(leg.engine, (t = new SessionTape(leg.inst, this.d.source)));
     return t;
   }
 
-  private userEvents(s: LiveSession, accountIds: readonly number[], c: EngineChange): void {
+  private userEvents(s: LiveSession, leg: SessionLeg, accountIds: readonly number[], c: EngineChange): void {
     const bus = this.d.bus;
-    const symbol = s.inst.symbol;
+    const symbol = leg.inst.symbol;
     if (c.kind === 'order') {
       if (c.armed) return; // nothing a client sees changed
       for (const accountId of accountIds) {

@@ -9,6 +9,8 @@ import { type ChallengeState, prepareSession } from '../../challenge/state.ts';
 import { type Config, limits } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { SessionEngine } from '../../engine/engine.ts';
+import { AccountLedger } from '../../engine/ledger.ts';
+import { countUnionBuckets } from '../../data/bucket-count.ts';
 import type { Fill } from '../../engine/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Invalid } from '../../lib/invalid.ts';
@@ -22,11 +24,14 @@ import type { ChallengeService } from '../challenges.ts';
 import type { Ownership } from '../cluster/ownership.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { SessionCommands } from './commands.ts';
-import type { SessionPersistence } from './persistence.ts';
+import { fillsSince, type LegFills, type SessionPersistence, sessionLegs } from './persistence.ts';
+import type { AccountLeg } from './account-leg.ts';
 import type { SessionReads } from './reads.ts';
 import type { SessionRegistry } from './registry.ts';
 import { LiveSession } from './session.ts';
-import { parseSessionTimeframe, planSession, resolveInstrument, type StartError, type StartRequest } from './setup.ts';
+import {
+  lastPriceBefore, parseSessionTimeframe, planSession, resolveInstrument, resolveInstruments, type StartError, type StartRequest,
+} from './setup.ts';
 import type { LogError, SessionError, StartPolicy } from './types.ts';
 
 export interface LifecycleDeps {
@@ -89,26 +94,41 @@ export class SessionLifecycle {
     const nowMs = this.d.clock.nowMs();
     const gate = await this.startLimiter.take(String(userId), nowMs);
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
-    const inst = resolveInstrument(req);
+    const many = resolveInstruments(req);
+    if (!many.ok) return many;
+    const inst = many.value ? ok(many.value[0]) : resolveInstrument(req);
     if (!inst.ok) return inst;
+    const insts = many.value ?? [inst.value];
     if (req.startDate === undefined || req.startDate === null || req.startDate === '') return err({ kind: 'start_date_required' });
     const tf = parseSessionTimeframe(req.timeframe, inst.value, this.d.config.customTimeframes);
     if (!tf.ok) return tf;
+    // Every instrument's stored resolution must divide the timeframe.
+    for (const other of insts.slice(1)) {
+      const t = parseSessionTimeframe(req.timeframe, other, this.d.config.customTimeframes);
+      if (!t.ok) return t;
+    }
     if ((await this.reads.liveCountAll(userId)) >= policy.liveSessionsMax) return err({ kind: 'too_many_sessions' });
     const plan = planSession(this.d.source, inst.value, tf.value, req.startDate, req.endDate, policy.span);
     if (!plan.ok) return plan;
     const p = plan.value;
+    if (insts.length > 1) p.totalBars = countUnionBuckets(this.d.source, insts, p.tf, p.startS, p.endS);
     const challenge = await this.challengeFor(userId, req.accountId, p.startS);
     if (!challenge.ok) return challenge;
     const c = challenge.value;
 
-    const engine = new SessionEngine(p.inst, {
-      startingBalanceCents: c ? c.state.balanceCents : limits.startingBalanceCents,
-      slippageTicks: this.d.config.slippageTicks,
-      maxPositionQty: c ? maxPositionQtyFor(c.plan, p.inst) : null,
+    const startingBalanceCents = c ? c.state.balanceCents : limits.startingBalanceCents;
+    const ledger = many.value ? new AccountLedger(startingBalanceCents, 1, 1, true) : undefined;
+    const engines = insts.map((i) => {
+      const e = new SessionEngine(i, {
+        startingBalanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, i) : null, ledger,
+      });
+      const last = i === p.inst ? p.lastPrice : lastPriceBefore(this.d.source, i, p.startS);
+      if (last) e.setLastPrice(last.ticks, last.timeS);
+      return e;
     });
-    if (p.lastPrice) engine.setLastPrice(p.lastPrice.ticks, p.lastPrice.timeS);
-    const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
+    const engine = engines[0];
+    const legs = many.value ? sessionLegs(engines) : null;
+    const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, legs ? (legs[0].ruleEngine as AccountLeg) : engine) } : null;
     const session = await this.d.db.transaction(async () => {
       // The count above is a quick refusal; this one, under the user's lock, is the one that holds
       // when starts race through several nodes (or one): the count and the insert are one step.
@@ -117,7 +137,7 @@ export class SessionLifecycle {
       const account = await this.d.accounts.insert({ userId, kind: 'replay', name: 'Replay', balanceCents: engine.balanceCents, nowMs });
       await this.d.accounts.rename(account.id, replayAccountName(p.inst.symbol, p.tf.text, account.id));
       const init = { ...p, accountId: account.id, sessionId: `rs_${randomSecret(12)}`, userId, cursorS: p.startS, currentIndex: 0 };
-      const s = new LiveSession(init, engine, this.d.source, binding, nowMs);
+      const s = new LiveSession(init, engine, this.d.source, binding, nowMs, legs);
       // In a cluster the starting node holds the new session (a new account: nobody else can).
       await this.d.ownership.claim(account.id);
       // A performance phase opening at this start is part of the start.
@@ -172,7 +192,7 @@ export class SessionLifecycle {
   // ---- ending ----
 
   /** Replay/end: flattens at the current price, cancels working orders, persists, releases. */
-  async end(userId: number, accountId: number | Invalid): Promise<Result<{ session: LiveSession; fills: readonly Fill[] }, SessionError>> {
+  async end(userId: number, accountId: number | Invalid): Promise<Result<{ session: LiveSession; fills: readonly Fill[]; legFills: readonly LegFills[] }, SessionError>> {
     const found = await this.registry.live(userId, accountId);
     if (!found.ok) return found;
     const s = found.value;
@@ -182,7 +202,7 @@ export class SessionLifecycle {
       const mark = this.commands.mark(s);
       s.lastActivityMs = this.d.clock.nowMs();
       await this.commands.finalize(s, 'ended', mark);
-      return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom) });
+      return ok({ session: s, fills: s.engine.fills.slice(mark.fillsFrom), legFills: fillsSince(s, mark) });
     });
   }
 

@@ -11,7 +11,8 @@ import { maxPositionQtyFor } from '../../challenge/plans.ts';
 import { ChallengeRule } from '../../challenge/rules.ts';
 import type { Config } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
-import { findInstrument } from '../../domain/instrument.ts';
+import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { AccountLedger } from '../../engine/ledger.ts';
 import { parseTimeframe } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
 import { type EngineState, type EngineStateV1, type EngineStateV2, SessionEngine } from '../../engine/engine.ts';
@@ -20,12 +21,27 @@ import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
-import { LiveSession } from './session.ts';
+import { LiveSession, type SessionLeg } from './session.ts';
+import { AccountLeg } from './account-leg.ts';
 import type { Ownership } from '../cluster/ownership.ts';
 
-/** Before a mutating call: where the fill log stood (the call's own fills are those after it). */
+/** Before a mutating call: where the fill logs stood (the call's own fills are those after it). */
 export interface ChangeMark {
+  /** The first instrument's fill log. */
   fillsFrom: number;
+  /** Each instrument's, in the session's order (a one-instrument session: [fillsFrom]). */
+  legFillsFrom: number[];
+}
+
+/** An instrument's fills since a mark: the fills a call made on it. */
+export interface LegFills {
+  readonly inst: Instrument;
+  readonly fills: readonly Fill[];
+}
+
+/** The fills a call made since `mark`, instrument by instrument (instruments added since have none before it). */
+export function fillsSince(s: LiveSession, mark: ChangeMark): LegFills[] {
+  return s.legs.map((l, k) => ({ inst: l.inst, fills: l.engine.fills.slice(mark.legFillsFrom[k] ?? 0) }));
 }
 
 /** What one command changed, from the engine's journal: the rows to write. */
@@ -45,6 +61,26 @@ export function unitOf(changes: readonly EngineChange[]): SessionUnit {
   return { orders: [...orders.values()], fills };
 }
 
+/**
+ * The engine_core column: the first instrument's engine state; a session over several adds `legs`,
+ * the other instruments' symbols and states (the ledger's balance and id counters are in each).
+ */
+type StoredCore = (EngineState | EngineStateV2 | EngineStateV1) & { legs?: { symbol: string; core: EngineState }[] };
+
+function engineCoreText(s: LiveSession): string {
+  const core: StoredCore = s.engine.coreState();
+  if (s.multi) core.legs = s.legs.slice(1).map((l) => ({ symbol: l.inst.symbol, core: l.engine.coreState() }));
+  return JSON.stringify(core);
+}
+
+/** The legs of a session over several instruments, each with the challenge rule's view of it (account-leg.ts). */
+export function sessionLegs(engines: readonly SessionEngine[]): SessionLeg[] {
+  const legs: SessionLeg[] = [];
+  const all = () => legs.map((l) => l.engine);
+  for (const engine of engines) legs.push({ inst: engine.inst, engine, ruleEngine: new AccountLeg(engine, all) });
+  return legs;
+}
+
 export interface PersistenceDeps {
   db: Sql;
   config: Config;
@@ -59,22 +95,29 @@ export class SessionPersistence {
   constructor(private readonly d: PersistenceDeps) {}
 
   mark(s: LiveSession): ChangeMark {
-    s.engine.beginChanges();
-    return { fillsFrom: s.engine.fillCount };
+    for (const l of s.legs) l.engine.beginChanges();
+    return { fillsFrom: s.engine.fillCount, legFillsFrom: s.legs.map((l) => l.engine.fillCount) };
   }
 
-  /** Writes one command's unit of work in one transaction; `endReason` ends the session. */
-  async commit(s: LiveSession, unit: SessionUnit, endReason: string | null, nowMs: number): Promise<void> {
+  /**
+   * Writes one command's unit of work in one transaction; `endReason` ends the session. `units`
+   * are the session's instruments' in order; a session over several stores each order's and fill's
+   * symbol (null: the session's one instrument).
+   */
+  async commit(s: LiveSession, units: readonly SessionUnit[], endReason: string | null, nowMs: number): Promise<void> {
     await this.d.db.transaction(async () => {
       // In a cluster: nothing is written unless this node still holds the session.
       await this.d.ownership.fence(s.accountId);
-      await this.d.store.upsertOrders(s.accountId, unit.orders);
-      await this.d.store.insertFills(s.accountId, unit.fills);
+      for (const [k, unit] of units.entries()) {
+        const symbol = s.multi ? s.legs[k].inst.symbol : null;
+        await this.d.store.upsertOrders(s.accountId, unit.orders, symbol);
+        await this.d.store.insertFills(s.accountId, unit.fills, symbol);
+      }
       await this.d.store.updateSession({
         accountId: s.accountId,
         cursorS: s.cursorS,
         currentIndex: s.currentIndex,
-        engineCore: JSON.stringify(s.engine.coreState()),
+        engineCore: engineCoreText(s),
         status: endReason ? 'ended' : 'active',
         endReason,
         lastActivityMs: s.lastActivityMs,
@@ -104,7 +147,7 @@ export class SessionPersistence {
       status: 'active',
       endReason: null,
       challengeId: s.challenge ? s.challenge.accountId : null,
-      engineCore: JSON.stringify(s.engine.coreState()),
+      engineCore: engineCoreText(s),
       createdMs: s.lastActivityMs,
       lastActivityMs: s.lastActivityMs,
       endedMs: null,
@@ -122,15 +165,28 @@ export class SessionPersistence {
     if (!inst || !tf || !tf.ok) return null;
     // Rows written before order modify hold version 1 states, before the gateway's order model
     // version 2; restore reads every version.
-    const core = JSON.parse(row.engineCore) as EngineState | EngineStateV2 | EngineStateV1;
+    const core = JSON.parse(row.engineCore) as StoredCore;
     const c = row.challengeId === null ? null : await this.d.challenges.byId(row.challengeId);
-    const engine = SessionEngine.restore(
-      inst,
-      { startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, inst) : null },
-      core,
-    );
-    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
-    return new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, binding, Math.max(row.lastActivityMs, nowMs));
+    const cfg = (i: Instrument, ledger?: AccountLedger) => ({
+      startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, i) : null, ledger,
+    });
+    const nowActive = Math.max(row.lastActivityMs, nowMs);
+    if (core.legs === undefined) {
+      const engine = SessionEngine.restore(inst, cfg(inst), core);
+      const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
+      return new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, binding, nowActive);
+    }
+    // A session over several instruments: one engine per instrument on one ledger (engine/ledger.ts).
+    const ledger = new AccountLedger(core.balanceCents, core.nextOrderId, core.nextFillId, true);
+    const engines = [SessionEngine.restore(inst, cfg(inst, ledger), core)];
+    for (const leg of core.legs) {
+      const li = findInstrument(leg.symbol, 'all');
+      if (!li) return null;
+      engines.push(SessionEngine.restore(li, cfg(li, ledger), leg.core));
+    }
+    const legs = sessionLegs(engines);
+    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, legs[0].ruleEngine as AccountLeg) } : null;
+    return new LiveSession({ ...row, inst, tf: tf.value }, engines[0], this.d.source, binding, nowActive, legs);
   }
 
   /** Every active session in the store; a row that cannot be read back is ended, not left dangling. */

@@ -34,12 +34,12 @@ export class SessionReads {
 
   /**
    * The live session that feeds a user's market-hub subscriptions on an instrument: the one started
-   * last (docs/decisions.md, "Hubs").
+   * last (docs/decisions.md, "Hubs") among those trading it (alone or among several).
    */
   feedingSession(userId: number, symbol: string): LiveSession | undefined {
     let found: LiveSession | undefined;
     for (const s of this.registry.all()) {
-      if (s.userId === userId && s.inst.symbol === symbol && (!found || s.accountId > found.accountId)) found = s;
+      if (s.userId === userId && s.legs.some((l) => l.inst.symbol === symbol) && (!found || s.accountId > found.accountId)) found = s;
     }
     return found;
   }

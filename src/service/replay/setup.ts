@@ -20,9 +20,17 @@ import { dayToDateString, parseDateDay } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { DAY_S } from '../../lib/time-units.ts';
 
+/** The refusals of `instrumentSymbols`, a session over several instruments (the current family's extension). */
+export type InstrumentsError =
+  | { kind: 'instruments_invalid' }
+  | { kind: 'instrument_unknown'; symbol: string }
+  | { kind: 'instrument_twice'; symbol: string }
+  | { kind: 'instrument_not_first'; field: 'instrumentSymbol' | 'contractId' };
+
 export type StartError =
   | { kind: 'instrument_required' }
   | { kind: 'instrument_not_found' }
+  | InstrumentsError
   | { kind: 'start_date_required' }
   | { kind: 'custom_disabled' }
   | { kind: 'invalid_timeframe' }
@@ -45,6 +53,8 @@ export type StartError =
  */
 export interface StartRequest {
   instrumentSymbol: string | null | undefined | Invalid;
+  /** A session over several instruments (the current family's extension); absent or null: the spec's one. */
+  instrumentSymbols?: readonly string[] | null | Invalid;
   contractId: string | null | undefined | Invalid;
   /** YYYY-MM-DD (required: absent, null or empty is `start_date_required`). */
   startDate: string | null | undefined | Invalid;
@@ -79,6 +89,27 @@ export function resolveInstrument(req: StartRequest): Result<Instrument, StartEr
   if (!named(sym) && !named(cid)) return err({ kind: 'instrument_required' });
   const inst = named(sym) ? findInstrument(sym, req.listedIn) : instrumentForContractId(cid, req.listedIn);
   return inst ? ok(inst) : err({ kind: 'instrument_not_found' });
+}
+
+/**
+ * The instruments of a session over several (`instrumentSymbols`), or null when the request names
+ * one the spec's way. The list holds 1 to limits.replayInstrumentsMax known, distinct symbols; an
+ * `instrumentSymbol` or `contractId` sent beside it must name its first.
+ */
+export function resolveInstruments(req: StartRequest): Result<Instrument[] | null, StartError> {
+  const list = req.instrumentSymbols;
+  if (list === undefined || list === null) return ok(null);
+  if (isInvalid(list) || list.length < 1 || list.length > limits.replayInstrumentsMax) return err({ kind: 'instruments_invalid' });
+  const out: Instrument[] = [];
+  for (const symbol of list) {
+    const inst = findInstrument(symbol, req.listedIn);
+    if (!inst) return err({ kind: 'instrument_unknown', symbol });
+    if (out.includes(inst)) return err({ kind: 'instrument_twice', symbol: inst.symbol });
+    out.push(inst);
+  }
+  if (named(req.instrumentSymbol) && findInstrument(req.instrumentSymbol, req.listedIn) !== out[0]) return err({ kind: 'instrument_not_first', field: 'instrumentSymbol' });
+  if (named(req.contractId) && instrumentForContractId(req.contractId, req.listedIn) !== out[0]) return err({ kind: 'instrument_not_first', field: 'contractId' });
+  return ok(out);
 }
 
 export function parseSessionTimeframe(text: StartRequest['timeframe'], inst: Instrument, customEnabled: boolean): Result<Timeframe, StartError> {
@@ -189,7 +220,7 @@ export function historyStartS(source: BarSource, inst: Instrument, tf: Timeframe
 }
 
 /** The last stored bar before `startS`, searched for up to 10 days back (long weekends, holidays). */
-function lastPriceBefore(source: BarSource, inst: Instrument, startS: number): { ticks: number; timeS: number } | null {
+export function lastPriceBefore(source: BarSource, inst: Instrument, startS: number): { ticks: number; timeS: number } | null {
   const firstDay = source.range(inst).firstDay;
   for (let day = Math.floor((startS - 1) / DAY_S), n = 0; n < 10 && day >= firstDay; day--, n++) {
     const bars = source.day(inst, day);

@@ -4,6 +4,7 @@
 
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { Fill } from '../../engine/types.ts';
+import type { LegFills } from './persistence.ts';
 import type { AdvanceResult, LiveSession } from './session.ts';
 import type { SpanPolicy } from './setup.ts';
 import type { AllowanceRefusal } from './streaming.ts';
@@ -25,7 +26,10 @@ export type PlayError = SessionError | { kind: 'invalid_speed' };
 export interface AdvanceOutcome {
   session: LiveSession;
   advance: AdvanceResult;
+  /** The first instrument's fills of this advance. */
   fills: readonly Fill[];
+  /** Every instrument's (persistence.ts `fillsSince`). */
+  legFills: readonly LegFills[];
   /** The challenge violation or pass that halted this advance, its barIndex on the session's scale. */
   decided: ChallengeOutcome | null;
 }
