@@ -68,7 +68,7 @@ describe('daily loss on the combined equity', () => {
       });
       expect(r.filledOrders.map((f: any) => [f.fillPrice, f.fillQty]).sort()).toEqual([[19_985, 2], [4_995, 2]].sort());
       expect(await liquidations(t, x, r.filledOrders.map((f: any) => f.orderId))).toEqual([
-        [ES, 1, 2, 4_995, at('04', esDrop)], [NQ, 1, 2, 19_985, at('04', esDrop)],
+        [NQ, 1, 2, 19_985, at('04', esDrop)], [ES, 1, 2, 4_995, at('04', esDrop)],
       ]);
       const limit = (await ok(t, 'Order/search', { accountId: x.accountId })).orders.find((o: any) => o.id === 3);
       expect(limit).toMatchObject({ contractId: ES, status: 3, fillVolume: 0 });
@@ -123,7 +123,7 @@ describe('the trailing maximum loss on the combined equity', () => {
       }],
     });
     expect(await liquidations(t, x, r.filledOrders.map((f: any) => f.orderId))).toEqual([
-      [ES, 1, 1, 4_992, at('06', '15:02')], [NQ, 1, 1, 19_980, at('06', '15:02')],
+      [NQ, 1, 1, 19_980, at('06', '15:02')], [ES, 1, 1, 4_992, at('06', '15:02')],
     ]);
     await expectFlattened(t, c, x, 47_977.6);
   });
@@ -132,7 +132,8 @@ describe('the trailing maximum loss on the combined equity', () => {
 describe('the plan\'s position limit across contracts', () => {
   const flat = (p: number): Row[] => [[at('04', '15:00'), p], [at('04', '15:01'), p]];
 
-  it('minis of every contract add up, a micro counts 1/10; refused orders change nothing and are no violation', async () => {
+  /** An app with NQ, ES and MNQ flat, a challenge session on them at 15:00; `refused(contract, size)` checks a refusal. */
+  async function limitApp() {
     const t = await multiApp({ NQ: flat(20_000), ES: flat(5_000), MNQ: flat(20_000) });
     const c = await createChallenge(t);
     const x = await startMulti(t, ['NQ', 'ES', 'MNQ'], '2025-03-04', c);
@@ -142,20 +143,33 @@ describe('the plan\'s position limit across contracts', () => {
       expect(r.body).toMatchObject({ success: false, errorCode: 2 });
       expect(r.body.errorMessage).toStartWith('Maximum position size exceeded');
     };
+    return { t, c, x, refused };
+  }
+
+  it('positions of every contract add up, a micro counts 1/10; refused orders change nothing and are no violation', async () => {
+    const { t, c, x, refused } = await limitApp();
     await marketOn(t, x, NQ, 3);
-    const working = await limitOn(t, x, ES, 2, 4_900); // 3 held + 2 working = 5
-    await refused(ES, 1);
-    await refused(MNQ, 1);
-    await refused(NQ, -9); // flips NQ to short 6
-    await ok(t, 'Order/cancel', { accountId: x.accountId, orderId: working });
     await marketOn(t, x, ES, 1); // 4
     await marketOn(t, x, MNQ, 10); // 4 + 10 × 1/10 = 5
     await refused(MNQ, 1);
+    await refused(ES, 1);
     await refused(NQ, 1);
+    await refused(NQ, -9); // NQ short 6
     const paused = await ok(t, 'Replay/pause', { accountId: x.accountId });
     // 3 × 1,000 + 500 + 10 × 100 margin; 50,000 − (3 + 1) × 1.40 − 10 × 0.37.
     expect(paused.account).toEqual(account(49_990.7, { marginUsed: 4_500, positions: 3 }));
     expect(paused.propFirm).toEqual(propFirm({ tradingDaysCount: 1 }));
     expect(await accountEntry(t, c)).toMatchObject({ canTrade: true });
+  });
+
+  it('working entries count as in one-instrument sessions, whatever their contract', async () => {
+    const { t, x, refused } = await limitApp();
+    await marketOn(t, x, NQ, 3);
+    await limitOn(t, x, ES, 2, 4_900); // 3 held + 2 working = 5
+    await refused(ES, 1);
+    await refused(NQ, 1);
+    await refused(MNQ, 1);
+    const paused = await ok(t, 'Replay/pause', { accountId: x.accountId });
+    expect(paused.account).toEqual(account(49_995.8, { marginUsed: 3_000, positions: 1, pendingOrders: 1 }));
   });
 });
