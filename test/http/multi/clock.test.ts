@@ -110,14 +110,17 @@ describe('a day of synthetic NQ and ES in 5 m buckets', () => {
     t.clock.advance(240); // 24 buckets due at 100 a second
     await waitFor(() => [NQ, ES].every((c) => quotes.sent.some((q) => q.args[0] === c)));
     await ok(t, 'Replay/pause', { accountId });
+    const playedQuotes = [...quotes.sent];
     const after = await ok(t, 'Replay/step', { accountId });
     const played = after.currentIndex - 1;
     expect(played).toBeGreaterThan(k + 12);
     expect(after.barsProcessed).toBe(1);
     expect(after.barsByContract).toEqual(span(played, played + 1));
     for (const c of [NQ, ES]) {
-      const last = quotes.sent.filter((q) => q.args[0] === c).at(-1)!.args[1] as any;
+      const last = playedQuotes.filter((q) => q.args[0] === c).at(-1)!.args[1] as any;
       expect(last.lastPrice).toBe(span(0, played)[c].at(-1).c);
+      // The step after the pause quotes the bucket it played.
+      expect((quotes.sent.filter((q) => q.args[0] === c).at(-1)!.args[1] as any).lastPrice).toBe(span(played, played + 1)[c].at(-1).c);
     }
 
     // Play to the end of the data: the step after it has nothing left.
