@@ -1,8 +1,9 @@
 // Issue 34's "done when": a bot trading NQ and ES on one challenge account over REST and the hubs
 // (the official SignalR client) through a day of replay. The bot plays the synthetic 2025-03-03 in
-// 5 m buckets from 14:00 with one Replay/play; on an NQ quote that rose it buys 1 NQ and sells 1 ES
-// at market (a spread), three NQ quotes later it closes both, and it stops opening at 19:00. Its
-// positions come from the user hub. Afterwards, the expectation is computed independently of the
+// 5 m buckets from 02:00 to the end of the data with one Replay/play; on an NQ quote that rose it buys
+// 1 NQ and sells 1 ES at market (a spread), on the next NQ quote it closes both; it opens at most six
+// times, and not after 08:00 (the quiet hours: a 1-lot ES short can lose the daily $1,000 in one
+// 5 m bar of the synthetic US open). Its positions come from the user hub. Afterwards, the expectation is computed independently of the
 // server from History/retrieveBars and the orders' own times: a market order fills at its contract's
 // last close before the order's time; P&L per contract at $20 (NQ) and $50 (ES) a point, $1.40 a side.
 import { afterEach, describe, expect, it } from 'bun:test';
@@ -16,12 +17,14 @@ import { ES, multiApp, NQ } from './multi.ts';
 afterEach(stopHubs);
 
 const DAY = '2025-03-03';
-const STOP_OPENING = '2025-03-03T19:00';
+const START = '2025-03-03T02:00:00Z';
+const STOP_OPENING = '2025-03-03T08:00';
+const ENTRIES_MAX = 6;
 const POINT: Record<string, number> = { [NQ]: 20, [ES]: 50 };
 const FEE = 1.4;
 const cents = (x: number) => Math.round(x * 100) / 100;
 
-/** The bot: spread entries on rising NQ quotes, exits three NQ quotes later; positions from the user hub. */
+/** The bot: spread entries on rising NQ quotes, exits on the next NQ quote; positions from the user hub. */
 class SpreadBot {
   readonly size: Record<string, number> = { [NQ]: 0, [ES]: 0 };
   readonly errors: unknown[] = [];
@@ -29,7 +32,6 @@ class SpreadBot {
   entries = 0;
   busy = false;
   private previous: number | null = null;
-  private held = 0;
 
   constructor(private readonly b: HubBench, private readonly accountId: number) {}
 
@@ -50,14 +52,13 @@ class SpreadBot {
     this.previous = price;
     if (this.busy) return;
     const flat = this.size[NQ] === 0 && this.size[ES] === 0;
-    if (flat && rising && time < STOP_OPENING) this.act(() => this.open(), { [NQ]: 1, [ES]: -1 });
-    else if (!flat && ++this.held >= 3) this.act(() => this.close(), { [NQ]: 0, [ES]: 0 });
+    if (flat && rising && time < STOP_OPENING && this.entries < ENTRIES_MAX) this.act(() => this.open(), { [NQ]: 1, [ES]: -1 });
+    else if (!flat) this.act(() => this.close(), { [NQ]: 0, [ES]: 0 });
   }
 
   /** Sends the orders, then waits for the user hub to show the positions they make. */
   private act(send: () => Promise<void>, want: Record<string, number>) {
     this.busy = true;
-    this.held = 0;
     send()
       .then(() => waitFor(() => this.size[NQ] === want[NQ] && this.size[ES] === want[ES], 60_000))
       .catch((e) => this.errors.push(e))
@@ -148,7 +149,7 @@ describe('a bot trading NQ and ES through a day of replay', () => {
     const b = await hubBench(t);
     const x = await b.post('Replay/start', { instrumentSymbols: ['NQ', 'ES'], startDate: DAY, timeframe: '5m', accountId: c });
     expect(x.instruments.map((i: any) => i.contractId)).toEqual([NQ, ES]);
-    expect((await b.post('Replay/jumpTo', { accountId: x.accountId, targetTime: `${DAY}T14:00:00Z` })).success).toBe(true);
+    expect((await b.post('Replay/jumpTo', { accountId: x.accountId, targetTime: START })).success).toBe(true);
     const [market, user] = [await b.connect('market'), await b.connect('user')];
     const bot = new SpreadBot(b, x.accountId);
     bot.listen(market, user);
