@@ -85,6 +85,10 @@ _new = object.__new__
 _OPENS, _HIGHS, _LOWS, _CLOSES, _VOLUMES, _TIMES, _ENDS = range(7)
 _TYPECODES = 'ddddqqq'
 
+# ctx.history(n): the last n bars as one float list per field, in the column order above, for
+# array-style work without numpy (the sandbox has none: docs/decisions.md).
+History = namedtuple('History', ('open', 'high', 'low', 'close', 'volume', 'time', 'end'))
+
 
 class Series:
     """Closed bars of one timeframe, oldest first: a sequence of Bar plus typed columns.
@@ -172,6 +176,15 @@ class Series:
     volumes = property(lambda self: self._col(_VOLUMES))
     times = property(lambda self: self._col(_TIMES))
     ends = property(lambda self: self._col(_ENDS))
+
+    def history(self, n):
+        """The last `n` bars (fewer at the start) as columns: a History of float lists, oldest first."""
+        if type(n) is not int or n < 1:
+            raise ValueError(f'history needs a whole number of bars >= 1, got {n!r}')
+        k = min(n, self._n)
+        if k == 0:
+            return History(*([] for _ in _TYPECODES))
+        return History(*(list(map(float, self._col(i)[-k:])) for i in range(len(_TYPECODES))))
 
     def __len__(self):
         return self._n
@@ -385,6 +398,10 @@ class Context:
     def equity(self):
         """Balance plus the open P&L at the current bar's close, USD."""
         return self.balance + self.position.open_pnl
+
+    def history(self, n, timeframe=None):
+        """The last `n` bars of the run (or of a context timeframe) as columns of floats, oldest first."""
+        return (self.bars if timeframe is None else self.context(timeframe)).history(n)
 
     def context(self, timeframe):
         """Closed bars of a context timeframe requested for the run (a Series)."""

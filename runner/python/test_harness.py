@@ -454,6 +454,37 @@ def on_end(ctx):
         with self.assertRaises(ValueError):  # a gap is a glue bug, never the strategy's error
             harness.run_columns(99, src)
 
+    def test_history_gives_the_last_n_bars_as_float_columns(self):
+        # ctx.history(n): one float list per field, oldest first, fewer at the start, across batch
+        # edges; the same for a context timeframe; a bad n is a ValueError in the strategy's code.
+        code = '''
+seen = []
+def on_bar(ctx, bar):
+    h = ctx.history(3)
+    seen.append((h.open, h.high, h.low, h.close, h.volume, h.time, h.end, type(h.volume[0]).__name__,
+                 ctx.history(2, '5m').close))
+def on_end(ctx):
+    for bad in (0, 2.5, None):
+        try:
+            ctx.history(bad)
+        except ValueError as e:
+            seen.append(str(e))
+'''
+        rows = [(400 + i, 404 + i, 396 + i, 401 + i) for i in range(8)]
+        five = make_bars([(40_000, 40_010, 39_990, 40_004 + i) for i in range(1)], step=300)
+        r = Run(code, make_bars(rows), batch=3, ctx_bars={'5m': five}, context_timeframes=['5m'])
+        self.assertIsNone(r.error)
+        seen = r.ns['seen']
+        self.assertEqual(seen[0][:8], ([100.0], [101.0], [99.0], [100.25], [10.0], [float(T0)], [float(T0 + 60)], 'float'))
+        j = range(4, 7)  # bar 6 sees bars 4, 5, 6
+        self.assertEqual(seen[6][:7], ([(400 + i) / 4 for i in j], [(404 + i) / 4 for i in j], [(396 + i) / 4 for i in j],
+                                       [(401 + i) / 4 for i in j], [10.0 + i for i in j], [float(T0 + 60 * i) for i in j],
+                                       [float(T0 + 60 * (i + 1)) for i in j]))
+        self.assertEqual((seen[3][8], seen[4][8]), ([], [10_001.0]))  # the 5m bar closes with bar 4
+        self.assertEqual(seen[8:], ['history needs a whole number of bars >= 1, got 0',
+                                    'history needs a whole number of bars >= 1, got 2.5',
+                                    'history needs a whole number of bars >= 1, got None'])
+
     def test_unrequested_context_timeframe_is_a_clear_error(self):
         r = Run("def on_bar(ctx, bar):\n    ctx.context('1h')\n", flat_bars(2))
         self.assertIn("KeyError: \"context timeframe '1h' was not requested for this run (requested: none)\"",

@@ -33,6 +33,7 @@
 
 import type { BarColumns } from '../data/bar-columns.ts';
 import { formatUsd } from '../engine/account.ts';
+import type { LedgerMember } from '../engine/ledger.ts';
 import type { ProcessResult } from '../engine/matching.ts';
 import {
   type EngineStateView, equityAtCents, type RuleThresholds, type RuleVerdict, type StopRule,
@@ -49,6 +50,11 @@ import {
 /** What the rule needs of the engine; SessionEngine satisfies it. */
 export interface ChallengeEngine extends EngineStateView {
   readonly fills: readonly Fill[];
+  /**
+   * The account, when several contracts' engines share it (engine/ledger.ts, `keepsFills`): its
+   * fills are the account's, and a liquidation flattens and expires every member.
+   */
+  readonly ledger?: { readonly keepsFills: boolean; readonly fills: readonly Fill[]; readonly members: readonly LedgerMember[] };
   processBars(bars: BarColumns, from: number, to: number, rule: StopRule | null): ProcessResult;
   flatten(nowS: number, priceTicks?: number): Fill | null;
   /** Ends every working order as Expired (the phase is over). */
@@ -77,7 +83,7 @@ export class ChallengeRule implements StopRule {
     readonly state: ChallengeState,
     readonly plan: ChallengePlan,
     private engine: ChallengeEngine,
-    fillsAbsorbed: number = engine.fills.length,
+    fillsAbsorbed: number = accountFills(engine).length,
   ) {
     assert(plan.startingBalanceCents === state.startingBalanceCents, 'plan and challenge differ in size');
     this.fillsSeen = fillsAbsorbed;
@@ -154,7 +160,7 @@ export class ChallengeRule implements StopRule {
 
   /** Records fills the rule has not seen yet: trading days, closed P&L per trade date, balance. */
   absorbFills(): void {
-    const fills = this.engine.fills;
+    const fills = accountFills(this.engine);
     const n = fills.length;
     if (this.fillsSeen === n) return;
     for (let k = this.fillsSeen; k < n; k++) {
@@ -198,7 +204,7 @@ export class ChallengeRule implements StopRule {
     priceTicks: number,
   ): RuleVerdict {
     if (this.state.status !== 'active') return 'continue';
-    if (s.fillCount !== this.fillsSeen) this.absorbFills();
+    if (s.fillCount !== this.fillsSeen || this.engine.ledger?.keepsFills === true) this.absorbFills();
     const startTicks = barIndex === this.rangeBarIndex ? this.rangeStartTicks : this.openTicks(barIndex);
     this.rangeBarIndex = barIndex;
     this.rangeStartTicks = priceTicks;
@@ -315,8 +321,12 @@ export class ChallengeRule implements StopRule {
    * a soft breach blocks the date (they are canceled: the account trades again the next date).
    */
   private settle(o: ChallengeOutcome): void {
-    if (o.kind !== 'soft_breach') this.engine.expireWorking(o.timeS);
-    this.engine.flatten(o.timeS, o.liquidationPriceTicks ?? undefined);
+    const e = this.engine;
+    // The account's other contracts (engine/ledger.ts) end with it, flattened at their last prices.
+    const others = e.ledger?.keepsFills ? e.ledger.members.filter((m) => (m as unknown) !== e) : [];
+    if (o.kind !== 'soft_breach') for (const m of [e, ...others]) m.expireWorking(o.timeS);
+    e.flatten(o.timeS, o.liquidationPriceTicks ?? undefined);
+    for (const m of others) m.flatten(o.timeS);
     this.absorbFills();
     if (o.kind === 'soft_breach') {
       this.state.softBreachTradeDate = this.state.currentTradeDate;
@@ -347,6 +357,11 @@ export function liquidationPriceTicks(s: EngineStateView, floorCents: number, st
   const touch = touchPriceTicks(s, floorCents);
   if (s.positionQty > 0) return startTicks <= touch ? startTicks : touch;
   return startTicks >= touch ? startTicks : touch;
+}
+
+/** The fills the rule reads: the account's when several contracts share it, else the engine's. */
+function accountFills(e: ChallengeEngine): readonly Fill[] {
+  return e.ledger?.keepsFills ? e.ledger.fills : e.fills;
 }
 
 /** No position on any contract of the account: a pass is checked only then. */

@@ -29,7 +29,7 @@ export interface EngineConfig {
   readonly ledger?: AccountLedger;
 }
 
-export class EngineCore {
+export abstract class EngineCore {
   readonly book = new OrderBook();
   readonly tickValueCents: number;
   /** The account: balance and id counters, shared with the session's other contracts' engines. */
@@ -73,6 +73,11 @@ export class EngineCore {
     const qty = this.position.qty;
     return qty === 0 ? 0 : ticksToCents(this.lastPriceTicks * qty - this.position.costTicks, this.tickValueCents);
   }
+
+  /** Closes the position at the last price (engine.ts). */
+  abstract flatten(nowS: number, priceTicks?: number): unknown;
+  /** Ends every working order and suspended leg as Expired (engine.ts). */
+  abstract expireWorking(nowS: number): void;
 
   // ---- EngineStateView (stop-rule.ts) ----
   get othersUnrealizedCents(): number {

@@ -21,6 +21,10 @@ export interface LedgerMember {
   readonly position: { readonly qty: number };
   readonly book: { readonly size: number };
   readonly unrealizedCents: number;
+  /** Closes the position at the last price (a liquidation of the account). */
+  flatten(nowS: number): unknown;
+  /** Ends every working order as Expired (the account's phase is over). */
+  expireWorking(nowS: number): void;
 }
 
 export class AccountLedger {

@@ -1,5 +1,6 @@
 // Performance statistics of a backtest, beside the trade statistics of results.ts: return and CAGR,
-// Sharpe and Sortino, exposure, average trade duration, longest drawdown duration, monthly returns.
+// Sharpe, Sortino and Calmar, exposure, expectancy, average trade duration, longest drawdown
+// duration, monthly returns, and a buy-and-hold benchmark over the same span.
 // Pure: cents, epoch seconds and day numbers in, plain numbers out; no I/O, no clock. Any result
 // view (the playground's runs, Replay/end, the desk's journal) can feed it.
 //
@@ -10,6 +11,12 @@
 // - Sharpe = mean / sample standard deviation (n − 1) of the daily returns × √252; Sortino = mean /
 //   downside deviation (√(Σ min(r, 0)² / n), target 0) × √252. Risk-free rate 0. 252 trade dates a
 //   year. null with fewer than two daily returns, a zero deviation, or an equity that reached 0.
+// - Calmar = annualised return of the daily returns ((Π(1 + r))^(252 / n) − 1) / |maximum drawdown
+//   of the daily closes| (the deepest fall from a running peak, the start included, as a fraction of
+//   that peak): empyrical's calmar_ratio. null with fewer than two daily returns or no drawdown.
+// - Expectancy = the mean net P&L of a trade (Σ pnl / trades), cents; null without trades.
+// - Buy and hold: one contract bought at the first bar's open and sold at the last bar's close, no
+//   fees; its P&L against the starting balance, and the price's own change in percent.
 // - CAGR = (final / start)^(1 / years) − 1, years = the span played / 365.25 days.
 // - Exposure = share of bars during which a position was open (held at the bar's start or after its
 //   fills; a position opened at a bar's close counts from the next bar).
@@ -38,10 +45,23 @@ export interface PerformanceInput {
   endS: number;
   /** Equity at each trade date's close, oldest first. */
   dailyCloses: readonly DailyClose[];
-  trades: readonly { entryTimeS: number; exitTimeS: number }[];
+  trades: readonly { entryTimeS: number; exitTimeS: number; pnlCents: number }[];
   exposedBars: number;
   bars: number;
   longestDrawdownS: number;
+  /** The first bar's open and the last bar's close (one contract's P&L between them); null before a bar. */
+  benchmark: { entryPriceTicks: number; exitPriceTicks: number; pnlCents: number } | null;
+}
+
+/** One contract held over the whole span (the model above). */
+export interface BuyAndHold {
+  entryPriceTicks: number;
+  exitPriceTicks: number;
+  pnlCents: number;
+  /** The P&L against the starting balance, percent, two decimals. */
+  returnPct: number;
+  /** The price's change, percent, two decimals. */
+  priceChangePct: number;
 }
 
 export interface MonthlyReturn {
@@ -58,11 +78,15 @@ export interface Performance {
   cagrPct: number | null;
   sharpeRatio: number | null;
   sortinoRatio: number | null;
+  calmarRatio: number | null;
+  /** Mean net P&L a trade, cents, rounded; null without trades. */
+  expectancyCents: number | null;
   /** 0–100, two decimals. */
   exposurePct: number;
   /** Seconds, rounded; null without trades. */
   averageTradeDurationS: number | null;
   longestDrawdownS: number;
+  buyAndHold: BuyAndHold | null;
   monthlyReturns: MonthlyReturn[];
 }
 
@@ -70,15 +94,23 @@ export function performance(x: PerformanceInput): Performance {
   const start = x.startingBalanceCents;
   const returns = dailyReturns(start, x.dailyCloses);
   let durationSum = 0;
-  for (const t of x.trades) durationSum += t.exitTimeS - t.entryTimeS;
+  let pnlSum = 0;
+  for (const t of x.trades) {
+    durationSum += t.exitTimeS - t.entryTimeS;
+    pnlSum += t.pnlCents;
+  }
+  const n = x.trades.length;
   return {
     returnPct: round2(((x.finalEquityCents - start) / start) * 100),
     cagrPct: cagr(start, x.finalEquityCents, x.endS - x.startS),
     sharpeRatio: returns === null ? null : sharpe(returns),
     sortinoRatio: returns === null ? null : sortino(returns),
+    calmarRatio: returns === null ? null : calmar(returns),
+    expectancyCents: n === 0 ? null : Math.round(pnlSum / n),
     exposurePct: x.bars === 0 ? 0 : round2((x.exposedBars / x.bars) * 100),
-    averageTradeDurationS: x.trades.length === 0 ? null : Math.round(durationSum / x.trades.length),
+    averageTradeDurationS: n === 0 ? null : Math.round(durationSum / n),
     longestDrawdownS: x.longestDrawdownS,
+    buyAndHold: x.benchmark === null ? null : buyAndHold(start, x.benchmark),
     monthlyReturns: monthlyReturns(start, x.dailyCloses),
   };
 }
@@ -119,6 +151,27 @@ function sortino(r: readonly number[]): number | null {
   for (const x of r) if (x < 0) ss += x * x;
   const dd = Math.sqrt(ss / n);
   return dd === 0 ? null : round2((mean(r) / dd) * Math.sqrt(TRADE_DATES_PER_YEAR));
+}
+
+function calmar(r: readonly number[]): number | null {
+  const n = r.length;
+  if (n < 2) return null;
+  let growth = 1;
+  let peak = 1;
+  let deepest = 0;
+  for (const x of r) {
+    growth *= 1 + x;
+    if (growth > peak) peak = growth;
+    else if ((peak - growth) / peak > deepest) deepest = (peak - growth) / peak;
+  }
+  if (deepest === 0) return null;
+  const annual = Math.pow(growth, TRADE_DATES_PER_YEAR / n) - 1;
+  return Number.isFinite(annual) ? round2(annual / deepest) : null;
+}
+
+function buyAndHold(start: number, b: NonNullable<PerformanceInput['benchmark']>): BuyAndHold {
+  const change = b.entryPriceTicks === 0 ? 0 : ((b.exitPriceTicks - b.entryPriceTicks) / Math.abs(b.entryPriceTicks)) * 100;
+  return { ...b, returnPct: round2((b.pnlCents / start) * 100), priceChangePct: round2(change) };
 }
 
 function monthlyReturns(start: number, closes: readonly DailyClose[]): MonthlyReturn[] {

@@ -14,7 +14,7 @@ import { err, ok, type Result } from '../lib/result.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import type { ReplayStore } from '../store/replay.ts';
 import type { LiveSession, SessionLeg } from './replay/session.ts';
-import { legForContract, legOfOpenOrder, rowInstrument } from './replay/leg-lookup.ts';
+import { legForContract, legOfOpenOrder, marketClosedReason, rowInstrument } from './replay/leg-lookup.ts';
 import { challengeTradeDate, orderRefusal } from '../challenge/state.ts';
 import type { ReplayService, SessionError, TradeSessionError } from './replay/service.ts';
 import {
@@ -167,6 +167,8 @@ export class TradingService {
       if (!req.ok) return req;
       const tag = req.value.customTag;
       if (tag && (await this.store.hasOrderTagged(s.accountId, tag))) return err({ kind: 'custom_tag_taken', customTag: tag });
+      const closed = req.value.type === OrderType.Market ? marketClosedReason(s, leg) : null;
+      if (closed) return err({ kind: 'rejected', reason: closed });
       const placed = leg.engine.placeOrder(req.value, s.nowS);
       if (placed.ok) return ok({ order: placed.order });
       // A recorded refusal is a change like any other: committed, then answered as the refusal.
@@ -319,6 +321,8 @@ export class TradingService {
       const leg = legForContract(s, contractId);
       if (!hasPosition(leg, contractId)) return err({ kind: 'position_not_found' });
       if (size !== null && (!isInt(size) || size < 1 || size > Math.abs(leg.engine.positionQty))) return err({ kind: 'invalid_close_size' });
+      const closed = marketClosedReason(s, leg);
+      if (closed) return err({ kind: 'rejected', reason: closed });
       const r = leg.engine.closePosition(size as number | null, s.nowS);
       return r.ok ? ok({ order: r.order }) : r;
     });

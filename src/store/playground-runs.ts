@@ -325,6 +325,13 @@ export class PlaygroundRunStore {
     return r ? runRowOf(r) : null;
   }
 
+  /** Records an ended single run of the user's that has no strategy under `strategyId` (Save as strategy); whether it did. */
+  async adoptRun(userId: number, id: string, strategyId: string): Promise<boolean> {
+    const n = await this.db.run(`UPDATE playground_runs SET strategy_id = $s WHERE id = $id AND user_id = $u AND strategy_id IS NULL
+         AND status <> 'running' AND optimization_id IS NULL`, { id, u: userId, s: strategyId });
+    return n > 0;
+  }
+
   /**
    * Keeps the user's newest `keep` runs: deletes the oldest ended ones beyond that count (running
    * runs count and always stay); returns how many.

@@ -156,13 +156,16 @@ export class ReplayStore {
   }
 
   /** Writes the moving parts of a session: cursor, engine core, status, activity. */
-  async updateSession(s: Pick<SessionRow, 'accountId' | 'cursorS' | 'currentIndex' | 'engineCore' | 'status' | 'endReason' | 'lastActivityMs' | 'endedMs'>): Promise<void> {
+  /** `totalBars` changes only when a session over several instruments gains or loses one. */
+  async updateSession(s: Pick<SessionRow, 'accountId' | 'cursorS' | 'currentIndex' | 'engineCore' | 'status' | 'endReason' | 'lastActivityMs' | 'endedMs'> & { totalBars?: number }): Promise<void> {
     await this.db.run(`UPDATE replay_sessions SET cursor_s = $cursor_s, current_index = $current_index, engine_core = $engine_core,
-           status = $status, end_reason = $end_reason, last_activity_ms = $last_activity_ms, ended_ms = $ended_ms
+           status = $status, end_reason = $end_reason, last_activity_ms = $last_activity_ms, ended_ms = $ended_ms,
+           total_bars = COALESCE($total_bars, total_bars)
          WHERE account_id = $account_id`, {
         account_id: s.accountId,
         cursor_s: s.cursorS,
         current_index: s.currentIndex,
+        total_bars: s.totalBars ?? null,
         engine_core: s.engineCore,
         status: s.status,
         end_reason: s.endReason,

@@ -18,10 +18,11 @@ const base: PerformanceInput = {
     { day: daysFromCivil(2025, 1, 31), equityCents: 999_900 },
     { day: daysFromCivil(2025, 2, 3), equityCents: 1_019_898 },
   ],
-  trades: [{ entryTimeS: 100, exitTimeS: 160 }, { entryTimeS: 200, exitTimeS: 350 }],
+  trades: [{ entryTimeS: 100, exitTimeS: 160, pnlCents: 15_000 }, { entryTimeS: 200, exitTimeS: 350, pnlCents: -5_001 }],
   exposedBars: 3,
   bars: 8,
   longestDrawdownS: 7_200,
+  benchmark: null,
 };
 
 describe('performance', () => {
@@ -36,9 +37,14 @@ describe('performance', () => {
       cagrPct: 8.2,
       sharpeRatio: 6.93,
       sortinoRatio: 18.33,
+      // Growth 1.01, 0.9999, 1.019898: the deepest fall 1 % of the 1.01 peak; 1.019898^(252 / 3) − 1 = 4.23319.
+      calmarRatio: 423.32,
+      // (15,000 − 5,001) / 2 = 4,999.5, rounded half up.
+      expectancyCents: 5_000,
       exposurePct: 37.5,
       averageTradeDurationS: 105,
       longestDrawdownS: 7_200,
+      buyAndHold: null,
       monthlyReturns: [{ month: '2025-01', returnPct: -0.01 }, { month: '2025-02', returnPct: 2 }],
     });
   });
@@ -46,9 +52,20 @@ describe('performance', () => {
   it('without trades, bars or a second trade date: nulls where a figure has no meaning', () => {
     const one = { ...base, dailyCloses: base.dailyCloses.slice(0, 1), finalEquityCents: 1_010_000, trades: [], exposedBars: 0, bars: 0, endS: base.startS };
     expect(performance(one)).toEqual({
-      returnPct: 1, cagrPct: null, sharpeRatio: null, sortinoRatio: null, exposurePct: 0, averageTradeDurationS: null, longestDrawdownS: 7_200,
-      monthlyReturns: [{ month: '2025-01', returnPct: 1 }],
+      returnPct: 1, cagrPct: null, sharpeRatio: null, sortinoRatio: null, calmarRatio: null, expectancyCents: null, exposurePct: 0, averageTradeDurationS: null,
+      longestDrawdownS: 7_200, buyAndHold: null, monthlyReturns: [{ month: '2025-01', returnPct: 1 }],
     });
+  });
+
+  it('buy and hold: one contract from the first open to the last close, against the starting balance', () => {
+    // NQ 17,000.00 → 17,250.25 (68,000 → 69,001 ticks at 500 cents): 1,001 ticks, 5,005.00 USD on 10,000.00 = 50.05 %; the price 1.47 %.
+    const b = performance({ ...base, benchmark: { entryPriceTicks: 68_000, exitPriceTicks: 69_001, pnlCents: 500_500 } }).buyAndHold;
+    expect(b).toEqual({ entryPriceTicks: 68_000, exitPriceTicks: 69_001, pnlCents: 500_500, returnPct: 50.05, priceChangePct: 1.47 });
+  });
+
+  it('no drawdown between daily closes: no Calmar', () => {
+    const up = { ...base, dailyCloses: [base.dailyCloses[0], { day: base.dailyCloses[2].day, equityCents: 1_030_100 }], finalEquityCents: 1_030_100 };
+    expect(performance(up).calmarRatio).toBeNull();
   });
 
   it('no losing day: no Sortino; flat equity: no Sharpe', () => {

@@ -59,3 +59,19 @@ describe('contextTimeframes', () => {
     }
   }, SANDBOX_TEST_MS);
 });
+
+describe('ctx.history(n)', () => {
+  it('gives the last n bars (and closed context bars) as float columns in the sandbox', async () => {
+    const code = `
+def on_bar(ctx, bar):
+    if bar.index in (0, 90):
+        h = ctx.history(3)
+        c = ctx.history(2, '1h')
+        print('H', bar.index, h.close == [float(x) for x in ctx.closes[-3:]], h.time == [float(x) for x in ctx.times[-3:]],
+              len(h.open), type(h.volume[0]).__name__, c.close == [float(x) for x in ctx.context('1h').closes[-2:]], len(c.close))
+`;
+    const x = await p.waitEnd(await p.run({ instrument: 'NQ', startDate: '2025-02-27', timeframe: '1m', contextTimeframes: ['1h'], code }));
+    expect({ status: x.status, error: x.error }).toEqual({ status: 'completed', error: null });
+    expect((x.logs as string[]).filter((l) => l.startsWith('H '))).toEqual(['H 0 True True 1 float True 0', 'H 90 True True 3 float True 1']);
+  }, SANDBOX_TEST_MS);
+});

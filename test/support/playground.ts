@@ -8,6 +8,7 @@
 // sandbox passes one of the bounds below, tests wait on the execution's own end event, and the
 // apps' run deadline is far above any normal run, so only the tests that want a timeout get one.
 
+import { afterAll, beforeAll } from 'bun:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../src/config.ts';
@@ -90,3 +91,18 @@ export async function makePlaygroundApp(config: Partial<Config> = {}, opts: { no
 
 /** A strategy with one on_bar that does nothing. */
 export const IDLE = 'def on_bar(ctx, bar):\n    pass\n';
+
+/**
+ * A playground app for a whole test file: opened before its tests and closed after them, within the
+ * hook bound. The returned holder's `app` is set once the hook ran.
+ */
+export function playgroundAppPerFile(config: Partial<Config> = {}): { app: PlaygroundApp } {
+  const holder = {} as { app: PlaygroundApp };
+  beforeAll(async () => {
+    holder.app = await makePlaygroundApp(config);
+  }, SANDBOX_HOOK_MS);
+  afterAll(async () => {
+    await holder.app?.close();
+  }, SANDBOX_HOOK_MS);
+  return holder;
+}

@@ -3,7 +3,7 @@
 // drawdown, trades on the price chart, logs). Save or fork into strategies and compare their runs.
 // Layout only: the state and commands are the models in playground/ (page-model.ts puts them together).
 
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { PageProps } from './page-props.ts';
 import { ErrorLine, money, signClass } from '../ui.tsx';
 import { CodeEditor, type EditorError } from './playground/editor.tsx';
@@ -13,6 +13,8 @@ import { TradesPriceChart } from './playground/price-chart.tsx';
 import { MarketCard } from './playground/market-card.tsx';
 import { OptimisePanel } from './playground/optimise.tsx';
 import { type PlaygroundCommands, type PlaygroundModels, usePlaygroundPage } from './playground/page-model.ts';
+import { PerformanceStats } from './playground/performance.tsx';
+import { ReferencePanel } from './playground/reference.tsx';
 import { Logs, RunsTable, Stats, StatusBadge, TradesTable } from './playground/results.tsx';
 import { Sidebar } from './playground/sidebar.tsx';
 import { errorLine, errorSummary } from './playground/traceback.ts';
@@ -27,6 +29,9 @@ export function PlaygroundPage(_: PageProps) {
   const pg = usePlaygroundPage();
   const { library, doc } = pg;
   const failure = pg.run.result && pg.run.result.error ? pg.run.result.error : null;
+  // The reference panel: closed (null), or open at a section (`statistics` from the result's Formulas).
+  const [reference, setReference] = useState<{ section?: string } | null>(null);
+  const [wide, setWide] = useState<HTMLElement | null>(null);
   const editorError: EditorError | null = useMemo(() => {
     const line = errorLine(failure);
     return line === null || !failure ? null : { line, message: errorSummary(failure) };
@@ -44,7 +49,7 @@ export function PlaygroundPage(_: PageProps) {
       />
       <section class="pg-work">
         <ErrorLine error={library.error} />
-        <DocumentHead pg={pg} />
+        <DocumentHead pg={pg} onReference={() => setReference(reference ? null : {})} />
         {pg.template && <p class="pg-desc muted">{pg.template.description}</p>}
         <CodeEditor value={doc.code} docKey={doc.docKey} onChange={doc.setCode} error={editorError} />
         {failure && <Traceback status={pg.run.result!.status} failure={failure} editorError={editorError} />}
@@ -53,14 +58,17 @@ export function PlaygroundPage(_: PageProps) {
           <h3>Params</h3>
           <ParamsForm schema={doc.schema} values={doc.params} onChange={doc.setParams} disabled={pg.run.running} />
         </div>
-        <Tabs pg={pg} />
+        <Tabs pg={pg} wide={wide} />
       </section>
-      <ResultPane live={pg.run.live} result={pg.run.result} running={pg.run.running} />
+      <ResultPane live={pg.run.live} result={pg.run.result} running={pg.run.running} onFormulas={() => setReference({ section: 'statistics' })} />
+      {/* Under both columns, as wide as both: the optimiser's progress, tables, heatmap and walk-forward charts. */}
+      <section class="pg-wide" ref={setWide} data-testid="wide-column" />
+      {reference && <ReferencePanel section={reference.section} onClose={() => setReference(null)} />}
     </div>
   );
 }
 
-function DocumentHead({ pg }: { pg: Page }) {
+function DocumentHead({ pg, onReference }: { pg: Page; onReference: () => void }) {
   const { doc, run } = pg;
   const title = doc.source.kind === 'strategy' ? 'Strategy' : doc.source.kind === 'template' ? 'Template' : 'New strategy';
   return (
@@ -76,6 +84,9 @@ function DocumentHead({ pg }: { pg: Page }) {
           )}
         </div>
         <div class="pg-head-actions">
+          <button type="button" class="ghost" onClick={onReference} data-testid="reference-toggle" title="The strategy API: ctx, bars, orders, indicators, statistics">
+            Reference
+          </button>
           {doc.strategy && (
             <button type="button" onClick={() => pg.save(false)} disabled={run.busy !== null}>
               Save
@@ -120,7 +131,7 @@ function Traceback({ status, failure, editorError }: { status: string; failure: 
   );
 }
 
-function Tabs({ pg }: { pg: Page }) {
+function Tabs({ pg, wide }: { pg: Page; wide: HTMLElement | null }) {
   const { tab, setTab, runs, runsError } = pg.tabs;
   const result = pg.run.result;
   const strategy = pg.doc.strategy;
@@ -140,10 +151,11 @@ function Tabs({ pg }: { pg: Page }) {
           </button>
         )}
       </div>
-      <div class="pg-tab-body">
+      {/* The optimiser's forms, tables and charts grow with their content; the lists scroll in a bounded box. */}
+      <div class={`pg-tab-body${tab === 'optimise' ? ' pg-tab-open' : ''}`}>
         {tab === 'trades' && (result ? <TradesTable execution={result} /> : <p class="empty">Run the strategy to see its trades.</p>)}
         {tab === 'logs' && (result ? <Logs execution={result} /> : <p class="empty">Run the strategy to see what it prints.</p>)}
-        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} />}
+        {tab === 'optimise' && <OptimisePanel request={pg.optimiseRequest()} schema={pg.doc.schema} params={pg.doc.params} onOpenRun={pg.openRun} resultsHost={wide} />}
         {tab === 'runs' && strategy && (
           <>
             <ErrorLine error={runsError} />
@@ -155,7 +167,7 @@ function Tabs({ pg }: { pg: Page }) {
   );
 }
 
-function ResultPane({ live, result, running }: { live: ExecutionProgress | null; result: Execution | null; running: boolean }) {
+function ResultPane({ live, result, running, onFormulas }: { live: ExecutionProgress | null; result: Execution | null; running: boolean; onFormulas: () => void }) {
   const equityPoints = useMemo(() => (result ? result.equityCurve.map((p) => ({ time: Date.parse(p.time) / 1000, equity: p.equity })) : []), [result]);
   return (
     <section class="pg-result" data-testid="result">
@@ -163,6 +175,7 @@ function ResultPane({ live, result, running }: { live: ExecutionProgress | null;
       {result && result.status !== 'failed' && result.status !== 'timeout' ? (
         <>
           <Stats r={result.results} startingBalance={STARTING_BALANCE} />
+          <PerformanceStats r={result.results} onFormulas={onFormulas} />
           <div class="card pg-chart-card">
             <div class="pg-chart-head">
               <span>Equity and drawdown</span>

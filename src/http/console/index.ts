@@ -6,6 +6,7 @@ import { Elysia } from 'elysia';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { notFound } from '../shared/envelope.ts';
+import { readStrategyReference } from './strategy-reference.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '..', '..', 'console');
 
@@ -36,7 +37,8 @@ async function build(): Promise<ConsoleBundle> {
     target: 'browser',
     minify: true,
     sourcemap: 'none',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // The strategy API reference (the playground's side panel), cut from docs/playground.md now.
+    define: { 'process.env.NODE_ENV': '"production"', PLAYGROUND_REFERENCE_MD: JSON.stringify(readStrategyReference()) },
   });
   if (!out.success) throw new Error(`console build failed: ${out.logs.map(String).join('\n')}`);
   let js = '';

@@ -119,7 +119,9 @@ function subscribeReplayBars(s: Services): HubMethod {
     const deliverBars = (e: ReplayEvent) => {
       const inst = e.kind === 'bars' ? findInstrument(e.symbol, 'all') : undefined;
       if (e.kind !== 'bars' || !inst) return;
-      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended }]);
+      // A session over several instruments adds each one's bars, by symbol.
+      const bySymbol = e.bySymbol && Object.fromEntries(e.bySymbol.map((x) => [x.symbol, hubBars(findInstrument(x.symbol, 'all') ?? inst, x.bars)]));
+      c.send('ReplayDeskBars', [accountId, { bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, ended: e.ended, ...(bySymbol ? { barsBySymbol: bySymbol } : {}) }]);
     };
     subs.bars.set(accountId, s.topology.events.subscribe(barsTopic(accountId), deliverBars));
     return OK;

@@ -14,8 +14,8 @@ export const ObjectiveName = T.Union(OBJECTIVE_NAMES.map((o) => T.Literal(o)), {
   description: 'Higher is better: net P&L (USD); net P&L over |max drawdown|; Sharpe ratio (results.sharpeRatio); profit factor; win rate',
 });
 
-/** A combination's statistics: an execution's `results` without the monthly returns. */
-const { monthlyReturns: _months, ...statisticsFields } = PlaygroundResults.properties;
+/** A combination's statistics: an execution's `results` without the monthly returns and the benchmark (the same for every combination). */
+const { monthlyReturns: _months, buyAndHold: _benchmark, ...statisticsFields } = PlaygroundResults.properties;
 export const CombinationStatistics = T.Object(statisticsFields, { ...STRICT, title: 'CombinationStatistics' });
 
 export const Combination = T.Object(

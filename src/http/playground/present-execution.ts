@@ -2,7 +2,7 @@
 // spec first, then progress, the statistics of the earlier family's `results`, trades, the equity
 // curve and logs. Money in USD, prices in the instrument's units, times ISO 8601 UTC.
 
-import { centsToUsd, type Instrument } from '../../domain/instrument.ts';
+import { centsToUsd, type Instrument, ticksToPrice } from '../../domain/instrument.ts';
 import type { Performance } from '../../engine/performance.ts';
 import type { TradeRecord } from '../../engine/results.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
@@ -48,18 +48,32 @@ export function presentProgress(v: ExecutionView) {
 }
 
 /** The performance extension of `results` (all null, no months, for a run recorded before it existed). */
-function presentPerformance(p: Performance | null) {
-  return { ...presentPerformanceFigures(p), monthlyReturns: p?.monthlyReturns ?? [] };
+function presentPerformance(inst: Instrument, p: Performance | null) {
+  const b = p?.buyAndHold ?? null;
+  return {
+    ...presentPerformanceFigures(p),
+    buyAndHold: b === null ? null : {
+      entryPrice: ticksToPrice(inst, b.entryPriceTicks),
+      exitPrice: ticksToPrice(inst, b.exitPriceTicks),
+      pnl: centsToUsd(b.pnlCents),
+      returnPct: b.returnPct,
+      priceChangePct: b.priceChangePct,
+    },
+    monthlyReturns: p?.monthlyReturns ?? [],
+  };
 }
 
-/** The performance figures without the months (an optimisation's combinations carry these); null for none. */
-export function presentPerformanceFigures(p: Omit<Performance, 'monthlyReturns'> | null | undefined) {
+/** The performance figures without the months and the benchmark (an optimisation's combinations carry these); null for none. */
+export function presentPerformanceFigures(p: Omit<Performance, 'monthlyReturns' | 'buyAndHold'> | null | undefined) {
+  const expectancy = p?.expectancyCents ?? null;
   return {
     returnPct: p?.returnPct ?? null,
     cagrPct: p?.cagrPct ?? null,
     sharpeRatio: p?.sharpeRatio ?? null,
     sortinoRatio: p?.sortinoRatio ?? null,
+    calmarRatio: p?.calmarRatio ?? null,
     exposurePct: p?.exposurePct ?? null,
+    expectancy: expectancy === null ? null : centsToUsd(expectancy),
     averageTradeDurationS: p?.averageTradeDurationS ?? null,
     longestDrawdownS: p?.longestDrawdownS ?? null,
   };
@@ -68,7 +82,7 @@ export function presentPerformanceFigures(p: Omit<Performance, 'monthlyReturns'>
 export function presentExecution(v: ExecutionView) {
   return {
     ...presentProgress(v),
-    results: { ...presentStats(v.stats), ...presentPerformance(v.performance) },
+    results: { ...presentStats(v.stats), ...presentPerformance(v.inst, v.performance) },
     trades: v.trades.map((t) => presentTrade(v.inst, t)),
     tradesTotal: v.tradesTotal,
     equityCurve: v.equity.map((p) => ({ time: isoFromEpochS(p.timeS), equity: centsToUsd(p.equityCents) })),

@@ -158,11 +158,13 @@ export const strategySave = endpoint('POST /strategies/save', 'cookie-pro', 'Cre
     instrument: T.String(),
     timeframe: T.String(),
     params: Params,
+    runId: Maybe(T.String({ description: 'Extension, on create: an ended run of yours of this code, instrument, timeframe and params (the run you saved from) to list under the new strategy; otherwise ignored' })),
   },
   fields: {
     id: { defer: 'strategy_not_found' },
     name: { defer: 'field_required' }, code: { defer: 'field_required' }, instrument: { defer: 'field_required' }, timeframe: { defer: 'field_required' },
     params: { keep: 'invalid_params' },
+    runId: { drop: true },
   },
   response: okBody({ id: T.String() }),
   errors: codes.saveStrategy,

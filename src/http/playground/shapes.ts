@@ -100,9 +100,23 @@ export const PlaygroundResults = T.Object(
     sortinoRatio: Nullable(T.Number({
       description: 'Daily returns: mean / downside deviation (√(Σ min(r, 0)² / n)) × √252, risk-free rate 0; null with fewer than 2 trade dates or no losing day',
     })),
+    calmarRatio: Nullable(T.Number({
+      description: 'Annualised return of the daily returns ((Π(1 + r))^(252 / n) − 1) / |maximum drawdown of the daily closes, a fraction of the peak|; null with fewer than 2 trade dates or no drawdown',
+    })),
     exposurePct: Nullable(T.Number({ minimum: 0, maximum: 100, description: 'Share of bars during which a position was open, percent' })),
+    expectancy: Nullable(T.Number({ description: 'Mean net P&L of a trade (Σ pnl / trades), USD; null without trades' })),
     averageTradeDurationS: Nullable(T.Integer({ minimum: 0, description: 'Mean entry-to-exit time of the trades, seconds; null without trades' })),
     longestDrawdownS: Nullable(T.Integer({ minimum: 0, description: 'Longest time from an equity peak back to it (or to the end), seconds' })),
+    buyAndHold: Nullable(T.Object(
+      {
+        entryPrice: T.Number({ description: 'The first bar\'s open' }),
+        exitPrice: T.Number({ description: 'The last bar\'s close' }),
+        pnl: T.Number({ description: 'One contract held from entryPrice to exitPrice, no fees, USD' }),
+        returnPct: T.Number({ description: 'pnl against the starting balance, percent' }),
+        priceChangePct: T.Number({ description: 'The price\'s change from entryPrice to exitPrice, percent' }),
+      },
+      { ...STRICT, description: 'The benchmark: one contract bought at the span\'s first open and held to its last close; null for a run without bars or recorded before it existed' },
+    )),
     monthlyReturns: T.Array(
       T.Object({ month: T.String({ description: 'YYYY-MM (of the trade dates)' }), returnPct: T.Number({ description: 'Percent against the previous month\'s last close' }) }, STRICT),
       { maxItems: 12 * (limits.replaySpanYearsMax + 1) },

@@ -4,7 +4,7 @@
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
-import type { AdvanceError, PlayError, SessionError } from '../../service/replay/service.ts';
+import type { AdvanceError, InstrumentChangeError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { limits } from '../../config.ts';
@@ -91,6 +91,21 @@ export const replayPlay: CodeTable<PlayError> = {
 };
 
 export const replaySession: CodeTable<SessionError> = replaySessionRows;
+
+/** Replay/addInstrument and removeInstrument (the extension's; docs/decisions.md, "Several instruments"). */
+export const replayInstruments: CodeTable<InstrumentChangeError> = {
+  ...replaySessionRows,
+  challenge_inactive: [4, 'Account violation'],
+  instrument_required: [1, 'instrumentSymbol required'],
+  instrument_unknown: [1, (e) => `Instrument not found: ${e.symbol}`, 'Instrument not found: {symbol}'],
+  single_instrument: [7, 'This session trades one instrument; start it with instrumentSymbols to add or remove instruments'],
+  instruments_invalid: [1, `instrumentSymbols must list 1 to ${limits.replayInstrumentsMax} instrument symbols`],
+  instrument_present: [1, (e) => `${e.symbol} is already in this session`, '{symbol} is already in this session'],
+  incompatible_resolution: [2, 'Invalid timeframe for this instrument'],
+  instrument_absent: [1, (e) => `${e.symbol} is not in this session`, '{symbol} is not in this session'],
+  instrument_first: [7, "The session's first instrument cannot be removed"],
+  instrument_busy: [7, (e) => `${e.symbol} has an open position or working orders; close them before removing it`, '{symbol} has an open position or working orders; close them before removing it'],
+};
 
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;
 

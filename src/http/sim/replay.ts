@@ -103,6 +103,15 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     return ep.replayPause.ok({ paused: true, account: presentSnapshot(r.value.engine), propFirm: propFirmOf(r.value) });
   });
 
+  for (const [decl, change] of [[ep.replayAddInstrument, 'addInstrument'], [ep.replayRemoveInstrument, 'removeInstrument']] as const) {
+    route(app, s, decl, async ({ body, principal, profile }) => {
+      const r = await s.replay[change](principal.user.id, body.accountId, body.instrumentSymbol, profile);
+      if (!r.ok) return mapError(codes.replayInstruments, r.error);
+      const session = r.value.session;
+      return decl.ok({ instruments: session.instruments.map((inst) => sessionInstrument(s, session, inst, profile)) });
+    });
+  }
+
   route(app, s, ep.replayEnd, async ({ body, principal }) => {
     const r = await s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);

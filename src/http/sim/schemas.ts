@@ -169,6 +169,23 @@ export const replayPause = sessionPost('/Replay/pause', 'Stops playback', {
   errors: codes.replaySession,
 });
 
+const instrumentChange = (path: string, summary: string) => sessionPost(path, summary, {
+  request: { instrumentSymbol: Maybe(T.String({ description: 'Symbol of the instrument' })) },
+  fields: { instrumentSymbol: { defer: 'instrument_required' } },
+  response: okBody({ instruments: T.Array(SessionInstrument, { description: "The session's instruments after the change, in order" }) }),
+  errors: codes.replayInstruments,
+});
+
+export const replayAddInstrument = instrumentChange(
+  '/Replay/addInstrument',
+  'Extension: adds an instrument to a session started with instrumentSymbols; it joins at the session\'s time',
+);
+
+export const replayRemoveInstrument = instrumentChange(
+  '/Replay/removeInstrument',
+  'Extension: removes an instrument (not the first) without a position or working order from a session started with instrumentSymbols',
+);
+
 export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, persists the balance and ends the session', {
   response: okBody({
     ended: T.Literal(true),
@@ -269,7 +286,7 @@ export const payout = payoutEndpoints(codes);
 export const SIM_ENDPOINTS: readonly EndpointInfo[] = [
   loginKey, validate, logout, ping,
   accountSearch, contractSearch, contractAvailable, contractSearchById, retrieveBars,
-  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd, replayAddInstrument, replayRemoveInstrument,
   orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
   positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
   payout.eligibility, payout.request, payout.history,

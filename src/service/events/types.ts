@@ -72,7 +72,12 @@ export type ReplayEvent =
       last: boolean;
     }
   /** Bars a session played (the console's chart), with the cursor after them. */
-  | { topic: string; kind: 'bars'; accountId: number; symbol: string; bars: TickBar[]; currentIndex: number; nowS: number; ended: boolean }
+  | {
+    topic: string; kind: 'bars'; accountId: number; symbol: string; bars: TickBar[];
+    /** A session over several instruments: every instrument's bars of the move, by symbol. */
+    bySymbol?: { symbol: string; bars: TickBar[] }[];
+    currentIndex: number; nowS: number; ended: boolean;
+  }
   /** Credentials stopped working: a token (logout) or all of a user's (key rotation, plan, disabled). */
   | { topic: string; kind: 'auth_revoked'; userId: number; jtiHash: string | null; reason: string };
 

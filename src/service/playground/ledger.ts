@@ -9,7 +9,7 @@
 // are applied at k's end time, exactly as a Replay client placing orders right after a step.
 
 import { limits } from '../../config.ts';
-import type { Instrument } from '../../domain/instrument.ts';
+import { type Instrument, ticksToCents } from '../../domain/instrument.ts';
 import { nextTradeDateStartS, tradeDate } from '../../domain/trading-hours.ts';
 import { SessionEngine } from '../../engine/engine.ts';
 import { strategyOrderRequest } from '../../engine/order-rules.ts';
@@ -51,6 +51,9 @@ export class RunLedger {
   private tradeDay = -1;
   private nextTradeDayS = 0;
   private lastEquityCents: number;
+  /** The first run bar's open and the latest run bar's close: the buy-and-hold benchmark (engine/performance.ts). */
+  private firstOpenTicks = 0;
+  private lastCloseTicks = 0;
   /** The run's one instrument as the bar walker's feed, and the walker's thresholds. */
   private readonly feed: RunBarFeed;
   private readonly feeds: readonly WalkFeed[];
@@ -76,6 +79,8 @@ export class RunLedger {
       // can fill: only its close matters) and walks the stored bars of one that can.
       const openS = b.run.time[j];
       if (openS >= this.nextTradeDayS) this.newTradeDay(openS);
+      if (this.barsDone === 0) this.firstOpenTicks = b.run.open[j];
+      this.lastCloseTicks = b.run.close[j];
       const heldAtStart = e.positionQty !== 0;
       const endS = b.runEnd[j];
       // The walker's quiet rule asked here first: most run bars reach no trigger, and a walk costs
@@ -122,7 +127,7 @@ export class RunLedger {
     return runStats(this.trades.closed, this.startingBalanceCents, this.engine.balanceCents, this.dd.maxDrawdownCents);
   }
 
-  /** Return, CAGR, Sharpe, Sortino, exposure, durations, monthly returns (engine/performance.ts), so far. */
+  /** Return, CAGR, the ratios, exposure, expectancy, durations, buy and hold, monthly returns (engine/performance.ts), so far. */
   performance(): Performance {
     const closes = this.tradeDay === -1 ? this.dailyCloses : [...this.dailyCloses, { day: this.tradeDay, equityCents: this.lastEquityCents }];
     const endS = this.barsDone === 0 ? this.startS : this.lastEndS;
@@ -136,6 +141,11 @@ export class RunLedger {
       exposedBars: this.exposedBars,
       bars: this.barsDone,
       longestDrawdownS: this.ddTime.longestUntil(endS),
+      benchmark: this.barsDone === 0 ? null : {
+        entryPriceTicks: this.firstOpenTicks,
+        exitPriceTicks: this.lastCloseTicks,
+        pnlCents: ticksToCents(this.lastCloseTicks - this.firstOpenTicks, this.engine.tickValueCents),
+      },
     });
   }
 

@@ -95,9 +95,9 @@ function computeLiveView(l: ViewedRun): ExecutionView {
   };
 }
 
-/** The statistics an optimisation sorts its combinations by (performance without the months). */
+/** The statistics an optimisation sorts its combinations by (performance without the months and the benchmark). */
 export function runSummary(stats: RunStats, performance: Performance) {
-  const { monthlyReturns: _, ...rest } = performance;
+  const { monthlyReturns: _, buyAndHold: _benchmark, ...rest } = performance;
   return { stats, performance: rest };
 }
 

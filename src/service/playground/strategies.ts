@@ -12,6 +12,7 @@ import type { Json, JsonObject } from '../../lib/json.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import type { RateLimiter, RateLimits } from '../rate-limit.ts';
 import type { PlaygroundRunStore, RunRow } from '../../store/playground-runs.ts';
+import { findTemplate } from './templates.ts';
 import type { ParamMap, StrategyFields, StrategyRow, StrategyStore, StrategySummaryRow } from '../../store/strategies.ts';
 
 export type { ParamMap, RunRow, StrategyRow, StrategySummaryRow };
@@ -51,6 +52,8 @@ export interface SaveStrategyInput {
   instrument: string | Invalid;
   timeframe: string | Invalid;
   params: Json | undefined;
+  /** On create: an ended run of the user's, of this code and market, to record under the new strategy (Save as strategy after a run). */
+  runId?: string | null;
 }
 
 /** `stg_` + 16 hex characters (64 random bits). */
@@ -80,6 +83,11 @@ function checkParams(params: JsonObject): InvalidParamsReason | null {
     }
   }
   return null;
+}
+
+/** A flat params object as JSON with its keys in order, for comparing two. */
+function sortedJson(p: Record<string, unknown>): string {
+  return JSON.stringify(Object.keys(p).sort().map((k) => [k, p[k]]));
 }
 
 /** What a strategy occupies in the user's byte budget (the columns `StrategyStore.usage` sums). */
@@ -148,7 +156,22 @@ export class StrategyService {
     }
     const newId = newStrategyId();
     await this.store.insert(newId, userId, fields, nowMs);
+    if (typeof input.runId === 'string') await this.adoptRun(userId, input.runId, newId, fields);
     return ok({ id: newId });
+  }
+
+  /**
+   * Records the run the user saved a strategy from under it, when it is the user's, ended, a single
+   * run without a strategy, of the strategy's instrument, timeframe and params, and (a template's
+   * run) of its code; a run of custom code keeps no code to compare, so the console's word stands
+   * (it is the user's own run and list). Otherwise nothing happens: the save stands either way.
+   */
+  private async adoptRun(userId: number, runId: string, strategyId: string, f: StrategyFields): Promise<void> {
+    const row = await this.runStore.get(userId, runId);
+    if (row === null || row.instrument !== f.instrument || row.timeframe !== f.timeframe) return;
+    if (row.templateId !== null && findTemplate(row.templateId)?.code !== f.code) return;
+    if (sortedJson(row.params) !== sortedJson(f.params)) return;
+    await this.runStore.adoptRun(userId, runId, strategyId);
   }
 
   async delete(userId: number, id: string): Promise<Result<void, StrategyNotFound>> {

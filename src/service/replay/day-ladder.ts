@@ -10,7 +10,7 @@ import type { BarSource } from '../../data/bar-source.ts';
 import { lastBarTimeBefore } from '../../data/ladder-read.ts';
 import { rollupWidthsFor } from '../../data/rollup.ts';
 import type { Instrument } from '../../domain/instrument.ts';
-import type { ChallengeEngine, ChallengeRule } from '../../challenge/rules.ts';
+import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import type { DayFeed } from '../../engine/walker.ts';
@@ -46,8 +46,6 @@ export class DayLadder implements DayFeed {
     flat = false,
     /** Sees each stored range walked, as far as it was processed (the flat walk aggregates its bars here). */
     private readonly onWalked: ((bars: BarColumns, from: number, to: number) => void) | null = null,
-    /** In a session over several instruments: the rule's view of this one (account-leg.ts), which the rule is pointed at first. */
-    private readonly ruleEngine: ChallengeEngine | null = null,
   ) {
     this.widthsS = rollupWidthsFor(inst);
     this.levelCount = flat ? 0 : this.widthsS.length;
@@ -85,7 +83,8 @@ export class DayLadder implements DayFeed {
     const rule = this.rule;
     if (rule === null) return;
     const t = this.ruleScratch;
-    if (this.ruleEngine !== null) rule.use(this.ruleEngine);
+    // One rule watches the account: pointed at this instrument's engine before it reads or runs it.
+    rule.use(e);
     rule.thresholds(e, t);
     // The account's equity moves with another contract's price too: while this one and another hold
     // positions, the walk descends to every stored bar (merged in time order), where the rule sees
@@ -107,7 +106,7 @@ export class DayLadder implements DayFeed {
     if (a >= b) return false;
     // The flat walk rolls the trade date at the first bar of each day's range only (ChallengeRule.run).
     const dayFirst = a === lowerBound(bars.time, bars.length, this.dayFromS);
-    if (this.rule !== null && this.ruleEngine !== null) this.rule.use(this.ruleEngine);
+    this.rule?.use(this.engine);
     const r = this.rule
       ? this.rule.run(bars, a, b, dayFirst)
       : { ...this.engine.processBars(bars, a, b, null), outcome: null };

@@ -63,7 +63,9 @@ export class SessionEvents {
     if (userWanted && (ended || balanceOnly)) this.accountEvents(s, accountIds, s.engine.balanceCents, ended);
     if (barsWanted && (movement.kind !== 'none' || ended)) {
       const bars = movement.kind === 'bars' ? tickBars(movement.bars) : [];
-      bus.publish({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, symbol: s.inst.symbol, bars, currentIndex: s.currentIndex, nowS: s.nowS, ended });
+      // A session over several instruments: each one's bars, by symbol (the first's are `bars` too).
+      const bySymbol = s.multi ? s.legs.map((l, k) => ({ symbol: l.inst.symbol, bars: movement.kind === 'bars' && movement.byLeg?.[k] ? tickBars(movement.byLeg[k]) : [] })) : undefined;
+      bus.publish({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, symbol: s.inst.symbol, bars, bySymbol, currentIndex: s.currentIndex, nowS: s.nowS, ended });
     }
   }
 

@@ -3,6 +3,8 @@
 
 import { instrumentForContractId } from '../../domain/contract-id.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
+import { isMarketOpen } from '../../domain/trading-hours.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { type Invalid, isInvalid } from '../../lib/invalid.ts';
 import type { Order } from '../../engine/types.ts';
 import type { LiveSession, SessionLeg } from './session.ts';
@@ -25,6 +27,16 @@ export function legOfOpenOrder(s: LiveSession, orderId: number): { leg: SessionL
     if (order) return { leg, order };
   }
   return null;
+}
+
+/**
+ * In a session over several instruments, the refusal of an order that would fill at market on an
+ * instrument whose market is closed at the session's time (its clock runs over the union of the
+ * instruments' hours); null when it may trade. A one-instrument session keeps the spec's behaviour.
+ */
+export function marketClosedReason(s: LiveSession, leg: SessionLeg): string | null {
+  if (!s.multi || isMarketOpen(leg.inst.session, s.nowS)) return null;
+  return `${leg.inst.symbol} is closed at ${isoFromEpochS(s.nowS)}; an order at market waits for its next open`;
 }
 
 /** A stored row's instrument: its own symbol (a session over several), else the session's one. */

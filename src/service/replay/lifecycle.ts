@@ -24,8 +24,7 @@ import type { ChallengeService } from '../challenges.ts';
 import type { Ownership } from '../cluster/ownership.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import type { SessionCommands } from './commands.ts';
-import { fillsSince, type LegFills, type SessionPersistence, sessionLegs } from './persistence.ts';
-import type { AccountLeg } from './account-leg.ts';
+import { fillsSince, type LegFills, type SessionPersistence } from './persistence.ts';
 import type { SessionReads } from './reads.ts';
 import type { SessionRegistry } from './registry.ts';
 import { LiveSession } from './session.ts';
@@ -127,8 +126,8 @@ export class SessionLifecycle {
       return e;
     });
     const engine = engines[0];
-    const legs = many.value ? sessionLegs(engines) : null;
-    const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, legs ? (legs[0].ruleEngine as AccountLeg) : engine) } : null;
+    const legs = many.value ? engines.map((e) => ({ inst: e.inst, engine: e })) : null;
+    const binding = c ? { accountId: c.accountId, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
     const session = await this.d.db.transaction(async () => {
       // The count above is a quick refusal; this one, under the user's lock, is the one that holds
       // when starts race through several nodes (or one): the count and the insert are one step.

@@ -21,8 +21,7 @@ import type { AccountStore } from '../../store/accounts.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
-import { LiveSession, type SessionLeg } from './session.ts';
-import { AccountLeg } from './account-leg.ts';
+import { LiveSession } from './session.ts';
 import type { Ownership } from '../cluster/ownership.ts';
 
 /** Before a mutating call: where the fill logs stood (the call's own fills are those after it). */
@@ -73,14 +72,6 @@ function engineCoreText(s: LiveSession): string {
   return JSON.stringify(core);
 }
 
-/** The legs of a session over several instruments, each with the challenge rule's view of it (account-leg.ts). */
-export function sessionLegs(engines: readonly SessionEngine[]): SessionLeg[] {
-  const legs: SessionLeg[] = [];
-  const all = () => legs.map((l) => l.engine);
-  for (const engine of engines) legs.push({ inst: engine.inst, engine, ruleEngine: new AccountLeg(engine, all) });
-  return legs;
-}
-
 export interface PersistenceDeps {
   db: Sql;
   config: Config;
@@ -117,6 +108,7 @@ export class SessionPersistence {
         accountId: s.accountId,
         cursorS: s.cursorS,
         currentIndex: s.currentIndex,
+        totalBars: s.totalBars,
         engineCore: engineCoreText(s),
         status: endReason ? 'ended' : 'active',
         endReason,
@@ -184,8 +176,8 @@ export class SessionPersistence {
       if (!li) return null;
       engines.push(SessionEngine.restore(li, cfg(li, ledger), leg.core));
     }
-    const legs = sessionLegs(engines);
-    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, legs[0].ruleEngine as AccountLeg) } : null;
+    const legs = engines.map((e) => ({ inst: e.inst, engine: e }));
+    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engines[0]) } : null;
     return new LiveSession({ ...row, inst, tf: tf.value }, engines[0], this.d.source, binding, nowActive, legs);
   }
 

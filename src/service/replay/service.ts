@@ -6,7 +6,8 @@
 // - commands.ts: the command path (a trading command alone on its session), commit, reload, and a
 //   session's last commit (`finalize`);
 // - advancing.ts: step, jump, play, pause;
-// - lifecycle.ts: start, restore, end, the idle sweep, shutdown.
+// - lifecycle.ts: start, restore, end, the idle sweep, shutdown;
+// - instruments.ts: a session over several instruments gains or loses one.
 // The facade only hands calls on: the names each part answers are listed below, the class's merged
 // interface picks them from the part's type and lib/hand-on.ts defines them on the class, so a
 // signature is written once, where its work is done.
@@ -23,11 +24,13 @@ import type { StreamingBudget } from '../streaming-budget.ts';
 import { SessionAdvancer } from './advancing.ts';
 import { SessionCommands } from './commands.ts';
 import { SessionEvents } from './events.ts';
+import { SessionInstruments } from './instruments.ts';
 import { type LifecycleDeps, SessionLifecycle } from './lifecycle.ts';
 import { SessionPersistence } from './persistence.ts';
 import { SessionReads } from './reads.ts';
 import { SessionRegistry } from './registry.ts';
 
+export type { InstrumentChangeError } from './instruments.ts';
 export type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
 
 /** What the service is built from: what its widest part (lifecycle.ts) takes, and the bus, rates and streaming budget. */
@@ -49,12 +52,14 @@ const READS = [
   'results', 'historyStart', 'historyStartOf',
 ] as const;
 const COMMANDS = ['command', 'mark', 'commit', 'reload', 'touch'] as const;
+const INSTRUMENTS = ['addInstrument', 'removeInstrument'] as const;
 
 type Names<T extends readonly string[]> = T[number];
 
 export interface ReplayService
   extends Pick<SessionLifecycle, Names<typeof LIFECYCLE>>, Pick<SessionAdvancer, Names<typeof ADVANCING>>,
-  Pick<SessionRegistry, Names<typeof FINDING>>, Pick<SessionReads, Names<typeof READS>>, Pick<SessionCommands, Names<typeof COMMANDS>> {}
+  Pick<SessionRegistry, Names<typeof FINDING>>, Pick<SessionReads, Names<typeof READS>>, Pick<SessionCommands, Names<typeof COMMANDS>>,
+  Pick<SessionInstruments, Names<typeof INSTRUMENTS>> {}
 
 // One class, one merged interface: the interface names the calls the class hands on (handOn).
 export class ReplayService implements SessionOwners {
@@ -64,6 +69,7 @@ export class ReplayService implements SessionOwners {
     handOn(ReplayService, (s) => s.registry, FINDING);
     handOn(ReplayService, (s) => s.reads, READS);
     handOn(ReplayService, (s) => s.commands, COMMANDS);
+    handOn(ReplayService, (s) => s.instruments, INSTRUMENTS);
   }
 
   readonly events: SessionEvents;
@@ -72,6 +78,7 @@ export class ReplayService implements SessionOwners {
   private readonly commands: SessionCommands;
   private readonly advancer: SessionAdvancer;
   private readonly lifecycle: SessionLifecycle;
+  private readonly instruments: SessionInstruments;
 
   constructor(d: ReplayDeps) {
     const persistence = new SessionPersistence(d);
@@ -86,6 +93,7 @@ export class ReplayService implements SessionOwners {
     this.commands = new SessionCommands(d, this.registry, persistence, this.events, this.reads);
     this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);
     this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
+    this.instruments = new SessionInstruments(d, this.registry, this.commands);
   }
 
   /** The live session this node holds for an account (the registry's `get`). */

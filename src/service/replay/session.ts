@@ -25,7 +25,7 @@ import { allocBars, type BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { bucketStart, nextBucketStart, type Timeframe } from '../../domain/timeframe.ts';
-import type { ChallengeEngine, ChallengeRule } from '../../challenge/rules.ts';
+import type { ChallengeRule } from '../../challenge/rules.ts';
 import type { ChallengeOutcome } from '../../challenge/state.ts';
 import type { SessionEngine } from '../../engine/engine.ts';
 import type { RuleThresholds } from '../../engine/stop-rule.ts';
@@ -64,13 +64,11 @@ export type SessionInit = Pick<SessionRow, 'accountId' | 'sessionId' | 'userId' 
 
 /**
  * One instrument of a session: its engine (its book, position and fills; the account is the engines'
- * shared ledger, engine/ledger.ts) and, in a session over several, the challenge rule's view of it
- * (account-leg.ts; null in a one-instrument session, whose rule reads the engine itself).
+ * shared ledger, engine/ledger.ts, which the challenge rule reads through it).
  */
 export interface SessionLeg {
   readonly inst: Instrument;
   readonly engine: SessionEngine;
-  readonly ruleEngine: ChallengeEngine | null;
 }
 
 export class LiveSession {
@@ -81,7 +79,8 @@ export class LiveSession {
   readonly tf: Timeframe;
   readonly startS: number;
   readonly endS: number;
-  readonly totalBars: number;
+  /** Changes only when a session over several instruments gains or loses one (Replay/addInstrument). */
+  totalBars: number;
   readonly historyBars: number;
   cursorS: number;
   currentIndex: number;
@@ -132,7 +131,7 @@ export class LiveSession {
     this.historyBars = init.historyBars;
     this.lastActivityMs = nowMs;
     this.multi = legs !== null;
-    this.legs = legs ?? [{ inst: init.inst, engine, ruleEngine: null }];
+    this.legs = legs ?? [{ inst: init.inst, engine }];
     this.peeks = this.legs.map((l) => new LegPeek(source, l.inst, this.tf, this.endS));
   }
 
@@ -264,7 +263,7 @@ export class LiveSession {
     }
     if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
     const rule = this.challenge?.rule ?? null;
-    const walks = this.legs.map((l) => new DayLadder(this.source, l.inst, l.engine, rule, false, null, l.ruleEngine));
+    const walks = this.legs.map((l) => new DayLadder(this.source, l.inst, l.engine, rule, false, null));
     walkDays(walks, fromS, cutS, this.walkScratch);
     const halted = walks.find((w) => w.haltS !== undefined);
     const haltS = halted?.haltS;
@@ -305,7 +304,7 @@ export class LiveSession {
     const walks = this.legs.map((l, k) => new DayLadder(this.source, l.inst, l.engine, rule, true, (bars: BarColumns, a: number, b: number) => {
       aggs?.[k].push(bars, a, b);
       counter?.count(bars.time, a, b);
-    }, l.ruleEngine));
+    }));
     walkDays(walks, fromS, cutS, this.walkScratch);
     const halted = walks.find((w) => w.haltS !== undefined);
     const haltS = halted?.haltS;

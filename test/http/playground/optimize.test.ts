@@ -162,7 +162,7 @@ describe('a grid over sma_cross', () => {
     const trades = async (id: string) => (await call(me, 'GET', `executions/${id}/trades?limit=1000`)).trades;
     expect(await trades(rerunId)).toEqual(await trades(opt.best.runId));
     expect(rerun.equityCurve).toEqual(best.equityCurve);
-    const { monthlyReturns: _, ...stats } = rerun.results;
+    const { monthlyReturns: _, buyAndHold: _benchmark, ...stats } = rerun.results;
     expect(opt.best.statistics).toEqual(stats);
   }, SANDBOX_TEST_MS);
 

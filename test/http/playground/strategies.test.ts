@@ -2,6 +2,7 @@
 import { describe, expect, it, setDefaultTimeout } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { isoFromEpochMs } from '../../../src/lib/iso-time.ts';
+import { findTemplate } from '../../../src/service/playground/templates.ts';
 import { makeApp, makeWebUser, T0, type TestApp, webCall, webLogin } from '../../support/app.ts';
 
 // Most tests log a web user in; on a loaded machine bun's default of 5 s per test (bunfig's
@@ -46,16 +47,17 @@ async function userIdOf(t: TestApp, email: string): Promise<number> {
 }
 
 /** Inserts a playground run row as the run service would (the run endpoint is not part of this change). */
-async function insertRun(t: TestApp, r: { id: string; userId: number; strategyId: string | null; startedMs: number; status?: string; completedMs?: number | null; pnlCents?: number | null; trades?: number | null; winRate?: number | null; params?: object }) {
+async function insertRun(t: TestApp, r: { id: string; userId: number; strategyId: string | null; startedMs: number; status?: string; completedMs?: number | null; pnlCents?: number | null; trades?: number | null; winRate?: number | null; params?: object; templateId?: string }) {
   // Through the app's store (SQLite or, with TEST_STORE=postgres, PostgreSQL).
   await t.s.sql.run(
       `INSERT INTO playground_runs (id, user_id, strategy_id, template_id, instrument, timeframe, start_date, end_date, params_json,
          context_timeframes_json, speed, status, error, total_pnl_cents, total_trades, win_rate, bars_done, bars_total, result_json, started_ms, completed_ms)
-       VALUES ($id, $u, $s, NULL, 'NQ', '5m', '2025-03-03', '2025-03-04', $p, '[]', NULL, $status, NULL, $pnl, $trades, $win, 10, 10, NULL, $started, $completed)`,
+       VALUES ($id, $u, $s, $tpl, 'NQ', '5m', '2025-03-03', '2025-03-04', $p, '[]', NULL, $status, NULL, $pnl, $trades, $win, 10, 10, NULL, $started, $completed)`,
     {
       id: r.id,
       u: r.userId,
       s: r.strategyId,
+      tpl: r.templateId ?? null,
       p: JSON.stringify(r.params ?? { length: 20 }),
       status: r.status ?? 'completed',
       pnl: r.pnlCents === undefined ? 12_345 : r.pnlCents,
@@ -377,6 +379,35 @@ describe('GET strategies/:id/runs', () => {
     const r = await runs(t, t.cookie, id);
     expect(r.body.runs.length).toBe(limits.strategyRunsListedMax);
     expect(r.body.runs[0].id).toBe(`run_${limits.strategyRunsListedMax + 4}`);
+  });
+});
+
+describe('POST strategies/save with runId (Save as strategy after a run)', () => {
+  it('lists the ended run it was saved from under the new strategy; a run of other params, market or template code, a running, foreign or strategy run stays out', async () => {
+    const t = await setup();
+    const ann = await userIdOf(t, 'ann@example.com');
+    await otherUser(t);
+    const ids = async (id: string) => (await runs(t, t.cookie, id)).body.runs.map((x: any) => x.id);
+    await insertRun(t, { id: 'run_mine', userId: ann, strategyId: null, startedMs: T0, params: VALID.params });
+    const id = await saved(t, { runId: 'run_mine' });
+    expect(await ids(id)).toEqual(['run_mine']);
+    // Saved again as another new strategy: the run is the first one's now.
+    expect(await ids(await saved(t, { name: 'Again', runId: 'run_mine' }))).toEqual([]);
+
+    const sma = findTemplate('sma_cross')!;
+    const smaParams = { fast: 10, slow: 30, size: 1 };
+    await insertRun(t, { id: 'run_sma', userId: ann, strategyId: null, startedMs: T0, params: smaParams, templateId: 'sma_cross' });
+    expect(await ids(await saved(t, { name: 'Edited', code: `${sma.code}\n# edited\n`, params: smaParams, runId: 'run_sma' }))).toEqual([]);
+    expect(await ids(await saved(t, { name: 'SMA', code: sma.code, params: smaParams, runId: 'run_sma' }))).toEqual(['run_sma']);
+
+    await insertRun(t, { id: 'run_params', userId: ann, strategyId: null, startedMs: T0, params: { length: 10 } });
+    await insertRun(t, { id: 'run_going', userId: ann, strategyId: null, startedMs: T0, params: VALID.params, status: 'running', completedMs: null });
+    await insertRun(t, { id: 'run_bob', userId: await userIdOf(t, 'bob@example.com'), strategyId: null, startedMs: T0, params: VALID.params });
+    for (const [runId, body] of [['run_params', {}], ['run_going', {}], ['run_bob', {}], ['run_mine', {}], ['run_params', { timeframe: '1m', params: { length: 10 } }]] as const) {
+      expect(await ids(await saved(t, { name: `Not ${runId}`, ...body, runId }))).toEqual([]);
+    }
+    // A runId of the wrong type is ignored: the save stands.
+    expect((await save(t, t.cookie, { ...VALID, name: 'Typed', runId: 42 })).body.success).toBe(true);
   });
 });
 

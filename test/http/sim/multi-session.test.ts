@@ -132,6 +132,49 @@ describe('one clock, one account, two contracts', () => {
   });
 });
 
+describe('Replay/addInstrument and removeInstrument', () => {
+  it('adds an instrument at the session\'s time and counts the clock again; removes it when it holds nothing', async () => {
+    const t = await setup();
+    const { accountId } = await ok(t, 'Replay/start', { instrumentSymbols: ['ES'], startDate: DAY, timeframe: '1m' });
+    const first = await ok(t, 'Replay/step', { accountId, steps: 1 });
+    expect([first.currentIndex, first.totalBars, first.bars[0].t]).toEqual([1, 5, '2025-03-03T14:32:00Z']);
+    const added = await ok(t, 'Replay/addInstrument', { accountId, instrumentSymbol: 'NQ' });
+    expect(added.instruments.map((i: { contractId: string }) => i.contractId)).toEqual([ES_ID, NQ_ID]);
+    // NQ's bars from 14:33 to 14:39 join ES's (to 14:36): 7 buckets ahead, 1 played.
+    const step = await ok(t, 'Replay/step', { accountId, steps: 1 });
+    expect([step.currentIndex, step.totalBars]).toEqual([2, 8]);
+    expect(step.barsByContract[NQ_ID].map((b: { t: string }) => b.t)).toEqual(['2025-03-03T14:33:00Z']);
+
+    const refusals: [string, Record<string, unknown>, number, string][] = [
+      ['Replay/addInstrument', { instrumentSymbol: 'NQ' }, 1, 'NQ is already in this session'],
+      ['Replay/addInstrument', { instrumentSymbol: 'ZZZ' }, 1, 'Instrument not found: ZZZ'],
+      ['Replay/addInstrument', {}, 1, 'instrumentSymbol required'],
+      ['Replay/removeInstrument', { instrumentSymbol: 'ES' }, 7, "The session's first instrument cannot be removed"],
+      ['Replay/removeInstrument', { instrumentSymbol: 'GC' }, 1, 'GC is not in this session'],
+    ];
+    for (const [path, body, code, message] of refusals) {
+      const r = await t.post(path, { accountId, ...body }, t.token);
+      expect([r.body.success, r.body.errorCode, r.body.errorMessage]).toEqual([false, code, message]);
+    }
+    await ok(t, 'Order/place', { accountId, contractId: NQ_ID, type: 1, side: 0, size: 1, limitPrice: 19000 });
+    const busy = await t.post('Replay/removeInstrument', { accountId, instrumentSymbol: 'NQ' }, t.token);
+    expect([busy.body.errorCode, busy.body.errorMessage]).toEqual([7, 'NQ has an open position or working orders; close them before removing it']);
+    const open = await ok(t, 'Order/searchOpen', { accountId });
+    await ok(t, 'Order/cancel', { accountId, orderId: open.orders[0].id });
+    const removed = await ok(t, 'Replay/removeInstrument', { accountId, instrumentSymbol: 'NQ' });
+    expect(removed.instruments.map((i: { contractId: string }) => i.contractId)).toEqual([ES_ID]);
+    const after = await ok(t, 'Replay/step', { accountId, steps: 1 });
+    expect([after.currentIndex, after.totalBars, Object.keys(after.barsByContract)]).toEqual([3, 5, [ES_ID]]);
+  });
+
+  it('refuses a session started the spec\'s way', async () => {
+    const t = await setup();
+    const { accountId } = await ok(t, 'Replay/start', { instrumentSymbol: 'NQ', startDate: DAY, timeframe: '1m' });
+    const r = await t.post('Replay/addInstrument', { accountId, instrumentSymbol: 'ES' }, t.token);
+    expect([r.body.errorCode, r.body.errorMessage]).toEqual([7, 'This session trades one instrument; start it with instrumentSymbols to add or remove instruments']);
+  });
+});
+
 describe('a session started the spec\'s way', () => {
   it('answers exactly the spec\'s fields', async () => {
     const t = await setup();
@@ -139,5 +182,27 @@ describe('a session started the spec\'s way', () => {
     expect(Object.keys(r).sort()).toEqual(['accountId', 'errorCode', 'errorMessage', 'historyBars', 'instrument', 'sessionId', 'success', 'totalBars']);
     const step = await ok(t, 'Replay/step', { accountId: r.accountId, steps: 1 });
     expect(Object.keys(step)).not.toContain('barsByContract');
+  });
+});
+
+describe('trading hours over several instruments', () => {
+  it('an instrument whose market is closed at the session\'s time refuses orders at market, with a clear error', async () => {
+    const t = await makeApp({ config: { dataStartDate: '2024-01-08', dataEndDate: '2024-01-09' } });
+    const token = await t.login();
+    // CME's daily halt on 2025-03-04 is 22:00–23:00 UTC (16:00–17:00 CT); spot FX trades through it.
+    t.s.chunks.put('NQ', dayOf('2025-03-04T21:59:00Z'), 'import', rampBars(secondsOf('2025-03-04T21:59:00Z'), 60, 80_000));
+    t.s.chunks.put('EURUSD', dayOf('2025-03-04T22:30:00Z'), 'import', rampBars(secondsOf('2025-03-04T22:30:00Z'), 60, 105_000));
+    const start = await t.post('Replay/start', { instrumentSymbols: ['NQ', 'EURUSD'], startDate: '2025-03-04', timeframe: '1m' }, token);
+    const { accountId, instruments } = start.body;
+    const [nq, fx] = instruments.map((i: { contractId: string }) => i.contractId);
+    const step = await t.post('Replay/step', { accountId, steps: 2 }, token);
+    expect(step.body.bars.map((b: { t: string }) => b.t)).toEqual(['2025-03-04T21:59:00Z']);
+    expect(step.body.barsByContract[fx].map((b: { t: string }) => b.t)).toEqual(['2025-03-04T22:30:00Z']);
+    const refused = await t.post('Order/place', { accountId, contractId: nq, type: 2, side: 0, size: 1 }, token);
+    expect([refused.body.success, refused.body.errorMessage]).toEqual([false, 'NQ is closed at 2025-03-04T22:31:00Z; an order at market waits for its next open']);
+    const resting = await t.post('Order/place', { accountId, contractId: nq, type: 1, side: 0, size: 1, limitPrice: 19_000 }, token);
+    expect(resting.body.success).toBe(true);
+    const fxOrder = await t.post('Order/place', { accountId, contractId: fx, type: 2, side: 0, size: 1 }, token);
+    expect(fxOrder.body.success).toBe(true);
   });
 });

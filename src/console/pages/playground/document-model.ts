@@ -8,7 +8,7 @@ import type { Source } from './sidebar.tsx';
 import type { ParamValues, StrategyDetail, Template, TemplateParam } from './types.ts';
 
 export const BLANK = `# A strategy: on_bar(ctx, bar) runs once per bar, oldest first.
-# Orders you ask for fill at the bar's close. See docs/playground.md for ctx.
+# Orders you ask for fill at the bar's close. The Reference button above lists ctx.
 
 def init(ctx):
     ctx.count = 0

@@ -67,6 +67,8 @@ export function CodeEditor({ value, docKey, onChange, error }: Props) {
         python(),
         oneDark,
         theme,
+        // Long lines (docstrings, comments) wrap at the column's width instead of running under its edge.
+        EditorView.lineWrapping,
         lintGutter(),
         errorLineField,
         EditorView.updateListener.of((u) => {

@@ -3,8 +3,10 @@
 // walk-forward windows, and the objective; then live progress over the optimisation's event stream,
 // the combinations (best first) and a heatmap over two params, or a walk-forward's windows. The
 // user's optimisations are listed, and any reopens. A row or a cell opens that combination as a run
-// in the result pane (it is one). State and commands: optimise-model.ts.
+// in the result pane (it is one). The progress and results render in the page's wide row under the
+// editor and the result (a portal), the form stays in the tab. State and commands: optimise-model.ts.
 
+import { createPortal } from 'preact/compat';
 import { ErrorLine, money, signClass } from '../../ui.tsx';
 import { OptimisationsTable } from './optimise-list.tsx';
 import { type OptimiseModel, type Range, type Refusal, useOptimise, type WalkForwardForm } from './optimise-model.ts';
@@ -18,13 +20,21 @@ export interface OptimiseProps {
   schema: readonly TemplateParam[];
   params: ParamValues;
   onOpenRun: (runId: string) => void;
+  /** Where the progress and results go (the page's wide row under both columns); in the tab when null. */
+  resultsHost?: HTMLElement | null;
 }
 
 /** The refusal's message when it is about `field`. */
 const about = (r: Refusal | null, field: Refusal['field']) => (r && r.field === field ? r.message : null);
 
-export function OptimisePanel({ request, schema, params, onOpenRun }: OptimiseProps) {
+export function OptimisePanel({ request, schema, params, onOpenRun, resultsHost }: OptimiseProps) {
   const m = useOptimise(request, schema, params);
+  const results = (m.live || m.rows || m.heat) && (
+    <div class="card pg-optimise pg-optimise-results" data-testid="optimise-results">
+      {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
+      <OptimiseResults m={m} names={m.ended ? m.ended.params.map((p) => p.name) : Object.keys(m.ranges)} onOpenRun={onOpenRun} />
+    </div>
+  );
   return (
     <div class="pg-optimise" data-testid="optimise">
       <RangesForm ranges={m.ranges} onChange={m.setRange} disabled={m.running} />
@@ -34,8 +44,7 @@ export function OptimisePanel({ request, schema, params, onOpenRun }: OptimisePr
       <Controls m={m} />
       <ErrorLine error={about(m.refusal, 'general') ?? m.live?.error} />
       <OptimisationsTable list={m.list} current={m.live?.id ?? null} onOpen={m.open} />
-      {m.live && <OptimiseProgressLine live={m.live} walkForward={m.ended?.walkForward != null} />}
-      <OptimiseResults m={m} names={m.ended ? m.ended.params.map((p) => p.name) : Object.keys(m.ranges)} onOpenRun={onOpenRun} />
+      {resultsHost ? createPortal(results, resultsHost) : results}
     </div>
   );
 }

@@ -49,7 +49,10 @@ export function usePlaygroundPage(): PlaygroundModels & PlaygroundCommands {
   const source = doc.source;
   const template = source.kind === 'template' ? library.templates?.find((t) => t.id === source.id) ?? null : null;
   const m: PlaygroundModels = { library, doc, market, run, tabs, template };
-  const commands = { ...openCommands(m), ...runCommands(m) };
+  // The code of the last run started here (null for a run opened from a list): "Save as strategy"
+  // records the run on screen under the new strategy when it ran the code being saved.
+  const ranCode = useRef<string | null>(null);
+  const commands = { ...openCommands(m), ...runCommands(m, ranCode) };
 
   useEffect(() => {
     library.loadTemplates((t) => commands.openTemplate(t, true));
@@ -123,7 +126,14 @@ function openCommands({ library, doc, market, run, tabs }: PlaygroundModels) {
   };
 }
 
-function saveCommand({ library, doc, market, run, tabs }: PlaygroundModels) {
+/** The ended single run on screen, when it ran `code` on the market being saved: the run a new strategy is saved from. */
+function runSavedFrom(run: RunModel, market: MarketModel, ranCode: string | null, code: string): string | null {
+  const r = run.result;
+  if (!r || run.running || r.status === 'running' || r.strategyId !== null || ranCode !== code) return null;
+  return r.instrument === market.market.instrument && r.timeframe === market.market.timeframe ? r.id : null;
+}
+
+function saveCommand({ library, doc, market, run, tabs }: PlaygroundModels, ranCode: { current: string | null }) {
   return async function save(asNew: boolean): Promise<string | null> {
     doc.saveMessage(null, null);
     const problem = doc.paramsProblem();
@@ -136,6 +146,8 @@ function saveCommand({ library, doc, market, run, tabs }: PlaygroundModels) {
     try {
       const body: Record<string, unknown> = { name: doc.name.trim(), code, instrument: market.market.instrument, timeframe: market.market.timeframe, params };
       if (!asNew && strategy) body.id = strategy.id;
+      const savedFrom = asNew || !strategy ? runSavedFrom(run, market, ranCode.current, code) : null;
+      if (savedFrom) body.runId = savedFrom;
       const r = await playground<{ id: string }>('POST', 'strategies/save', body);
       const now = new Date().toISOString();
       const d: StrategyDetail = {
@@ -146,8 +158,10 @@ function saveCommand({ library, doc, market, run, tabs }: PlaygroundModels) {
       doc.saved(d);
       doc.saveMessage(null, isNew ? `Saved as a new strategy “${d.name}”` : 'Saved');
       if (isNew) {
-        tabs.setRuns([]);
+        tabs.setRuns(savedFrom ? null : []);
         tabs.setTab('runs');
+        // The run it was saved from is listed under it now (the server checked it): read the list.
+        if (savedFrom) tabs.refreshRuns(r.id);
       }
       library.refreshStrategies();
       return r.id;
@@ -160,9 +174,9 @@ function saveCommand({ library, doc, market, run, tabs }: PlaygroundModels) {
   };
 }
 
-function runCommands(m: PlaygroundModels) {
+function runCommands(m: PlaygroundModels, ranCode: { current: string | null }) {
   const { doc, market, run, tabs, template } = m;
-  const save = saveCommand(m);
+  const save = saveCommand(m, ranCode);
   /** The source of POST run: a saved strategy (saved first when edited), a template as is, else the code. */
   async function sourceFields(): Promise<{ fields: Record<string, unknown>; strategyId: string | null } | null> {
     const { strategy, params } = doc;
@@ -187,6 +201,7 @@ function runCommands(m: PlaygroundModels) {
       if (market.speed > 0) body.speed = market.speed;
       const src = await sourceFields();
       if (src === null) return;
+      ranCode.current = doc.code;
       await run.start({ ...body, ...src.fields }, src.strategyId);
     },
     changeSpeed(v: number) {
@@ -194,6 +209,7 @@ function runCommands(m: PlaygroundModels) {
       void run.pace(v);
     },
     async openRun(id: string) {
+      ranCode.current = null;
       try {
         await run.open(id);
       } catch (e) {

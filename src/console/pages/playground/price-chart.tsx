@@ -6,6 +6,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { decimalsOf } from '../../chart.ts';
+import { replayedContractName } from '../desk/contract-name.ts';
 import { contractFor, displayWidth, loadBars, widthSeconds } from './bars.ts';
 import { TradesChart } from './trades-chart.ts';
 import { useAllTrades, useFocusedTrade } from './trades-store.ts';
@@ -13,6 +14,18 @@ import type { Execution } from './types.ts';
 
 export function widthLabel(w: number): string {
   return w % 86400 === 0 ? `${w / 86400}d` : w % 3600 === 0 ? `${w / 3600}h` : w % 60 === 0 ? `${w / 60}m` : `${w}s`;
+}
+
+/**
+ * The contract the run traded, as the desk names it: the front month on the replayed dates (NQH5 for
+ * March 2025; two names when the span crosses a roll), not today's front that Contract/search names.
+ */
+function runContracts(contract: { id: string; name: string }, startS: number, endS: number): string {
+  const iso = (s: number) => new Date(s * 1000).toISOString();
+  const first = replayedContractName(contract.id, iso(startS));
+  const last = replayedContractName(contract.id, iso(endS - 1));
+  if (first === null || last === null) return contract.name;
+  return first === last ? first : `${first}–${last}`;
 }
 
 /** Creates the chart once the run's bars are in; null until then. */
@@ -41,7 +54,7 @@ function useTradesChart(execution: Execution, host: { current: HTMLDivElement | 
       made.setBars(bars);
       made.fit();
       setChart(made);
-      setNote(`${contract.name} · ${widthLabel(width)} bars${width !== runWidth ? ` (run on ${execution.timeframe})` : ''}`);
+      setNote(`${runContracts(contract, startS, endS)} · ${widthLabel(width)} bars${width !== runWidth ? ` (run on ${execution.timeframe})` : ''}`);
     })().catch((e) => live && setError(`Price bars could not be loaded: ${e.message}`));
     return () => {
       live = false;

@@ -98,7 +98,14 @@ export function TradesTable({ execution }: { execution: Execution }) {
   );
 }
 
-/** What the strategy printed, each line beside the open time (UTC) of the bar it was on; blank before the first bar. */
+/** A `ctx.log` line without its own `[bar time] ` prefix (UTC, as the sandbox writes it) when the time column shows that time already. */
+function withoutStamp(line: string, t: string | null): string {
+  if (t === null) return line;
+  const stamp = `[${new Date(Date.parse(t)).toISOString().slice(0, 19).replace('T', ' ')}] `;
+  return line.startsWith(stamp) ? line.slice(stamp.length) : line;
+}
+
+/** What the strategy printed, each line beside the open time (UTC) of the bar it was on; blank before the first bar; a `ctx.log` line's time once. */
 export function Logs({ execution }: { execution: Execution }) {
   if (execution.logs.length === 0) return <p class="empty">Nothing printed. Output of print() in your strategy shows here.</p>;
   const times = execution.logTimes ?? [];
@@ -106,13 +113,14 @@ export function Logs({ execution }: { execution: Execution }) {
     <div class="pg-logs" data-testid="logs">
       {execution.logs.map((line, i) => {
         const t = times[i] ?? null;
+        const shown = t === null ? '' : utc(t);
         return (
           <div class="pg-log-line" key={i}>
             <span class="pg-log-time" data-testid="log-time" title={t === null ? 'Printed before the first bar' : 'Open time of the bar (UTC)'}>
-              {t === null ? '' : utc(t)}
+              {shown}
             </span>
             <span class="pg-log-text" data-testid="log-text">
-              {line}
+              {withoutStamp(line, t)}
             </span>
           </div>
         );
