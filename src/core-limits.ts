@@ -57,4 +57,13 @@ export const coreLimits = Object.freeze({
   generatorHaltGapS: 20,
   generatorWeekendGapS: 120,
   importProgressEveryLines: 1 << 16,
+  // A journal that teaches (issue 30, src/service/journal-review.ts, journal-tags.ts): tags on one
+  // session or one trade, a tag's length in characters, tag rows one user's sessions hold in all (the
+  // wire shapes state these); stop orders read for the initial stops of one session's trades; UTC
+  // days of stored bars read for one trade's excursions (a trade held longer reads its first days).
+  journalTagsPerTargetMax: 10,
+  journalTagCharsMax: 32,
+  journalTagRowsPerUserMax: 20_000,
+  journalStopOrdersReadMax: 20_000,
+  journalExcursionDaysMax: 31,
 });

@@ -8,7 +8,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
 // data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
-import { formatTime } from './time-format.ts';
+import { zonedTimeOptions } from './chart-time.ts';
 import {
   type AutoscaleInfo,
   ColorType,
@@ -56,6 +56,7 @@ export class PriceChart {
     private readonly el: HTMLElement,
     opts: PriceChartOptions = {},
   ) {
+    const zoned = zonedTimeOptions(!!opts.seconds);
     this.chart = createChart(el, {
       autoSize: true,
       layout: {
@@ -68,9 +69,9 @@ export class PriceChart {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6 },
-      // The crosshair's time in the zone Settings chose (the axis' tick labels stay UTC).
-      localization: { timeFormatter: (t: Time) => formatTime((t as number) * 1000).slice(0, opts.seconds ? 19 : 16) },
+      // The axis' marks and the crosshair's time in the zone Settings chose (chart-time.ts).
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: !!opts.seconds, rightOffset: 6, tickMarkFormatter: zoned.tickMarkFormatter },
+      localization: zoned.localization,
     });
     const priceFormat =
       opts.precision !== undefined ? { type: 'price' as const, precision: opts.precision, minMove: opts.minMove ?? 10 ** -opts.precision } : undefined;
@@ -296,6 +297,35 @@ export class PriceChart {
   /** Scrolls so the latest bar is at the right edge (keeps the zoom). */
   scrollToLatest(): void {
     this.chart.timeScale().scrollToRealTime();
+  }
+
+  /**
+   * Shows the bars from `fromS` to `toS` (epoch seconds, each on the bar holding it) with `padBars`
+   * bars either side: a journal trade picked from its table.
+   */
+  showSpan(fromS: number, toS: number, padBars: number): void {
+    const times = this.rows.times;
+    if (times.length === 0) return;
+    const index = (s: number) => {
+      let lo = 0;
+      let hi = times.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (times[mid] <= s) lo = mid + 1;
+        else hi = mid;
+      }
+      return Math.max(0, lo - 1);
+    };
+    this.chart.timeScale().setVisibleLogicalRange({ from: index(fromS) - padBars, to: index(toS) + padBars });
+  }
+
+  /** The times of the first and last bars in view (epoch seconds), null without bars. */
+  visibleSpan(): { fromS: number; toS: number } | null {
+    const r = this.chart.timeScale().getVisibleLogicalRange();
+    const times = this.rows.times;
+    if (!r || times.length === 0) return null;
+    const at = (i: number) => times[Math.min(times.length - 1, Math.max(0, Math.round(i)))];
+    return { fromS: at(Math.ceil(r.from)), toS: at(Math.floor(r.to)) };
   }
 
   /** Shows the last `n` bars. */

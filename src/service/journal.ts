@@ -130,13 +130,15 @@ export class JournalService {
     return null;
   }
 
-  private async ownedSession(userId: number, accountId: number): Promise<SessionRow | null> {
+  /** The user's session (ended or live) by its account id; null for another user's, none, or a bad id. */
+  async ownedSession(userId: number, accountId: number): Promise<SessionRow | null> {
     if (!Number.isSafeInteger(accountId)) return null;
     const row = await this.sessions.session(accountId);
     return row && row.userId === userId ? row : null;
   }
 
-  private async fold(row: SessionRow): Promise<{ entry: Omit<JournalEntry, 'note'>; fold: SessionFold }> {
+  /** A session's fills folded: its statistics, its first `journalTradesListedMax` trades and its curve. */
+  async fold(row: SessionRow): Promise<{ entry: Omit<JournalEntry, 'note'>; fold: SessionFold }> {
     const inst = instrumentOf(row);
     const account = await this.accounts.byId(row.accountId);
     // Read a page at a time; the detail lists the first trades only (the statistics count them all).

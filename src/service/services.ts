@@ -23,6 +23,7 @@ import { BarRollupStore } from '../store/rollups.ts';
 import { ChallengeStore } from '../store/challenges.ts';
 import { DrawingsStore } from '../store/drawings.ts';
 import { JournalStore } from '../store/journal.ts';
+import { JournalTagStore } from '../store/journal-tags.ts';
 import { ReplayStore } from '../store/replay.ts';
 import { StrategyStore } from '../store/strategies.ts';
 import { UsageStore } from '../store/usage.ts';
@@ -32,6 +33,8 @@ import { AuthService } from './auth.ts';
 import { ChallengeService } from './challenges.ts';
 import { DrawingsService } from './drawings.ts';
 import { JournalService } from './journal.ts';
+import { JournalReviewService } from './journal-review.ts';
+import { JournalTagService } from './journal-tags.ts';
 import { ContractService } from './contracts.ts';
 import { HistoryService } from './history.ts';
 import { ReplayClock } from './replay-clock.ts';
@@ -80,6 +83,9 @@ export interface Services {
   replayClock: ReplayClock;
   challenges: ChallengeService;
   journal: JournalService;
+  /** The journal's reviews (R, excursions, expectancy, calendar) and tags (issue 30). */
+  journalReview: JournalReviewService;
+  journalTags: JournalTagService;
   drawings: DrawingsService;
   payouts: PayoutService;
   trading: TradingService;
@@ -178,7 +184,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     challenges,
     payouts: new PayoutService(sql, challenges, challengeStore, replay, clock),
     trading: new TradingService(replay, replayStore, accountStore),
-    journal: new JournalService(replayStore, accountStore, new JournalStore(sql), clock),
+    ...journalServices(sql, replayStore, accountStore, bars, clock),
     drawings: new DrawingsService(replayStore, new DrawingsStore(sql), clock),
     topology,
     owners: replay,
@@ -240,6 +246,17 @@ function barParts(db: Db, config: Config, clock: Clock, logInfo: LogError | unde
  * Where imports write and who may import: with SQLite the server's own file; with PostgreSQL the
  * shared store, copied into this node's file by a replica (told of imports when this is a cluster node).
  */
+function journalServices(sql: Sql, replayStore: ReplayStore, accountStore: AccountStore, bars: BarSource, clock: Clock) {
+  const notes = new JournalStore(sql);
+  const tags = new JournalTagStore(sql);
+  const journal = new JournalService(replayStore, accountStore, notes, clock);
+  return {
+    journal,
+    journalReview: new JournalReviewService(journal, replayStore, notes, tags, bars),
+    journalTags: new JournalTagService(journal, replayStore, accountStore, tags, sql),
+  };
+}
+
 function marketDataStores(sql: Sql, db: Db, chunks: BarChunkStore, cluster: boolean, config: Config, clock: Clock, logError: LogError) {
   const sharedBars = new SharedBarStore(sql);
   if (sql.dialect !== 'postgres') return { sharedBars, importLocks: new LocalImportLocks(chunks, () => clock.nowMs()), replica: null };

@@ -215,6 +215,18 @@ export const STEPS: readonly Step[] = [
   ALTER TABLE orders ADD COLUMN symbol TEXT;
   ALTER TABLE fills ADD COLUMN symbol TEXT;
   `,
+  // 25: the journal's tags (src/store/journal-tags.ts): labels on a replay session (trade_number 0)
+  // and on its round-trip trades (trade_number n ≥ 1, as journal_notes numbers them), for the
+  // journal's filter. Kept case-folded, one row per tag. Deleted with the session's account.
+  step`
+  CREATE TABLE journal_tags (
+    account_id   ${BIG} NOT NULL REFERENCES accounts(id),
+    trade_number INTEGER NOT NULL CHECK (trade_number >= 0),
+    tag          TEXT NOT NULL,
+    PRIMARY KEY (account_id, trade_number, tag)
+  );
+  CREATE INDEX journal_tags_tag ON journal_tags (tag, account_id);
+  `,
 ];
 
 /** SQLite's scripts, step by step (src/store/db.ts). */

@@ -211,9 +211,10 @@ export class ReplayStore {
     return rows.map(toSession);
   }
 
-  /** Deletes an ended session with its notes, drawings, orders and fills (the caller deletes its account, in the same transaction). */
+  /** Deletes an ended session with its notes, tags, drawings, orders and fills (the caller deletes its account, in the same transaction). */
   async deleteEnded(accountId: number): Promise<void> {
     await this.db.run('DELETE FROM journal_notes WHERE account_id = $id', { id: accountId });
+    await this.db.run('DELETE FROM journal_tags WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM replay_drawings WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM fills WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM orders WHERE account_id = $id', { id: accountId });
@@ -326,6 +327,36 @@ export class ReplayStore {
     return (
       (await this.db.all('SELECT * FROM orders WHERE account_id = $a AND created_s BETWEEN $from AND $to ORDER BY created_s DESC, id DESC LIMIT $max', { a: accountId, from: fromS, to: toS, max })) as RawOrder[]
     ).map(toOrder);
+  }
+
+  /**
+   * The account's stop orders (stop, trailing stop, stop-limit) in any state, and the entries their
+   * bracket legs came from, oldest first, at most `max` of each: what the journal reads a trade's
+   * initial stop from (src/engine/trade-review.ts).
+   */
+  async stopOrdersOf(accountId: number, max: number): Promise<{ stops: Order[]; parents: Map<number, Order> }> {
+    const stops = ((await this.db.all('SELECT * FROM orders WHERE account_id = $a AND type IN (3, 4, 5) ORDER BY id LIMIT $max', { a: accountId, max })) as RawOrder[]).map(toOrder);
+    const parents = (
+      (await this.db.all(
+        'SELECT * FROM orders WHERE account_id = $a AND id IN (SELECT parent_id FROM orders WHERE account_id = $a AND type IN (3, 4, 5) AND parent_id IS NOT NULL) ORDER BY id LIMIT $max',
+        { a: accountId, max },
+      )) as RawOrder[]
+    ).map(toOrder);
+    return { stops, parents: new Map(parents.map((o) => [o.id, o])) };
+  }
+
+  /**
+   * The fills of an account's working orders (any type but market: filled on a walked bar, matching.ts)
+   * as `timeS:side` keys, at most `max`: the journal tells a walked exit (part of its bar was in the
+   * trade) from a market one (filled before its bar) by them.
+   */
+  async walkedFillKeysOf(accountId: number, max: number): Promise<Set<string>> {
+    const rows = await this.db.all<{ time_s: number; side: number }>(
+      `SELECT f.time_s, f.side FROM fills f JOIN orders o ON o.account_id = f.account_id AND o.id = f.order_id
+        WHERE f.account_id = $a AND o.type != 2 ORDER BY f.id LIMIT $max`,
+      { a: accountId, max },
+    );
+    return new Set(rows.map((r) => `${Number(r.time_s)}:${Number(r.side)}`));
   }
 
   /** Fills newest first, with inclusive bounds on fill time. */

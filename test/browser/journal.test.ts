@@ -4,21 +4,11 @@
 // by the server (a reload shows them), at 1440×900 and 1280×720.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, type Server } from './support.ts';
-
-async function bot(server: Server): Promise<(path: string, body: unknown) => Promise<any>> {
-  const login: any = await (await fetch(`${server.base}/api/sim/Auth/loginKey`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: server.creds.userName, apiKey: server.creds.apiKey }) })).json();
-  return async (path, body) => {
-    const r = await fetch(`${server.base}/api/sim/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify(body) });
-    const json: any = await r.json();
-    if (!json.success) throw new Error(`${path}: ${JSON.stringify(json)}`);
-    return json;
-  };
-}
+import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, type Server, simCaller } from './support.ts';
 
 /** A 5 m NQ session: three round trips (long, short, long) over a morning, then ended. */
 async function tradedSession(server: Server): Promise<number> {
-  const call = await bot(server);
+  const call = await simCaller(server);
   const s = await call('Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-03-03', endDate: '2025-03-04', timeframe: '5m' });
   const accountId: number = s.accountId;
   const contractId: string = s.instrument.contractId;
@@ -111,7 +101,7 @@ describe.skipIf(noBrowser)('console: the journal of a December 2024 session', ()
   const stage = browserStage({ DATA_START_DATE: '2024-12-02', DATA_END_DATE: '2024-12-06' });
 
   it('reads the front month of the replayed date in the header and the list, the API name beside it', async () => {
-    const call = await bot(stage.server);
+    const call = await simCaller(stage.server);
     const s = await call('Replay/start', { instrumentSymbol: 'NQ', startDate: '2024-12-03', timeframe: '5m' });
     await call('Replay/step', { accountId: s.accountId, steps: 3 });
     await call('Replay/end', { accountId: s.accountId });

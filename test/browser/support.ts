@@ -188,3 +188,14 @@ export function adminCli(server: Server, args: string[]): any {
   if (r.exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out} ${r.stderr.toString()}`);
   return JSON.parse(out);
 }
+
+/** A bot of the server's demo user: `call(path, body)` posts to /api/sim/{path} with its token and answers the body, throwing on a refusal. */
+export async function simCaller(server: Server): Promise<(path: string, body: unknown) => Promise<any>> {
+  const login: any = await (await fetch(`${server.base}/api/sim/Auth/loginKey`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: server.creds.userName, apiKey: server.creds.apiKey }) })).json();
+  return async (path, body) => {
+    const r = await fetch(`${server.base}/api/sim/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify(body) });
+    const json: any = await r.json();
+    if (!json.success) throw new Error(`${path}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}

@@ -179,8 +179,9 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(25);
+      expect(Object.keys(end).length).toBe(26);
       expect(end.session_leases.primaryKey).toEqual(['account_id']);
+      expect(end.journal_tags.primaryKey).toEqual(['account_id', 'trade_number', 'tag']);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
       expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);
       expect(end.playground_runs.columns).toContain('bars_done:not null:integer:0');

@@ -8,6 +8,8 @@ import type { SessionError } from '../../service/replay/service.ts';
 import type { StartEvaluationError } from '../../service/challenges.ts';
 import type { DrawingsReadError, DrawingsWriteError } from '../../service/drawings.ts';
 import type { JournalReadError, NoteError } from '../../service/journal.ts';
+import type { ReviewError } from '../../service/journal-review.ts';
+import type { TagsError } from '../../service/journal-tags.ts';
 import type { ChangePasswordError, WebLoginError } from '../../service/web-auth.ts';
 
 // No password set counts as wrong credentials here (credentialRows).
@@ -40,6 +42,28 @@ export const journalNote: CodeTable<NoteError> = {
   note_too_long: [3, `Note too long (at most ${limits.journalNoteCharsMax} characters)`],
   too_many_notes: [4, (e) => `At most ${e.max} notes per ${e.scope}; delete one first (an empty note deletes it)`, 'At most {max} notes per {session|user}; delete one first (an empty note deletes it)'],
   notes_full: [5, (e) => `Your notes would exceed ${e.maxBytes / 1024 / 1024} MB; delete or shorten some first`, 'Your notes would exceed {max} MB; delete or shorten some first'],
+};
+
+const badZone = [2, 'Unknown time zone: give an IANA name such as America/Chicago, or UTC'] as const;
+
+/** GET /journal/:accountId/review. */
+export const journalReview: CodeTable<ReviewError> = { ...sessionNotFound, invalid_time_zone: badZone };
+
+/** GET /journal/review: across the listed sessions. */
+export const journalSummary: CodeTable<{ kind: 'invalid_time_zone' }> = { invalid_time_zone: badZone };
+
+/** PUT /journal/:accountId/tags: the tags replace the target's, or nothing changes. */
+export const journalTags: CodeTable<TagsError> = {
+  ...sessionNotFound,
+  trade_not_found: [2, 'Trade not found'],
+  invalid_tags: [3, 'Invalid tags: tradeNumber must be null or a trade number, tags a list of strings'],
+  invalid_tag: [
+    3,
+    (e) => `Invalid tag ${JSON.stringify(e.tag)}: 1 to ${limits.journalTagCharsMax} letters, digits, spaces or - _ . / # + &, starting with a letter or digit`,
+    `Invalid tag "{tag}": 1 to ${limits.journalTagCharsMax} letters, digits, spaces or - _ . / # + &, starting with a letter or digit`,
+  ],
+  too_many_tags: [4, (e) => `At most ${e.max} tags on a session or a trade`, 'At most {max} tags on a session or a trade'],
+  tags_full: [5, (e) => `Your sessions would hold more than ${e.max} tags; remove some first`, 'Your sessions would hold more than {max} tags; remove some first'],
 };
 
 /** GET /replay-sessions/:accountId/drawings: another user's session, or none, reads as not found. */

@@ -9,6 +9,7 @@ import { registerChallenges } from './challenges.ts';
 import { registerDataRanges } from './data-ranges.ts';
 import { registerDrawings } from './drawings.ts';
 import { registerJournal } from './journal.ts';
+import { registerJournalReview } from './journal-review.ts';
 import { registerReplayResults } from './replay-results.ts';
 import { registerReplaySessions } from './replay-sessions.ts';
 import { registerWebAuth } from './auth.ts';
@@ -16,6 +17,6 @@ import { registerWebAuth } from './auth.ts';
 export function webAuthFamily(s: Services) {
   return familyApp('/api/auth', s, [
     registerWebAuth, registerApiKey, registerChallenges, registerDataRanges,
-    registerReplayResults, registerReplaySessions, registerJournal, registerDrawings,
+    registerReplayResults, registerReplaySessions, registerJournalReview, registerJournal, registerDrawings,
   ]);
 }

@@ -14,7 +14,7 @@ import { presentRoundTrip, presentStats } from '../shared/present-common.ts';
 import * as codes from './codes.ts';
 import * as ep from './schemas.ts';
 
-function presentEntry(s: Services, e: JournalEntry) {
+function presentEntry(s: Services, e: JournalEntry, tags: string[]) {
   const c = s.contracts.contractFor(e.inst);
   const x = e.session;
   return {
@@ -33,20 +33,31 @@ function presentEntry(s: Services, e: JournalEntry) {
     challengeAccountId: x.challengeId,
     results: presentStats(e.stats),
     note: e.note,
+    tags,
   };
 }
 
 const isoOrNull = (epochS: number | null) => (epochS === null ? null : isoFromEpochS(epochS));
 
 export function registerJournal<P extends string>(app: Elysia<P>, s: Services): void {
-  route(app, s, ep.journal, async ({ user }) => ep.journal.ok({ sessions: (await s.journal.list(user.id)).map((e) => presentEntry(s, e)) }));
+  // `?tag=`: only the sessions carrying the tag on the session or on one of their trades.
+  route(app, s, ep.journal, async ({ user, query }) => {
+    let entries = await s.journal.list(user.id);
+    if (query.tag) {
+      const tagged = await s.journalTags.sessionsTagged(user.id, query.tag);
+      entries = entries.filter((e) => tagged.has(e.session.accountId));
+    }
+    const tags = await s.journalTags.sessionTagsOf(entries.map((e) => e.session.accountId));
+    return ep.journal.ok({ sessions: entries.map((e) => presentEntry(s, e, tags.get(e.session.accountId) ?? [])) });
+  });
 
   route(app, s, ep.journalSession, async ({ params, user }) => {
     const r = await s.journal.detail(user.id, Number(params.accountId));
     if (!r.ok) return mapError(codes.journalSession, r.error);
     const d = r.value;
+    const tags = (await s.journalTags.sessionTagsOf([d.session.accountId])).get(d.session.accountId) ?? [];
     return ep.journalSession.ok({
-      ...presentEntry(s, d),
+      ...presentEntry(s, d, tags),
       historyStartTime: isoOrNull(s.replay.historyStartOf(d.inst, d.session.timeframe, d.session.startS, d.session.historyBars)),
       trades: d.trades.map((t) => ({ tradeNumber: t.tradeNumber, ...presentRoundTrip(d.inst, t.trade), note: t.note })),
       equity: d.equity.map((p) => ({ time: isoFromEpochS(p.timeS), balance: centsToUsd(p.balanceCents) })),

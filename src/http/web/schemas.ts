@@ -8,6 +8,15 @@ import { endpoint } from '../shared/declare.ts';
 import { type EndpointInfo, okBody } from '../shared/endpoint.ts';
 import { Nullable, RunResults, STRICT } from '../shared/schemas.ts';
 import * as codes from './codes.ts';
+import { ReviewStats, ReviewTrade } from './review-shapes.ts';
+
+const ReviewTags = T.Array(T.String(), { maxItems: limits.journalTagsPerTargetMax, description: 'Lower case, sorted' });
+
+/** The columns of GET /journal/:accountId/trades.csv, in order. */
+export const JOURNAL_CSV_COLUMNS = [
+  'tradeNumber', 'side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees',
+  'initialStop', 'rMultiple', 'mae', 'mfe', 'durationSeconds', 'tags', 'note',
+] as const;
 import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';
 
 export * from './shapes.ts';
@@ -130,6 +139,42 @@ export const journalNote = endpoint('POST /journal/:accountId/note', 'cookie', "
   errors: codes.journalNote,
 });
 
+const zoneQuery = 'Query `timeZone`: the zone the hours of `byHour` are read in (an IANA name; UTC when absent).';
+
+export const journalReview = endpoint('GET /journal/:accountId/review', 'cookie', "A session's trades reviewed (initial stop, R, MAE/MFE from the stored bars, time in trade, tags) and its statistics (expectancy, daily P&L, by weekday and hour)", {
+  description: `${zoneQuery} The trades are the detail's (its first ${limits.journalTradesListedMax}).`,
+  response: okBody({ accountId: T.Integer(), timeZone: T.String(), tags: ReviewTags, trades: T.Array(ReviewTrade, { maxItems: limits.journalTradesListedMax }), stats: ReviewStats }),
+  errors: codes.journalReview,
+});
+
+export const journalSummary = endpoint('GET /journal/review', 'cookie', 'Statistics across the sessions the journal lists (expectancy, daily P&L, by weekday and hour), optionally of the trades carrying a tag', {
+  description: `${zoneQuery} Query \`tag\`: only the trades carrying it, or whose session does. Excursions are per session only.`,
+  response: okBody({ timeZone: T.String(), tag: Nullable(T.String()), sessions: T.Integer({ minimum: 0, description: 'Sessions with a trade counted' }), stats: ReviewStats }),
+  errors: codes.journalSummary,
+});
+
+export const journalTags = endpoint('PUT /journal/:accountId/tags', 'cookie', 'Replaces the tags of a session (tradeNumber null) or of its n-th trade; an empty list clears them', {
+  description:
+    `Tags are kept trimmed, lower case, unique and sorted: 1 to ${limits.journalTagCharsMax} characters each, at most ${limits.journalTagsPerTargetMax} on a session or a trade, ` +
+    `${limits.journalTagRowsPerUserMax.toLocaleString('en-US')} over all of a user's sessions. A refused write changes nothing.`,
+  request: {
+    tradeNumber: Nullable(T.Integer({ description: 'null: the session; n ≥ 1: its n-th round trip' })),
+    tags: T.Array(T.String(), { maxItems: 100 }),
+  },
+  fields: { tradeNumber: { refuse: { kind: 'invalid_tags' } }, tags: { refuse: { kind: 'invalid_tags' } } },
+  response: okBody({ tradeNumber: Nullable(T.Integer()), tags: ReviewTags }),
+  errors: codes.journalTags,
+});
+
+export const journalTradesCsv = endpoint('GET /journal/:accountId/trades.csv', 'cookie', "A session's trades as CSV (RFC 4180), oldest first", {
+  description:
+    `\`text/csv\` with a header row \`${JOURNAL_CSV_COLUMNS.join(',')}\`, CRLF line ends, fields quoted when they hold a comma, a quote or a line break; ` +
+    "times ISO 8601 UTC, prices decimal to the instrument's tick, money in USD. Errors answer JSON like every endpoint.",
+  produces: 'csv',
+  response: T.String({ pattern: `^${JOURNAL_CSV_COLUMNS.join(',')}\\r\\n` }),
+  errors: codes.journalSession,
+});
+
 const drawingsBody = okBody(SessionDrawings.properties);
 
 export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows", {
@@ -146,4 +191,4 @@ export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawing
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, journal, journalSession, journalNote, journalReview, journalSummary, journalTags, journalTradesCsv, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];

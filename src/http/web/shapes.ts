@@ -146,6 +146,7 @@ const journalSessionFields = {
   challengeAccountId: Nullable(T.Integer({ description: 'The challenge account the session traded for' })),
   results: RunResults,
   note: T.String({ description: "The session's note ('' when none)" }),
+  tags: T.Array(T.String(), { maxItems: limits.journalTagsPerTargetMax, description: "The session's own tags (PUT /journal/:accountId/tags), lower case, sorted" }),
 };
 
 export const JournalSession = T.Object(journalSessionFields, { ...STRICT, title: 'JournalSession' });

@@ -4,7 +4,7 @@
 //
 // Measured on the fills alone, so a session restored after a restart (whose engine keeps no fill
 // history) gets the same answer as one that never stopped:
-// - trades: round trips flat to flat, FIFO, net of fees (TradeBook);
+// - trades: round trips flat to flat, FIFO, net of fees (TradeBook), per instrument in a session over several;
 // - the starting balance is the final balance less the fills' net P&L, so a payout taken during
 //   the session lowers both ends and is not counted as a loss;
 // - maxDrawdown: the deepest fall of the balance below its running peak, the balance taken after
@@ -49,7 +49,8 @@ export function sessionResults(fills: readonly Fill[], finalBalanceCents: number
 export class SessionFolder {
   private readonly trades: TradeRecord[] = [];
   private readonly equity: EquityPoint[] = [];
-  private readonly book = new TradeBook();
+  /** Round trips per instrument: a session over several keeps each fill's symbol (store/replay.ts StoredFill). */
+  private readonly books = new Map<string, TradeBook>();
   private readonly tally = new TradeTally();
   private readonly dd = new DrawdownTracker(0);
   private netCents = 0;
@@ -60,15 +61,18 @@ export class SessionFolder {
     private readonly keepEquity: boolean,
   ) {}
 
-  add(f: Fill): void {
+  add(f: Fill & { readonly symbol?: string }): void {
     // The start stands before the first fill, so the curve's times strictly increase.
     if (this.equity.length === 0 && this.keepEquity) this.equity.push({ timeS: Math.min(this.startS, f.timeS - 1), balanceCents: 0 });
-    this.book.add(f);
-    for (const t of this.book.closed) {
+    const key = f.symbol ?? '';
+    let book = this.books.get(key);
+    if (book === undefined) this.books.set(key, (book = new TradeBook()));
+    book.add(f);
+    for (const t of book.closed) {
       this.tally.add(t);
       if (this.trades.length < this.tradesKept) this.trades.push(t);
     }
-    this.book.closed.length = 0;
+    book.closed.length = 0;
     this.netCents += f.realizedPnlCents - f.feeCents;
     this.dd.update(this.netCents);
     if (!this.keepEquity) return;

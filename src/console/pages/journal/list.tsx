@@ -1,10 +1,14 @@
 // The journal's list: ended sessions, most recently ended first, each a row of its instrument, span,
-// timeframe, statistics and note; a row opens the session.
+// timeframe, statistics, note and tags; a row opens the session. A tag filters the sessions (those
+// carrying it on the session or a trade), and under them what all of them teach (or the tagged
+// trades): expectancy, the daily P&L calendar, P&L by weekday and by hour.
 
 import { useEffect, useState } from 'preact/hooks';
 import { type Column, ErrorLine, money, signClass, THead, utc } from '../../ui.tsx';
 import { ContractName } from '../desk/contract-label.tsx';
-import { endWords, type JournalSession, loadJournal } from './model.ts';
+import { endWords, type JournalSession, type JournalSummary, loadJournal, loadSummary } from './model.ts';
+import { ReviewPanel } from './review-stats.tsx';
+import { zoneLabel } from '../../time-format.ts';
 
 export const open = (accountId: number) => {
   location.hash = `#/journal?id=${accountId}`;
@@ -12,39 +16,76 @@ export const open = (accountId: number) => {
 
 export function JournalList() {
   const [sessions, setSessions] = useState<JournalSession[] | null>(null);
+  const [summary, setSummary] = useState<JournalSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const [tag, setTag] = useState('');
   useEffect(() => {
-    loadJournal().then(setSessions, (e) => setError(e instanceof Error ? e.message : String(e)));
-  }, []);
+    const fail = (e: unknown) => setError(e instanceof Error ? e.message : String(e));
+    setError(null);
+    loadJournal(tag).then(setSessions, fail);
+    loadSummary(tag).then(setSummary, fail);
+  }, [tag]);
   return (
-    <section class="card journal">
-      <h2>Journal</h2>
-      <p class="muted small">Every replay session you ended, with its statistics (round trips, net of fees). Open one to read its trades, its chart and to write notes.</p>
-      <ErrorLine error={error} />
-      {sessions === null && !error && <p class="muted">Loading…</p>}
-      {sessions?.length === 0 && <p class="empty">No ended session yet. End a session on the Replay desk and it is kept here.</p>}
-      {sessions && sessions.length > 0 && <SessionsTable sessions={sessions} />}
-    </section>
+    <div class="journal grid">
+      <section class="card journal">
+        <h2>Journal</h2>
+        <p class="muted small">Every replay session you ended, with its statistics (round trips, net of fees). Open one to read its trades, its chart and to write notes and tags.</p>
+        <form
+          class="tag-filter"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTag(typed.trim().toLowerCase());
+          }}
+        >
+          <label class="small">
+            Tag{' '}
+            <input type="text" value={typed} placeholder="e.g. a+ setup" data-testid="journal-tag" onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
+          </label>
+          <button type="submit" class="small" data-testid="journal-tag-apply">Filter</button>
+          {tag && (
+            <button type="button" class="small ghost" onClick={() => (setTyped(''), setTag(''))}>
+              Clear “{tag}”
+            </button>
+          )}
+        </form>
+        <ErrorLine error={error} />
+        {sessions === null && !error && <p class="muted">Loading…</p>}
+        {sessions?.length === 0 && <p class="empty">{tag ? `No ended session carries “${tag}”.` : 'No ended session yet. End a session on the Replay desk and it is kept here.'}</p>}
+        {sessions && sessions.length > 0 && <SessionsTable sessions={sessions} />}
+      </section>
+      {summary && summary.stats.trades > 0 && (
+        <section class="card" data-testid="journal-summary">
+          <h3>
+            Across {summary.sessions === 1 ? 'one session' : `${summary.sessions} sessions`}
+            {tag ? ` · trades tagged “${tag}”` : ''} · {summary.stats.trades} trades
+          </h3>
+          <ReviewPanel stats={summary.stats} />
+        </section>
+      )}
+    </div>
   );
 }
 
-const COLUMNS: readonly Column[] = [
-  'Ended',
+/** The columns, the times' zone named (the chosen one, read when drawn). */
+const columns = (z: string): readonly Column[] => [
+  `Ended (${z})`,
   'Instrument',
   'Timeframe',
-  'Replayed',
+  `Replayed (${z})`,
   { num: 'Trades' },
   { num: 'Win rate' },
   { num: 'Net P&L' },
   { num: 'Profit factor' },
   { num: 'Max drawdown' },
   'Note',
+  'Tags',
 ];
 
 function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
   return (
     <table data-testid="journal-sessions" class="journal-table">
-      <THead columns={COLUMNS} />
+      <THead columns={columns(zoneLabel())} />
       <tbody>
         {sessions.map((s) => (
           <tr key={s.accountId} data-account-id={s.accountId} class="clickable" onClick={() => open(s.accountId)} title={endWords(s.endReason)}>
@@ -65,6 +106,7 @@ function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
             <td class="num">{s.results.profitFactor === null ? '—' : s.results.profitFactor.toFixed(2)}</td>
             <td class={`num ${signClass(s.results.maxDrawdown)}`}>{money(s.results.maxDrawdown)}</td>
             <td class="note-cell muted">{s.note}</td>
+            <td class="muted small">{s.tags.join(', ')}</td>
           </tr>
         ))}
       </tbody>

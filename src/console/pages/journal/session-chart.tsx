@@ -1,48 +1,114 @@
 // A past session's chart, read-only: the bars it showed (chart history and every bar played) with
-// its round trips marked, entry and exit, numbered as the trades table numbers them. No ticket, no
-// order lines: nothing here reaches the session.
+// its round trips marked, entry and exit, numbered as the trades table numbers them. Marks that
+// land on one bar on one side are merged into one (a scalper's trades never stack into a tower).
+// Picking a trade in the table zooms the chart to it and draws its entry, initial stop and exit as
+// lines. No ticket, no order lines: nothing here reaches the session.
+//
+// For tests: `data-picked` (the trade zoomed to), `data-view-from` / `data-view-to` (ISO times of
+// the first and last bars in view), beside the chart's own data attributes.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { createPriceChart, decimalsOf, type MarkerSpec, type PriceChart } from '../../chart.ts';
+import { createPriceChart, decimalsOf, type MarkerSpec, type PriceChart, type PriceLineSpec, toSeconds } from '../../chart.ts';
+import { CHART_COLORS } from '../../chart-theme.ts';
 import { ErrorLine } from '../../ui.tsx';
-import { type JournalDetail, loadSessionBars } from './model.ts';
+import { type JournalDetail, type JournalTrade, loadSessionBars, type ReviewTrade, tickPrice } from './model.ts';
+
+type Trade = JournalTrade | ReviewTrade;
+
+/** Bars shown either side of a picked trade. */
+const PICK_PAD_BARS = 12;
 
 /** Entry and exit of every trade: an entry on the trade's side, its exit on the other. */
-export function tradeMarkers(d: JournalDetail): MarkerSpec[] {
+export function tradeMarkers(trades: readonly Trade[]): MarkerSpec[] {
   const out: MarkerSpec[] = [];
-  for (const t of d.trades) {
+  for (const t of trades) {
     const entry = t.side === 'long' ? 'buy' : 'sell';
     const exit = t.side === 'long' ? 'sell' : 'buy';
     out.push({ time: t.entryTime, side: entry, text: `#${t.tradeNumber} ${t.side === 'long' ? 'L' : 'S'}${t.size}` });
     out.push({ time: t.exitTime, side: exit, text: `#${t.tradeNumber} ${t.pnl >= 0 ? '+' : ''}${t.pnl.toFixed(0)}` });
   }
-  return out.sort((a, b) => Date.parse(String(a.time)) - Date.parse(String(b.time)));
+  return out.sort((a, b) => toSeconds(a.time) - toSeconds(b.time));
 }
 
-export function SessionChart({ detail }: { detail: JournalDetail }) {
+/**
+ * The marks merged by the bar they land on (`barOf`) and their side: one mark per bar and side,
+ * its text the first mark's and the last's (`#1 L2 … #4 +30 (5)` for five).
+ */
+export function mergedMarkers(marks: readonly MarkerSpec[], barOf: (s: number) => number): MarkerSpec[] {
+  const groups = new Map<string, MarkerSpec[]>();
+  for (const m of marks) {
+    const key = `${barOf(toSeconds(m.time))}:${m.side}`;
+    const g = groups.get(key);
+    if (g) g.push(m);
+    else groups.set(key, [m]);
+  }
+  return [...groups.values()].map((g) => {
+    if (g.length === 1) return g[0];
+    const text = g.length === 2 ? `${g[0].text} · ${g[1].text}` : `${g[0].text} … ${g[g.length - 1].text} (${g.length})`;
+    return { ...g[0], text };
+  });
+}
+
+/** The picked trade's entry, initial stop and exit as lines. */
+function tradeLines(t: Trade | undefined, tickSize: number): PriceLineSpec[] {
+  if (!t) return [];
+  const lines: PriceLineSpec[] = [
+    { price: t.entryPrice, title: `#${t.tradeNumber} entry ${tickPrice(t.entryPrice, tickSize)}`, color: CHART_COLORS.text, style: 'solid' },
+    { price: t.exitPrice, title: `exit ${tickPrice(t.exitPrice, tickSize)}`, color: t.pnl >= 0 ? CHART_COLORS.up : CHART_COLORS.down },
+  ];
+  if ('initialStop' in t && t.initialStop !== null) lines.push({ price: t.initialStop, title: `stop ${tickPrice(t.initialStop, tickSize)}`, color: CHART_COLORS.down, style: 'dotted' });
+  return lines;
+}
+
+interface Props {
+  detail: JournalDetail;
+  trades: readonly Trade[];
+  /** The trade picked in the table (zoomed to), or null. */
+  picked: number | null;
+}
+
+export function SessionChart({ detail, trades, picked }: Props) {
   const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<PriceChart | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'ready'>('loading');
   useEffect(() => {
     const tick = detail.contract.tickSize;
-    const chart: PriceChart = createPriceChart(host.current!, { precision: decimalsOf(tick), minMove: tick, seconds: detail.timeframe.endsWith('s') });
+    const c: PriceChart = createPriceChart(host.current!, { precision: decimalsOf(tick), minMove: tick, seconds: detail.timeframe.endsWith('s') });
+    chart.current = c;
+    const span = () => {
+      const v = c.visibleSpan();
+      host.current!.dataset.viewFrom = v ? new Date(v.fromS * 1000).toISOString() : '';
+      host.current!.dataset.viewTo = v ? new Date(v.toS * 1000).toISOString() : '';
+    };
+    const off = c.onViewChange(span);
     let gone = false;
     loadSessionBars(detail).then(
       (bars) => {
         if (gone) return;
-        chart.setBars(bars);
-        chart.setMarkers(tradeMarkers(detail));
+        c.setBars(bars);
         // The bars played, with a little of the history before them (all of it is a scroll away).
-        chart.showLast(Math.min(bars.length, Math.max(detail.barsPlayed, 40) + 20));
+        c.showLast(Math.min(bars.length, Math.max(detail.barsPlayed, 40) + 20));
         setState('ready');
       },
       (e) => !gone && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       gone = true;
-      chart.destroy();
+      off();
+      chart.current = null;
+      c.destroy();
     };
   }, [detail.accountId]);
+  useEffect(() => {
+    const c = chart.current;
+    if (!c || state !== 'ready') return;
+    c.setMarkers(mergedMarkers(tradeMarkers(trades), (s) => c.barTimeAtOrBefore(s)));
+    const t = trades.find((x) => x.tradeNumber === picked);
+    c.setPriceLines(tradeLines(t, detail.contract.tickSize));
+    if (t) c.showSpan(toSeconds(t.entryTime), toSeconds(t.exitTime), PICK_PAD_BARS);
+    host.current!.dataset.picked = t ? String(t.tradeNumber) : '';
+  }, [state, trades, picked]);
   return (
     <div class="journal-chart-wrap">
       <div class="journal-chart" ref={host} data-testid="journal-chart" data-state={state} />

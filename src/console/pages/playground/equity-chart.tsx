@@ -6,6 +6,7 @@
 
 import { AreaSeries, ColorType, createChart, type IChartApi, type ISeriesApi, LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'preact/hooks';
+import { zonedTickMark, zonedTimeOptions } from '../../chart-time.ts';
 
 export interface EquityPoint {
   time: number; // epoch seconds
@@ -34,7 +35,9 @@ export function chartTheme() {
     },
     grid: { vertLines: { color: 'rgba(42,49,64,.45)' }, horzLines: { color: 'rgba(42,49,64,.45)' } },
     rightPriceScale: { borderColor: '#2a3140' },
-    timeScale: { borderColor: '#2a3140', timeVisible: true, secondsVisible: false },
+    // Times in the zone Settings chose, as the price charts (chart-time.ts).
+    timeScale: { borderColor: '#2a3140', timeVisible: true, secondsVisible: false, tickMarkFormatter: zonedTickMark },
+    localization: zonedTimeOptions(false).localization,
     autoSize: true,
   };
 }
