@@ -40,6 +40,8 @@ export interface RiskCheck {
   readonly workingSellQty: number;
   /** The new order: +size for a buy, −size for a sell. */
   readonly signedSize: number;
+  /** Said after the position limit's figure: what else of the account holds part of it (several contracts). */
+  readonly limitNote?: string;
 }
 
 /** The largest |position| reachable if every working entry on one side and the new order filled. */
@@ -62,7 +64,7 @@ export function rejectionReason(r: RiskCheck): string | null {
   const worst = worstCaseQty(r);
   if (worst <= Math.max(Math.abs(r.positionQty), worstCaseQty({ ...r, signedSize: 0 }))) return null;
   if (r.maxPositionQty !== null && worst > r.maxPositionQty) {
-    return `Maximum position size exceeded: ${worst} ${r.symbol} contracts would be open, limit ${r.maxPositionQty}`;
+    return `Maximum position size exceeded: ${worst} ${r.symbol} contracts would be open, limit ${r.maxPositionQty}${r.limitNote ?? ''}`;
   }
   const needCents = worst * r.dayMarginCents;
   if (needCents > r.equityCents) {

@@ -116,6 +116,7 @@ export function riskReason(e: EngineCore, signedSize: number, excluded: Order | 
   const unrealizedTicks = qty === 0 ? 0 : e.lastPriceTicks * qty - e.position.costTicks;
   let equityCents = e.balanceCents + ticksToCents(unrealizedTicks, e.tickValueCents);
   let maxPositionQty = e.maxPositionQty;
+  let limitNote: string | undefined;
   const ledger = e.ledger;
   if (ledger.shared) {
     // One account over several contracts (ledger.ts): the others' open P&L counts, their margin is taken.
@@ -123,6 +124,7 @@ export function riskReason(e: EngineCore, signedSize: number, excluded: Order | 
     if (maxPositionQty !== null) {
       const unitsLeft = maxPositionQty * (e.inst.isMicro ? 1 : 10) - ledger.othersLimitUnits(e);
       maxPositionQty = Math.max(0, e.inst.isMicro ? unitsLeft : Math.floor(unitsLeft / 10));
+      if (maxPositionQty < (e.maxPositionQty as number)) limitNote = ` (the account's other contracts hold the rest of its ${e.maxPositionQty})`;
     }
   }
   return rejectionReason({
@@ -134,5 +136,6 @@ export function riskReason(e: EngineCore, signedSize: number, excluded: Order | 
     workingBuyQty,
     workingSellQty,
     signedSize,
+    limitNote,
   });
 }

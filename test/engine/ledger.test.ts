@@ -75,11 +75,11 @@ describe('one account over two contracts', () => {
     place(nq, 'buy market 2');
     const r = es.placeOrder(order('sell market 11'), T0);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatchObject({ reason: 'Maximum position size exceeded: 11 MES contracts would be open, limit 10' });
+    if (!r.ok) expect(r.error).toMatchObject({ reason: "Maximum position size exceeded: 11 MES contracts would be open, limit 10 (the account's other contracts hold the rest of its 30)" });
     place(es, 'sell market 10');
     const more = nq.placeOrder(order('buy market 1'), T0);
     expect(more.ok).toBe(false);
-    if (!more.ok) expect(more.error).toMatchObject({ reason: 'Maximum position size exceeded: 3 NQ contracts would be open, limit 2' });
+    if (!more.ok) expect(more.error).toMatchObject({ reason: "Maximum position size exceeded: 3 NQ contracts would be open, limit 2 (the account's other contracts hold the rest of its 3)" });
   });
 
   it('leaves a one-contract engine exactly as before: its own ledger, one position at most', () => {

@@ -59,7 +59,7 @@ describe('the challenge\'s rules over several contracts', () => {
     await ok(t, 'Replay/step', { accountId, steps: 1 });
     await ok(t, 'Order/place', { accountId, contractId: NQ_ID, type: 2, side: 0, size: 4 });
     const over = await t.post('Order/place', { accountId, contractId: 'CON.F.US.MES.H25', type: 2, side: 1, size: 11 }, t.token);
-    expect([over.body.success, over.body.errorMessage]).toEqual([false, 'Maximum position size exceeded: 11 MES contracts would be open, limit 10']);
+    expect([over.body.success, over.body.errorMessage]).toEqual([false, "Maximum position size exceeded: 11 MES contracts would be open, limit 10 (the account's other contracts hold the rest of its 50)"]);
     await ok(t, 'Order/place', { accountId, contractId: 'CON.F.US.MES.H25', type: 2, side: 1, size: 10 });
   });
 });
