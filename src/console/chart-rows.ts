@@ -95,6 +95,27 @@ export class ChartRows {
   }
 
   /** The time of the drawn bar at or before `s`; -1 if none. */
+  /** The index of the last bar at or before `s` among every bar held (0 when none is). */
+  indexAtOrBefore(s: number): number {
+    const times = this.times;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] <= s) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.max(0, lo - 1);
+  }
+
+  /** The times of the bars at logical positions `from` and `to` (clamped), null without bars. */
+  timesAt(from: number, to: number): { fromS: number; toS: number } | null {
+    const times = this.times;
+    if (times.length === 0) return null;
+    const at = (i: number) => times[Math.min(times.length - 1, Math.max(0, Math.round(i)))];
+    return { fromS: at(Math.ceil(from)), toS: at(Math.floor(to)) };
+  }
+
   timeAtOrBefore(s: number): number {
     const ts = this.times;
     // Only drawn bars hold a marker or a line's end: before them there is nothing on the chart.

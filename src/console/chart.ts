@@ -8,6 +8,7 @@
 // chart holds: data-bars, data-volume-bars, data-price-lines, data-markers, data-last-close,
 // data-last-time (ISO), and data-append-ms (how long the last append took to draw).
 
+import { clearChartDataset, writeChartDataset } from './chart-dataset.ts';
 import { formatTime, zonedTickMark } from './time-format.ts';
 import {
   type AutoscaleInfo,
@@ -314,28 +315,14 @@ export class PriceChart {
    * bars either side: a journal trade picked from its table.
    */
   showSpan(fromS: number, toS: number, padBars: number): void {
-    const times = this.rows.times;
-    if (times.length === 0) return;
-    const index = (s: number) => {
-      let lo = 0;
-      let hi = times.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (times[mid] <= s) lo = mid + 1;
-        else hi = mid;
-      }
-      return Math.max(0, lo - 1);
-    };
-    this.chart.timeScale().setVisibleLogicalRange({ from: index(fromS) - padBars, to: index(toS) + padBars });
+    if (this.rows.times.length === 0) return;
+    this.chart.timeScale().setVisibleLogicalRange({ from: this.rows.indexAtOrBefore(fromS) - padBars, to: this.rows.indexAtOrBefore(toS) + padBars });
   }
 
   /** The times of the first and last bars in view (epoch seconds), null without bars. */
   visibleSpan(): { fromS: number; toS: number } | null {
     const r = this.chart.timeScale().getVisibleLogicalRange();
-    const times = this.rows.times;
-    if (!r || times.length === 0) return null;
-    const at = (i: number) => times[Math.min(times.length - 1, Math.max(0, Math.round(i)))];
-    return { fromS: at(Math.ceil(r.from)), toS: at(Math.floor(r.to)) };
+    return r ? this.rows.timesAt(r.from, r.to) : null;
   }
 
   /** Shows the last `n` bars. */
@@ -368,7 +355,7 @@ export class PriceChart {
 
   destroy(): void {
     this.chart.remove();
-    for (const k of ['bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices', 'width', 'axisMark', 'drawnFrom']) delete this.el.dataset[k];
+    clearChartDataset(this.el);
   }
 
   /** The time of the drawn bar at or before `s` (lines must sit on bars); -1 if none. */
@@ -388,16 +375,7 @@ export class PriceChart {
   }
 
   private sync(): void {
-    const d = this.el.dataset;
-    // Our own rows, not series.data(), which copies every bar on each call.
-    const rows = this.rows;
-    d.bars = String(rows.candles.length);
-    d.drawnFrom = String(rows.drawnFrom);
-    d.volumeBars = String(rows.volumes.length);
-    d.lastTime = rows.lastTime === null ? '' : new Date(rows.lastTime * 1000).toISOString();
-    d.priceLines = String(this.overlays.priceLineCount);
-    d.markers = String(this.overlays.markerCount);
-    d.lastClose = rows.lastClose === null ? '' : String(rows.lastClose);
+    writeChartDataset(this.el, this.rows, this.overlays);
   }
 }
 
