@@ -13,6 +13,8 @@ export interface HubBars {
   bars: { t: number; o: number; h: number; l: number; c: number; v: number }[];
   currentIndex: number;
   ended: boolean;
+  /** A session over several instruments: each one's bars, by instrument symbol (`bars` is the first's). */
+  barsBySymbol?: Record<string, HubBars['bars']>;
 }
 
 /** A hub bar as the REST answers carry bars (`t` ISO 8601 UTC, whole seconds). */

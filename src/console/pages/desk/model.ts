@@ -81,6 +81,8 @@ export interface SessionMeta {
   brackets: Record<string, { sl: number | null; tp: number | null }>;
   /** The trailing stops this browser placed (trailing.ts): the spec's view lists them as stops. */
   trailing: TrailMemory;
+  /** A session over several instruments (Replay/start's instrumentSymbols): all of them, `contract` first (layout-model.ts). */
+  instruments?: Contract[];
 }
 
 const KEY = (id: number) => `rd.desk.session.${id}`;
@@ -140,7 +142,7 @@ type SessionInfo = Static<typeof web.SessionInfo>;
 type Described = Pick<SessionInfo, 'accountId' | 'name' | 'contract' | 'timeframe' | 'startTime' | 'historyBars' | 'historyStartTime'>;
 
 /** What this browser adds to a session's description: its balance at the start, challenge, plans. */
-type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing'>;
+type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing' | 'instruments'>;
 
 /** A session's meta from the server's description of it and what this browser keeps (no end date: the server plays to the data's end). */
 export function sessionMeta(d: Described, kept: Kept): SessionMeta {
@@ -162,6 +164,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     challengeName: r.challenge?.name ?? null,
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
+    ...(known?.instruments ? { instruments: known.instruments } : {}),
   });
 }
 

@@ -18,6 +18,7 @@ import {
 import { AccountsTable } from './accounts-table.tsx';
 import { type Confirm, useConfirm } from './confirm.ts';
 import { EndedSessions } from './ended-list.tsx';
+import { instrumentsBody, MoreInstruments, pickedContracts } from './start-instruments.tsx';
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -25,6 +26,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [contracts, setContracts] = useState<Contract[] | null>(null);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [contractId, setContractId] = useState('');
+  const [extras, setExtras] = useState<string[]>([]);
   const [ranges, setRanges] = useState<DataRange[] | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
@@ -76,12 +78,13 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
       const contract = contracts?.find((c) => c.id === contractId);
       if (!contract) throw new Error('Pick an instrument');
       const challenge = account === 'new' ? null : challenges.find((c) => String(c.id) === account) ?? null;
-      const body: Record<string, unknown> = { contractId, startDate, timeframe };
+      const body: Record<string, unknown> = { ...instrumentsBody(contractId, extras), startDate, timeframe };
       if (endDate) body.endDate = endDate;
       if (challenge) body.accountId = challenge.id;
       const r = await sim<{ accountId: number }>('Replay/start', body);
       // The server names the session and states its span, history and contract.
-      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null });
+      const instruments = pickedContracts(contracts ?? [], contractId, extras.filter((id) => id !== contractId));
+      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null, ...(instruments ? { instruments } : {}) });
     });
     setBusy(false);
   };
@@ -126,6 +129,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             End date <span class="muted">(optional)</span>
             <input name="endDate" type="date" value={endDate} min={startDate} onInput={(e) => setEndDate((e.target as HTMLInputElement).value)} />
           </label>
+          {contracts && <MoreInstruments contracts={contracts} first={contractId} extras={extras.filter((id) => id !== contractId)} setExtras={setExtras} />}
           <label class="span-2">
             Account
             <select name="account" value={account} onChange={(e) => setAccount((e.target as HTMLSelectElement).value)}>

@@ -1,0 +1,144 @@
+// The desk over a session of two instruments (issue 34), in headless Chromium against the real
+// server: NQ and ES started from the form, one chart per instrument side by side on one clock, each
+// chart's bars as History serves them up to the clock, an ES order from the ticket (the ES pane
+// picked) listed in the tables under ES's name, the account shown once. Screenshots at 1440×900 and
+// 1280×720 go to test/.screenshots.
+import { describe, expect, it } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { contractNameFor } from '../../src/domain/contract-id.ts';
+import { findInstrument } from '../../src/domain/instrument.ts';
+import { browserStage, loginThroughForm, noBrowser, screenshot } from './support.ts';
+
+type Bar = { t: string; o: number; h: number; l: number; c: number; v: number };
+
+async function text(page: Page, sel: string): Promise<string> {
+  return ((await page.textContent(sel)) ?? '').trim();
+}
+
+async function rows(page: Page, testid: string): Promise<string[][]> {
+  return page.$$eval(`[data-testid=${testid}] tbody tr`, (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.trim())));
+}
+
+async function sim(page: Page, path: string, body: Record<string, unknown>): Promise<any> {
+  return page.evaluate(
+    `fetch('/api/sim/${path}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.json())`,
+  );
+}
+
+/** 1 m bars of a contract that end by the clock, from `fromIso`, as History serves them. */
+async function barsUpTo(page: Page, contractId: string, fromIso: string, clockIso: string): Promise<Bar[]> {
+  const r = await sim(page, 'History/retrieveBars', { contractId, unit: 2, unitNumber: 1, startTime: fromIso, endTime: clockIso, limit: 20000 });
+  return r.bars.filter((b: Bar) => Date.parse(b.t) + 60_000 <= Date.parse(clockIso));
+}
+
+/** The contract whose name starts with `prefix` (ES, not MES), as the form lists it. */
+async function optionOf(page: Page, prefix: string): Promise<{ id: string; name: string }> {
+  return page.$$eval(
+    '[data-testid=start-form] select[name=contract] option',
+    (os: any[], p: string) => os.map((o) => ({ id: o.value, name: o.textContent.split(' — ')[0].trim() })).find((o) => o.name.startsWith(p))!,
+    prefix,
+  );
+}
+
+async function startPair(page: Page): Promise<{ nq: { id: string; name: string }; es: { id: string; name: string } }> {
+  await page.waitForSelector('[data-testid=data-last]');
+  const nq = await optionOf(page, 'NQ');
+  const es = await optionOf(page, 'ES');
+  await page.selectOption('select[name=contract]', nq.id);
+  await page.fill('input[name=startDate]', '2025-03-03');
+  await page.selectOption('select[name=timeframe]', '1m');
+  await page.selectOption('select[name=addInstrument]', es.id);
+  expect(await text(page, '[data-testid=picked-instrument]')).toStartWith(es.name);
+  await page.click('text=Start replay');
+  await page.waitForSelector('[data-testid=desk-panes]');
+  await page.waitForFunction(
+    "Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && Number(document.querySelector('[data-testid=pane-chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')",
+  );
+  return { nq, es };
+}
+
+const attr = (page: Page, sel: string, name: string) => page.getAttribute(sel, `data-${name}`);
+
+describe.skipIf(noBrowser)('console: the desk with two charts', () => {
+  const stage = browserStage();
+
+  it('starts NQ and ES from the form, steps both charts on one clock, trades ES from its ticket and lists it under ES', async () => {
+    const context = await stage.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && !m.text().includes('401') && errors.push(m.text()));
+    await loginThroughForm(page, stage.server);
+    await page.goto(`${stage.server.base}/#/desk`);
+    const { nq, es } = await startPair(page);
+    // The tables name the front month on the replayed date, as the panes do (the API names today's).
+    const esMarch = contractNameFor(findInstrument('ES')!, Date.parse('2025-03-03T00:00:00Z'));
+    expect(esMarch).toBe('ESH5');
+
+    // Two panes, NQ first (the session's own chart, its toolbar with it), ES beside it; one account, one ticket.
+    expect(await page.$$eval('[data-testid=pane]', (ps: any[]) => ps.map((p) => p.dataset.contract))).toEqual([nq.id, es.id]);
+    expect(await page.$$eval('[data-testid=account]', (a: any[]) => a.length)).toBe(1);
+    expect(await page.$$eval('[data-testid=ticket]', (a: any[]) => a.length)).toBe(1);
+    expect(await page.$$eval('[data-testid=last-price]', (a: any[]) => a.length)).toBe(0);
+
+    // Ten steps: both charts end at the clock's last bar, each one's bars as History serves them.
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('10 /')");
+    const clock = `${(await text(page, '[data-testid=sim-time]')).replace(' ', 'T')}Z`;
+    expect(clock).toBe('2025-03-03T00:10:00Z');
+    await page.waitForFunction(`document.querySelector('[data-testid=pane-chart]').dataset.lastTime === '2025-03-03T00:09:00.000Z'`);
+    for (const [sel, c] of [['[data-testid=chart]', nq], ['[data-testid=pane-chart]', es]] as const) {
+      const served = await barsUpTo(page, c.id, '2025-03-03T00:00:00Z', clock);
+      expect(served.length).toBe(10);
+      expect(await attr(page, sel, 'last-time')).toBe('2025-03-03T00:09:00.000Z');
+      expect(Number(await attr(page, sel, 'last-close'))).toBe(served[9].c);
+    }
+    const esLast = (await barsUpTo(page, es.id, '2025-03-03T00:09:00Z', clock))[0].c;
+    expect(await text(page, `[data-testid=pane][data-contract="${es.id}"] [data-testid=pane-last]`)).toBe(esLast.toFixed(2));
+
+    // ES's ticket: pick its pane, buy 1 at market, then a limit 20 ticks under the last price.
+    await page.click(`[data-testid=pane][data-contract="${es.id}"] [data-testid=pane-trade]`);
+    expect(await text(page, '[data-testid=ticket-contract]')).toBe(esMarch);
+    await page.click('[data-testid=buy]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=positions] tbody tr').length === 1");
+    expect((await rows(page, 'positions'))[0].slice(0, 4)).toEqual([esMarch, 'Long', '1', esLast.toFixed(2)]);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=fills] tbody tr').length === 1");
+    expect((await rows(page, 'fills'))[0].slice(1, 5)).toEqual([esMarch, 'Buy', '1', esLast.toFixed(2)]);
+
+    const limit = (esLast - 5).toFixed(2);
+    await page.click('[data-type=Limit]');
+    await page.fill('input[name=limitPrice]', limit);
+    await page.click('[data-testid=buy]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
+    const [order] = await rows(page, 'orders');
+    expect(order.slice(1, 6)).toEqual([esMarch, 'Buy', 'LMT', '1', limit]);
+    const live = await sim(page, 'Order/searchOpen', { accountId: await openAccount(page) });
+    expect(live.orders.map((o: any) => [o.contractId, o.type, o.side, o.limitPrice])).toEqual([[es.id, 1, 0, Number(limit)]]);
+    // The ES order is on the ES chart, not on NQ's.
+    await page.waitForFunction("Number(document.querySelector('[data-testid=pane-chart]').dataset.priceLines) >= 2");
+    expect(Number((await attr(page, '[data-testid=chart]', 'price-lines')) ?? 0)).toBe(0);
+
+    // One more step: both charts move on.
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('11 /')");
+    await page.waitForFunction(`document.querySelector('[data-testid=pane-chart]').dataset.lastTime === '2025-03-03T00:10:00.000Z'`);
+    await screenshot(page, 'desk-multi-1440');
+
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'desk-multi-1280');
+    // Side by side at 1280 px: each chart keeps a readable width, the pane heads on one line.
+    const widths = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) => els.map((e) => e.getBoundingClientRect().width));
+    for (const w of widths) expect(w).toBeGreaterThan(380);
+    const heads = await page.$$eval('[data-testid=pane-head]', (els: any[]) => els.map((e) => e.scrollWidth <= e.clientWidth + 1));
+    expect(heads).toEqual([true, true]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
+
+/** The live session's replay account (the desk's only one here). */
+async function openAccount(page: Page): Promise<number> {
+  const r = await sim(page, 'Account/search', { onlyActiveAccounts: true });
+  return r.accounts.find((a: any) => a.name.startsWith('REPLAY-')).id;
+}
