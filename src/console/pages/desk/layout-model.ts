@@ -7,8 +7,19 @@
 // Also the per-contract views the panes and the tables share: a book cut to one contract, and a
 // contract's short name for the tables' Contract column.
 
+import type { Static } from '@sinclair/typebox';
+import type { SessionContract } from '../../../http/web/shapes.ts';
 import type { Book } from './live.ts';
-import type { Contract, SessionMeta } from './model.ts';
+
+/** A contract as the desk describes a session's (model.ts's Contract; this module stays free of the page's imports). */
+type Contract = Static<typeof SessionContract>;
+
+/** What the layout reads of a session's description (model.ts's SessionMeta). */
+interface Described {
+  contract: Contract;
+  instruments?: Contract[];
+  timeframe: string;
+}
 
 export interface Pane {
   /** Stable within a session: the contract and the timeframe. */
@@ -23,13 +34,13 @@ export interface Pane {
 export const MAX_PANES = 4;
 
 /** The session's instruments, first the spec's `instrument`. */
-export function instrumentsOf(meta: Pick<SessionMeta, 'contract' | 'instruments'>): Contract[] {
+export function instrumentsOf(meta: Pick<Described, 'contract' | 'instruments'>): Contract[] {
   const rest = (meta.instruments ?? []).filter((c) => c.id !== meta.contract.id);
   return [meta.contract, ...rest].slice(0, MAX_PANES);
 }
 
 /** One pane per instrument at the session's timeframe. */
-export function panesOf(meta: Pick<SessionMeta, 'contract' | 'instruments' | 'timeframe'>): Pane[] {
+export function panesOf(meta: Described): Pane[] {
   return instrumentsOf(meta).map((contract, k) => ({ key: `${contract.id}@${meta.timeframe}`, contract, timeframe: meta.timeframe, primary: k === 0 }));
 }
 

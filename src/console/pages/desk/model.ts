@@ -164,7 +164,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     challengeName: r.challenge?.name ?? null,
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
-    ...(known?.instruments ? { instruments: known.instruments } : {}),
+    ...(r.instruments ? { instruments: r.instruments } : {}),
   });
 }
 
