@@ -1,8 +1,9 @@
 // The desk over a session of two instruments (issue 34), in headless Chromium against the real
 // server: NQ and ES started from the form, one chart per instrument side by side on one clock, each
 // chart's bars as History serves them up to the clock, an ES order from the ticket (the ES pane
-// picked) listed in the tables under ES's name, the account shown once. Screenshots at 1440×900 and
-// 1280×720 go to test/.screenshots.
+// picked) listed in the tables under ES's name, the account shown once; a jump (no bars on the hub)
+// and another browser resuming the session. Screenshots at 1440×900 and 1280×720 go to
+// test/.screenshots.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { contractNameFor } from '../../src/domain/contract-id.ts';
@@ -132,7 +133,32 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     for (const w of widths) expect(w).toBeGreaterThan(380);
     const heads = await page.$$eval('[data-testid=pane-head]', (els: any[]) => els.map((e) => e.scrollWidth <= e.clientWidth + 1));
     expect(heads).toEqual([true, true]);
+
+    // A jump carries no bars on the hub: the ES pane reads what it played from History, up to the clock.
+    await page.fill('input[name=jumpTo]', '2025-03-03 00:40');
+    await page.click('[data-testid=jump]');
+    await page.waitForFunction("!document.querySelector('[data-testid=progress]').textContent.trim().startsWith('11 /')");
+    const jumped = `${(await text(page, '[data-testid=sim-time]')).replace(' ', 'T')}Z`;
+    const lastOpen = new Date(Date.parse(jumped) - 60_000).toISOString();
+    await page.waitForFunction(`document.querySelector('[data-testid=pane-chart]').dataset.lastTime === '${lastOpen}'`);
+    const esBars = await barsUpTo(page, es.id, '2025-03-03T00:00:00Z', jumped);
+    expect(Number(await attr(page, '[data-testid=pane-chart]', 'last-close'))).toBe(esBars[esBars.length - 1].c);
     expect(errors).toEqual([]);
+
+    // Another browser resumes the session whole: both panes on the same clock, the tables as the first page lists them.
+    const other = await stage.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page2 = await other.newPage();
+    await loginThroughForm(page2, stage.server);
+    await page2.goto(`${stage.server.base}/#/desk`);
+    await page2.click('[data-testid=live-sessions] >> text=Resume');
+    await page2.waitForSelector('[data-testid=desk-panes]');
+    expect(await page2.$$eval('[data-testid=pane]', (ps: any[]) => ps.map((p) => p.dataset.contract))).toEqual([nq.id, es.id]);
+    await page2.waitForFunction(`document.querySelector('[data-testid=pane-chart]')?.dataset.lastTime === '${lastOpen}'`);
+    const fills = await rows(page, 'fills');
+    expect(fills.every((f) => f[1] === esMarch)).toBe(true);
+    await page2.waitForFunction(`document.querySelectorAll('[data-testid=fills] tbody tr').length === ${fills.length}`);
+    for (const table of ['positions', 'orders', 'fills']) expect(await rows(page2, table)).toEqual(await rows(page, table));
+    await other.close();
     await context.close();
   }, 180_000);
 });
