@@ -3,12 +3,12 @@
 // chart's bars as History serves them up to the clock, an ES order from the ticket (the ES pane
 // picked) listed in the tables under ES's name, the account shown once; a jump (no bars on the hub)
 // and another browser resuming the session. Screenshots at 1440×900 and 1280×720 go to
-// test/.screenshots.
+// test/.screenshots, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { contractNameFor } from '../../src/domain/contract-id.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
-import { browserStage, loginThroughForm, noBrowser, screenshot } from './support.ts';
+import { browserStage, docScreenshot, loginThroughForm, noBrowser } from './support.ts';
 
 type Bar = { t: string; o: number; h: number; l: number; c: number; v: number };
 
@@ -123,11 +123,11 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     await page.click('[data-testid=step]');
     await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('11 /')");
     await page.waitForFunction(`document.querySelector('[data-testid=pane-chart]').dataset.lastTime === '2025-03-03T00:10:00.000Z'`);
-    await screenshot(page, 'desk-multi-1440');
+    await docScreenshot(page, 'desk-multi-1440');
 
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.waitForTimeout(300);
-    await screenshot(page, 'desk-multi-1280');
+    await docScreenshot(page, 'desk-multi-1280');
     // Side by side at 1280 px: each chart keeps a readable width, the pane heads on one line.
     const widths = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) => els.map((e) => e.getBoundingClientRect().width));
     for (const w of widths) expect(w).toBeGreaterThan(380);
