@@ -1,7 +1,8 @@
 // The desk over a session of two instruments (issue 34), in headless Chromium against the real
 // server: NQ and ES started from the form, one chart per instrument side by side on one clock, each
 // chart's bars as History serves them up to the clock, an ES order from the ticket (the ES pane
-// picked) listed in the tables under ES's name, the account shown once; a jump (no bars on the hub)
+// picked) listed in the tables under ES's name and cancelled from its chip on ES's chart, an
+// indicator on ES's chart, the account shown once; a jump (no bars on the hub)
 // and another browser resuming the session. Screenshots at 1440×900 and 1280×720 go to
 // test/.screenshots, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
@@ -112,9 +113,19 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     expect(order.slice(1, 6)).toEqual([esMarch, 'Buy', 'LMT', '1', limit]);
     const live = await sim(page, 'Order/searchOpen', { accountId: await openAccount(page) });
     expect(live.orders.map((o: any) => [o.contractId, o.type, o.side, o.limitPrice])).toEqual([[es.id, 1, 0, Number(limit)]]);
-    // The ES order is on the ES chart, not on NQ's.
+    // The ES order is on the ES chart with its chip, not on NQ's.
+    const esPane = `[data-testid=pane][data-contract="${es.id}"]`;
     await page.waitForFunction("Number(document.querySelector('[data-testid=pane-chart]').dataset.priceLines) >= 2");
     expect(Number((await attr(page, '[data-testid=chart]', 'price-lines')) ?? 0)).toBe(0);
+    const orderId = live.orders[0].id;
+    await page.waitForSelector(`${esPane} .order-chip[data-order-id="${orderId}"]`);
+    expect(await page.$$eval('.pane.primary .order-chip', (cs: any[]) => cs.length)).toBe(0);
+
+    // ES's chart has the chart's width, indicators and legend: SMA 20 on it, its legend at its last bar.
+    await page.click(`${esPane} [data-indicator=sma20]`);
+    await page.waitForFunction("(document.querySelector('[data-testid=pane-chart]').dataset.lines ?? '').includes('sma20')");
+    expect(await text(page, `${esPane} [data-testid=legend-close]`)).toBe(esLast.toFixed(2));
+    expect(await page.$$eval(`${esPane} [data-draw]`, (bs: any[]) => bs.filter((b) => b.offsetParent !== null).length)).toBe(0);
 
     // One more step: both charts move on.
     await page.click('[data-testid=step]');
@@ -125,6 +136,10 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.waitForTimeout(300);
     await docScreenshot(page, 'desk-multi-1280');
+    // The ES chip cancels its order.
+    await page.click(`${esPane} .order-chip[data-order-id="${orderId}"] button`);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 0");
+    expect((await sim(page, 'Order/searchOpen', { accountId: await openAccount(page) })).orders).toEqual([]);
     // Side by side at 1280 px: each chart keeps a readable width, the pane heads on one line.
     const widths = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) => els.map((e) => e.getBoundingClientRect().width));
     for (const w of widths) expect(w).toBeGreaterThan(380);

@@ -1,14 +1,22 @@
 // The panes of a session over several instruments (layout-model.ts): the session's own chart (its
 // first instrument, with its toolbar, drawings and chart trading, session.tsx) and, beside it, one
-// chart per other instrument on the same clock: its bars (pane-bars.ts), its orders, position and
-// fills on it, and its last price. The ticket trades the pane picked (its tab, or a click on the
+// chart per other instrument on the same clock: its bars (pane-bars.ts) at the widths and with the
+// indicators and legend of the session's chart, its orders, position and fills on it, and its last
+// price. The ticket trades the pane picked (its tab, or a click on the
 // pane); the tables list every contract.
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo } from 'preact/hooks';
 import { decimalsOf } from '../../chart.ts';
 import type { Tables } from './book.ts';
-import { useChartDecorations } from './chart-orders.tsx';
+import { OrderOverlay, useChartDecorations } from './chart-orders.tsx';
+import { ChartToolbar, Legend, useHoveredBar } from './chart-tools.tsx';
+import { useChartTrading } from './chart-trading.ts';
+import type { DrawingsModel } from './drawings-model.ts';
+import { useIndicators } from './indicators-model.ts';
+import type { TicketModel } from './ticket-model.ts';
+import type { Trading } from './trading.ts';
+import { useView } from './view-model.ts';
 import { ContractName } from './contract-label.tsx';
 import type { PriceFormat, SessionCore } from './core.ts';
 import { bookFor, gridOf, type Pane } from './layout-model.ts';
@@ -70,25 +78,53 @@ interface PaneProps {
   tables: Tables;
   active: boolean;
   onPick: () => void;
+  /** The session's order commands (cancel from a chip; the tables and snapshot after a move). */
+  trading: Trading;
+  ticket: TicketModel;
   /** The pane's last price, for the ticket, the positions' P&L and the account's equity. */
   onMark: (contractId: string, price: number | null) => void;
 }
 
-/** Another instrument of the session beside its own chart: its bars, its orders and position, its fills. */
-export function InstrumentPane({ pane, core, session, tables, active, onPick, onMark }: PaneProps) {
+/**
+ * The drawings are the session's chart's (one set a session on the server): a pane has none. Its
+ * toolbar hides the drawing tools and the click hint (desk-panes.css); its clicks go nowhere.
+ */
+const NO_DRAWINGS: DrawingsModel = { hlines: [], trends: [], mode: 'none', loaded: false, problem: null, pending: null, choose: () => undefined, click: () => false, clear: () => undefined };
+
+/** A pane's chart models: its bars, its contract's book and lines, width, indicators, the bar under the pointer, moves of its chips. */
+function usePaneChart({ pane, core, session, tables, trading, ticket, onMark }: PaneProps) {
   const bars = usePaneBars(core, session, pane);
   const { contract } = pane;
+  const ready = !bars.loading;
   const fmt = useMemo(() => formatFor(contract.tickSize), [contract.tickSize]);
   const book = useMemo(() => bookFor(tables.book, contract.id), [tables.book, contract.id]);
   const at = { tickSize: contract.tickSize, tickValue: contract.tickValue, lastPrice: bars.lastPrice, fmt };
-  useChartDecorations(bars.chart, book, core.meta.brackets, core.meta.trailing, at, session.progress.currentIndex);
+  const lines = useChartDecorations(bars.chart, book, core.meta.brackets, core.meta.trailing, at, session.progress.currentIndex);
+  const view = useView(bars.chart, pane.timeframe, ready);
+  const indicators = useIndicators(bars.chart, contract.id, ready);
+  const hover = useHoveredBar(bars.chart, ready);
+  // Its chips move at its tick; its trailing stop-loss legs are found in its book (trailing.ts).
+  const chartTrading = useChartTrading(paneCore(core, contract), book, trading, ticket);
   useEffect(() => onMark(contract.id, bars.lastPrice), [bars.lastPrice]);
+  return { bars, ready, fmt, book, lines, view, indicators, hover, chartTrading };
+}
+
+/** Another instrument of the session beside its own chart: its bars (width, indicators, legend), its orders (chips that cancel and move), position and fills. */
+export function InstrumentPane(props: PaneProps) {
+  const { pane, core, session, tables, trading, active, onPick } = props;
+  const { bars, ready, fmt, book, lines, view, indicators, hover, chartTrading } = usePaneChart(props);
+  const { contract } = pane;
   return (
     <div class={`pane ${active ? 'active' : ''}`} data-testid="pane" data-contract={contract.id}>
       <PaneHead contract={contract} at={session.lastTime} lastPrice={bars.lastPrice} active={active} onPick={onPick} />
       <div class="chart-wrap card pane-chart">
+        {/* Cancel all and Flatten are the account's (every contract), as the C and F keys. */}
+        <ChartToolbar view={view} indicators={indicators} drawings={NO_DRAWINGS} trading={chartTrading} orderCount={tables.book.orders.length} positionCount={tables.book.positions.length} blocked={!!core.over || !ready} />
         <div class="chart" ref={bars.chartEl} data-testid="pane-chart" onPointerDown={onPick} />
+        <Legend chart={bars.chart.current} hover={hover} indicators={indicators} fmt={fmt} />
+        <OrderOverlay chart={bars.chart} orders={book.orders} lines={lines} onCancel={trading.cancel} onMove={chartTrading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={contract.tickSize} />
         {bars.loading && <div class="chart-loading">Loading bars…</div>}
+        {chartTrading.error && <div class="chart-note error-note">{chartTrading.error}</div>}
         {bars.note && <div class="chart-note left">{bars.note}</div>}
       </div>
     </div>

@@ -9,17 +9,22 @@ import type { SessionCore } from './core.ts';
 import type { MultiDesk } from './multi-desk.ts';
 import { InstrumentPane, PaneGrid, PaneHead } from './pane.tsx';
 import type { SessionFeed } from './session-feed.ts';
+import type { TicketModel } from './ticket-model.ts';
+import type { Trading } from './trading.ts';
 
 interface Props {
   desk: MultiDesk;
   core: SessionCore;
   session: SessionFeed;
   tables: Tables;
+  /** The session's order commands and ticket (the panes' chips cancel and move through them). */
+  trading: Trading;
+  ticket: TicketModel;
   /** The session's own chart. */
   children: ComponentChildren;
 }
 
-export function Panes({ desk, core, session, tables, children }: Props) {
+export function Panes({ desk, core, session, tables, trading, ticket, children }: Props) {
   const [first, ...others] = desk.panes;
   return (
     <PaneGrid count={desk.panes.length}>
@@ -34,6 +39,8 @@ export function Panes({ desk, core, session, tables, children }: Props) {
           core={core}
           session={session}
           tables={tables}
+          trading={trading}
+          ticket={ticket}
           active={desk.active.id === pane.contract.id}
           onPick={() => desk.pick(pane.contract.id)}
           onMark={desk.mark}

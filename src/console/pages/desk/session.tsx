@@ -71,7 +71,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
           {desk.many ? (
-            <Panes desk={desk} core={core} session={session} tables={tables}>
+            <Panes desk={desk} core={core} session={session} tables={tables} trading={trading} ticket={ticket}>
               <ChartArea core={core} session={session} tables={tables} trading={trading} chart={chart} />
             </Panes>
           ) : (
@@ -114,10 +114,12 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
 function ChartArea({ core, session, tables, trading, chart }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; chart: DeskChart }) {
   const { over, fmt } = core;
   const { loading } = session;
-  const { orders, positions } = chart.book;
+  // The chart shows its contract's orders; Cancel all and Flatten are the account's (every contract).
+  const { orders } = chart.book;
+  const { positions } = tables.book;
   return (
     <div class={`chart-wrap card ${chart.drawings.mode !== 'none' ? 'drawing' : ''}`}>
-      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={orders.length} positionCount={positions.length} blocked={!!over || loading} />
+      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={tables.book.orders.length} positionCount={positions.length} blocked={!!over || loading} />
       <div class="chart" ref={session.chartEl} data-testid="chart" />
       <Legend chart={session.chart.current} hover={chart.hover} indicators={chart.indicators} fmt={fmt} />
       <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
