@@ -7,7 +7,8 @@
 // This file is layout: the session's shared state is core.ts, the tables book.ts, the hubs, the
 // chart and the load session-feed.ts (with status.ts and chart-bars.ts), the replay controls
 // controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
-// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts.
+// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. A session over several
+// instruments shows one pane per instrument beside this chart (panes.tsx, multi-desk.ts).
 
 import { ErrorLine, money, signClass, Stat } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
