@@ -6,7 +6,7 @@
 // and another browser resuming the session. Screenshots at 1440×900 and 1280×720 go to
 // test/.screenshots, and to docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { contractNameFor } from '../../src/domain/contract-id.ts';
 import { findInstrument } from '../../src/domain/instrument.ts';
 import { browserStage, docScreenshot, loginThroughForm, newPage, noBrowser, type Server } from './support.ts';
@@ -42,24 +42,24 @@ async function optionOf(page: Page, prefix: string): Promise<{ id: string; name:
   );
 }
 
-/** Signs in, and starts a 1 m session over NQ and ES on 2025-03-03 from the desk's form. */
-async function startPair(page: Page, server: Server): Promise<{ nq: { id: string; name: string }; es: { id: string; name: string } }> {
+/** Signs in, and starts a 1 m session on 2025-03-03 from the desk's form over the instruments named (the first NQ). */
+async function startOver(page: Page, server: Server, prefixes: string[]): Promise<{ id: string; name: string }[]> {
   await loginThroughForm(page, server);
   await page.goto(`${server.base}/#/desk`);
   await page.waitForSelector('[data-testid=data-last]');
-  const nq = await optionOf(page, 'NQ');
-  const es = await optionOf(page, 'ES');
-  await page.selectOption('select[name=contract]', nq.id);
+  const picked = [];
+  for (const p of prefixes) picked.push(await optionOf(page, p));
+  await page.selectOption('select[name=contract]', picked[0].id);
   await page.fill('input[name=startDate]', '2025-03-03');
   await page.selectOption('select[name=timeframe]', '1m');
-  await page.selectOption('select[name=addInstrument]', es.id);
-  expect(await text(page, '[data-testid=picked-instrument]')).toStartWith(es.name);
+  for (const c of picked.slice(1)) await page.selectOption('select[name=addInstrument]', c.id);
+  expect(await page.$$eval('[data-testid=picked-instrument]', (cs: any[]) => cs.map((c) => c.textContent.replace('×', '').trim()))).toEqual(picked.slice(1).map((c) => c.name));
   await page.click('text=Start replay');
   await page.waitForSelector('[data-testid=desk-panes]');
   await page.waitForFunction(
-    "Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && Number(document.querySelector('[data-testid=pane-chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')",
+    "Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && [...document.querySelectorAll('[data-testid=pane-chart]')].every((c) => Number(c.dataset.bars) > 0) && !document.querySelector('.chart-loading')",
   );
-  return { nq, es };
+  return picked;
 }
 
 const attr = (page: Page, sel: string, name: string) => page.getAttribute(sel, `data-${name}`);
@@ -69,7 +69,7 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
 
   it('starts NQ and ES from the form, steps both charts on one clock, trades ES from its ticket and lists it under ES', async () => {
     const { context, page, errors } = await newPage(stage.browser);
-    const { nq, es } = await startPair(page, stage.server);
+    const [nq, es] = await startOver(page, stage.server, ['NQ', 'ES']);
     // The tables name the front month on the replayed date, as the panes do (the API names today's).
     const esMarch = contractNameFor(findInstrument('ES')!, Date.parse('2025-03-03T00:00:00Z'));
     expect(esMarch).toBe('ESH5');
@@ -171,12 +171,67 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     await page2.waitForFunction(`document.querySelectorAll('[data-testid=fills] tbody tr').length === ${fills.length}`);
     for (const table of ['positions', 'orders', 'fills']) expect(await rows(page2, table)).toEqual(await rows(page, table));
     await other.close();
-    await context.close();
+    await endAndClose(page, context);
+  }, 180_000);
+
+  it("after the market hub reconnects, the other pane draws what was played while it was down", async () => {
+    const { context, page, errors } = await newPage(stage.browser);
+    // The market hub's sockets pass through here: dropped, and refused while `down`.
+    const link = { down: false, open: [] as WebSocketRoute[] };
+    await context.routeWebSocket(/\/hubs\/market/, (ws) => {
+      if (link.down) ws.close({ code: 1011, reason: 'refused by the test' });
+      else link.open.push((ws.connectToServer(), ws));
+    });
+    const [, es] = await startOver(page, stage.server, ['NQ', 'ES']);
+    link.down = true;
+    for (const ws of link.open.splice(0)) await ws.close({ code: 1011, reason: 'dropped by the test' });
+    await page.waitForSelector('[data-testid=link][data-state=reconnecting]');
+    // Played outside the page while it hears nothing: five bars.
+    expect((await sim(page, 'Replay/step', { accountId: await openAccount(page), steps: 5 })).success).toBe(true);
+    await Bun.sleep(300);
+    expect(await attr(page, '[data-testid=pane-chart]', 'last-time')).not.toBe('2025-03-03T00:04:00.000Z');
+    link.down = false;
+    await page.waitForSelector('[data-testid=link][data-state=up]');
+    await page.waitForFunction("document.querySelector('[data-testid=pane-chart]').dataset.lastTime === '2025-03-03T00:04:00.000Z'");
+    const served = await barsUpTo(page, es.id, '2025-03-03T00:00:00Z', '2025-03-03T00:05:00Z');
+    expect(Number(await attr(page, '[data-testid=pane-chart]', 'last-close'))).toBe(served[4].c);
+    // The sockets the test dropped and refused are logged as errors.
+    expect(errors.filter((e) => !e.includes('401') && !e.includes('WebSocket'))).toEqual([]);
+    await endAndClose(page, context);
   }, 180_000);
 });
 
-/** The live session's replay account (the desk's only one here). */
+// Its own server: History answers 20 requests a minute to a user (spec), and each chart reads it.
+describe.skipIf(noBrowser)('console: the desk with four charts', () => {
+  const stage = browserStage();
+
+  it('lays four instruments out in two rows of two at 1280×720, each chart with its bars up to the clock', async () => {
+    const { context, page, errors } = await newPage(stage.browser);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const picked = await startOver(page, stage.server, ['NQ', 'ES', 'GC', 'MES']);
+    expect(await page.$$eval('[data-testid=pane]', (ps: any[]) => ps.map((p) => p.dataset.contract))).toEqual(picked.map((c) => c.id));
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('10 /')");
+    await page.waitForFunction("[...document.querySelectorAll('[data-testid=pane-chart]')].every((c) => c.dataset.lastTime === '2025-03-03T00:09:00.000Z')");
+    const boxes = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: Math.round(r.left), y: Math.round(r.top), w: r.width, h: r.height })));
+    // Two columns, two rows: the first row's two charts side by side, the second row under them.
+    expect(boxes[0].y).toBe(boxes[1].y);
+    expect(boxes[2].y).toBe(boxes[3].y);
+    expect(boxes[2].y).toBeGreaterThan(boxes[0].y + boxes[0].h - 1);
+    for (const b of boxes) expect([b.w > 380, b.h >= 240]).toEqual([true, true]);
+    await docScreenshot(page, 'desk-multi-four-1280');
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await endAndClose(page, context);
+  }, 180_000);
+});
+
+/** Ends the page's session (the user's live sessions are counted) and closes its browser context. */
+async function endAndClose(page: Page, context: BrowserContext): Promise<void> {
+  expect((await sim(page, 'Replay/end', { accountId: await openAccount(page) })).success).toBe(true);
+  await context.close();
+}
+
+/** The replay account of the session the page shows (the desk keeps it in localStorage). */
 async function openAccount(page: Page): Promise<number> {
-  const r = await sim(page, 'Account/search', { onlyActiveAccounts: true });
-  return r.accounts.find((a: any) => a.name.startsWith('REPLAY-')).id;
+  return Number(await page.evaluate("localStorage.getItem('rd.desk.current')"));
 }

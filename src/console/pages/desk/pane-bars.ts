@@ -1,9 +1,10 @@
 // The bars of a pane beside the session's own chart (layout-model.ts): another instrument of the
-// session, on the same clock. Loaded once the session has loaded (its history before the start, then
-// what was played up to the session's time); then the market hub's ReplayDeskBars carry its bars by
+// session, on the same clock. Loaded at once (its history before the start and what was played up
+// to the session's time, in one History read); then the market hub's ReplayDeskBars carry its bars by
 // symbol (`barsBySymbol`) for every step and playback tick. A jump carries no bars: the pane reads
 // what it played from History, up to the session's time (GET replay-sessions/:id `currentTime`,
-// the end of the last bar played), so the pane never shows a bar the clock has not reached.
+// the end of the last bar played), so the pane never shows a bar the clock has not reached; so does
+// a reconnect of the hubs (they replay nothing a dropped connection missed).
 // Everything runs in the session's queue (core.ts), in order with the session's own chart.
 
 import type { Static } from '@sinclair/typebox';
@@ -15,7 +16,7 @@ import { type ApiBar, decimalsOf, PriceChart } from '../../chart.ts';
 import type { SessionCore } from './core.ts';
 import { apiBar, type HubBars } from './feed.ts';
 import type { Pane } from './layout-model.ts';
-import { loadHistory, loadPlayedUntil, type SessionMeta, timeframeParts } from './model.ts';
+import { loadPlayedUntil, type SessionMeta, timeframeParts } from './model.ts';
 import type { SessionFeed } from './session-feed.ts';
 
 export interface PaneBars {
@@ -40,6 +41,19 @@ async function barsUntil(meta: SessionMeta, afterIso: string, clockIso: string):
 /** The session's time now: the end of the last bar played. */
 async function sessionTime(accountId: number): Promise<string> {
   return (await auth<Static<typeof web.SessionInfo>>('GET', `replay-sessions/${accountId}`)).currentTime;
+}
+
+/**
+ * A pane's bars at load: its chart history (as many bars as the session's, from where the session's
+ * begins) and what was played, in one History read (History's requests are counted: 20 a minute).
+ */
+async function loadPane(meta: SessionMeta, accountId: number): Promise<ApiBar[]> {
+  const startMs = Date.parse(meta.startTime ?? '');
+  const from = meta.historyStartTime ?? meta.startTime;
+  if (!from || !Number.isFinite(startMs)) return [];
+  const bars = await barsUntil(meta, new Date(Date.parse(from) - 1000).toISOString(), await sessionTime(accountId));
+  const history = bars.filter((b) => Date.parse(b.t) < startMs).slice(-meta.historyBars);
+  return [...(meta.historyBars > 0 ? history : []), ...bars.filter((b) => Date.parse(b.t) >= startMs)];
 }
 
 export function usePaneBars(core: SessionCore, session: SessionFeed, pane: Pane): PaneBars {
@@ -72,11 +86,14 @@ export function usePaneBars(core: SessionCore, session: SessionFeed, pane: Pane)
     let gone = false;
     const fail = (e: Error) => setNote(`Bars not loaded: ${e.message}`);
     core.serial(async () => {
-      const history = await loadHistory(paneMeta(core.metaRef.current, pane)).catch(() => [] as ApiBar[]);
+      const bars = await loadPane(paneMeta(core.metaRef.current, pane), core.accountId);
       if (gone) return;
-      c.setBars(history);
-      if (history.length) lastT.current = history[history.length - 1].t;
-      await catchUp();
+      c.setBars(bars);
+      const last = bars[bars.length - 1];
+      if (last) {
+        lastT.current = last.t;
+        setLastPrice(last.c);
+      }
       c.showLast(160);
     }).catch(fail).finally(() => !gone && setLoading(false));
     const off = session.onHubBars((p: HubBars) => {
@@ -95,6 +112,16 @@ export function usePaneBars(core: SessionCore, session: SessionFeed, pane: Pane)
       chart.current = null;
     };
   }, [core.accountId, pane.key]);
+
+  // The hubs replay nothing a dropped connection missed: once they are back, what was played meanwhile.
+  const dropped = useRef(false);
+  useEffect(() => {
+    if (session.link === 'reconnecting' || session.link === 'down') dropped.current = true;
+    else if (session.link === 'up' && dropped.current) {
+      dropped.current = false;
+      core.serial(catchUp).catch((e: Error) => setNote(`Bars not loaded: ${e.message}`));
+    }
+  }, [session.link]);
 
   return { chartEl, chart, loading, lastPrice, note };
 }
