@@ -7,6 +7,7 @@
 import { limits } from '../config.ts';
 import { type BarColumns, EMPTY_BARS } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
+import type { Instrument } from '../domain/instrument.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import { drainSliced, scanForward } from './history-scan.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';
@@ -36,10 +37,10 @@ export class SessionBarsReader {
   }
 
   /**
-   * The session's bars opening after `afterS` (from `firstS`, its chart history's start, when null)
+   * The bars of `inst` (the session's instrument, or one of a session over several) opening after `afterS` (from `firstS`, its chart history's start, when null)
    * and before its clock: at most `barsMax`. Read in slices, other requests served between them.
    */
-  async read(userId: number, s: LiveSession, firstS: number, afterS: number | null, barsMax: number): Promise<Result<SessionBars, SessionBarsError>> {
+  async read(userId: number, s: LiveSession, inst: Instrument, firstS: number, afterS: number | null, barsMax: number): Promise<Result<SessionBars, SessionBarsError>> {
     const gate = await this.limiter.take(String(userId), this.nowMs());
     if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     // Taken before the scan: a session playing meanwhile moves on, and the answer says where it was.
@@ -47,7 +48,7 @@ export class SessionBarsReader {
     const fromS = afterS === null ? firstS : Math.max(firstS, afterS + 1);
     const max = Math.min(barsMax, limits.consoleSessionBarsPerRequestMax);
     if (fromS >= nowS) return ok({ bars: EMPTY_BARS, nowS, currentIndex, totalBars, complete: true });
-    const { bars } = await drainSliced(scanForward(this.source, s.inst, s.tf, fromS, nowS, max), limits.historySliceMs);
+    const { bars } = await drainSliced(scanForward(this.source, inst, s.tf, fromS, nowS, max), limits.historySliceMs);
     return ok({ bars, nowS, currentIndex, totalBars, complete: bars.length < max });
   }
 }

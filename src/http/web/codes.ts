@@ -33,10 +33,11 @@ export const replayResults: CodeTable<{ kind: 'account_not_found' }> = accountNo
 export const replaySession: CodeTable<SessionError> = replaySessionRows;
 
 /** POST /replay-sessions/:accountId/bars: the session's rows, unreadable fields, and the console's own rate. */
-export const replaySessionBars: CodeTable<SessionError | SessionBarsError | { kind: 'invalid_after' } | { kind: 'invalid_limit' }> = {
+export const replaySessionBars: CodeTable<SessionError | SessionBarsError | { kind: 'invalid_after' } | { kind: 'invalid_limit' } | { kind: 'invalid_symbol' }> = {
   ...replaySessionRows,
   invalid_after: [2, 'after must be an ISO 8601 time or null'],
   invalid_limit: [3, 'limit must be a positive integer or null'],
+  invalid_symbol: [4, 'symbol must name an instrument of this session, or be null'],
   rate_limited: TOO_MANY_REQUESTS,
 };
 

@@ -1,5 +1,5 @@
 // What a live replay session is, for any browser that opens it (GET /api/auth/replay-sessions/:id):
-// the instrument's contract, the timeframe, the span, the simulated clock, progress, the chart
+// the instrument's contract (every one of a session over several), the timeframe, the span, the simulated clock, progress, the chart
 // history Replay/start offered and where it begins, playback and the challenge it trades for. Read
 // from the live session (`ReplayService.live`, `historyStart`), its starting balance from its fills
 // (`ReplayService.results`).
@@ -29,17 +29,25 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
     const afterMs = body.after == null ? null : parseIsoMs(body.after);
     if (afterMs === undefined) return mapError(codes.replaySessionBars, { kind: 'invalid_after' });
     const x = r.value;
+    // A session over several instruments: any of them, by symbol (the panes of the desk).
+    const inst = body.symbol == null ? x.inst : x.legs.find((l) => l.inst.symbol === body.symbol)?.inst;
+    if (!inst) return mapError(codes.replaySessionBars, { kind: 'invalid_symbol' });
     const firstS = s.replay.historyStart(x) ?? x.startS;
     const afterS = afterMs === null ? null : Math.floor(afterMs / 1000);
-    const read = await s.history.sessionBars.read(user.id, x, firstS, afterS, body.limit ?? limits.consoleSessionBarsPerRequestMax);
+    const read = await s.history.sessionBars.read(user.id, x, inst, firstS, afterS, body.limit ?? limits.consoleSessionBarsPerRequestMax);
     if (!read.ok) return mapError(codes.replaySessionBars, read.error);
     const { bars, nowS, currentIndex, totalBars, complete } = read.value;
-    return barsResponse(request, x.inst, bars, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
+    return barsResponse(request, inst, bars, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
   });
 }
 
+/** A session's instrument as Contract/search lists its contract (without activeContract). */
+function sessionContract(s: Services, inst: LiveSession['inst']) {
+  const c = s.contracts.contractFor(inst);
+  return { id: c.id, name: c.name, description: inst.description, tickSize: inst.tickSize, tickValue: inst.tickValueCents / 100, symbolId: c.symbolId };
+}
+
 async function presentSession(s: Services, x: LiveSession) {
-  const c = s.contracts.contractFor(x.inst);
   const historyStart = s.replay.historyStart(x);
   const challengeAccountId = x.challenge?.accountId ?? null;
   const stats = challengeAccountId === null ? await s.replay.results(x.accountId) : null;
@@ -47,7 +55,7 @@ async function presentSession(s: Services, x: LiveSession) {
   return {
     accountId: x.accountId,
     name: (await s.accounts.owned(x.userId, x.accountId))?.name ?? '',
-    contract: { id: c.id, name: c.name, description: x.inst.description, tickSize: x.inst.tickSize, tickValue: x.inst.tickValueCents / 100, symbolId: c.symbolId },
+    contract: sessionContract(s, x.inst),
     timeframe: x.tf.text,
     startTime: isoFromEpochS(x.startS),
     endTime: isoFromEpochS(x.endS),
@@ -59,5 +67,7 @@ async function presentSession(s: Services, x: LiveSession) {
     playing: x.playTimer !== null,
     challenge: challengeAccountId === null ? null : { accountId: challengeAccountId, name: challengeName },
     startingBalance: stats === null ? null : centsToUsd(stats.finalBalanceCents - stats.totalPnlCents),
+    // A session over several instruments (instrumentSymbols) names them all, so any browser opens every pane.
+    ...(x.multi ? { instruments: x.legs.map((l) => sessionContract(s, l.inst)) } : {}),
   };
 }

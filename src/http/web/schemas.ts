@@ -125,8 +125,9 @@ export const replaySessionBars = endpoint('POST /replay-sessions/:accountId/bars
   request: {
     after: Maybe(IsoTimeText),
     limit: Maybe(T.Integer({ minimum: 1, description: `Default and cap ${limits.consoleSessionBarsPerRequestMax}` })),
+    symbol: Maybe(T.String({ description: "A session over several instruments: the instrument whose bars are read (the session's first when null)" })),
   },
-  fields: { after: { refuse: { kind: 'invalid_after' } }, limit: { refuse: { kind: 'invalid_limit' } } },
+  fields: { after: { refuse: { kind: 'invalid_after' } }, limit: { refuse: { kind: 'invalid_limit' } }, symbol: { refuse: { kind: 'invalid_symbol' } } },
   response: okBody({ currentTime: T.String(), currentIndex: T.Integer(), totalBars: T.Integer(), complete: T.Boolean(), bars: T.Array(Bar) }),
   errors: codes.replaySessionBars,
 });

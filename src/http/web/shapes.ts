@@ -201,6 +201,9 @@ export const SessionInfo = T.Object(
   playing: T.Boolean(),
   challenge: Nullable(T.Object({ accountId: T.Integer(), name: T.String() }, { ...STRICT, title: 'SessionChallenge', description: 'The challenge account the session trades for' })),
   startingBalance: Nullable(T.Number({ description: 'The balance before the first fill (null on a challenge session)' })),
+  instruments: T.Optional(T.Array(SessionContract, {
+    description: 'A session started with instrumentSymbols: every instrument, in the order started (`contract` is the first); absent for a session of one instrument started the spec\'s way',
+  })),
   },
   { ...STRICT, title: 'SessionInfo' },
 );

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'bun:test';
 import { webCall, webLogin } from '../../support/app.ts';
 import { challengeApp, createChallenge, dayRows, ENTRY, startOn } from '../../support/challenge.ts';
 import { barsOf, dayOf, secondsOf } from '../../support/bars.ts';
-import { DAY, NQ_CONTRACT, replayApp, startSession, ticks } from '../../support/replay.ts';
+import { DAY, ES_CONTRACT, NQ_CONTRACT, replayApp, startSession, ticks } from '../../support/replay.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -42,6 +42,17 @@ describe('GET /api/auth/replay-sessions/:accountId', () => {
       challenge: null,
       startingBalance: 50_000,
     });
+  });
+
+  it('names every instrument of a session started with instrumentSymbols, in the order started (the first is `contract`)', async () => {
+    const { t, cookie } = await setup();
+    t.s.chunks.put('ES', dayOf(`${DAY}T00:00:00Z`), 'import', barsOf([[secondsOf(`${DAY}T14:31:00Z`), ticks(5000), ticks(5000), ticks(5000), ticks(5000), 1]]));
+    const started = await t.post('Replay/start', { instrumentSymbols: ['ES', 'NQ'], startDate: DAY, timeframe: '1m' }, t.token);
+    expect(started.body.success).toBe(true);
+    const r = await webCall(t, 'GET', `/api/auth/replay-sessions/${started.body.accountId}`, { cookie });
+    const es = { id: ES_CONTRACT, name: 'ESH5', description: 'E-mini S&P 500', tickSize: 0.25, tickValue: 12.5, symbolId: 'ES' };
+    const nq = { id: NQ_CONTRACT, name: 'NQH5', description: 'E-mini NASDAQ-100', tickSize: 0.25, tickValue: 5, symbolId: 'NQ' };
+    expect([r.body.contract, r.body.instruments]).toEqual([es, [es, nq]]);
   });
 
   it('says where the chart history begins: the first of its bars (at most 500, within the 30 days before the start), as History reads them', async () => {

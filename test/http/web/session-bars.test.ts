@@ -5,6 +5,7 @@ import { describe, expect, it } from 'bun:test';
 import { limits } from '../../../src/config.ts';
 import { webCall, webLogin } from '../../support/app.ts';
 import { DAY, NQ_CONTRACT, replayApp, startSession } from '../../support/replay.ts';
+import { barsOf, dayOf, secondsOf } from '../../support/bars.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -55,5 +56,24 @@ describe('POST /api/auth/replay-sessions/:accountId/bars', () => {
     let last = await bars({});
     for (let i = 0; i < limits.consoleSessionBarsRequestsPerWindowMax && last.status !== 429; i++) last = await bars({});
     expect(last.status).toBe(429);
+  });
+});
+
+describe('POST /api/auth/replay-sessions/:accountId/bars with a symbol', () => {
+  it('reads another instrument of a session over several up to the clock; a symbol outside the session is refused', async () => {
+    const t = await replayApp([100, 101, 102, 103]);
+    t.s.chunks.put('ES', dayOf(`${DAY}T00:00:00Z`), 'import', barsOf([[secondsOf(`${DAY}T14:31:00Z`), 20_000, 20_004, 19_996, 20_002, 3]]));
+    await t.s.webAuth.setPassword(t.email, PASSWORD);
+    const cookie = await webLogin(t, t.email, PASSWORD);
+    const start = await t.post('Replay/start', { instrumentSymbols: ['NQ', 'ES'], startDate: DAY, timeframe: '1m' }, t.token);
+    const accountId = start.body.accountId;
+    const bars = (body: unknown) => webCall(t, 'POST', `/api/auth/replay-sessions/${accountId}/bars`, { cookie, body });
+    expect((await bars({ after: null, symbol: 'ES' })).body.bars).toEqual([]);
+    await t.post('Replay/step', { accountId, steps: 2 }, t.token);
+    const es = await bars({ after: null, symbol: 'ES' });
+    expect(es.body).toMatchObject({ currentTime: `${DAY}T14:32:00Z`, currentIndex: 2, complete: true });
+    expect(es.body.bars).toEqual([{ t: `${DAY}T14:31:00Z`, o: 5000, h: 5001, l: 4999, c: 5000.5, v: 3 }]);
+    const gc = await bars({ after: null, symbol: 'GC' });
+    expect([gc.body.success, gc.body.errorCode, gc.body.errorMessage]).toEqual([false, 4, 'symbol must name an instrument of this session, or be null']);
   });
 });

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { decimalsOf } from '../../chart.ts';
 import { useChallengeDetail } from './challenge.tsx';
-import { type Book, EMPTY_BOOK, marginPerContract, type Pricing, repriced } from './live.ts';
+import { type Book, EMPTY_BOOK, marginPerContract, type Marks, type Pricing, repriced } from './live.ts';
 import { forgetMeta, saveMeta, type SessionMeta, type Snapshot } from './model.ts';
 
 export interface EndResult {
@@ -36,6 +36,8 @@ export interface Live {
   perContract: number | null;
   book: Book;
   propFirm: boolean;
+  /** The other instruments' last prices (a session over several: pane.tsx), by contract ID. */
+  marks: Marks;
 }
 
 const newLive = (): Live => ({
@@ -52,6 +54,7 @@ const newLive = (): Live => ({
   perContract: null,
   book: EMPTY_BOOK,
   propFirm: false,
+  marks: {},
 });
 
 export interface PriceFormat {
@@ -157,7 +160,7 @@ function useSnapshots(live: { current: Live }, pricing: Pricing): Snapshots {
   };
   const reprice = () => {
     const L = live.current;
-    if (L.snap) setSnap(repriced(L.snap, L.book, L.lastPrice, pricing, L.perContract));
+    if (L.snap) setSnap(repriced(L.snap, L.book, L.lastPrice, pricing, L.perContract, L.marks));
   };
   return { snap, setSnap, serverSnap, reprice };
 }

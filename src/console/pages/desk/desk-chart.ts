@@ -3,7 +3,10 @@
 // where a click goes. session.tsx lays them out (chart-tools.tsx, chart-orders.tsx).
 
 import type { CandleRow } from '../../chart.ts';
+import { useMemo } from 'preact/hooks';
 import type { Tables } from './book.ts';
+import { bookFor } from './layout-model.ts';
+import type { Book } from './live.ts';
 import { type OrderLine, useChartDecorations } from './chart-orders.tsx';
 import { useChartClicks, useHoveredBar } from './chart-tools.tsx';
 import { type ChartTrading, useChartTrading } from './chart-trading.ts';
@@ -16,6 +19,8 @@ import type { Trading } from './trading.ts';
 import { useView, type ViewModel } from './view-model.ts';
 
 export interface DeskChart {
+  /** The tables' book cut to the chart's contract (a session over several instruments lists them all). */
+  book: Book;
   lines: OrderLine[];
   view: ViewModel;
   indicators: IndicatorsModel;
@@ -29,12 +34,13 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const { chart, loading, lastPrice, progress } = session;
   const ready = !loading;
   const at = { tickSize: meta.contract.tickSize, tickValue: meta.contract.tickValue, lastPrice, fmt };
-  const lines = useChartDecorations(chart, tables.book, meta.brackets, meta.trailing, at, progress.currentIndex);
+  const book = useMemo(() => bookFor(tables.book, meta.contract.id), [tables.book, meta.contract.id]);
+  const lines = useChartDecorations(chart, book, meta.brackets, meta.trailing, at, progress.currentIndex);
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
   const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
-  const chartTrading = useChartTrading(core, tables.book, trading, ticket);
+  const chartTrading = useChartTrading(core, book, trading, ticket);
   const hover = useHoveredBar(chart, ready);
   useChartClicks(chart, ready, drawings, chartTrading);
-  return { lines, view, indicators, drawings, trading: chartTrading, hover };
+  return { book, lines, view, indicators, drawings, trading: chartTrading, hover };
 }

@@ -15,6 +15,8 @@ export interface HubBars {
   /** The server's clock after the move (ISO 8601 UTC). */
   currentTime?: string;
   ended: boolean;
+  /** A session over several instruments: each one's bars, by instrument symbol (`bars` is the first's). */
+  barsBySymbol?: Record<string, HubBars['bars']>;
 }
 
 /** A hub bar as the REST answers carry bars (`t` ISO 8601 UTC, whole seconds). */

@@ -80,11 +80,18 @@ export interface Pricing {
   tickValue: number;
 }
 
-/** Open P&L of the positions at a price (the positions table's own figure). */
-export function openPnl(positions: readonly Position[], lastPrice: number | null, p: Pricing): number {
-  if (lastPrice === null) return 0;
+/** Another contract's last price and pricing, by contract ID (a session over several instruments). */
+export type Marks = Record<string, Pricing & { lastPrice: number | null }>;
+
+/** Open P&L of the positions at a price (the positions table's own figure); a position in `marks` at its own contract's. */
+export function openPnl(positions: readonly Position[], lastPrice: number | null, p: Pricing, marks: Marks = {}): number {
   let sum = 0;
-  for (const x of positions) sum += ((lastPrice - x.averagePrice) / p.tickSize) * p.tickValue * x.size * (x.type === 1 ? 1 : -1);
+  for (const x of positions) {
+    const m = marks[x.contractId];
+    const price = m ? m.lastPrice : lastPrice;
+    const at = m ?? p;
+    if (price !== null) sum += ((price - x.averagePrice) / at.tickSize) * at.tickValue * x.size * (x.type === 1 ? 1 : -1);
+  }
   return Math.round(sum * 100) / 100;
 }
 
@@ -95,8 +102,8 @@ export function marginPerContract(s: Snapshot, positions: readonly Position[]): 
 }
 
 /** The snapshot after the book or the price moved without a server answer. */
-export function repriced(s: Snapshot, b: Book, lastPrice: number | null, p: Pricing, perContract: number | null): Snapshot {
-  const unrealizedPnl = openPnl(b.positions, lastPrice, p);
+export function repriced(s: Snapshot, b: Book, lastPrice: number | null, p: Pricing, perContract: number | null, marks: Marks = {}): Snapshot {
+  const unrealizedPnl = openPnl(b.positions, lastPrice, p, marks);
   const size = b.positions.reduce((n, x) => n + x.size, 0);
   const marginUsed = size === 0 ? 0 : perContract !== null ? Math.round(perContract * size * 100) / 100 : s.marginUsed;
   return {

@@ -81,6 +81,8 @@ export interface SessionMeta {
   brackets: Record<string, { sl: number | null; tp: number | null }>;
   /** The trailing stops this browser placed (trailing.ts): the spec's view lists them as stops. */
   trailing: TrailMemory;
+  /** A session over several instruments (Replay/start's instrumentSymbols): all of them, `contract` first (layout-model.ts). */
+  instruments?: Contract[];
 }
 
 const KEY = (id: number) => `rd.desk.session.${id}`;
@@ -140,7 +142,7 @@ type SessionInfo = Static<typeof web.SessionInfo>;
 type Described = Pick<SessionInfo, 'accountId' | 'name' | 'contract' | 'timeframe' | 'startTime' | 'historyBars' | 'historyStartTime'>;
 
 /** What this browser adds to a session's description: its balance at the start, challenge, plans. */
-type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing'>;
+type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing' | 'instruments'>;
 
 /** A session's meta from the server's description of it and what this browser keeps (no end date: the server plays to the data's end). */
 export function sessionMeta(d: Described, kept: Kept): SessionMeta {
@@ -162,6 +164,7 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
     challengeName: r.challenge?.name ?? null,
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
+    ...(r.instruments ? { instruments: r.instruments } : {}),
   });
 }
 
@@ -229,15 +232,16 @@ export interface SessionBarsRead {
 
 /**
  * A live session's bars after `afterIso` (from its chart history's start when null) up to the
- * server's clock, on the console's own budget: never History's, which is the bots'. Pages until
+ * server's clock, on the console's own budget: never History's, which is the bots'. `symbol`: one
+ * instrument of a session over several (its first when null). Pages until
  * the bars reach the clock (a session's bars are at most a few pages).
  */
-export async function readSessionBars(accountId: number, afterIso: string | null): Promise<SessionBarsRead> {
+export async function readSessionBars(accountId: number, afterIso: string | null, symbol: string | null = null): Promise<SessionBarsRead> {
   type Page = SessionBarsRead & { complete: boolean };
   const out: ApiBar[] = [];
   let after = afterIso;
   for (let page = 0; page < 20; page++) {
-    const r: Page = await auth<Page>('POST', `replay-sessions/${accountId}/bars`, { after });
+    const r: Page = await auth<Page>('POST', `replay-sessions/${accountId}/bars`, symbol === null ? { after } : { after, symbol });
     out.push(...r.bars);
     if (r.complete || r.bars.length === 0) return { bars: out, currentTime: r.currentTime, currentIndex: r.currentIndex, totalBars: r.totalBars };
     after = r.bars[r.bars.length - 1].t;

@@ -4,14 +4,14 @@
 // through the core's queue, so they never overlap (the server answers 503 to a second advance, and
 // to a step or jump while it plays).
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { PriceChart } from '../../chart.ts';
 import type { LinkState } from '../../hubs.ts';
 import { attempt } from '../../ui.tsx';
 import type { Tables } from './book.ts';
 import { type ChartBars, useChartBars } from './chart-bars.ts';
 import type { SessionCore } from './core.ts';
-import { useDeskFeed } from './feed.ts';
+import { type HubBars, useDeskFeed } from './feed.ts';
 import { type Advance, type PropFirm, readSessionBars, saveMeta, type Violation } from './model.ts';
 import { applyStatus, onBars, type Session, statusForLoad, syncStatus } from './status.ts';
 
@@ -24,6 +24,8 @@ export interface SessionFeed extends ChartBars {
   userUp(): boolean;
   applyStatus(r: Advance): void;
   syncStatus(): Promise<void>;
+  /** Hears every ReplayDeskBars event after the session's own chart did (the other panes, pane.tsx); returns the unsubscribe. */
+  onHubBars(f: (p: HubBars) => void): () => void;
 }
 
 export function useSessionFeed(core: SessionCore, tables: Tables): SessionFeed {
@@ -31,9 +33,13 @@ export function useSessionFeed(core: SessionCore, tables: Tables): SessionFeed {
   const [propFirm, setPropFirm] = useState<PropFirm | null>(null);
   const [violations, setViolations] = useState<Violation[]>([]);
   const s: Session = { core, tables, bars, setPropFirm, setViolations, userUp: () => feed.userUp() };
+  const listeners = useRef(new Set<(p: HubBars) => void>());
   const feed = useDeskFeed(core.accountId, {
     onUser: tables.onUser,
-    onBars: (p) => onBars(s, p),
+    onBars: (p) => {
+      onBars(s, p);
+      for (const f of listeners.current) f(p);
+    },
     onReconnected(hub) {
       if (!core.live.current.loaded || core.live.current.over) return;
       if (hub === 'user') tables.refreshTables();
@@ -51,6 +57,10 @@ export function useSessionFeed(core: SessionCore, tables: Tables): SessionFeed {
     userUp: feed.userUp,
     applyStatus: (r) => applyStatus(s, r),
     syncStatus: () => syncStatus(s),
+    onHubBars: (f) => {
+      listeners.current.add(f);
+      return () => listeners.current.delete(f);
+    },
   };
 }
 

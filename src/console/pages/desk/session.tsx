@@ -7,7 +7,8 @@
 // This file is layout: the session's shared state is core.ts, the tables book.ts, the hubs, the
 // chart and the load session-feed.ts (with status.ts and chart-bars.ts), the replay controls
 // controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
-// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts.
+// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. A session over several
+// instruments shows one pane per instrument beside this chart (panes.tsx, multi-desk.ts).
 
 import { ErrorLine, money, signClass, Stat } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
@@ -23,17 +24,31 @@ import { ReplayBar } from './replay-bar.tsx';
 import { type SessionFeed, useSessionFeed } from './session-feed.ts';
 import { useResults } from './results-model.ts';
 import { ResultsList } from './results-view.tsx';
-import { FillsTable, OrdersTable, PositionsTable } from './tables.tsx';
+import { FillsTable, OrdersTable, type PerContract, PositionsTable } from './tables.tsx';
 import { Ticket } from './ticket.tsx';
-import { useTicketModel } from './ticket-model.ts';
+import { type TicketModel, useTicketModel } from './ticket-model.ts';
 import type { TrailMemory } from './trailing.ts';
 import { type Trading, useTrading } from './trading.ts';
+import { Panes } from './panes.tsx';
+import { type MultiDesk, useMultiDesk } from './multi-desk.ts';
+import { paneCore } from './pane.tsx';
 
 export type { EndResult };
 
 interface Props {
   meta: SessionMeta;
   onClose: (notice?: string) => void;
+}
+
+/** The session's chart, or with several instruments every pane (panes.tsx), the session's chart first. */
+function Charts(p: { desk: MultiDesk; core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; ticket: TicketModel; chart: DeskChart }) {
+  const own = <ChartArea core={p.core} session={p.session} tables={p.tables} trading={p.trading} chart={p.chart} />;
+  if (!p.desk.many) return own;
+  return (
+    <Panes desk={p.desk} core={p.core} session={p.session} tables={p.tables} trading={p.trading} ticket={p.ticket}>
+      {own}
+    </Panes>
+  );
 }
 
 export function SessionView({ meta: initialMeta, onClose }: Props) {
@@ -44,11 +59,14 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const ticket = useTicketModel();
   const trading = useTrading(core, tables, session, ticket);
   const { meta, snap, over, fmt, playing } = core;
-  const { tickSize } = meta.contract;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;
   const chart = useDeskChart(core, session, tables, trading, ticket);
-  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: trading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
+  // The ticket (and B/S) trades the pane picked: the session's own instrument unless it has several.
+  const desk = useMultiDesk(core, lastPrice, session.lastTime);
+  const ticketCore = paneCore(core, desk.active);
+  const ticketTrading = useTrading(ticketCore, tables, session, ticket);
+  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: ticketTrading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
 
   return (
     <div class="desk" data-testid="desk">
@@ -66,23 +84,24 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       />
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
-          <ChartArea core={core} session={session} tables={tables} trading={trading} chart={chart} />
-          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} trailing={meta.trailing.orders} fmt={fmt} />
+          <Charts desk={desk} core={core} session={session} tables={tables} trading={trading} ticket={ticket} chart={chart} />
+          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} trailing={meta.trailing.orders} fmt={fmt} multi={desk.perContract} />
         </div>
         <aside class="desk-side">
-          <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={lastPrice} fmt={fmt} />
+          <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={desk.many ? undefined : lastPrice} fmt={fmt} />
           {over ? (
             <FinalResult result={over} accountId={meta.accountId} fills={tables.book.fills.length} onNew={() => onClose()} />
           ) : (
             <Ticket
               ticket={ticket}
-              tickSize={tickSize}
-              decimals={core.decimals}
-              lastPrice={lastPrice}
+              tickSize={desk.active.tickSize}
+              decimals={ticketCore.decimals}
+              lastPrice={desk.lastPriceOf(desk.active.id)}
               disabled={loading}
-              busy={trading.placing}
-              error={trading.ticketError}
-              onPlace={trading.place}
+              busy={ticketTrading.placing}
+              error={ticketTrading.ticketError}
+              onPlace={ticketTrading.place}
+              contractName={desk.perContract?.name(desk.active.id)}
             />
           )}
           <ChallengePanel
@@ -103,10 +122,12 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
 function ChartArea({ core, session, tables, trading, chart }: { core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; chart: DeskChart }) {
   const { over, fmt } = core;
   const { loading } = session;
-  const { orders, positions } = tables.book;
+  // The chart shows its contract's orders; Cancel all and Flatten are the account's (every contract).
+  const { orders } = chart.book;
+  const { positions } = tables.book;
   return (
     <div class={`chart-wrap card ${chart.drawings.mode !== 'none' ? 'drawing' : ''}`}>
-      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={orders.length} positionCount={positions.length} blocked={!!over || loading} />
+      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={tables.book.orders.length} positionCount={positions.length} blocked={!!over || loading} />
       <div class="chart" ref={session.chartEl} data-testid="chart" />
       <Legend chart={session.chart.current} hover={chart.hover} indicators={chart.indicators} fmt={fmt} />
       <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
@@ -145,7 +166,8 @@ function MoveConfirm({ trading, fmt }: { trading: DeskChart['trading']; fmt: Pri
   );
 }
 
-function AccountStats({ snap, startingBalance, lastPrice, fmt }: { snap: Snapshot | null; startingBalance: number | null; lastPrice: number | null; fmt: PriceFormat }) {
+/** The account's figures, once for every contract; `lastPrice` undefined (several instruments: each pane shows its own) leaves Last out. */
+function AccountStats({ snap, startingBalance, lastPrice, fmt }: { snap: Snapshot | null; startingBalance: number | null; lastPrice: number | null | undefined; fmt: PriceFormat }) {
   const realized = snap && startingBalance !== null ? snap.balance - startingBalance : null;
   return (
     <section class="card">
@@ -155,28 +177,29 @@ function AccountStats({ snap, startingBalance, lastPrice, fmt }: { snap: Snapsho
         <Stat label="Open P&L" value={money(snap?.unrealizedPnl)} cls={signClass(snap?.unrealizedPnl)} testid="open-pnl" />
         <Stat label="Realized" value={money(realized)} cls={signClass(realized)} testid="realized" />
         <Stat label="Margin used" value={money(snap?.marginUsed)} testid="margin" />
-        <Stat label="Last" value={fmt.price(lastPrice)} testid="last-price" />
+        {lastPrice !== undefined && <Stat label="Last" value={fmt.price(lastPrice)} testid="last-price" />}
       </div>
     </section>
   );
 }
 
-function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt }: {
+function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt, multi }: {
   tables: Tables;
   trading: Trading;
   lastPrice: number | null;
   contract: Contract;
   trailing: TrailMemory['orders'];
   fmt: PriceFormat;
+  multi: PerContract | undefined;
 }) {
   const { positions, orders, fills } = tables.book;
   return (
     <div class="desk-below">
       <ErrorLine error={tables.tableError} />
-      <div class="desk-tables">
-        <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={contract.tickSize} tickValue={contract.tickValue} fmt={fmt} onClose={trading.flatten} closing={trading.closing} />
-        <OrdersTable orders={orders} trailing={trailing} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} />
-        <FillsTable fills={fills} fmt={fmt} />
+      <div class={`desk-tables ${multi ? 'multi' : ''}`}>
+        <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={contract.tickSize} tickValue={contract.tickValue} fmt={fmt} onClose={trading.flatten} closing={trading.closing} multi={multi} />
+        <OrdersTable orders={orders} trailing={trailing} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} multi={multi} />
+        <FillsTable fills={fills} fmt={fmt} multi={multi} />
       </div>
       <p class="muted small keys">
         <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten

@@ -19,6 +19,7 @@ import { AccountsTable } from './accounts-table.tsx';
 import { LiveInfo } from './live-info.tsx';
 import { type Confirm, useConfirm } from './confirm.ts';
 import { EndedSessions } from './ended-list.tsx';
+import { instrumentsBody, MoreInstruments, pickedContracts } from './start-instruments.tsx';
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -26,6 +27,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
   const [contracts, setContracts] = useState<Contract[] | null>(null);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [contractId, setContractId] = useState('');
+  const [extras, setExtras] = useState<string[]>([]);
   const [ranges, setRanges] = useState<DataRange[] | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
@@ -78,12 +80,13 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
       if (!contract) throw new Error('Pick an instrument');
       const challenge = account === 'new' ? null : challenges.find((c) => String(c.id) === account) ?? null;
       if (endDate && endDate <= startDate) throw new Error(`End date: pick a day after ${startDate}. A session replays its start date through its end date, at least two days; leave it empty to replay through the last day held.`);
-      const body: Record<string, unknown> = { contractId, startDate, timeframe };
+      const body: Record<string, unknown> = { ...instrumentsBody(contractId, extras), startDate, timeframe };
       if (endDate) body.endDate = endDate;
       if (challenge) body.accountId = challenge.id;
       const r = await sim<{ accountId: number }>('Replay/start', body);
       // The server names the session and states its span, history and contract.
-      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null });
+      const instruments = pickedContracts(contracts ?? [], contractId, extras.filter((id) => id !== contractId));
+      onStarted({ ...(await describeSession(r.accountId)), endDate: endDate || null, ...(instruments ? { instruments } : {}) });
     });
     setBusy(false);
   };
@@ -128,6 +131,7 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
             End date <span class="muted">(empty: through {range?.lastDate ?? 'the last day held'})</span>
             <input name="endDate" type="date" value={endDate} min={startDate} onInput={(e) => setEndDate((e.target as HTMLInputElement).value)} />
           </label>
+          {contracts && <MoreInstruments contracts={contracts} first={contractId} extras={extras.filter((id) => id !== contractId)} setExtras={setExtras} />}
           <label class="span-2">
             Account
             <select name="account" value={account} onChange={(e) => setAccount((e.target as HTMLSelectElement).value)}>

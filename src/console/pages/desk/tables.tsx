@@ -9,7 +9,20 @@ interface Fmt {
   price: (p: number | null) => string;
 }
 
-export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt, onClose, closing }: {
+/**
+ * A session over several instruments (layout-model.ts): each row's contract, named in a first
+ * column, and priced at its own tick and last price.
+ */
+export interface PerContract {
+  name(contractId: string): string;
+  fmt(contractId: string): Fmt;
+  mark(contractId: string): { lastPrice: number | null; tickSize: number; tickValue: number };
+}
+
+const contractCell = (multi: PerContract | undefined, contractId: string) => multi && <td class="sym-cell">{multi.name(contractId)}</td>;
+const contractColumn = (multi: PerContract | undefined) => (multi ? ['Contract'] : []);
+
+export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt, onClose, closing, multi }: {
   positions: Position[];
   lastPrice: number | null;
   tickSize: number;
@@ -17,6 +30,7 @@ export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt,
   fmt: Fmt;
   onClose: (p: Position) => void;
   closing: boolean;
+  multi?: PerContract;
 }) {
   return (
     <section class="card table-card">
@@ -24,16 +38,18 @@ export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt,
         Positions <span class="count">{positions.length}</span>
       </h3>
       <table data-testid="positions">
-        <THead columns={['Side', { num: 'Size' }, { num: 'Avg price' }, { num: 'Open P&L' }, '']} />
+        <THead columns={[...contractColumn(multi), 'Side', { num: 'Size' }, { num: 'Avg price' }, { num: 'Open P&L' }, '']} />
         <tbody>
           {positions.map((p) => {
             const dir = p.type === 1 ? 1 : -1;
-            const pnl = lastPrice === null ? null : ((lastPrice - p.averagePrice) / tickSize) * tickValue * p.size * dir;
+            const m = multi?.mark(p.contractId) ?? { lastPrice, tickSize, tickValue };
+            const pnl = m.lastPrice === null ? null : ((m.lastPrice - p.averagePrice) / m.tickSize) * m.tickValue * p.size * dir;
             return (
-              <tr key={p.contractId}>
+              <tr key={p.contractId} data-contract={p.contractId}>
+                {contractCell(multi, p.contractId)}
                 <td class={p.type === 1 ? 'pos' : 'neg'}>{p.type === 1 ? 'Long' : 'Short'}</td>
                 <td class="num">{p.size}</td>
-                <td class="num">{fmt.price(p.averagePrice)}</td>
+                <td class="num">{(multi?.fmt(p.contractId) ?? fmt).price(p.averagePrice)}</td>
                 <td class={`num ${signClass(pnl)}`}>{money(pnl)}</td>
                 <td class="actions">
                   <button type="button" class="small" disabled={closing} onClick={() => onClose(p)}>
@@ -57,22 +73,30 @@ export function orderPrice(o: Order, fmt: Fmt): string {
   return 'market';
 }
 
-export function OrdersTable({ orders, trailing, fmt, onCancel, canceling }: { orders: Order[]; trailing: TrailMemory['orders']; fmt: Fmt; onCancel: (o: Order) => void; canceling: number | null }) {
+export function OrdersTable({ orders, trailing, fmt, onCancel, canceling, multi }: {
+  orders: Order[];
+  trailing: TrailMemory['orders'];
+  fmt: Fmt;
+  onCancel: (o: Order) => void;
+  canceling: number | null;
+  multi?: PerContract;
+}) {
   return (
     <section class="card table-card">
       <h3>
         Working orders <span class="count">{orders.length}</span>
       </h3>
       <table data-testid="orders">
-        <THead columns={[{ num: '#' }, 'Side', 'Type', { num: 'Size' }, { num: 'Price' }, '']} />
+        <THead columns={[{ num: '#' }, ...contractColumn(multi), 'Side', 'Type', { num: 'Size' }, { num: 'Price' }, '']} />
         <tbody>
           {orders.map((o) => (
             <tr key={o.id} data-order-id={o.id}>
               <td class="num muted">{o.id}</td>
+              {contractCell(multi, o.contractId)}
               <td class={o.side === 0 ? 'pos' : 'neg'}>{sideWord(o.side)}</td>
               <td>{shownType(o, trailing)}</td>
               <td class="num">{o.size}</td>
-              <td class="num">{orderPrice(o, fmt)}</td>
+              <td class="num">{orderPrice(o, multi?.fmt(o.contractId) ?? fmt)}</td>
               <td class="actions">
                 <button type="button" class="small ghost" disabled={canceling === o.id} onClick={() => onCancel(o)} aria-label={`Cancel order ${o.id}`}>
                   Cancel
@@ -87,7 +111,7 @@ export function OrdersTable({ orders, trailing, fmt, onCancel, canceling }: { or
   );
 }
 
-export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
+export function FillsTable({ fills, fmt, multi }: { fills: Trade[]; fmt: Fmt; multi?: PerContract }) {
   return (
     <section class="card table-card fills-card">
       <h3>
@@ -95,14 +119,15 @@ export function FillsTable({ fills, fmt }: { fills: Trade[]; fmt: Fmt }) {
       </h3>
       <div class="scroll">
         <table data-testid="fills">
-          <THead columns={[`Time (${zoneLabel()})`, 'Side', { num: 'Size' }, { num: 'Price' }, { num: 'Fees' }, { num: 'Order' }]} />
+          <THead columns={[`Time (${zoneLabel()})`, ...contractColumn(multi), 'Side', { num: 'Size' }, { num: 'Price' }, { num: 'Fees' }, { num: 'Order' }]} />
           <tbody>
             {fills.map((t) => (
               <tr key={`${t.orderId}-${t.creationTimestamp}-${t.id}`}>
                 <td class="mono">{utc(t.creationTimestamp)}</td>
+                {contractCell(multi, t.contractId)}
                 <td class={t.side === 0 ? 'pos' : 'neg'}>{sideWord(t.side)}</td>
                 <td class="num">{t.size}</td>
-                <td class="num">{fmt.price(t.price)}</td>
+                <td class="num">{(multi?.fmt(t.contractId) ?? fmt).price(t.price)}</td>
                 <td class="num muted">{money(t.fees)}</td>
                 <td class="num muted">#{t.orderId}</td>
               </tr>

@@ -17,13 +17,15 @@ interface Props {
   error: string | null;
   busy: boolean;
   onPlace: (o: TicketOrder) => void;
+  /** The contract it trades, named when the session has several. */
+  contractName?: string;
 }
 
 const TYPE_HINTS: Record<number, string> = { 5: 'Trailing stop: its stop follows the price at the trail, and fires when the price turns back to it' };
 
 const inputValue = (e: Event) => (e.target as HTMLInputElement).value;
 
-export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace }: Props) {
+export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace, contractName }: Props) {
   const { type, size } = m;
   const place = (side: 0 | 1) => onPlace(m.order(side));
   // A refused price or bracket (at or below 0, off the tick grid) shows under the prices it names.
@@ -33,7 +35,9 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
   return (
     <section class="card ticket" data-testid="ticket">
       <div class="ticket-head">
-        <h3>Order ticket</h3>
+        <h3>
+          Order ticket{contractName && <span class="sym ticket-contract" data-testid="ticket-contract"> {contractName}</span>}
+        </h3>
         <span class="muted small">
           <kbd>B</kbd> buy / <kbd>S</kbd> sell at market, with these brackets
         </span>
