@@ -152,7 +152,8 @@ export class SessionAdvancer {
     else await this.commands.commit(s, mark, null, movement);
     // The deciding bar is the last one played.
     const decided = advance.outcome ? { ...advance.outcome, barIndex: s.currentIndex - 1 } : null;
-    return { session: s, advance, fills: s.engine.fills.slice(mark.fillsFrom), legFills: fillsSince(s, mark), decided };
+    const fills = s.engine.fills.slice(mark.fillsFrom);
+    return { session: s, advance, fills, legFills: s.multi ? fillsSince(s, mark) : [{ inst: s.inst, fills }], decided };
   }
 
   // ---- playback ----

@@ -99,10 +99,10 @@ export class SessionPersistence {
     await this.d.db.transaction(async () => {
       // In a cluster: nothing is written unless this node still holds the session.
       await this.d.ownership.fence(s.accountId);
-      for (const [k, unit] of units.entries()) {
+      for (let k = 0; k < units.length; k++) {
         const symbol = s.multi ? s.legs[k].inst.symbol : null;
-        await this.d.store.upsertOrders(s.accountId, unit.orders, symbol);
-        await this.d.store.insertFills(s.accountId, unit.fills, symbol);
+        if (units[k].orders.length > 0) await this.d.store.upsertOrders(s.accountId, units[k].orders, symbol);
+        if (units[k].fills.length > 0) await this.d.store.insertFills(s.accountId, units[k].fills, symbol);
       }
       await this.d.store.updateSession({
         accountId: s.accountId,

@@ -263,9 +263,11 @@ export class LiveSession {
     }
     if (this.walk === 'flat') return this.advanceFlat(fromS, cutS, withBars, barsMax);
     const rule = this.challenge?.rule ?? null;
-    const walks = this.legs.map((l) => new DayLadder(this.source, l.inst, l.engine, rule, false, null));
+    const walks = this.legs.length === 1
+      ? [new DayLadder(this.source, this.inst, this.engine, rule, false, null)]
+      : this.legs.map((l) => new DayLadder(this.source, l.inst, l.engine, rule, false, null));
     walkDays(walks, fromS, cutS, this.walkScratch);
-    const halted = walks.find((w) => w.haltS !== undefined);
+    const halted = walks.length === 1 ? (walks[0].haltS === undefined ? undefined : walks[0]) : walks.find((w) => w.haltS !== undefined);
     const haltS = halted?.haltS;
     if (haltS === undefined) for (const w of walks) w.fixSkippedMarkTime();
     // The bars played: every stored bar before the cut, or up to the deciding bar.
