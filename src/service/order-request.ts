@@ -91,6 +91,8 @@ export interface RequestContext {
   readonly inst: Instrument;
   readonly engine: SessionEngine;
   instrumentFor(contractId: string): Instrument | undefined;
+  /** What the session trades, as a refusal names it (a session over several: `NQ, ES`); `inst`'s symbol when absent. */
+  readonly tradedSymbols?: string;
 }
 
 /**
@@ -103,7 +105,7 @@ export function orderRequest(
 ): Result<PlaceOrderRequest, RequestError | GatewayRequestError> {
   const inst = isInvalid(input.contractId) ? undefined : c.instrumentFor(input.contractId);
   if (!inst) return err({ kind: 'contract_not_found' });
-  if (inst !== c.inst) return err({ kind: 'contract_mismatch', sessionSymbol: c.inst.symbol, requestedSymbol: inst.symbol });
+  if (inst !== c.inst) return err({ kind: 'contract_mismatch', sessionSymbol: c.tradedSymbols ?? c.inst.symbol, requestedSymbol: inst.symbol });
   const limit = neededPrice(inst, 'limit', input.limitPrice, type === OrderType.Limit || type === OrderType.StopLimit);
   if (!limit.ok) return limit;
   const stop = neededPrice(inst, 'stop', input.stopPrice, type === OrderType.Stop || type === OrderType.StopLimit);

@@ -163,7 +163,8 @@ export class TradingService {
       const refusal = s.challenge ? orderRefusal(s.challenge.rule.state, challengeTradeDate(s.nowS)) : null;
       if (refusal) return err(refusal);
       const leg = legForContract(s, input.contractId);
-      const req = orderRequest({ inst: leg.inst, engine: leg.engine, instrumentFor: sessionContracts(leg) }, input, type, side, input.size);
+      const tradedSymbols = s.multi ? s.legs.map((l) => l.inst.symbol).join(', ') : undefined;
+      const req = orderRequest({ inst: leg.inst, engine: leg.engine, instrumentFor: sessionContracts(leg), tradedSymbols }, input, type, side, input.size);
       if (!req.ok) return req;
       const tag = req.value.customTag;
       if (tag && (await this.store.hasOrderTagged(s.accountId, tag))) return err({ kind: 'custom_tag_taken', customTag: tag });

@@ -107,7 +107,7 @@ describe('one clock, one account, two contracts', () => {
     const t = await setup();
     const { accountId } = await startPair(t);
     const r = await t.post('Order/place', { accountId, contractId: 'CON.F.US.GCE.J25', type: 2, side: 0, size: 1 }, t.token);
-    expect(r.body.success).toBe(false);
+    expect([r.body.success, r.body.errorCode, r.body.errorMessage]).toEqual([false, 2, 'This session trades NQ, ES; GC cannot be traded in it']);
     const orders = await ok(t, 'Order/search', { accountId });
     expect(orders.orders).toEqual([]);
   });
