@@ -91,11 +91,4 @@ export class AccountLedger {
     for (const m of this.members) if (m !== e) sum += m.worstCaseQty * (m.inst.isMicro ? 1 : 10);
     return sum;
   }
-
-  /** Equity: balance + Σ unrealized of every member. */
-  get equityCents(): number {
-    let sum = this.balanceCents;
-    for (const m of this.members) sum += m.unrealizedCents;
-    return sum;
-  }
 }

@@ -51,12 +51,12 @@ export class SessionEvents {
     const accountIds = s.challenge ? [s.accountId, s.challenge.accountId] : [s.accountId];
     const userWanted = accountIds.some((id) => bus.listeners(userTopic(id)) > 0) || bus.listeners(accountsTopic(s.userId)) > 0;
     const barsWanted = bus.listeners(barsTopic(s.accountId)) > 0;
-    let anyMarket = false;
-    for (const { leg } of legs) anyMarket ||= this.marketWanted(s, leg);
-    if (!userWanted && !anyMarket && !barsWanted) return;
+    // Each instrument's market subscription asked once (finding the feeding session walks the registry).
+    const marketWanted = legs.map(({ leg }) => this.marketWanted(s, leg));
+    if (!userWanted && !marketWanted.includes(true) && !barsWanted) return;
     legs.forEach(({ leg, changes }, k) => {
       const bars = movement.kind !== 'bars' ? null : k === 0 ? movement.bars : movement.byLeg?.[k] ?? null;
-      this.legEvents(s, leg, changes, bars, movement.kind === 'jump', userWanted ? accountIds : null);
+      this.legEvents(s, leg, changes, bars, movement.kind === 'jump', userWanted ? accountIds : null, marketWanted[k]);
     });
     // The session ended, or a call changed the balance without a fill (a payout): the account as it is now.
     const balanceOnly = legs.every((l) => l.changes.length === 0) && movement.kind === 'none';
@@ -74,10 +74,11 @@ export class SessionEvents {
   }
 
   /** One instrument's events: its changes in time order, with a quote (and bar) per played bar between them. */
-  private legEvents(s: LiveSession, leg: SessionLeg, changes: readonly EngineChange[], b: BarColumns | null, jumped: boolean, accountIds: readonly number[] | null): void {
+  private legEvents(
+    s: LiveSession, leg: SessionLeg, changes: readonly EngineChange[], b: BarColumns | null, jumped: boolean, accountIds: readonly number[] | null, marketWanted: boolean,
+  ): void {
     const symbol = leg.inst.symbol;
     const market = marketTopic(s.userId, symbol);
-    const marketWanted = this.marketWanted(s, leg);
     let next = 0;
     const flushUntil = (timeS: number) => {
       for (; next < changes.length && changeTimeS(changes[next]) < timeS; next++) {

@@ -274,8 +274,9 @@ export class LiveSession {
     const playedToS = haltS === undefined ? cutS : haltS + 1;
     const byLeg = withBars ? this.legs.map((l, k) => this.aggregate(l.inst, this.peeks[k].tfRollupWidthS, fromS, playedToS, barsMax)) : null;
     let played: number;
-    if (this.legs.length > 1) played = countUnionBuckets(this.source, this.instruments, this.tf, fromS, playedToS);
-    else if (byLeg) played = byLeg[0].length;
+    // A step's bars are its buckets: their union over the instruments is what it played.
+    if (byLeg) played = byLeg.length === 1 ? byLeg[0].length : unionLength(byLeg);
+    else if (this.legs.length > 1) played = countUnionBuckets(this.source, this.instruments, this.tf, fromS, playedToS);
     else {
       const counter = new BucketCounter(this.tf);
       pushRange(this.source, this.inst, { push: (b, a, z) => counter.count(b.time, a, z) }, fromS, playedToS, this.peeks[0].tfRollupWidthS);
@@ -312,11 +313,27 @@ export class LiveSession {
     const haltS = halted?.haltS;
     if (aggs) for (const agg of aggs) agg.flush();
     const endS = haltS === undefined ? cutS : Math.min(nextBucketStart(this.tf, bucketStart(this.tf, haltS)), this.endS);
-    const played = this.legs.length > 1
-      ? countUnionBuckets(this.source, this.instruments, this.tf, fromS, haltS === undefined ? cutS : haltS + 1)
-      : outs ? outs[0].length : (counter as BucketCounter).total;
+    const played = outs
+      ? (outs.length === 1 ? outs[0].length : unionLength(outs))
+      : this.legs.length > 1 ? countUnionBuckets(this.source, this.instruments, this.tf, fromS, haltS === undefined ? cutS : haltS + 1) : (counter as BucketCounter).total;
     this.cursorS = endS;
     this.currentIndex += played;
     return { played, bars: outs ? outs[0] : null, barsByLeg: this.multi ? outs : null, halted: haltS !== undefined, outcome: halted?.outcome ?? null };
+  }
+}
+
+/** Distinct bar times over several instruments' timeframe bars (each in time order): the buckets played. */
+function unionLength(byLeg: readonly BarColumns[]): number {
+  const at = byLeg.map(() => 0);
+  let n = 0;
+  for (;;) {
+    let next = -1;
+    for (let k = 0; k < byLeg.length; k++) {
+      const b = byLeg[k];
+      if (at[k] < b.length && (next < 0 || b.time[at[k]] < next)) next = b.time[at[k]];
+    }
+    if (next < 0) return n;
+    n++;
+    for (let k = 0; k < byLeg.length; k++) if (at[k] < byLeg[k].length && byLeg[k].time[at[k]] === next) at[k]++;
   }
 }
