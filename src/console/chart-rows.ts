@@ -94,7 +94,6 @@ export class ChartRows {
     return this.times.length ? this.times[this.times.length - 1] : null;
   }
 
-  /** The time of the drawn bar at or before `s`; -1 if none. */
   /** The index of the last bar at or before `s` among every bar held (0 when none is). */
   indexAtOrBefore(s: number): number {
     const times = this.times;
@@ -108,14 +107,15 @@ export class ChartRows {
     return Math.max(0, lo - 1);
   }
 
-  /** The times of the bars at logical positions `from` and `to` (clamped), null without bars. */
+  /** The times of the bars at the series' logical positions `from` and `to` (counted from `drawnFrom`, clamped), null without bars. */
   timesAt(from: number, to: number): { fromS: number; toS: number } | null {
     const times = this.times;
     if (times.length === 0) return null;
-    const at = (i: number) => times[Math.min(times.length - 1, Math.max(0, Math.round(i)))];
+    const at = (i: number) => times[Math.min(times.length - 1, Math.max(0, this.drawnFrom + Math.round(i)))];
     return { fromS: at(Math.ceil(from)), toS: at(Math.floor(to)) };
   }
 
+  /** The time of the drawn bar at or before `s`; -1 if none. */
   timeAtOrBefore(s: number): number {
     const ts = this.times;
     // Only drawn bars hold a marker or a line's end: before them there is nothing on the chart.

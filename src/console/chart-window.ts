@@ -29,3 +29,18 @@ export function drawOlderOnScroll(ts: ITimeScaleApi<Time>, rows: ChartRows, redr
     });
   });
 }
+
+/**
+ * Shows the bars from `fromS` to `toS` with `padBars` either side; a span older than the bars drawn
+ * draws from there first (`redraw`), as a scroll to it would.
+ */
+export function showSpanOf(ts: ITimeScaleApi<Time>, rows: ChartRows, fromS: number, toS: number, padBars: number, redraw: () => void): void {
+  if (rows.times.length === 0) return;
+  const from = rows.indexAtOrBefore(fromS) - padBars;
+  if (from < rows.drawnFrom) {
+    rows.drawnFrom = Math.max(0, from);
+    redraw();
+  }
+  const d = rows.drawnFrom;
+  ts.setVisibleLogicalRange({ from: from - d, to: rows.indexAtOrBefore(toS) + padBars - d });
+}

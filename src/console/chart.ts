@@ -24,7 +24,7 @@ import {
 import { CHART_DRAWN_BARS_MAX, CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
 import { type LineSpec, type MarkerSpec, ChartOverlays, type PriceLineSpec } from './chart-overlays.ts';
 import { type ApiBar, type CandleRow, candle, ChartRows, type VolumeRow, vol } from './chart-rows.ts';
-import { drawOlderOnScroll } from './chart-window.ts';
+import { drawOlderOnScroll, showSpanOf } from './chart-window.ts';
 import { addCandles, CHART_COLORS } from './chart-theme.ts';
 
 export type { LineSpec, MarkerSpec, PriceLineSpec } from './chart-overlays.ts';
@@ -96,15 +96,9 @@ export class PriceChart {
     });
     this.volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.overlays = new ChartOverlays(el, this.chart, this.candles, this.rows);
-    drawOlderOnScroll(this.chart.timeScale(), this.rows, () => {
-      this.setSeriesData();
-      this.overlays.replaceMarkers();
-      this.sync();
-      this.barsChanged();
-    });
+    drawOlderOnScroll(this.chart.timeScale(), this.rows, () => this.drawnMoved());
     this.sync();
   }
-
 
   /** Replaces every bar. */
   setBars(bars: readonly ApiBar[]): void {
@@ -315,8 +309,7 @@ export class PriceChart {
    * bars either side: a journal trade picked from its table.
    */
   showSpan(fromS: number, toS: number, padBars: number): void {
-    if (this.rows.times.length === 0) return;
-    this.chart.timeScale().setVisibleLogicalRange({ from: this.rows.indexAtOrBefore(fromS) - padBars, to: this.rows.indexAtOrBefore(toS) + padBars });
+    showSpanOf(this.chart.timeScale(), this.rows, fromS, toS, padBars, () => this.drawnMoved());
   }
 
   /** The times of the first and last bars in view (epoch seconds), null without bars. */
@@ -368,6 +361,14 @@ export class PriceChart {
     const label = zonedTickMark(epochS, kind);
     this.el.dataset.axisMark = `${epochS}|${kind}|${label}`;
     return label;
+  }
+
+  /** The drawn bars start elsewhere (`rows.drawnFrom`): the series, the markers on them, the dataset, the listeners. */
+  private drawnMoved(): void {
+    this.setSeriesData();
+    this.overlays.replaceMarkers();
+    this.sync();
+    this.barsChanged();
   }
 
   private barsChanged(): void {

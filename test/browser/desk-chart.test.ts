@@ -99,6 +99,21 @@ async function dragChip(page: Page, id: number, dy: number): Promise<void> {
   await page.mouse.up();
 }
 
+/** Waits until the order chips are where they were three animation frames before (the scale has settled). */
+async function chipsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(`new Promise((resolve) => {
+    const tops = () => [...document.querySelectorAll('[data-testid=chart-orders] .grip')].map((el) => el.getBoundingClientRect().top).join();
+    const before = tops();
+    requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve(tops() === before))));
+  })`);
+}
+
+/** Pixels a point on the price scale as it is now, from two chips' prices and positions. */
+async function pxPerPointNow(page: Page, a: { id: number; price: number }, b: { id: number; price: number }): Promise<number> {
+  const y = (id: number) => page.$eval(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`, (el: any) => el.getBoundingClientRect().top);
+  return ((await y(b.id)) - (await y(a.id))) / (a.price - b.price);
+}
+
 /** The chart's price pane as a box, for clicks and drags. */
 async function pane(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
   return page.$eval('[data-testid=chart]', (el: any) => {
@@ -484,14 +499,17 @@ describe.skipIf(noBrowser)('console: the desk chart', () => {
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 3");
     const limit = (await orders()).find((o) => o.type === 'LMT' && o.side === 'Buy')!;
     expect(limit.price).toBeLessThan(last);
-    await dragChip(page, limit.id, -(last + 2 - limit.price) * pxPerPoint);
+    // The new line rescales the chart on a later frame: measured once the chips stand still.
+    await chipsSettled(page);
+    const over = -(last + 2 - limit.price) * (await pxPerPointNow(page, limit, stopLeg));
+    await dragChip(page, limit.id, over);
     await page.waitForSelector('[data-testid=move-confirm]');
     expect(await text(page, '[data-testid=move-confirm] p')).toMatch(new RegExp(`^A buy limit at \\d+\\.\\d\\d is at or above the last price \\(${last.toFixed(2)}\\): it fills at once, as a market order would\\.$`));
     await docScreenshot(page, 'desk-drag-confirm-1440');
     await page.click('[data-testid=move-no]');
     await page.waitForSelector('[data-testid=move-confirm]', { state: 'detached' });
     expect((await orders()).find((o) => o.id === limit.id)?.price).toBe(limit.price);
-    await dragChip(page, limit.id, -(last + 2 - limit.price) * pxPerPoint);
+    await dragChip(page, limit.id, over);
     await page.click('[data-testid=move-yes]');
     await page.waitForFunction("document.querySelector('[data-testid=positions] tbody tr')?.cells[1].textContent.trim() === '2'");
     expect((await orders()).some((o) => o.id === limit.id)).toBe(false);

@@ -74,7 +74,8 @@ interface Drag {
 
 /**
  * Dragging a chip: it follows the pointer vertically and, let go more than 3 px away, asks for its
- * order at the price under it (snapped to the tick).
+ * order at the price under it (snapped to the tick). The chip's line is found again at the release,
+ * from its price: a scale that moved meanwhile (a new line, a status read) moves the chip with it.
  */
 function useChipDrag(chart: { current: PriceChart | null }, tickSize: number, onMove: (o: Order, price: number) => void) {
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -82,7 +83,7 @@ function useChipDrag(chart: { current: PriceChart | null }, tickSize: number, on
     const p = chart.current?.yToPrice(lineY + dy);
     return p === null || p === undefined ? null : Math.round(p / tickSize) * tickSize;
   };
-  const start = (o: Order, lineY: number, e: PointerEvent) => {
+  const start = (o: Order, linePrice: number, e: PointerEvent) => {
     if (e.button !== 0) return;
     e.preventDefault();
     const startY = e.clientY;
@@ -93,7 +94,8 @@ function useChipDrag(chart: { current: PriceChart | null }, tickSize: number, on
       removeEventListener('pointerup', up);
       setDrag(null);
       const dy = u.clientY - startY;
-      const price = priceAt(lineY, dy);
+      const lineY = chart.current?.priceToY(linePrice);
+      const price = lineY === null || lineY === undefined ? null : priceAt(lineY, dy);
       if (Math.abs(dy) > 3 && price !== null && price > 0) onMove(o, price);
     };
     addEventListener('pointermove', move);
@@ -158,7 +160,7 @@ export function OrderOverlay({ chart, orders, lines, onCancel, onMove, trailing,
                 key={o.id}
                 data-order-id={o.id}
               >
-                <span class="grip" title={trailing[String(o.id)] === undefined ? 'Drag to move the order to another price' : `Trails by ${trailing[String(o.id)]} ticks: drag to change the trail`} onPointerDown={(e) => start(o, y, e as unknown as PointerEvent)}>
+                <span class="grip" title={trailing[String(o.id)] === undefined ? 'Drag to move the order to another price' : `Trails by ${trailing[String(o.id)]} ticks: drag to change the trail`} onPointerDown={(e) => start(o, price, e as unknown as PointerEvent)}>
                   {o.side === 0 ? 'BUY' : 'SELL'} {o.size} {shownType(o, trailing)} {fmt.price(shown)}
                 </span>
                 <button type="button" title={`Cancel order #${o.id}`} aria-label={`Cancel order ${o.id} on the chart`} disabled={canceling === o.id} onClick={() => onCancel(o)}>
