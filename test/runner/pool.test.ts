@@ -66,16 +66,40 @@ it('close ends a child still loading (killed, not waited for): no child of the p
   await expect(pool.acquire()).rejects.toThrow('runner pool closed');
 }, SANDBOX_TEST_MS);
 
-/** The command lines of a process tree. */
 /**
- * Waits until a just-spawned child has exec'd its command: between fork and exec its cmdline is still
- * the test runner's, where every flag would read as absent.
+ * Waits until a just-spawned child has exec'd its command (between fork and exec its cmdline is still
+ * the test runner's, where every flag would read as absent) and answers the command lines of its tree
+ * as read then: one read, so a child that ends later (a zombie's cmdline is empty) is still seen as it
+ * was spawned. A child never seen exec'd fails with its state and what the pool logged.
  */
-async function execd(pid: number): Promise<void> {
-  for (let i = 0; i < 2000 && !treeCmdlines(pid).some((c) => c.includes('--no-prompt')); i++) await Bun.sleep(5);
-  expect(treeCmdlines(pid).some((c) => c.includes('--no-prompt'))).toBe(true);
+async function execd(pid: number): Promise<string[]> {
+  for (let i = 0; i < 2000; i++) {
+    const seen = readTree(pid);
+    if (seen?.some((c) => c.includes('--no-prompt'))) return seen;
+    await Bun.sleep(5);
+  }
+  throw new Error(`child ${pid} never seen exec'd: ${JSON.stringify({ state: procState(pid), failures })}`);
 }
 
+/** The command lines of a process tree, or null when a process of it ended while being read. */
+function readTree(pid: number): string[] | null {
+  try {
+    return treeCmdlines(pid);
+  } catch {
+    return null;
+  }
+}
+
+function procState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '?';
+  } catch {
+    return 'gone';
+  }
+}
+
+/** The command lines of a process tree. */
 function treeCmdlines(pid: number): string[] {
   const out = [readFileSync(`/proc/${pid}/cmdline`, 'utf8')];
   for (const k of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (k.trim() !== '') out.push(...treeCmdlines(Number(k)));
@@ -129,10 +153,10 @@ it('spawns a child a run is already waiting for without the load-time optimisati
   const waiting = pool.acquire();
   for (let i = 0; i < 2000 && pool.loadingPids.length === 0; i++) await Bun.sleep(5);
   const [pid] = pool.loadingPids;
-  await execd(pid);
-  expect(treeCmdlines(pid).some((c) => c.includes('--wasm-eager-tier-up-function'))).toBe(false);
-  expect(treeCmdlines(pid).some((c) => c.includes('nice'))).toBe(false);
-  expect(treeCmdlines(pid).some((c) => c.endsWith(`\0${PREFAULT_MB}\0`))).toBe(false);
+  const cmdlines = await execd(pid);
+  expect(cmdlines.some((c) => c.includes('--wasm-eager-tier-up-function'))).toBe(false);
+  expect(cmdlines.some((c) => c.includes('nice'))).toBe(false);
+  expect(cmdlines.some((c) => c.endsWith(`\0${PREFAULT_MB}\0`))).toBe(false);
   const child = await waiting;
   expect(child.pid).toBe(pid);
   child.kill();
@@ -143,11 +167,13 @@ it("optimises the interpreter loop only in the `size` children kept for single r
   const { pool, a, b } = await handOutTwo(2);
   // Two successors wait (one a running child): the first is the one kept for single runs. Each is
   // read from its own command line, loaded or not; a child that died on the way shows in `failures`.
+  // A successor's process exists once the pool's prepared bundle is read (a turn after the refill).
+  for (let i = 0; i < 2000 && !pool.waitingChildren.every((w) => w.pid > 0); i++) await Bun.sleep(5);
   const waiting = pool.waitingChildren;
   expect(waiting.map((w) => w.optimise)).toEqual([true, false]);
-  for (const w of waiting) await execd(w.pid);
-  const seen = waiting.map((w) => {
-    const cmdlines = treeCmdlines(w.pid);
+  const trees: string[][] = [];
+  for (const w of waiting) trees.push(await execd(w.pid));
+  const seen = trees.map((cmdlines) => {
     return {
       eager: cmdlines.some((c) => c.includes('--wasm-eager-tier-up-function=')),
       // …and maps memory ahead of the run; the burst's does not.
