@@ -25,6 +25,8 @@ export interface TradeRecord {
   feesCents: number;
   /** The contract's place in a run's instruments (0 or absent: the main one); set by a run over several instruments. */
   leg?: number;
+  /** The instrument's symbol, set by a replay session over several instruments (absent: the session's own). */
+  symbol?: string;
 }
 
 export interface RunStats {

@@ -11,7 +11,7 @@
 import { limits } from '../config.ts';
 import type { BarColumns } from '../data/bar-columns.ts';
 import type { BarSource } from '../data/bar-source.ts';
-import type { Instrument } from '../domain/instrument.ts';
+import { findInstrument, type Instrument } from '../domain/instrument.ts';
 import { utcDayOf } from '../domain/trading-hours.ts';
 import type { TradeRecord } from '../engine/results.ts';
 import { type ReviewStats, reviewStats } from '../engine/session-review.ts';
@@ -20,7 +20,7 @@ import { OrderSide } from '../engine/types.ts';
 import { err, ok, type Result } from '../lib/result.ts';
 import type { JournalStore } from '../store/journal.ts';
 import { type JournalTagStore, SESSION_TAGS } from '../store/journal-tags.ts';
-import type { ReplayStore, SessionRow } from '../store/replay.ts';
+import type { ReplayStore, SessionRow, StoredOrder } from '../store/replay.ts';
 import type { JournalReadError, JournalService } from './journal.ts';
 import { tagKey } from './journal-tags.ts';
 import { reviewClock } from './review-clock.ts';
@@ -30,6 +30,8 @@ export type ReviewError = JournalReadError | { kind: 'invalid_time_zone' };
 export interface ReviewedTrade {
   tradeNumber: number;
   trade: TradeRecord;
+  /** The trade's contract's instrument (a session over several trades more than one). */
+  inst: Instrument;
   review: TradeReview;
   tags: string[];
   note: string;
@@ -67,15 +69,19 @@ export class JournalReviewService {
     const clock = reviewClock(zone);
     if (!clock) return err({ kind: 'invalid_time_zone' });
     const { entry, fold } = await this.journal.fold(row);
-    const stops = await this.sessions.stopOrdersOf(row.accountId, limits.journalStopOrdersReadMax);
+    const stops = new TradeStops(await this.sessions.stopOrdersOf(row.accountId, limits.journalStopOrdersReadMax));
     const walked = await this.sessions.walkedFillKeysOf(row.accountId, limits.journalStopOrdersReadMax);
     const tags = await this.tags.tagsOf(row.accountId);
     const notes = new Map((await this.notes.notesOf(row.accountId)).map((n) => [n.tradeNumber, n.text]));
-    const days = new DayCache(this.bars, entry.inst);
+    // A session over several instruments: each trade is read on its own contract's bars and stops.
+    const days = new Map<string, DayCache>();
     const trades = fold.trades.map((trade, i) => {
-      const bars = days.between(trade.entryTimeS, trade.exitTimeS);
-      const review = reviewTrade(trade, initialStopTicks(trade, stops), bars, fillsOf(trade, walked), entry.inst.tickValueCents);
-      return { tradeNumber: i + 1, trade, review, tags: tags.get(i + 1) ?? [], note: notes.get(i + 1) ?? '' };
+      const inst = tradeInstrument(trade, entry.inst);
+      let cache = days.get(inst.symbol);
+      if (!cache) days.set(inst.symbol, (cache = new DayCache(this.bars, inst)));
+      const bars = cache.between(trade.entryTimeS, trade.exitTimeS);
+      const review = reviewTrade(trade, initialStopTicks(trade, stops.of(trade.symbol)), bars, fillsOf(trade, walked), inst.tickValueCents);
+      return { tradeNumber: i + 1, trade, inst, review, tags: tags.get(i + 1) ?? [], note: notes.get(i + 1) ?? '' };
     });
     const stats = reviewStats(trades.map(statsInput), clock);
     return ok({ session: row, inst: entry.inst, tags: tags.get(SESSION_TAGS) ?? [], trades, stats });
@@ -109,23 +115,44 @@ export class JournalReviewService {
     const { entry, fold } = await this.journal.fold(row);
     const tags = wanted === null ? null : await this.tags.tagsOf(row.accountId);
     const whole = tags !== null && (tags.get(SESSION_TAGS) ?? []).includes(wanted as string);
-    let stops: StopOrders | null = null;
+    let stops: TradeStops | null = null;
     for (let i = 0; i < fold.trades.length; i++) {
       if (tags !== null && !whole && !(tags.get(i + 1) ?? []).includes(wanted as string)) continue;
-      stops ??= await this.sessions.stopOrdersOf(row.accountId, limits.journalStopOrdersReadMax);
+      stops ??= new TradeStops(await this.sessions.stopOrdersOf(row.accountId, limits.journalStopOrdersReadMax));
       const t = fold.trades[i];
-      out.push(statsInput({ trade: t, review: reviewTrade(t, initialStopTicks(t, stops), [], NO_BARS_FILLS, entry.inst.tickValueCents) }));
+      const inst = tradeInstrument(t, entry.inst);
+      out.push(statsInput({ trade: t, review: reviewTrade(t, initialStopTicks(t, stops.of(t.symbol)), [], NO_BARS_FILLS, inst.tickValueCents) }));
     }
   }
 }
 
 const NO_BARS_FILLS: TradeFills = { entryWalked: false, exitWalked: false };
 
-/** Whether the trade's entry and exit were fills of working orders (on their side, at their second). */
+/** A trade's instrument: its own symbol's in a session over several, else the session's. */
+export function tradeInstrument(t: TradeRecord, sessionInst: Instrument): Instrument {
+  return t.symbol === undefined ? sessionInst : (findInstrument(t.symbol, 'all') ?? sessionInst);
+}
+
+/** A session's stop orders by the contract they work on (orders of a one-instrument session name none). */
+class TradeStops {
+  private readonly bySymbol = new Map<string, StopOrders>();
+
+  constructor(private readonly all: { stops: readonly StoredOrder[]; parents: StopOrders['parents'] }) {}
+
+  of(symbol: string | undefined): StopOrders {
+    if (symbol === undefined) return this.all;
+    let s = this.bySymbol.get(symbol);
+    if (!s) this.bySymbol.set(symbol, (s = { stops: this.all.stops.filter((o) => o.symbol === symbol), parents: this.all.parents }));
+    return s;
+  }
+}
+
+/** Whether the trade's entry and exit were fills of working orders (on their side, at their second, on its contract). */
 function fillsOf(t: TradeRecord, walked: ReadonlySet<string>): TradeFills {
   const entrySide = t.direction === 1 ? OrderSide.Buy : OrderSide.Sell;
   const exitSide = t.direction === 1 ? OrderSide.Sell : OrderSide.Buy;
-  return { entryWalked: walked.has(`${t.entryTimeS}:${entrySide}`), exitWalked: walked.has(`${t.exitTimeS}:${exitSide}`) };
+  const on = t.symbol === undefined ? '' : `:${t.symbol}`;
+  return { entryWalked: walked.has(`${t.entryTimeS}:${entrySide}${on}`), exitWalked: walked.has(`${t.exitTimeS}:${exitSide}${on}`) };
 }
 
 function statsInput(t: { trade: TradeRecord; review: TradeReview }) {

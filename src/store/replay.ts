@@ -334,7 +334,7 @@ export class ReplayStore {
    * bracket legs came from, oldest first, at most `max` of each: what the journal reads a trade's
    * initial stop from (src/engine/trade-review.ts).
    */
-  async stopOrdersOf(accountId: number, max: number): Promise<{ stops: Order[]; parents: Map<number, Order> }> {
+  async stopOrdersOf(accountId: number, max: number): Promise<{ stops: StoredOrder[]; parents: Map<number, StoredOrder> }> {
     const stops = ((await this.db.all('SELECT * FROM orders WHERE account_id = $a AND type IN (3, 4, 5) ORDER BY id LIMIT $max', { a: accountId, max })) as RawOrder[]).map(toOrder);
     const parents = (
       (await this.db.all(
@@ -347,16 +347,17 @@ export class ReplayStore {
 
   /**
    * The fills of an account's working orders (any type but market: filled on a walked bar, matching.ts)
-   * as `timeS:side` keys, at most `max`: the journal tells a walked exit (part of its bar was in the
-   * trade) from a market one (filled before its bar) by them.
+   * as `timeS:side` keys (`timeS:side:symbol` in a session over several instruments), at most `max`:
+   * the journal tells a walked exit (part of its bar was in the trade) from a market one (filled
+   * before its bar) by them.
    */
   async walkedFillKeysOf(accountId: number, max: number): Promise<Set<string>> {
-    const rows = await this.db.all<{ time_s: number; side: number }>(
-      `SELECT f.time_s, f.side FROM fills f JOIN orders o ON o.account_id = f.account_id AND o.id = f.order_id
+    const rows = await this.db.all<{ time_s: number; side: number; symbol: string | null }>(
+      `SELECT f.time_s, f.side, f.symbol FROM fills f JOIN orders o ON o.account_id = f.account_id AND o.id = f.order_id
         WHERE f.account_id = $a AND o.type != 2 ORDER BY f.id LIMIT $max`,
       { a: accountId, max },
     );
-    return new Set(rows.map((r) => `${Number(r.time_s)}:${Number(r.side)}`));
+    return new Set(rows.map((r) => `${Number(r.time_s)}:${Number(r.side)}${r.symbol === null || r.symbol === undefined ? '' : `:${r.symbol}`}`));
   }
 
   /** Fills newest first, with inclusive bounds on fill time. */

@@ -111,5 +111,7 @@ export function presentRoundTrip(inst: Instrument, t: TradeRecord) {
     exitPrice: avgPrice(inst, t.exitValueTicks, t.entryQty),
     pnl: centsToUsd(t.pnlCents),
     fees: centsToUsd(t.feesCents),
+    // A replay session over several instruments names each trade's contract (RunTrade.symbol).
+    ...(t.symbol === undefined ? {} : { symbol: t.symbol }),
   };
 }

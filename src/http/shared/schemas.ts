@@ -111,7 +111,7 @@ export const RunTrade = T.Object(
     exitPrice: T.Number({ description: 'Average exit price' }),
     pnl: T.Number({ description: 'USD, net of the fees of both sides' }),
     fees: T.Number(),
-    symbol: T.Optional(T.String({ description: 'Extension: the contract traded, in a playground run over several instruments (instrumentSymbols)' })),
+    symbol: T.Optional(T.String({ description: 'Extension: the instrument traded, in a playground run or a replay session over several instruments (instrumentSymbols)' })),
   },
   { ...STRICT, title: 'RunTrade' },
 );

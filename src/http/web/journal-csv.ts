@@ -2,12 +2,13 @@
 // double quotes when it holds a comma, a double quote, CR or LF (its quotes doubled). Times ISO 8601
 // UTC; prices with the decimals of the instrument's tick (an average of several fills that falls
 // between ticks keeps its exact decimals); money in USD with two decimals; a missing value (no initial
-// stop, no R) is an empty field; tags joined with `;` (which a tag may not hold).
+// stop, no R) is an empty field; tags joined with `;` (which a tag may not hold). `symbol` names each
+// trade's instrument (a session over several instruments trades more than one).
 
 import type { Instrument } from '../../domain/instrument.ts';
 import { JOURNAL_CSV_COLUMNS } from './schemas.ts';
 
-type CsvTrade = Record<(typeof JOURNAL_CSV_COLUMNS)[number], unknown>;
+type CsvTrade = Record<Exclude<(typeof JOURNAL_CSV_COLUMNS)[number], 'symbol'>, unknown>;
 
 /** One field, quoted when RFC 4180 requires it. */
 export function csvField(v: string): string {
@@ -39,8 +40,9 @@ function cell(inst: Instrument, column: (typeof JOURNAL_CSV_COLUMNS)[number], v:
   }
 }
 
-export function journalCsv(inst: Instrument, trades: readonly CsvTrade[]): string {
+/** Each trade with its own instrument (a session over several instruments trades more than one). */
+export function journalCsv(trades: readonly { inst: Instrument; row: CsvTrade }[]): string {
   let out = `${JOURNAL_CSV_COLUMNS.join(',')}\r\n`;
-  for (const t of trades) out += `${JOURNAL_CSV_COLUMNS.map((c) => cell(inst, c, t[c])).join(',')}\r\n`;
+  for (const { inst, row } of trades) out += `${JOURNAL_CSV_COLUMNS.map((c) => cell(inst, c, c === 'symbol' ? inst.symbol : row[c])).join(',')}\r\n`;
   return out;
 }

@@ -18,8 +18,9 @@ import { journalCsv } from './journal-csv.ts';
 import { WEEKDAYS } from './review-shapes.ts';
 import * as ep from './schemas.ts';
 
-export function presentReviewTrade(inst: Instrument, t: ReviewedTrade) {
+export function presentReviewTrade(t: ReviewedTrade) {
   const r = t.review;
+  const inst = t.inst;
   return {
     tradeNumber: t.tradeNumber,
     ...presentRoundTrip(inst, t.trade),
@@ -74,7 +75,7 @@ export function registerJournalReview<P extends string>(app: Elysia<P>, s: Servi
     if (!r.ok) return mapError(codes.journalReview, r.error);
     const v = r.value;
     return ep.journalReview.ok({
-      accountId: v.session.accountId, timeZone: zoneOf(query), tags: v.tags, trades: v.trades.map((t) => presentReviewTrade(v.inst, t)), stats: presentReviewStats(v.stats),
+      accountId: v.session.accountId, timeZone: zoneOf(query), tags: v.tags, trades: v.trades.map(presentReviewTrade), stats: presentReviewStats(v.stats),
     });
   });
 
@@ -88,7 +89,7 @@ export function registerJournalReview<P extends string>(app: Elysia<P>, s: Servi
     const r = await s.journalReview.review(user.id, Number(params.accountId), 'UTC');
     if (!r.ok) return mapError(codes.journalSession, { kind: 'session_not_found' });
     const v = r.value;
-    return new Response(journalCsv(v.inst, v.trades.map((t) => presentReviewTrade(v.inst, t))), {
+    return new Response(journalCsv(v.trades.map((t) => ({ inst: t.inst, row: presentReviewTrade(t) }))), {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="journal-${v.session.accountId}-trades.csv"`,

@@ -3,6 +3,7 @@
 // and notes (src/service/journal.ts). Money in USD, prices in the instrument's units, times ISO 8601
 // UTC. Endpoints declared in schemas.ts.
 
+import { tradeInstrument } from '../../service/journal-review.ts';
 import type { Elysia } from 'elysia';
 import { centsToUsd } from '../../domain/instrument.ts';
 import { isoFromEpochMs, isoFromEpochS } from '../../lib/iso-time.ts';
@@ -59,7 +60,7 @@ export function registerJournal<P extends string>(app: Elysia<P>, s: Services): 
     return ep.journalSession.ok({
       ...presentEntry(s, d, tags),
       historyStartTime: isoOrNull(s.replay.historyStartOf(d.inst, d.session.timeframe, d.session.startS, d.session.historyBars)),
-      trades: d.trades.map((t) => ({ tradeNumber: t.tradeNumber, ...presentRoundTrip(d.inst, t.trade), note: t.note })),
+      trades: d.trades.map((t) => ({ tradeNumber: t.tradeNumber, ...presentRoundTrip(tradeInstrument(t.trade, d.inst), t.trade), note: t.note })),
       equity: d.equity.map((p) => ({ time: isoFromEpochS(p.timeS), balance: centsToUsd(p.balanceCents) })),
     });
   });

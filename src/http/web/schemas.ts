@@ -14,7 +14,7 @@ const ReviewTags = T.Array(T.String(), { maxItems: limits.journalTagsPerTargetMa
 
 /** The columns of GET /journal/:accountId/trades.csv, in order. */
 export const JOURNAL_CSV_COLUMNS = [
-  'tradeNumber', 'side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees',
+  'tradeNumber', 'symbol', 'side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees',
   'initialStop', 'rMultiple', 'mae', 'mfe', 'durationSeconds', 'tags', 'note',
 ] as const;
 import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';

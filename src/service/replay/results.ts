@@ -69,6 +69,7 @@ export class SessionFolder {
     if (book === undefined) this.books.set(key, (book = new TradeBook()));
     book.add(f);
     for (const t of book.closed) {
+      if (f.symbol !== undefined) t.symbol = f.symbol;
       this.tally.add(t);
       if (this.trades.length < this.tradesKept) this.trades.push(t);
     }

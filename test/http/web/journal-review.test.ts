@@ -202,11 +202,11 @@ describe('GET /api/auth/journal/:accountId/trades.csv', () => {
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(r.headers.get('content-disposition')).toBe(`attachment; filename="journal-${sess.accountId}-trades.csv"`);
     expect(r.body).toBe(
-      'tradeNumber,side,size,entryTime,entryPrice,exitTime,exitPrice,pnl,fees,initialStop,rMultiple,mae,mfe,durationSeconds,tags,note\r\n' +
-        '1,long,2,2025-03-03T14:31:00Z,100.00,2025-03-03T14:34:00Z,103.00,114.40,5.60,98.00,1.43,60.00,160.00,180,a+ setup,\r\n' +
-        '2,short,1,2025-03-03T14:34:00Z,103.00,2025-03-03T14:36:00Z,101.00,37.20,2.80,,,10.00,60.00,120,,"Faded the ""spike"", then\nwaited"\r\n' +
-        '3,long,1,2025-03-03T14:36:00Z,101.00,2025-03-03T14:36:00Z,99.00,-42.80,2.80,99.00,-1.07,40.00,20.00,0,a+ setup;late entry,\r\n' +
-        '4,long,1,2025-03-03T23:10:00Z,98.00,2025-03-03T23:11:00Z,98.50,7.20,2.80,,,10.00,20.00,60,,\r\n',
+      'tradeNumber,symbol,side,size,entryTime,entryPrice,exitTime,exitPrice,pnl,fees,initialStop,rMultiple,mae,mfe,durationSeconds,tags,note\r\n' +
+        '1,NQ,long,2,2025-03-03T14:31:00Z,100.00,2025-03-03T14:34:00Z,103.00,114.40,5.60,98.00,1.43,60.00,160.00,180,a+ setup,\r\n' +
+        '2,NQ,short,1,2025-03-03T14:34:00Z,103.00,2025-03-03T14:36:00Z,101.00,37.20,2.80,,,10.00,60.00,120,,"Faded the ""spike"", then\nwaited"\r\n' +
+        '3,NQ,long,1,2025-03-03T14:36:00Z,101.00,2025-03-03T14:36:00Z,99.00,-42.80,2.80,99.00,-1.07,40.00,20.00,0,a+ setup;late entry,\r\n' +
+        '4,NQ,long,1,2025-03-03T23:10:00Z,98.00,2025-03-03T23:11:00Z,98.50,7.20,2.80,,,10.00,20.00,60,,\r\n',
     );
     expect((await webCall(t, 'GET', '/api/auth/journal/999999/trades.csv', { cookie })).body).toEqual({ success: false, errorCode: 1, errorMessage: 'Replay session not found' });
   });

@@ -8,46 +8,16 @@
 // the first and last bars in view), beside the chart's own data attributes.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { createPriceChart, decimalsOf, type MarkerSpec, type PriceChart, type PriceLineSpec, toSeconds } from '../../chart.ts';
+import { createPriceChart, decimalsOf, type PriceChart, type PriceLineSpec, toSeconds } from '../../chart.ts';
 import { CHART_COLORS } from '../../chart-theme.ts';
 import { ErrorLine } from '../../ui.tsx';
+import { mergedMarkers, sessionSymbol, tradeMarkers } from './marks.ts';
 import { type JournalDetail, type JournalTrade, loadSessionBars, type ReviewTrade, tickPrice } from './model.ts';
 
 type Trade = JournalTrade | ReviewTrade;
 
 /** Bars shown either side of a picked trade. */
 const PICK_PAD_BARS = 12;
-
-/** Entry and exit of every trade: an entry on the trade's side, its exit on the other. */
-export function tradeMarkers(trades: readonly Trade[]): MarkerSpec[] {
-  const out: MarkerSpec[] = [];
-  for (const t of trades) {
-    const entry = t.side === 'long' ? 'buy' : 'sell';
-    const exit = t.side === 'long' ? 'sell' : 'buy';
-    out.push({ time: t.entryTime, side: entry, text: `#${t.tradeNumber} ${t.side === 'long' ? 'L' : 'S'}${t.size}` });
-    out.push({ time: t.exitTime, side: exit, text: `#${t.tradeNumber} ${t.pnl >= 0 ? '+' : ''}${t.pnl.toFixed(0)}` });
-  }
-  return out.sort((a, b) => toSeconds(a.time) - toSeconds(b.time));
-}
-
-/**
- * The marks merged by the bar they land on (`barOf`) and their side: one mark per bar and side,
- * its text the first mark's and the last's (`#1 L2 … #4 +30 (5)` for five).
- */
-export function mergedMarkers(marks: readonly MarkerSpec[], barOf: (s: number) => number): MarkerSpec[] {
-  const groups = new Map<string, MarkerSpec[]>();
-  for (const m of marks) {
-    const key = `${barOf(toSeconds(m.time))}:${m.side}`;
-    const g = groups.get(key);
-    if (g) g.push(m);
-    else groups.set(key, [m]);
-  }
-  return [...groups.values()].map((g) => {
-    if (g.length === 1) return g[0];
-    const text = g.length === 2 ? `${g[0].text} · ${g[1].text}` : `${g[0].text} … ${g[g.length - 1].text} (${g.length})`;
-    return { ...g[0], text };
-  });
-}
 
 /** The picked trade's entry, initial stop and exit as lines. */
 function tradeLines(t: Trade | undefined, tickSize: number): PriceLineSpec[] {
@@ -103,7 +73,7 @@ export function SessionChart({ detail, trades, picked }: Props) {
   useEffect(() => {
     const c = chart.current;
     if (!c || state !== 'ready') return;
-    c.setMarkers(mergedMarkers(tradeMarkers(trades), (s) => c.barTimeAtOrBefore(s)));
+    c.setMarkers(mergedMarkers(tradeMarkers(trades, sessionSymbol(detail)), (s) => c.barTimeAtOrBefore(s)));
     const t = trades.find((x) => x.tradeNumber === picked);
     c.setPriceLines(tradeLines(t, detail.contract.tickSize));
     if (t) c.showSpan(toSeconds(t.entryTime), toSeconds(t.exitTime), PICK_PAD_BARS);

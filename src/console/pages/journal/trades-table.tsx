@@ -5,6 +5,7 @@
 import { money, signClass, utc } from '../../ui.tsx';
 import { zoneLabel } from '../../time-format.ts';
 import { duration, type JournalDetail, type JournalTrade, type ReviewTrade, tickPrice } from './model.ts';
+import { sessionSymbol } from './marks.ts';
 import { NoteEditor } from './note.tsx';
 import { TagsEditor } from './tags.tsx';
 
@@ -47,13 +48,18 @@ function Excursion({ usd, ticks, cls }: { usd: number; ticks: number; cls: strin
 interface RowProps {
   accountId: number;
   t: Trade;
+  /** The session's instrument's tick; a trade of another contract (a session over several) keeps the server's decimals. */
   tickSize: number;
+  /** The session's own symbol: a trade naming another is marked with its contract. */
+  symbol: string;
   picked: boolean;
   onPick: (n: number) => void;
   onTags: (n: number, tags: string[]) => void;
 }
 
-function TradeRow({ accountId, t, tickSize, picked, onPick, onTags }: RowProps) {
+function TradeRow({ accountId, t, tickSize, symbol, picked, onPick, onTags }: RowProps) {
+  const other = t.symbol !== undefined && t.symbol !== symbol;
+  const price = (p: number) => (other ? String(p) : tickPrice(p, tickSize));
   // A click on the row picks it; one in its editors (typing a note, a tag) does not.
   const pick = (e: MouseEvent) => {
     if (!(e.target as HTMLElement).closest('input, button, textarea')) onPick(t.tradeNumber);
@@ -70,12 +76,19 @@ function TradeRow({ accountId, t, tickSize, picked, onPick, onTags }: RowProps) 
       title="Show this trade on the chart"
     >
       <td class="num">{t.tradeNumber}</td>
-      <td class={t.side === 'long' ? 'pos' : 'neg'}>{t.side === 'long' ? 'Long' : 'Short'}</td>
+      <td class={t.side === 'long' ? 'pos' : 'neg'}>
+        {t.side === 'long' ? 'Long' : 'Short'}
+        {t.symbol !== undefined && (
+          <span class="chip" data-testid={`trade-symbol-${t.tradeNumber}`} title="The contract this round trip traded">
+            {t.symbol}
+          </span>
+        )}
+      </td>
       <td class="num">{t.size}</td>
       <td class="mono">{utc(t.entryTime)}</td>
-      <td class="num">{tickPrice(t.entryPrice, tickSize)}</td>
+      <td class="num">{price(t.entryPrice)}</td>
       <td class="mono">{exitText(t)}</td>
-      <td class="num">{tickPrice(t.exitPrice, tickSize)}</td>
+      <td class="num">{price(t.exitPrice)}</td>
       <td class="num mono">{reviewed(t) ? duration(t.durationSeconds) : '…'}</td>
       <td class={`num ${signClass(t.pnl)}`} data-testid={`trade-pnl-${t.tradeNumber}`} title={`Fees ${money(t.fees)}`}>
         {money(t.pnl)}
@@ -120,7 +133,7 @@ export function TradesTable({ d, trades, picked, onPick, onTags }: Props) {
       </thead>
       <tbody>
         {trades.map((t) => (
-          <TradeRow key={t.tradeNumber} accountId={d.accountId} t={t} tickSize={d.contract.tickSize} picked={picked === t.tradeNumber} onPick={onPick} onTags={onTags} />
+          <TradeRow key={t.tradeNumber} accountId={d.accountId} t={t} tickSize={d.contract.tickSize} symbol={sessionSymbol(d)} picked={picked === t.tradeNumber} onPick={onPick} onTags={onTags} />
         ))}
       </tbody>
     </table>
