@@ -8,8 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webCall, webLogin } from '../../support/app.ts';
+import { barsOf, dayOf } from '../../support/bars.ts';
+import { accountEntry, challengeApp, createChallenge, dayRows, failure, market, pause, roundTrip, startOn } from '../../support/challenge.ts';
 import { LIVE } from '../../support/live.ts';
-import { at, type BarSpec, openOrders, orders, positions, type ReplayTestApp, replayApp, type Session, snapshot, startSession, step, trades } from '../../support/replay.ts';
+import { at, type BarSpec, DAY, OPEN_S, ticks, openOrders, orders, positions, type ReplayTestApp, replayApp, type Session, snapshot, startSession, step, trades } from '../../support/replay.ts';
 
 const BARS_N = 30;
 const END = 24;
@@ -73,10 +75,10 @@ async function stateOf(t: ReplayTestApp, x: Session) {
 }
 
 /** Plays from `fromBar` bars played to `toBar`, sending each bar's commands first; answers the commands' replies and each step's fills. */
-async function play(t: ReplayTestApp, x: Session, fromBar: number, toBar: number) {
+async function play(t: ReplayTestApp, x: Session, fromBar: number, toBar: number, script = SCRIPT) {
   const log: unknown[] = [];
   for (let k = fromBar; k < toBar; k++) {
-    for (const a of SCRIPT[k] ?? []) log.push([k, await a(t, x)]);
+    for (const a of script[k] ?? []) log.push([k, await a(t, x)]);
     const r = await step(t, x);
     log.push([k, strip({ filled: r.filledOrders, account: r.account, index: r.currentIndex })]);
   }
@@ -194,6 +196,34 @@ describe('Replay/branch: the state at a bar', () => {
   });
 });
 
+describe('Replay/branch of a session over several instruments', () => {
+  it('branches NQ and ES on one ledger: the same state at N, the same end after the same commands', async () => {
+    const t = await replayApp(waveBars(), { historyClose: 20000, config: LIVE });
+    const es = waveBars().map((b, i) => [OPEN_S + i * 60 + 60, ...(b as readonly number[]).map((p) => ticks(p - 14_000)), 1]);
+    t.s.chunks.put('ES', dayOf(`${DAY}T00:00:00Z`), 'import', barsOf(es));
+    const started = (await t.post('Replay/start', { instrumentSymbols: ['NQ', 'ES'], startDate: DAY, timeframe: '1m' }, t.token)).body;
+    const x = { accountId: started.accountId, contractId: started.instruments[0].contractId };
+    const ES = started.instruments[1].contractId;
+    const script: Record<number, Action[]> = {
+      1: [placeAt({ type: 2, side: 0, stopLossBracket: { ticks: -20 }, takeProfitBracket: { ticks: 30 } })],
+      2: [placeAt({ contractId: ES, type: 1, side: 0, limitPrice: 5997, size: 2 })],
+      4: [placeAt({ contractId: ES, type: 5, side: 1, trailPrice: 4 })],
+      7: [call('Position/partialCloseContract', { contractId: ES, size: 1 }), placeAt({ type: 4, side: 1, stopPrice: 19995 })],
+      9: [call('Order/modify', { orderId: 5, trailPrice: 2 }), placeAt({ contractId: ES, type: 2, side: 1, size: 1 })],
+      12: [call('Position/closeContract', { contractId: x.contractId })],
+    };
+    await play(t, x, 0, 8, script);
+    const at8 = await stateOf(t, x);
+    const after = await play(t, x, 8, 16, script);
+    const end = await stateOf(t, x);
+    expect(end.trades.length).toBeGreaterThanOrEqual(4);
+    const b = await branchOk(t, x, at(8));
+    expect(await stateOf(t, b)).toEqual(at8);
+    expect(await play(t, b, 8, 16, script)).toEqual(after);
+    expect(await stateOf(t, b)).toEqual(end);
+  });
+});
+
 describe('Replay/branch: listing, drawings, restart', () => {
   it('the session listing names the parent and the branch time; drawings are copied; a restart restores the branch as it was', async () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), 'branch-')), 'rd.sqlite');
@@ -218,5 +248,41 @@ describe('Replay/branch: listing, drawings, restart', () => {
     expect((await webCall(t2, 'GET', `/api/auth/replay-sessions/${b.accountId}`, { cookie: cookie2 })).body.branch).toEqual({ parentAccountId: t.accountId, time: at(6), practiceOf: null });
     // It trades on from there as the original did.
     expect((await step(t2, b)).currentIndex).toBe(7);
+  });
+});
+
+describe('Replay/branch of a challenge session: practice, never a second attempt', () => {
+  it('is marked practice (its rules shown and applied on its own copy), is refused every payout, and never touches the challenge\'s evaluation', async () => {
+    // Day 1 a winning round trip on the parent; day 2 falls 100 points after its first bar.
+    const t = await challengeApp([...dayRows('2025-03-04', 20_010), ...dayRows('2025-03-05', 19_900)]);
+    const c = await createChallenge(t);
+    const x = await startOn(t, c, '2025-03-04');
+    await roundTrip(t, x, 1);
+    await step(t, x);
+    const parent = await pause(t, x);
+    const challengeBefore = await t.s.challenges.byId(c);
+    const entryBefore = await accountEntry(t, c);
+
+    const b = await branchOk(t, x, '2025-03-05T15:01:00Z');
+    expect(b.body).toMatchObject({ parentAccountId: x.accountId, practiceOf: c, propFirm: parent.propFirm, account: parent.account });
+    const cookie = await cookieOf(t);
+    const info = (await webCall(t, 'GET', `/api/auth/replay-sessions/${b.accountId}`, { cookie })).body;
+    expect([info.challenge, info.branch]).toEqual([null, { parentAccountId: x.accountId, time: '2025-03-05T15:01:00Z', practiceOf: c }]);
+
+    const practice = failure(2, `This account is a practice branch of challenge account ${c}: practice accounts never take withdrawals`);
+    expect((await t.post('Payout/eligibility', { accountId: b.accountId }, t.token)).body).toEqual(practice);
+    expect((await t.post('Payout/request', { accountId: b.accountId, amount: 100 }, t.token)).body).toEqual(practice);
+    expect((await t.post('Payout/history', { accountId: b.accountId }, t.token)).body).toEqual(practice);
+
+    // The practice branch loses 300 points on 3 contracts: its own rules fail it, and end it.
+    await market(t, b, 3);
+    const lost = await step(t, b);
+    expect(lost.violations).toHaveLength(1);
+    expect(lost.propFirm.status).not.toBe('active');
+    // The challenge is as it was: its state, its account, its live session's rules.
+    expect(await t.s.challenges.byId(c)).toEqual(challengeBefore);
+    expect(await accountEntry(t, c)).toEqual(entryBefore);
+    expect(await pause(t, x)).toEqual(parent);
+    expect((await step(t, x)).propFirm.status).toBe('active');
   });
 });
