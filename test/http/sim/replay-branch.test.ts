@@ -175,6 +175,10 @@ describe('Replay/branch: the state at a bar', () => {
     expect((await t.post('Replay/end', { accountId: t.accountId }, t.token)).body.success).toBe(true);
     const b = await branchOk(t, t, at(9));
     expect(await stateOf(t, b)).toEqual(at9);
+    // The journal lists an ended branch with where it left from.
+    expect((await t.post('Replay/end', { accountId: b.accountId }, t.token)).body.success).toBe(true);
+    const journal = (await webCall(t, 'GET', '/api/auth/journal', { cookie: await cookieOf(t) })).body.sessions;
+    expect(journal.map((j: any) => [j.accountId, j.branch])).toEqual([[b.accountId, { parentAccountId: t.accountId, time: at(9), practiceOf: null }], [t.accountId, undefined]]);
   });
 
   it('a branch of a branch may go back before its own branch time (its parent\'s checkpoints come with it)', async () => {
@@ -284,5 +288,18 @@ describe('Replay/branch of a challenge session: practice, never a second attempt
     expect(await accountEntry(t, c)).toEqual(entryBefore);
     expect(await pause(t, x)).toEqual(parent);
     expect((await step(t, x)).propFirm.status).toBe('active');
+  });
+
+  it('refuses a time at which the challenge\'s rules decided (the bar of the violation), and branches the bar before it', async () => {
+    const t = await challengeApp(dayRows('2025-03-04', 19_900));
+    const c = await createChallenge(t);
+    const x = await startOn(t, c, '2025-03-04');
+    await step(t, x);
+    await market(t, x, 3);
+    expect((await step(t, x)).violations).toHaveLength(1);
+    expect(await branch(t, x.accountId, '2025-03-04T15:02:00Z')).toEqual(failure(7, "The challenge's evaluation was decided at this bar; branch at an earlier bar"));
+    const b = await branchOk(t, x, '2025-03-04T15:01:00Z');
+    expect(b.body).toMatchObject({ practiceOf: c, account: { positions: 0 }, propFirm: { status: 'active' } });
+    expect((await t.s.challenges.byId(c))?.state.status).not.toBe('active');
   });
 });
