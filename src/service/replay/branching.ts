@@ -17,6 +17,7 @@ import { randomSecret } from '../../lib/secrets.ts';
 import { bucketStart } from '../../domain/timeframe.ts';
 import type { SessionRow } from '../../store/replay.ts';
 import { replayAccountName } from '../account-names.ts';
+import { ADVANCE_SLICE_MS, jumpPlan } from './advance-plan.ts';
 import type { LifecycleDeps } from './lifecycle.ts';
 import { checkpointOf, type SessionPersistence, type SessionUnit, unitOf } from './persistence.ts';
 import type { SessionReads } from './reads.ts';
@@ -108,10 +109,8 @@ export class SessionBranching {
     const walked = await this.persistence.restore(row, this.d.clock.nowMs());
     if (!walked) return err({ kind: 'not_branchable' });
     this.persistence.mark(walked);
-    await walked.prepare(timeS);
-    const r = walked.jumpTo(timeS);
     // The challenge's rule decided (a violation or the pass ended the parent) on the way: nothing to trade from.
-    if (r.halted) return err({ kind: 'time_decided' });
+    if (await walkSliced(walked, timeS)) return err({ kind: 'time_decided' });
     const units = walked.legs.map((l) => unitOf(l.engine.takeChanges()));
     return ok({ walked, units, row });
   }
@@ -157,4 +156,24 @@ export class SessionBranching {
       await this.d.store.upsertOrders(toId, byId.values(), symbol);
     }
   }
+}
+
+/**
+ * Walks `s` to `timeS` as Replay/jumpTo does (advance-plan.ts: pieces of a day, the same walk as one
+ * jump), yielding to the event loop whenever a slice has taken ADVANCE_SLICE_MS, so a branch far from
+ * its checkpoint never holds the server. True when the challenge's rule halted the walk.
+ */
+async function walkSliced(s: LiveSession, timeS: number): Promise<boolean> {
+  const ready = s.prepare(timeS);
+  if (ready) await ready;
+  const plan = jumpPlan(timeS);
+  let sliceFrom = performance.now();
+  for (let piece = plan(s, 1); piece !== null; piece = plan(s, 1)) {
+    if (piece.halted) return true;
+    if (performance.now() - sliceFrom > ADVANCE_SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceFrom = performance.now();
+    }
+  }
+  return false;
 }
