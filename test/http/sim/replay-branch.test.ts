@@ -255,12 +255,17 @@ describe('Replay/branch: listing, drawings, restart', () => {
   });
 });
 
+/** A 50K evaluation's session from 2025-03-04 over `rows`. */
+async function challengeSession(rows: Parameters<typeof challengeApp>[0]) {
+  const t = await challengeApp(rows);
+  const c = await createChallenge(t);
+  return { t, c, x: await startOn(t, c, '2025-03-04') };
+}
+
 describe('Replay/branch of a challenge session: practice, never a second attempt', () => {
   it('is marked practice (its rules shown and applied on its own copy), is refused every payout, and never touches the challenge\'s evaluation', async () => {
     // Day 1 a winning round trip on the parent; day 2 falls 100 points after its first bar.
-    const t = await challengeApp([...dayRows('2025-03-04', 20_010), ...dayRows('2025-03-05', 19_900)]);
-    const c = await createChallenge(t);
-    const x = await startOn(t, c, '2025-03-04');
+    const { t, c, x } = await challengeSession([...dayRows('2025-03-04', 20_010), ...dayRows('2025-03-05', 19_900)]);
     await roundTrip(t, x, 1);
     await step(t, x);
     const parent = await pause(t, x);
@@ -291,9 +296,7 @@ describe('Replay/branch of a challenge session: practice, never a second attempt
   });
 
   it('refuses a time at which the challenge\'s rules decided (the bar of the violation), and branches the bar before it', async () => {
-    const t = await challengeApp(dayRows('2025-03-04', 19_900));
-    const c = await createChallenge(t);
-    const x = await startOn(t, c, '2025-03-04');
+    const { t, c, x } = await challengeSession(dayRows('2025-03-04', 19_900));
     await step(t, x);
     await market(t, x, 3);
     expect((await step(t, x)).violations).toHaveLength(1);
