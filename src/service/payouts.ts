@@ -20,7 +20,10 @@ import type { LiveSession } from './replay/session.ts';
 import type { Challenge, ChallengeService } from './challenges.ts';
 import type { ReplayService } from './replay/service.ts';
 
-export type PayoutPhaseError = { kind: 'account_not_found' } | { kind: 'not_performance_phase' };
+/** A practice branch of a challenge session (Replay/branch) is no challenge: it never takes a payout. */
+export type PracticeRefusal = { kind: 'practice_account'; challengeId: number };
+export type PayoutPhaseError = { kind: 'account_not_found' } | { kind: 'not_performance_phase' } | PracticeRefusal;
+export type PayoutHistoryError = { kind: 'account_not_found' } | PracticeRefusal;
 export type PayoutRequestError =
   | PayoutPhaseError
   | { kind: 'invalid_amount' }
@@ -68,9 +71,9 @@ export class PayoutService {
     }
   }
 
-  async history(userId: number, accountId: number | Invalid): Promise<Result<PayoutRow[], { kind: 'account_not_found' }>> {
+  async history(userId: number, accountId: number | Invalid): Promise<Result<PayoutRow[], PayoutHistoryError>> {
     const c = await this.challenges.owned(userId, accountId);
-    if (!c.ok) return c;
+    if (!c.ok) return (await this.practiceRefusal(userId, accountId)) ?? c;
     return ok(await this.store.payouts(c.value.account.id));
   }
 
@@ -121,8 +124,15 @@ export class PayoutService {
 
   private async performanceChallenge(userId: number, accountId: number | Invalid): Promise<Result<Challenge, PayoutPhaseError>> {
     const c = await this.challenges.owned(userId, accountId);
-    if (!c.ok) return c;
+    if (!c.ok) return (await this.practiceRefusal(userId, accountId)) ?? c;
     return isPayoutPhase(await this.currentState(c.value)) ? c : err({ kind: 'not_performance_phase' });
+  }
+
+  /** The refusal of an account that is one of the user's practice branches of a challenge session, else null. */
+  private async practiceRefusal(userId: number, accountId: number | Invalid): Promise<Result<never, PracticeRefusal> | null> {
+    if (typeof accountId !== 'number') return null;
+    const challengeId = await this.replay.practiceOf(userId, accountId);
+    return challengeId === null ? null : err({ kind: 'practice_account', challengeId });
   }
 
   /** The freshest state: the live session's rule holds it while a session runs. */

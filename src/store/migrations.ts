@@ -227,6 +227,27 @@ export const STEPS: readonly Step[] = [
   );
   CREATE INDEX journal_tags_tag ON journal_tags (tag, account_id);
   `,
+  // 26: branching a replay session (src/service/replay/branching.ts, docs/decisions.md "Branching"). A
+  // session's checkpoints: its core state (engines, ledger, the challenge rule's state, cursor) after
+  // the last trading command at each cursor and at its start, never its bars; a branch restores the
+  // last one before its time and walks the bars from there. A branch's row names its parent and the
+  // bar close it left from; a challenge session's branch is practice: the challenge whose rules it
+  // shows (practice_of) and its own copy of the rule's state (practice_state), never the challenge's.
+  step`
+  CREATE TABLE replay_checkpoints (
+    account_id    ${BIG} NOT NULL REFERENCES accounts(id),
+    cursor_s      ${BIG} NOT NULL,
+    current_index ${BIG} NOT NULL,
+    total_bars    ${BIG} NOT NULL,
+    engine_core   TEXT NOT NULL,
+    rule_state    TEXT,
+    PRIMARY KEY (account_id, cursor_s)
+  );
+  ALTER TABLE replay_sessions ADD COLUMN parent_account_id ${BIG};
+  ALTER TABLE replay_sessions ADD COLUMN branch_s ${BIG};
+  ALTER TABLE replay_sessions ADD COLUMN practice_of ${BIG};
+  ALTER TABLE replay_sessions ADD COLUMN practice_state TEXT;
+  `,
 ];
 
 /** SQLite's scripts, step by step (src/store/db.ts). */

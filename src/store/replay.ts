@@ -26,6 +26,11 @@ export interface SessionRow {
   endedMs: number | null;
   /** An ended session's statistics as kept (JSON), null until computed (src/service/replay/kept-results.ts). */
   resultsJson?: string | null;
+  /** A branch (store/branches.ts): the session it left from, the bar close it left at; the challenge a practice branch shows, its own rule state. */
+  parentAccountId?: number | null;
+  branchS?: number | null;
+  practiceOf?: number | null;
+  practiceState?: string | null;
 }
 
 type RawSession = Columns<SessionRow>;
@@ -51,6 +56,10 @@ function toSession(r: RawSession): SessionRow {
     lastActivityMs: r.last_activity_ms,
     endedMs: r.ended_ms,
     resultsJson: r.results_json ?? null,
+    parentAccountId: r.parent_account_id == null ? null : Number(r.parent_account_id),
+    branchS: r.branch_s == null ? null : Number(r.branch_s),
+    practiceOf: r.practice_of == null ? null : Number(r.practice_of),
+    practiceState: r.practice_state ?? null,
   };
 }
 
@@ -216,6 +225,7 @@ export class ReplayStore {
     await this.db.run('DELETE FROM journal_notes WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM journal_tags WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM replay_drawings WHERE account_id = $id', { id: accountId });
+    await this.db.run('DELETE FROM replay_checkpoints WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM fills WHERE account_id = $id', { id: accountId });
     await this.db.run('DELETE FROM orders WHERE account_id = $id', { id: accountId });
     await this.db.run(`DELETE FROM replay_sessions WHERE account_id = $id AND status = 'ended'`, { id: accountId });

@@ -2,7 +2,7 @@
 // each family's words (the current family's withdrawals in the performance phase, the earlier
 // family's payouts in the funded phase).
 
-import { ACCOUNT_NOT_FOUND_ROW, accountNotFound } from './code-rows.ts';
+import { ACCOUNT_NOT_FOUND_ROW } from './code-rows.ts';
 import type { PayoutTables } from './payout-routes.ts';
 import { payoutReasonText } from './present-common.ts';
 
@@ -17,7 +17,13 @@ export interface PayoutWords {
 
 /** A family's three Payout tables and its phase's name, from its words. */
 export function payoutTables(w: PayoutWords): PayoutTables {
-  const payoutEligibility: PayoutTables['payoutEligibility'] = { account_not_found: ACCOUNT_NOT_FOUND_ROW, not_performance_phase: [2, w.notInPhase] };
+  // A practice branch of a challenge session (Replay/branch) is refused by every Payout endpoint.
+  const practice_account = [
+    2,
+    (e: { challengeId: number }) => `This account is a practice branch of challenge account ${e.challengeId}: practice accounts never take ${w.payout.toLowerCase()}s`,
+    `This account is a practice branch of challenge account {challengeId}: practice accounts never take ${w.payout.toLowerCase()}s`,
+  ] as const;
+  const payoutEligibility: PayoutTables['payoutEligibility'] = { account_not_found: ACCOUNT_NOT_FOUND_ROW, not_performance_phase: [2, w.notInPhase], practice_account };
   return {
     payoutEligibility,
     payoutRequest: {
@@ -30,7 +36,7 @@ export function payoutTables(w: PayoutWords): PayoutTables {
       ],
       conflict: [5, `${w.payout} failed — please retry`],
     },
-    payoutHistory: accountNotFound,
+    payoutHistory: { account_not_found: ACCOUNT_NOT_FOUND_ROW, practice_account },
     PAYOUT_PHASE: w.phase,
   };
 }

@@ -5,7 +5,7 @@
 
 import { Type as T } from '@sinclair/typebox';
 import type { Elysia } from 'elysia';
-import type { PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
+import type { PayoutHistoryError, PayoutPhaseError, PayoutRequestError } from '../../service/payouts.ts';
 import type { Services } from '../../service/services.ts';
 import type { CodeTable } from './code-table.ts';
 import { mapError } from './code-table.ts';
@@ -16,7 +16,7 @@ import { AccountId, PayoutEligibility, PayoutRecord } from './schemas.ts';
 export interface PayoutTables {
   payoutEligibility: CodeTable<PayoutPhaseError>;
   payoutRequest: CodeTable<PayoutRequestError>;
-  payoutHistory: CodeTable<{ kind: 'account_not_found' }>;
+  payoutHistory: CodeTable<PayoutHistoryError>;
   /** What the family calls the phase in which payouts are taken. */
   PAYOUT_PHASE: string;
 }

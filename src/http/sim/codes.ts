@@ -4,7 +4,7 @@
 import { type CodeTable, TOO_MANY_REQUESTS } from '../shared/code-table.ts';
 import type { LoginError, ValidateError } from '../../service/auth.ts';
 import type { HistoryError } from '../../service/history.ts';
-import type { AdvanceError, InstrumentChangeError, PlayError, SessionError } from '../../service/replay/service.ts';
+import type { AdvanceError, BranchError, InstrumentChangeError, PlayError, SessionError } from '../../service/replay/service.ts';
 import type { StartError } from '../../service/replay/setup.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { limits } from '../../config.ts';
@@ -105,6 +105,21 @@ export const replayInstruments: CodeTable<InstrumentChangeError> = {
   instrument_absent: [1, (e) => `${e.symbol} is not in this session`, '{symbol} is not in this session'],
   instrument_first: [7, "The session's first instrument cannot be removed"],
   instrument_busy: [7, (e) => `${e.symbol} has an open position or working orders; close them before removing it`, '{symbol} has an open position or working orders; close them before removing it'],
+};
+
+/** Replay/branch (the extension's; docs/decisions.md, "Branching"). */
+export const replayBranch: CodeTable<BranchError> = {
+  account_not_found: ACCOUNT_NOT_FOUND_ROW,
+  invalid_time: [2, 'Invalid time'],
+  time_not_played: [
+    2,
+    (e) => `time must be the close of a bar this session has played: after ${isoFromEpochS(e.startS)} and at most ${isoFromEpochS(e.nowS)}`,
+    'time must be the close of a bar this session has played: after {startTime} and at most {currentTime}',
+  ],
+  time_off_grid: [2, (e) => `time must be the close of a ${e.timeframe} bar of this session`, 'time must be the close of a {timeframe} bar of this session'],
+  time_decided: [7, "The challenge's evaluation was decided at this bar; branch at an earlier bar"],
+  not_branchable: [7, 'This session was started before branching existed and cannot be branched'],
+  too_many_sessions: [4, 'Maximum of 10 live replay sessions reached; end one with Replay/end'],
 };
 
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;

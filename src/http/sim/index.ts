@@ -10,11 +10,11 @@ import { registerHistory } from './history.ts';
 import { registerOrder } from './order.ts';
 import { registerPayout } from './payout.ts';
 import { registerPosition } from './position.ts';
-import { registerReplay } from './replay.ts';
+import { registerBranch, registerReplay } from './replay.ts';
 
 export function simFamily(s: Services, prefix: string) {
   return familyApp(prefix, s, [
     registerAuth, registerAccount, registerContract, registerHistory,
-    registerReplay, registerOrder, registerPosition, registerPayout,
+    registerReplay, registerBranch, registerOrder, registerPosition, registerPayout,
   ]);
 }

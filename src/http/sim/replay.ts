@@ -1,4 +1,4 @@
-// Replay/start, step, jumpTo, play, pause, end of the current family.
+// Replay/start, step, jumpTo, play, pause, end of the current family, and its extensions (addInstrument, removeInstrument, branch).
 
 import type { Elysia } from 'elysia';
 import { EMPTY_BARS } from '../../data/bar-columns.ts';
@@ -9,6 +9,7 @@ import type { LegFills } from '../../service/replay/persistence.ts';
 import type { AdvanceOutcome } from '../../service/replay/service.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
+import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { barsResponse } from '../shared/bars.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
@@ -116,6 +117,27 @@ export function registerReplay<P extends string>(app: Elysia<P>, s: Services): v
     const r = await s.replay.end(principal.user.id, body.accountId);
     if (!r.ok) return mapError(codes.replaySession, r.error);
     return ep.replayEnd.ok({ ended: true, account: endSnapshot(r.value.session.engine, r.value.legFills) });
+  });
+}
+
+/** Replay/branch (docs/decisions.md, "Branching"): the new session's account and where it stands. */
+export function registerBranch<P extends string>(app: Elysia<P>, s: Services): void {
+  route(app, s, ep.replayBranch, async ({ body, principal }) => {
+    const r = await s.replay.branch(principal.user.id, body.accountId, body.time, SIM_POLICY.start.liveSessionsMax);
+    if (!r.ok) return mapError(codes.replayBranch, r.error);
+    const b = r.value.session;
+    return ep.replayBranch.ok({
+      accountId: b.accountId,
+      sessionId: b.sessionId,
+      parentAccountId: b.parentAccountId ?? 0,
+      branchTime: isoFromEpochS(b.nowS),
+      currentIndex: b.currentIndex,
+      totalBars: b.totalBars,
+      historyBars: b.historyBars,
+      practiceOf: b.challenge?.practice ? b.challenge.accountId : null,
+      account: presentSnapshot(b.engine),
+      propFirm: propFirmOf(b),
+    });
   });
 }
 

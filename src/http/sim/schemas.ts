@@ -186,6 +186,28 @@ export const replayRemoveInstrument = instrumentChange(
   'Extension: removes an instrument (not the first) without a position or working order from a session started with instrumentSymbols',
 );
 
+export const replayBranch = sessionPost('/Replay/branch', "Extension: a new session whose state is exactly this session's at the close of a bar it has played", {
+  description:
+    'The new session starts at `time` with the orders, positions, balance, orders and fills history, challenge rule state and drawings the session had ' +
+    'at that close, before any command sent at that time; the original is untouched. A challenge session\'s branch is practice (`practiceOf`): ' +
+    "its rules are shown and applied on its own copy of their state, never the challenge's evaluation, and it never requests a payout.",
+  request: { time: IsoTimeText },
+  fields: { time: { defer: 'invalid_time' } },
+  response: okBody({
+    accountId: T.Integer({ description: "The new session's replay account" }),
+    sessionId: T.String(),
+    parentAccountId: T.Integer({ description: 'The session it was branched from' }),
+    branchTime: T.String({ description: 'The bar close it left from (ISO 8601 UTC): its simulated now' }),
+    currentIndex: T.Integer(),
+    totalBars: T.Integer(),
+    historyBars: T.Integer(),
+    practiceOf: Nullable(T.Integer({ description: 'A practice branch of a challenge session: the challenge account whose rules it shows; null otherwise' })),
+    account: AccountSnapshot,
+    propFirm: Nullable(PropFirm),
+  }),
+  errors: codes.replayBranch,
+});
+
 export const replayEnd = sessionPost('/Replay/end', 'Flattens, cancels working orders, persists the balance and ends the session', {
   response: okBody({
     ended: T.Literal(true),
@@ -286,7 +308,7 @@ export const payout = payoutEndpoints(codes);
 export const SIM_ENDPOINTS: readonly EndpointInfo[] = [
   loginKey, validate, logout, ping,
   accountSearch, contractSearch, contractAvailable, contractSearchById, retrieveBars,
-  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd, replayAddInstrument, replayRemoveInstrument,
+  replayStart, replayStep, replayJumpTo, replayPlay, replayPause, replayEnd, replayAddInstrument, replayRemoveInstrument, replayBranch,
   orderPlace, orderSearch, orderSearchOpen, orderCancel, orderModify,
   positionSearchOpen, positionClose, positionPartialClose, tradeSearch,
   payout.eligibility, payout.request, payout.history,

@@ -35,6 +35,7 @@ function presentEntry(s: Services, e: JournalEntry, tags: string[]) {
     results: presentStats(e.stats),
     note: e.note,
     tags,
+    ...(x.parentAccountId != null && x.branchS != null ? { branch: { parentAccountId: x.parentAccountId, time: isoFromEpochS(x.branchS), practiceOf: x.practiceOf ?? null } } : {}),
   };
 }
 

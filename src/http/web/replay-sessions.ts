@@ -49,7 +49,8 @@ function sessionContract(s: Services, inst: LiveSession['inst']) {
 
 async function presentSession(s: Services, x: LiveSession) {
   const historyStart = s.replay.historyStart(x);
-  const challengeAccountId = x.challenge?.accountId ?? null;
+  // A practice branch trades for no challenge (branch.practiceOf names the one whose rules it shows).
+  const challengeAccountId = x.challenge && !x.challenge.practice ? x.challenge.accountId : null;
   const stats = challengeAccountId === null ? await s.replay.results(x.accountId) : null;
   const challengeName = challengeAccountId === null ? '' : ((await s.accounts.owned(x.userId, challengeAccountId))?.name ?? '');
   return {
@@ -69,5 +70,9 @@ async function presentSession(s: Services, x: LiveSession) {
     startingBalance: stats === null ? null : centsToUsd(stats.finalBalanceCents - stats.totalPnlCents),
     // A session over several instruments (instrumentSymbols) names them all, so any browser opens every pane.
     ...(x.multi ? { instruments: x.legs.map((l) => sessionContract(s, l.inst)) } : {}),
+    // A branch (Replay/branch) names where it left from.
+    ...(x.parentAccountId !== null && x.branchS !== null
+      ? { branch: { parentAccountId: x.parentAccountId, time: isoFromEpochS(x.branchS), practiceOf: x.challenge?.practice ? x.challenge.accountId : null } }
+      : {}),
   };
 }

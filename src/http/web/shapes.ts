@@ -130,6 +130,16 @@ export const SessionContract = T.Object(
   { ...STRICT, title: 'SessionContract', description: 'As Contract/search lists it (without activeContract)' },
 );
 
+/** A branch's origin (Replay/branch): present only on a branch. */
+export const SessionBranch = T.Object(
+  {
+    parentAccountId: T.Integer({ description: 'The session it was branched from' }),
+    time: T.String({ description: 'The bar close it left from (ISO 8601 UTC)' }),
+    practiceOf: Nullable(T.Integer({ description: 'A practice branch of a challenge session: the challenge account whose rules it shows (never its evaluation); null otherwise' })),
+  },
+  { ...STRICT, title: 'SessionBranch', description: 'Present only on a session made by Replay/branch' },
+);
+
 const journalSessionFields = {
   accountId: T.Integer(),
   name: T.String(),
@@ -147,6 +157,7 @@ const journalSessionFields = {
   results: RunResults,
   note: T.String({ description: "The session's note ('' when none)" }),
   tags: T.Array(T.String(), { maxItems: limits.journalTagsPerTargetMax, description: "The session's own tags (PUT /journal/:accountId/tags), lower case, sorted" }),
+  branch: T.Optional(SessionBranch),
 };
 
 export const JournalSession = T.Object(journalSessionFields, { ...STRICT, title: 'JournalSession' });
@@ -204,6 +215,7 @@ export const SessionInfo = T.Object(
   instruments: T.Optional(T.Array(SessionContract, {
     description: 'A session started with instrumentSymbols: every instrument, in the order started (`contract` is the first); absent for a session of one instrument started the spec\'s way',
   })),
+  branch: T.Optional(SessionBranch),
   },
   { ...STRICT, title: 'SessionInfo' },
 );

@@ -86,7 +86,8 @@ export class SessionCommands {
   async commit(s: LiveSession, mark: ChangeMark, endReason: string | null = null, movement: Movement = { kind: 'none' }): Promise<void> {
     const changes = s.legs.map((leg) => ({ leg, changes: leg.engine.takeChanges() }));
     try {
-      await this.persistence.commit(s, changes.map((c) => unitOf(c.changes)), endReason, this.d.clock.nowMs());
+      // Whatever is not an advance (a trading command, a payout, an instrument change, an end) keeps a checkpoint.
+      await this.persistence.commit(s, changes.map((c) => unitOf(c.changes)), endReason, this.d.clock.nowMs(), movement.kind === 'none');
     } catch (e) {
       await this.reload(s);
       throw e;

@@ -48,7 +48,8 @@ export class SessionEvents {
    */
   published(s: LiveSession, legs: readonly LegChanges[], movement: Movement, ended: boolean): void {
     const bus = this.d.bus;
-    const accountIds = s.challenge ? [s.accountId, s.challenge.accountId] : [s.accountId];
+    // A practice branch's changes are its own account's, never its challenge's (branching.ts).
+    const accountIds = s.challenge && !s.challenge.practice ? [s.accountId, s.challenge.accountId] : [s.accountId];
     const userWanted = accountIds.some((id) => bus.listeners(userTopic(id)) > 0) || bus.listeners(accountsTopic(s.userId)) > 0;
     const barsWanted = bus.listeners(barsTopic(s.accountId)) > 0;
     // Each instrument's market subscription asked once (finding the feeding session walks the registry).

@@ -13,11 +13,12 @@ import type { Config } from '../../config.ts';
 import type { BarSource } from '../../data/bar-source.ts';
 import { findInstrument, type Instrument } from '../../domain/instrument.ts';
 import { AccountLedger } from '../../engine/ledger.ts';
-import { parseTimeframe } from '../../domain/timeframe.ts';
+import { parseTimeframe, type Timeframe } from '../../domain/timeframe.ts';
 import type { EngineChange } from '../../engine/changes.ts';
 import { type EngineState, type EngineStateV1, type EngineStateV2, SessionEngine } from '../../engine/engine.ts';
 import type { Fill, Order } from '../../engine/types.ts';
 import type { AccountStore } from '../../store/accounts.ts';
+import { BranchStore, type Checkpoint } from '../../store/branches.ts';
 import type { ReplayStore, SessionRow } from '../../store/replay.ts';
 import type { Sql } from '../../store/sql.ts';
 import type { ChallengeService } from '../challenges.ts';
@@ -66,10 +67,16 @@ export function unitOf(changes: readonly EngineChange[]): SessionUnit {
  */
 type StoredCore = (EngineState | EngineStateV2 | EngineStateV1) & { legs?: { symbol: string; core: EngineState }[] };
 
-function engineCoreText(s: LiveSession): string {
+export function engineCoreText(s: LiveSession): string {
   const core: StoredCore = s.engine.coreState();
   if (s.multi) core.legs = s.legs.slice(1).map((l) => ({ symbol: l.inst.symbol, core: l.engine.coreState() }));
   return JSON.stringify(core);
+}
+
+/** The session's checkpoint now (store/branches.ts): its core state, the rule's, its cursor; never its bars. */
+export function checkpointOf(s: LiveSession): Checkpoint {
+  const ruleState = s.challenge ? JSON.stringify(s.challenge.rule.state) : null;
+  return { cursorS: s.cursorS, currentIndex: s.currentIndex, totalBars: s.totalBars, engineCore: engineCoreText(s), ruleState };
 }
 
 export interface PersistenceDeps {
@@ -83,7 +90,11 @@ export interface PersistenceDeps {
 }
 
 export class SessionPersistence {
-  constructor(private readonly d: PersistenceDeps) {}
+  readonly branches: BranchStore;
+
+  constructor(private readonly d: PersistenceDeps) {
+    this.branches = new BranchStore(d.db);
+  }
 
   mark(s: LiveSession): ChangeMark {
     for (const l of s.legs) l.engine.beginChanges();
@@ -93,9 +104,10 @@ export class SessionPersistence {
   /**
    * Writes one command's unit of work in one transaction; `endReason` ends the session. `units`
    * are the session's instruments' in order; a session over several stores each order's and fill's
-   * symbol (null: the session's one instrument).
+   * symbol (null: the session's one instrument). `checkpoint`: a trading command's commit (not an
+   * advance's) also keeps the session's checkpoint at its cursor (docs/decisions.md, "Branching").
    */
-  async commit(s: LiveSession, units: readonly SessionUnit[], endReason: string | null, nowMs: number): Promise<void> {
+  async commit(s: LiveSession, units: readonly SessionUnit[], endReason: string | null, nowMs: number, checkpoint = false): Promise<void> {
     await this.d.db.transaction(async () => {
       // In a cluster: nothing is written unless this node still holds the session.
       await this.d.ownership.fence(s.accountId);
@@ -117,7 +129,9 @@ export class SessionPersistence {
       });
       await this.d.accounts.setBalance(s.accountId, s.engine.balanceCents);
       if (endReason) await this.d.accounts.setActive(s.accountId, false);
-      if (s.challenge) await this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
+      if (s.challenge?.practice) await this.branches.savePracticeState(s.accountId, JSON.stringify(s.challenge.rule.state));
+      else if (s.challenge) await this.d.challenges.save(s.challenge.accountId, s.challenge.rule.state);
+      if (checkpoint) await this.branches.putCheckpoint(s.accountId, checkpointOf(s));
       if (endReason) await this.d.ownership.release(s.accountId);
     });
   }
@@ -138,12 +152,14 @@ export class SessionPersistence {
       historyBars: s.historyBars,
       status: 'active',
       endReason: null,
-      challengeId: s.challenge ? s.challenge.accountId : null,
+      // A practice branch is no session of its challenge (branching.ts): its row names it as practice_of.
+      challengeId: s.challenge && !s.challenge.practice ? s.challenge.accountId : null,
       engineCore: engineCoreText(s),
       createdMs: s.lastActivityMs,
       lastActivityMs: s.lastActivityMs,
       endedMs: null,
     });
+    await this.branches.putCheckpoint(s.accountId, checkpointOf(s));
   }
 
   /**
@@ -158,14 +174,16 @@ export class SessionPersistence {
     // Rows written before order modify hold version 1 states, before the gateway's order model
     // version 2; restore reads every version.
     const core = JSON.parse(row.engineCore) as StoredCore;
-    const c = row.challengeId === null ? null : await this.d.challenges.byId(row.challengeId);
+    // A practice branch runs its challenge's rules over its own state (branching.ts).
+    const practiceOf = row.practiceOf ?? null;
+    const c = await this.challengeOf(row.challengeId ?? practiceOf, practiceOf === null ? null : row.practiceState ?? null);
     const cfg = (i: Instrument, ledger?: AccountLedger) => ({
       startingBalanceCents: core.balanceCents, slippageTicks: this.d.config.slippageTicks, maxPositionQty: c ? maxPositionQtyFor(c.plan, i) : null, ledger,
     });
     const nowActive = Math.max(row.lastActivityMs, nowMs);
     if (core.legs === undefined) {
       const engine = SessionEngine.restore(inst, cfg(inst), core);
-      const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine) } : null;
+      const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engine), practice: practiceOf !== null } : null;
       return new LiveSession({ ...row, inst, tf: tf.value }, engine, this.d.source, binding, nowActive);
     }
     // A session over several instruments: one engine per instrument on one ledger (engine/ledger.ts).
@@ -177,8 +195,22 @@ export class SessionPersistence {
       engines.push(SessionEngine.restore(li, cfg(li, ledger), leg.core));
     }
     const legs = engines.map((e) => ({ inst: e.inst, engine: e }));
-    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engines[0]) } : null;
+    const binding = c ? { accountId: c.account.id, rule: new ChallengeRule(c.state, c.plan, engines[0]), practice: practiceOf !== null } : null;
     return new LiveSession({ ...row, inst, tf: tf.value }, engines[0], this.d.source, binding, nowActive, legs);
+  }
+
+  /** A stored session's timeframe (null when its row cannot be read back). */
+  timeframeOf(row: SessionRow): Timeframe | null {
+    const inst = findInstrument(row.symbol, 'all');
+    const tf = inst && parseTimeframe(row.timeframe, { customEnabled: true, storedResolutionS: inst.storedResolutionS });
+    return tf && tf.ok ? tf.value : null;
+  }
+
+  /** The challenge a session's rule runs for, over `practiceState` (JSON) when it is a practice branch's. */
+  private async challengeOf(challengeId: number | null, practiceState: string | null) {
+    const c = challengeId === null ? null : await this.d.challenges.byId(challengeId);
+    if (!c || practiceState === null) return c;
+    return { ...c, state: JSON.parse(practiceState) as typeof c.state };
   }
 
   /** Every active session in the store; a row that cannot be read back is ended, not left dangling. */

@@ -80,6 +80,12 @@ export class SessionReads {
     return this.registry.liveSessionOfChallenge(accountId)?.accountId ?? (await this.d.store.latestSessionOfChallenge(accountId)) ?? accountId;
   }
 
+  /** The challenge whose rules a user's replay account shows as a practice branch (Replay/branch), else null. */
+  async practiceOf(userId: number, accountId: number): Promise<number | null> {
+    const row = await this.d.store.session(accountId);
+    return row && row.userId === userId ? (row.practiceOf ?? null) : null;
+  }
+
   /** The instrument a replay account trades (live or ended); undefined for other accounts. */
   async instrumentOf(replayAccountId: number): Promise<Instrument | undefined> {
     const live = this.registry.get(replayAccountId);

@@ -140,7 +140,8 @@ export class SessionRegistry {
 
   /** The live session on a challenge when this node holds it. */
   liveSessionOfChallenge(challengeId: number): LiveSession | undefined {
-    for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId) return s;
+    // A practice branch (branching.ts) is no session of its challenge.
+    for (const s of this.sessions.values()) if (s.challenge?.accountId === challengeId && !s.challenge.practice) return s;
     return undefined;
   }
 

@@ -7,7 +7,8 @@
 //   session's last commit (`finalize`);
 // - advancing.ts: step, jump, play, pause;
 // - lifecycle.ts: start, restore, end, the idle sweep, shutdown;
-// - instruments.ts: a session over several instruments gains or loses one.
+// - instruments.ts: a session over several instruments gains or loses one;
+// - branching.ts: Replay/branch, a new session from a session's state at a bar it has played.
 // The facade only hands calls on: the names each part answers are listed below, the class's merged
 // interface picks them from the part's type and lib/hand-on.ts defines them on the class, so a
 // signature is written once, where its work is done.
@@ -22,6 +23,7 @@ import type { ReplayEvent } from '../events/types.ts';
 import type { RateLimits } from '../rate-limit.ts';
 import type { StreamingBudget } from '../streaming-budget.ts';
 import { SessionAdvancer } from './advancing.ts';
+import { SessionBranching } from './branching.ts';
 import { SessionCommands } from './commands.ts';
 import { SessionEvents } from './events.ts';
 import { SessionInstruments } from './instruments.ts';
@@ -31,6 +33,7 @@ import { SessionReads } from './reads.ts';
 import { SessionRegistry } from './registry.ts';
 
 export type { InstrumentChangeError } from './instruments.ts';
+export type { BranchError } from './branching.ts';
 export type { AdvanceError, AdvanceOutcome, PlaybackRate, PlayError, SessionError, StartPolicy, TradeSessionError } from './types.ts';
 
 /** What the service is built from: what its widest part (lifecycle.ts) takes, and the bus, rates and streaming budget. */
@@ -49,17 +52,18 @@ const ADVANCING = ['step', 'jumpTo', 'play', 'pause'] as const;
 const FINDING = ['live', 'resolve', 'liveOfChallenge', 'liveSessionOfChallenge', 'ownerOf'] as const;
 const READS = [
   'feedingSession', 'liveSessionsOf', 'liveCount', 'challengeHasLiveSession', 'tradingAccountOf', 'instrumentOf',
-  'results', 'historyStart', 'historyStartOf',
+  'results', 'historyStart', 'historyStartOf', 'practiceOf',
 ] as const;
 const COMMANDS = ['command', 'mark', 'commit', 'reload', 'touch'] as const;
 const INSTRUMENTS = ['addInstrument', 'removeInstrument'] as const;
+const BRANCHING = ['branch'] as const;
 
 type Names<T extends readonly string[]> = T[number];
 
 export interface ReplayService
   extends Pick<SessionLifecycle, Names<typeof LIFECYCLE>>, Pick<SessionAdvancer, Names<typeof ADVANCING>>,
   Pick<SessionRegistry, Names<typeof FINDING>>, Pick<SessionReads, Names<typeof READS>>, Pick<SessionCommands, Names<typeof COMMANDS>>,
-  Pick<SessionInstruments, Names<typeof INSTRUMENTS>> {}
+  Pick<SessionInstruments, Names<typeof INSTRUMENTS>>, Pick<SessionBranching, Names<typeof BRANCHING>> {}
 
 // One class, one merged interface: the interface names the calls the class hands on (handOn).
 export class ReplayService implements SessionOwners {
@@ -70,6 +74,7 @@ export class ReplayService implements SessionOwners {
     handOn(ReplayService, (s) => s.reads, READS);
     handOn(ReplayService, (s) => s.commands, COMMANDS);
     handOn(ReplayService, (s) => s.instruments, INSTRUMENTS);
+    handOn(ReplayService, (s) => s.branching, BRANCHING);
   }
 
   readonly events: SessionEvents;
@@ -79,6 +84,7 @@ export class ReplayService implements SessionOwners {
   private readonly advancer: SessionAdvancer;
   private readonly lifecycle: SessionLifecycle;
   private readonly instruments: SessionInstruments;
+  private readonly branching: SessionBranching;
 
   constructor(d: ReplayDeps) {
     const persistence = new SessionPersistence(d);
@@ -94,6 +100,7 @@ export class ReplayService implements SessionOwners {
     this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);
     this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
     this.instruments = new SessionInstruments(d, this.registry, this.commands);
+    this.branching = new SessionBranching(d, this.registry, persistence, this.reads);
   }
 
   /** The live session this node holds for an account (the registry's `get`). */

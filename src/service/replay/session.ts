@@ -56,11 +56,16 @@ export interface AdvanceResult {
 export interface ChallengeBinding {
   accountId: number;
   rule: ChallengeRule;
+  /**
+   * A practice branch of the challenge's session (branching.ts): the rule runs on the branch's own
+   * copy of the state, which is never the challenge's (never saved to it, never its evaluation or payout).
+   */
+  practice?: boolean;
 }
 
 /** A session's identity and place in time, as its row keeps them, with its instrument and timeframe resolved. */
 export type SessionInit = Pick<SessionRow, 'accountId' | 'sessionId' | 'userId' | 'startS' | 'endS' | 'cursorS' | 'currentIndex' | 'totalBars' | 'historyBars'>
-  & { inst: Instrument; tf: Timeframe };
+  & Pick<SessionRow, 'parentAccountId' | 'branchS'> & { inst: Instrument; tf: Timeframe };
 
 /**
  * One instrument of a session: its engine (its book, position and fills; the account is the engines'
@@ -82,6 +87,9 @@ export class LiveSession {
   /** Changes only when a session over several instruments gains or loses one (Replay/addInstrument). */
   totalBars: number;
   readonly historyBars: number;
+  /** A branch: the session it left from and the bar close it left at (branching.ts); null otherwise. */
+  readonly parentAccountId: number | null;
+  readonly branchS: number | null;
   cursorS: number;
   currentIndex: number;
   /** A step or jump is running or queued (it yields to the event loop, so a concurrent one must be refused). */
@@ -129,6 +137,8 @@ export class LiveSession {
     this.currentIndex = init.currentIndex;
     this.totalBars = init.totalBars;
     this.historyBars = init.historyBars;
+    this.parentAccountId = init.parentAccountId ?? null;
+    this.branchS = init.branchS ?? null;
     this.lastActivityMs = nowMs;
     this.multi = legs !== null;
     this.legs = legs ?? [{ inst: init.inst, engine }];
