@@ -45,7 +45,8 @@ function session(accountId: number, userId: number, over: Partial<SessionRow> = 
   return {
     accountId, sessionId: `ses_${accountId}`, userId, symbol: 'NQ', timeframe: '1m', startS: 1_740_690_000, endS: 1_740_776_400,
     cursorS: 1_740_690_000, currentIndex: 0, totalBars: 1380, historyBars: 200, status: 'active', endReason: null, challengeId: null,
-    engineCore: '{"v":1}', createdMs: T0, lastActivityMs: T0, endedMs: null, resultsJson: null, ...over,
+    engineCore: '{"v":1}', createdMs: T0, lastActivityMs: T0, endedMs: null, resultsJson: null,
+    parentAccountId: null, branchS: null, practiceOf: null, practiceState: null, ...over,
   };
 }
 
