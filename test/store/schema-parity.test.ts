@@ -179,7 +179,7 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(26);
+      expect(Object.keys(end).length).toBe(27);
       expect(end.session_leases.primaryKey).toEqual(['account_id']);
       expect(end.journal_tags.primaryKey).toEqual(['account_id', 'trade_number', 'tag']);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
