@@ -8,19 +8,18 @@ import { webCall, webLogin } from '../../support/app.ts';
 import { barsOf, dayOf, secondsOf } from '../../support/bars.ts';
 import { DAY, OPEN_S, type ReplayTestApp, replayApp, type Session, startSession } from '../../support/replay.ts';
 
-const PASSWORD = 'correct horse battery staple';
-
-let t: ReplayTestApp;
-let cookie: string;
+// The first NQ session, its user's cookie, and the app with NQ and ES bars.
 let sess: Session;
+let cookie: string;
+let t: ReplayTestApp;
+const PASSWORD = 'correct horse battery staple';
 
 beforeAll(async () => {
   t = await replayApp([100, 101, 102, 103], { historyClose: 100 });
+  await t.s.webAuth.setPassword(t.email, PASSWORD);
   // ES bars on the same day: a session of another instrument.
   t.s.chunks.put('ES', dayOf(`${DAY}T00:00:00Z`), 'import', barsOf([0, 1, 2].map((i) => [OPEN_S + i * 60, 20_000, 20_004, 19_996, 20_000, 1])));
-  await t.s.webAuth.setPassword(t.email, PASSWORD);
-  cookie = await webLogin(t, t.email, PASSWORD);
-  sess = await startSession(t);
+  [cookie, sess] = await Promise.all([webLogin(t, t.email, PASSWORD), startSession(t)]);
 });
 
 const path = (accountId: number) => `/api/auth/replay-sessions/${accountId}/drawings`;

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CandleRow, PriceChart } from '../../chart.ts';
 import type { ChartTrading } from './chart-trading.ts';
 import type { PriceFormat } from './core.ts';
-import type { DrawingsModel } from './drawings-model.ts';
+import type { DrawingTools, DrawingsModel, DrawKind, DrawMode } from './drawings-model.ts';
 import { INDICATORS, type IndicatorsModel } from './indicators-model.ts';
 import type { ViewModel } from './view-model.ts';
 import { formatTime, zoneLabel } from '../../time-format.ts';
@@ -39,25 +39,15 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
           </button>
         ))}
       </span>
-      <span class="tool-group">
-        <button type="button" class={`tool ${drawings.mode === 'hline' ? 'on' : ''}`} data-draw="hline" onClick={() => drawings.choose('hline')} disabled={!drawings.loaded} title="Horizontal line: click a price">
-          ― Line
-        </button>
-        <button type="button" class={`tool ${drawings.mode === 'trend' ? 'on' : ''}`} data-draw="trend" onClick={() => drawings.choose('trend')} disabled={!drawings.loaded} title="Trend line: click its two ends">
-          ╱ Trend
-        </button>
-        {drawings.hlines.length + drawings.trends.length > 0 && (
-          <button type="button" class="tool" data-draw="clear" onClick={drawings.clear} title="Remove this session's drawings">
-            Clear
-          </button>
-        )}
-      </span>
+      <DrawTools drawings={drawings} />
       {drawings.problem ? (
         <span class="error small hint" data-testid="drawings-problem">
           {drawings.problem}
         </span>
+      ) : drawings.tools && drawings.tools.selected !== null ? (
+        <Selection tools={drawings.tools} drawings={drawings} />
       ) : (
-        <span class="muted small hint">{drawings.mode === 'trend' ? (drawings.pending ? 'Click the second end' : 'Click the first end') : drawings.mode === 'hline' ? 'Click a price' : 'Shift+click: limit · Alt+click: stop'}</span>
+        <span class="muted small hint">{hintOf(drawings)}</span>
       )}
       <span class="tool-group right">
         <button type="button" class="tool" data-testid="cancel-all" onClick={trading.cancelAll} disabled={blocked || trading.busy || orderCount === 0} title="Cancel every working order (C)">
@@ -68,6 +58,73 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
         </button>
       </span>
     </div>
+  );
+}
+
+const DRAW_BUTTONS: readonly { mode: DrawMode; label: string; title: string }[] = [
+  { mode: 'hline', label: '―', title: 'Horizontal line: click a price' },
+  { mode: 'trend', label: '╱', title: 'Trend line: click its two ends' },
+  { mode: 'ray', label: '→', title: 'Horizontal ray: click where it starts; it extends right' },
+  { mode: 'rect', label: '▭', title: 'Rectangle: click two opposite corners' },
+  { mode: 'fib', label: 'Fib', title: 'Fibonacci retracement: click the swing start (100 %), then its end (0 %)' },
+  { mode: 'text', label: 'T', title: 'Note: type it, then click where it goes' },
+];
+
+const KIND_NAMES: Record<DrawKind, string> = { hline: 'Line', trend: 'Trend line', ray: 'Ray', rect: 'Rectangle', fib: 'Fibonacci retracement', text: 'Note' };
+
+function hintOf(d: DrawingsModel): string {
+  if (d.mode === 'none') return 'Click a drawing to select it · Shift+click: limit · Alt+click: stop';
+  if (d.mode === 'hline' || d.mode === 'ray') return 'Click a price';
+  if (d.mode === 'text') return 'Click where the note goes';
+  if (d.mode === 'move') return 'Click where its first point goes';
+  return d.pending ? 'Click the second point' : 'Click the first point';
+}
+
+/** The drawing tools, the note's text while the note tool is in hand, and where new drawings are kept. */
+function DrawTools({ drawings }: { drawings: DrawingsModel }) {
+  const tools = drawings.tools;
+  const own = tools ? tools.items.filter((d) => !d.instrument).length : drawings.hlines.length + drawings.trends.length;
+  return (
+    <span class="tool-group">
+      {DRAW_BUTTONS.filter((b) => tools || b.mode === 'hline' || b.mode === 'trend').map((b) => (
+        <button type="button" key={b.mode} class={`tool ${drawings.mode === b.mode ? 'on' : ''}`} data-draw={b.mode} onClick={() => drawings.choose(b.mode)} disabled={!drawings.loaded} title={b.title}>
+          {b.label}
+        </button>
+      ))}
+      {tools && drawings.mode === 'text' && (
+        <input name="noteText" class="note-text" maxLength={200} placeholder="Note text" value={tools.noteText} onInput={(e) => tools.setNoteText((e.target as HTMLInputElement).value)} />
+      )}
+      {tools && (
+        <label class="small muted" title="Keep new drawings on every session of this instrument (yesterday's levels in today's session), not only this one">
+          <input type="checkbox" name="drawForInstrument" checked={tools.forInstrument} onChange={(e) => tools.setForInstrument((e.target as HTMLInputElement).checked)} /> All sessions
+        </label>
+      )}
+      {own > 0 && (
+        <button type="button" class="tool" data-draw="clear" onClick={drawings.clear} title="Remove this session's own drawings (those kept for the instrument stay)">
+          Clear
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The selected drawing: its kind, where it is kept, Move and Delete. */
+function Selection({ tools, drawings }: { tools: DrawingTools; drawings: DrawingsModel }) {
+  const d = tools.items[tools.selected!];
+  if (!d) return null;
+  return (
+    <span class="tool-group small" data-testid="drawing-selected" data-kind={d.kind}>
+      <span>{KIND_NAMES[d.kind]}</span>
+      <label title="Kept on every session of this instrument, not only this one">
+        <input type="checkbox" name="selectedForInstrument" checked={d.instrument} onChange={(e) => tools.setScope((e.target as HTMLInputElement).checked)} /> All sessions
+      </label>
+      <button type="button" class={`tool ${drawings.mode === 'move' ? 'on' : ''}`} data-draw="move" onClick={() => drawings.choose('move')} title="Then click where its first point goes">
+        Move
+      </button>
+      <button type="button" class="tool" data-draw="delete" onClick={tools.remove} title="Remove it (Delete)">
+        Delete <kbd>Del</kbd>
+      </button>
+    </span>
   );
 }
 

@@ -1,0 +1,128 @@
+// Drawings beside the lines, in headless Chromium against the real server (issue 30): a rectangle,
+// a horizontal ray, a Fibonacci retracement (its levels labelled with prices to the tick) and a note
+// drawn with clicks, kept on the server across a reload; one selected by a click and deleted, one
+// moved; a line kept for the instrument seen in a second session of it.
+import { describe, expect, it } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { closeClean, deskPage } from './desk-support.ts';
+import { browserStage, docScreenshot, noBrowser, type Stage } from './support.ts';
+
+async function chartAttr(page: Page, name: string): Promise<string> {
+  return (await page.getAttribute('[data-testid=chart]', `data-${name}`)) ?? '';
+}
+
+/** A session of 1 m NQ bars from `date`, started from the desk's form in a fresh browser. */
+async function openSession(stage: Stage, viewport: { width: number; height: number }, date: string) {
+  const opened = await deskPage(stage);
+  const { page } = opened;
+  await page.setViewportSize(viewport);
+  await page.waitForSelector('[data-testid=data-last]');
+  await page.fill('input[name=startDate]', date);
+  await page.selectOption('select[name=timeframe]', '1m');
+  await page.click('text=Start replay');
+  await page.waitForSelector('[data-testid=desk]');
+  await waitChart(page);
+  return { ...opened, accountId: Number(await page.evaluate("localStorage.getItem('rd.desk.current')")) };
+}
+
+async function waitChart(page: Page): Promise<void> {
+  await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')");
+}
+
+/** The chart's price pane as a box; `at(fx, fy)` clicks a fraction of it. */
+async function pane(page: Page) {
+  const b = await page.$eval('[data-testid=chart]', (el: any) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  });
+  return { ...b, at: (fx: number, fy: number) => page.mouse.click(b.x + b.w * fx, b.y + b.h * fy) };
+}
+
+const read = (page: Page, accountId: number) => page.evaluate(`fetch('/api/auth/replay-sessions/${accountId}/drawings').then((r) => r.json())`) as Promise<any>;
+const until = (page: Page, accountId: number, test: string) =>
+  page.waitForFunction(`fetch('/api/auth/replay-sessions/${accountId}/drawings').then((r) => r.json()).then((j) => ${test})`, undefined, { polling: 250 });
+
+describe.skipIf(noBrowser)('console: drawings', () => {
+  const stage = browserStage();
+
+  it('draws a rectangle, a ray, a Fibonacci retracement and a note, keeps them across a reload, selects and deletes one, moves another', async () => {
+    const { page, errors, context, accountId } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-05');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('10 /')");
+    const box = await pane(page);
+    await page.click('[data-draw=rect]');
+    await box.at(0.3, 0.35);
+    await box.at(0.45, 0.55);
+    await page.click('[data-draw=ray]');
+    await box.at(0.55, 0.25);
+    await page.click('[data-draw=fib]');
+    await box.at(0.6, 0.6);
+    await box.at(0.72, 0.3);
+    await page.click('[data-draw=text]');
+    await page.fill('input[name=noteText]', 'Opening drive');
+    await box.at(0.12, 0.7);
+    // One rectangle, one ray, seven retracement levels, one note.
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.shapes === '10'");
+    await until(page, accountId, 'j.texts.length === 1');
+    const kept = await read(page, accountId);
+    expect([kept.rectangles.length, kept.rays.length, kept.fibRetracements.length, kept.texts.length]).toEqual([1, 1, 1, 1]);
+    expect(kept.texts[0]).toMatchObject({ text: 'Opening drive' });
+    expect(kept.horizontalLines).toEqual([]);
+    const fib = kept.fibRetracements[0];
+    expect(Date.parse(fib.startTime)).toBeLessThan(Date.parse(fib.endTime));
+    expect(fib.startPrice).toBeLessThan(fib.endPrice);
+    // The levels from the end (0 %) to the start (100 %), each on NQ's 0.25 grid, labelled with its price.
+    const level = (r: number) => (Math.round((fib.endPrice + (fib.startPrice - fib.endPrice) * r) * 4) / 4).toFixed(2);
+    const labels = (await chartAttr(page, 'shape-labels')).split('|');
+    expect(labels).toEqual(['0% ' + level(0), `23.6% ${level(0.236)}`, `38.2% ${level(0.382)}`, `50% ${level(0.5)}`, `61.8% ${level(0.618)}`, `78.6% ${level(0.786)}`, `100% ${level(1)}`, 'Opening drive']);
+    for (const price of [kept.rectangles[0].startPrice, kept.rays[0].price, fib.startPrice, kept.texts[0].price]) expect((price * 4) % 1).toBe(0);
+
+    await page.reload();
+    await page.waitForSelector('[data-testid=desk]');
+    await waitChart(page);
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.shapes === '10'");
+    expect((await chartAttr(page, 'shape-labels')).split('|')).toEqual(labels);
+    await docScreenshot(page, 'desk-drawings-1440');
+
+    // A plain click inside the rectangle selects it; Delete removes it, on the server too.
+    await box.at(0.38, 0.45);
+    await page.waitForSelector('[data-testid=drawing-selected][data-kind=rect]');
+    await page.keyboard.press('Delete');
+    await page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.shapes === '9'");
+    await until(page, accountId, 'j.rectangles.length === 0 && j.rays.length === 1');
+    // The ray, selected, moves its start to the next click; nothing was ordered by these clicks.
+    await box.at(0.65, 0.25);
+    await page.waitForSelector('[data-testid=drawing-selected][data-kind=ray]');
+    await page.click('[data-draw=move]');
+    await box.at(0.5, 0.45);
+    await until(page, accountId, `j.rays.length === 1 && j.rays[0].price < ${kept.rays[0].price}`);
+    const ray = (await read(page, accountId)).rays[0];
+    expect(Date.parse(ray.time)).toBeLessThan(Date.parse(kept.rays[0].time));
+    expect((ray.price * 4) % 1).toBe(0);
+    expect(await page.$$eval('[data-testid=orders] tbody tr', (trs: any[]) => trs.length)).toBe(0);
+    await closeClean({ errors, context });
+  }, 180_000);
+
+  it('keeps a line for the instrument: a second session of it shows the line, a session-only line stays behind', async () => {
+    const first = await openSession(stage, { width: 1280, height: 720 }, '2025-03-06');
+    const box = await pane(first.page);
+    await first.page.click('[data-draw=hline]');
+    await box.at(0.4, 0.6);
+    await first.page.check('input[name=drawForInstrument]');
+    await first.page.click('[data-draw=hline]');
+    await box.at(0.4, 0.3);
+    await until(first.page, first.accountId, "j.horizontalLines.length === 2 && j.horizontalLines[1].scope === 'instrument'");
+    const kept = (await read(first.page, first.accountId)).horizontalLines;
+    expect(kept[0].scope).toBeUndefined();
+    await closeClean(first);
+
+    // The next day's session of NQ, in another browser: the instrument's line only.
+    const second = await openSession(stage, { width: 1280, height: 720 }, '2025-03-07');
+    await second.page.waitForFunction("document.querySelector('[data-testid=chart]').dataset.drawingLines === '1'");
+    expect(await chartAttr(second.page, 'drawing-prices')).toBe(String(kept[1].price));
+    expect((await read(second.page, second.accountId)).horizontalLines).toEqual([kept[1]]);
+    // Clear removes this session's own drawings: the instrument's line stays.
+    expect(await second.page.$('[data-draw=clear]')).toBeNull();
+    await closeClean(second);
+  }, 180_000);
+});
