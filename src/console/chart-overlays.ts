@@ -59,6 +59,7 @@ export class ChartOverlays {
   markerCount = 0;
   /** Rectangles, rays, levels and notes (chart-shapes.ts), attached at the first shapes. */
   private shapes: ShapesPrimitive | null = null;
+  private readonly shapeLayers = new Map<string, readonly ShapeSpec[]>();
 
   constructor(
     private readonly el: HTMLElement,
@@ -100,13 +101,14 @@ export class ChartOverlays {
     this.el.dataset.drawingPrices = lines.map((l) => l.price).join(' ');
   }
 
-  /** Replaces the drawn shapes (drawings other than lines, the risk/reward tool). */
-  setShapes(shapes: readonly ShapeSpec[]): void {
+  /** Replaces one layer of drawn shapes ('drawings': those other than lines; 'rr': the risk/reward tool); layers draw in the order first set. */
+  setShapes(layer: string, shapes: readonly ShapeSpec[]): void {
     if (!this.shapes) {
       this.shapes = new ShapesPrimitive(this.el, this.chart, this.candles, this.rows);
       this.candles.attachPrimitive(this.shapes);
     }
-    this.shapes.set(shapes);
+    this.shapeLayers.set(layer, shapes);
+    this.shapes.set([...this.shapeLayers.values()].flat());
   }
 
   /** Draws or replaces the line `key` in pane 0 or 1 (PriceChart.setLine). */

@@ -13,8 +13,8 @@ export type ShapeSpec =
   | { kind: 'rect'; t1: number; p1: number; t2: number; p2: number; color: string; fill: string; width?: number; extendRight?: boolean }
   /** A horizontal segment from t1 at price p, to t2 or (null) the right edge, with a label at its left end. */
   | { kind: 'level'; t1: number; t2: number | null; p: number; color: string; label?: string; width?: number }
-  /** A note anchored at a bar and price. */
-  | { kind: 'text'; t: number; p: number; text: string; color: string; boxed?: boolean };
+  /** A note anchored at a bar and price; `dy` moves its baseline down that many pixels (up when negative). */
+  | { kind: 'text'; t: number; p: number; text: string; color: string; boxed?: boolean; dy?: number };
 
 type Target = Parameters<IPrimitivePaneRenderer['draw']>[0];
 
@@ -96,9 +96,9 @@ export class ShapesPrimitive implements ISeriesPrimitive<Time> {
         ctx.fillText(s.label, Math.max(2, Math.min(x1, x2) + 2), y - 3);
       }
     } else {
-      const y = this.y(s.p);
-      if (y === null) return;
-      const x = this.x(s.t);
+      const at = this.y(s.p);
+      if (at === null) return;
+      const [x, y] = [this.x(s.t), at + (s.dy ?? 0)];
       const w = ctx.measureText(s.text).width;
       if (s.boxed !== false) {
         ctx.fillStyle = 'rgba(13, 17, 23, 0.85)';

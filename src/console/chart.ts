@@ -221,8 +221,8 @@ export class PriceChart {
     this.overlays.setDrawingLines(lines);
   }
 
-  /** Replaces the shapes drawn over the candles (chart-shapes.ts): rectangles, rays, levels, notes. */
-  setShapes = (shapes: readonly ShapeSpec[]): void => this.overlays.setShapes(shapes);
+  /** Replaces one layer of the shapes drawn over the candles (chart-shapes.ts): rectangles, rays, levels, notes. */
+  setShapes = (layer: string, shapes: readonly ShapeSpec[]): void => this.overlays.setShapes(layer, shapes);
 
   /**
    * Calls `f` on a click in the price pane with the price and bar time under the pointer and the keys

@@ -1,7 +1,8 @@
 // Drawings beside the lines, in headless Chromium against the real server (issue 30): a rectangle,
 // a horizontal ray, a Fibonacci retracement (its levels labelled with prices to the tick) and a note
 // drawn with clicks, kept on the server across a reload; one selected by a click and deleted, one
-// moved; a line kept for the instrument seen in a second session of it.
+// moved; a line kept for the instrument seen in a second session of it; the risk/reward tool dragged
+// and placed as a bracket whose legs rest at the drawn prices.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { closeClean, deskPage } from './desk-support.ts';
@@ -124,5 +125,70 @@ describe.skipIf(noBrowser)('console: drawings', () => {
     // Clear removes this session's own drawings: the instrument's line stays.
     expect(await second.page.$('[data-draw=clear]')).toBeNull();
     await closeClean(second);
+  }, 180_000);
+
+  it('the risk/reward tool: entry, stop and target dragged on the chart show ticks, dollars and R:R; one click places a bracket whose legs rest at the drawn prices', async () => {
+    const { page, errors, context, accountId } = await openSession(stage, { width: 1280, height: 720 }, '2025-03-10');
+    await page.click('[data-testid=step]');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('1 /')");
+    await page.fill('input[name=size]', '2');
+    const box = await pane(page);
+    await page.click('[data-draw=long]');
+    await box.at(0.5, 0.5);
+    await page.waitForSelector('[data-testid=rr-panel]');
+    const handle = async (which: string) => {
+      const el = (await page.$(`[data-rr=${which}] .grip`))!;
+      const b = (await el.boundingBox())!;
+      return { price: Number(await page.getAttribute(`[data-rr=${which}]`, 'data-price')), x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const drag = async (which: string, dy: number) => {
+      const h = await handle(which);
+      await page.mouse.move(h.x, h.y);
+      await page.mouse.down();
+      await page.mouse.move(h.x, h.y + dy / 2);
+      await page.mouse.move(h.x, h.y + dy);
+      await page.mouse.up();
+    };
+    // Placed at the click: a stop 20 ticks under the entry, a target 40 over it.
+    const [e0, s0, t0] = [await handle('entry'), await handle('stop'), await handle('target')];
+    expect([(e0.price - s0.price) / 0.25, (t0.price - e0.price) / 0.25]).toEqual([20, 40]);
+    // The entry dragged onto the last price (the box keeps its distances), so it fills as the session plays.
+    const last = Number(await chartAttr(page, 'last-close'));
+    const pxPerTick = (s0.y - e0.y) / 20;
+    for (let i = 0; i < 6 && (await handle('entry')).price !== last; i++) await drag('entry', (((await handle('entry')).price - last) / 0.25) * pxPerTick);
+    expect((await handle('entry')).price).toBe(last);
+    // The stop dragged further down, the target further up.
+    await drag('stop', 30);
+    await drag('target', -45);
+    const [entry, stop, target] = [(await handle('entry')).price, (await handle('stop')).price, (await handle('target')).price];
+    const [stopTicks, targetTicks] = [(entry - stop) / 0.25, (target - entry) / 0.25];
+    expect(stopTicks).toBeGreaterThan(20);
+    expect(targetTicks).toBeGreaterThan(40);
+    const figure = async (id: string) => ((await page.textContent(`[data-testid=${id}]`)) ?? '').trim();
+    // NQ's tick is $5, the ticket's size 2.
+    const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    expect([await figure('rr-stop-ticks'), await figure('rr-target-ticks'), await figure('rr-risk'), await figure('rr-reward'), await figure('rr-ratio')]).toEqual([
+      String(stopTicks), String(targetTicks), usd(stopTicks * 5 * 2), usd(targetTicks * 5 * 2), (targetTicks / stopTicks).toFixed(2),
+    ]);
+    expect(await figure('rr-place')).toBe(`Buy limit 2 · SL ${stopTicks} · TP ${targetTicks}`);
+    await docScreenshot(page, 'desk-risk-reward-1280');
+
+    await page.click('[data-testid=rr-place]');
+    const search = () => page.evaluate(`fetch('/api/sim/Order/search', { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: ${accountId}, startTimestamp: '2000-01-01T00:00:00Z' }) }).then((r) => r.json()).then((j) => j.orders)`) as Promise<any[]>;
+    // A buy limit at the last price fills at once: its legs rest at the drawn target and stop.
+    for (let i = 0; i < 20 && (await search()).length < 3; i++) {
+      await page.click('[data-testid=step]');
+      await page.waitForFunction(`document.querySelector('[data-testid=progress]').textContent.trim().startsWith('${i + 2} /')`);
+    }
+    const orders = (await search()).sort((a, b) => a.id - b.id).map((o) => ({ side: o.side, type: o.type, size: o.size, limitPrice: o.limitPrice, stopPrice: o.stopPrice }));
+    expect(orders).toEqual([
+      { side: 0, type: 1, size: 2, limitPrice: entry, stopPrice: null },
+      { side: 1, type: 4, size: 2, limitPrice: null, stopPrice: stop },
+      { side: 1, type: 1, size: 2, limitPrice: target, stopPrice: null },
+    ]);
+    await page.waitForFunction("document.querySelectorAll('[data-testid=chart-orders] [data-order-id]').length === 2");
+    await docScreenshot(page, 'desk-risk-reward-placed-1280');
+    await closeClean({ errors, context });
   }, 180_000);
 });

@@ -10,6 +10,7 @@ import type { PriceFormat } from './core.ts';
 import type { DrawingTools, DrawingsModel, DrawKind, DrawMode } from './drawings-model.ts';
 import { INDICATORS, type IndicatorsModel } from './indicators-model.ts';
 import type { ViewModel } from './view-model.ts';
+import type { RiskReward } from './risk-reward.ts';
 import { formatTime, zoneLabel } from '../../time-format.ts';
 
 interface ToolbarProps {
@@ -20,9 +21,11 @@ interface ToolbarProps {
   orderCount: number;
   positionCount: number;
   blocked: boolean;
+  /** The risk/reward tool; absent where the chart has none. */
+  rr?: RiskReward;
 }
 
-export function ChartToolbar({ view, indicators, drawings, trading, orderCount, positionCount, blocked }: ToolbarProps) {
+export function ChartToolbar({ view, indicators, drawings, trading, orderCount, positionCount, blocked, rr }: ToolbarProps) {
   return (
     <div class="chart-toolbar" data-testid="chart-toolbar">
       <select name="viewWidth" value={view.width} onChange={(e) => view.setWidth((e.target as HTMLSelectElement).value)} title="Show the session's bars at another width (up to the clock)">
@@ -40,7 +43,19 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
         ))}
       </span>
       <DrawTools drawings={drawings} />
-      {drawings.problem ? (
+      {rr && (
+        <span class="tool-group">
+          <button type="button" class={`tool ${rr.choosing === 'long' ? 'on' : ''}`} data-draw="long" onClick={() => rr.choose('long')} title="Long position (risk/reward): click the entry, then drag the stop and the target" style={{ '--tool-color': '#26a69a' }}>
+            Long
+          </button>
+          <button type="button" class={`tool ${rr.choosing === 'short' ? 'on' : ''}`} data-draw="short" onClick={() => rr.choose('short')} title="Short position (risk/reward): click the entry, then drag the stop and the target" style={{ '--tool-color': '#ef5350' }}>
+            Short
+          </button>
+        </span>
+      )}
+      {rr?.choosing ? (
+        <span class="muted small hint">Click the entry price</span>
+      ) : drawings.problem ? (
         <span class="error small hint" data-testid="drawings-problem">
           {drawings.problem}
         </span>
@@ -167,15 +182,16 @@ export function Legend({ chart, hover, indicators, fmt }: { chart: PriceChart | 
   );
 }
 
-/** Routes a click on the chart: to the drawing tool in use, else to chart trading (modified clicks). */
-export function useChartClicks(chart: { current: PriceChart | null }, ready: boolean, drawings: DrawingsModel, trading: ChartTrading): void {
-  const latest = useRef({ drawings, trading });
-  latest.current = { drawings, trading };
+/** Routes a click on the chart: to the risk/reward tool or the drawing tool in use, else to chart trading (modified clicks). */
+export function useChartClicks(chart: { current: PriceChart | null }, ready: boolean, drawings: DrawingsModel, trading: ChartTrading, rr?: RiskReward): void {
+  const latest = useRef({ drawings, trading, rr });
+  latest.current = { drawings, trading, rr };
   useEffect(() => {
     const c = chart.current;
     if (!c || !ready) return;
     return c.onClick((click) => {
-      if (!latest.current.drawings.click(click)) latest.current.trading.click(click);
+      const l = latest.current;
+      if (!l.rr?.click(click) && !l.drawings.click(click)) l.trading.click(click);
     });
   }, [chart.current, ready]);
 }

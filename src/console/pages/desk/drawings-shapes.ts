@@ -49,7 +49,7 @@ export function drawDrawings(c: PriceChart, ds: readonly Drawing[], selected: nu
     else c.setLine(`trend.${n}`, ends, { color: colorOf(d, i === selected), width: i === selected ? 3 : 2 });
   });
   for (let n = trends.length; c.hasLine(`trend.${n}`); n++) c.removeLine(`trend.${n}`);
-  c.setShapes(shapesOf(ds, selected, tickSize, decimals));
+  c.setShapes('drawings', shapesOf(ds, selected, tickSize, decimals));
 }
 
 const within = (x: number, a: number, b: number) => x >= Math.min(a, b) && x <= Math.max(a, b);
