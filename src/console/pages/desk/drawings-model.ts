@@ -12,7 +12,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ChartClick, decimalsOf, type PriceChart } from '../../chart.ts';
 import { onTick } from './chart-rules.ts';
-import { drawDrawings, drawingAt, moved } from './drawings-shapes.ts';
+import { moved } from './drawings-rules.ts';
+import { drawDrawings, drawingAt } from './drawings-shapes.ts';
 import { canonical, type DrawKind, type Drawing, drawingsWriter, fetchDrawings, type Point } from './drawings-wire.ts';
 
 export type { DrawKind, Drawing };

@@ -5,20 +5,12 @@
 
 import type { PriceChart } from '../../chart.ts';
 import type { ShapeSpec } from '../../chart-shapes.ts';
-import { onTick } from './chart-rules.ts';
+import { fibLevels } from './drawings-rules.ts';
 import type { Drawing, Point } from './drawings-wire.ts';
 
 const SESSION_COLOR = '#d2a8ff';
 const INSTRUMENT_COLOR = '#e3b341';
 const SELECTED_COLOR = '#ffffff';
-
-/** TradingView's default retracement levels, as fractions from the end (0) to the start (1). */
-export const FIB_LEVELS = [0, 0.236, 0.382, 0.5, 0.618, 0.786, 1] as const;
-
-/** Each level's price on the tick grid, from the end (0 %) to the start (100 %). */
-export function fibLevels(start: number, end: number, tickSize: number): { ratio: number; price: number }[] {
-  return FIB_LEVELS.map((ratio) => ({ ratio, price: onTick(end + (start - end) * ratio, tickSize) }));
-}
 
 const colorOf = (d: Drawing, selected: boolean) => (selected ? SELECTED_COLOR : d.instrument ? INSTRUMENT_COLOR : SESSION_COLOR);
 
@@ -84,11 +76,4 @@ export function drawingAt(c: PriceChart, ds: readonly Drawing[], at: Point): num
   const spanS = span ? span.toS - span.fromS : 0;
   for (let i = ds.length - 1; i >= 0; i--) if (touches(ds[i], at, tol, spanS)) return i;
   return null;
-}
-
-/** `d` moved so that its first point is at `to` (a horizontal line keeps no time), on the tick grid. */
-export function moved(d: Drawing, to: Point, tickSize: number): Drawing {
-  const dt = d.kind === 'hline' ? 0 : to.t - d.pts[0].t;
-  const dp = to.p - d.pts[0].p;
-  return { ...d, pts: d.pts.map((pt) => ({ t: pt.t + dt, p: onTick(pt.p + dp, tickSize) })) };
 }
