@@ -1,7 +1,7 @@
 // Drawings beside the lines, in headless Chromium against the real server (issue 30): a rectangle,
 // a horizontal ray, a Fibonacci retracement (its levels labelled with prices to the tick) and a note
 // drawn with clicks, kept on the server across a reload; one selected by a click and deleted, one
-// moved; a line kept for the instrument seen in a second session of it; the risk/reward tool dragged
+// moved, one dragged; a line kept for the instrument seen in a second session of it; the risk/reward tool dragged
 // and placed as a bracket whose legs rest at the drawn prices.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -46,7 +46,7 @@ const until = (page: Page, accountId: number, test: string) =>
 describe.skipIf(noBrowser)('console: drawings', () => {
   const stage = browserStage();
 
-  it('draws a rectangle, a ray, a Fibonacci retracement and a note, keeps them across a reload, selects and deletes one, moves another', async () => {
+  it('draws a rectangle, a ray, a Fibonacci retracement and a note, keeps them across a reload, selects and deletes one, moves another, drags a third', async () => {
     const { page, errors, context, accountId } = await openSession(stage, { width: 1440, height: 900 }, '2025-03-05');
     await page.keyboard.press('Shift+ArrowRight');
     await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('10 /')");
@@ -100,6 +100,19 @@ describe.skipIf(noBrowser)('console: drawings', () => {
     const ray = (await read(page, accountId)).rays[0];
     expect(Date.parse(ray.time)).toBeLessThan(Date.parse(kept.rays[0].time));
     expect((ray.price * 4) % 1).toBe(0);
+    // The retracement dragged by its middle: both ends move by the same time and price.
+    const [fx, fy] = [box.x + box.w * 0.66, box.y + box.h * 0.45];
+    await page.mouse.move(fx, fy);
+    await page.mouse.down();
+    for (const k of [1, 2, 3, 4]) await page.mouse.move(fx - k * 25, fy + k * 15);
+    await page.mouse.up();
+    await page.waitForSelector('[data-testid=drawing-selected][data-kind=fib]');
+    await until(page, accountId, `j.fibRetracements[0].startPrice < ${fib.startPrice}`);
+    const dragged = (await read(page, accountId)).fibRetracements[0];
+    const s = (iso: string) => Date.parse(iso) / 1000;
+    expect(s(dragged.startTime)).toBeLessThan(s(fib.startTime));
+    expect(s(dragged.endTime) - s(dragged.startTime)).toBe(s(fib.endTime) - s(fib.startTime));
+    expect(dragged.endPrice - dragged.startPrice).toBe(fib.endPrice - fib.startPrice);
     expect(await page.$$eval('[data-testid=orders] tbody tr', (trs: any[]) => trs.length)).toBe(0);
     await closeClean({ errors, context });
   }, 180_000);

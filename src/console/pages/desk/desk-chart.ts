@@ -42,7 +42,7 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const lines = useChartDecorations(chart, book, meta.brackets, meta.trailing, at, progress.currentIndex);
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
-  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
+  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize, session.chartEl);
   const chartTrading = useChartTrading(core, book, trading, ticket);
   const rr = useRiskReward(chart, ready, meta.contract, { size: ticket.size, lastPrice, money }, trading);
   const hover = useHoveredBar(chart, ready);

@@ -3,8 +3,8 @@
 // click), kept on the server (drawings-wire.ts) so that a reload, a Leave and Resume, another width or
 // another browser shows them. Each is kept for this session (the default, as before) or for the
 // instrument (every session of it: yesterday's levels in today's session). With no tool in hand, a
-// plain click on a drawing selects it: Delete removes it, Move puts its first point at the next click,
-// and its scope can be changed. Loaded when the session opens (the tools wait for it); each change is
+// plain click on a drawing selects it and a press drags it (drawings-drag.ts): Delete removes it, Move
+// puts its first point at the next click, and its scope can be changed. Loaded when the session opens (the tools wait for it); each change is
 // written whole at once; a write the server refuses puts the last kept drawings back. No copy in this
 // browser: a drawing made while the server is unreachable is shown, said to be unsaved, and written
 // with the next change.
@@ -12,6 +12,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ChartClick, decimalsOf, type PriceChart } from '../../chart.ts';
 import { onTick } from './chart-rules.ts';
+import { type DragHost, useDrawingDrag } from './drawings-drag.ts';
 import { moved } from './drawings-rules.ts';
 import { drawDrawings, drawingAt } from './drawings-shapes.ts';
 import { canonical, type DrawKind, type Drawing, drawingsWriter, fetchDrawings, type Point } from './drawings-wire.ts';
@@ -80,7 +81,7 @@ interface ToolState {
 
 const START: ToolState = { drawings: [], mode: 'none', pending: null, selected: null, forInstrument: false, noteText: '', loaded: false, problem: null };
 
-export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number): DrawingsModel {
+export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number, el?: { current: HTMLElement | null }): DrawingsModel {
   // Clicks can come faster than renders: the tool's state is kept in a ref, the state redraws.
   const tool = useRef<ToolState>(START);
   const [, redraw] = useState(0);
@@ -97,6 +98,7 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
   const { drawings, mode, pending, selected, loaded, problem } = tool.current;
   useDrawn(chart, drawings, selected, ready, tickSize);
   useDeleteKey(selected !== null, () => removeSelected());
+  useDrawingDrag(el, chart, ready, tickSize, dragHost(tool, update, write));
 
   const removeSelected = () => {
     const t = tool.current;
@@ -138,6 +140,20 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
       remove: removeSelected,
       setScope,
       deselect: () => update({ selected: null, mode: 'none' }),
+    },
+  };
+}
+
+/** What a drag of a drawing reads and changes (drawings-drag.ts). */
+function dragHost(tool: { current: ToolState }, update: (p: Partial<ToolState>) => void, write: { current: (d: Drawing[]) => void }): DragHost {
+  return {
+    idle: () => tool.current.loaded && tool.current.mode === 'none',
+    drawings: () => tool.current.drawings,
+    select: (i) => update({ selected: i }),
+    preview: (ds, i) => update({ drawings: ds, selected: i }),
+    commit: (ds, i) => {
+      update({ drawings: ds, selected: i });
+      write.current(ds);
     },
   };
 }

@@ -14,7 +14,11 @@ export function fibLevels(start: number, end: number, tickSize: number): { ratio
 
 /** `d` moved so that its first point is at `to` (a horizontal line keeps no time), on the tick grid. */
 export function moved(d: Drawing, to: Point, tickSize: number): Drawing {
-  const dt = d.kind === 'hline' ? 0 : to.t - d.pts[0].t;
-  const dp = to.p - d.pts[0].p;
-  return { ...d, pts: d.pts.map((pt) => ({ t: pt.t + dt, p: onTick(pt.p + dp, tickSize) })) };
+  return shifted(d, to.t - d.pts[0].t, to.p - d.pts[0].p, tickSize);
+}
+
+/** `d` moved by `dt` seconds and `dp` in price (a horizontal line keeps no time), on the tick grid. */
+export function shifted(d: Drawing, dt: number, dp: number, tickSize: number): Drawing {
+  const byT = d.kind === 'hline' ? 0 : dt;
+  return { ...d, pts: d.pts.map((pt) => ({ t: pt.t + byT, p: onTick(pt.p + dp, tickSize) })) };
 }
