@@ -74,4 +74,8 @@ export const coreLimits = Object.freeze({
   consoleSessionBarsRequestsPerWindowMax: 600,
   consoleSessionBarsWindowMs: 60_000,
   consoleSessionBarsPerRequestMax: 50_000,
+
+  // Drawings and the risk/reward tool (issue 30): a text note's length on the chart, in characters
+  // (config.ts's file length is ratcheted, so the wire-shape limit lives here).
+  drawingTextCharsMax: 200,
 });

@@ -7,7 +7,7 @@ import type { ChartRows } from './chart-rows.ts';
 
 const KEYS = [
   'bars', 'volumeBars', 'priceLines', 'markers', 'lastClose', 'lastTime', 'appendMs', 'priceLineTitles', 'lines', 'drawingLines', 'drawingPrices',
-  'width', 'axisMark', 'drawnFrom',
+  'width', 'axisMark', 'drawnFrom', 'shapes', 'shapeLabels',
 ];
 
 export function writeChartDataset(el: HTMLElement, rows: ChartRows, overlays: ChartOverlays): void {

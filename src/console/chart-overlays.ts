@@ -16,6 +16,9 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { type ChartRows, toSeconds } from './chart-rows.ts';
+import { type ShapeSpec, ShapesPrimitive } from './chart-shapes.ts';
+
+export type { ShapeSpec };
 import { CHART_COLORS } from './chart-theme.ts';
 
 export interface PriceLineSpec {
@@ -54,6 +57,9 @@ export class ChartOverlays {
   /** Set again on the bars' new times when the width changes. */
   private markerSpecs: readonly MarkerSpec[] = [];
   markerCount = 0;
+  /** Rectangles, rays, levels and notes (chart-shapes.ts), attached at the first shapes. */
+  private shapes: ShapesPrimitive | null = null;
+  private readonly shapeLayers = new Map<string, readonly ShapeSpec[]>();
 
   constructor(
     private readonly el: HTMLElement,
@@ -93,6 +99,16 @@ export class ChartOverlays {
     );
     this.el.dataset.drawingLines = String(lines.length);
     this.el.dataset.drawingPrices = lines.map((l) => l.price).join(' ');
+  }
+
+  /** Replaces one layer of drawn shapes ('drawings': those other than lines; 'rr': the risk/reward tool); layers draw in the order first set. */
+  setShapes(layer: string, shapes: readonly ShapeSpec[]): void {
+    if (!this.shapes) {
+      this.shapes = new ShapesPrimitive(this.el, this.chart, this.candles, this.rows);
+      this.candles.attachPrimitive(this.shapes);
+    }
+    this.shapeLayers.set(layer, shapes);
+    this.shapes.set([...this.shapeLayers.values()].flat());
   }
 
   /** Draws or replaces the line `key` in pane 0 or 1 (PriceChart.setLine). */

@@ -22,7 +22,7 @@ import {
   type Time,
 } from 'lightweight-charts';
 import { CHART_DRAWN_BARS_MAX, CHART_UPDATES_PER_APPEND_MAX } from './limits.ts';
-import { type LineSpec, type MarkerSpec, ChartOverlays, type PriceLineSpec } from './chart-overlays.ts';
+import { type LineSpec, type MarkerSpec, ChartOverlays, type PriceLineSpec, type ShapeSpec } from './chart-overlays.ts';
 import { type ApiBar, type CandleRow, candle, ChartRows, type VolumeRow, vol } from './chart-rows.ts';
 import { drawOlderOnScroll, showSpanOf } from './chart-window.ts';
 import { addCandles, CHART_COLORS } from './chart-theme.ts';
@@ -220,6 +220,9 @@ export class PriceChart {
   setDrawingLines(lines: readonly PriceLineSpec[]): void {
     this.overlays.setDrawingLines(lines);
   }
+
+  /** Replaces one layer of the shapes drawn over the candles (chart-shapes.ts): rectangles, rays, levels, notes. */
+  setShapes = (layer: string, shapes: readonly ShapeSpec[]): void => this.overlays.setShapes(layer, shapes);
 
   /**
    * Calls `f` on a click in the price pane with the price and bar time under the pointer and the keys

@@ -1,31 +1,56 @@
-// A replay session's chart drawings (horizontal and trend lines), kept with the session so that any
-// browser opening it shows them. Read and replaced whole by the console; at most `replayDrawingsMax`
-// lines. A session is the user's own replay account with a session row, live or ended (the journal
-// reopens ended ones); another user's, or none, reads as `session_not_found`.
+// A replay session's chart drawings: horizontal and trend lines, rectangles, horizontal rays,
+// Fibonacci retracements and text notes, kept on the server so that any browser opening the session
+// shows them. Each drawing is kept for the session (the default) or for the instrument: the latter
+// are the user's on every session of that instrument, so yesterday's levels carry into today's
+// session. Read and replaced whole by the console (both sets at once); at most `replayDrawingsMax`
+// drawings in all. A session is the user's own replay account with a session row, live or ended (the
+// journal reopens ended ones); another user's, or none, reads as `session_not_found`.
 
 import { limits } from '../config.ts';
 import { findInstrument, type Instrument, priceToNearestTicks } from '../domain/instrument.ts';
 import type { Clock } from '../lib/clock.ts';
 import { err, ok, type Result } from '../lib/result.ts';
-import type { Drawings, DrawingsStore } from '../store/drawings.ts';
+import { type Drawings, type DrawingsStore, drawingCount, type TrendLineTicks } from '../store/drawings.ts';
 import type { ReplayStore } from '../store/replay.ts';
 
 export type DrawingsReadError = { kind: 'session_not_found' };
-/** `invalid_drawings`: a field is not a list of lines, a price not a finite number, a time not ISO 8601 (the adapter's parse step). */
-export type DrawingsWriteError = DrawingsReadError | { kind: 'too_many_drawings' } | { kind: 'invalid_drawings' };
+/** The field whose drawings are malformed (the adapter's parse step, or a price or text the service refuses). */
+export type InvalidDrawingsKind = 'invalid_drawings' | 'invalid_rectangles' | 'invalid_rays' | 'invalid_fib_retracements' | 'invalid_texts' | 'invalid_scope';
+export type DrawingsWriteError = DrawingsReadError | { kind: 'too_many_drawings' } | { kind: InvalidDrawingsKind };
 
-/** Lines as the adapter parsed them: prices in the instrument's units, times in epoch seconds. */
-export interface DrawingsInput {
+interface TwoEnds {
+  t1S: number;
+  p1: number;
+  t2S: number;
+  p2: number;
+}
+
+/** One set of drawings as the adapter parsed them: prices in the instrument's units, times in epoch seconds. */
+export interface DrawingsSetInput {
   hlines: readonly number[];
-  trends: readonly { t1S: number; p1: number; t2S: number; p2: number }[];
+  trends: readonly TwoEnds[];
+  rects: readonly TwoEnds[];
+  rays: readonly { tS: number; p: number }[];
+  fibs: readonly TwoEnds[];
+  texts: readonly { tS: number; p: number; text: string }[];
+}
+
+export interface DrawingsInput {
+  session: DrawingsSetInput;
+  instrument: DrawingsSetInput;
 }
 
 export interface SessionDrawings {
   inst: Instrument;
+  /** The session's own. */
   drawings: Drawings;
-  /** When they were last written; null when the session has none yet. */
+  /** The user's drawings of the session's instrument, on every session of it. */
+  instrument: Drawings;
+  /** When either set was last written; null when there are none yet. */
   updatedMs: number | null;
 }
+
+const NONE: Drawings = { hlinesTicks: [], trends: [] };
 
 export class DrawingsService {
   constructor(
@@ -35,42 +60,60 @@ export class DrawingsService {
   ) {}
 
   async read(userId: number, accountId: number): Promise<Result<SessionDrawings, DrawingsReadError>> {
-    const inst = await this.ownedSession(userId, accountId);
-    if (!inst) return err({ kind: 'session_not_found' });
+    const owned = await this.ownedSession(userId, accountId);
+    if (!owned) return err({ kind: 'session_not_found' });
     const row = await this.store.of(accountId);
-    return ok({ inst, drawings: row ?? { hlinesTicks: [], trends: [] }, updatedMs: row?.updatedMs ?? null });
+    const kept = await this.store.ofInstrument(userId, owned.symbol);
+    const times = [row?.updatedMs, kept?.updatedMs].filter((t): t is number => t !== undefined);
+    const strip = (r: typeof row) => (r ? (({ updatedMs: _, ...d }) => d)(r) : NONE);
+    return ok({ inst: owned.inst, drawings: strip(row), instrument: strip(kept), updatedMs: times.length ? Math.max(...times) : null });
   }
 
-  /** Replaces every line of the session; none at all clears them. Prices go to the nearest tick, as the chart draws them. */
+  /** Replaces every drawing of the session and of its instrument; none at all clears them. Prices go to the nearest tick, as the chart draws them. */
   async replace(userId: number, accountId: number, input: DrawingsInput): Promise<Result<SessionDrawings, DrawingsWriteError>> {
-    const inst = await this.ownedSession(userId, accountId);
-    if (!inst) return err({ kind: 'session_not_found' });
-    if (input.hlines.length + input.trends.length > limits.replayDrawingsMax) return err({ kind: 'too_many_drawings' });
-    const drawings = inTicks(inst, input);
-    if (!drawings) return err({ kind: 'invalid_drawings' });
+    const owned = await this.ownedSession(userId, accountId);
+    if (!owned) return err({ kind: 'session_not_found' });
+    const session = inTicks(owned.inst, input.session);
+    if ('kind' in session) return err(session);
+    const instrument = inTicks(owned.inst, input.instrument);
+    if ('kind' in instrument) return err(instrument);
+    if (drawingCount(session) + drawingCount(instrument) > limits.replayDrawingsMax) return err({ kind: 'too_many_drawings' });
     const nowMs = this.clock.nowMs();
-    await this.store.put(accountId, drawings, nowMs);
-    return ok({ inst, drawings, updatedMs: nowMs });
+    await this.store.put(accountId, session, nowMs);
+    await this.store.putInstrument(userId, owned.symbol, instrument, nowMs);
+    return ok({ inst: owned.inst, drawings: session, instrument, updatedMs: nowMs });
   }
 
   /** The session's instrument when the session is the user's. */
-  private async ownedSession(userId: number, accountId: number): Promise<Instrument | null> {
+  private async ownedSession(userId: number, accountId: number): Promise<{ inst: Instrument; symbol: string } | null> {
     if (!Number.isSafeInteger(accountId)) return null;
     const row = await this.sessions.session(accountId);
     if (!row || row.userId !== userId) return null;
     const inst = findInstrument(row.symbol, 'all');
     // A session row names an instrument of the catalog it was started from; the catalog only grows.
     if (!inst) throw new Error(`session ${accountId} names unknown instrument ${row.symbol}`);
-    return inst;
+    return { inst, symbol: row.symbol };
   }
 }
 
-/** The lines in ticks, or null when a price or a time is not a number that fits. */
-function inTicks(inst: Instrument, input: DrawingsInput): Drawings | null {
+const fits = (n: number) => Number.isSafeInteger(n);
+
+/** The drawings in ticks, or the field holding a price or a time that is not a number that fits (or a blank or long note, or a retracement without a range). */
+function inTicks(inst: Instrument, d: DrawingsSetInput): Drawings | { kind: InvalidDrawingsKind } {
   const tick = (p: number) => (Number.isFinite(p) ? priceToNearestTicks(inst, p) : Number.NaN);
-  const hlinesTicks = input.hlines.map(tick);
-  const trends = input.trends.map((t) => ({ t1S: t.t1S, p1Ticks: tick(t.p1), t2S: t.t2S, p2Ticks: tick(t.p2) }));
-  const fits = (n: number) => Number.isSafeInteger(n);
-  if (!hlinesTicks.every(fits) || !trends.every((t) => fits(t.t1S) && fits(t.p1Ticks) && fits(t.t2S) && fits(t.p2Ticks))) return null;
-  return { hlinesTicks, trends };
+  const ends = (t: TwoEnds): TrendLineTicks => ({ t1S: t.t1S, p1Ticks: tick(t.p1), t2S: t.t2S, p2Ticks: tick(t.p2) });
+  const endsFit = (t: TrendLineTicks) => fits(t.t1S) && fits(t.p1Ticks) && fits(t.t2S) && fits(t.p2Ticks);
+  const hlinesTicks = d.hlines.map(tick);
+  const trends = d.trends.map(ends);
+  if (!hlinesTicks.every(fits) || !trends.every(endsFit)) return { kind: 'invalid_drawings' };
+  const rects = d.rects.map(ends);
+  if (!rects.every(endsFit)) return { kind: 'invalid_rectangles' };
+  const rays = d.rays.map((y) => ({ tS: y.tS, pTicks: tick(y.p) }));
+  if (!rays.every((y) => fits(y.tS) && fits(y.pTicks))) return { kind: 'invalid_rays' };
+  const fibs = d.fibs.map(ends);
+  if (!fibs.every((f) => endsFit(f) && f.p1Ticks !== f.p2Ticks)) return { kind: 'invalid_fib_retracements' };
+  const texts = d.texts.map((x) => ({ tS: x.tS, pTicks: tick(x.p), text: x.text.trim() }));
+  const noteFits = (x: (typeof texts)[number]) => fits(x.tS) && fits(x.pTicks) && x.text.length > 0 && x.text.length <= limits.drawingTextCharsMax;
+  if (!texts.every(noteFits)) return { kind: 'invalid_texts' };
+  return { hlinesTicks, trends, rects, rays, fibs, texts };
 }

@@ -248,6 +248,18 @@ export const STEPS: readonly Step[] = [
   ALTER TABLE replay_sessions ADD COLUMN practice_of ${BIG};
   ALTER TABLE replay_sessions ADD COLUMN practice_state TEXT;
   `,
+  // 27: chart drawings kept for an instrument rather than one session (src/store/drawings.ts): one row
+  // per user and instrument symbol, listed with every session of that user on that instrument, so
+  // yesterday's levels carry into today's session. Self-contained: it reads and changes no other table.
+  step`
+  CREATE TABLE instrument_drawings (
+    user_id    ${BIG} NOT NULL REFERENCES users(id),
+    symbol     TEXT NOT NULL,
+    drawings   TEXT NOT NULL,
+    updated_ms ${BIG} NOT NULL,
+    PRIMARY KEY (user_id, symbol)
+  );
+  `,
 ];
 
 /** SQLite's scripts, step by step (src/store/db.ts). */

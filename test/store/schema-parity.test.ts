@@ -179,9 +179,10 @@ describePg('schema parity, SQLite and PostgreSQL', () => {
       }
       // The readers see what they should: a sample of the end state, spelled out.
       const end = await sqliteSchema(lite);
-      expect(Object.keys(end).length).toBe(27);
+      expect(Object.keys(end).length).toBe(28);
       expect(end.session_leases.primaryKey).toEqual(['account_id']);
       expect(end.replay_checkpoints.primaryKey).toEqual(['account_id', 'cursor_s']);
+      expect(end.instrument_drawings.primaryKey).toEqual(['user_id', 'symbol']);
       expect(end.journal_tags.primaryKey).toEqual(['account_id', 'trade_number', 'tag']);
       expect(end.users.unique).toEqual(['api_key_hash', 'email']);
       expect(end.users.checked).toEqual(['disabled', 'plan', 'verified']);

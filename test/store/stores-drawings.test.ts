@@ -49,6 +49,42 @@ eachBackendShared('stores: replay drawings', (db) => {
     expect(await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM replay_drawings WHERE account_id = $a', { a })).toEqual({ n: 0 });
   });
 
+  it('keeps the newer kinds exactly (a note with quotes and a line break), and only when there are some', async () => {
+    const store = new DrawingsStore(db());
+    const a = await accountId(db());
+    const shapes: Drawings = {
+      hlinesTicks: [],
+      trends: [],
+      rects: [{ t1S: 1_740_690_000, p1Ticks: 3_000_000_000, t2S: 1_740_693_600, p2Ticks: -7 }],
+      rays: [{ tS: 1_740_690_060, pTicks: 84_010 }],
+      fibs: [{ t1S: 1_740_690_000, p1Ticks: 84_000, t2S: 1_740_693_600, p2Ticks: 84_400 }],
+      texts: [{ tS: 1_740_690_120, pTicks: 84_005, text: 'Say "no"\nthen wait ✓' }],
+    };
+    await store.put(a, shapes, T0);
+    expect(await store.of(a)).toStrictEqual({ ...shapes, updatedMs: T0 });
+    await store.put(a, { ...LINES, rects: [], rays: [], fibs: [], texts: [] }, T0 + 1);
+    expect(await store.of(a)).toStrictEqual({ ...LINES, updatedMs: T0 + 1 });
+  });
+
+  it("keeps a user's drawings per instrument, apart from other users' and instruments', and clears them on an empty write", async () => {
+    const store = new DrawingsStore(db());
+    const users = new UserStore(db());
+    const u = await users.insert({ email: `inst-${++made}@x.io`, plan: 'pro', verified: true, disabled: false, passwordHash: null, apiKeyHash: `key-inst-${made}`, nowMs: T0 });
+    const v = await users.insert({ email: `inst-${++made}@x.io`, plan: 'pro', verified: true, disabled: false, passwordHash: null, apiKeyHash: `key-inst-${made}`, nowMs: T0 });
+    expect(await store.ofInstrument(u.id, 'NQ')).toBeNull();
+    await store.putInstrument(u.id, 'NQ', LINES, T0);
+    await store.putInstrument(u.id, 'ES', { hlinesTicks: [5], trends: [] }, T0 + 1);
+    await store.putInstrument(v.id, 'NQ', { hlinesTicks: [6], trends: [] }, T0 + 2);
+    expect(await store.ofInstrument(u.id, 'NQ')).toStrictEqual({ ...LINES, updatedMs: T0 });
+    expect(await store.ofInstrument(u.id, 'ES')).toStrictEqual({ hlinesTicks: [5], trends: [], updatedMs: T0 + 1 });
+    expect(await store.ofInstrument(v.id, 'NQ')).toStrictEqual({ hlinesTicks: [6], trends: [], updatedMs: T0 + 2 });
+    await store.putInstrument(u.id, 'NQ', { hlinesTicks: [7], trends: [] }, T0 + 3);
+    expect(await store.ofInstrument(u.id, 'NQ')).toStrictEqual({ hlinesTicks: [7], trends: [], updatedMs: T0 + 3 });
+    await store.putInstrument(u.id, 'NQ', { hlinesTicks: [], trends: [] }, T0 + 4);
+    expect(await store.ofInstrument(u.id, 'NQ')).toBeNull();
+    expect(await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM instrument_drawings WHERE user_id = $u', { u: u.id })).toEqual({ n: 1 });
+  });
+
   it('refuses drawings of an account that does not exist (the foreign key)', async () => {
     await expect(new DrawingsStore(db()).put(999_999_999, LINES, T0)).rejects.toThrow();
   });

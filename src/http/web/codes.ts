@@ -84,6 +84,11 @@ export const drawingsReplace: CodeTable<DrawingsWriteError> = {
   ...sessionNotFound,
   invalid_drawings: [2, 'Invalid drawings: horizontalLines holds {price}, trendLines {startTime, startPrice, endTime, endPrice}; prices are finite numbers, times ISO 8601'],
   too_many_drawings: [3, `Too many drawings (at most ${limits.replayDrawingsMax} lines)`],
+  invalid_rectangles: [4, 'Invalid drawings: rectangles holds {startTime, startPrice, endTime, endPrice}; prices are finite numbers, times ISO 8601'],
+  invalid_rays: [5, 'Invalid drawings: rays holds {time, price}; prices are finite numbers, times ISO 8601'],
+  invalid_fib_retracements: [6, 'Invalid drawings: fibRetracements holds {startTime, startPrice, endTime, endPrice}; prices are finite numbers and differ by at least a tick, times ISO 8601'],
+  invalid_texts: [7, `Invalid drawings: texts holds {time, price, text}; text is 1 to ${limits.drawingTextCharsMax} characters, prices are finite numbers, times ISO 8601`],
+  invalid_scope: [8, 'Invalid drawings: scope is "session" or "instrument"'],
 };
 
 /** POST /challenges: a user starts an evaluation (docs/decisions.md, "Challenges"). */

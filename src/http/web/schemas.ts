@@ -17,7 +17,7 @@ export const JOURNAL_CSV_COLUMNS = [
   'tradeNumber', 'symbol', 'side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees',
   'initialStop', 'rMultiple', 'mae', 'mfe', 'durationSeconds', 'tags', 'note',
 ] as const;
-import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, HorizontalLine, JournalDetail, JournalSession, SessionDrawings, SessionInfo, TrendLine, WebUser } from './shapes.ts';
+import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, FibRetracement, HorizontalLine, HorizontalRay, JournalDetail, JournalSession, Rectangle, SessionDrawings, SessionInfo, TextNote, TrendLine, WebUser } from './shapes.ts';
 
 export * from './shapes.ts';
 
@@ -193,15 +193,31 @@ export const journalTradesCsv = endpoint('GET /journal/:accountId/trades.csv', '
 
 const drawingsBody = okBody(SessionDrawings.properties);
 
-export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', "A replay session's chart drawings (horizontal and trend lines), live or ended: what any browser opening it shows", {
+export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'cookie', "A replay session's chart drawings, live or ended: its own and those the user keeps for its instrument; what any browser opening it shows", {
   response: drawingsBody,
   errors: codes.drawingsRead,
 });
 
-export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', "Replaces a replay session's chart drawings with the lines sent (at most 200 in all; empty lists clear them)", {
-  description: 'Written whole: the last write wins. Prices are kept at the nearest tick of the instrument; times to the second.',
-  request: { horizontalLines: T.Array(HorizontalLine), trendLines: T.Array(TrendLine) },
-  fields: { horizontalLines: { refuse: { kind: 'invalid_drawings' } }, trendLines: { refuse: { kind: 'invalid_drawings' } } },
+export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', "Replaces a replay session's chart drawings, and the user's drawings of its instrument, with those sent (at most 200 in all; empty lists clear them)", {
+  description:
+    'Written whole: the last write wins, for the session\'s own drawings and for those kept for its instrument (scope "instrument", shared by every session of this user on the instrument). ' +
+    'rectangles, rays, fibRetracements and texts may be omitted (none). Prices are kept at the nearest tick of the instrument; times to the second.',
+  request: {
+    horizontalLines: T.Array(HorizontalLine),
+    trendLines: T.Array(TrendLine),
+    rectangles: T.Optional(T.Array(Rectangle)),
+    rays: T.Optional(T.Array(HorizontalRay)),
+    fibRetracements: T.Optional(T.Array(FibRetracement)),
+    texts: T.Optional(T.Array(TextNote)),
+  },
+  fields: {
+    horizontalLines: { refuse: { kind: 'invalid_drawings' } },
+    trendLines: { refuse: { kind: 'invalid_drawings' } },
+    rectangles: { refuse: { kind: 'invalid_rectangles' } },
+    rays: { refuse: { kind: 'invalid_rays' } },
+    fibRetracements: { refuse: { kind: 'invalid_fib_retracements' } },
+    texts: { refuse: { kind: 'invalid_texts' } },
+  },
   response: drawingsBody,
   errors: codes.drawingsReplace,
 });

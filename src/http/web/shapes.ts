@@ -172,23 +172,45 @@ export const EquityPoint = T.Object(
   { ...STRICT, title: 'EquityPoint' },
 );
 
-export const HorizontalLine = T.Object({ price: T.Number({ description: "In the instrument's units; kept at the nearest tick" }) }, { title: 'HorizontalLine' });
+const SCOPE = {
+  scope: T.Optional(
+    T.String({
+      description: '"session" (the default when absent): this session only; "instrument": every session of this user on this instrument, so the levels carry into the next day\'s session. Answered only when "instrument"',
+    }),
+  ),
+};
+const TWO_ENDS = {
+  startTime: T.String({ description: 'ISO 8601 UTC, the first end clicked' }),
+  startPrice: T.Number({ description: "In the instrument's units; kept at the nearest tick" }),
+  endTime: T.String({ description: 'ISO 8601 UTC' }),
+  endPrice: T.Number(),
+};
+const AT_POINT = { time: T.String({ description: 'ISO 8601 UTC' }), price: T.Number({ description: "In the instrument's units; kept at the nearest tick" }) };
 
-export const TrendLine = T.Object(
-  {
-    startTime: T.String({ description: 'ISO 8601 UTC, the first end clicked' }),
-    startPrice: T.Number(),
-    endTime: T.String({ description: 'ISO 8601 UTC' }),
-    endPrice: T.Number(),
-  },
-  { title: 'TrendLine' },
+export const HorizontalLine = T.Object({ price: T.Number({ description: "In the instrument's units; kept at the nearest tick" }), ...SCOPE }, { title: 'HorizontalLine' });
+
+export const TrendLine = T.Object({ ...TWO_ENDS, ...SCOPE }, { title: 'TrendLine' });
+
+export const Rectangle = T.Object({ ...TWO_ENDS, ...SCOPE }, { title: 'Rectangle', description: 'Two opposite corners' });
+
+export const HorizontalRay = T.Object({ ...AT_POINT, ...SCOPE }, { title: 'HorizontalRay', description: 'A price from a bar on, extending right' });
+
+export const FibRetracement = T.Object(
+  { ...TWO_ENDS, ...SCOPE },
+  { title: 'FibRetracement', description: 'From the start (the 100 % level) to the end (0 %); the console draws 0, 23.6, 38.2, 50, 61.8, 78.6 and 100 %. The two prices differ' },
 );
+
+export const TextNote = T.Object({ ...AT_POINT, text: T.String({ description: '1 to 200 characters, kept trimmed' }), ...SCOPE }, { title: 'TextNote' });
 
 export const SessionDrawings = T.Object(
   {
     accountId: T.Integer(),
     horizontalLines: T.Array(T.Object(HorizontalLine.properties, STRICT)),
     trendLines: T.Array(T.Object(TrendLine.properties, STRICT)),
+    rectangles: T.Array(T.Object(Rectangle.properties, STRICT)),
+    rays: T.Array(T.Object(HorizontalRay.properties, STRICT)),
+    fibRetracements: T.Array(T.Object(FibRetracement.properties, STRICT)),
+    texts: T.Array(T.Object(TextNote.properties, STRICT)),
     updatedAt: Nullable(T.String({ description: 'When they were last written (ISO 8601 UTC); null when the session has none yet' })),
   },
   { ...STRICT, title: 'SessionDrawings' },

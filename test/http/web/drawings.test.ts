@@ -25,19 +25,21 @@ const put = (accountId: number | string, body: unknown, c: string | null = cooki
 
 const TREND = { startTime: '2025-03-03T14:31:00Z', startPrice: 100.5, endTime: '2025-03-03T14:33:00Z', endPrice: 103.25 };
 const OK = { success: true, errorCode: 0, errorMessage: null };
+// The kinds beside the lines (issue 30): none.
+const NO_SHAPES = { rectangles: [], rays: [], fibRetracements: [], texts: [] };
 
 describe('GET and PUT /api/auth/replay-sessions/:accountId/drawings', () => {
   it('answers no lines for a session without drawings', async () => {
     const r = await read(sess.accountId);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ...OK, accountId: sess.accountId, horizontalLines: [], trendLines: [], updatedAt: null });
+    expect(r.body).toEqual({ ...OK, accountId: sess.accountId, horizontalLines: [], trendLines: [], ...NO_SHAPES, updatedAt: null });
   });
 
   it('replaces the lines whole, keeps prices at the nearest tick and times to the second, and reads them back', async () => {
     const updatedAt = new Date(t.clock.nowMs()).toISOString();
     const w = await put(sess.accountId, { horizontalLines: [{ price: 101.75 }, { price: 99.1 }], trendLines: [{ ...TREND, endTime: '2025-03-03T14:33:00.700Z' }] });
     // NQ's tick is 0.25: 99.1 is kept at 99.
-    const want = { ...OK, accountId: sess.accountId, horizontalLines: [{ price: 101.75 }, { price: 99 }], trendLines: [TREND], updatedAt };
+    const want = { ...OK, accountId: sess.accountId, horizontalLines: [{ price: 101.75 }, { price: 99 }], trendLines: [TREND], ...NO_SHAPES, updatedAt };
     expect(w.body).toEqual(want);
     expect((await read(sess.accountId)).body).toEqual(want);
     expect(await new DrawingsStore(t.s.sql).of(sess.accountId)).toEqual({

@@ -7,9 +7,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CandleRow, PriceChart } from '../../chart.ts';
 import type { ChartTrading } from './chart-trading.ts';
 import type { PriceFormat } from './core.ts';
-import type { DrawingsModel } from './drawings-model.ts';
+import type { DrawingTools, DrawingsModel, DrawKind, DrawMode } from './drawings-model.ts';
 import { INDICATORS, type IndicatorsModel } from './indicators-model.ts';
 import type { ViewModel } from './view-model.ts';
+import type { RiskReward } from './risk-reward.ts';
 import { formatTime, zoneLabel } from '../../time-format.ts';
 
 interface ToolbarProps {
@@ -20,9 +21,11 @@ interface ToolbarProps {
   orderCount: number;
   positionCount: number;
   blocked: boolean;
+  /** The risk/reward tool; absent where the chart has none. */
+  rr?: RiskReward;
 }
 
-export function ChartToolbar({ view, indicators, drawings, trading, orderCount, positionCount, blocked }: ToolbarProps) {
+export function ChartToolbar({ view, indicators, drawings, trading, orderCount, positionCount, blocked, rr }: ToolbarProps) {
   return (
     <div class="chart-toolbar" data-testid="chart-toolbar">
       <select name="viewWidth" value={view.width} onChange={(e) => view.setWidth((e.target as HTMLSelectElement).value)} title="Show the session's bars at another width (up to the clock)">
@@ -39,25 +42,27 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
           </button>
         ))}
       </span>
-      <span class="tool-group">
-        <button type="button" class={`tool ${drawings.mode === 'hline' ? 'on' : ''}`} data-draw="hline" onClick={() => drawings.choose('hline')} disabled={!drawings.loaded} title="Horizontal line: click a price">
-          ― Line
-        </button>
-        <button type="button" class={`tool ${drawings.mode === 'trend' ? 'on' : ''}`} data-draw="trend" onClick={() => drawings.choose('trend')} disabled={!drawings.loaded} title="Trend line: click its two ends">
-          ╱ Trend
-        </button>
-        {drawings.hlines.length + drawings.trends.length > 0 && (
-          <button type="button" class="tool" data-draw="clear" onClick={drawings.clear} title="Remove this session's drawings">
-            Clear
+      <DrawTools drawings={drawings} />
+      {rr && (
+        <span class="tool-group">
+          <button type="button" class={`tool ${rr.choosing === 'long' ? 'on' : ''}`} data-draw="long" onClick={() => rr.choose('long')} title="Long position (risk/reward): click the entry, then drag the stop and the target" style={{ '--tool-color': '#26a69a' }}>
+            Long
           </button>
-        )}
-      </span>
-      {drawings.problem ? (
+          <button type="button" class={`tool ${rr.choosing === 'short' ? 'on' : ''}`} data-draw="short" onClick={() => rr.choose('short')} title="Short position (risk/reward): click the entry, then drag the stop and the target" style={{ '--tool-color': '#ef5350' }}>
+            Short
+          </button>
+        </span>
+      )}
+      {rr?.choosing ? (
+        <span class="muted small hint">Click the entry price</span>
+      ) : drawings.problem ? (
         <span class="error small hint" data-testid="drawings-problem">
           {drawings.problem}
         </span>
+      ) : drawings.tools && drawings.tools.selected !== null ? (
+        <Selection tools={drawings.tools} drawings={drawings} />
       ) : (
-        <span class="muted small hint">{drawings.mode === 'trend' ? (drawings.pending ? 'Click the second end' : 'Click the first end') : drawings.mode === 'hline' ? 'Click a price' : 'Shift+click: limit · Alt+click: stop'}</span>
+        <span class="muted small hint">{hintOf(drawings)}</span>
       )}
       <span class="tool-group right">
         <button type="button" class="tool" data-testid="cancel-all" onClick={trading.cancelAll} disabled={blocked || trading.busy || orderCount === 0} title="Cancel every working order (C)">
@@ -68,6 +73,73 @@ export function ChartToolbar({ view, indicators, drawings, trading, orderCount, 
         </button>
       </span>
     </div>
+  );
+}
+
+const DRAW_BUTTONS: readonly { mode: DrawMode; label: string; title: string }[] = [
+  { mode: 'hline', label: '―', title: 'Horizontal line: click a price' },
+  { mode: 'trend', label: '╱', title: 'Trend line: click its two ends' },
+  { mode: 'ray', label: '→', title: 'Horizontal ray: click where it starts; it extends right' },
+  { mode: 'rect', label: '▭', title: 'Rectangle: click two opposite corners' },
+  { mode: 'fib', label: 'Fib', title: 'Fibonacci retracement: click the swing start (100 %), then its end (0 %)' },
+  { mode: 'text', label: 'T', title: 'Note: type it, then click where it goes' },
+];
+
+const KIND_NAMES: Record<DrawKind, string> = { hline: 'Line', trend: 'Trend line', ray: 'Ray', rect: 'Rectangle', fib: 'Fibonacci retracement', text: 'Note' };
+
+function hintOf(d: DrawingsModel): string {
+  if (d.mode === 'none') return 'Click a drawing to select it · Shift+click: limit · Alt+click: stop';
+  if (d.mode === 'hline' || d.mode === 'ray') return 'Click a price';
+  if (d.mode === 'text') return 'Click where the note goes';
+  if (d.mode === 'move') return 'Click where its first point goes';
+  return d.pending ? 'Click the second point' : 'Click the first point';
+}
+
+/** The drawing tools, the note's text while the note tool is in hand, and where new drawings are kept. */
+function DrawTools({ drawings }: { drawings: DrawingsModel }) {
+  const tools = drawings.tools;
+  const own = tools ? tools.items.filter((d) => !d.instrument).length : drawings.hlines.length + drawings.trends.length;
+  return (
+    <span class="tool-group">
+      {DRAW_BUTTONS.filter((b) => tools || b.mode === 'hline' || b.mode === 'trend').map((b) => (
+        <button type="button" key={b.mode} class={`tool ${drawings.mode === b.mode ? 'on' : ''}`} data-draw={b.mode} onClick={() => drawings.choose(b.mode)} disabled={!drawings.loaded} title={b.title}>
+          {b.label}
+        </button>
+      ))}
+      {tools && drawings.mode === 'text' && (
+        <input name="noteText" class="note-text" maxLength={200} placeholder="Note text" value={tools.noteText} onInput={(e) => tools.setNoteText((e.target as HTMLInputElement).value)} />
+      )}
+      {tools && (
+        <label class="small muted" title="Keep new drawings on every session of this instrument (yesterday's levels in today's session), not only this one">
+          <input type="checkbox" name="drawForInstrument" checked={tools.forInstrument} onChange={(e) => tools.setForInstrument((e.target as HTMLInputElement).checked)} /> All sessions
+        </label>
+      )}
+      {own > 0 && (
+        <button type="button" class="tool" data-draw="clear" onClick={drawings.clear} title="Remove this session's own drawings (those kept for the instrument stay)">
+          Clear
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The selected drawing: its kind, where it is kept, Move and Delete. */
+function Selection({ tools, drawings }: { tools: DrawingTools; drawings: DrawingsModel }) {
+  const d = tools.items[tools.selected!];
+  if (!d) return null;
+  return (
+    <span class="tool-group small" data-testid="drawing-selected" data-kind={d.kind}>
+      <span>{KIND_NAMES[d.kind]}</span>
+      <label title="Kept on every session of this instrument, not only this one">
+        <input type="checkbox" name="selectedForInstrument" checked={d.instrument} onChange={(e) => tools.setScope((e.target as HTMLInputElement).checked)} /> All sessions
+      </label>
+      <button type="button" class={`tool ${drawings.mode === 'move' ? 'on' : ''}`} data-draw="move" onClick={() => drawings.choose('move')} title="Then click where its first point goes">
+        Move
+      </button>
+      <button type="button" class="tool" data-draw="delete" onClick={tools.remove} title="Remove it (Delete)">
+        Delete <kbd>Del</kbd>
+      </button>
+    </span>
   );
 }
 
@@ -110,15 +182,16 @@ export function Legend({ chart, hover, indicators, fmt }: { chart: PriceChart | 
   );
 }
 
-/** Routes a click on the chart: to the drawing tool in use, else to chart trading (modified clicks). */
-export function useChartClicks(chart: { current: PriceChart | null }, ready: boolean, drawings: DrawingsModel, trading: ChartTrading): void {
-  const latest = useRef({ drawings, trading });
-  latest.current = { drawings, trading };
+/** Routes a click on the chart: to the risk/reward tool or the drawing tool in use, else to chart trading (modified clicks). */
+export function useChartClicks(chart: { current: PriceChart | null }, ready: boolean, drawings: DrawingsModel, trading: ChartTrading, rr?: RiskReward): void {
+  const latest = useRef({ drawings, trading, rr });
+  latest.current = { drawings, trading, rr };
   useEffect(() => {
     const c = chart.current;
     if (!c || !ready) return;
     return c.onClick((click) => {
-      if (!latest.current.drawings.click(click)) latest.current.trading.click(click);
+      const l = latest.current;
+      if (!l.rr?.click(click) && !l.drawings.click(click)) l.trading.click(click);
     });
   }, [chart.current, ready]);
 }

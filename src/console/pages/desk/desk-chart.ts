@@ -17,6 +17,8 @@ import type { SessionFeed } from './session-feed.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
 import { useView, type ViewModel } from './view-model.ts';
+import { type RiskReward, useRiskReward } from './risk-reward.ts';
+import { money } from '../../ui.tsx';
 
 export interface DeskChart {
   /** The tables' book cut to the chart's contract (a session over several instruments lists them all). */
@@ -26,6 +28,8 @@ export interface DeskChart {
   indicators: IndicatorsModel;
   drawings: DrawingsModel;
   trading: ChartTrading;
+  /** The risk/reward (long/short position) tool. */
+  rr: RiskReward;
   hover: { row: CandleRow | null; volume: number | null };
 }
 
@@ -38,9 +42,10 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const lines = useChartDecorations(chart, book, meta.brackets, meta.trailing, at, progress.currentIndex);
   const view = useView(chart, meta.timeframe, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
-  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
+  const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize, session.chartEl);
   const chartTrading = useChartTrading(core, book, trading, ticket);
+  const rr = useRiskReward(chart, ready, meta.contract, { size: ticket.size, lastPrice, money }, trading);
   const hover = useHoveredBar(chart, ready);
-  useChartClicks(chart, ready, drawings, chartTrading);
-  return { book, lines, view, indicators, drawings, trading: chartTrading, hover };
+  useChartClicks(chart, ready, drawings, chartTrading, rr);
+  return { book, lines, view, indicators, drawings, trading: chartTrading, rr, hover };
 }

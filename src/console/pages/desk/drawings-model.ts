@@ -1,17 +1,23 @@
-// The trader's drawings on a session's chart: horizontal lines (one click) and trend lines (two
-// clicks), kept with the session on the server (GET/PUT /api/auth/replay-sessions/:id/drawings), so
-// a reload, a Leave and Resume, another width or another browser shows them. Loaded when the session
-// opens (the tools wait for it); each change is written whole at once, one write in flight and the
-// newest sent after it; a write the server refuses (over its bound) puts the last kept lines back.
-// No copy in this browser: a line drawn while the server is unreachable is shown, said to be unsaved,
-// and written with the next change.
+// The trader's drawings on a session's chart: horizontal lines and rays (one click), trend lines,
+// rectangles and Fibonacci retracements (two clicks), notes (the text typed in the toolbar, then a
+// click), kept on the server (drawings-wire.ts) so that a reload, a Leave and Resume, another width or
+// another browser shows them. Each is kept for this session (the default, as before) or for the
+// instrument (every session of it: yesterday's levels in today's session). With no tool in hand, a
+// plain click on a drawing selects it and a press drags it (drawings-drag.ts): Delete removes it, Move
+// puts its first point at the next click, and its scope can be changed. Loaded when the session opens (the tools wait for it); each change is
+// written whole at once; a write the server refuses puts the last kept drawings back. No copy in this
+// browser: a drawing made while the server is unreachable is shown, said to be unsaved, and written
+// with the next change.
 
-import type { Static } from '@sinclair/typebox';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SessionDrawings } from '../../../http/web/shapes.ts';
-import { ApiError, auth } from '../../api.ts';
-import type { ChartClick, PriceChart } from '../../chart.ts';
+import { type ChartClick, decimalsOf, type PriceChart } from '../../chart.ts';
 import { onTick } from './chart-rules.ts';
+import { type DragHost, useDrawingDrag } from './drawings-drag.ts';
+import { moved } from './drawings-rules.ts';
+import { drawDrawings, drawingAt } from './drawings-shapes.ts';
+import { canonical, type DrawKind, type Drawing, drawingsWriter, fetchDrawings, type Point } from './drawings-wire.ts';
+
+export type { DrawKind, Drawing };
 
 export interface TrendLine {
   /** Epoch seconds and price of each end, in the order clicked. */
@@ -21,108 +27,180 @@ export interface TrendLine {
   p2: number;
 }
 
-export interface Drawings {
-  hlines: number[];
-  trends: TrendLine[];
+/** A tool in hand: a kind to draw, or moving the selected drawing. */
+export type DrawMode = 'none' | DrawKind | 'move';
+
+/** The tools beyond lines; absent where a chart has no drawings (a second pane). */
+export interface DrawingTools {
+  items: readonly Drawing[];
+  /** The selected drawing's index in `items`, or null. */
+  selected: number | null;
+  /** New drawings are kept for the instrument. */
+  forInstrument: boolean;
+  setForInstrument(b: boolean): void;
+  /** The next note's text. */
+  noteText: string;
+  setNoteText(s: string): void;
+  remove(): void;
+  /** Keeps the selected drawing for the instrument, or for this session only. */
+  setScope(instrument: boolean): void;
+  deselect(): void;
 }
 
-export type DrawMode = 'none' | 'hline' | 'trend';
-
-export interface DrawingsModel extends Drawings {
+export interface DrawingsModel {
+  hlines: number[];
+  trends: TrendLine[];
   mode: DrawMode;
-  /** False until the session's lines are read: the tools wait. */
+  /** False until the session's drawings are read: the tools wait. */
   loaded: boolean;
-  /** Why the lines shown are not the server's (not read, not saved), or null. */
+  /** Why the drawings shown are not the server's (not read, not saved), or null. */
   problem: string | null;
   /** Chooses a tool (choosing the current one puts it down). */
   choose(m: DrawMode): void;
-  /** A click on the chart; true when a tool took it. */
+  /** A click on the chart; true when a tool (or a selection) took it. */
   click(c: ChartClick): boolean;
-  /** The first end of a trend line being drawn. */
+  /** The first point of a two-click drawing being made. */
   pending: { t: number; p: number } | null;
+  /** Removes this session's own drawings (those kept for the instrument stay). */
   clear(): void;
+  tools?: DrawingTools;
 }
 
-const NONE: Drawings = { hlines: [], trends: [] };
-const DRAWING_COLOR = '#d2a8ff';
-
-type WireDrawings = Pick<Static<typeof SessionDrawings>, 'horizontalLines' | 'trendLines'>;
-
-const isoOf = (s: number) => new Date(s * 1000).toISOString();
-const secondsOf = (iso: string) => Date.parse(iso) / 1000;
-
-function toWire(d: Drawings): WireDrawings {
-  return {
-    horizontalLines: d.hlines.map((price) => ({ price })),
-    trendLines: d.trends.map((t) => ({ startTime: isoOf(t.t1), startPrice: t.p1, endTime: isoOf(t.t2), endPrice: t.p2 })),
-  };
-}
-
-function fromWire(w: WireDrawings): Drawings {
-  return {
-    hlines: w.horizontalLines.map((h) => h.price),
-    trends: w.trendLines.map((t) => ({ t1: secondsOf(t.startTime), p1: t.startPrice, t2: secondsOf(t.endTime), p2: t.endPrice })),
-  };
-}
-
-const drawingsPath = (accountId: number) => `replay-sessions/${accountId}/drawings`;
-
-export async function fetchDrawings(accountId: number): Promise<Drawings> {
-  return fromWire(await auth<WireDrawings>('GET', drawingsPath(accountId)));
-}
-
-interface Saved {
-  /** The lines the server holds, as it answered them. */
-  drawings: Drawings;
-  problem: string | null;
-}
-
-/** Writes the newest lines, one write in flight; `done` hears each answer (or failure). `kept`: the lines the server holds now. */
-function drawingsWriter(accountId: number, kept: Drawings, done: (s: Saved) => void): (d: Drawings) => void {
-  let inFlight = false;
-  let next: Drawings | null = null;
-  const send = async (d: Drawings): Promise<void> => {
-    inFlight = true;
-    try {
-      kept = fromWire(await auth<WireDrawings>('PUT', drawingsPath(accountId), toWire(d), { keepalive: true }));
-      if (!next) done({ drawings: kept, problem: null });
-    } catch (e) {
-      const refused = e instanceof ApiError && e.status === 200;
-      // Refused: the server's lines are the truth. Unreachable: keep what the trader drew, say so.
-      if (!next) done({ drawings: refused ? kept : d, problem: refused ? e.message : `Drawings not saved: ${(e as Error).message}` });
-    } finally {
-      inFlight = false;
-      const n = next;
-      next = null;
-      if (n) void send(n);
-    }
-  };
-  return (d) => {
-    if (inFlight) next = d;
-    else void send(d);
-  };
-}
+const TWO_CLICKS: readonly DrawMode[] = ['trend', 'rect', 'fib'];
 
 interface ToolState {
-  drawings: Drawings;
+  drawings: Drawing[];
   mode: DrawMode;
-  pending: { t: number; p: number } | null;
+  pending: Point | null;
+  selected: number | null;
+  forInstrument: boolean;
+  noteText: string;
   loaded: boolean;
   problem: string | null;
 }
 
-export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number): DrawingsModel {
+const START: ToolState = { drawings: [], mode: 'none', pending: null, selected: null, forInstrument: false, noteText: '', loaded: false, problem: null };
+
+export function useDrawings(chart: { current: PriceChart | null }, accountId: number, ready: boolean, tickSize: number, el?: { current: HTMLElement | null }): DrawingsModel {
   // Clicks can come faster than renders: the tool's state is kept in a ref, the state redraws.
-  const tool = useRef<ToolState>({ drawings: NONE, mode: 'none', pending: null, loaded: false, problem: null });
+  const tool = useRef<ToolState>(START);
   const [, redraw] = useState(0);
   const update = (patch: Partial<ToolState>) => {
     tool.current = { ...tool.current, ...patch };
     redraw((n) => n + 1);
   };
-  const write = useRef<(d: Drawings) => void>(() => {});
+  const write = useLoaded(accountId, update);
+  /** A change of the drawings (kept in the server's order), written at once. */
+  const change = (drawings: Drawing[], patch: Partial<ToolState> = {}) => {
+    update({ ...patch, drawings: canonical(drawings) });
+    write.current(tool.current.drawings);
+  };
+  const { drawings, mode, pending, selected, loaded, problem } = tool.current;
+  useDrawn(chart, drawings, selected, ready, tickSize);
+  useDeleteKey(selected !== null, () => removeSelected());
+  useDrawingDrag(el, chart, ready, tickSize, dragHost(tool, update, write));
+
+  const removeSelected = () => {
+    const t = tool.current;
+    if (t.selected !== null) change(t.drawings.filter((_, i) => i !== t.selected), { selected: null, mode: 'none' });
+  };
+  const click = (c: ChartClick): boolean => {
+    const at = c.time === null ? null : { t: c.time, p: onTick(c.price, tickSize) };
+    const r = clicked(tool.current, at, chart.current, c, tickSize);
+    if (!r) return false;
+    if (r.drawings) change(r.drawings, r.patch);
+    else update(r.patch);
+    return r.took;
+  };
+  const setScope = (instrument: boolean) => {
+    const t = tool.current;
+    if (t.selected === null) return;
+    const chosen = { ...t.drawings[t.selected], instrument };
+    const rest = t.drawings.map((d, i) => (i === t.selected ? chosen : d));
+    change(rest);
+    update({ selected: tool.current.drawings.indexOf(chosen) });
+  };
+  return {
+    hlines: drawings.filter((d) => d.kind === 'hline').map((d) => d.pts[0].p),
+    trends: drawings.filter((d) => d.kind === 'trend').map((d) => ({ t1: d.pts[0].t, p1: d.pts[0].p, t2: d.pts[1].t, p2: d.pts[1].p })),
+    mode,
+    pending,
+    loaded,
+    problem,
+    choose: (m) => tool.current.loaded && update({ pending: null, mode: tool.current.mode === m ? 'none' : m, ...(m === 'move' ? {} : { selected: null }) }),
+    click,
+    clear: () => change(tool.current.drawings.filter((d) => d.instrument), { selected: null }),
+    tools: {
+      items: drawings,
+      selected,
+      forInstrument: tool.current.forInstrument,
+      setForInstrument: (b) => update({ forInstrument: b }),
+      noteText: tool.current.noteText,
+      setNoteText: (s) => update({ noteText: s }),
+      remove: removeSelected,
+      setScope,
+      deselect: () => update({ selected: null, mode: 'none' }),
+    },
+  };
+}
+
+/** What a drag of a drawing reads and changes (drawings-drag.ts). */
+function dragHost(tool: { current: ToolState }, update: (p: Partial<ToolState>) => void, write: { current: (d: Drawing[]) => void }): DragHost {
+  return {
+    idle: () => tool.current.loaded && tool.current.mode === 'none',
+    drawings: () => tool.current.drawings,
+    select: (i) => update({ selected: i }),
+    preview: (ds, i) => update({ drawings: ds, selected: i }),
+    commit: (ds, i) => {
+      update({ drawings: ds, selected: i });
+      write.current(ds);
+    },
+  };
+}
+
+interface Clicked {
+  took: boolean;
+  drawings?: Drawing[];
+  patch: Partial<ToolState>;
+}
+
+/** What a click does with the tool in hand, or null when it is not the drawings' (trading's, say). */
+function clicked(t: ToolState, at: Point | null, c: PriceChart | null, click: ChartClick, tickSize: number): Clicked | null {
+  if (!at) return t.mode === 'none' ? null : { took: true, patch: {} };
+  const make = (kind: DrawKind, pts: Point[], text?: string): Drawing => ({ kind, pts, instrument: t.forInstrument, ...(text === undefined ? {} : { text }) });
+  const done = { mode: 'none' as const, pending: null };
+  switch (t.mode) {
+    case 'none': {
+      if (click.shift || click.alt || click.ctrl || !c) return null;
+      const hit = drawingAt(c, t.drawings, at);
+      // A plain click on nothing leaves a selection; it is not the drawings' either way unless it picks one.
+      return hit === null ? (t.selected === null ? null : { took: false, patch: { selected: null } }) : { took: true, patch: { selected: hit } };
+    }
+    case 'move': {
+      if (t.selected === null) return { took: true, patch: done };
+      const m = moved(t.drawings[t.selected], at, tickSize);
+      return { took: true, drawings: t.drawings.map((d, i) => (i === t.selected ? m : d)), patch: done };
+    }
+    case 'hline':
+    case 'ray':
+      return { took: true, drawings: [...t.drawings, make(t.mode, [t.mode === 'hline' ? { t: 0, p: at.p } : at])], patch: done };
+    case 'text': {
+      const text = t.noteText.trim();
+      if (!text) return { took: true, patch: { problem: 'Type the note first, then click where it goes' } };
+      return { took: true, drawings: [...t.drawings, make('text', [at], text)], patch: { ...done, noteText: '', problem: null } };
+    }
+    default:
+      if (!TWO_CLICKS.includes(t.mode) || !t.pending) return { took: true, patch: { pending: at } };
+      return { took: true, drawings: [...t.drawings, make(t.mode, [t.pending, at])], patch: done };
+  }
+}
+
+/** Reads the session's drawings when it opens; the writer is ready once they are read. */
+function useLoaded(accountId: number, update: (patch: Partial<ToolState>) => void): { current: (d: Drawing[]) => void } {
+  const write = useRef<(d: Drawing[]) => void>(() => {});
   useEffect(() => {
     let gone = false;
-    const loaded = (drawings: Drawings) => {
+    const loaded = (drawings: Drawing[]) => {
       if (gone) return;
       write.current = drawingsWriter(accountId, drawings, (s) => !gone && update(s));
       update({ drawings, loaded: true, problem: null });
@@ -133,54 +211,33 @@ export function useDrawings(chart: { current: PriceChart | null }, accountId: nu
       write.current = () => {};
     };
   }, [accountId]);
-  const set = (patch: Partial<ToolState>) => {
-    update(patch);
-    if (patch.drawings) write.current(patch.drawings);
-  };
-  const { drawings, mode, pending, loaded, problem } = tool.current;
-  useDrawn(chart, drawings, ready);
-
-  const click = (c: ChartClick): boolean => {
-    const t = tool.current;
-    if (t.mode === 'none' || c.time === null) return false;
-    // On the tick grid, as the price scale prints it.
-    const p = onTick(c.price, tickSize);
-    const d = t.drawings;
-    if (t.mode === 'hline') set({ drawings: { ...d, hlines: [...d.hlines, p] }, mode: 'none' });
-    else if (!t.pending) set({ pending: { t: c.time, p } });
-    else set({ drawings: { ...d, trends: [...d.trends, { t1: t.pending.t, p1: t.pending.p, t2: c.time, p2: p }] }, pending: null, mode: 'none' });
-    return true;
-  };
-  return {
-    ...drawings,
-    mode,
-    pending,
-    loaded,
-    problem,
-    choose: (m) => tool.current.loaded && set({ pending: null, mode: tool.current.mode === m ? 'none' : m }),
-    click,
-    clear: () => set({ drawings: NONE }),
-  };
+  return write;
 }
 
-/** Draws the lines on the chart, again when the bars change width (trend ends sit on drawn bars). */
-function useDrawn(chart: { current: PriceChart | null }, d: Drawings, ready: boolean): void {
+/** Draws the drawings on the chart, again when the bars change width (ends sit on drawn bars). */
+function useDrawn(chart: { current: PriceChart | null }, d: Drawing[], selected: number | null, ready: boolean, tickSize: number): void {
   useEffect(() => {
     const c = chart.current;
     if (!c || !ready) return;
-    const draw = () => {
-      c.setDrawingLines(d.hlines.map((price) => ({ price, color: DRAWING_COLOR, title: '' })));
-      d.trends.forEach((t, i) => {
-        const a = { time: c.barTimeAtOrBefore(t.t1), value: t.p1 };
-        const b = { time: c.barTimeAtOrBefore(t.t2), value: t.p2 };
-        const ends = a.time <= b.time ? [a, b] : [b, a];
-        // Both ends on one bar (a wide view): a line needs two times, so it is left out until narrower.
-        if (a.time < 0 || b.time < 0 || a.time === b.time) c.removeLine(`trend.${i}`);
-        else c.setLine(`trend.${i}`, ends, { color: DRAWING_COLOR, width: 2 });
-      });
-      for (let i = d.trends.length; c.hasLine(`trend.${i}`); i++) c.removeLine(`trend.${i}`);
-    };
+    const draw = () => drawDrawings(c, d, selected, tickSize, decimalsOf(tickSize));
     draw();
     return c.onBarsChange(draw);
-  }, [chart.current, d, ready]);
+  }, [chart.current, d, selected, ready]);
+}
+
+/** Delete or Backspace removes the selected drawing (not while typing in a field). */
+function useDeleteKey(active: boolean, remove: () => void): void {
+  const latest = useRef(remove);
+  latest.current = remove;
+  useEffect(() => {
+    if (!active) return;
+    const key = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName));
+      if (typing || (e.key !== 'Delete' && e.key !== 'Backspace')) return;
+      e.preventDefault();
+      latest.current();
+    };
+    document.addEventListener('keydown', key);
+    return () => document.removeEventListener('keydown', key);
+  }, [active]);
 }

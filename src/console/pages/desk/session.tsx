@@ -32,6 +32,7 @@ import { type Trading, useTrading } from './trading.ts';
 import { Panes } from './panes.tsx';
 import { type MultiDesk, useMultiDesk } from './multi-desk.ts';
 import { paneCore } from './pane.tsx';
+import { RiskRewardOverlay } from './risk-reward.tsx';
 
 export type { EndResult };
 
@@ -126,8 +127,8 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
   const { orders } = chart.book;
   const { positions } = tables.book;
   return (
-    <div class={`chart-wrap card ${chart.drawings.mode !== 'none' ? 'drawing' : ''}`}>
-      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={tables.book.orders.length} positionCount={positions.length} blocked={!!over || loading} />
+    <div class={`chart-wrap card ${chart.drawings.mode !== 'none' || chart.rr.choosing ? 'drawing' : ''}`}>
+      <ChartToolbar view={chart.view} indicators={chart.indicators} drawings={chart.drawings} trading={chart.trading} orderCount={tables.book.orders.length} positionCount={positions.length} blocked={!!over || loading} rr={chart.rr} />
       <div class="chart" ref={session.chartEl} data-testid="chart" />
       <Legend chart={session.chart.current} hover={chart.hover} indicators={chart.indicators} fmt={fmt} />
       <OrderOverlay chart={session.chart} orders={orders} lines={chart.lines} onCancel={trading.cancel} onMove={chart.trading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={core.meta.contract.tickSize} />
@@ -143,6 +144,7 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
         </div>
       )}
       {chart.trading.pendingMove && <MoveConfirm trading={chart.trading} fmt={fmt} />}
+      <RiskRewardOverlay chart={session.chart} rr={chart.rr} fmt={fmt} lastPrice={session.lastPrice} />
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
     </div>
   );
