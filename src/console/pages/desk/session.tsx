@@ -7,8 +7,9 @@
 // This file is layout: the session's shared state is core.ts, the tables book.ts, the hubs, the
 // chart and the load session-feed.ts (with status.ts and chart-bars.ts), the replay controls
 // controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
-// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. A session over several
-// instruments shows one pane per instrument beside this chart (panes.tsx, multi-desk.ts).
+// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. The chart is the first
+// pane of the desk's layout; the trader may put others beside it: another instrument of a session over
+// several, or the same one at another width (panes.tsx, multi-desk.ts).
 
 import { ErrorLine, money, signClass, Stat } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
@@ -40,13 +41,11 @@ interface Props {
   onClose: (notice?: string) => void;
 }
 
-/** The session's chart, or with several instruments every pane (panes.tsx), the session's chart first. */
+/** The layout's panes (panes.tsx), the session's chart first. */
 function Charts(p: { desk: MultiDesk; core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; ticket: TicketModel; chart: DeskChart }) {
-  const own = <ChartArea core={p.core} session={p.session} tables={p.tables} trading={p.trading} chart={p.chart} />;
-  if (!p.desk.many) return own;
   return (
-    <Panes desk={p.desk} core={p.core} session={p.session} tables={p.tables} trading={p.trading} ticket={p.ticket}>
-      {own}
+    <Panes desk={p.desk} core={p.core} session={p.session} tables={p.tables} trading={p.trading} ticket={p.ticket} drawings={p.chart.drawings}>
+      <ChartArea core={p.core} session={p.session} tables={p.tables} trading={p.trading} chart={p.chart} />
     </Panes>
   );
 }
@@ -61,9 +60,9 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const { meta, snap, over, fmt, playing } = core;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;
-  const chart = useDeskChart(core, session, tables, trading, ticket);
   // The ticket (and B/S) trades the pane picked: the session's own instrument unless it has several.
   const desk = useMultiDesk(core, lastPrice, session.lastTime);
+  const chart = useDeskChart(core, session, tables, trading, ticket, { width: desk.panes[0].timeframe, setWidth: (tf) => desk.setPane(0, { timeframe: tf }) });
   const ticketCore = paneCore(core, desk.active);
   const ticketTrading = useTrading(ticketCore, tables, session, ticket);
   useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: ticketTrading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
