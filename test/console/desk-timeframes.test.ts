@@ -79,14 +79,20 @@ function fold(bars: ReturnType<typeof minuteBars>) {
   return { open: bars[0].o, high: Math.max(...bars.map((b) => b.h)), low: Math.min(...bars.map((b) => b.l)), close: bars[bars.length - 1].c };
 }
 
+/** A pane's rows at 15 m over the session's 1 m bars, loaded with `loaded` (the read when the pane opens). */
+function rows15m(loaded: ReturnType<typeof minuteBars>): ChartRows {
+  const rows = new ChartRows();
+  rows.bucketOf = bucketOfWidth('15m');
+  rows.setSource(loaded);
+  rows.rebuild();
+  return rows;
+}
+
 describe('a wider pane: the partial bar', () => {
   it('a 15 m pane stepped through 1 m bars: its last bar is the fold of the 1 m bars since its bucket start, never past the clock', () => {
     const all = minuteBars(50);
-    const rows = new ChartRows();
-    rows.bucketOf = bucketOfWidth('15m');
     // The history read at load (up to 09:07), then one bar a step as the hub carries them.
-    rows.setSource(all.slice(0, 8));
-    rows.rebuild();
+    const rows = rows15m(all.slice(0, 8));
     for (let played = 8; played <= all.length; played++) {
       if (played > 8) {
         const fresh = rows.appendSource([all[played - 1]]);
@@ -105,10 +111,7 @@ describe('a wider pane: the partial bar', () => {
 
   it('a jump appends many 1 m bars at once: the rebuilt rows fold them the same way', () => {
     const all = minuteBars(47);
-    const rows = new ChartRows();
-    rows.bucketOf = bucketOfWidth('15m');
-    rows.setSource(all.slice(0, 3));
-    rows.rebuild();
+    const rows = rows15m(all.slice(0, 3));
     rows.appendSource(all.slice(3));
     rows.rebuild();
     expect(rows.candles.map((c) => Number(c.time))).toEqual([0, 1, 2, 3].map((k) => Date.parse('2025-03-03T09:00:00Z') / 1000 + k * 900));
