@@ -141,6 +141,8 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.3);
     await page.waitForFunction(`document.querySelector('[data-testid=chart]').dataset.drawingLines === '1' && document.querySelector('${OTHER} [data-testid=pane-chart]').dataset.drawingLines === '1'`, undefined, WAIT);
     expect(await page.getAttribute(`${OTHER} [data-testid=pane-chart]`, 'data-drawing-prices')).toBe(await page.getAttribute('[data-testid=chart]', 'data-drawing-prices'));
+    // The pointer off the charts: each legend shows its last bar.
+    await page.mouse.move(5, 5);
     await docScreenshot(page, 'desk-timeframes-1440');
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.waitForTimeout(300);
