@@ -17,8 +17,7 @@ import { type IndicatorsModel, useIndicators } from './indicators-model.ts';
 import type { SessionFeed } from './session-feed.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
-import { usePaneView } from './pane-bars.ts';
-import type { ViewModel } from './view-model.ts';
+import { useView, type ViewModel } from './view-model.ts';
 
 export interface DeskChart {
   /** The tables' book cut to the chart's contract (a session over several instruments lists them all). */
@@ -44,7 +43,7 @@ export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Ta
   const at = { tickSize: meta.contract.tickSize, tickValue: meta.contract.tickValue, lastPrice, fmt };
   const book = useMemo(() => bookFor(tables.book, meta.contract.id), [tables.book, meta.contract.id]);
   const lines = useChartDecorations(chart, book, meta.brackets, meta.trailing, at, progress.currentIndex);
-  const view = usePaneView(chart, meta.timeframe, width.width, width.setWidth, ready);
+  const view = useView(chart, meta.timeframe, width.width, width.setWidth, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
   const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize);
   const chartTrading = useChartTrading(core, book, trading, ticket);

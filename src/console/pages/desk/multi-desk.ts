@@ -1,4 +1,4 @@
-// The desk's state for a session over several instruments: its panes (layout-model.ts), the one the
+// The desk's state across its panes: the layout's panes (layout-model.ts), the instrument the
 // ticket trades (and B/S), each other instrument's last price as its pane draws it (for the ticket,
 // the positions' open P&L and the account's equity between server answers), and the tables' view
 // of each row's contract. A session over one instrument has `many` false: no Contract column, no
@@ -6,7 +6,7 @@
 // trader's choice, kept per session in this browser (localStorage, as the session's own description
 // is: model.ts) so it survives a reload.
 
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionCore } from './core.ts';
 import { changePane, contractLabel, instrumentsOf, type Layout, layoutPanes, type Pane, type PaneChoice, readLayout, resizeLayout } from './layout-model.ts';
 import type { Contract } from './model.ts';
@@ -45,11 +45,14 @@ function keptLayout(meta: SessionCore['meta']): Layout {
   }
 }
 
-/** The layout, kept per session in this browser. */
+/** The layout, kept per session in this browser. Changes apply to the newest layout, however fast they come. */
 function useLayout(meta: SessionCore['meta']) {
   const [layout, setLayout] = useState<Layout>(() => keptLayout(meta));
-  const keep = (next: Layout) => {
-    if (next === layout) return;
+  const newest = useRef(layout);
+  const keep = (change: (l: Layout) => Layout) => {
+    const next = change(newest.current);
+    if (next === newest.current) return;
+    newest.current = next;
     try {
       localStorage.setItem(layoutKey(meta.accountId), JSON.stringify(next));
     } catch {
@@ -59,8 +62,8 @@ function useLayout(meta: SessionCore['meta']) {
   };
   return {
     panes: useMemo(() => layoutPanes(meta, layout), [layout, meta.contract.id, meta.instruments, meta.timeframe]),
-    setCount: (n: number) => keep(resizeLayout(meta, layout, n)),
-    setPane: (k: number, change: Partial<PaneChoice>) => keep(changePane(meta, layout, k, change)),
+    setCount: (n: number) => keep((l) => resizeLayout(meta, l, n)),
+    setPane: (k: number, change: Partial<PaneChoice>) => keep((l) => changePane(meta, l, k, change)),
   };
 }
 

@@ -1,20 +1,19 @@
 // The bars of a pane beside the session's own chart (layout-model.ts): an instrument of the
 // session (another one, or its first at another width), on the same clock. The pane holds the
-// session's bars at the session's timeframe and draws them at its own width (usePaneView: wider
+// session's bars at the session's timeframe and draws them at its own width (view-model.ts: wider
 // buckets merged in the browser, chart.ts setBuckets), so its last bar is the bucket built so far,
-// never one the session has not reached, and a change of its width reads nothing. Loaded at once (its chart history and what was played up to the
-// session's time, through the console's own read of the session's bars, POST
-// replay-sessions/:id/bars with the pane's symbol: never History's budget, which is the bots');
-// then the market hub's ReplayDeskBars carry its bars by symbol (`barsBySymbol`) for every step and
-// playback tick. A jump carries no bars: the pane reads what was played since its last bar the same
-// way, up to the session's clock; so does a reconnect of the hubs (they replay nothing a dropped
-// connection missed). Everything runs in the session's queue (core.ts), in order with the
-// session's own chart.
+// never one the session has not reached, and a change of its width reads nothing. Loaded at once
+// (its chart history and what was played up to the session's time, through the console's own read
+// of the session's bars, POST replay-sessions/:id/bars, with the pane's symbol for another
+// instrument: never History's budget, which is the bots'); then the market hub's ReplayDeskBars
+// carry its bars (`bars` for the session's first instrument, `barsBySymbol` for the others) for
+// every step and playback tick. A jump carries no bars: the pane reads what was played since its
+// last bar the same way, up to the session's clock; so does a reconnect of the hubs (they replay
+// nothing a dropped connection missed). Everything runs in the session's queue (core.ts), in order
+// with the session's own chart.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { bucketOfWidth, viewWidths } from './chart-rules.ts';
 import { clockAfter } from './sim-clock.ts';
-import type { ViewModel } from './view-model.ts';
 import { instrumentForContractId } from '../../../domain/contract-id.ts';
 import { type ApiBar, decimalsOf, PriceChart } from '../../chart.ts';
 import type { SessionCore } from './core.ts';
@@ -117,26 +116,3 @@ function useCatchUpOnReconnect(core: SessionCore, session: SessionFeed, catchUp:
     }
   }, [session.link]);
 }
-
-/**
- * A pane's width as its toolbar offers it (view-model.ts's choices), kept in the layout: `width` is
- * the pane's timeframe, `setWidth` the layout's change. The bars are redrawn in the new buckets from
- * those the chart holds; nothing is read, in this pane or another.
- */
-export function usePaneView(chart: { current: PriceChart | null }, sessionTf: string, width: string, setWidth: (tf: string) => void, ready: boolean): ViewModel {
-  const drawn = useRef<{ chart: PriceChart | null; width: string }>({ chart: null, width: sessionTf });
-  useEffect(() => {
-    const c = chart.current;
-    if (!c || !ready) return;
-    // A new chart (another instrument in this pane) draws the session's width until told otherwise.
-    const was = drawn.current.chart === c ? drawn.current.width : sessionTf;
-    drawn.current = { chart: c, width };
-    if (was === width) return;
-    c.setBuckets(width === sessionTf ? null : bucketOfWidth(width), width);
-    c.showLast(VIEW_BARS);
-  }, [chart.current, width, ready]);
-  return { options: viewWidths(sessionTf), width, setWidth };
-}
-
-/** Bars in view after a change of width, as after the session's load (view-model.ts). */
-const VIEW_BARS = 160;

@@ -23,7 +23,8 @@ import { replayedContractName } from './contract-name.ts';
 import type { PriceFormat, SessionCore } from './core.ts';
 import { bookFor, gridOf, MAX_PANES, type Pane } from './layout-model.ts';
 import type { Contract } from './model.ts';
-import { usePaneBars, usePaneView } from './pane-bars.ts';
+import { usePaneBars } from './pane-bars.ts';
+import { useView } from './view-model.ts';
 import type { SessionFeed } from './session-feed.ts';
 
 /** A price format at a contract's tick (the desk's own at the session's first contract: core.ts). */
@@ -150,7 +151,7 @@ function usePaneChart({ pane, core, session, tables, trading, ticket, onMark, dr
   const book = useMemo(() => bookFor(tables.book, contract.id), [tables.book, contract.id]);
   const at = { tickSize: contract.tickSize, tickValue: contract.tickValue, lastPrice: bars.lastPrice, fmt };
   const lines = useChartDecorations(bars.chart, book, core.meta.brackets, core.meta.trailing, at, session.progress.currentIndex);
-  const view = usePaneView(bars.chart, core.meta.timeframe, pane.timeframe, onWidth, ready);
+  const view = useView(bars.chart, core.meta.timeframe, pane.timeframe, onWidth, ready);
   useShownDrawings(bars.chart, contract.id === core.meta.contract.id ? drawings : null, ready);
   const indicators = useIndicators(bars.chart, contract.id, ready);
   const hover = useHoveredBar(bars.chart, ready);
