@@ -2,8 +2,8 @@
 // server: a 1 m NQ session, a second pane of NQ at 15 m chosen from the layout, twenty steps; the
 // 15 m pane's last bar is the fold of the 1 m bars played since its bucket began (read from the
 // chart: its legend and dataset), both panes' clocks are the server's, a change of the pane's width
-// reads no bars (neither pane's), the order and the drawing of the session are on both panes, and
-// the layout survives a reload. Screenshots at 1440×900 and 1280×720 go to test/.screenshots, and to
+// reads no bars (neither pane's) and gives the keys back to the desk, the order, fill, position and
+// drawing of the session are on both panes, and the layout survives a reload. Screenshots at 1440×900 and 1280×720 go to test/.screenshots, and to
 // docs/screenshots/ with UPDATE_DOC_SCREENSHOTS=1.
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -123,9 +123,18 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     await page.selectOption(`${OTHER} select[name=viewWidth]`, '5m');
     await page.waitForFunction(`document.querySelector('${OTHER} [data-testid=pane-chart]').dataset.lastTime === '2025-03-03T00:15:00.000Z' && document.querySelector('${OTHER} [data-testid=pane-chart]').dataset.width === '5m'`);
     expect(await lastBarOf(page)).toEqual(folded);
+    // Chosen as a trader does, the menu focused (playwright's selectOption alone leaves the focus where it was).
+    await page.focus(`${OTHER} select[name=viewWidth]`);
     await page.selectOption(`${OTHER} select[name=viewWidth]`, '15m');
     await page.waitForFunction(`document.querySelector('${OTHER} [data-testid=pane-chart]').dataset.width === '15m'`);
     expect([reads, await page.getAttribute('[data-testid=chart]', 'data-bars')]).toEqual([[], oneMinuteBars]);
+    // The keys are the desk's again once a width is chosen: → steps (and the width stays).
+    expect(await page.evaluate('document.activeElement.tagName')).not.toBe('SELECT');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction("document.querySelector('[data-testid=progress]').textContent.trim().startsWith('21 /')", undefined, WAIT);
+    await page.waitForFunction(`document.querySelector('${OTHER} [data-testid=pane-clock]').dataset.time === '2025-03-03T00:21:00.000Z'`, undefined, WAIT);
+    const stepped = await barsUpTo(page, nq, '2025-03-03T00:15:00Z', '2025-03-03T00:21:00Z');
+    expect([await page.getAttribute(`${OTHER} [data-testid=pane-chart]`, 'data-width'), await lastBarOf(page)]).toEqual(['15m', fold(stepped, '2025-03-03T00:15:00Z')]);
 
     // An order and a drawing of the session are on both panes.
     const last = Number(await page.getAttribute('[data-testid=chart]', 'data-last-close'));
@@ -141,6 +150,14 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.3);
     await page.waitForFunction(`document.querySelector('[data-testid=chart]').dataset.drawingLines === '1' && document.querySelector('${OTHER} [data-testid=pane-chart]').dataset.drawingLines === '1'`, undefined, WAIT);
     expect(await page.getAttribute(`${OTHER} [data-testid=pane-chart]`, 'data-drawing-prices')).toBe(await page.getAttribute('[data-testid=chart]', 'data-drawing-prices'));
+    // A market buy: its fill's marker and the position's line on both panes (the 15 m one on its bucket).
+    const lines = async () => page.$$eval('[data-testid=chart], [data-testid=pane-chart]', (cs: any[]) => cs.map((c) => Number(c.dataset.priceLines)));
+    const linesBefore = await lines();
+    await page.click('[data-type=Market]');
+    await page.click('[data-testid=buy]');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=fills] tbody tr').length === 1", undefined, WAIT);
+    await page.waitForFunction("[...document.querySelectorAll('[data-testid=chart], [data-testid=pane-chart]')].every((c) => c.dataset.markers === '1')", undefined, WAIT);
+    expect((await lines()).map((n, k) => n - linesBefore[k])).toEqual([1, 1]);
     // The pointer off the charts: each legend shows its last bar.
     await page.mouse.move(5, 5);
     await docScreenshot(page, 'desk-timeframes-1440');
@@ -155,8 +172,8 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     await page.reload();
     await page.waitForFunction(`document.querySelectorAll('[data-testid=pane]').length === 2 && document.querySelector('${OTHER} [data-testid=pane-chart]')?.dataset.width === '15m' && !document.querySelector('.chart-loading')`, undefined, WAIT);
     expect(await paneAttrs(page)).toEqual([[nq, '1m'], [nq, '15m']]);
-    await page.waitForFunction(`[...document.querySelectorAll('[data-testid=pane-clock]')].every((c) => Date.parse(c.dataset.time) === Date.parse('2025-03-03T00:20:00Z'))`, undefined, WAIT);
-    expect(await lastBarOf(page)).toEqual(folded);
+    await page.waitForFunction(`[...document.querySelectorAll('[data-testid=pane-clock]')].every((c) => Date.parse(c.dataset.time) === Date.parse('2025-03-03T00:21:00Z'))`, undefined, WAIT);
+    expect(await lastBarOf(page)).toEqual(fold(stepped, '2025-03-03T00:15:00Z'));
     await endAndClose(opened);
   }, 240_000);
 

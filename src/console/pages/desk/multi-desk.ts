@@ -45,6 +45,15 @@ function keptLayout(meta: SessionCore['meta']): Layout {
   }
 }
 
+/**
+ * A pane's width or instrument is chosen in a menu (a select), which keeps the focus and with it the
+ * keys (keys.ts leaves a select's keys alone: → would change the width, not step). Once chosen the
+ * keys are the desk's again, as after a click on a chart (TradingView's interval menu does the same).
+ */
+function keysToDesk(): void {
+  if (document.activeElement instanceof HTMLSelectElement) document.activeElement.blur();
+}
+
 /** The layout, kept per session in this browser. Changes apply to the newest layout, however fast they come. */
 function useLayout(meta: SessionCore['meta']) {
   const [layout, setLayout] = useState<Layout>(() => keptLayout(meta));
@@ -63,7 +72,10 @@ function useLayout(meta: SessionCore['meta']) {
   return {
     panes: useMemo(() => layoutPanes(meta, layout), [layout, meta.contract.id, meta.instruments, meta.timeframe]),
     setCount: (n: number) => keep((l) => resizeLayout(meta, l, n)),
-    setPane: (k: number, change: Partial<PaneChoice>) => keep((l) => changePane(meta, l, k, change)),
+    setPane: (k: number, change: Partial<PaneChoice>) => {
+      keep((l) => changePane(meta, l, k, change));
+      keysToDesk();
+    },
   };
 }
 
