@@ -145,6 +145,18 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     const order = (await post(page, '/api/sim/Order/searchOpen', { accountId })).orders[0];
     await page.waitForSelector(`.pane.primary .order-chip[data-order-id="${order.id}"]`, WAIT);
     await page.waitForSelector(`${OTHER} .order-chip[data-order-id="${order.id}"]`, WAIT);
+    // Its chip dragged over the market on the 15 m pane asks there first, as on the session's chart; kept, it stays.
+    const grip = await page.$eval(`${OTHER} .order-chip[data-order-id="${order.id}"] .grip`, (el: any) => el.getBoundingClientRect().toJSON());
+    const top = await page.$eval(`${OTHER} [data-testid=pane-chart]`, (el: any) => el.getBoundingClientRect().top);
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2, top + 12, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForSelector(`${OTHER} [data-testid=move-confirm]`, WAIT);
+    expect(await text(page, `${OTHER} [data-testid=move-confirm] p`)).toMatch(/^A buy limit at \d+\.\d\d is at or above the last price \(\d+\.\d\d\): it fills at once, as a market order would\.$/);
+    await page.click(`${OTHER} [data-testid=move-no]`);
+    await page.waitForSelector(`${OTHER} [data-testid=move-confirm]`, { state: 'detached' });
+    expect((await post(page, '/api/sim/Order/searchOpen', { accountId })).orders.map((o: any) => [o.id, o.limitPrice])).toEqual([[order.id, order.limitPrice]]);
     const box = (await page.$eval('[data-testid=chart]', (e: any) => e.getBoundingClientRect().toJSON())) as { x: number; y: number; width: number; height: number };
     await page.click('.pane.primary [data-draw=hline]');
     await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.3);

@@ -19,6 +19,7 @@ import { useIndicators } from './indicators-model.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
 import { ContractName } from './contract-label.tsx';
+import { MoveConfirm } from './move-confirm.tsx';
 import { replayedContractName } from './contract-name.ts';
 import type { PriceFormat, SessionCore } from './core.ts';
 import { bookFor, gridOf, MAX_PANES, type Pane } from './layout-model.ts';
@@ -180,6 +181,7 @@ export function InstrumentPane(props: PaneProps) {
         <OrderOverlay chart={bars.chart} orders={book.orders} lines={lines} onCancel={trading.cancel} onMove={chartTrading.move} trailing={core.meta.trailing.orders} canceling={trading.canceling} fmt={fmt} tickSize={contract.tickSize} />
         {bars.loading && <div class="chart-loading">Loading bars…</div>}
         {chartTrading.error && <div class="chart-note error-note">{chartTrading.error}</div>}
+        {chartTrading.pendingMove && <MoveConfirm trading={chartTrading} fmt={fmt} />}
         {bars.note && <div class="chart-note left">{bars.note}</div>}
       </div>
     </div>

@@ -30,6 +30,7 @@ import { Ticket } from './ticket.tsx';
 import { type TicketModel, useTicketModel } from './ticket-model.ts';
 import type { TrailMemory } from './trailing.ts';
 import { type Trading, useTrading } from './trading.ts';
+import { MoveConfirm } from './move-confirm.tsx';
 import { Panes } from './panes.tsx';
 import { type MultiDesk, useMultiDesk } from './multi-desk.ts';
 import { paneCore } from './pane.tsx';
@@ -143,24 +144,6 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
       )}
       {chart.trading.pendingMove && <MoveConfirm trading={chart.trading} fmt={fmt} />}
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-    </div>
-  );
-}
-
-/** A drag that would fill at once asks first (chart-rules.ts' dragHazard): move it, or keep the order where it is. */
-function MoveConfirm({ trading, fmt }: { trading: DeskChart['trading']; fmt: PriceFormat }) {
-  const m = trading.pendingMove!;
-  return (
-    <div class="chart-note move-confirm" role="alertdialog" aria-label="Move the order through the market" data-testid="move-confirm">
-      <p>{m.question}</p>
-      <div class="row">
-        <button type="button" class="primary" onClick={trading.confirmMove} data-testid="move-yes">
-          Move #{m.order.id} to {fmt.price(m.price)}
-        </button>
-        <button type="button" class="ghost" onClick={trading.keepOrder} data-testid="move-no">
-          Keep it at {fmt.price(m.order.limitPrice ?? m.order.stopPrice)}
-        </button>
-      </div>
     </div>
   );
 }
