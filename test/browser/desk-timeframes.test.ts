@@ -157,6 +157,15 @@ describe.skipIf(noBrowser)('console: two timeframes of one session side by side'
     await page.click(`${OTHER} [data-testid=move-no]`);
     await page.waitForSelector(`${OTHER} [data-testid=move-confirm]`, { state: 'detached' });
     expect((await post(page, '/api/sim/Order/searchOpen', { accountId })).orders.map((o: any) => [o.id, o.limitPrice])).toEqual([[order.id, order.limitPrice]]);
+    // Shift+click under the market on the 15 m pane places a limit there, as on the session's chart.
+    const pane = await page.$eval(`${OTHER} [data-testid=pane-chart]`, (el: any) => el.getBoundingClientRect().toJSON());
+    await page.keyboard.down('Shift');
+    await page.mouse.click(pane.x + pane.width * 0.5, pane.y + pane.height * 0.6);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 2", undefined, WAIT);
+    const clicked = (await post(page, '/api/sim/Order/searchOpen', { accountId })).orders.find((o: any) => o.id !== order.id);
+    expect([clicked.type, clicked.side, clicked.limitPrice < last]).toEqual([1, 0, true]);
+    await page.waitForSelector(`.pane.primary .order-chip[data-order-id="${clicked.id}"]`, WAIT);
     const box = (await page.$eval('[data-testid=chart]', (e: any) => e.getBoundingClientRect().toJSON())) as { x: number; y: number; width: number; height: number };
     await page.click('.pane.primary [data-draw=hline]');
     await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.3);

@@ -12,7 +12,7 @@ import { decimalsOf, type PriceChart } from '../../chart.ts';
 import { formatTime } from '../../time-format.ts';
 import type { Tables } from './book.ts';
 import { OrderOverlay, useChartDecorations } from './chart-orders.tsx';
-import { ChartToolbar, Legend, useHoveredBar } from './chart-tools.tsx';
+import { ChartToolbar, Legend, useChartClicks, useHoveredBar } from './chart-tools.tsx';
 import { useChartTrading } from './chart-trading.ts';
 import type { Drawings, DrawingsModel } from './drawings-model.ts';
 import { useIndicators } from './indicators-model.ts';
@@ -139,7 +139,8 @@ interface PaneProps {
 /**
  * The drawings are the session's chart's (one set a session on the server), drawn and changed there:
  * a pane of the same instrument shows them (useShownDrawings), a pane of another shows none. A
- * pane's toolbar hides the drawing tools and the click hint (desk-panes.css); its clicks go nowhere.
+ * pane's toolbar hides the drawing tools and the click hint (desk-panes.css); its plain clicks draw
+ * nothing, and its Shift/Alt+clicks place orders on a pane of the session's first instrument only.
  */
 const NO_DRAWINGS: DrawingsModel = { hlines: [], trends: [], mode: 'none', loaded: false, problem: null, pending: null, choose: () => undefined, click: () => false, clear: () => undefined };
 
@@ -158,6 +159,8 @@ function usePaneChart({ pane, core, session, tables, trading, ticket, onMark, dr
   const hover = useHoveredBar(bars.chart, ready);
   // Its chips move at its tick; its trailing stop-loss legs are found in its book (trailing.ts).
   const chartTrading = useChartTrading(paneCore(core, contract), book, trading, ticket);
+  // Shift/Alt+click orders read the session's last price (core.ts): the first instrument's panes only.
+  useChartClicks(bars.chart, ready && contract.id === core.meta.contract.id, NO_DRAWINGS, chartTrading);
   useEffect(() => onMark(contract.id, bars.lastPrice), [bars.lastPrice]);
   return { bars, ready, fmt, book, lines, view, indicators, hover, chartTrading };
 }
