@@ -1,6 +1,7 @@
 // The chart's models together: its decorations (order and position lines, fill markers), the width
 // it shows, the indicators, the drawings, trading from the chart, the bar under the pointer and
-// where a click goes. session.tsx lays them out (chart-tools.tsx, chart-orders.tsx).
+// where a click goes. session.tsx lays them out (chart-tools.tsx, chart-orders.tsx). The width is the
+// first pane's in the desk's layout (multi-desk.ts), kept per session.
 
 import type { CandleRow } from '../../chart.ts';
 import { useMemo } from 'preact/hooks';
@@ -33,14 +34,20 @@ export interface DeskChart {
   hover: { row: CandleRow | null; volume: number | null };
 }
 
-export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Tables, trading: Trading, ticket: TicketModel): DeskChart {
+/** The width the chart is drawn at, and its change (the layout's first pane). */
+export interface ChartWidth {
+  width: string;
+  setWidth(tf: string): void;
+}
+
+export function useDeskChart(core: SessionCore, session: SessionFeed, tables: Tables, trading: Trading, ticket: TicketModel, width: ChartWidth): DeskChart {
   const { meta, fmt } = core;
   const { chart, loading, lastPrice, progress } = session;
   const ready = !loading;
   const at = { tickSize: meta.contract.tickSize, tickValue: meta.contract.tickValue, lastPrice, fmt };
   const book = useMemo(() => bookFor(tables.book, meta.contract.id), [tables.book, meta.contract.id]);
   const lines = useChartDecorations(chart, book, meta.brackets, meta.trailing, at, progress.currentIndex);
-  const view = useView(chart, meta.timeframe, ready);
+  const view = useView(chart, meta.timeframe, width.width, width.setWidth, ready);
   const indicators = useIndicators(chart, meta.contract.id, ready);
   const drawings = useDrawings(chart, meta.accountId, ready, meta.contract.tickSize, session.chartEl);
   const chartTrading = useChartTrading(core, book, trading, ticket);

@@ -1,20 +1,28 @@
-// The desk's state for a session over several instruments: its panes (layout-model.ts), the one the
+// The desk's state across its panes: the layout's panes (layout-model.ts), the instrument the
 // ticket trades (and B/S), each other instrument's last price as its pane draws it (for the ticket,
 // the positions' open P&L and the account's equity between server answers), and the tables' view
-// of each row's contract. A session over one instrument has one pane and `many` false: the desk is
-// as it always was.
+// of each row's contract. A session over one instrument has `many` false: no Contract column, no
+// Trade button. The layout (layout-model.ts: how many panes, each one's instrument and width) is the
+// trader's choice, kept per session in this browser (localStorage, as the session's own description
+// is: model.ts) so it survives a reload.
 
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { SessionCore } from './core.ts';
-import { contractLabel, instrumentsOf, type Pane, panesOf } from './layout-model.ts';
+import { changePane, contractLabel, instrumentsOf, type Layout, layoutPanes, type Pane, type PaneChoice, readLayout, resizeLayout } from './layout-model.ts';
 import type { Contract } from './model.ts';
 import { replayedContractName } from './contract-name.ts';
 import { formatFor } from './pane.tsx';
 import type { PerContract } from './tables.tsx';
 
 export interface MultiDesk {
+  /** The layout's panes, first the session's own chart. */
   panes: Pane[];
+  /** Several instruments: the tables name each row's contract, each pane offers the ticket. */
   many: boolean;
+  /** How many panes (1 to MAX_PANES): the last dropped, or one added (layout-model.ts addedPane). */
+  setCount(n: number): void;
+  /** A pane's instrument or width changed (the first pane's instrument is the session's). */
+  setPane(k: number, change: Partial<PaneChoice>): void;
   /** The instrument the ticket trades. */
   active: Contract;
   pick(contractId: string): void;
@@ -26,10 +34,55 @@ export interface MultiDesk {
   perContract: PerContract | undefined;
 }
 
+const layoutKey = (accountId: number) => `rd.desk.layout.${accountId}`;
+
+/** The session's kept layout, or its default (layout-model.ts readLayout). */
+function keptLayout(meta: SessionCore['meta']): Layout {
+  try {
+    return readLayout(meta, JSON.parse(localStorage.getItem(layoutKey(meta.accountId)) ?? 'null'));
+  } catch {
+    return readLayout(meta, null);
+  }
+}
+
+/**
+ * A pane's width or instrument is chosen in a menu (a select), which keeps the focus and with it the
+ * keys (keys.ts leaves a select's keys alone: → would change the width, not step). Once chosen the
+ * keys are the desk's again, as after a click on a chart (TradingView's interval menu does the same).
+ */
+function keysToDesk(): void {
+  if (document.activeElement instanceof HTMLSelectElement) document.activeElement.blur();
+}
+
+/** The layout, kept per session in this browser. Changes apply to the newest layout, however fast they come. */
+function useLayout(meta: SessionCore['meta']) {
+  const [layout, setLayout] = useState<Layout>(() => keptLayout(meta));
+  const newest = useRef(layout);
+  const keep = (change: (l: Layout) => Layout) => {
+    const next = change(newest.current);
+    if (next === newest.current) return;
+    newest.current = next;
+    try {
+      localStorage.setItem(layoutKey(meta.accountId), JSON.stringify(next));
+    } catch {
+      // Storage full or refused: the layout holds until the page goes.
+    }
+    setLayout(next);
+  };
+  return {
+    panes: useMemo(() => layoutPanes(meta, layout), [layout, meta.contract.id, meta.instruments, meta.timeframe]),
+    setCount: (n: number) => keep((l) => resizeLayout(meta, l, n)),
+    setPane: (k: number, change: Partial<PaneChoice>) => {
+      keep((l) => changePane(meta, l, k, change));
+      keysToDesk();
+    },
+  };
+}
+
 export function useMultiDesk(core: SessionCore, lastPrice: number | null, clock: string | null): MultiDesk {
   const { meta } = core;
-  const panes = useMemo(() => panesOf(meta), [meta.contract.id, meta.instruments, meta.timeframe]);
-  const instruments = useMemo(() => instrumentsOf(meta), [panes]);
+  const { panes, setCount, setPane } = useLayout(meta);
+  const instruments = useMemo(() => instrumentsOf(meta), [meta.contract.id, meta.instruments]);
   const [activeId, setActiveId] = useState(meta.contract.id);
   const [marks, setMarks] = useState<Record<string, number | null>>({});
   const active = instruments.find((c) => c.id === activeId) ?? meta.contract;
@@ -52,5 +105,5 @@ export function useMultiDesk(core: SessionCore, lastPrice: number | null, clock:
         mark: (id) => ({ lastPrice: lastPriceOf(id), tickSize: byId(id).tickSize, tickValue: byId(id).tickValue }),
       }
     : undefined;
-  return { panes, many, active, pick: setActiveId, lastPriceOf, mark, perContract };
+  return { panes, many, setCount, setPane, active, pick: setActiveId, lastPriceOf, mark, perContract };
 }

@@ -7,8 +7,9 @@
 // This file is layout: the session's shared state is core.ts, the tables book.ts, the hubs, the
 // chart and the load session-feed.ts (with status.ts and chart-bars.ts), the replay controls
 // controls.ts, the order commands trading.ts, the keyboard keys.ts, and the chart's own models
-// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. A session over several
-// instruments shows one pane per instrument beside this chart (panes.tsx, multi-desk.ts).
+// (width, indicators, drawings, trading from the chart, legend) desk-chart.ts. The chart is the first
+// pane of the desk's layout; the trader may put others beside it: another instrument of a session over
+// several, or the same one at another width (panes.tsx, multi-desk.ts).
 
 import { ErrorLine, money, signClass, Stat } from '../../ui.tsx';
 import { type Tables, useTables } from './book.ts';
@@ -29,6 +30,7 @@ import { Ticket } from './ticket.tsx';
 import { type TicketModel, useTicketModel } from './ticket-model.ts';
 import type { TrailMemory } from './trailing.ts';
 import { type Trading, useTrading } from './trading.ts';
+import { MoveConfirm } from './move-confirm.tsx';
 import { Panes } from './panes.tsx';
 import { type MultiDesk, useMultiDesk } from './multi-desk.ts';
 import { paneCore } from './pane.tsx';
@@ -41,13 +43,11 @@ interface Props {
   onClose: (notice?: string) => void;
 }
 
-/** The session's chart, or with several instruments every pane (panes.tsx), the session's chart first. */
+/** The layout's panes (panes.tsx), the session's chart first. */
 function Charts(p: { desk: MultiDesk; core: SessionCore; session: SessionFeed; tables: Tables; trading: Trading; ticket: TicketModel; chart: DeskChart }) {
-  const own = <ChartArea core={p.core} session={p.session} tables={p.tables} trading={p.trading} chart={p.chart} />;
-  if (!p.desk.many) return own;
   return (
-    <Panes desk={p.desk} core={p.core} session={p.session} tables={p.tables} trading={p.trading} ticket={p.ticket}>
-      {own}
+    <Panes desk={p.desk} core={p.core} session={p.session} tables={p.tables} trading={p.trading} ticket={p.ticket} drawings={p.chart.drawings}>
+      <ChartArea core={p.core} session={p.session} tables={p.tables} trading={p.trading} chart={p.chart} />
     </Panes>
   );
 }
@@ -62,9 +62,9 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const { meta, snap, over, fmt, playing } = core;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;
-  const chart = useDeskChart(core, session, tables, trading, ticket);
   // The ticket (and B/S) trades the pane picked: the session's own instrument unless it has several.
   const desk = useMultiDesk(core, lastPrice, session.lastTime);
+  const chart = useDeskChart(core, session, tables, trading, ticket, { width: desk.panes[0].timeframe, setWidth: (tf) => desk.setPane(0, { timeframe: tf }) });
   const ticketCore = paneCore(core, desk.active);
   const ticketTrading = useTrading(ticketCore, tables, session, ticket);
   useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: ticketTrading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
@@ -146,24 +146,6 @@ function ChartArea({ core, session, tables, trading, chart }: { core: SessionCor
       {chart.trading.pendingMove && <MoveConfirm trading={chart.trading} fmt={fmt} />}
       <RiskRewardOverlay chart={session.chart} rr={chart.rr} fmt={fmt} lastPrice={session.lastPrice} />
       {core.atEnd && !over && <div class="chart-note">End of data: every bar of the session has been played.</div>}
-    </div>
-  );
-}
-
-/** A drag that would fill at once asks first (chart-rules.ts' dragHazard): move it, or keep the order where it is. */
-function MoveConfirm({ trading, fmt }: { trading: DeskChart['trading']; fmt: PriceFormat }) {
-  const m = trading.pendingMove!;
-  return (
-    <div class="chart-note move-confirm" role="alertdialog" aria-label="Move the order through the market" data-testid="move-confirm">
-      <p>{m.question}</p>
-      <div class="row">
-        <button type="button" class="primary" onClick={trading.confirmMove} data-testid="move-yes">
-          Move #{m.order.id} to {fmt.price(m.price)}
-        </button>
-        <button type="button" class="ghost" onClick={trading.keepOrder} data-testid="move-no">
-          Keep it at {fmt.price(m.order.limitPrice ?? m.order.stopPrice)}
-        </button>
-      </div>
     </div>
   );
 }

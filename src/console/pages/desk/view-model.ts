@@ -4,8 +4,10 @@
 // shows a bar the session has not reached. Narrower widths than the session's are not offered: the
 // bars played are the session's, and finer ones would be read from History up to the clock.
 // Buckets are the server's (src/domain/timeframe.ts: fixed widths from the epoch).
+// The width is a pane's in the desk's layout (layout-model.ts, kept per session: multi-desk.ts): a
+// change redraws the bars the chart holds in the new buckets and reads nothing.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { PriceChart } from '../../chart.ts';
 import { bucketOfWidth, viewWidths } from './chart-rules.ts';
 
@@ -19,13 +21,16 @@ export interface ViewModel {
   setWidth(tf: string): void;
 }
 
-export function useView(chart: { current: PriceChart | null }, sessionTf: string, ready: boolean): ViewModel {
-  const [width, setWidth] = useState(sessionTf);
-  const drawn = useRef(sessionTf);
+/** The chart drawn at `width` (the layout's), `setWidth` the layout's change. */
+export function useView(chart: { current: PriceChart | null }, sessionTf: string, width: string, setWidth: (tf: string) => void, ready: boolean): ViewModel {
+  const drawn = useRef<{ chart: PriceChart | null; width: string }>({ chart: null, width: sessionTf });
   useEffect(() => {
     const c = chart.current;
-    if (!c || !ready || drawn.current === width) return;
-    drawn.current = width;
+    if (!c || !ready) return;
+    // A new chart (another instrument in a pane) draws the session's width until told otherwise.
+    const was = drawn.current.chart === c ? drawn.current.width : sessionTf;
+    drawn.current = { chart: c, width };
+    if (was === width) return;
     c.setBuckets(width === sessionTf ? null : bucketOfWidth(width), width);
     c.showLast(VIEW_BARS);
   }, [chart.current, width, ready]);
