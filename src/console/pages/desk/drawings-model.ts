@@ -215,7 +215,8 @@ function useLoaded(accountId: number, update: (patch: Partial<ToolState>) => voi
 }
 
 /** Draws the drawings on the chart, again when the bars change width (ends sit on drawn bars). */
-function useDrawn(chart: { current: PriceChart | null }, d: Drawing[], selected: number | null, ready: boolean, tickSize: number): void {
+/** Draws `d` on a chart and again whenever its bars change (the session's chart, and a pane of its instrument: pane.tsx). */
+export function useDrawn(chart: { current: PriceChart | null }, d: readonly Drawing[], selected: number | null, ready: boolean, tickSize: number): void {
   useEffect(() => {
     const c = chart.current;
     if (!c || !ready) return;

@@ -14,7 +14,7 @@ import type { Tables } from './book.ts';
 import { OrderOverlay, useChartDecorations } from './chart-orders.tsx';
 import { ChartToolbar, Legend, useChartClicks, useHoveredBar } from './chart-tools.tsx';
 import { useChartTrading } from './chart-trading.ts';
-import type { Drawings, DrawingsModel } from './drawings-model.ts';
+import { type Drawing, type DrawingsModel, useDrawn } from './drawings-model.ts';
 import { useIndicators } from './indicators-model.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
@@ -130,7 +130,7 @@ interface PaneProps {
   /** The session's instruments: several offer the Trade button and a choice of instrument. */
   instruments: Contract[];
   /** The session's drawings (its own chart's), shown on a pane of its first instrument. */
-  drawings: Drawings;
+  drawings: DrawingsModel;
   /** The pane's width or instrument chosen (the layout's, kept per session). */
   onWidth: (tf: string) => void;
   onInstrument: (contractId: string) => void;
@@ -138,7 +138,7 @@ interface PaneProps {
 
 /**
  * The drawings are the session's chart's (one set a session on the server), drawn and changed there:
- * a pane of the same instrument shows them (useShownDrawings), a pane of another shows none. A
+ * a pane of the same instrument shows them (drawings-model.ts useDrawn), a pane of another shows none. A
  * pane's toolbar hides the drawing tools and the click hint (desk-panes.css); its plain clicks draw
  * nothing, and its Shift/Alt+clicks place orders on a pane of the session's first instrument only.
  */
@@ -154,7 +154,8 @@ function usePaneChart({ pane, core, session, tables, trading, ticket, onMark, dr
   const at = { tickSize: contract.tickSize, tickValue: contract.tickValue, lastPrice: bars.lastPrice, fmt };
   const lines = useChartDecorations(bars.chart, book, core.meta.brackets, core.meta.trailing, at, session.progress.currentIndex);
   const view = useView(bars.chart, core.meta.timeframe, pane.timeframe, onWidth, ready);
-  useShownDrawings(bars.chart, contract.id === core.meta.contract.id ? drawings : null, ready);
+  // Every kind, drawn as the session's chart draws it (drawings-shapes.ts), none selected: read-only here.
+  useDrawn(bars.chart, contract.id === core.meta.contract.id ? (drawings.tools?.items ?? NO_ITEMS) : NO_ITEMS, null, ready, contract.tickSize);
   const indicators = useIndicators(bars.chart, contract.id, ready);
   const hover = useHoveredBar(bars.chart, ready);
   // Its chips move at its tick; its trailing stop-loss legs are found in its book (trailing.ts).
@@ -191,31 +192,4 @@ export function InstrumentPane(props: PaneProps) {
   );
 }
 
-/**
- * The session's drawings on a pane's chart, as the session's own chart draws them (drawings-model.ts
- * useDrawn): its horizontal lines, and its trend lines with their ends on the pane's bars (both ends
- * in one wide bucket: left out until narrower). Null: none.
- */
-function useShownDrawings(chart: { current: PriceChart | null }, d: Drawings | null, ready: boolean): void {
-  const hlines = d?.hlines ?? NO_DRAWINGS.hlines;
-  const trends = d?.trends ?? NO_DRAWINGS.trends;
-  useEffect(() => {
-    const c = chart.current;
-    if (!c || !ready) return;
-    const draw = () => {
-      c.setDrawingLines(hlines.map((price) => ({ price, color: DRAWING_COLOR, title: '' })));
-      trends.forEach((t, i) => {
-        const a = { time: c.barTimeAtOrBefore(t.t1), value: t.p1 };
-        const b = { time: c.barTimeAtOrBefore(t.t2), value: t.p2 };
-        if (a.time < 0 || b.time < 0 || a.time === b.time) c.removeLine(`trend.${i}`);
-        else c.setLine(`trend.${i}`, a.time < b.time ? [a, b] : [b, a], { color: DRAWING_COLOR, width: 2 });
-      });
-      for (let i = trends.length; c.hasLine(`trend.${i}`); i++) c.removeLine(`trend.${i}`);
-    };
-    draw();
-    return c.onBarsChange(draw);
-  }, [chart.current, hlines, trends, ready]);
-}
-
-/** The session chart's drawing colour (drawings-model.ts). */
-const DRAWING_COLOR = '#d2a8ff';
+const NO_ITEMS: readonly Drawing[] = [];
