@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { closeClean, deskPage, WAIT } from './desk-support.ts';
-import { browserStage, noBrowser, type Stage, simCaller } from './support.ts';
+import { browserStage, docScreenshot, noBrowser, type Stage, simCaller } from './support.ts';
 
 async function text(page: Page, sel: string): Promise<string> {
   return ((await page.textContent(sel)) ?? '').trim();
@@ -51,11 +51,13 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     expect(await text(page, '[data-testid=risk-note]')).toBe('$150.00 is below one contract’s risk of $200.00 at 40 ticks');
     expect(await text(page, '[data-testid=buy]')).toBe('Buy — MKT');
     await page.click('[data-testid=buy]');
-    await page.waitForFunction("document.querySelector('[data-testid=ticket]').textContent.includes('is below one contract')", undefined, WAIT);
+    await page.waitForSelector('[data-testid=flash]', WAIT);
+    expect(await text(page, '[data-testid=flash]')).toBe('Nothing placed: $150.00 is below one contract’s risk of $200.00 at 40 ticks');
     expect(await rows(page, 'positions')).toEqual([]);
 
     await page.fill('input[name=riskUsd]', '500');
     expect(await text(page, '[data-testid=risk-size]')).toBe('2');
+    await docScreenshot(page, 'desk-ticket-risk');
     expect(await page.inputValue('input[name=size]')).toBe('2');
     await page.click('[data-testid=buy]');
     await positionIs(page, 'Long', 2);
@@ -71,6 +73,7 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     const { page } = opened;
     await page.fill('input[name=slTicks]', '8');
     await page.fill('input[name=tpTicks]', '16');
+    await page.click('[data-testid=template-edit]');
     await page.fill('input[name=templateName]', 'Scalp');
     await page.click('[data-testid=template-save]');
     await page.waitForFunction("document.querySelector('select[name=template]').value === 'Scalp'");
@@ -137,6 +140,39 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     const statuses = orders.filter((o: any) => o.id === buyId || o.id === sellId).map((o: any) => o.status).sort();
     expect(statuses).toEqual([2, 3]);
     expect((await rows(page, 'positions')).length).toBe(1);
+    await closeClean(opened);
+  }, 120_000);
+
+  it('a trailing stop a bot placed shows as trailing on the desk, and its chip’s drag changes its trail', async () => {
+    const opened = await startStepped(stage, '2025-03-14');
+    const { page, accountId } = opened;
+    // The bot under the live profile (the gateway's types): a sell trailing stop 100 ticks (25 points) behind.
+    const { base, creds } = stage.server;
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((r) => r.json() as any);
+    const token: string = (await post('/api/sim/Auth/loginKey', { userName: creds.userName, apiKey: creds.apiKey })).token;
+    const contractId: string = await page.evaluate(`JSON.parse(localStorage.getItem('rd.desk.session.${accountId}')).contract.id`);
+    const placed = await post('/live/api/sim/Order/place', { accountId, contractId, type: 5, side: 1, size: 1, trailPrice: 25 }, token);
+    expect(placed.success).toBe(true);
+    const id: number = placed.orderId;
+    const [bot] = (await post('/live/api/sim/Order/searchOpen', { accountId }, token)).orders;
+    expect([bot.id, bot.type]).toEqual([id, 5]);
+    // The desk lists it as TRAIL (the spec's view it reads says Stop), in the table and on its chip.
+    await page.waitForFunction(`document.querySelector('[data-testid=orders] tr[data-order-id="${id}"]')?.cells[2].textContent.trim() === 'TRAIL'`, undefined, WAIT);
+    await page.waitForFunction(`document.querySelector('[data-testid=chart-orders] [data-order-id="${id}"] .grip')?.textContent.trim() === 'SELL 1 TRAIL ${bot.stopPrice.toFixed(2)}'`, undefined, WAIT);
+    // Dragged up: a shorter trail (never a stop price, which a trailing stop refuses).
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    const box = (await page.locator(`[data-testid=chart-orders] [data-order-id="${id}"] .grip`).boundingBox())!;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (const dy of [10, 20]) await page.mouse.move(x, y - dy, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction(`(document.querySelector('[data-testid=flash]')?.textContent ?? '').includes('Order #${id} now trails by')`, undefined, WAIT);
+    const [, trail, at] = /now trails by (\d+) ticks \(its stop at ([\d.]+)\)/.exec(await text(page, '[data-testid=flash]'))!;
+    expect(Number(trail)).toBeLessThan(100);
+    const [after] = (await post('/live/api/sim/Order/searchOpen', { accountId }, token)).orders;
+    expect([after.id, after.type, after.stopPrice]).toEqual([id, 5, Number(at)]);
     await closeClean(opened);
   }, 120_000);
 });

@@ -29,6 +29,7 @@ import type { Links } from './oco-links.ts';
 import { Ticket } from './ticket.tsx';
 import { type TicketModel, useTicketModel } from './ticket-model.ts';
 import type { TrailMemory } from './trailing.ts';
+import { useServerTrails } from './trailing-sync.ts';
 import { type Trading, useTrading } from './trading.ts';
 import { Panes } from './panes.tsx';
 import { type MultiDesk, useMultiDesk } from './multi-desk.ts';
@@ -59,6 +60,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const controls = useReplayControls(core, tables, session, onClose);
   const ticket = useTicketModel(initialMeta.accountId);
   const trading = useTrading(core, tables, session, ticket);
+  useServerTrails(core, tables.book);
   const { meta, snap, over, fmt, playing } = core;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;

@@ -11,34 +11,60 @@ import { describeTemplate } from './templates-model.ts';
 
 const inputValue = (e: Event) => (e.target as HTMLInputElement).value;
 
-/** Risk ($): blank leaves the size field as it is; set, the size is what it buys at the stop, with a note when capped or too small. */
-export function RiskField({ m, sizing }: { m: TicketModel; sizing: RiskSizing | null }) {
+/** Risk ($), beside the brackets: blank leaves the size field as it is; set, the size is what it buys at the stop. */
+export function RiskField({ m }: { m: TicketModel }) {
   return (
-    <div class="risk-row">
-      <label class="risk-field">
-        <span class="nowrap">
-          Risk <span class="muted">($)</span>
-        </span>
-        <input name="riskUsd" type="number" min={0} step={1} placeholder="size by hand" value={m.risk} onInput={(e) => m.setRisk(inputValue(e))} />
-      </label>
-      {sizing && (
-        <p class={`risk-note small ${sizing.size === null || sizing.note ? 'warn' : 'muted'}`} data-testid="risk-note">
-          {sizing.size !== null && (
-            <>
-              Size <b data-testid="risk-size">{sizing.size}</b>
-              {sizing.perContract !== null && <> · {money(sizing.perContract)} a contract at the stop</>}
-            </>
-          )}
-          {sizing.note && <span class="risk-why"> {sizing.note}</span>}
-        </p>
+    <label class="risk-field" title="Dollars to risk: the size becomes what they buy at the stop-loss (or a Stop's price)">
+      <span class="nowrap">
+        Risk <span class="muted">($)</span>
+      </span>
+      <input name="riskUsd" type="number" min={0} step={1} placeholder="off" value={m.risk} onInput={(e) => m.setRisk(inputValue(e))} />
+    </label>
+  );
+}
+
+/** The size the risk buys and one contract's risk, with a note when capped or too small (only with a risk). */
+export function RiskNote({ sizing }: { sizing: RiskSizing | null }) {
+  if (sizing === null) return null;
+  return (
+    <p class={`risk-note small ${sizing.size === null || sizing.note ? 'warn' : 'muted'}`} data-testid="risk-note">
+      {sizing.size !== null && (
+        <>
+          Size <b data-testid="risk-size">{sizing.size}</b>
+          {sizing.perContract !== null && <> · {money(sizing.perContract)} a contract at the stop</>}
+        </>
       )}
+      {sizing.note && <span class="risk-why"> {sizing.note}</span>}
+    </p>
+  );
+}
+
+/** The templates on one line (choosing one fills the bracket fields); Edit opens naming, renaming and deleting. */
+export function TemplateBar({ m }: { m: TicketModel }) {
+  const t = m.templates;
+  const [editing, setEditing] = useState(false);
+  return (
+    <div class="template-bar" data-testid="templates">
+      <div class="template-pick">
+        <select name="template" aria-label="Bracket template" title="Bracket template: its stop-loss and take-profit fill the fields below (B/S place them)" value={t.chosen ?? ''} onChange={(e) => t.choose(inputValue(e) || null)}>
+          <option value="">No bracket template</option>
+          {t.list.map((x) => (
+            <option key={x.name} value={x.name}>
+              {x.name} — {describeTemplate(x)}
+            </option>
+          ))}
+        </select>
+        <button type="button" class={`small ghost ${editing ? 'on' : ''}`} aria-expanded={editing} data-testid="template-edit" onClick={() => setEditing(!editing)}>
+          Edit
+        </button>
+      </div>
+      {editing && <TemplateEdit t={t} />}
     </div>
   );
 }
 
-/** The templates: choose one (its legs fill the bracket fields), keep the fields under a name, rename or delete the chosen one. */
-export function TemplateBar({ m }: { m: TicketModel }) {
-  const t = m.templates;
+/** Save the bracket fields under a name (the same name replaces it), rename or delete the chosen template. */
+function TemplateEdit({ t }: { t: TicketModel['templates'] }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const act = (f: (n: string) => string | null) => {
@@ -46,22 +72,11 @@ export function TemplateBar({ m }: { m: TicketModel }) {
     setError(e);
     if (e === null) setName('');
   };
-  const chosen = t.list.find((x) => x.name === t.chosen);
+  const chosen = t.list.some((x) => x.name === t.chosen);
   return (
-    <div class="template-bar" data-testid="templates">
-      <label class="template-pick">
-        Bracket template
-        <select name="template" value={t.chosen ?? ''} onChange={(e) => t.choose(inputValue(e) || null)}>
-          <option value="">None</option>
-          {t.list.map((x) => (
-            <option key={x.name} value={x.name}>
-              {x.name} — {describeTemplate(x)}
-            </option>
-          ))}
-        </select>
-      </label>
+    <>
       <div class="template-edit">
-        <input name="templateName" type="text" placeholder="name" value={name} onInput={(e) => setName(inputValue(e))} aria-label="Template name" />
+        <input name="templateName" type="text" placeholder="template name" value={name} onInput={(e) => setName(inputValue(e))} aria-label="Template name" />
         <button type="button" class="small ghost" data-testid="template-save" title="Keep the stop-loss, take-profit and trailing below under this name" onClick={() => act(t.saveAs)}>
           Save
         </button>
@@ -77,7 +92,7 @@ export function TemplateBar({ m }: { m: TicketModel }) {
           {error}
         </p>
       )}
-    </div>
+    </>
   );
 }
 

@@ -6,7 +6,7 @@
 import { ErrorLine } from '../../ui.tsx';
 import { type Order, ORDER_TYPES } from './model.ts';
 import type { RiskContext, TicketModel, TicketOrder } from './ticket-model.ts';
-import { OcoField, RiskField, TemplateBar } from './ticket-tools.tsx';
+import { OcoField, RiskField, RiskNote, TemplateBar } from './ticket-tools.tsx';
 
 export type { TicketOrder };
 
@@ -60,7 +60,6 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
         ))}
       </div>
       <PriceFields m={m} size={size} tickSize={tickSize} decimals={decimals} lastPrice={lastPrice} />
-      <RiskField m={m} sizing={sizing} />
       {priceError && (
         <div data-testid="ticket-price-error">
           <ErrorLine error={error} />
@@ -68,6 +67,7 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
       )}
       <TemplateBar m={m} />
       <BracketFields m={m} />
+      <RiskNote sizing={sizing} />
       <OcoField m={m} orders={orders} price={orderPrice} />
       <div class="ticket-actions">
         <button type="button" class="buy" disabled={disabled || busy} onClick={() => onPlace(0)} data-testid="buy">
@@ -169,13 +169,14 @@ function BracketTicks({ label, name, value, onSet }: { label: string; name: stri
   );
 }
 
-/** Stop-loss and take-profit in ticks from the entry; a trailing stop-loss trails by its ticks. */
+/** Stop-loss and take-profit in ticks from the entry (a trailing stop-loss trails by its ticks), and the dollars to risk. */
 function BracketFields({ m }: { m: TicketModel }) {
   return (
     <>
       <div class="ticket-grid brackets">
         <BracketTicks label="Stop-loss" name="slTicks" value={m.sl} onSet={m.setSl} />
         <BracketTicks label="Take-profit" name="tpTicks" value={m.tp} onSet={m.setTp} />
+        <RiskField m={m} />
       </div>
       <label class="check sl-trailing" title="The stop-loss follows the price by its ticks instead of resting at the entry's distance">
         <input type="checkbox" name="slTrailing" checked={m.slTrailing} onChange={(e) => m.setSlTrailing((e.target as HTMLInputElement).checked)} />

@@ -88,7 +88,9 @@ export function useTrading(core: SessionCore, tables: Tables, session: SessionFe
 
   const placeSized = async (o: TicketPlace) => {
     const s = sizedByRisk(ticket, riskContextOf(core), o);
-    if (typeof s === 'string') setTicketError(s);
+    // A risk that buys nothing places nothing: the ticket's risk note says why while it holds; the
+    // flash says it at the click or key, and goes (no refusal left standing once the risk changes).
+    if (typeof s === 'string') core.setFlash(`Nothing placed: ${s}`);
     else await place(s);
   };
 
