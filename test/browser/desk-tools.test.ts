@@ -57,7 +57,6 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
 
     await page.fill('input[name=riskUsd]', '500');
     expect(await text(page, '[data-testid=risk-size]')).toBe('2');
-    await docScreenshot(page, 'desk-ticket-risk');
     expect(await page.inputValue('input[name=size]')).toBe('2');
     await page.click('[data-testid=buy]');
     await positionIs(page, 'Long', 2);
@@ -65,6 +64,11 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     await page.waitForFunction("document.querySelectorAll('[data-testid=orders] tbody tr').length === 1");
     const avg = Number((await rows(page, 'positions'))[0][2]);
     expect((await rows(page, 'orders')).map((r) => r.slice(1, 5))).toEqual([['Sell', 'STP', '2', (avg - 10).toFixed(2)]]);
+    await page.mouse.move(10, 890);
+    await docScreenshot(page, 'desk-ticket-risk-1440');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
+    await docScreenshot(page, 'desk-ticket-risk-1280');
     await closeClean(opened);
   }, 120_000);
 
@@ -131,6 +135,8 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     expect(await text(page, `[data-testid=orders] tbody tr[data-order-id="${buyId}"] .oco-tag`)).toBe(`OCO #${sellId}`);
     // The ticket links only the next order.
     expect(await page.inputValue('select[name=ocoWith]')).toBe('');
+    await page.mouse.move(10, 890);
+    await docScreenshot(page, 'desk-oco-1440');
     // A day later one of them has filled (20 ticks either side of a day's range) and the other is canceled.
     await page.fill('input[name=jumpTo]', '2025-03-14 00:00');
     await page.click('[data-testid=jump]');

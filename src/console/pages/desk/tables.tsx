@@ -58,8 +58,8 @@ export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt,
                   <button type="button" class="small" disabled={closing} onClick={() => onClose(p)}>
                     Flatten
                   </button>
-                  <button type="button" class="small ghost" disabled={closing} onClick={() => onReverse(p)} title={`One market order of ${2 * p.size}: ${p.type === 1 ? 'short' : 'long'} ${p.size} after it (R)`} data-testid="reverse">
-                    Reverse
+                  <button type="button" class="small ghost" disabled={closing} onClick={() => onReverse(p)} aria-label="Reverse" title={`Reverse: one market order of ${2 * p.size}, ${p.type === 1 ? 'short' : 'long'} ${p.size} after it (R)`} data-testid="reverse">
+                    Rev
                   </button>
                 </td>
               </tr>

@@ -140,7 +140,7 @@ export function useTicketModel(accountId: number): TicketModel {
     needsStop,
     needsTrail,
     choose,
-    order: (side) => ({ side, type, size, ...prices, ...brackets, ...(oco.withId !== null ? { linkedOrderId: oco.withId } : {}) }),
+    order: (side) => ({ side, type, size, ...prices, ...brackets, ...(oco.withId !== null && type !== 2 ? { linkedOrderId: oco.withId } : {}) }),
     marketOrder: (side) => ({ side, type: 2, size, limitPrice: null, stopPrice: null, ...brackets }),
     risk,
     setRisk,

@@ -68,7 +68,8 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
       <TemplateBar m={m} />
       <BracketFields m={m} />
       <RiskNote sizing={sizing} />
-      <OcoField m={m} orders={orders} price={orderPrice} />
+      {/* A market order fills at once: linking it would only cancel the other. */}
+      {type !== 2 && <OcoField m={m} orders={orders} price={orderPrice} />}
       <div class="ticket-actions">
         <button type="button" class="buy" disabled={disabled || busy} onClick={() => onPlace(0)} data-testid="buy">
           Buy {size ?? '—'} {label}
