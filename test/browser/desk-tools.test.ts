@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { closeClean, deskPage, WAIT } from './desk-support.ts';
-import { browserStage, docScreenshot, noBrowser, type Stage, simCaller } from './support.ts';
+import { adminCli, browserStage, docScreenshot, noBrowser, type Stage, simCaller } from './support.ts';
 
 async function text(page: Page, sel: string): Promise<string> {
   return ((await page.textContent(sel)) ?? '').trim();
@@ -16,13 +16,17 @@ async function rows(page: Page, testid: string): Promise<string[][]> {
   return page.$$eval(`[data-testid=${testid}] tbody tr`, (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent.trim())));
 }
 
-/** A signed-in page with a session started on `date` and one bar stepped (a last price to trade at); the session's account. */
-async function startStepped(stage: Stage, date: string) {
+/**
+ * A signed-in page with a session started on `date` (for the challenge account `challenge`, if any)
+ * and one bar stepped (a last price to trade at); the session's account.
+ */
+async function startStepped(stage: Stage, date: string, challenge?: number) {
   const opened = await deskPage(stage);
   const { page } = opened;
   await page.waitForSelector('[data-testid=data-last]');
   await page.fill('input[name=startDate]', date);
   await page.selectOption('select[name=timeframe]', '1m');
+  if (challenge !== undefined) await page.selectOption('select[name=account]', String(challenge));
   await page.click('text=Start replay');
   await page.waitForSelector('[data-testid=desk]');
   await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')", undefined, WAIT);
@@ -69,6 +73,21 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))');
     await docScreenshot(page, 'desk-ticket-risk-1280');
+    await closeClean(opened);
+  }, 120_000);
+
+  it('on a challenge account, sizes by risk within the plan’s limit: a 50K plan’s 5 contracts, said so', async () => {
+    const ch = adminCli(stage.server, ['challenge', 'create', '--email', stage.server.creds.userName, '--plan', '50K']);
+    const opened = await startStepped(stage, '2025-03-11', ch.accountId);
+    const { page } = opened;
+    await page.waitForSelector('[data-testid=challenge-status]', WAIT);
+    // $5,000 at 10 ticks ($50 a contract) would buy 100.
+    await page.fill('input[name=slTicks]', '10');
+    await page.fill('input[name=riskUsd]', '5000');
+    await page.waitForFunction("document.querySelector('[data-testid=risk-size]')?.textContent === '5'", undefined, WAIT);
+    expect(await text(page, '[data-testid=risk-note]')).toBe('Size 5 · $50.00 a contract at the stop · Capped at the plan’s limit of 5 contracts: the risk would buy 100');
+    await page.click('[data-testid=buy]');
+    await positionIs(page, 'Long', 5);
     await closeClean(opened);
   }, 120_000);
 

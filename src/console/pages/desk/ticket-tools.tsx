@@ -34,7 +34,7 @@ export function RiskNote({ sizing }: { sizing: RiskSizing | null }) {
           {sizing.perContract !== null && <> · {money(sizing.perContract)} a contract at the stop</>}
         </>
       )}
-      {sizing.note && <span class="risk-why"> {sizing.note}</span>}
+      {sizing.note && <span class="risk-why">{sizing.size !== null ? ' · ' : ''}{sizing.note}</span>}
     </p>
   );
 }
