@@ -119,15 +119,21 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     await closeClean(opened);
   }, 120_000);
 
-  it('Reverse turns long 2 into short 2 in one market order: one fill of 4', async () => {
+  it('Reverse turns long 2 into short 2 in one market order: one fill of 4; the old stop-loss goes, the ticket’s brackets protect the new side', async () => {
     const opened = await startStepped(stage, '2025-03-12');
     const { page, accountId } = opened;
     await page.fill('input[name=size]', '2');
+    await page.fill('input[name=slTicks]', '8');
     await page.click('[data-testid=buy]');
     await positionIs(page, 'Long', 2);
+    await page.waitForFunction("document.querySelector('[data-testid=orders] tbody tr')?.cells[1].textContent === 'Sell'", undefined, WAIT);
     await page.click('[data-testid=positions] [data-testid=reverse]');
     await positionIs(page, 'Short', 2);
     expect(await fills(stage, accountId)).toEqual([[0, 2], [1, 4]]);
+    // The long's sell stop was canceled when the position flipped; the reverse's buy stop covers the 2 it opened, 8 ticks above.
+    await page.waitForFunction("[...document.querySelectorAll('[data-testid=orders] tbody tr')].map((tr) => tr.cells[1].textContent).join() === 'Buy'", undefined, WAIT);
+    const avg = Number((await rows(page, 'positions'))[0][2]);
+    expect((await rows(page, 'orders')).map((r) => r.slice(1, 5))).toEqual([['Buy', 'STP', '2', (avg + 2).toFixed(2)]]);
     // R does it again from the keyboard: short 2 → long 2, one more fill of 4.
     await page.focus('[data-testid=step]');
     await page.keyboard.press('r');
