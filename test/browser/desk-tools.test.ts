@@ -91,7 +91,7 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     await closeClean(opened);
   }, 120_000);
 
-  it('a bracket template saved in the ticket, chosen again after a reload, is what B places', async () => {
+  it('a bracket template saved in the ticket, chosen again after a reload, is what B places; templates are renamed and deleted there', async () => {
     const opened = await startStepped(stage, '2025-03-11');
     const { page } = opened;
     await page.fill('input[name=slTicks]', '8');
@@ -116,6 +116,24 @@ describe.skipIf(noBrowser)('console: the desk’s order tools', () => {
     const legs = (await rows(page, 'orders')).map((r) => r.slice(1, 5));
     expect(legs).toContainEqual(['Sell', 'STP', '1', (avg - 2).toFixed(2)]);
     expect(legs).toContainEqual(['Sell', 'LMT', '1', (avg + 4).toFixed(2)]);
+
+    // Renamed, then deleted, in the ticket; a name taken (ignoring case) is refused in words.
+    await page.click('[data-testid=template-edit]');
+    await page.fill('input[name=templateName]', 'Runner');
+    await page.fill('input[name=slTicks]', '40');
+    await page.click('[data-testid=template-save]');
+    await page.selectOption('select[name=template]', 'Scalp');
+    await page.fill('input[name=templateName]', 'runner');
+    await page.click('[data-testid=template-rename]');
+    expect(await text(page, '[data-testid=template-error]')).toBe('A template named runner exists');
+    await page.fill('input[name=templateName]', 'Quick');
+    await page.click('[data-testid=template-rename]');
+    const options = () => page.$$eval('select[name=template] option', (os: any[]) => os.map((o) => o.textContent));
+    expect(await options()).toEqual(['No bracket template', 'Quick — SL 8 · TP 16', 'Runner — SL 40 · TP 16']);
+    expect(await page.inputValue('select[name=template]')).toBe('Quick');
+    await page.click('[data-testid=template-delete]');
+    expect(await options()).toEqual(['No bracket template', 'Runner — SL 40 · TP 16']);
+    expect(JSON.parse((await page.evaluate("localStorage.getItem('rd.bracketTemplates')")) as string).map((t: any) => t.name)).toEqual(['Runner']);
     await closeClean(opened);
   }, 120_000);
 
