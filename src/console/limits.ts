@@ -20,3 +20,11 @@ export const HUB_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_0
 
 /** The desk's challenge panel reads the figures at most once every this long (one read in flight). */
 export const CHALLENGE_READ_GAP_MS = 350;
+
+// Desk order tools (issue 30): bracket templates (templates-model.ts).
+
+/** At most this many bracket templates, kept in this browser. */
+export const BRACKET_TEMPLATES_MAX = 20;
+
+/** A bracket template's name has at most this many characters (a select lists them). */
+export const TEMPLATE_NAME_CHARS_MAX = 32;

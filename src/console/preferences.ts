@@ -1,5 +1,8 @@
-// The trader's display preferences, kept in this browser (localStorage): the start form's default
-// instrument and timeframe. The time zone lives in time-format.ts, which applies it.
+// The trader's preferences, kept in this browser (localStorage): the start form's default
+// instrument and timeframe, and the desk's bracket templates.
+// The time zone lives in time-format.ts, which applies it.
+
+import { type BracketTemplate, parseTemplates } from './pages/desk/templates-model.ts';
 
 export interface StartDefaults {
   /** The instrument's `symbolId` as Contract/available states it (`NQ`, or `F.US.ENQ` in the gateway style). */
@@ -22,5 +25,22 @@ export function startDefaults(): StartDefaults {
 export function setStartDefaults(d: StartDefaults): void {
   try {
     localStorage.setItem(KEY, JSON.stringify(d));
+  } catch {}
+}
+
+// Bracket templates (templates-model.ts): this browser's, under one key, as the other preferences.
+const TEMPLATES_KEY = 'rd.bracketTemplates';
+
+export function bracketTemplates(): BracketTemplate[] {
+  try {
+    return parseTemplates(JSON.parse(localStorage.getItem(TEMPLATES_KEY) ?? '[]'));
+  } catch {
+    return [];
+  }
+}
+
+export function setBracketTemplates(list: readonly BracketTemplate[]): void {
+  try {
+    localStorage.setItem(TEMPLATES_KEY, JSON.stringify(list));
   } catch {}
 }

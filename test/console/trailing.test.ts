@@ -1,18 +1,13 @@
 // What the desk remembers of its trailing stops and what a drag of a chip asks Order/modify for
 // (src/console/pages/desk/trailing.ts): the price its chip sits on, or a known trailing stop's trail
-// changed by the distance dragged; and the stop-loss leg of an entry sent with a trailing stop-loss,
-// told from the book once the entry filled.
+// changed by the distance dragged; and which working orders trail, as the server lists them.
 import { describe, expect, it } from 'bun:test';
-import type { Book } from '../../src/console/pages/desk/live.ts';
-import { dragChange, foundLegs, NO_TRAILS, placedTrailing, retrailed, trailTicksOf } from '../../src/console/pages/desk/trailing.ts';
-import type { Order, Trade } from '../../src/console/pages/desk/wire.ts';
+import { dragChange, fromServer, NO_TRAILS, placedTrailing, retrailed, trailTicksOf } from '../../src/console/pages/desk/trailing.ts';
+import type { Order } from '../../src/console/pages/desk/wire.ts';
 
 const FILL_TIME = '2025-03-10T00:05:00Z';
 const order = (id: number, type: Order['type'], side: Order['side'], limitPrice: number | null, stopPrice: number | null, creationTimestamp = FILL_TIME): Order => ({
   id, contractId: 'CON.F.US.ENQ.H25', creationTimestamp, updateTimestamp: null, status: 1, type, side, size: 1, limitPrice, stopPrice, fillVolume: 0, filledPrice: null,
-});
-const fill = (orderId: number, side: Trade['side'], creationTimestamp = FILL_TIME): Trade => ({
-  id: orderId, contractId: 'CON.F.US.ENQ.H25', creationTimestamp, price: 20_000, fees: 1.4, side, size: 1, orderId,
 });
 const nq = { tickSize: 0.25, fmt: (p: number) => p.toFixed(2) };
 
@@ -47,7 +42,7 @@ describe('a dragged chip asks Order/modify for', () => {
 });
 
 describe('the trailing stops the desk placed', () => {
-  it('a Trailing stop by its id, an entry with a trailing stop-loss until its leg is found; others not at all', () => {
+  it('a Trailing stop by its id, an entry with a trailing stop-loss (its planned line trails); others not at all', () => {
     const stop = placedTrailing(NO_TRAILS, 5, { type: 5, trailTicks: 12, slTicks: null });
     expect(stop).toEqual({ orders: { 5: 12 }, entries: {} });
     expect(placedTrailing(stop, 6, { type: 2, slTicks: 40, slTrailing: true })).toEqual({ orders: { 5: 12 }, entries: { 6: 40 } });
@@ -55,27 +50,11 @@ describe('the trailing stops the desk placed', () => {
     expect(retrailed(stop, 5, 20)).toEqual({ orders: { 5: 20 }, entries: {} });
   });
 
-  it('an entry\'s stop-loss: the lowest-id working stop on the other side, created at its fill, not already taken', () => {
+  it('the server’s list is the whole truth about which working orders trail: a bot’s trailing stop joins, a gone one leaves', () => {
     const memory = { orders: { 12: 30 }, entries: { 10: 40 } };
-    const book: Book = {
-      orders: [
-        order(14, 1, 1, 20_020, null), // its take-profit
-        order(13, 4, 1, null, 19_990), // its stop-loss
-        order(12, 4, 1, null, 19_992), // a trailing stop already known
-        order(11, 4, 0, null, 20_050), // a buy stop: the entry's own side
-        order(9, 4, 1, null, 19_950, '2025-03-10T00:01:00Z'), // older than the entry
-      ],
-      positions: [],
-      fills: [fill(10, 0)],
-    };
-    expect(foundLegs(memory, book)).toEqual({ orders: { 12: 30, 13: 40 }, entries: {} });
-  });
-
-  it('keeps waiting while the entry has not filled, or its leg is not in the book yet (the hub sends the fill first)', () => {
-    const memory = { orders: {}, entries: { 10: 40 } };
-    expect(foundLegs(memory, { orders: [order(10, 1, 0, 19_990, null)], positions: [], fills: [] })).toBe(memory);
-    expect(foundLegs(memory, { orders: [], positions: [], fills: [fill(10, 0)] })).toBe(memory);
-    // A leg created at another time belongs to another fill.
-    expect(foundLegs(memory, { orders: [order(13, 4, 1, null, 19_990, '2025-03-10T00:09:00Z')], positions: [], fills: [fill(10, 0)] })).toBe(memory);
+    expect(fromServer(memory, [{ orderId: 13, trailTicks: 8 }, { orderId: 12, trailTicks: 30 }])).toEqual({ orders: { 12: 30, 13: 8 }, entries: { 10: 40 } });
+    expect(fromServer(memory, [])).toEqual({ orders: {}, entries: { 10: 40 } });
+    expect(fromServer(memory, [{ orderId: 12, trailTicks: 24 }])).toEqual({ orders: { 12: 24 }, entries: { 10: 40 } });
+    expect(fromServer(memory, [{ orderId: 12, trailTicks: 30 }])).toBe(memory);
   });
 });

@@ -4,10 +4,13 @@
 // from the live session (`ReplayService.live`, `historyStart`), its starting balance from its fills
 // (`ReplayService.results`).
 // POST /api/auth/replay-sessions/:accountId/bars reads its bars up to its clock on the console's own
-// budget (service/session-bars.ts). Endpoints declared in schemas.ts.
+// budget (service/session-bars.ts). GET /api/auth/replay-sessions/:accountId/trailing-stops lists its
+// working trailing stops with their trail (the spec's order view shows them as stops). Endpoints
+// declared in schemas.ts.
 
 import type { Elysia } from 'elysia';
-import { centsToUsd } from '../../domain/instrument.ts';
+import { centsToUsd, ticksToPrice } from '../../domain/instrument.ts';
+import { OrderType } from '../../engine/types.ts';
 import { limits } from '../../config.ts';
 import { isoFromEpochS, parseIsoMs } from '../../lib/iso-time.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
@@ -39,6 +42,20 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
     const { bars, nowS, currentIndex, totalBars, complete } = read.value;
     return barsResponse(request, inst, bars, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
   });
+  route(app, s, ep.replaySessionTrailingStops, async ({ params, user }) => {
+    const r = await s.replay.live(user.id, Number(params.accountId));
+    return r.ok ? ep.replaySessionTrailingStops.ok({ trailingStops: trailingStops(s, r.value) }) : mapError(codes.replaySession, r.error);
+  });
+}
+
+/** The session's working trailing stops, every instrument's, newest first. */
+function trailingStops(s: Services, x: LiveSession) {
+  const rows = x.legs.flatMap(({ engine, inst }) =>
+    engine.book.working
+      .filter((o) => o.type === OrderType.TrailingStop && o.trailTicks !== null)
+      .map((o) => ({ orderId: o.id, contractId: s.contracts.contractFor(inst).id, trailTicks: o.trailTicks as number, trailPrice: ticksToPrice(inst, o.trailTicks as number) })),
+  );
+  return rows.sort((a, b) => b.orderId - a.orderId);
 }
 
 /** A session's instrument as Contract/search lists its contract (without activeContract). */

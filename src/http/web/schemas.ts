@@ -17,7 +17,7 @@ export const JOURNAL_CSV_COLUMNS = [
   'tradeNumber', 'symbol', 'side', 'size', 'entryTime', 'entryPrice', 'exitTime', 'exitPrice', 'pnl', 'fees',
   'initialStop', 'rMultiple', 'mae', 'mfe', 'durationSeconds', 'tags', 'note',
 ] as const;
-import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, FibRetracement, HorizontalLine, HorizontalRay, JournalDetail, JournalSession, Rectangle, SessionDrawings, SessionInfo, TextNote, TrendLine, WebUser } from './shapes.ts';
+import { ApiKeyProfile, ApiKeyStatus, ChallengeDetail, ChallengePlans, DataRange, FibRetracement, HorizontalLine, HorizontalRay, JournalDetail, JournalSession, Rectangle, SessionDrawings, SessionInfo, SessionTrailingStop, TextNote, TrendLine, WebUser } from './shapes.ts';
 
 export * from './shapes.ts';
 
@@ -132,6 +132,15 @@ export const replaySessionBars = endpoint('POST /replay-sessions/:accountId/bars
   errors: codes.replaySessionBars,
 });
 
+export const replaySessionTrailingStops = endpoint('GET /replay-sessions/:accountId/trailing-stops', 'cookie', "A live replay session's working trailing stops, with their trail", {
+  session: { path: 'accountId' },
+  description:
+    "The spec's order view (Order/searchOpen, the user hub's GatewayUserOrder as the console hears them) lists a trailing stop as a Stop at its current stop price; " +
+    'the desk reads here which working orders trail and by how much, whoever placed them (the desk, another browser, a bot; a trailing stop-loss leg once its entry filled). Newest first.',
+  response: okBody({ trailingStops: T.Array(SessionTrailingStop) }),
+  errors: codes.replaySession,
+});
+
 export const journal = endpoint('GET /journal', 'cookie', "The user's ended replay sessions, most recently ended first (at most 50), with their statistics and notes", {
   response: okBody({ sessions: T.Array(JournalSession) }),
   errors: codes.none,
@@ -223,4 +232,4 @@ export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawing
 });
 
 /** Every endpoint of the family, relative to its prefix (`/api/auth`). */
-export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, replaySessionBars, journal, journalSession, journalNote, journalReview, journalSummary, journalTags, journalTradesCsv, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];
+export const WEB_ENDPOINTS: readonly EndpointInfo[] = [login, logout, me, apiKeyStatus, apiKeyCreate, apiKeyProfile, apiKeyProfileSet, challenges, dataRanges, replayResults, replaySessionInfo, replaySessionBars, replaySessionTrailingStops, journal, journalSession, journalNote, journalReview, journalSummary, journalTags, journalTradesCsv, drawings, drawingsReplace, challengePlans, startEvaluation, changePassword];

@@ -216,6 +216,17 @@ export const SessionDrawings = T.Object(
   { ...STRICT, title: 'SessionDrawings' },
 );
 
+/** A working trailing stop of a live session (desk order tools): the spec's order view lists it as a Stop. */
+export const SessionTrailingStop = T.Object(
+  {
+    orderId: T.Integer(),
+    contractId: T.String(),
+    trailTicks: T.Integer({ minimum: 1, description: 'The trail in ticks: the stop follows the best price reached by this distance' }),
+    trailPrice: T.Number({ description: 'The trail in price (trailTicks × tick size)' }),
+  },
+  { ...STRICT, title: 'SessionTrailingStop' },
+);
+
 export const SessionInfo = T.Object(
   {
   accountId: T.Integer(),

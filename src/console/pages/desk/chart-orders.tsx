@@ -1,7 +1,7 @@
 // The chart's decorations: working orders, planned brackets and the average price as price lines,
 // fills as markers, and the working orders as chips the user can cancel from the chart and drag to
-// another price. A trailing stop is listed as a stop at its current stop price; one this browser
-// placed (trailing.ts) is labelled TRAIL and its planned stop-loss line says it trails.
+// another price. A trailing stop is listed as a stop at its current stop price; one the server
+// lists as trailing (trailing.ts) is labelled TRAIL and its planned stop-loss line says it trails.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { MarkerSpec, PriceChart, PriceLineSpec } from '../../chart.ts';

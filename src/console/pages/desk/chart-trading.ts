@@ -13,7 +13,7 @@
 //   dragHazard): a stop to the wrong side of the last price is refused before it is sent, a limit
 //   that would become marketable is asked about first (docs/decisions.md, "desk").
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { sim } from '../../api.ts';
 import type { ChartClick } from '../../chart.ts';
 import { clickOrder, dragHazard } from './chart-rules.ts';
@@ -22,7 +22,7 @@ import type { SessionCore } from './core.ts';
 import type { Order } from './model.ts';
 import type { TicketModel } from './ticket-model.ts';
 import type { Trading } from './trading.ts';
-import { dragChange, foundLegs, retrailed, trailTicksOf } from './trailing.ts';
+import { dragChange, retrailed, trailTicksOf } from './trailing.ts';
 
 export interface ChartTrading {
   /** The last chart command's refusal, shown over the chart. */
@@ -50,11 +50,10 @@ export interface PendingMove {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function useChartTrading(core: SessionCore, book: Book, trading: Trading, ticket: TicketModel): ChartTrading {
+export function useChartTrading(core: SessionCore, _book: Book, trading: Trading, ticket: TicketModel): ChartTrading {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { accountId } = core;
-  useTrailingLegs(core, book);
   const run = async (f: () => Promise<void>) => {
     setBusy(true);
     setError(null);
@@ -129,14 +128,4 @@ function useDragMoves(core: SessionCore, run: (f: () => Promise<void>) => Promis
   };
 
   return { move, pendingMove, confirmMove, keepOrder: () => setPendingMove(null) };
-}
-
-/** The trailing stop-loss legs of the entries this desk placed, remembered once the book shows them (trailing.ts). */
-function useTrailingLegs(core: SessionCore, book: Book): void {
-  useEffect(() => {
-    const m = core.metaRef.current.trailing;
-    if (Object.keys(m.entries).length === 0) return;
-    const next = foundLegs(m, book);
-    if (next !== m) core.updateMeta({ trailing: next });
-  }, [book.orders, book.fills]);
 }

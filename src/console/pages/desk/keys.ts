@@ -1,5 +1,6 @@
 // The desk's keyboard: → or N steps one bar (Shift: ten), Space plays or pauses, B and S buy and
-// sell at market (the ticket's size), C cancels every working order and F flattens every position.
+// sell at market (the ticket's size and brackets: a chosen template's), R reverses the ticket
+// contract's position, C cancels every working order and F flattens every position.
 // Keys a field takes (isTyping), or with a modifier, are left alone.
 
 import { useEffect, useRef } from 'preact/hooks';
@@ -10,6 +11,7 @@ export interface KeyCommands {
   market(side: 0 | 1): void;
   cancelAll(): void;
   flattenAll(): void;
+  reverse(): void;
 }
 
 /**
@@ -55,6 +57,9 @@ export function useDeskKeys(blocked: boolean, playing: boolean, commands: KeyCom
     } else if (k === 'f' || k === 'F') {
       e.preventDefault();
       commands.flattenAll();
+    } else if (k === 'r' || k === 'R') {
+      e.preventDefault();
+      commands.reverse();
     }
   };
   useEffect(() => {

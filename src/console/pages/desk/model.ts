@@ -38,7 +38,7 @@ export const ORDER_TYPES = [
 
 export const typeShort = (t: number) => ORDER_TYPES.find((o) => o.value === t)?.short ?? String(t);
 
-/** An order's type as the desk says it: TRAIL for a trailing stop this browser knows of (the spec's view lists it as a stop). */
+/** An order's type as the desk says it: TRAIL for a trailing stop (the spec's view lists it as a stop; the server says which trail: trailing.ts). */
 export const shownType = (o: Pick<Order, 'id' | 'type'>, trailing: TrailMemory['orders']) => typeShort(trailing[String(o.id)] === undefined ? o.type : 5);
 export const sideWord = (s: number) => (s === 0 ? 'Buy' : 'Sell');
 
@@ -79,7 +79,7 @@ export interface SessionMeta {
   challengeName: string | null;
   /** Brackets asked for on pending entries (drawn as planned lines until the entry fills). */
   brackets: Record<string, { sl: number | null; tp: number | null }>;
-  /** The trailing stops this browser placed (trailing.ts): the spec's view lists them as stops. */
+  /** Which working stops trail, as the server last said (trailing.ts): the spec's view lists them as stops. */
   trailing: TrailMemory;
   /** A session over several instruments (Replay/start's instrumentSymbols): all of them, `contract` first (layout-model.ts). */
   instruments?: Contract[];

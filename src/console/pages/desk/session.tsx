@@ -25,10 +25,12 @@ import { ReplayBar } from './replay-bar.tsx';
 import { type SessionFeed, useSessionFeed } from './session-feed.ts';
 import { useResults } from './results-model.ts';
 import { ResultsList } from './results-view.tsx';
-import { FillsTable, OrdersTable, type PerContract, PositionsTable } from './tables.tsx';
+import { FillsTable, OrdersTable, orderPrice, type PerContract, PositionsTable } from './tables.tsx';
+import type { Links } from './oco-links.ts';
 import { Ticket } from './ticket.tsx';
 import { type TicketModel, useTicketModel } from './ticket-model.ts';
 import type { TrailMemory } from './trailing.ts';
+import { useServerTrails } from './trailing-sync.ts';
 import { type Trading, useTrading } from './trading.ts';
 import { MoveConfirm } from './move-confirm.tsx';
 import { Panes } from './panes.tsx';
@@ -57,8 +59,9 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const tables = useTables(core);
   const session = useSessionFeed(core, tables);
   const controls = useReplayControls(core, tables, session, onClose);
-  const ticket = useTicketModel();
+  const ticket = useTicketModel(initialMeta.accountId);
   const trading = useTrading(core, tables, session, ticket);
+  useServerTrails(core, tables.book);
   const { meta, snap, over, fmt, playing } = core;
   const { lastPrice, loading, progress } = session;
   const blocked = !!over || loading;
@@ -67,7 +70,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
   const chart = useDeskChart(core, session, tables, trading, ticket, { width: desk.panes[0].timeframe, setWidth: (tf) => desk.setPane(0, { timeframe: tf }) });
   const ticketCore = paneCore(core, desk.active);
   const ticketTrading = useTrading(ticketCore, tables, session, ticket);
-  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: ticketTrading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll });
+  useDeskKeys(blocked, playing, { step: controls.step, togglePlay: controls.togglePlay, market: ticketTrading.market, cancelAll: chart.trading.cancelAll, flattenAll: chart.trading.flattenAll, reverse: ticketTrading.reverseTicket });
 
   return (
     <div class="desk" data-testid="desk">
@@ -86,7 +89,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
       <div class={`desk-main ${meta.challengeName ? 'with-challenge' : 'plain'}`}>
         <div class="desk-left">
           <Charts desk={desk} core={core} session={session} tables={tables} trading={trading} ticket={ticket} chart={chart} />
-          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} trailing={meta.trailing.orders} fmt={fmt} multi={desk.perContract} />
+          <DeskTables tables={tables} trading={trading} lastPrice={lastPrice} contract={meta.contract} trailing={meta.trailing.orders} links={ticket.oco.links} fmt={fmt} multi={desk.perContract} />
         </div>
         <aside class="desk-side">
           <AccountStats snap={snap} startingBalance={meta.startingBalance} lastPrice={desk.many ? undefined : lastPrice} fmt={fmt} />
@@ -101,8 +104,11 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
               disabled={loading}
               busy={ticketTrading.placing}
               error={ticketTrading.ticketError}
-              onPlace={ticketTrading.place}
+              onPlace={ticketTrading.placeTicket}
               contractName={desk.perContract?.name(desk.active.id)}
+              risk={ticketTrading.riskContext()}
+              orders={tables.book.orders.filter((o) => o.contractId === desk.active.id)}
+              orderPrice={(o) => orderPrice(o, ticketCore.fmt)}
             />
           )}
           <ChallengePanel
@@ -167,12 +173,13 @@ function AccountStats({ snap, startingBalance, lastPrice, fmt }: { snap: Snapsho
   );
 }
 
-function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt, multi }: {
+function DeskTables({ tables, trading, lastPrice, contract, trailing, links, fmt, multi }: {
   tables: Tables;
   trading: Trading;
   lastPrice: number | null;
   contract: Contract;
   trailing: TrailMemory['orders'];
+  links: Links;
   fmt: PriceFormat;
   multi: PerContract | undefined;
 }) {
@@ -181,12 +188,12 @@ function DeskTables({ tables, trading, lastPrice, contract, trailing, fmt, multi
     <div class="desk-below">
       <ErrorLine error={tables.tableError} />
       <div class={`desk-tables ${multi ? 'multi' : ''}`}>
-        <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={contract.tickSize} tickValue={contract.tickValue} fmt={fmt} onClose={trading.flatten} closing={trading.closing} multi={multi} />
-        <OrdersTable orders={orders} trailing={trailing} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} multi={multi} />
+        <PositionsTable positions={positions} lastPrice={lastPrice} tickSize={contract.tickSize} tickValue={contract.tickValue} fmt={fmt} onClose={trading.flatten} onReverse={trading.reverse} closing={trading.closing} multi={multi} />
+        <OrdersTable orders={orders} trailing={trailing} links={links} fmt={fmt} onCancel={trading.cancel} canceling={trading.canceling} multi={multi} />
         <FillsTable fills={fills} fmt={fmt} multi={multi} />
       </div>
       <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
+        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>R</kbd> reverse · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
       </p>
     </div>
   );

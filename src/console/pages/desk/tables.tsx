@@ -3,6 +3,7 @@
 import { money, signClass, THead, utc } from '../../ui.tsx';
 import { type Order, type Position, shownType, sideWord, type Trade } from './model.ts';
 import type { TrailMemory } from './trailing.ts';
+import { type Links, partners } from './oco-links.ts';
 import { zoneLabel } from '../../time-format.ts';
 
 interface Fmt {
@@ -22,13 +23,15 @@ export interface PerContract {
 const contractCell = (multi: PerContract | undefined, contractId: string) => multi && <td class="sym-cell">{multi.name(contractId)}</td>;
 const contractColumn = (multi: PerContract | undefined) => (multi ? ['Contract'] : []);
 
-export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt, onClose, closing, multi }: {
+export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt, onClose, onReverse, closing, multi }: {
   positions: Position[];
   lastPrice: number | null;
   tickSize: number;
   tickValue: number;
   fmt: Fmt;
   onClose: (p: Position) => void;
+  /** Flatten and open the other way in one market order (trading.ts reverse). */
+  onReverse: (p: Position) => void;
   closing: boolean;
   multi?: PerContract;
 }) {
@@ -55,6 +58,9 @@ export function PositionsTable({ positions, lastPrice, tickSize, tickValue, fmt,
                   <button type="button" class="small" disabled={closing} onClick={() => onClose(p)}>
                     Flatten
                   </button>
+                  <button type="button" class="small ghost" disabled={closing} onClick={() => onReverse(p)} aria-label="Reverse" title={`Reverse: one market order of ${2 * p.size}, ${p.type === 1 ? 'short' : 'long'} ${p.size} after it (R)`} data-testid="reverse">
+                    Rev
+                  </button>
                 </td>
               </tr>
             );
@@ -73,14 +79,17 @@ export function orderPrice(o: Order, fmt: Fmt): string {
   return 'market';
 }
 
-export function OrdersTable({ orders, trailing, fmt, onCancel, canceling, multi }: {
+export function OrdersTable({ orders, trailing, links, fmt, onCancel, canceling, multi }: {
   orders: Order[];
   trailing: TrailMemory['orders'];
+  /** OCO links the desk asked for (oco-links.ts). */
+  links: Links;
   fmt: Fmt;
   onCancel: (o: Order) => void;
   canceling: number | null;
   multi?: PerContract;
 }) {
+  const ids = orders.map((o) => o.id);
   return (
     <section class="card table-card">
       <h3>
@@ -90,11 +99,14 @@ export function OrdersTable({ orders, trailing, fmt, onCancel, canceling, multi 
         <THead columns={[{ num: '#' }, ...contractColumn(multi), 'Side', 'Type', { num: 'Size' }, { num: 'Price' }, '']} />
         <tbody>
           {orders.map((o) => (
-            <tr key={o.id} data-order-id={o.id}>
+            <tr key={o.id} data-order-id={o.id} data-oco={partners(links, o.id, ids).join(' ') || undefined}>
               <td class="num muted">{o.id}</td>
               {contractCell(multi, o.contractId)}
               <td class={o.side === 0 ? 'pos' : 'neg'}>{sideWord(o.side)}</td>
-              <td>{shownType(o, trailing)}</td>
+              <td>
+                {shownType(o, trailing)}
+                <OcoTag ids={partners(links, o.id, ids)} />
+              </td>
               <td class="num">{o.size}</td>
               <td class="num">{orderPrice(o, multi?.fmt(o.contractId) ?? fmt)}</td>
               <td class="actions">
@@ -108,6 +120,17 @@ export function OrdersTable({ orders, trailing, fmt, onCancel, canceling, multi 
       </table>
       {orders.length === 0 && <p class="empty">No working orders.</p>}
     </section>
+  );
+}
+
+/** `OCO #12`: the working orders one-cancels-other with this one. */
+function OcoTag({ ids }: { ids: number[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <span class="oco-tag muted small" title="One-cancels-other: when one fills, the others are canceled">
+      {' '}
+      OCO {ids.map((id) => `#${id}`).join(' ')}
+    </span>
   );
 }
 

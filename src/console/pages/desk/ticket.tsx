@@ -1,10 +1,12 @@
 // The order ticket: market, limit, stop, stop-limit and trailing stop (its trail in ticks), size, and
 // stop-loss (plain or trailing) / take-profit brackets in ticks (layout; its state is ticket-model.ts,
-// which the B/S keys read too). Errors from Order/place show under it.
+// which the B/S keys read too). Errors from Order/place show under it. Its order tools (risk sizing,
+// bracket templates, OCO with a working order) are ticket-tools.tsx.
 
 import { ErrorLine } from '../../ui.tsx';
-import { ORDER_TYPES } from './model.ts';
-import type { TicketModel, TicketOrder } from './ticket-model.ts';
+import { type Order, ORDER_TYPES } from './model.ts';
+import type { RiskContext, TicketModel, TicketOrder } from './ticket-model.ts';
+import { OcoField, RiskField, RiskNote, TemplateBar } from './ticket-tools.tsx';
 
 export type { TicketOrder };
 
@@ -16,7 +18,13 @@ interface Props {
   disabled: boolean;
   error: string | null;
   busy: boolean;
-  onPlace: (o: TicketOrder) => void;
+  /** The Buy (0) and Sell (1) buttons: the ticket's order, sized by its risk when it has one. */
+  onPlace: (side: 0 | 1) => void;
+  /** What sizing by risk knows of the contract and the plan. */
+  risk: RiskContext;
+  /** The contract's working orders, to link the next order with (OCO). */
+  orders: readonly Order[];
+  orderPrice: (o: Order) => string;
   /** The contract it trades, named when the session has several. */
   contractName?: string;
 }
@@ -25,9 +33,11 @@ const TYPE_HINTS: Record<number, string> = { 5: 'Trailing stop: its stop follows
 
 const inputValue = (e: Event) => (e.target as HTMLInputElement).value;
 
-export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace, contractName }: Props) {
-  const { type, size } = m;
-  const place = (side: 0 | 1) => onPlace(m.order(side));
+export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, error, busy, onPlace, contractName, risk, orders, orderPrice }: Props) {
+  const { type } = m;
+  const sizing = m.sizing(risk);
+  // Sized by risk: the size it buys (none: the buttons say so and place nothing).
+  const size = sizing === null ? m.size : sizing.size;
   // A refused price or bracket (at or below 0, off the tick grid) shows under the prices it names.
   const priceError = error !== null && /price|bracket|stop-loss|take-profit|tick size/i.test(error);
 
@@ -49,19 +59,23 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
           </button>
         ))}
       </div>
-      <PriceFields m={m} tickSize={tickSize} decimals={decimals} lastPrice={lastPrice} />
+      <PriceFields m={m} size={size} tickSize={tickSize} decimals={decimals} lastPrice={lastPrice} />
       {priceError && (
         <div data-testid="ticket-price-error">
           <ErrorLine error={error} />
         </div>
       )}
+      <TemplateBar m={m} />
       <BracketFields m={m} />
+      <RiskNote sizing={sizing} />
+      {/* A market order fills at once: linking it would only cancel the other. */}
+      {type !== 2 && <OcoField m={m} orders={orders} price={orderPrice} />}
       <div class="ticket-actions">
-        <button type="button" class="buy" disabled={disabled || busy} onClick={() => place(0)} data-testid="buy">
-          Buy {size} {label}
+        <button type="button" class="buy" disabled={disabled || busy} onClick={() => onPlace(0)} data-testid="buy">
+          Buy {size ?? '—'} {label}
         </button>
-        <button type="button" class="sell" disabled={disabled || busy} onClick={() => place(1)} data-testid="sell">
-          Sell {size} {label}
+        <button type="button" class="sell" disabled={disabled || busy} onClick={() => onPlace(1)} data-testid="sell">
+          Sell {size ?? '—'} {label}
         </button>
       </div>
       {!priceError && <ErrorLine error={error} />}
@@ -70,7 +84,7 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
 }
 
 /** The size and the prices the type needs: none at market, a stop, a limit, both, or a trail in ticks. */
-function PriceFields({ m, tickSize, decimals, lastPrice }: { m: TicketModel; tickSize: number; decimals: number; lastPrice: number | null }) {
+function PriceFields({ m, size, tickSize, decimals, lastPrice }: { m: TicketModel; size: number | null; tickSize: number; decimals: number; lastPrice: number | null }) {
   const { needsLimit, needsStop, needsTrail } = m;
   const nudge = (v: string, set: (s: string) => void, ticks: number) => {
     const base = v === '' ? (lastPrice ?? 0) : Number(v);
@@ -94,7 +108,17 @@ function PriceFields({ m, tickSize, decimals, lastPrice }: { m: TicketModel; tic
     <div class={`ticket-grid ${needsStop && needsLimit ? 'two-prices' : ''}`}>
       <label class="size-field">
         Size
-        <input name="size" type="number" min={1} max={1000} step={1} value={m.size} onInput={(e) => m.setSize(Number(inputValue(e)))} />
+        <input
+          name="size"
+          type="number"
+          min={1}
+          max={1000}
+          step={1}
+          value={size ?? ''}
+          readOnly={m.risk.trim() !== ''}
+          title={m.risk.trim() !== '' ? 'Sized by the risk below: clear it to size by hand' : undefined}
+          onInput={(e) => m.setSize(Number(inputValue(e)))}
+        />
       </label>
       {!needsStop && !needsLimit && !needsTrail && (
         <label class="price-field">
@@ -146,13 +170,14 @@ function BracketTicks({ label, name, value, onSet }: { label: string; name: stri
   );
 }
 
-/** Stop-loss and take-profit in ticks from the entry; a trailing stop-loss trails by its ticks. */
+/** Stop-loss and take-profit in ticks from the entry (a trailing stop-loss trails by its ticks), and the dollars to risk. */
 function BracketFields({ m }: { m: TicketModel }) {
   return (
     <>
       <div class="ticket-grid brackets">
         <BracketTicks label="Stop-loss" name="slTicks" value={m.sl} onSet={m.setSl} />
         <BracketTicks label="Take-profit" name="tpTicks" value={m.tp} onSet={m.setTp} />
+        <RiskField m={m} />
       </div>
       <label class="check sl-trailing" title="The stop-loss follows the price by its ticks instead of resting at the entry's distance">
         <input type="checkbox" name="slTrailing" checked={m.slTrailing} onChange={(e) => m.setSlTrailing((e.target as HTMLInputElement).checked)} />

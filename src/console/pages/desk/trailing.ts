@@ -2,18 +2,14 @@
 // (pure: no DOM, no Preact, so test/console runs them).
 //
 // The console reads orders in the spec's view, where a trailing stop is a Stop at its current stop
-// price (engine/spec-view.ts): the desk cannot tell one from the listing. It knows the ones it placed,
-// as it knows the brackets it planned (this browser, per session, in the session's description):
+// price (engine/spec-view.ts): the listing cannot tell one from a stop. The server can: GET
+// /api/auth/replay-sessions/:id/trailing-stops lists the session's working trailing stops with their
+// trail, whoever placed them (this desk, another browser, a bot) and a trailing stop-loss leg once its
+// entry filled. The desk reads it when its working stops change (trailing-sync.ts) and takes its answer
+// as the whole truth about `orders` (fromServer). What the desk placed itself it knows at once:
 // - a Trailing stop from the ticket: its id is Order/place's answer, its trail the ticket's ticks;
-// - the stop-loss of an entry sent with a trailing stop-loss bracket: spawned when the entry fills,
-//   with the fill's time as its creation time and an id after the entry's (engine.ts, "Brackets").
-//   It is the lowest-id working Stop on the other side, created at the entry's fill time, that the
-//   desk has not already taken for another entry. Two entries of one side, bracketed and filled in
-//   the same second, could be told apart wrongly; the server then refuses the drag with a clear
-//   message (a Stop has no trailPrice, a trailing stop's stopPrice follows the price), never moves
-//   the wrong order.
-// Trailing stops a bot or another browser placed read as plain stops here; the same refusal covers
-// a drag of one.
+// - an entry sent with a trailing stop-loss bracket: its planned stop-loss line says it trails until
+//   it fills (then its leg is a working trailing stop, which the server lists).
 //
 // A drag moves an order in place with Order/modify (its id, its legs' link and the engine's time
 // priority rules kept): the price its chip sits on (a stop's stop, else the limit: a stop-limit's chip
@@ -21,20 +17,19 @@
 // the trail by the distance dragged: the stop is the extreme less the trail (a sell; a buy adds it),
 // so moving it by d ticks is a trail d ticks shorter or longer.
 
-import type { Book } from './live.ts';
 import type { Order } from './wire.ts';
 
 export interface TrailMemory {
   /** Working orders known to be trailing stops → their trail in ticks. */
   orders: Record<string, number>;
-  /** Entries sent with a trailing stop-loss → its trail in ticks, until their stop-loss leg is found. */
+  /** Entries this desk sent with a trailing stop-loss → its trail in ticks (their planned stop-loss line says it trails). */
   entries: Record<string, number>;
 }
 
 export const NO_TRAILS: TrailMemory = { orders: {}, entries: {} };
 
 /** A spec-view Stop: how a trailing stop is listed. */
-const STOP = 4;
+export const STOP = 4;
 
 /** The memory after Order/place answered `orderId` for an order of this shape. */
 export function placedTrailing(m: TrailMemory, orderId: number, o: { type: number; trailTicks?: number | null; slTicks: number | null; slTrailing?: boolean }): TrailMemory {
@@ -49,25 +44,22 @@ export function retrailed(m: TrailMemory, orderId: number, trailTicks: number): 
   return { ...m, orders: { ...m.orders, [String(orderId)]: trailTicks } };
 }
 
+/** A working trailing stop as the server lists it (GET replay-sessions/:id/trailing-stops). */
+export interface ServerTrail {
+  orderId: number;
+  trailTicks: number;
+}
+
 /**
- * The stop-loss legs of remembered entries that the book now shows (see the header): each found leg
- * joins `orders` with its entry's trail, and its entry leaves `entries`. The same memory when nothing
- * was found.
+ * The memory with `orders` as the server states them (every working trailing stop of the session,
+ * none else); the same memory when it already says so.
  */
-export function foundLegs(m: TrailMemory, book: Book): TrailMemory {
-  let next = m;
-  for (const [entryKey, trailTicks] of Object.entries(m.entries)) {
-    const entryId = Number(entryKey);
-    const fill = book.fills.find((t) => t.orderId === entryId);
-    if (!fill) continue;
-    const leg = book.orders
-      .filter((o) => o.type === STOP && o.side !== fill.side && o.id > entryId && o.creationTimestamp === fill.creationTimestamp && next.orders[String(o.id)] === undefined)
-      .reduce<Order | null>((low, o) => (low === null || o.id < low.id ? o : low), null);
-    if (!leg) continue;
-    const { [entryKey]: _, ...entries } = next.entries;
-    next = { orders: { ...next.orders, [String(leg.id)]: trailTicks }, entries };
-  }
-  return next;
+export function fromServer(m: TrailMemory, rows: readonly ServerTrail[]): TrailMemory {
+  const orders: Record<string, number> = {};
+  for (const r of rows) orders[String(r.orderId)] = r.trailTicks;
+  const keys = Object.keys(orders);
+  if (keys.length === Object.keys(m.orders).length && keys.every((k) => m.orders[k] === orders[k])) return m;
+  return { ...m, orders };
 }
 
 /** What a drag asks Order/modify to change. */
