@@ -74,4 +74,7 @@ export const coreLimits = Object.freeze({
   consoleSessionBarsRequestsPerWindowMax: 600,
   consoleSessionBarsWindowMs: 60_000,
   consoleSessionBarsPerRequestMax: 50_000,
+  // Latency under load (issue 32, lat): a call's hub events are fanned out after it answered, this
+  // long a loop turn, the rest next turn (service/events/fanout.ts).
+  replayEventSliceMs: 2,
 });

@@ -81,7 +81,11 @@ function subscribe(s: Services, feed: Feed, method: string): HubMethod {
       subs.bySymbol.set(inst.symbol, (sub = entry));
     }
     sub.contractIds.set(feed, contractId);
-    if (feed === 'quotes') sendCurrentQuote(s, c, sub, contractId);
+    // After the quotes already on their way (service/replay/events.ts fans a call's events out after it answered).
+    if (feed === 'quotes') {
+      const entry = sub;
+      s.replay.events.afterPublished(() => entry.contractIds.get('quotes') === contractId && sendCurrentQuote(s, c, entry, contractId));
+    }
     return OK;
   };
 }
