@@ -17,8 +17,9 @@
 // - event-loop lag: a setInterval(10 ms); lag = the gap between ticks minus 10 ms;
 // - memory: process.memoryUsage() after Bun.gc(true): RSS and JS heap in use;
 // - frame latency: the transport's onFrameWritten hook, per event: from being queued (synchronously,
-//   when the commit of a playback tick publishes its bars) to the WebSocket message carrying it being
-//   handed to the socket (the kernel, or Bun's send buffer);
+//   when the commit of a playback tick publishes its bars; since the deferred fan-out, from the commit
+//   handing its events over, service/events/fanout.ts, so the wait for the fan-out counts) to the
+//   WebSocket message carrying it being handed to the socket (the kernel, or Bun's send buffer);
 // - Replay/step server time: fetch entry to Response, with the step's synchronous publishing;
 // - CPU time of the process (process.cpuUsage), and the connections with output waiting.
 //

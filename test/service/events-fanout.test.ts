@@ -80,4 +80,19 @@ describe('deferred fan-out of replay events', () => {
     expect(got[0]).toEqual([0, 1, 2, 3, 4, 5]);
     expect(errors.map(String)).toEqual(['Error: boom']);
   });
+
+  it('while an event is published, says when its batch was queued (the frame-latency measure counts from there)', async () => {
+    const bus = new LocalEventBus<Ev>();
+    let now = 100;
+    const fanout = new DeferredFanout(bus, 1000, () => {}, () => now);
+    const seen: (number | undefined)[] = [];
+    bus.subscribe('t', () => seen.push(fanout.publishingSinceMs));
+    fanout.add(batch(0, 2));
+    now = 200;
+    fanout.add(batch(2, 1));
+    now = 300;
+    await new Promise<void>((r) => fanout.after(r));
+    expect(seen).toEqual([100, 100, 200]);
+    expect(fanout.publishingSinceMs).toBeUndefined();
+  });
 });

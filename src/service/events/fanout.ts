@@ -11,12 +11,14 @@
 import { asError } from '../../lib/thrown.ts';
 import type { EventBus } from './bus.ts';
 
-type Item<E> = { events: readonly E[]; next: number } | { run: () => void };
+type Item<E> = { events: readonly E[]; next: number; atMs: number } | { run: () => void };
 
 export class DeferredFanout<E extends { topic: string }> {
   private items: Item<E>[] = [];
   private head = 0;
   private armed = false;
+  /** While an event is being published: when its batch was queued (for the hubs' frame-latency measure). */
+  publishingSinceMs: number | undefined = undefined;
 
   constructor(
     private readonly bus: EventBus<E>,
@@ -28,7 +30,7 @@ export class DeferredFanout<E extends { topic: string }> {
   /** Queues one call's events, in order, to be published after what is already queued. */
   add(events: readonly E[]): void {
     if (events.length === 0) return;
-    this.items.push({ events, next: 0 });
+    this.items.push({ events, next: 0, atMs: this.monoMs() });
     this.arm();
   }
 
@@ -61,7 +63,9 @@ export class DeferredFanout<E extends { topic: string }> {
       } else {
         const e = item.events[item.next++];
         if (item.next === item.events.length) this.head++;
+        this.publishingSinceMs = item.atMs;
         this.attempt(() => this.bus.publish(e));
+        this.publishingSinceMs = undefined;
       }
       if (this.monoMs() - startMs >= this.sliceMs) break;
     }

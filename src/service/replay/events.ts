@@ -61,6 +61,11 @@ export class SessionEvents {
     this.fanout.after(fn);
   }
 
+  /** While the bus delivers a call's event: when the call handed it over (monotonic ms); else undefined. */
+  get publishingSinceMs(): number | undefined {
+    return this.fanout.publishingSinceMs;
+  }
+
   /** Resolves once every event published so far has gone to the bus. */
   settled(): Promise<void> {
     return new Promise((resolve) => this.fanout.after(resolve));
