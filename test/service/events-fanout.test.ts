@@ -95,4 +95,19 @@ describe('deferred fan-out of replay events', () => {
     expect(seen).toEqual([100, 100, 200]);
     expect(fanout.publishingSinceMs).toBeUndefined();
   });
+
+  it('publishNow: at once when nothing waits (up to a slice, the rest queued in order), else after what waits', async () => {
+    const { got, fanout, settled } = setup(1, 3);
+    fanout.publishNow(batch(0, 2));
+    expect(got[0]).toEqual([0, 1]);
+    // The clock moves 1 ms a reading: the slice of 3 ms ends part-way, the rest follows in a later turn.
+    fanout.publishNow(batch(2, 10));
+    expect(got[0].length).toBeGreaterThan(2);
+    expect(got[0].length).toBeLessThan(12);
+    fanout.publishNow(batch(12, 2)); // something waits: queued behind it
+    const before = got[0].length;
+    expect(before).toBeLessThan(12);
+    await settled();
+    expect(got[0]).toEqual(batch(0, 14).map((e) => e.n));
+  });
 });

@@ -34,6 +34,21 @@ export class DeferredFanout<E extends { topic: string }> {
     this.arm();
   }
 
+  /**
+   * Publishes `events` at once when nothing waits (up to a slice; the rest is queued), else queues
+   * them: for events no answer waits to go first (a playing session's ticks), which a turn's wait would only delay.
+   */
+  publishNow(events: readonly E[]): void {
+    if (!this.idle) return this.add(events);
+    const startMs = this.monoMs();
+    for (let k = 0; k < events.length; k++) {
+      this.publishingSinceMs = startMs;
+      this.attempt(() => this.bus.publish(events[k]));
+      this.publishingSinceMs = undefined;
+      if (k + 1 < events.length && this.monoMs() - startMs >= this.sliceMs) return this.add(events.slice(k + 1));
+    }
+  }
+
   /** Runs `fn` once everything queued before it has been published (at once when nothing is). */
   after(fn: () => void): void {
     if (this.idle) return fn();

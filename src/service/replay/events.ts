@@ -82,7 +82,9 @@ export class SessionEvents {
       this.build(s, legs, movement, ended);
     } finally {
       this.batch = null;
-      this.fanout.add(batch);
+      // A playing session's tick answers nobody: its events need not wait for the next turn.
+      if (s.playTimer !== null) this.fanout.publishNow(batch);
+      else this.fanout.add(batch);
     }
   }
 
