@@ -2,11 +2,14 @@
 // listening server with the official SignalR client: steps and orders sent back to back, without
 // waiting for their events, still reach each of 10 market and 10 user subscribers completely, in
 // order and identically; a user event names only what REST already holds when it arrives; and a
-// quote subscription made while a step's events are on their way ends on the newest quote.
+// quote subscription made while a step's events are on their way ends on the newest quote. The first
+// two hold for the synchronous fan-out before it too (they guard the order it must keep); the last, the
+// answer resolving before the step's first event reaches the bus, is what the deferred fan-out changed.
 
 import { afterEach, expect, it } from 'bun:test';
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { gatewayHubs } from '../../../src/http/hubs/index.ts';
+import { marketTopic } from '../../../src/service/events/types.ts';
 import { waitFor } from '../../support/app.ts';
 import { startHubServer, type HubServer } from '../../support/hub-server.ts';
 import { type BarSpec, OPEN_S, replayApp } from '../../support/replay.ts';
@@ -128,3 +131,23 @@ it('a quote subscription made while a step fans out ends on the newest quote', a
   await waitFor(() => quotes.at(-1) === iso(OPEN_S + 61 * 60), 30_000);
   expect(quotes.every((q, i) => i === 0 || q >= quotes[i - 1])).toBe(true);
 }, 90_000);
+
+it("a step's answer does not wait for its events: they reach the bus after it, every one, in order", async () => {
+  const t = await replayApp(bars, { historyClose: 20000 });
+  const x = (await t.post('Replay/start', { instrumentSymbol: 'NQ', startDate: '2025-03-03', timeframe: '1m' }, t.token)).body;
+  const principal = await t.s.auth.authenticate(t.token);
+  const seen: string[] = [];
+  t.s.topology.events.subscribe(marketTopic(principal!.user.id, 'NQ'), (e) => e.kind === 'tick' && seen.push(iso(e.quote.timeS)));
+  // The app's own handler, not the test helper (which waits for the fan-out): the answer is marked when it resolves.
+  const request = new Request('http://localhost/api/sim/Replay/step', {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` }, body: JSON.stringify({ accountId: x.accountId, steps: 5 }),
+  });
+  const res = await t.app.handle(request).then((r) => {
+    seen.push('answered');
+    return r;
+  });
+  expect(((await res.json()) as any).barsProcessed).toBe(5);
+  await waitFor(() => seen.length >= 6, 30_000);
+  expect(seen).toEqual(['answered', ...Array.from({ length: 5 }, (_, i) => iso(OPEN_S + (i + 1) * 60))]);
+}, 90_000);
+
