@@ -22,7 +22,7 @@
 // HTTP only); `npm run bench -- --baseline <commit> --only head-of-line` runs both in turn.
 // Run: ./node_modules/.bin/bun bench/head-of-line.bench.ts          (HOL_SECONDS=12 by default)
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Instrument } from '../src/domain/instrument.ts';
@@ -177,13 +177,21 @@ async function runServer(): Promise<void> {
   const planPath = join(dir, 'plan.json');
   writeFileSync(planPath, JSON.stringify(plan));
 
-  // The server's own event-loop lag: how late a 10 ms timer fires.
+  // The server's own event-loop lag: how late a 10 ms timer fires; and the CPU time the process had
+  // in each gap, so a late timer can be told apart: the loop busy (CPU ≈ the gap) or the process
+  // waiting for a core (CPU far below it: other work on the machine).
   const lagMs: number[] = [];
+  const gapCpuMs: number[] = [];
   let lastMs = performance.now();
+  let lastCpuMs = processCpuMs();
+  const pressure0 = cpuPressure();
   const lagTimer = setInterval(() => {
     const now = performance.now();
+    const cpu = processCpuMs();
     lagMs.push(now - lastMs - PING_EVERY_MS);
+    gapCpuMs.push(cpu - lastCpuMs);
     lastMs = now;
+    lastCpuMs = cpu;
   }, PING_EVERY_MS);
 
   const bun = process.execPath;
@@ -205,6 +213,7 @@ async function runServer(): Promise<void> {
   console.log(`History ${plan.long ? '20k × 1 m' : '1 d×365 '}  median ${f(median(r.historyMs))}  p99 ${f(percentile(r.historyMs, 0.99))}  (n=${r.historyMs.length}, refused ${r.historyRefused})`);
   if (!plan.long) console.log(`Replay/step 100  median ${f(median(r.stepMs))}  p99 ${f(percentile(r.stepMs, 0.99))}  (n=${r.stepMs.length}, refused ${r.stepRefused}, sessions ${r.sessionsStarted}, starts refused ${r.startRefused})`);
   console.log(`server loop lag  p50 ${f(median(lagMs))}  p99 ${f(percentile(lagMs, 0.99))}  max ${f(Math.max(...lagMs))}`);
+  console.log(lateGaps(lagMs, gapCpuMs, pressure0));
   console.log(`target: ping p99 ≤ 25 ms${r.historyTokensLeft === 0 ? '; History users ran out (raise HISTORY_USERS_PER_CLIENT)' : ''}`);
 
   await server.stop(true);
@@ -213,3 +222,29 @@ async function runServer(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 }
+
+/** CPU time (user + system) of this process so far, ms (all its threads). */
+function processCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** The machine's CPU pressure (PSI "some", avg10, %), or null off Linux. */
+function cpuPressure(): number | null {
+  try {
+    const m = /some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The timer gaps over 25 ms: how many, and the share of each the process was on a CPU (median). */
+function lateGaps(lagMs: number[], gapCpuMs: number[], pressure0: number | null): string {
+  const late = lagMs.map((lag, i) => ({ gap: lag + PING_EVERY_MS, cpu: gapCpuMs[i] })).filter((x) => x.gap - PING_EVERY_MS > 25);
+  const share = late.map((x) => x.cpu / x.gap);
+  const pressure = `CPU pressure ${pressure0 ?? '?'}% → ${cpuPressure() ?? '?'}% (avg10)`;
+  if (late.length === 0) return `timer gaps late by over 25 ms: none; ${pressure}`;
+  return `timer gaps late by over 25 ms: ${late.length}; the process was on a CPU for a median ${(median(share) * 100).toFixed(0)}% of such a gap (below 100%: waiting for a core); ${pressure}`;
+}
+

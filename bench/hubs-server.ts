@@ -54,6 +54,8 @@ export type ServerMessage =
 export interface LagFigures {
   atMs: number[];
   lagMs: number[];
+  /** CPU time (all threads) the process had in each tick's gap, ms: far below the gap, it waited for a core. */
+  cpuMs?: number[];
 }
 
 /** An open connection with output waiting: in the transport's queue, or buffered by Bun (the kernel took no more). */
@@ -143,13 +145,18 @@ async function serve(): Promise<void> {
   // The lag sampler runs all the time (its cost is part of every phase); it records only when asked.
   let lags: LagFigures | null = null;
   let lastTickMs = performance.now();
+  let lastCpuMs = 0;
   setInterval(() => {
     const now = performance.now();
+    const u = process.cpuUsage();
+    const cpuMs = (u.user + u.system) / 1000;
     if (lags !== null) {
       lags.atMs.push(now);
       lags.lagMs.push(Math.max(0, now - lastTickMs - LAG_TICK_MS));
+      lags.cpuMs?.push(cpuMs - lastCpuMs);
     }
     lastTickMs = now;
+    lastCpuMs = cpuMs;
   }, LAG_TICK_MS);
 
   process.on('message', (m: ServerCommand) => {
@@ -160,7 +167,7 @@ async function serve(): Promise<void> {
         return reply(m.cmd, { rssBytes: u.rss, heapUsedBytes: u.heapUsed } satisfies MemoryFigures);
       }
       case 'lag-start':
-        lags = { atMs: [], lagMs: [] };
+        lags = { atMs: [], lagMs: [], cpuMs: [] };
         return reply(m.cmd, null);
       case 'lag-stop': {
         const out = lags ?? { atMs: [], lagMs: [] };

@@ -17,8 +17,9 @@
 // - event-loop lag: a setInterval(10 ms); lag = the gap between ticks minus 10 ms;
 // - memory: process.memoryUsage() after Bun.gc(true): RSS and JS heap in use;
 // - frame latency: the transport's onFrameWritten hook, per event: from being queued (synchronously,
-//   when the commit of a playback tick publishes its bars) to the WebSocket message carrying it being
-//   handed to the socket (the kernel, or Bun's send buffer);
+//   when the commit of a playback tick publishes its bars; since the deferred fan-out, from the commit
+//   handing its events over, service/events/fanout.ts, so the wait for the fan-out counts) to the
+//   WebSocket message carrying it being handed to the socket (the kernel, or Bun's send buffer);
 // - Replay/step server time: fetch entry to Response, with the step's synchronous publishing;
 // - CPU time of the process (process.cpuUsage), and the connections with output waiting.
 //
@@ -445,6 +446,16 @@ function kernelQueued(pid: number, srv: BenchServer): KernelQueued | null {
 }
 
 /** The machine's 1-minute load average and CPU pressure (the share of time some task waited for a CPU). */
+/** Lag ticks late by over 50 ms (stalls): how many, and the share of such a gap the server was on a CPU (median). */
+function lateTicks(l: LagFigures): string {
+  const cpu = l.cpuMs;
+  if (!cpu) return 'stalls over 50 ms: (no CPU time per tick from this server)';
+  const late = l.lagMs.map((lag, i) => ({ gap: lag + 10, cpu: cpu[i] })).filter((x) => x.gap - 10 > 50);
+  if (late.length === 0) return 'stalls over 50 ms: none';
+  const share = quantile(late.map((x) => x.cpu / x.gap), 0.5);
+  return `stalls over 50 ms: ${late.length}; the server process was on a CPU for a median ${(share * 100).toFixed(0)}% of such a gap (below 100%: waiting for a core)`;
+}
+
 function machineLoad(): string {
   let pressure = '';
   try {
@@ -581,6 +592,7 @@ function reportPlay(r: {
   console.log(`     per second: ${perSecond.join(' ')}`);
   console.log(`   frame latency, event queued → its message written (server, ${r.frames.messages.toLocaleString('en-US')} messages): ${spread(r.frames.latenciesMs)}`);
   console.log(`   server event-loop lag (setInterval 10 ms drift): ${spread(r.lags.lagMs)}`);
+  console.log(`   ${lateTicks(r.lags)}`);
   const kernel = (k: KernelQueued | null) => (k ? `${kib(k.clientRx)} in its receive queue + ${kib(k.serverTx)} in the server's send queue` : 'kernel queues not found');
   const pre = r.preroll;
   console.log(

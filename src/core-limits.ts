@@ -78,4 +78,7 @@ export const coreLimits = Object.freeze({
   // Drawings and the risk/reward tool (issue 30): a text note's length on the chart, in characters
   // (config.ts's file length is ratcheted, so the wire-shape limit lives here).
   drawingTextCharsMax: 200,
+  // Latency under load (issue 32, lat): a call's hub events are fanned out after it answered, this
+  // long a loop turn, the rest next turn (service/events/fanout.ts).
+  replayEventSliceMs: 2,
 });

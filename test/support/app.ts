@@ -76,7 +76,11 @@ export async function makeApp(opts: { config?: Partial<Config>; dbPath?: string;
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
       );
-      return readReply(res);
+      const reply = await readReply(res);
+      // As a client over the network sees them: the hub events of a call leave after its answer
+      // (service/events/fanout.ts); an in-process caller waits for them before it reads what hubs got.
+      await s.replay.events.settled();
+      return reply;
     },
     async login() {
       const r = await t.post('Auth/loginKey', { userName: email, apiKey: t.apiKey });

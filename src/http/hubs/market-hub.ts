@@ -51,20 +51,21 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, sub: InstrumentS
   // The symbol-id style follows from the profile (the server's config being fixed): the profile is the view.
   const view: string = profile;
   const contract = () => quoteContract(s, inst, profile, e.quote.timeS);
+  const sinceMs = s.replay.events.publishingSinceMs;
   // Quotes and books of earlier bars of one call would be merged into the last one anyway.
   const quoteId = e.last ? sub.contractIds.get('quotes') : undefined;
   if (quoteId !== undefined) {
     const args = argsFor(e, 'GatewayQuote', quoteId, view, () => hubQuote(inst, contract(), e.quote));
-    c.send('GatewayQuote', args, { coalesceKey: `q:${inst.symbol}` });
+    c.send('GatewayQuote', args, { coalesceKey: `q:${inst.symbol}`, sinceMs });
   }
   if (e.bar === null) return; // a jump's or a subscription's quote: no bar was played
   const bar = e.bar;
   const tradeId = sub.contractIds.get('trades');
-  if (tradeId !== undefined) c.send('GatewayTrade', argsFor(e, 'GatewayTrade', tradeId, view, () => hubTrades(inst, contract(), bar, e.quote.timeS)));
+  if (tradeId !== undefined) c.send('GatewayTrade', argsFor(e, 'GatewayTrade', tradeId, view, () => hubTrades(inst, contract(), bar, e.quote.timeS)), { sinceMs });
   const depthId = e.last ? sub.contractIds.get('depth') : undefined;
   if (depthId !== undefined) {
     const args = argsFor(e, 'GatewayDepth', depthId, view, () => hubDepth(inst, e.quote, bar.volume));
-    c.send('GatewayDepth', args, { coalesceKey: `d:${inst.symbol}` });
+    c.send('GatewayDepth', args, { coalesceKey: `d:${inst.symbol}`, sinceMs });
   }
 }
 
@@ -81,7 +82,11 @@ function subscribe(s: Services, feed: Feed, method: string): HubMethod {
       subs.bySymbol.set(inst.symbol, (sub = entry));
     }
     sub.contractIds.set(feed, contractId);
-    if (feed === 'quotes') sendCurrentQuote(s, c, sub, contractId);
+    // After the quotes already on their way (service/replay/events.ts fans a call's events out after it answered).
+    if (feed === 'quotes') {
+      const entry = sub;
+      s.replay.events.afterPublished(() => entry.contractIds.get('quotes') === contractId && sendCurrentQuote(s, c, entry, contractId));
+    }
     return OK;
   };
 }
@@ -116,7 +121,7 @@ function subscribeReplayBars(s: Services): HubMethod {
       const bySymbol = e.bySymbol && Object.fromEntries(e.bySymbol.map((x) => [x.symbol, hubBars(findInstrument(x.symbol, 'all') ?? inst, x.bars)]));
       c.send('ReplayDeskBars', [accountId, {
         bars: hubBars(inst, e.bars), currentIndex: e.currentIndex, currentTime: isoFromEpochS(e.nowS), ended: e.ended, ...(bySymbol ? { barsBySymbol: bySymbol } : {}),
-      }]);
+      }], { sinceMs: s.replay.events.publishingSinceMs });
     };
     subs.bars.set(accountId, s.topology.events.subscribe(barsTopic(accountId), deliverBars));
     return OK;

@@ -46,7 +46,8 @@ function deliver(s: Services, c: HubConnection, e: ReplayEvent, streams: Set<Str
   const profile = profileOf(s.config, c.principal);
   const at = (simS: number) => (profile === 'live' ? simS : undefined);
   // Built once per event and profile, whatever the number of connections (shared-args.ts).
-  const send = (target: string, build: () => unknown) => c.send(target, sharedArgs(e, target, '', profile, () => [build()]));
+  const opts = { sinceMs: s.replay.events.publishingSinceMs };
+  const send = (target: string, build: () => unknown) => c.send(target, sharedArgs(e, target, '', profile, () => [build()]), opts);
   if (e.kind === 'order' && streams.has('orders')) {
     const order = sharedArgs(e, 'order', '', profile, () => [hubOrder(e, contractOf(s, e.symbol, profile, at(e.gatewayOrder.createdS)), profile)])[0];
     if (order !== null) send('GatewayUserOrder', () => shaped(shape, e.action, order));
@@ -94,7 +95,9 @@ function subscribeAccounts(s: Services): HubMethod {
   return (c) => {
     const subs = subsOf(c);
     subs.accounts ??= s.topology.events.subscribe(accountsTopic(c.principal.user.id), (e) => {
-      if (e.kind === 'account') c.send('GatewayUserAccount', sharedArgs(e, 'GatewayUserAccount', '', '', () => [shaped(s.config.hubEventShape, 1, hubAccount(e))]));
+      if (e.kind !== 'account') return;
+      const args = sharedArgs(e, 'GatewayUserAccount', '', '', () => [shaped(s.config.hubEventShape, 1, hubAccount(e))]);
+      c.send('GatewayUserAccount', args, { sinceMs: s.replay.events.publishingSinceMs });
     });
     return OK;
   };

@@ -2,7 +2,9 @@
 // fills, positions, balances) in the order they happened, interleaved with a quote per played bar
 // of the session feeding the user's market subscriptions. Published only after the commit, so no
 // client hears of a change the store does not hold; built only for topics somebody listens to, so
-// a session without subscribers pays one lookup per topic.
+// a session without subscribers pays one lookup per topic. A call's events are built at once (they
+// read the session as the call left it) and handed to the bus as one batch after the call has
+// answered, in bounded slices (events/fanout.ts): a step's cost does not grow with its subscribers.
 
 import type { BarColumns } from '../../data/bar-columns.ts';
 import type { BarSource } from '../../data/bar-source.ts';
@@ -12,7 +14,9 @@ import type { SessionEngine } from '../../engine/engine.ts';
 import { specOrderView } from '../../engine/spec-view.ts';
 import { sideSign } from '../../engine/types.ts';
 import { challengeAccountName, replayAccountName } from '../account-names.ts';
+import { limits } from '../../config.ts';
 import type { EventBus } from '../events/bus.ts';
+import { DeferredFanout } from '../events/fanout.ts';
 import { accountsTopic, barsTopic, marketTopic, type ReplayEvent, type TickBar, userTopic } from '../events/types.ts';
 import type { LiveSession, SessionLeg } from './session.ts';
 import { SessionTape } from './tape.ts';
@@ -34,19 +38,63 @@ export interface SessionEventDeps {
   source: BarSource;
   /** The live session that feeds a user's market subscriptions on an instrument (docs/decisions.md, "Hubs"). */
   feedingSession(userId: number, symbol: string): LiveSession | undefined;
+  /** A failure while fanning events out (after the call answered: nobody else can be told). */
+  onError?: (error: Error) => void;
 }
 
 export class SessionEvents {
   /** Each instrument's quote tape, per session (one engine per instrument). */
   private readonly tapes = new WeakMap<SessionEngine, SessionTape>();
+  private readonly fanout: DeferredFanout<ReplayEvent>;
+  /** The events of the call being published (null outside `published`). */
+  private batch: ReplayEvent[] | null = null;
 
-  constructor(private readonly d: SessionEventDeps) {}
+  constructor(private readonly d: SessionEventDeps) {
+    this.fanout = new DeferredFanout(d.bus, limits.replayEventSliceMs, d.onError);
+  }
+
+  /**
+   * Runs `fn` once every event published so far has gone to the bus (at once when none waits): a new
+   * subscription's first quote must not overtake the older quotes still on their way.
+   */
+  afterPublished(fn: () => void): void {
+    this.fanout.after(fn);
+  }
+
+  /** While the bus delivers a call's event: when the call handed it over (monotonic ms); else undefined. */
+  get publishingSinceMs(): number | undefined {
+    return this.fanout.publishingSinceMs;
+  }
+
+  /** Resolves once every event published so far has gone to the bus. */
+  settled(): Promise<void> {
+    return new Promise((resolve) => this.fanout.after(resolve));
+  }
 
   /**
    * Publishes what a committed call did, instrument by instrument (each one's changes interleaved
    * with its own quotes); `ended` when it ended the session.
    */
   published(s: LiveSession, legs: readonly LegChanges[], movement: Movement, ended: boolean): void {
+    const batch: ReplayEvent[] = [];
+    this.batch = batch;
+    try {
+      this.build(s, legs, movement, ended);
+    } finally {
+      this.batch = null;
+      // A playing session's tick answers nobody: its events need not wait for the next turn.
+      if (s.playTimer !== null) this.fanout.publishNow(batch);
+      else this.fanout.add(batch);
+    }
+  }
+
+  /** One event of the call being published (or, outside a call, a batch of its own). */
+  private emit(e: ReplayEvent): void {
+    if (this.batch !== null) this.batch.push(e);
+    else this.fanout.add([e]);
+  }
+
+  private build(s: LiveSession, legs: readonly LegChanges[], movement: Movement, ended: boolean): void {
     const bus = this.d.bus;
     // A practice branch's changes are its own account's, never its challenge's (branching.ts).
     const accountIds = s.challenge && !s.challenge.practice ? [s.accountId, s.challenge.accountId] : [s.accountId];
@@ -66,7 +114,7 @@ export class SessionEvents {
       const bars = movement.kind === 'bars' ? tickBars(movement.bars) : [];
       // A session over several instruments: each one's bars, by symbol (the first's are `bars` too).
       const bySymbol = s.multi ? s.legs.map((l, k) => ({ symbol: l.inst.symbol, bars: movement.kind === 'bars' && movement.byLeg?.[k] ? tickBars(movement.byLeg[k]) : [] })) : undefined;
-      bus.publish({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, symbol: s.inst.symbol, bars, bySymbol, currentIndex: s.currentIndex, nowS: s.nowS, ended });
+      this.emit({ topic: barsTopic(s.accountId), kind: 'bars', accountId: s.accountId, symbol: s.inst.symbol, bars, bySymbol, currentIndex: s.currentIndex, nowS: s.nowS, ended });
     }
   }
 
@@ -93,7 +141,7 @@ export class SessionEvents {
         const bar = { timeS: b.time[i], open: b.open[i], high: b.high[i], low: b.low[i], close: b.close[i], volume: b.volume[i] };
         const quote = this.tape(leg).quote(endS, b.close[i], { startS: b.time[i], high: bar.high, low: bar.low, volume: bar.volume });
         const last = i === b.length - 1;
-        this.d.bus.publish({ topic: market, kind: 'tick', userId: s.userId, symbol, sessionAccountId: s.accountId, quote, bar, last });
+        this.emit({ topic: market, kind: 'tick', userId: s.userId, symbol, sessionAccountId: s.accountId, quote, bar, last });
       }
     }
     flushUntil(Infinity);
@@ -104,7 +152,7 @@ export class SessionEvents {
   publishQuote(s: LiveSession, leg: SessionLeg = s.legs[0]): void {
     const quote = this.currentQuote(s, leg);
     if (quote === null) return;
-    this.d.bus.publish({
+    this.emit({
       topic: marketTopic(s.userId, leg.inst.symbol), kind: 'tick', userId: s.userId, symbol: leg.inst.symbol,
       sessionAccountId: s.accountId, quote, bar: null, last: true,
     });
@@ -122,13 +170,12 @@ export class SessionEvents {
   }
 
   private userEvents(s: LiveSession, leg: SessionLeg, accountIds: readonly number[], c: EngineChange): void {
-    const bus = this.d.bus;
     const symbol = leg.inst.symbol;
     if (c.kind === 'order') {
       if (c.armed) return; // nothing a client sees changed
       for (const accountId of accountIds) {
         const order = specOrderView(c.order);
-        bus.publish({ topic: userTopic(accountId), kind: 'order', accountId, symbol, order, gatewayOrder: c.order, action: c.created ? 0 : 1 });
+        this.emit({ topic: userTopic(accountId), kind: 'order', accountId, symbol, order, gatewayOrder: c.order, action: c.created ? 0 : 1 });
       }
       return;
     }
@@ -136,9 +183,9 @@ export class SessionEvents {
     const closing = c.previousQty !== 0 && Math.sign(c.previousQty) !== sideSign(c.fill.side);
     for (const accountId of accountIds) {
       const topic = userTopic(accountId);
-      bus.publish({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
+      this.emit({ topic, kind: 'trade', accountId, symbol, fill: c.fill, closing });
       const opening = c.positionOpenedS === null || c.positionOpenFillId === null ? null : { openedS: c.positionOpenedS, fillId: c.positionOpenFillId };
-      bus.publish({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action, opening });
+      this.emit({ topic, kind: 'position', accountId, symbol, qty: c.positionQty, avgPriceTicks: c.avgPriceTicks, timeS: s.nowS, action, opening });
     }
     this.accountEvents(s, accountIds, c.balanceCents, false);
   }
@@ -155,7 +202,7 @@ export class SessionEvents {
       const account = challenge
         ? { id, name: challengeAccountName(challenge.rule.plan.size, id), balanceCents, canTrade: challenge.rule.state.status === 'active', kind: 'challenge' as const }
         : { id, name: replayAccountName(s.inst.symbol, s.tf.text, id), balanceCents, canTrade: !ended, kind: 'replay' as const };
-      this.d.bus.publish({ topic, kind: 'account', account });
+      this.emit({ topic, kind: 'account', account });
     }
   }
 }

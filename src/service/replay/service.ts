@@ -95,6 +95,7 @@ export class ReplayService implements SessionOwners {
       bus: d.bus,
       source: d.source,
       feedingSession: (userId, symbol) => this.reads.feedingSession(userId, symbol),
+      onError: (e) => d.logError('publishing replay events failed', { error: String(e) }),
     });
     this.commands = new SessionCommands(d, this.registry, persistence, this.events, this.reads);
     this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);

@@ -148,7 +148,7 @@ export class SocketConnection implements HubConnection {
 
   send(target: string, args: readonly unknown[], opts?: SendOptions): void {
     if (this.phase !== 'open') return;
-    const atMs = this.host.onFrameWritten ? this.host.monoMs() : -1;
+    const atMs = this.host.onFrameWritten ? opts?.sinceMs ?? this.host.monoMs() : -1;
     if (this.writer.push(invocationRecord(target, args), opts?.coalesceKey, atMs, true)) this.writer.schedule();
   }
 

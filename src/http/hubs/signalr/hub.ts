@@ -32,6 +32,11 @@ export interface SendOptions {
    * user events never carry a key.
    */
   readonly coalesceKey?: string;
+  /**
+   * The monotonic time (performance.now()) the event was handed over for delivery, when earlier than
+   * this send (a call's events wait for its answer, service/events/fanout.ts): frame latency counts from it.
+   */
+  readonly sinceMs?: number;
 }
 
 export interface HubConnection {
