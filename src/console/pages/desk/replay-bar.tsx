@@ -8,6 +8,8 @@ import type { ReplayControls } from './controls.ts';
 import type { SessionMeta } from './model.ts';
 import { ContractName } from './contract-label.tsx';
 import { zoneLabel } from '../../time-format.ts';
+import { type Branching, shortTime, useBranching } from './branching.ts';
+import '../branching.css';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
 const LINK_TITLE: Record<LinkState, string> = {
@@ -35,6 +37,7 @@ interface BarProps {
 }
 
 export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, ended, error, notes }: BarProps) {
+  const branching = useBranching(meta, clock, playing, blocked);
   const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
   return (
     <header class="card desk-bar">
@@ -68,13 +71,69 @@ export function ReplayBar({ meta, clock, progress, link, controls, playing, bloc
         </div>
         <ControlButtons controls={controls} playing={playing} blocked={blocked} />
       </div>
-      <ErrorLine error={error} />
+      <div class="branch-line">
+        <BranchButtons b={branching} />
+        <BranchChip meta={meta} b={branching} />
+      </div>
+      <ErrorLine error={error ?? branching.error} />
+      {branching.note && (
+        <p class="bar-note branch-note" data-testid="branch-note">
+          {branching.note}
+        </p>
+      )}
       {notes.filter((n) => n !== null).map((n) => (
         <p class="bar-note" data-testid="bar-note" key={n}>
           {n}
         </p>
       ))}
     </header>
+  );
+}
+
+/**
+ * On a branch: its parent and branch time (the parent resumed on the desk when it is live, else its
+ * journal page), and "practice" on a challenge session's branch (never the evaluation).
+ */
+function BranchChip({ meta, b }: { meta: SessionMeta; b: Branching }) {
+  const br = meta.branch;
+  if (!br) return null;
+  const name = b.parent?.name ?? `account ${br.parentAccountId}`;
+  const text = `Branch of ${name} at ${shortTime(br.time)}`;
+  return (
+    <>
+      {b.parent?.live ? (
+        <button type="button" class="chip chip-branch" onClick={b.resumeParent} data-testid="branch-parent" title={`Resume ${name} on the desk (it is still live); this branch stays live too`}>
+          {text} · resume
+        </button>
+      ) : (
+        <a class="chip chip-branch" href={`#/journal?id=${br.parentAccountId}`} data-testid="branch-parent" title={`${name} has ended: open it in the journal`}>
+          {text}
+        </a>
+      )}
+      {br.practiceOf !== null && (
+        <span class="chip chip-warn" data-testid="branch-practice" title={`A practice branch of challenge account ${br.practiceOf}: its rules are shown and applied to this copy, but it never counts for the evaluation and never takes a payout`}>
+          practice
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Step back (a branch at the previous bar's close) and Branch here (at the current one); each says why when it does not apply. */
+function BranchButtons({ b }: { b: Branching }) {
+  const back = b.stepBack;
+  const here = b.branchHere;
+  return (
+    <div class="branch-controls">
+      <button type="button" onClick={() => b.run(back, 'Stepped back to')} disabled={back.time === null || b.busy} data-testid="step-back"
+        title={back.reason ?? `Step back to ${shortTime(back.time!)}: a new session branched at the previous bar; this one is kept`}>
+        ← Step back
+      </button>
+      <button type="button" onClick={() => b.run(here, 'Branched at')} disabled={here.time === null || b.busy} data-testid="branch-here"
+        title={here.reason ?? `Branch here, at ${shortTime(here.time!)}, before the orders sent at this bar: a new session; this one is kept`}>
+        Branch here
+      </button>
+    </div>
   );
 }
 
