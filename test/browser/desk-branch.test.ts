@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { closeClean, deskPage, jumpUntilClock, WAIT } from './desk-support.ts';
-import { browserStage, docScreenshot, noBrowser } from './support.ts';
+import { adminCli, browserStage, docScreenshot, noBrowser, screenshot } from './support.ts';
 
 /** A current-family call made from the page with its cookie. */
 function api(page: Page, path: string, body: unknown): Promise<any> {
@@ -26,10 +26,11 @@ async function rows(page: Page, testid: string): Promise<string[][]> {
 const current = (page: Page) => page.evaluate("Number(localStorage.getItem('rd.desk.current'))") as Promise<number>;
 
 /** A 1 m NQ session started on the desk on `date`, drawn and live; its account and contract. */
-async function startSession(page: Page, date: string): Promise<{ accountId: number; contractId: string }> {
+async function startSession(page: Page, date: string, account?: number): Promise<{ accountId: number; contractId: string }> {
   await page.waitForSelector('[data-testid=start-form] select[name=contract] option', { state: 'attached' });
   await page.fill('input[name=startDate]', date);
   await page.selectOption('select[name=timeframe]', '1m');
+  if (account !== undefined) await page.selectOption('select[name=account]', String(account));
   await page.click('text=Start replay');
   await page.waitForSelector('[data-testid=desk]', WAIT);
   await page.waitForFunction("Number(document.querySelector('[data-testid=chart]')?.dataset.bars) > 0 && !document.querySelector('.chart-loading')", undefined, WAIT);
@@ -155,6 +156,34 @@ describe.skipIf(noBrowser)('console: step back and branch on the desk, and the f
     const order = await page.$$eval('[data-testid=journal-sessions] tbody tr', (trs: any[]) => trs.map((tr) => Number(tr.dataset.accountId)));
     expect(order.indexOf(branchId)).toBe(order.indexOf(accountId) + 1);
     expect((await page.textContent(`[data-testid=journal-sessions] tr[data-account-id="${branchId}"] [data-testid=branch-mark]`))!.trim()).toBe(`↳ branch of ${accountId} at 2025-03-05 14:40`);
+    await closeClean(opened);
+  }, 240_000);
+
+  it('a challenge session’s branch is practice: marked so, its own rule state shown, never the evaluation’s, and no payout anywhere; while playing, branching waits for a pause', async () => {
+    const ch = adminCli(stage.server, ['challenge', 'create', '--email', stage.server.creds.userName, '--plan', '50K']);
+    const opened = await deskPage(stage);
+    const { page } = opened;
+    const { accountId } = await startSession(page, '2025-03-11', ch.accountId);
+    await jumpUntilClock(page, '2025-03-11 15:00', '2025-03-11 15:00:00');
+    await page.click('[data-testid=play]');
+    await page.waitForFunction("document.querySelector('[data-testid=step-back]').disabled && document.querySelector('[data-testid=branch-here]').disabled", undefined, WAIT);
+    expect(await page.getAttribute('[data-testid=step-back]', 'title')).toBe('Pause first: a branch starts from a bar that stays put');
+    await page.click('[data-testid=play]');
+    await page.waitForFunction("!document.querySelector('[data-testid=branch-here]').disabled", undefined, WAIT);
+
+    const branchId = await branchOnDesk(page, 'branch-here', accountId);
+    const info = await described(page, branchId);
+    expect([info.challenge, info.branch.practiceOf]).toEqual([null, ch.accountId]);
+    expect((await page.textContent('[data-testid=branch-practice]'))!.trim()).toBe('practice');
+    await screenshot(page, 'desk-branch-practice');
+    // Its rules are shown from its own state; the challenge's evaluation (GET /api/auth/challenges) is never read for it.
+    await page.waitForSelector('[data-testid=challenge]', WAIT);
+    expect((await page.textContent('[data-testid=challenge] .ch-sub .mono'))!.trim()).toBe(`Practice · rules of challenge ${ch.accountId}`);
+    await page.click('[data-testid=step]');
+    await page.waitForSelector('[data-testid=branch-note]', { state: 'detached', ...WAIT });
+    await page.waitForTimeout(1500);
+    expect(await page.getAttribute('[data-testid=challenge]', 'data-detail-status')).toBeNull();
+    expect(await page.$$eval('[data-testid=desk] button, [data-testid=desk] a', (els: any[]) => els.filter((e) => /payout|withdraw/i.test(e.textContent)).length)).toBe(0);
     await closeClean(opened);
   }, 240_000);
 });

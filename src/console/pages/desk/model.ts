@@ -166,7 +166,8 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
   return sessionMeta(r, {
     startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
     challengeAccountId: r.challenge?.accountId ?? null,
-    challengeName: r.challenge?.name ?? null,
+    // A practice branch trades for no challenge: its rules panel names it practice (branching.ts).
+    challengeName: r.challenge?.name ?? (r.branch?.practiceOf != null ? `Practice · rules of challenge ${r.branch.practiceOf}` : null),
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
     ...(r.instruments ? { instruments: r.instruments } : {}),

@@ -46,7 +46,7 @@ export function ReplayBar({ meta, clock, progress, link, controls, playing, bloc
           <ContractName contract={meta.contract} at={clock} />
           <span class="muted desc" title={meta.contract.description}>{meta.contract.description}</span>
           <span class="chip">{meta.timeframe}</span>
-          {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
+          {meta.challengeName && meta.branch?.practiceOf == null && <span class="chip chip-warn">{meta.challengeName}</span>}
         </div>
         <div class="clock">
           <span class="mono" data-testid="sim-time" data-iso={clock ?? ''} title="Simulated now, as the server keeps it: the close of the last bar played (bars are named by their open)">
