@@ -186,4 +186,25 @@ describe.skipIf(noBrowser)('console: step back and branch on the desk, and the f
     expect(await page.$$eval('[data-testid=desk] button, [data-testid=desk] a', (els: any[]) => els.filter((e) => /payout|withdraw/i.test(e.textContent)).length)).toBe(0);
     await closeClean(opened);
   }, 240_000);
+
+  it('Branch at… a typed time: a time not yet played is refused in the trader’s words; a played bar’s close branches there', async () => {
+    const opened = await deskPage(stage);
+    const { page } = opened;
+    const { accountId } = await startSession(page, '2025-03-06');
+    await jumpUntilClock(page, '2025-03-06 10:00', '2025-03-06 10:00:00');
+    await page.fill('input[name=branchAt]', '2025-03-06 11:00');
+    await page.click('[data-testid=branch-at]');
+    await page.waitForSelector('.desk-bar .error', WAIT);
+    expect((await page.textContent('.desk-bar .error'))!.trim()).toBe(
+      "Branch at: 2025-03-06 11:00 UTC is not a bar already played; pick a time after the session's start, 2025-03-06 00:00 UTC, and at most its clock, 2025-03-06 10:00 UTC",
+    );
+    await page.fill('input[name=branchAt]', '2025-03-06 09:30');
+    const branchId = await branchOnDesk(page, 'branch-at', accountId);
+    const parentName = (await described(page, accountId)).name;
+    expect(await page.textContent('[data-testid=branch-note]')).toBe(`Branched at 09:30 UTC on a branch of ${parentName}; the original session is kept (Journal / live sessions)`);
+    expect((await described(page, branchId)).currentTime).toBe('2025-03-06T09:30:00Z');
+    await page.waitForFunction("document.querySelector('[data-testid=sim-time]').textContent.trim() === '2025-03-06 09:30:00'", undefined, WAIT);
+    expect(await page.$('.desk-bar .error')).toBeNull();
+    await closeClean(opened);
+  }, 240_000);
 });

@@ -9,6 +9,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, auth, sim } from '../../api.ts';
 import { formatTime, zoneLabel } from '../../time-format.ts';
 import { describeSession, saveMeta, type SessionMeta, timeframeParts } from './model.ts';
+import { jumpBoxText, parseJumpBox } from './sim-clock.ts';
 
 /** What the desk says after a branch, on the branch, while its clock is still the branch time. */
 export interface BranchNote {
@@ -65,15 +66,42 @@ export function branchHereTime(meta: SessionMeta, clock: string | null, playing:
   return { time: clock!, reason: null };
 }
 
-/** `15:02 CT`: a branch time as the note says it, in the chosen zone. */
-export const shortTime = (iso: string) => `${formatTime(iso).slice(11, 16)} ${zoneLabel()}`;
+/** `15:02 CT`: a branch time as the note says it, in the chosen zone; with its date when not `ref`'s day. */
+export function shortTime(iso: string, ref: string | null = null): string {
+  const t = formatTime(iso);
+  return `${ref !== null && formatTime(ref).slice(0, 10) !== t.slice(0, 10) ? t.slice(0, 16) : t.slice(11, 16)} ${zoneLabel()}`;
+}
+
+/**
+ * "Branch at…": a time typed like the jump box's (`YYYY-MM-DD HH:MM`, the chosen zone), checked in
+ * the trader's words before the server is asked: a bar close already played, on the timeframe's grid.
+ */
+export function typedBranchTime(meta: SessionMeta, clock: string | null, playing: boolean, blocked: boolean, text: string): BranchAt {
+  const why = blockedWhy(clock, playing, blocked);
+  if (why) return none(why);
+  const iso = parseJumpBox(text.trim());
+  if (iso === null) return none(`Branch at: write the time as YYYY-MM-DD HH:MM (${zoneLabel()})`);
+  const at = (t: string) => `${jumpBoxText(t)} ${zoneLabel()}`;
+  const ms = Date.parse(iso);
+  if (meta.startTime === null || ms <= Date.parse(meta.startTime) || ms > Date.parse(clock!)) {
+    return none(`Branch at: ${at(iso)} is not a bar already played; pick a time after the session's start, ${meta.startTime ? at(meta.startTime) : '—'}, and at most its clock, ${at(clock!)}`);
+  }
+  let widthMs = 0;
+  try {
+    widthMs = timeframeParts(meta.timeframe).widthS * 1000;
+  } catch {
+    // A calendar timeframe: the server checks its grid.
+  }
+  if (widthMs > 0 && ms % widthMs !== 0 && ms !== Date.parse(clock!)) return none(`Branch at: ${at(iso)} is not the close of a ${meta.timeframe} bar`);
+  return { time: iso, reason: null };
+}
 
 /** Branches `meta`'s session at `time` and describes the new session (kept as this browser's current one). */
-export async function branchAt(meta: SessionMeta, time: string, verb: 'Stepped back to' | 'Branched at'): Promise<{ meta: SessionMeta; note: BranchNote }> {
+export async function branchAt(meta: SessionMeta, time: string, verb: 'Stepped back to' | 'Branched at', from: string | null): Promise<{ meta: SessionMeta; note: BranchNote }> {
   const r = await sim<{ accountId: number; branchTime: string }>('Replay/branch', { accountId: meta.accountId, time });
   const next = await describeSession(r.accountId);
   saveMeta(next);
-  const text = `${verb} ${shortTime(r.branchTime)} on a branch of ${meta.accountName}; the original session is kept (Journal / live sessions)`;
+  const text = `${verb} ${shortTime(r.branchTime, from)} on a branch of ${meta.accountName}; the original session is kept (Journal / live sessions)`;
   return { meta: next, note: { accountId: next.accountId, time: r.branchTime, text } };
 }
 
@@ -105,6 +133,11 @@ export interface Branching {
   note: string | null;
   parent: ParentInfo | null;
   run(at: BranchAt, verb: 'Stepped back to' | 'Branched at'): void;
+  /** The "Branch at…" box's text, and its time (or why it does not apply). */
+  typed: string;
+  setTyped(v: string): void;
+  /** Branches at the typed time, or says why not. */
+  runTyped(): void;
   /** Resumes the parent on the desk (a live parent only). */
   resumeParent(): void;
 }
@@ -114,6 +147,7 @@ export function useBranching(meta: SessionMeta, clock: string | null, playing: b
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [parent, setParent] = useState<ParentInfo | null>(null);
+  const [typed, setTyped] = useState('');
   const parentId = meta.branch?.parentAccountId ?? null;
   useEffect(() => {
     if (parentId !== null) readParent(parentId).then(setParent, () => setParent({ accountId: parentId, name: `account ${parentId}`, live: null }));
@@ -124,7 +158,7 @@ export function useBranching(meta: SessionMeta, clock: string | null, playing: b
     if (at.time === null || busy || !desk) return;
     setBusy(true);
     setError(null);
-    branchAt(meta, at.time, verb).then(
+    branchAt(meta, at.time, verb, clock).then(
       (b) => desk.to(b.meta, b.note),
       (e) => {
         setBusy(false);
@@ -140,5 +174,11 @@ export function useBranching(meta: SessionMeta, clock: string | null, playing: b
       (e) => setError(`Not resumed: ${e instanceof Error ? e.message : String(e)}`),
     );
   };
-  return { stepBack: stepBackTime(meta, clock, playing, blocked), branchHere: branchHereTime(meta, clock, playing, blocked), busy, error, note, parent, run, resumeParent };
+  const runTyped = () => {
+    const at = typedBranchTime(meta, clock, playing, blocked, typed);
+    if (at.time === null) setError(at.reason);
+    else run(at, 'Branched at');
+  };
+  const stepBack = stepBackTime(meta, clock, playing, blocked);
+  return { stepBack, branchHere: branchHereTime(meta, clock, playing, blocked), busy, error, note, parent, run, resumeParent, typed, setTyped, runTyped };
 }

@@ -133,6 +133,11 @@ function BranchButtons({ b }: { b: Branching }) {
         title={here.reason ?? `Branch here, at ${shortTime(here.time!)}, before the orders sent at this bar: a new session; this one is kept`}>
         Branch here
       </button>
+      <TimeForm cls="branch-at" name="branchAt" value={b.typed} onEdit={b.setTyped} onSubmit={b.runTyped} label="Branch at" title={`Branch at a bar already played: its close, ${zoneLabel()}, 24-hour`}>
+        <button type="submit" disabled={here.time === null || b.busy || !b.typed.trim()} data-testid="branch-at" title={here.reason ?? 'A new session as this one stood at that bar close; this one is kept'}>
+          Branch at…
+        </button>
+      </TimeForm>
     </div>
   );
 }
@@ -163,28 +168,11 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           name="speed"
         />
       </label>
-      <form
-        class="jump"
-        onSubmit={(e) => {
-          e.preventDefault();
-          c.submitJump();
-        }}
-      >
-        <input
-          type="text"
-          name="jumpTo"
-          value={c.jumpAt}
-          placeholder="YYYY-MM-DD HH:MM"
-          spellcheck={false}
-          autocomplete="off"
-          onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
-          aria-label={`Jump to (${zoneLabel()}, YYYY-MM-DD HH:MM)`}
-          title={`Jump to this time, ${zoneLabel()}, 24-hour: YYYY-MM-DD HH:MM`}
-        />
+      <TimeForm cls="jump" name="jumpTo" value={c.jumpAt} onEdit={c.editJump} onSubmit={c.submitJump} label="Jump to" title={`Jump to this time, ${zoneLabel()}, 24-hour: YYYY-MM-DD HH:MM`}>
         <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
           Jump
         </button>
-      </form>
+      </TimeForm>
       <button type="button" class="ghost" onClick={c.leave} data-testid="leave" title="Back to the start form; the session stays live and can be resumed">
         Leave
       </button>
@@ -193,6 +181,32 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
       </button>
       {c.confirmEnd.asked && <EndConfirm controls={c} />}
     </div>
+  );
+}
+
+/** A time typed as `YYYY-MM-DD HH:MM` in the chosen zone (the jump box, Branch at…), with its button. */
+function TimeForm(p: { cls: string; name: string; value: string; onEdit: (v: string) => void; onSubmit: () => void; label: string; title: string; children: preact.ComponentChildren }) {
+  return (
+    <form
+      class={p.cls}
+      onSubmit={(e) => {
+        e.preventDefault();
+        p.onSubmit();
+      }}
+    >
+      <input
+        type="text"
+        name={p.name}
+        value={p.value}
+        placeholder="YYYY-MM-DD HH:MM"
+        spellcheck={false}
+        autocomplete="off"
+        onInput={(e) => p.onEdit((e.target as HTMLInputElement).value)}
+        aria-label={`${p.label} (${zoneLabel()}, YYYY-MM-DD HH:MM)`}
+        title={p.title}
+      />
+      {p.children}
+    </form>
   );
 }
 
