@@ -6,11 +6,18 @@ import type { PageProps } from './page-props.ts';
 import { currentSessionId, describeSession, forgetMeta, type SessionMeta } from './desk/model.ts';
 import { SessionView } from './desk/session.tsx';
 import { StartPanel } from './desk/start.tsx';
+import { type BranchNote, DeskSwitchContext } from './desk/branching.ts';
 import './desk.css';
 
 export function DeskPage({ user }: PageProps) {
   const [meta, setMeta] = useState<SessionMeta | null | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
+  // A branch made on the desk (Step back, Branch here) and the note that says so (desk/branching.ts).
+  const [branchNote, setBranchNote] = useState<BranchNote | null>(null);
+  const switchTo = (m: SessionMeta, note: BranchNote | null) => {
+    setBranchNote(note);
+    setMeta(m);
+  };
 
   // Back to the session this browser was trading, if it is still live (as the server describes it).
   useEffect(() => {
@@ -36,13 +43,15 @@ export function DeskPage({ user }: PageProps) {
   if (meta === undefined) return <p class="muted">Loading…</p>;
   if (meta === null) return <StartPanel onStarted={(m) => { setNotice(null); setMeta(m); }} notice={notice} />;
   return (
-    <SessionView
-      key={meta.accountId}
-      meta={meta}
-      onClose={(n) => {
-        setNotice(n ?? null);
-        setMeta(null);
-      }}
-    />
+    <DeskSwitchContext.Provider value={{ to: switchTo, note: branchNote }}>
+      <SessionView
+        key={meta.accountId}
+        meta={meta}
+        onClose={(n) => {
+          setNotice(n ?? null);
+          setMeta(null);
+        }}
+      />
+    </DeskSwitchContext.Provider>
   );
 }

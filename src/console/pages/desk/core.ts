@@ -106,7 +106,8 @@ export function useSessionCore(initialMeta: SessionMeta): SessionCore {
     saveMeta(m);
   };
   const refreshChallenge = () => {
-    if (metaRef.current.challengeAccountId !== null || live.current.propFirm) challenge.refresh();
+    // A practice branch (branching.ts) shows its own rule state (propFirm), never the challenge's evaluation.
+    if (metaRef.current.branch?.practiceOf == null && (metaRef.current.challengeAccountId !== null || live.current.propFirm)) challenge.refresh();
   };
   return {
     ...snapshots,

@@ -83,7 +83,12 @@ export interface SessionMeta {
   trailing: TrailMemory;
   /** A session over several instruments (Replay/start's instrumentSymbols): all of them, `contract` first (layout-model.ts). */
   instruments?: Contract[];
+  /** A branch (Replay/branch): the session it left, the bar close it left from, and the challenge it is practice of (branching.ts). */
+  branch?: SessionBranch;
 }
+
+/** A branch's origin as the server states it (present only on a branch). */
+export type SessionBranch = Static<typeof web.SessionBranch>;
 
 const KEY = (id: number) => `rd.desk.session.${id}`;
 
@@ -142,7 +147,7 @@ type SessionInfo = Static<typeof web.SessionInfo>;
 type Described = Pick<SessionInfo, 'accountId' | 'name' | 'contract' | 'timeframe' | 'startTime' | 'historyBars' | 'historyStartTime'>;
 
 /** What this browser adds to a session's description: its balance at the start, challenge, plans. */
-type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing' | 'instruments'>;
+type Kept = Pick<SessionMeta, 'startingBalance' | 'challengeAccountId' | 'challengeName' | 'brackets' | 'trailing' | 'instruments' | 'branch'>;
 
 /** A session's meta from the server's description of it and what this browser keeps (no end date: the server plays to the data's end). */
 export function sessionMeta(d: Described, kept: Kept): SessionMeta {
@@ -161,10 +166,12 @@ export async function describeSession(accountId: number): Promise<SessionMeta> {
   return sessionMeta(r, {
     startingBalance: r.startingBalance ?? known?.startingBalance ?? null,
     challengeAccountId: r.challenge?.accountId ?? null,
-    challengeName: r.challenge?.name ?? null,
+    // A practice branch trades for no challenge: its rules panel names it practice (branching.ts).
+    challengeName: r.challenge?.name ?? (r.branch?.practiceOf != null ? `Practice · rules of challenge ${r.branch.practiceOf}` : null),
     brackets: known?.brackets ?? {},
     trailing: known?.trailing ?? NO_TRAILS,
     ...(r.instruments ? { instruments: r.instruments } : {}),
+    ...(r.branch ? { branch: r.branch } : {}),
   });
 }
 

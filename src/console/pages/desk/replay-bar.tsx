@@ -8,6 +8,8 @@ import type { ReplayControls } from './controls.ts';
 import type { SessionMeta } from './model.ts';
 import { ContractName } from './contract-label.tsx';
 import { zoneLabel } from '../../time-format.ts';
+import { type Branching, shortTime, useBranching } from './branching.ts';
+import '../branching.css';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
 const LINK_TITLE: Record<LinkState, string> = {
@@ -35,6 +37,7 @@ interface BarProps {
 }
 
 export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, ended, error, notes }: BarProps) {
+  const branching = useBranching(meta, clock, playing, blocked);
   const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
   return (
     <header class="card desk-bar">
@@ -43,7 +46,7 @@ export function ReplayBar({ meta, clock, progress, link, controls, playing, bloc
           <ContractName contract={meta.contract} at={clock} />
           <span class="muted desc" title={meta.contract.description}>{meta.contract.description}</span>
           <span class="chip">{meta.timeframe}</span>
-          {meta.challengeName && <span class="chip chip-warn">{meta.challengeName}</span>}
+          {meta.challengeName && meta.branch?.practiceOf == null && <span class="chip chip-warn">{meta.challengeName}</span>}
         </div>
         <div class="clock">
           <span class="mono" data-testid="sim-time" data-iso={clock ?? ''} title="Simulated now, as the server keeps it: the close of the last bar played (bars are named by their open)">
@@ -68,13 +71,74 @@ export function ReplayBar({ meta, clock, progress, link, controls, playing, bloc
         </div>
         <ControlButtons controls={controls} playing={playing} blocked={blocked} />
       </div>
-      <ErrorLine error={error} />
+      <div class="branch-line">
+        <BranchButtons b={branching} />
+        <BranchChip meta={meta} b={branching} />
+      </div>
+      <ErrorLine error={error ?? branching.error} />
+      {branching.note && (
+        <p class="bar-note branch-note" data-testid="branch-note">
+          {branching.note}
+        </p>
+      )}
       {notes.filter((n) => n !== null).map((n) => (
         <p class="bar-note" data-testid="bar-note" key={n}>
           {n}
         </p>
       ))}
     </header>
+  );
+}
+
+/**
+ * On a branch: its parent and branch time (the parent resumed on the desk when it is live, else its
+ * journal page), and "practice" on a challenge session's branch (never the evaluation).
+ */
+function BranchChip({ meta, b }: { meta: SessionMeta; b: Branching }) {
+  const br = meta.branch;
+  if (!br) return null;
+  const name = b.parent?.name ?? `account ${br.parentAccountId}`;
+  const text = `Branch of ${name} at ${shortTime(br.time)}`;
+  return (
+    <>
+      {b.parent?.live ? (
+        <button type="button" class="chip chip-branch" onClick={b.resumeParent} data-testid="branch-parent" title={`Resume ${name} on the desk (it is still live); this branch stays live too`}>
+          {text} · resume
+        </button>
+      ) : (
+        <a class="chip chip-branch" href={`#/journal?id=${br.parentAccountId}`} data-testid="branch-parent" title={`${name} has ended: open it in the journal`}>
+          {text}
+        </a>
+      )}
+      {br.practiceOf !== null && (
+        <span class="chip chip-warn" data-testid="branch-practice" title={`A practice branch of challenge account ${br.practiceOf}: its rules are shown and applied to this copy, but it never counts for the evaluation and never takes a payout`}>
+          practice
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Step back (a branch at the previous bar's close) and Branch here (at the current one); each says why when it does not apply. */
+function BranchButtons({ b }: { b: Branching }) {
+  const back = b.stepBack;
+  const here = b.branchHere;
+  return (
+    <div class="branch-controls">
+      <button type="button" onClick={() => b.run(back, 'Stepped back to')} disabled={back.time === null || b.busy} data-testid="step-back"
+        title={back.reason ?? `Step back to ${shortTime(back.time!)}: a new session branched at the previous bar; this one is kept`}>
+        ← Step back
+      </button>
+      <button type="button" onClick={() => b.run(here, 'Branched at')} disabled={here.time === null || b.busy} data-testid="branch-here"
+        title={here.reason ?? `Branch here, at ${shortTime(here.time!)}, before the orders sent at this bar: a new session; this one is kept`}>
+        Branch here
+      </button>
+      <TimeForm cls="branch-at" name="branchAt" value={b.typed} onEdit={b.setTyped} onSubmit={b.runTyped} label="Branch at" title={`Branch at a bar already played: its close, ${zoneLabel()}, 24-hour`}>
+        <button type="submit" disabled={here.time === null || b.busy || !b.typed.trim()} data-testid="branch-at" title={here.reason ?? 'A new session as this one stood at that bar close; this one is kept'}>
+          Branch at…
+        </button>
+      </TimeForm>
+    </div>
   );
 }
 
@@ -104,28 +168,11 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
           name="speed"
         />
       </label>
-      <form
-        class="jump"
-        onSubmit={(e) => {
-          e.preventDefault();
-          c.submitJump();
-        }}
-      >
-        <input
-          type="text"
-          name="jumpTo"
-          value={c.jumpAt}
-          placeholder="YYYY-MM-DD HH:MM"
-          spellcheck={false}
-          autocomplete="off"
-          onInput={(e) => c.editJump((e.target as HTMLInputElement).value)}
-          aria-label={`Jump to (${zoneLabel()}, YYYY-MM-DD HH:MM)`}
-          title={`Jump to this time, ${zoneLabel()}, 24-hour: YYYY-MM-DD HH:MM`}
-        />
+      <TimeForm cls="jump" name="jumpTo" value={c.jumpAt} onEdit={c.editJump} onSubmit={c.submitJump} label="Jump to" title={`Jump to this time, ${zoneLabel()}, 24-hour: YYYY-MM-DD HH:MM`}>
         <button type="submit" disabled={playing || blocked} data-testid="jump" title={playing ? 'Pause to jump' : undefined}>
           Jump
         </button>
-      </form>
+      </TimeForm>
       <button type="button" class="ghost" onClick={c.leave} data-testid="leave" title="Back to the start form; the session stays live and can be resumed">
         Leave
       </button>
@@ -134,6 +181,32 @@ function ControlButtons({ controls: c, playing, blocked }: { controls: ReplayCon
       </button>
       {c.confirmEnd.asked && <EndConfirm controls={c} />}
     </div>
+  );
+}
+
+/** A time typed as `YYYY-MM-DD HH:MM` in the chosen zone (the jump box, Branch at…), with its button. */
+function TimeForm(p: { cls: string; name: string; value: string; onEdit: (v: string) => void; onSubmit: () => void; label: string; title: string; children: preact.ComponentChildren }) {
+  return (
+    <form
+      class={p.cls}
+      onSubmit={(e) => {
+        e.preventDefault();
+        p.onSubmit();
+      }}
+    >
+      <input
+        type="text"
+        name={p.name}
+        value={p.value}
+        placeholder="YYYY-MM-DD HH:MM"
+        spellcheck={false}
+        autocomplete="off"
+        onInput={(e) => p.onEdit((e.target as HTMLInputElement).value)}
+        aria-label={`${p.label} (${zoneLabel()}, YYYY-MM-DD HH:MM)`}
+        title={p.title}
+      />
+      {p.children}
+    </form>
   );
 }
 

@@ -1,7 +1,8 @@
 // One session in the journal: what was replayed, its statistics, its chart with the trades marked
 // and its balance curve side by side, every round trip with its R, excursions, tags and note (a row
 // picked zooms the chart to it; a tag filters them; CSV exports them), what the session teaches
-// (expectancy, daily P&L, by weekday and hour), and the session's note and tags.
+// (expectancy, daily P&L, by weekday and hour), the session's note and tags, and its family of
+// branches side by side (family.tsx).
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorLine, utc } from '../../ui.tsx';
@@ -15,6 +16,7 @@ import { ReviewPanel } from './review-stats.tsx';
 import { SessionChart } from './session-chart.tsx';
 import { TagsEditor } from './tags.tsx';
 import { TradesTable } from './trades-table.tsx';
+import { BranchesSection } from './family.tsx';
 
 export function JournalDetailView({ accountId }: { accountId: number }) {
   const [d, setD] = useState<JournalDetail | null>(null);
@@ -42,6 +44,7 @@ export function JournalDetailView({ accountId }: { accountId: number }) {
     <Frame>
       <Header d={d} />
       <Stats r={d.results} startingBalance={startingBalance} />
+      <BranchesSection current={d} />
       <div class="journal-charts">
         <section class="card">
           <h3>

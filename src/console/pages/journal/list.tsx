@@ -1,13 +1,15 @@
 // The journal's list: ended sessions, most recently ended first, each a row of its instrument, span,
 // timeframe, statistics, note and tags; a row opens the session. A tag filters the sessions (those
 // carrying it on the session or a trade), and under them what all of them teach (or the tagged
-// trades): expectancy, the daily P&L calendar, P&L by weekday and by hour.
+// trades): expectancy, the daily P&L calendar, P&L by weekday and by hour. A branch is listed under
+// its parent, marked (family.tsx).
 
 import { useEffect, useState } from 'preact/hooks';
 import { type Column, ErrorLine, money, signClass, THead, utc } from '../../ui.tsx';
 import { ContractName } from '../desk/contract-label.tsx';
 import { endWords, type JournalSession, type JournalSummary, loadJournal, loadSummary } from './model.ts';
 import { ReviewPanel } from './review-stats.tsx';
+import { BranchMark, familyOrder } from './family.tsx';
 import { zoneLabel } from '../../time-format.ts';
 
 export const open = (accountId: number) => {
@@ -87,14 +89,14 @@ function SessionsTable({ sessions }: { sessions: JournalSession[] }) {
     <table data-testid="journal-sessions" class="journal-table">
       <THead columns={columns(zoneLabel())} />
       <tbody>
-        {sessions.map((s) => (
-          <tr key={s.accountId} data-account-id={s.accountId} class="clickable" onClick={() => open(s.accountId)} title={endWords(s.endReason)}>
+        {familyOrder(sessions).map(({ session: s, depth }) => (
+          <tr key={s.accountId} data-account-id={s.accountId} data-depth={depth} class={`clickable ${s.branch ? 'branch-row' : ''}`} onClick={() => open(s.accountId)} title={endWords(s.endReason)}>
             <td class="mono">{utc(s.endedAt).slice(0, 16)}</td>
             <td>
               <a href={`#/journal?id=${s.accountId}`} class="mono">
                 <ContractName contract={s.contract} at={s.currentTime} />
               </a>{' '}
-              <span class="muted small">{s.contract.description}</span>
+              <span class="muted small">{s.contract.description}</span> <BranchMark s={s} />
             </td>
             <td class="mono">{s.timeframe}</td>
             <td class="mono small">
