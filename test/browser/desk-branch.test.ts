@@ -97,6 +97,15 @@ describe.skipIf(noBrowser)('console: step back and branch on the desk, and the f
     await page.waitForSelector('[data-testid=positions] tbody tr', WAIT);
     expect((await rows(page, 'positions'))[0].slice(0, 2)).toEqual(['Long', '1']);
     expect(await page.$('[data-testid=branch-parent]')).toBeNull();
+
+    // ← steps back as the button does (keys.ts): the original again to 09:59, without its order.
+    await page.click('[data-testid=sim-time]'); // the desk's keys, not a field's
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(`![${accountId}, ${branchId}].includes(Number(localStorage.getItem('rd.desk.current')))`, undefined, WAIT);
+    await page.waitForSelector('[data-testid=branch-note]', WAIT);
+    const byKey = await current(page);
+    expect((await described(page, byKey)).branch).toEqual({ parentAccountId: accountId, time: '2025-03-04T09:59:00Z', practiceOf: null });
+    expect((await api(page, 'Position/searchOpen', { accountId: byKey })).positions).toEqual([]);
     await closeClean(opened);
   }, 240_000);
 

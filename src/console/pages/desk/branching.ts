@@ -5,11 +5,12 @@
 // note that says what happened until the branch's clock moves on.
 
 import { createContext } from 'preact';
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, auth, sim } from '../../api.ts';
 import { formatTime, zoneLabel } from '../../time-format.ts';
 import { describeSession, saveMeta, type SessionMeta, timeframeParts } from './model.ts';
 import { jumpBoxText, parseJumpBox } from './sim-clock.ts';
+import { isTyping } from './keys.ts';
 
 /** What the desk says after a branch, on the branch, while its clock is still the branch time. */
 export interface BranchNote {
@@ -181,4 +182,23 @@ export function useBranching(meta: SessionMeta, clock: string | null, playing: b
   };
   const stepBack = stepBackTime(meta, clock, playing, blocked);
   return { stepBack, branchHere: branchHereTime(meta, clock, playing, blocked), busy, error, note, parent, run, resumeParent, typed, setTyped, runTyped };
+}
+
+/**
+ * ← steps back, as the replay bar's button does (keys.ts: not while a field takes the key, nor with
+ * a modifier); a step back that does not apply (playing, the first bar) does nothing.
+ */
+export function useStepBackKey(b: Branching): void {
+  const latest = useRef(b);
+  latest.current = b;
+  useEffect(() => {
+    const h = (e: KeyboardEvent) => {
+      if (e.key !== 'ArrowLeft' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || isTyping(e.target, e.key)) return;
+      e.preventDefault();
+      const cur = latest.current;
+      cur.run(cur.stepBack, 'Stepped back to');
+    };
+    addEventListener('keydown', h);
+    return () => removeEventListener('keydown', h);
+  }, []);
 }

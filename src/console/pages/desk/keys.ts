@@ -1,6 +1,7 @@
 // The desk's keyboard: → or N steps one bar (Shift: ten), Space plays or pauses, B and S buy and
 // sell at market (the ticket's size and brackets: a chosen template's), R reverses the ticket
-// contract's position, C cancels every working order and F flattens every position.
+// contract's position, C cancels every working order and F flattens every position. ← steps back
+// (a branch at the previous bar: branching.ts useStepBackKey, beside the replay bar's button).
 // Keys a field takes (isTyping), or with a modifier, are left alone.
 
 import { useEffect, useRef } from 'preact/hooks';
@@ -20,7 +21,7 @@ export interface KeyCommands {
  * takes no letter and no space: after typing a size or touching the speed, B, S, Space… are the
  * desk's; their arrows stay theirs (a cursor, a value).
  */
-function isTyping(t: EventTarget | null, k: string): boolean {
+export function isTyping(t: EventTarget | null, k: string): boolean {
   const el = t as HTMLElement | null;
   if (!el) return false;
   const tag = el.tagName;

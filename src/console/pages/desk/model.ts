@@ -113,6 +113,7 @@ export function loadMeta(accountId: number): SessionMeta | null {
 export function forgetMeta(accountId: number): void {
   try {
     localStorage.removeItem(KEY(accountId));
+    localStorage.removeItem(`rd.desk.layout.${accountId}`); // its charts' layout (multi-desk.ts)
     if (localStorage.getItem('rd.desk.current') === String(accountId)) localStorage.removeItem('rd.desk.current');
   } catch {
     // nothing to forget

@@ -8,7 +8,7 @@ import type { ReplayControls } from './controls.ts';
 import type { SessionMeta } from './model.ts';
 import { ContractName } from './contract-label.tsx';
 import { zoneLabel } from '../../time-format.ts';
-import { type Branching, shortTime, useBranching } from './branching.ts';
+import { type Branching, shortTime, useBranching, useStepBackKey } from './branching.ts';
 import '../branching.css';
 
 const LINK_WORD: Record<LinkState, string> = { connecting: 'Connecting', up: 'Live', reconnecting: 'Reconnecting…', down: 'Offline' };
@@ -38,6 +38,7 @@ interface BarProps {
 
 export function ReplayBar({ meta, clock, progress, link, controls, playing, blocked, ended, error, notes }: BarProps) {
   const branching = useBranching(meta, clock, playing, blocked);
+  useStepBackKey(branching);
   const pct = progress.totalBars ? (100 * progress.currentIndex) / progress.totalBars : 0;
   return (
     <header class="card desk-bar">
@@ -126,8 +127,8 @@ function BranchButtons({ b }: { b: Branching }) {
   return (
     <div class="branch-controls">
       <button type="button" onClick={() => b.run(back, 'Stepped back to')} disabled={back.time === null || b.busy} data-testid="step-back"
-        title={back.reason ?? `Step back to ${shortTime(back.time!)}: a new session branched at the previous bar; this one is kept`}>
-        ← Step back
+        title={back.reason ?? `Step back to ${shortTime(back.time!)} (←): a new session branched at the previous bar; this one is kept`}>
+        Step back <kbd>←</kbd>
       </button>
       <button type="button" onClick={() => b.run(here, 'Branched at')} disabled={here.time === null || b.busy} data-testid="branch-here"
         title={here.reason ?? `Branch here, at ${shortTime(here.time!)}, before the orders sent at this bar: a new session; this one is kept`}>

@@ -193,7 +193,7 @@ function DeskTables({ tables, trading, lastPrice, contract, trailing, links, fmt
         <FillsTable fills={fills} fmt={fmt} multi={multi} />
       </div>
       <p class="muted small keys">
-        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>R</kbd> reverse · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
+        <kbd>→</kbd>/<kbd>N</kbd> step · <kbd>Shift</kbd>+<kbd>→</kbd> ten bars · <kbd>←</kbd> step back (a branch) · <kbd>Space</kbd> play/pause · <kbd>B</kbd> buy · <kbd>S</kbd> sell at market (the ticket's size and brackets) · <kbd>R</kbd> reverse · <kbd>C</kbd> cancel all · <kbd>F</kbd> flatten
       </p>
     </div>
   );
