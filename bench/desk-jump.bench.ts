@@ -8,9 +8,15 @@
 // With PANES=2 the desk shows the session at 1 m beside its 15 m pane (issue 30, "Two timeframes of
 // one session side by side"), and the jump is timed until both have drawn their last bar.
 //
+// After each jump, Step back (issue 30, "Rewind, by branching"): a branch at the previous bar of a
+// session a month of 1 m bars in, with no command since its start (the worst case: the branch walks
+// the whole month from the start's checkpoint). Timed from the click until the desk shows the branch
+// with its chart drawn to the bar before, with the longest task meanwhile and the bytes the server's
+// database files grew by (the database and its WAL). A checkout without Step back prints so.
+//
 // Run: ./node_modules/.bin/bun bench/desk-jump.bench.ts   (RUNS=3; PANES=2; ROOT=<checkout> for a baseline)
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -25,6 +31,8 @@ if (!CHROMIUM) {
 }
 const RUNS = Number(process.env.RUNS ?? 3);
 const LAST_BAR = '2025-03-02T23:59:00.000Z';
+/** The branch's last bar after Step back: the bar before LAST_BAR. */
+const PREVIOUS_BAR = '2025-03-02T23:58:00.000Z';
 const PANES = Number(process.env.PANES ?? 1);
 /** The 15 m pane's last bar after the jump: the bucket holding 23:59. */
 const LAST_BUCKET = '2025-03-02T23:45:00.000Z';
@@ -59,6 +67,25 @@ async function jump(page: Page): Promise<{ ms: number; longestMs: number; tasks:
   return { ms, longestMs: long.length ? Math.max(...long) : 0, tasks: long.length };
 }
 
+/** The bytes of the server's database files (the database, its WAL and shared memory). */
+const dbBytes = () => readdirSync(dataDir).filter((f) => f.includes('.db')).reduce((n, f) => n + statSync(join(dataDir, f)).size, 0);
+
+/** Step back after the jump: ms to the branch drawn, the longest task, the database's growth; null without the button. */
+async function stepBack(page: Page): Promise<{ ms: number; longestMs: number; bytes: number } | null> {
+  if ((await page.$('[data-testid=step-back]')) === null) return null;
+  const from = await page.evaluate("localStorage.getItem('rd.desk.current')");
+  await page.evaluate(`window.__long = [];`);
+  const before = dbBytes();
+  const t0 = Date.now();
+  await page.click('[data-testid=step-back]');
+  const drawn = `localStorage.getItem('rd.desk.current') !== '${from}' && document.querySelector('[data-testid=branch-parent]') && document.querySelector('[data-testid=chart]')?.dataset.lastTime === '${PREVIOUS_BAR}' && !document.querySelector('.chart-loading')`;
+  await page.waitForFunction(drawn, undefined, { timeout: 120_000, polling: 10 });
+  const ms = Date.now() - t0;
+  await page.waitForTimeout(1500);
+  const long = (await page.evaluate('window.__long')) as number[];
+  return { ms, longestMs: long.length ? Math.max(...long) : 0, bytes: dbBytes() - before };
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'replaydesk-desk-jump-'));
 const server = await spawnServer({ env: { DATA_DIR: dataDir, DATA_START_DATE: '2025-01-06', DATA_END_DATE: '2025-03-14', RUNNER_POOL_SIZE: '0', LOG_REQUESTS: 'false' }, timeoutMs: 180_000 });
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
@@ -72,14 +99,22 @@ try {
   await page.waitForSelector('[data-testid=user-email]');
   console.log(`desk-jump: ${ROOT}, ${PANES < 2 ? 'one chart' : '1 m beside 15 m'}, load ${await load()}`);
   const runs: { ms: number; longestMs: number; tasks: number }[] = [];
+  const backs: { ms: number; longestMs: number; bytes: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
     await startSession(page, server.base);
     const r = await jump(page);
     runs.push(r);
     console.log(`  run ${i + 1}: month jump ${r.ms} ms to the last bar drawn, longest task ${r.longestMs.toFixed(0)} ms (${r.tasks} over 50 ms), load ${await load()}`);
+    const b = PANES < 2 ? await stepBack(page) : null;
+    if (b) {
+      backs.push(b);
+      console.log(`  run ${i + 1}: step back (a branch a month in) ${b.ms} ms to the branch drawn, longest task ${b.longestMs.toFixed(0)} ms, database +${(b.bytes / 1024).toFixed(0)} KiB, load ${await load()}`);
+    }
     await page.click('[data-testid=leave]');
   }
   console.log(`month jump median ${median(runs.map((r) => r.ms)).toFixed(0)} ms; longest task median ${median(runs.map((r) => r.longestMs)).toFixed(0)} ms, worst ${Math.max(...runs.map((r) => r.longestMs)).toFixed(0)} ms`);
+  if (backs.length) console.log(`step back median ${median(backs.map((r) => r.ms)).toFixed(0)} ms; longest task worst ${Math.max(...backs.map((r) => r.longestMs)).toFixed(0)} ms; database growth median ${(median(backs.map((r) => r.bytes)) / 1024).toFixed(0)} KiB`);
+  else if (PANES < 2) console.log('step back: not on this checkout (no Step back button)');
 } finally {
   await browser.close();
   server.proc.kill('SIGTERM');

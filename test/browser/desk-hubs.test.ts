@@ -89,7 +89,7 @@ describe.skipIf(noBrowser)('console: the desk on the hubs', () => {
 
     // Two resting orders a tick either side of the last price: the first tick the market moves fills one.
     const last = Number(await page.getAttribute('[data-testid=chart]', 'data-last-close'));
-    // A stop new to the desk is asked about once (is it trailing? desk/trailing.ts): before playing.
+    // A stop new to the desk is asked about once (is it trailing? src/console/pages/desk/trailing.ts): before playing.
     const trailRead = page.waitForResponse((r) => r.url().includes('/trailing-stops'), WAIT);
     for (const [type, price] of [['Limit', last - 0.25], ['Stop', last + 0.25]] as const) {
       await page.click(`.seg button[data-type=${type}]`);

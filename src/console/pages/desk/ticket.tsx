@@ -48,7 +48,7 @@ export function Ticket({ ticket: m, tickSize, decimals, lastPrice, disabled, err
         <h3>
           Order ticket{contractName && <span class="sym ticket-contract" data-testid="ticket-contract"> {contractName}</span>}
         </h3>
-        <span class="muted small">
+        <span class="muted small ticket-keys">
           <kbd>B</kbd> buy / <kbd>S</kbd> sell at market, with these brackets
         </span>
       </div>
