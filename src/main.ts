@@ -11,6 +11,7 @@ import { createFetch } from './server.ts';
 import { CorruptDatabaseError } from './store/db.ts';
 import { hubAuthentication } from './http/hubs/auth.ts';
 import { PROFILE_PREFIXES } from './http/shared/profile.ts';
+import { closeBarsWorkers } from './http/shared/bars-worker.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
 import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
@@ -148,6 +149,7 @@ async function shutdown(signal: string) {
   clearInterval(housekeeping);
   integrity.stop();
   await s.shutdown();
+  closeBarsWorkers(); // History's encoding workers (no request is left to answer)
   s.db.close();
   log.info('stopped');
   await log.flush();
