@@ -53,20 +53,25 @@ export function packed(value: unknown): Uint8Array {
   return packr.pack(value);
 }
 
+/** What goes before and after the bars in the answer's body: JSON text, or msgpack bytes. */
+export type Around = readonly [string, string] | readonly [Uint8Array, Uint8Array];
+
 /**
- * All the bars at once, as the worker answers them, in a buffer of their own (transferable): JSON
- * `[…]` as UTF-8, or msgpack's items without the array's header, packed a slice at a time as the
- * sliced path packs them.
+ * A whole answer's body as the worker writes it, in a buffer of its own (transferable): the envelope's
+ * part before the bars, the bars (JSON `[…]` with one price cache, or msgpack items packed a slice at a
+ * time, as the sliced path writes them) and the part after.
  */
-export function encodeBarItems(ticksPerPoint: number, b: BarColumns, msgpack: boolean): Uint8Array {
-  if (!msgpack) {
+export function encodeAnswer(ticksPerPoint: number, b: BarColumns, around: Around): Uint8Array {
+  const [before, after] = around;
+  if (typeof before === 'string') {
     const prices = new Map<number, string>();
     const parts: string[] = [];
     for (let from = 0; from < b.length; from += SLICE_BARS) parts.push(barsJsonItems(ticksPerPoint, b, from, Math.min(b.length, from + SLICE_BARS), prices));
-    return new TextEncoder().encode(`[${parts.join(',')}]`);
+    return new TextEncoder().encode(`${before}[${parts.join(',')}]${after}`);
   }
-  const pieces: Uint8Array[] = [];
+  const pieces: Uint8Array[] = [before];
   for (let from = 0; from < b.length; from += SLICE_BARS) pieces.push(packedItems(barObjects(ticksPerPoint, b, from, Math.min(b.length, from + SLICE_BARS))));
+  pieces.push(after as Uint8Array);
   // A new buffer of exactly these bytes (never the packer's own, which a transfer would take away).
   return new Uint8Array(Bun.concatArrayBuffers(pieces));
 }

@@ -1,22 +1,23 @@
 // The History encoding worker (bars-worker.ts runs it): takes a History answer's bar columns (one
-// buffer, six columns laid out as data/bar-columns.ts `viewBars` lays them, transferred) and answers
-// the bars' bytes (bars-worker-encode.ts `encodeBarItems`, transferred), off the server's event loop.
+// buffer, six columns laid out as data/bar-columns.ts `viewBars` lays them, transferred) and the
+// envelope's parts before and after the bars, and answers the whole body (bars-worker-encode.ts
+// `encodeAnswer`, transferred), off the server's event loop.
 
 import { viewBars } from '../../data/bar-columns.ts';
-import { encodeBarItems } from './bars-worker-encode.ts';
+import { type Around, encodeAnswer } from './bars-worker-encode.ts';
 
 declare const self: Worker;
 
-/** One answer to encode: `length` bars in `columns`, each column `length` long. */
+/** One answer to encode: `length` bars in `columns`, each column `length` long, inside the envelope's two parts. */
 export interface BarsJob {
   id: number;
   ticksPerPoint: number;
-  msgpack: boolean;
+  around: Around;
   columns: ArrayBuffer;
   length: number;
 }
 
-/** The bars' bytes (`bytes`), or why they could not be encoded (`error`: the caller encodes them itself). */
+/** The answer's body (`bytes`), or why it could not be encoded (`error`: the caller encodes it itself). */
 export interface BarsAnswer {
   id: number;
   bytes?: Uint8Array;
@@ -24,10 +25,10 @@ export interface BarsAnswer {
 }
 
 self.addEventListener('message', (event: MessageEvent<BarsJob>) => {
-  const { id, ticksPerPoint, msgpack, columns, length } = event.data;
+  const { id, ticksPerPoint, around, columns, length } = event.data;
   let answer: BarsAnswer;
   try {
-    answer = { id, bytes: encodeBarItems(ticksPerPoint, viewBars(columns, 0, length, length), msgpack) };
+    answer = { id, bytes: encodeAnswer(ticksPerPoint, viewBars(columns, 0, length, length), around) };
   } catch (e) {
     answer = { id, error: String((e as Error)?.message ?? e) };
   }

@@ -1,8 +1,8 @@
 // History's large answers encoded off the event loop (issue 32, docs/decisions.md "History off the
 // loop"): a small pool of workers (`limits.barsWorkers`, bars-worker-thread.ts) turns the bar columns
-// of an answer over `SLICE_BARS` bars into its bars' bytes, the same bytes `barsResponseSliced` writes;
-// the main thread only copies the columns in (~0.5 MB for 20,000 bars) and wraps the bytes in the
-// envelope. Whenever the pool cannot answer (a worker died or failed, every worker already holds
+// of an answer over `SLICE_BARS` bars into the answer's body, the same bytes `barsResponseSliced` writes;
+// the main thread only copies the columns in (~0.5 MB for 20,000 bars) and builds the envelope's parts
+// before and after the bars, and the body comes back as one buffer the response takes as it is. Whenever the pool cannot answer (a worker died or failed, every worker already holds
 // `limits.barsWorkerQueuedMax` answers, or none came within `limits.barsWorkerAnswerMsMax`) the answer
 // is encoded by the sliced path instead, so none is lost; a dead or silent worker is replaced on the
 // next answer. Workers are unref'd (they never keep a process alive) and `closeBarsWorkers` ends
@@ -11,8 +11,8 @@
 import { allocBars, type BarColumns } from '../../data/bar-columns.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { limits } from '../../config.ts';
-import { barsResponseSliced, JSON_TYPE, jsonEnvelope, MSGPACK, packedEnvelope, wantsMsgpack } from './bars.ts';
-import { SLICE_BARS } from './bars-worker-encode.ts';
+import { barsResponseSliced, JSON_TYPE, jsonEnvelope, MSGPACK, packedAround, wantsMsgpack } from './bars.ts';
+import { type Around, SLICE_BARS } from './bars-worker-encode.ts';
 import type { BarsAnswer, BarsJob } from './bars-worker-thread.ts';
 
 interface Slot {
@@ -44,15 +44,15 @@ export class BarsWorkerPool {
     return this.slots.map((s) => s.worker);
   }
 
-  /** The bars' bytes from a worker, or null when the caller must encode them itself. */
-  encode(ticksPerPoint: number, bars: BarColumns, msgpack: boolean): Promise<Uint8Array | null> {
+  /** The answer's body from a worker (the bars inside `around`), or null when the caller must encode it itself. */
+  encode(ticksPerPoint: number, bars: BarColumns, around: Around): Promise<Uint8Array | null> {
     const slot = this.slotFor();
     if (slot === null) return this.fellBack();
     const id = this.nextId++;
     // A copy of exactly the answer's bars: the columns may be a cache's, never hand their buffer over.
     const copy = allocBars(bars.length);
     for (const k of ['time', 'open', 'high', 'low', 'close', 'volume'] as const) copy[k].set(bars[k].subarray(0, bars.length));
-    const job: BarsJob = { id, ticksPerPoint, msgpack, columns: copy.time.buffer as ArrayBuffer, length: bars.length };
+    const job: BarsJob = { id, ticksPerPoint, around, columns: copy.time.buffer as ArrayBuffer, length: bars.length };
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         // Silent this long: the answer goes the sliced way and the worker is replaced.
@@ -133,14 +133,12 @@ export function closeBarsWorkers(): void {
 export async function barsResponseOffLoop(request: Request, inst: Instrument, bars: BarColumns, sliceMs: number, fields: Record<string, unknown> = {}, pool = barsWorkers): Promise<Response> {
   if (bars.length <= SLICE_BARS) return barsResponseSliced(request, inst, bars, sliceMs, fields);
   const msgpack = wantsMsgpack(request);
-  const items = await pool.encode(inst.ticksPerPoint, bars, msgpack);
-  if (items === null) return barsResponseSliced(request, inst, bars, sliceMs, fields);
-  return enveloped(msgpack, fields, bars.length, items);
+  const body = await pool.encode(inst.ticksPerPoint, bars, envelopeAround(msgpack, fields, bars.length));
+  if (body === null) return barsResponseSliced(request, inst, bars, sliceMs, fields);
+  return new Response(body, { headers: { 'content-type': msgpack ? MSGPACK : JSON_TYPE } });
 }
 
-/** The success envelope around `count` bars encoded by a worker (`items`), in the encoding they are in. */
-export function enveloped(msgpack: boolean, fields: Record<string, unknown>, count: number, items: Uint8Array): Response {
-  if (msgpack) return new Response(new Blob(packedEnvelope(fields, count, [items])), { headers: { 'content-type': MSGPACK } });
-  const [head, tail] = jsonEnvelope(fields);
-  return new Response(new Blob([head, items, tail]), { headers: { 'content-type': JSON_TYPE } });
+/** The success envelope's parts before and after `count` bars, in the answer's encoding (the worker writes the bars between them). */
+export function envelopeAround(msgpack: boolean, fields: Record<string, unknown>, count: number): Around {
+  return msgpack ? packedAround(fields, count) : jsonEnvelope(fields);
 }

@@ -95,6 +95,14 @@ export function packedEnvelope(fields: Record<string, unknown>, count: number, i
   return parts;
 }
 
+/** The msgpack envelope `barsResponse` packs for `count` bars, before the bars' items and after them. */
+export function packedAround(fields: Record<string, unknown>, count: number): [Uint8Array, Uint8Array] {
+  const mark = new Uint8Array(0);
+  const parts = packedEnvelope(fields, count, [mark]);
+  const at = parts.indexOf(mark);
+  return [Buffer.concat(parts.slice(0, at)), Buffer.concat(parts.slice(at + 1))];
+}
+
 /** msgpackr writes an object's map header as map 16 whatever its size (map 32 past it). */
 function mapHeader(n: number): Uint8Array {
   return n < 0x10000 ? Uint8Array.of(0xde, n >> 8, n & 0xff) : Uint8Array.of(0xdf, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { allocBars, type BarColumns } from '../../../src/data/bar-columns.ts';
 import { findInstrument, type Instrument } from '../../../src/domain/instrument.ts';
 import { barsResponse, barsResponseSliced, MSGPACK } from '../../../src/http/shared/bars.ts';
-import { barsResponseOffLoop, barsWorkers, BarsWorkerPool, enveloped } from '../../../src/http/shared/bars-worker.ts';
+import { barsResponseOffLoop, barsWorkers, BarsWorkerPool, envelopeAround } from '../../../src/http/shared/bars-worker.ts';
 import { createFetch } from '../../../src/server.ts';
 import { silentLogger } from '../../../src/app.ts';
 import { SIM_POLICY } from '../../../src/http/sim/policy.ts';
@@ -60,9 +60,9 @@ describe('the History encoding worker', () => {
         const bars = randomBars(n, seed++);
         for (const accept of ACCEPTS) {
           const sliced = await bytes(await barsResponseSliced(request(accept), inst, bars, 4, FIELDS));
-          const items = await p.encode(inst.ticksPerPoint, bars, accept === MSGPACK);
-          expect(items).not.toBeNull();
-          expect(await bytes(enveloped(accept === MSGPACK, FIELDS, n, items!))).toEqual(sliced);
+          const body = await p.encode(inst.ticksPerPoint, bars, envelopeAround(accept === MSGPACK, FIELDS, n));
+          expect(body).not.toBeNull();
+          expect(body!).toEqual(sliced);
           if (n > 1_000) expect(await bytes(await barsResponseOffLoop(request(accept), inst, bars, 4, FIELDS, p))).toEqual(sliced);
         }
       }
