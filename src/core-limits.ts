@@ -87,4 +87,5 @@ export const coreLimits = Object.freeze({
   barsWorkers: 1,
   barsWorkerQueuedMax: 8,
   barsWorkerAnswerMsMax: 10_000,
+  barsWorkerNice: 10, // the workers' CPU priority on Linux (0 the process's, 19 the lowest)
 });

@@ -5,6 +5,8 @@
 // real listening server's History answer comes from the worker, unchanged.
 
 import { afterAll, describe, expect, it } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { limits } from '../../../src/config.ts';
 import { allocBars, type BarColumns } from '../../../src/data/bar-columns.ts';
 import { findInstrument, type Instrument } from '../../../src/domain/instrument.ts';
 import { barsResponse, barsResponseSliced, MSGPACK } from '../../../src/http/shared/bars.ts';
@@ -138,6 +140,19 @@ describe('the History encoding worker', () => {
     expect(p.stats.encoded).toBe(2);
     p.close();
     expect(p.workers()).toHaveLength(0);
+  });
+});
+
+describe('the encoding worker on Linux', () => {
+  it.if(process.platform === 'linux')("runs at a lower CPU priority than the server's event loop (nice barsWorkerNice)", async () => {
+    const niceOf = (task: string) => Number(readFileSync(`${task}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
+    const tasks = () => readdirSync('/proc/self/task').map((t) => `/proc/self/task/${t}`);
+    const before = new Set(tasks());
+    const p = pool();
+    await p.encode(4, randomBars(2_000, 5), envelopeAround(false, {}, 2_000));
+    const started = tasks().filter((t) => !before.has(t));
+    expect(started.map(niceOf)).toContain(limits.barsWorkerNice);
+    expect(niceOf('/proc/self')).toBeLessThan(limits.barsWorkerNice);
   });
 });
 
