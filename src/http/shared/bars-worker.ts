@@ -2,11 +2,12 @@
 // loop"): a small pool of workers (`limits.barsWorkers`, bars-worker-thread.ts) turns the bar columns
 // of an answer over `SLICE_BARS` bars into the answer's body, the same bytes `barsResponseSliced` writes;
 // the main thread only copies the columns in (~0.5 MB for 20,000 bars) and builds the envelope's parts
-// before and after the bars, and the body comes back as one buffer the response takes as it is. Whenever the pool cannot answer (a worker died or failed, every worker already holds
+// before and after the bars, and the body comes back as one buffer the response takes as it is.
+// Whenever the pool cannot answer (a worker died or failed, every worker already holds
 // `limits.barsWorkerQueuedMax` answers, or none came within `limits.barsWorkerAnswerMsMax`) the answer
 // is encoded by the sliced path instead, so none is lost; a dead or silent worker is replaced on the
-// next answer. Workers are unref'd (they never keep a process alive) and `closeBarsWorkers` ends
-// them (the server's shutdown, src/main.ts).
+// next answer. Workers run at a lower CPU priority (bars-worker-thread.ts), are unref'd (they never
+// keep a process alive), and `closeBarsWorkers` ends them (the server's shutdown, src/main.ts).
 
 import { allocBars, type BarColumns } from '../../data/bar-columns.ts';
 import type { Instrument } from '../../domain/instrument.ts';
