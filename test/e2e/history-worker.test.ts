@@ -26,7 +26,10 @@ describe('the server process', () => {
       expect(packed).toEqual(json);
       s.proc.kill('SIGTERM');
       expect(await s.proc.exited).toBe(0);
-      expect(s.log()).toMatch(/history encoding workers stopped.*encoded=2 .*fallbacks=0 .*running=0/);
+      // Both answers were the worker's, or the sliced path's when it was slower than its bound on a busy machine.
+      const [, encoded, fallbacks] = /history encoding workers stopped.*encoded=(\d+) .*fallbacks=(\d+) .*running=0/.exec(s.log()) ?? [];
+      expect(Number(encoded) + Number(fallbacks)).toBe(2);
+      expect(Number(encoded)).toBeGreaterThan(0);
       expect(s.log()).toContain('INFO stopped');
     } finally {
       s.proc.kill('SIGKILL');
