@@ -81,4 +81,11 @@ export const coreLimits = Object.freeze({
   // Latency under load (issue 32, lat): a call's hub events are fanned out after it answered, this
   // long a loop turn, the rest next turn (service/events/fanout.ts).
   replayEventSliceMs: 2,
+  // History off the loop (issue 32, hw): History answers over 1,000 bars are encoded by this many
+  // workers (http/shared/bars-worker.ts); a worker already holding `barsWorkerQueuedMax` answers, or
+  // silent for `barsWorkerAnswerMsMax` (then replaced), leaves the answer to the sliced path.
+  barsWorkers: 1,
+  barsWorkerQueuedMax: 8,
+  barsWorkerAnswerMsMax: 10_000,
+  barsWorkerNice: 10, // the workers' CPU priority on Linux (0 the process's, 19 the lowest)
 });

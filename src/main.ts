@@ -11,6 +11,7 @@ import { createFetch } from './server.ts';
 import { CorruptDatabaseError } from './store/db.ts';
 import { hubAuthentication } from './http/hubs/auth.ts';
 import { PROFILE_PREFIXES } from './http/shared/profile.ts';
+import { barsWorkers, closeBarsWorkers } from './http/shared/bars-worker.ts';
 import { gatewayHubs } from './http/hubs/index.ts';
 import { createHubTransport } from './http/hubs/signalr/transport.ts';
 
@@ -148,6 +149,10 @@ async function shutdown(signal: string) {
   clearInterval(housekeeping);
   integrity.stop();
   await s.shutdown();
+  // History's encoding workers (no request is left to answer), and what they did.
+  const { encoded, fallbacks } = barsWorkers.stats;
+  closeBarsWorkers();
+  log.info('history encoding workers stopped', { encoded, fallbacks, running: barsWorkers.workers().length });
   s.db.close();
   log.info('stopped');
   await log.flush();

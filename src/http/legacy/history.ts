@@ -5,7 +5,7 @@
 import type { Elysia } from 'elysia';
 import type { Services } from '../../service/services.ts';
 import { limits } from '../../config.ts';
-import { barsResponseSliced } from '../shared/bars.ts';
+import { barsResponseOffLoop } from '../shared/bars-worker.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import { LEGACY_POLICY } from './policy.ts';
@@ -35,7 +35,7 @@ export function registerHistory<P extends string>(app: Elysia<P>, s: Services): 
       LEGACY_POLICY.history,
     );
     if (!r.ok) return mapError(codes.retrieveBars, r.error);
-    return barsResponseSliced(request, r.value.instrument, r.value.bars, limits.historySliceMs);
+    return barsResponseOffLoop(request, r.value.instrument, r.value.bars, limits.historySliceMs);
   });
 }
 

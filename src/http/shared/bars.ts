@@ -4,13 +4,11 @@
 // record extension, so any msgpack library decodes it). History's answers are encoded in slices
 // (`barsResponseSliced`, issue 32): the same bytes, with the event loop free between slices.
 
-import { Packr } from 'msgpackr';
 import type { BarColumns } from '../../data/bar-columns.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import { isoFromEpochS } from '../../lib/iso-time.ts';
 import { slicedWork } from '../../service/history-scan.ts';
-
-const packr = new Packr({ useRecords: false });
+import { barObjects, barsJsonItems, packed, packedItems, SLICE_BARS } from './bars-worker-encode.ts';
 
 export const MSGPACK = 'application/x-msgpack';
 
@@ -29,33 +27,8 @@ export function barsJson(inst: Instrument, b: BarColumns): string {
   return `[${parts.join(',')}]`;
 }
 
-/**
- * The JSON of bars `from` to `to` (excluded), comma-separated, without the brackets, as `barsJson`
- * writes them. `prices` keeps each price's text by ticks for the answer being written: 20,000 bars
- * repeat a few thousand price levels, and a lookup costs a fraction of formatting a fractional number.
- */
-function barsJsonItems(inst: Instrument, b: BarColumns, from: number, to: number, prices: Map<number, string>): string {
-  const k = inst.ticksPerPoint;
-  const price = (ticks: number): string => {
-    let text = prices.get(ticks);
-    if (text === undefined) prices.set(ticks, (text = `${ticks / k}`));
-    return text;
-  };
-  const parts = new Array<string>(to - from);
-  for (let i = from; i < to; i++) {
-    parts[i - from] =
-      `{"t":"${isoFromEpochS(b.time[i])}","o":${price(b.open[i])},"h":${price(b.high[i])},"l":${price(b.low[i])},"c":${price(b.close[i])},"v":${b.volume[i]}}`;
-  }
-  return parts.join(',');
-}
-
 export function barsObjects(inst: Instrument, b: BarColumns, from = 0, to = b.length) {
-  const k = inst.ticksPerPoint;
-  const out = new Array(to - from);
-  for (let i = from; i < to; i++) {
-    out[i - from] = { t: isoFromEpochS(b.time[i]), o: b.open[i] / k, h: b.high[i] / k, l: b.low[i] / k, c: b.close[i] / k, v: b.volume[i] };
-  }
-  return out;
+  return barObjects(inst.ticksPerPoint, b, from, to);
 }
 
 /** Bars of several instruments keyed by contract ID (a session over several: `barsByContract`). */
@@ -69,19 +42,22 @@ export type BarsByKey = readonly { key: string; inst: Instrument; bars: BarColum
 export function barsResponse(request: Request, inst: Instrument, bars: BarColumns, fields: Record<string, unknown> = {}, byKey: BarsByKey = null, json?: string): Response {
   if (json === undefined && wantsMsgpack(request)) {
     const extra = byKey ? { barsByContract: Object.fromEntries(byKey.map((b) => [b.key, barsObjects(b.inst, b.bars)])) } : {};
-    const body = packr.pack({ ...fields, bars: barsObjects(inst, bars), ...extra, success: true, errorCode: 0, errorMessage: null });
+    const body = packed({ ...fields, bars: barsObjects(inst, bars), ...extra, success: true, errorCode: 0, errorMessage: null });
     return new Response(body, { headers: { 'content-type': MSGPACK } });
   }
+  const [head, tail] = jsonEnvelope(fields, byKey);
+  return new Response(`${head}${json ?? barsJson(inst, bars)}${tail}`, { headers: { 'content-type': JSON_TYPE } });
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The success envelope's JSON before the bars (through `"bars":`) and after them. */
+export function jsonEnvelope(fields: Record<string, unknown>, byKey: BarsByKey = null): [string, string] {
   let head = '{';
   for (const [k, v] of Object.entries(fields)) head += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
   const extra = byKey ? `"barsByContract":{${byKey.map((b) => `${JSON.stringify(b.key)}:${barsJson(b.inst, b.bars)}`).join(',')}},` : '';
-  const text = `${head}"bars":${json ?? barsJson(inst, bars)},${extra}"success":true,"errorCode":0,"errorMessage":null}`;
-  return new Response(text, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return [`${head}"bars":`, `,${extra}"success":true,"errorCode":0,"errorMessage":null}`];
 }
-
-/** Bars encoded between two looks at the clock (about 0.5 ms of JSON). */
-const SLICE_BARS = 1_000;
-
 
 /**
  * `barsResponse`'s answer, byte for byte, encoded a slice of bars at a time: once a slice has taken
@@ -96,33 +72,35 @@ export async function barsResponseSliced(request: Request, inst: Instrument, bar
   let sliceStartMs = performance.now();
   for (let from = 0; from < bars.length; from += SLICE_BARS) {
     const to = Math.min(bars.length, from + SLICE_BARS);
-    pieces.push(msgpack ? packedItems(barsObjects(inst, bars, from, to)) : barsJsonItems(inst, bars, from, to, prices));
+    pieces.push(msgpack ? packedItems(barsObjects(inst, bars, from, to)) : barsJsonItems(inst.ticksPerPoint, bars, from, to, prices));
     if (to < bars.length && performance.now() - sliceStartMs >= sliceMs) {
       await slicedWork.next();
       sliceStartMs = performance.now();
     }
   }
   if (!msgpack) return barsResponse(request, inst, bars, fields, null, `[${(pieces as string[]).join(',')}]`);
-  return new Response(packedEnvelope(fields, bars.length, pieces as Uint8Array[]), { headers: { 'content-type': MSGPACK } });
+  return new Response(Buffer.concat(packedEnvelope(fields, bars.length, pieces as Uint8Array[])), { headers: { 'content-type': MSGPACK } });
 }
 
-/** msgpack of the array's items alone: the array as packed, less its header (fixarray, array 16, array 32). */
-function packedItems(items: unknown[]): Uint8Array {
-  const packed = packr.pack(items);
-  return packed.subarray(items.length < 16 ? 1 : items.length < 0x10000 ? 3 : 5);
-}
-
-/** The envelope `barsResponse` packs, around bars packed in pieces: a map's keys and values in order. */
-function packedEnvelope(fields: Record<string, unknown>, count: number, items: readonly Uint8Array[]): Uint8Array {
+/** The envelope `barsResponse` packs, around bars packed in pieces: a map's keys and values in order, as parts. */
+export function packedEnvelope(fields: Record<string, unknown>, count: number, items: readonly Uint8Array[]): Uint8Array[] {
   const envelope: Record<string, unknown> = { ...fields, bars: null, success: true, errorCode: 0, errorMessage: null };
   const keys = Object.keys(envelope);
   const parts: Uint8Array[] = [mapHeader(keys.length)];
   for (const key of keys) {
-    parts.push(packr.pack(key));
+    parts.push(packed(key));
     if (key === 'bars') parts.push(arrayHeader(count), ...items);
-    else parts.push(packr.pack(envelope[key]));
+    else parts.push(packed(envelope[key]));
   }
-  return Buffer.concat(parts);
+  return parts;
+}
+
+/** The msgpack envelope `barsResponse` packs for `count` bars, before the bars' items and after them. */
+export function packedAround(fields: Record<string, unknown>, count: number): [Uint8Array, Uint8Array] {
+  const mark = new Uint8Array(0);
+  const parts = packedEnvelope(fields, count, [mark]);
+  const at = parts.indexOf(mark);
+  return [Buffer.concat(parts.slice(0, at)), Buffer.concat(parts.slice(at + 1))];
 }
 
 /** msgpackr writes an object's map header as map 16 whatever its size (map 32 past it). */
