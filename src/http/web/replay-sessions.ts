@@ -15,7 +15,7 @@ import { limits } from '../../config.ts';
 import { isoFromEpochS, parseIsoMs } from '../../lib/iso-time.ts';
 import type { LiveSession } from '../../service/replay/session.ts';
 import type { Services } from '../../service/services.ts';
-import { barsResponse } from '../shared/bars.ts';
+import { barsResponseOffLoop } from '../shared/bars-worker.ts';
 import { mapError } from '../shared/code-table.ts';
 import { route } from '../shared/endpoint.ts';
 import * as codes from './codes.ts';
@@ -40,7 +40,8 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
     const read = await s.history.sessionBars.read(user.id, x, inst, firstS, afterS, body.limit ?? limits.consoleSessionBarsPerRequestMax);
     if (!read.ok) return mapError(codes.replaySessionBars, read.error);
     const { bars, nowS, currentIndex, totalBars, complete } = read.value;
-    return barsResponse(request, inst, bars, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
+    // Up to 50,000 bars: encoded off the loop as History's are (shared/bars-worker.ts), the same bytes.
+    return barsResponseOffLoop(request, inst, bars, limits.historySliceMs, { currentTime: isoFromEpochS(nowS), currentIndex, totalBars, complete });
   });
   route(app, s, ep.replaySessionTrailingStops, async ({ params, user }) => {
     const r = await s.replay.live(user.id, Number(params.accountId));
