@@ -15,7 +15,7 @@ import type { ReplayStore } from '../store/replay.ts';
 
 export type DrawingsReadError = { kind: 'session_not_found' };
 /** The field whose drawings are malformed (the adapter's parse step, or a price or text the service refuses). */
-export type InvalidDrawingsKind = 'invalid_drawings' | 'invalid_rectangles' | 'invalid_rays' | 'invalid_fib_retracements' | 'invalid_texts' | 'invalid_scope';
+export type InvalidDrawingsKind = 'invalid_drawings' | 'invalid_rectangles' | 'invalid_rays' | 'invalid_fib_retracements' | 'invalid_texts' | 'invalid_scope' | 'invalid_instrument_drawings';
 export type DrawingsWriteError = DrawingsReadError | { kind: 'too_many_drawings' } | { kind: InvalidDrawingsKind };
 
 interface TwoEnds {
@@ -33,11 +33,14 @@ export interface DrawingsSetInput {
   rays: readonly { tS: number; p: number }[];
   fibs: readonly TwoEnds[];
   texts: readonly { tS: number; p: number; text: string }[];
+  /** Kinds the request left out: the set keeps the ones it has of them (a client that knows lines only clears nothing else). */
+  omitted?: readonly ('rects' | 'rays' | 'fibs' | 'texts')[];
 }
 
 export interface DrawingsInput {
   session: DrawingsSetInput;
-  instrument: DrawingsSetInput;
+  /** Null: the instrument's drawings stay as they are (the request did not mean to replace them). */
+  instrument: DrawingsSetInput | null;
 }
 
 export interface SessionDrawings {
@@ -69,18 +72,28 @@ export class DrawingsService {
     return ok({ inst: owned.inst, drawings: strip(row), instrument: strip(kept), updatedMs: times.length ? Math.max(...times) : null });
   }
 
-  /** Replaces every drawing of the session and of its instrument; none at all clears them. Prices go to the nearest tick, as the chart draws them. */
+  /**
+   * Replaces the session's drawings, and the instrument's when `input.instrument` is given; none at all
+   * clears them. Prices go to the nearest tick, as the chart draws them. Over `replayDrawingsMax` in
+   * all is refused unless the write keeps no more than there were, so a deletion always goes through.
+   */
   async replace(userId: number, accountId: number, input: DrawingsInput): Promise<Result<SessionDrawings, DrawingsWriteError>> {
     const owned = await this.ownedSession(userId, accountId);
     if (!owned) return err({ kind: 'session_not_found' });
-    const session = inTicks(owned.inst, input.session);
-    if ('kind' in session) return err(session);
-    const instrument = inTicks(owned.inst, input.instrument);
-    if ('kind' in instrument) return err(instrument);
-    if (drawingCount(session) + drawingCount(instrument) > limits.replayDrawingsMax) return err({ kind: 'too_many_drawings' });
+    const parsed = inTicks(owned.inst, input.session);
+    if ('kind' in parsed) return err(parsed);
+    const instrumentIn = input.instrument === null ? null : inTicks(owned.inst, input.instrument);
+    if (instrumentIn !== null && 'kind' in instrumentIn) return err(instrumentIn);
+    const before = { session: (await this.store.of(accountId)) ?? NONE, instrument: (await this.store.ofInstrument(userId, owned.symbol)) ?? NONE };
+    const session = keptKinds(parsed, before.session, input.session.omitted ?? []);
+    const instrument = instrumentIn ?? strip(before.instrument);
+    const count = drawingCount(session) + drawingCount(instrument);
+    if (count > limits.replayDrawingsMax && count > drawingCount(before.session) + drawingCount(before.instrument)) return err({ kind: 'too_many_drawings' });
     const nowMs = this.clock.nowMs();
-    await this.store.put(accountId, session, nowMs);
-    await this.store.putInstrument(userId, owned.symbol, instrument, nowMs);
+    await this.store.transaction(async () => {
+      await this.store.put(accountId, session, nowMs);
+      if (instrumentIn !== null) await this.store.putInstrument(userId, owned.symbol, instrumentIn, nowMs);
+    });
     return ok({ inst: owned.inst, drawings: session, instrument, updatedMs: nowMs });
   }
 
@@ -97,6 +110,24 @@ export class DrawingsService {
 }
 
 const fits = (n: number) => Number.isSafeInteger(n);
+
+/** A stored row's drawings without its time. */
+function strip(d: Drawings & { updatedMs?: number }): Drawings {
+  const { updatedMs: _, ...rest } = d;
+  return rest;
+}
+
+/** The drawings written, with the kinds the request left out taken from what the session kept. */
+function keptKinds(d: Drawings, kept: Drawings, omitted: readonly ('rects' | 'rays' | 'fibs' | 'texts')[]): Drawings {
+  const out: Drawings = { ...d };
+  for (const k of omitted) {
+    if (k === 'rects' || k === 'fibs') out[k] = kept[k]?.length ? kept[k] : undefined;
+    else if (k === 'rays') out.rays = kept.rays?.length ? kept.rays : undefined;
+    else out.texts = kept.texts?.length ? kept.texts : undefined;
+    if (out[k] === undefined) delete out[k];
+  }
+  return out;
+}
 
 /** The drawings in ticks, or the field holding a price or a time that is not a number that fits (or a blank or long note, or a retracement without a range). */
 function inTicks(inst: Instrument, d: DrawingsSetInput): Drawings | { kind: InvalidDrawingsKind } {

@@ -84,6 +84,11 @@ function json(d: Drawings): string {
 export class DrawingsStore {
   constructor(private readonly db: Sql) {}
 
+  /** Runs `fn` in one transaction (a session's and its instrument's drawings written together). */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
   /** The session's drawings, or null when it has none. */
   async of(accountId: number): Promise<DrawingsRow | null> {
     const r = await this.db.get<{ drawings: string; updated_ms: number }>('SELECT drawings, updated_ms FROM replay_drawings WHERE account_id = $a', { a: accountId });

@@ -89,6 +89,7 @@ export const drawingsReplace: CodeTable<DrawingsWriteError> = {
   invalid_fib_retracements: [6, 'Invalid drawings: fibRetracements holds {startTime, startPrice, endTime, endPrice}; prices are finite numbers and differ by at least a tick, times ISO 8601'],
   invalid_texts: [7, `Invalid drawings: texts holds {time, price, text}; text is 1 to ${limits.drawingTextCharsMax} characters, prices are finite numbers, times ISO 8601`],
   invalid_scope: [8, 'Invalid drawings: scope is "session" or "instrument"'],
+  invalid_instrument_drawings: [9, 'Invalid drawings: instrumentDrawings is true or false'],
 };
 
 /** POST /challenges: a user starts an evaluation (docs/decisions.md, "Challenges"). */

@@ -24,6 +24,7 @@ type Body = {
   rays?: Static<typeof HorizontalRay>[];
   fibRetracements?: Static<typeof FibRetracement>[];
   texts?: Static<typeof TextNote>[];
+  instrumentDrawings?: boolean;
 };
 type Scoped = { scope?: string };
 
@@ -68,7 +69,12 @@ const twoEnds = (t: { startTime: string; startPrice: number; endTime: string; en
 const timed = (xs: readonly { t1S: number; t2S?: number }[] | readonly { tS: number }[]) =>
   (xs as readonly Record<string, number>[]).every((x) => !Number.isNaN(x.t1S ?? x.tS) && !Number.isNaN(x.t2S ?? 0));
 
-/** One scope's drawings of the request, or the field holding a time that is not ISO 8601. */
+const KIND_FIELD = { rects: 'rectangles', rays: 'rays', fibs: 'fibRetracements', texts: 'texts' } as const;
+
+/**
+ * One scope's drawings of the request, or the field holding a time that is not ISO 8601. A kind the
+ * request omits (rectangles, rays, fibRetracements, texts) is marked omitted: the session keeps its own.
+ */
 function parsedSet(body: Body, keep: (x: Scoped) => boolean): DrawingsSetInput | { kind: InvalidDrawingsKind } {
   const set: DrawingsSetInput = {
     hlines: body.horizontalLines.filter(keep).map((h) => h.price),
@@ -77,6 +83,7 @@ function parsedSet(body: Body, keep: (x: Scoped) => boolean): DrawingsSetInput |
     rays: (body.rays ?? []).filter(keep).map((y) => ({ tS: seconds(y.time), p: y.price })),
     fibs: (body.fibRetracements ?? []).filter(keep).map(twoEnds),
     texts: (body.texts ?? []).filter(keep).map((x) => ({ tS: seconds(x.time), p: x.price, text: x.text })),
+    omitted: (['rects', 'rays', 'fibs', 'texts'] as const).filter((k) => body[KIND_FIELD[k]] === undefined),
   };
   if (!timed(set.trends)) return { kind: 'invalid_drawings' };
   if (!timed(set.rects)) return { kind: 'invalid_rectangles' };
@@ -93,6 +100,9 @@ function parsed(body: Body): DrawingsInput | { kind: InvalidDrawingsKind } {
   if (!all.every((x) => x.scope === undefined || x.scope === 'session' || x.scope === 'instrument')) return { kind: 'invalid_scope' };
   const session = parsedSet(body, (x) => x.scope !== 'instrument');
   if ('kind' in session) return session;
+  // The instrument's set is every session's of it: replaced only when the request means to (a scoped
+  // drawing, or instrumentDrawings: true), so a write that does not name it never clears it.
+  if (body.instrumentDrawings !== true && !all.some((x) => x.scope === 'instrument')) return { session, instrument: null };
   const instrument = parsedSet(body, (x) => x.scope === 'instrument');
   if ('kind' in instrument) return instrument;
   return { session, instrument };

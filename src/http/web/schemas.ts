@@ -210,7 +210,9 @@ export const drawings = endpoint('GET /replay-sessions/:accountId/drawings', 'co
 export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawings', 'cookie', "Replaces a replay session's chart drawings, and the user's drawings of its instrument, with those sent (at most 200 in all; empty lists clear them)", {
   description:
     'Written whole: the last write wins, for the session\'s own drawings and for those kept for its instrument (scope "instrument", shared by every session of this user on the instrument). ' +
-    'rectangles, rays, fibRetracements and texts may be omitted (none). Prices are kept at the nearest tick of the instrument; times to the second.',
+    'rectangles, rays, fibRetracements and texts may be omitted: the session keeps those it has of an omitted kind. ' +
+    'The instrument\'s drawings are replaced only when the request carries one (scope "instrument") or says instrumentDrawings: true (to clear them); otherwise they stay as they are. ' +
+    'A write over 200 drawings in all is refused unless it holds no more than were kept (so one can always delete). Prices are kept at the nearest tick of the instrument; times to the second.',
   request: {
     horizontalLines: T.Array(HorizontalLine),
     trendLines: T.Array(TrendLine),
@@ -218,6 +220,7 @@ export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawing
     rays: T.Optional(T.Array(HorizontalRay)),
     fibRetracements: T.Optional(T.Array(FibRetracement)),
     texts: T.Optional(T.Array(TextNote)),
+    instrumentDrawings: T.Optional(T.Boolean({ description: "true: the instrument's drawings are replaced by those sent with scope \"instrument\" (none: cleared); absent: replaced only when some are sent" })),
   },
   fields: {
     horizontalLines: { refuse: { kind: 'invalid_drawings' } },
@@ -226,6 +229,7 @@ export const drawingsReplace = endpoint('PUT /replay-sessions/:accountId/drawing
     rays: { refuse: { kind: 'invalid_rays' } },
     fibRetracements: { refuse: { kind: 'invalid_fib_retracements' } },
     texts: { refuse: { kind: 'invalid_texts' } },
+    instrumentDrawings: { refuse: { kind: 'invalid_instrument_drawings' } },
   },
   response: drawingsBody,
   errors: codes.drawingsReplace,

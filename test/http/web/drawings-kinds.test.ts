@@ -58,8 +58,12 @@ describe('rectangles, rays, Fibonacci retracements and notes', () => {
       texts: [{ tS: s(T2), pTicks: 409, text: 'Failed breakout' }],
       updatedMs: t.clock.nowMs(),
     });
-    // Omitting the newer kinds clears them, as empty lists do (the body is the whole set).
-    expect((await put(sess.accountId, { horizontalLines: [{ price: 101 }], trendLines: [] })).body).toMatchObject({ ...NONE, horizontalLines: [{ price: 101 }] });
+    // Omitting the newer kinds keeps them (a client that knows lines only deletes nothing else)…
+    expect((await put(sess.accountId, { horizontalLines: [{ price: 101 }], trendLines: [] })).body).toMatchObject({
+      horizontalLines: [{ price: 101 }], rectangles: [RECT], rays: [RAY], fibRetracements: [FIB], texts: [NOTE],
+    });
+    // …and empty lists clear them.
+    expect((await put(sess.accountId, { ...NONE, horizontalLines: [{ price: 101 }] })).body).toMatchObject({ ...NONE, horizontalLines: [{ price: 101 }] });
   });
 
   const RECT_ERR = [4, 'Invalid drawings: rectangles holds {startTime, startPrice, endTime, endPrice}; prices are finite numbers, times ISO 8601'];
@@ -132,5 +136,26 @@ describe('scope: the session or the instrument', () => {
     // Ended, a session still lists them (the journal reopens it).
     expect((await t.post('Replay/end', { accountId: a.accountId }, t.token)).body.success).toBe(true);
     expect((await read(a.accountId)).body.horizontalLines).toEqual([{ price: 102 }, { price: 99 }, { price: 103.5, scope: 'instrument' }]);
+  });
+  it("a write that names none of the instrument's drawings leaves them; instrumentDrawings: true clears them; over the cap a deletion still goes", async () => {
+    const a = await startSession(t);
+    const b = await startSession(t);
+    await put(a.accountId, { ...NONE, horizontalLines: [{ price: 110, scope: 'instrument' }] });
+    // b (a tab that read before a's line, or a client of the two-field contract) writes its own lines only.
+    expect((await put(b.accountId, { horizontalLines: [{ price: 111 }], trendLines: [] })).body.horizontalLines).toEqual([{ price: 111 }, { price: 110, scope: 'instrument' }]);
+    expect((await read(a.accountId)).body.horizontalLines).toEqual([{ price: 110, scope: 'instrument' }]);
+    expect((await put(b.accountId, { ...NONE, instrumentDrawings: 'yes' })).body).toEqual({ success: false, errorCode: 9, errorMessage: 'Invalid drawings: instrumentDrawings is true or false' });
+    expect((await put(b.accountId, { ...NONE, horizontalLines: [{ price: 111 }], instrumentDrawings: true })).body.horizontalLines).toEqual([{ price: 111 }]);
+    expect((await read(a.accountId)).body.horizontalLines).toEqual([]);
+
+    // 150 of a's own and 150 of the instrument's (each write within 200): a's 300 can still be thinned.
+    const lines = (n: number, from: number, scope?: string) => Array.from({ length: n }, (_, i) => ({ price: from + i, ...(scope ? { scope } : {}) }));
+    expect((await put(a.accountId, { ...NONE, horizontalLines: lines(150, 1_000) })).body.success).toBe(true);
+    expect((await put(b.accountId, { ...NONE, horizontalLines: [...lines(50, 3_000), ...lines(150, 2_000, 'instrument')] })).body.success).toBe(true);
+    expect((await read(a.accountId)).body.horizontalLines).toHaveLength(300);
+    expect((await put(a.accountId, { ...NONE, horizontalLines: lines(149, 1_000) })).body.horizontalLines).toHaveLength(299);
+    const grow = await put(a.accountId, { ...NONE, horizontalLines: lines(151, 1_000) });
+    expect(grow.body).toEqual({ success: false, errorCode: 3, errorMessage: 'Too many drawings (at most 200 lines)' });
+    expect((await read(a.accountId)).body.horizontalLines).toHaveLength(299);
   });
 });

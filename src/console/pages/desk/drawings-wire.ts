@@ -82,6 +82,16 @@ export interface Saved {
   problem: string | null;
 }
 
+/**
+ * The PUT's body: the instrument's drawings (every session's of it) are sent, with instrumentDrawings,
+ * only when this write changes them; otherwise the server keeps them as they are, so a tab that read
+ * them earlier never undoes what another session of the instrument added since.
+ */
+function writeBody(d: readonly Drawing[], kept: readonly Drawing[]): WireDrawings & { instrumentDrawings?: boolean } {
+  const same = JSON.stringify(toWire(d.filter((x) => x.instrument))) === JSON.stringify(toWire(kept.filter((x) => x.instrument)));
+  return same ? toWire(d.filter((x) => !x.instrument)) : { ...toWire(d), instrumentDrawings: true };
+}
+
 /** Writes the newest drawings, one write in flight; `done` hears each answer (or failure). `kept`: what the server holds now. */
 export function drawingsWriter(accountId: number, kept: Drawing[], done: (s: Saved) => void): (d: Drawing[]) => void {
   let inFlight = false;
@@ -89,7 +99,7 @@ export function drawingsWriter(accountId: number, kept: Drawing[], done: (s: Sav
   const send = async (d: Drawing[]): Promise<void> => {
     inFlight = true;
     try {
-      kept = fromWire(await auth<WireDrawings>('PUT', drawingsPath(accountId), toWire(d), { keepalive: true }));
+      kept = fromWire(await auth<WireDrawings>('PUT', drawingsPath(accountId), writeBody(d, kept), { keepalive: true }));
       if (!next) done({ drawings: kept, problem: null });
     } catch (e) {
       const refused = e instanceof ApiError && e.status === 200;
