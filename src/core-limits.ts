@@ -88,4 +88,7 @@ export const coreLimits = Object.freeze({
   barsWorkerQueuedMax: 8,
   barsWorkerAnswerMsMax: 10_000,
   barsWorkerNice: 10, // the workers' CPU priority on Linux (0 the process's, 19 the lowest)
+  // Replay/branch (issue 30): how many days before a branch's time it looks for the session's last
+  // bar (a time in a gap: a daily halt, a weekend, a holiday) to branch at that bar's close.
+  branchGapLookbackDaysMax: 7,
 });

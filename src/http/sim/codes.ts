@@ -120,6 +120,7 @@ export const replayBranch: CodeTable<BranchError> = {
   time_decided: [7, "The challenge's evaluation was decided at this bar; branch at an earlier bar"],
   not_branchable: [7, 'This session was started before branching existed and cannot be branched'],
   too_many_sessions: [4, 'Maximum of 10 live replay sessions reached; end one with Replay/end'],
+  rate_limited: TOO_MANY_REQUESTS,
 };
 
 const BRACKET_FIELDS = { stop_loss: 'stopLossBracket', take_profit: 'takeProfitBracket' } as const;

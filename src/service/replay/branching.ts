@@ -14,7 +14,12 @@ import { isInvalid, type Invalid } from '../../lib/invalid.ts';
 import { parseIsoMs } from '../../lib/iso-time.ts';
 import { err, ok, type Result } from '../../lib/result.ts';
 import { randomSecret } from '../../lib/secrets.ts';
-import { bucketStart } from '../../domain/timeframe.ts';
+import { coreLimits } from '../../core-limits.ts';
+import { lowerBound } from '../../data/bar-columns.ts';
+import { findInstrument } from '../../domain/instrument.ts';
+import { bucketStart, type Timeframe } from '../../domain/timeframe.ts';
+import { utcDayOf } from '../../domain/trading-hours.ts';
+import type { RateLimiter } from '../rate-limit.ts';
 import type { SessionRow } from '../../store/replay.ts';
 import { replayAccountName } from '../account-names.ts';
 import { ADVANCE_SLICE_MS, jumpPlan } from './advance-plan.ts';
@@ -31,7 +36,8 @@ export type BranchError =
   | { kind: 'time_off_grid'; timeframe: string }
   | { kind: 'time_decided' }
   | { kind: 'not_branchable' }
-  | { kind: 'too_many_sessions' };
+  | { kind: 'too_many_sessions' }
+  | { kind: 'rate_limited'; retryAfterS: number };
 
 /** The state a branch starts from: the walked session, with what the walk changed, instrument by instrument. */
 interface BranchPoint {
@@ -46,6 +52,10 @@ export class SessionBranching {
     private readonly registry: SessionRegistry,
     private readonly persistence: SessionPersistence,
     private readonly reads: SessionReads,
+    /** Replay/start's: a branch makes an account and a session as a start does, within the same budget. */
+    private readonly startLimiter: RateLimiter,
+    /** The user's ended replay accounts beyond those kept are deleted after each new session (lifecycle.ts). */
+    private readonly pruneEnded: (userId: number) => Promise<void>,
   ) {}
 
   /** Replay/branch: `liveSessionsMax` is the family's start policy's (a branch is a live session as a start's is). */
@@ -55,6 +65,8 @@ export class SessionBranching {
     if (!account || account.userId !== userId || account.kind !== 'replay') return err({ kind: 'account_not_found' });
     const ms = isInvalid(time) ? undefined : parseIsoMs(time);
     if (ms === undefined || ms % 1000 !== 0) return err({ kind: 'invalid_time' });
+    const gate = await this.startLimiter.take(String(userId), this.d.clock.nowMs());
+    if (!gate.allowed) return err({ kind: 'rate_limited', retryAfterS: gate.retryAfterS });
     const row = await this.d.store.session(accountId);
     if (!row) return err({ kind: 'account_not_found' });
     if (row.status === 'ended') return this.branchAt(userId, row, ms / 1000, liveSessionsMax);
@@ -73,27 +85,54 @@ export class SessionBranching {
     return row ? this.branchAt(userId, row, timeS, max) : err({ kind: 'account_not_found' });
   }
 
-  private async branchAt(userId: number, parent: SessionRow, timeS: number, max: number): Promise<Result<{ session: LiveSession }, BranchError>> {
-    const checked = this.checkTime(parent, timeS);
+  private async branchAt(userId: number, parent: SessionRow, askedS: number, max: number): Promise<Result<{ session: LiveSession }, BranchError>> {
+    const checked = this.checkTime(parent, askedS);
     if (!checked.ok) return checked;
+    // In a gap (a daily halt, a weekend) the state is the last bar's close: nothing was played between.
+    const timeS = this.lastCloseAtOrBefore(parent, checked.value, askedS);
     if ((await this.reads.liveCountAll(userId)) >= max) return err({ kind: 'too_many_sessions' });
     const point = await this.walkTo(parent, timeS);
     if (!point.ok) return point;
     const session = await this.d.db.transaction(() => this.store(userId, parent, timeS, point.value, max));
     if (session === null) return err({ kind: 'too_many_sessions' });
     this.registry.add(session);
+    await this.pruneEnded(userId);
     return ok({ session });
   }
 
   /** A played bar's close: after the start, at most the session's time, on its timeframe's grid (or its end). */
-  private checkTime(parent: SessionRow, timeS: number): Result<null, BranchError> {
+  private checkTime(parent: SessionRow, timeS: number): Result<Timeframe, BranchError> {
     if (!Number.isInteger(timeS) || timeS <= parent.startS || timeS > parent.cursorS) {
       return err({ kind: 'time_not_played', startS: parent.startS, nowS: parent.cursorS });
     }
     const tf = this.persistence.timeframeOf(parent);
     if (!tf) return err({ kind: 'not_branchable' });
     if (timeS !== parent.endS && bucketStart(tf, timeS) !== timeS) return err({ kind: 'time_off_grid', timeframe: parent.timeframe });
-    return ok(null);
+    return ok(tf);
+  }
+
+  /**
+   * The close of the session's last bar at or before `timeS` (a stored bar of any of its instruments,
+   * after its start), so a time in a gap branches where the market last traded; `timeS` itself when no
+   * bar is found within a week before it.
+   */
+  private lastCloseAtOrBefore(parent: SessionRow, tf: Timeframe, timeS: number): number {
+    const legs = (JSON.parse(parent.engineCore) as { legs?: { symbol: string }[] }).legs ?? [];
+    let best: number | null = null;
+    for (const symbol of [parent.symbol, ...legs.map((l) => l.symbol)]) {
+      const inst = findInstrument(symbol, 'all');
+      if (!inst) continue;
+      const last = utcDayOf(timeS - 1);
+      for (let day = last; day > last - coreLimits.branchGapLookbackDaysMax && day >= utcDayOf(parent.startS); day--) {
+        const b = this.d.source.day(inst, day);
+        const i = lowerBound(b.time, b.length, timeS) - 1;
+        if (i < 0 || b.time[i] < parent.startS) continue;
+        const close = Math.min(bucketStart(tf, b.time[i]) + tf.widthS, timeS);
+        best = best === null ? close : Math.max(best, close);
+        break;
+      }
+    }
+    return best ?? timeS;
   }
 
   /** Restores the last checkpoint before `timeS` and walks the stored bars from there to it. */

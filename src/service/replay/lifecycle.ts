@@ -155,7 +155,7 @@ export class SessionLifecycle {
    * `endedReplayAccountsKeptPerUserMax` are deleted with their sessions, orders and fills
    * (docs/decisions.md, "Replay"). Usually one per start, so the cost stays flat.
    */
-  private async pruneEnded(userId: number): Promise<void> {
+  async pruneEnded(userId: number): Promise<void> {
     const old = await this.d.store.endedBeyond(userId, limits.endedReplayAccountsKeptPerUserMax);
     if (old.length === 0) return;
     await this.d.db.transaction(async () => {

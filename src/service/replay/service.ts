@@ -101,7 +101,7 @@ export class ReplayService implements SessionOwners {
     this.advancer = new SessionAdvancer(d, this.registry, this.commands, d.streaming);
     this.lifecycle = new SessionLifecycle(d, this.registry, persistence, this.commands, this.reads, startLimiter);
     this.instruments = new SessionInstruments(d, this.registry, this.commands);
-    this.branching = new SessionBranching(d, this.registry, persistence, this.reads);
+    this.branching = new SessionBranching(d, this.registry, persistence, this.reads, startLimiter, (userId) => this.lifecycle.pruneEnded(userId));
   }
 
   /** The live session this node holds for an account (the registry's `get`). */
