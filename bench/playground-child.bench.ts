@@ -11,11 +11,9 @@
 //   AB_BASELINE=dir  this checkout (A) against `dir` (B), in turn A B A B … (AB_ROUNDS pairs, default 3):
 //                    medians of each side's per-process medians and of the per-round ratios
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serverCpuMs, trackChildren } from './playground-cpu.ts';
-import { ROOT } from './root.ts';
+import { benchServices, benchUser, executionOf } from './playground-setup.ts';
 import { median } from './support.ts';
 
 interface Figures {
@@ -28,13 +26,6 @@ if (process.env.AB_BASELINE) {
 }
 
 const RUNS = Number(process.env.RUNS ?? 3);
-const { defaultConfig } = await import(join(ROOT, 'src/config.ts'));
-const { limits } = await import(join(ROOT, 'src/config.ts'));
-const { systemClock } = await import(join(ROOT, 'src/lib/clock.ts'));
-const { randomSecret } = await import(join(ROOT, 'src/lib/secrets.ts'));
-const { createServices } = await import(join(ROOT, 'src/service/services.ts'));
-const { Execution } = await import(join(ROOT, 'src/service/playground/execution.ts'));
-const { openDb } = await import(join(ROOT, 'src/store/db.ts'));
 
 const WORKLOADS = {
   empty: { instrument: 'NQ', startDate: '2025-03-03', endDate: '2025-03-17', timeframe: '1s', code: 'def on_bar(ctx, bar):\n    pass\n' },
@@ -43,18 +34,10 @@ const WORKLOADS = {
   month: { instrument: 'NQ', startDate: '2025-02-03', endDate: '2025-02-28', timeframe: '1m', templateId: 'sma_cross', params: { fast: 10, slow: 30, size: 1 } },
 } as const;
 
-const dir = mkdtempSync(join(tmpdir(), 'rd-bench-playground-child-'));
-const db = openDb(join(dir, 'replaydesk.db'));
-const s = await createServices({
-  // Pool size 1, as a server runs: each run takes the child loaded ahead of need (the clock starts once
-  // it has it), and its successor loads meanwhile.
-  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
-  clock: systemClock,
-  db,
-  jwtSecret: new TextEncoder().encode(randomSecret()),
-});
-await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
-const userId = (await s.users.list())[0].id;
+// Pool size 1, as a server runs: each run takes the child loaded ahead of need (the clock starts once
+// it has it), and its successor loads meanwhile (playground-setup.ts).
+const { s, close } = await benchServices('rd-bench-playground-child-');
+const userId = await benchUser(s);
 const pool = s.runner();
 await pool.warm();
 const children = trackChildren(pool);
@@ -72,14 +55,7 @@ async function once(body: Record<string, unknown>): Promise<Once> {
   const plan = await s.runs.plan(userId, body);
   if (!plan.ok) throw new Error(JSON.stringify(plan.error));
   const p = plan.value;
-  const exec = new Execution(
-    {
-      id: crypto.randomUUID(), userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
-      totalBars: p.totalBars, speed: null, timeoutMs: 600_000, slippageTicks: 1, startingBalanceCents: limits.startingBalanceCents, nowMs: () => Date.now(),
-      logError: (message: string, fields: Record<string, unknown>) => console.error(message, fields),
-    },
-    s.bars,
-  );
+  const exec = executionOf(s, userId, p);
   const child = await pool.acquire();
   const c0 = serverCpuMs();
   const t0 = performance.now();
@@ -104,9 +80,7 @@ for (const [name, body] of Object.entries(WORKLOADS)) {
 }
 console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 console.log(`figures ${JSON.stringify(out)}`);
-await s.shutdown();
-db.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
 process.exit(0);
 
 async function ab(rootA: string, rootB: string, rounds: number): Promise<void> {

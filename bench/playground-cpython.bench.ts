@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverCpuMs, trackChildren } from './playground-cpu.ts';
 import { ROOT } from './root.ts';
+import { benchServices, benchUser, executionOf } from './playground-setup.ts';
 import { median } from './support.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -29,28 +30,15 @@ const END = process.env.END ?? '2025-12-31';
 const PYTHON = process.env.PYTHON ?? 'python3';
 const PARAMS = { fast: 10, slow: 30, size: 1 };
 
-const { defaultConfig, limits } = await import(join(ROOT, 'src/config.ts'));
-const { systemClock } = await import(join(ROOT, 'src/lib/clock.ts'));
-const { randomSecret } = await import(join(ROOT, 'src/lib/secrets.ts'));
-const { createServices } = await import(join(ROOT, 'src/service/services.ts'));
-const { Execution } = await import(join(ROOT, 'src/service/playground/execution.ts'));
 const { dayBatch, firstDay, lastDay } = await import(join(ROOT, 'src/service/playground/feed.ts'));
-const { openDb } = await import(join(ROOT, 'src/store/db.ts'));
 const { denoBinary, pyodideDir } = await import(join(ROOT, 'runner/host/sandbox.ts'));
 const { largestFunctionIndex } = await import(join(ROOT, 'runner/host/wasm-hot.ts'));
 // The sandbox's own V8 tuning (runner/host/sandbox.ts): the interpreter loop optimised as it loads.
 const HOT = largestFunctionIndex(new Uint8Array(await Bun.file(join(pyodideDir(), 'pyodide.asm.wasm')).arrayBuffer()));
 
-const dir = mkdtempSync(join(tmpdir(), 'rd-bench-cpython-'));
-const db = openDb(join(dir, 'replaydesk.db'));
-const s = await createServices({
-  config: defaultConfig({ dataStartDate: '2024-01-01', dataEndDate: '2025-12-31', runnerCacheDir: join(tmpdir(), 'replaydesk-bench-runner'), runnerPoolSize: 1 }),
-  clock: systemClock,
-  db,
-  jwtSecret: new TextEncoder().encode(randomSecret()),
-});
-await s.users.create({ email: 'bench@example.com', plan: 'pro', password: 'bench password 123' });
-const userId = (await s.users.list())[0].id;
+const dir = mkdtempSync(join(tmpdir(), 'rd-bench-cpython-bars-'));
+const { s, close } = await benchServices('rd-bench-cpython-');
+const userId = await benchUser(s);
 const pool = s.runner();
 await pool.warm();
 const children = trackChildren(pool);
@@ -85,14 +73,7 @@ function writeBars(path: string): number {
 }
 
 async function playground(): Promise<{ bars: number; trades: number; childCpuMs: number; serverCpuMs: number }> {
-  const exec = new Execution(
-    {
-      id: crypto.randomUUID(), userId, span: { inst: p.inst, tf: p.tf, ctx: p.ctx, startS: p.startS, endS: p.endS }, code: p.code, params: p.params,
-      totalBars: p.totalBars, speed: null, timeoutMs: 600_000, slippageTicks: 1, startingBalanceCents: limits.startingBalanceCents, nowMs: () => Date.now(),
-      logError: (message: string, fields: Record<string, unknown>) => console.error(message, fields),
-    },
-    s.bars,
-  );
+  const exec = executionOf(s, userId, p);
   const child = await pool.acquire();
   const c0 = serverCpuMs();
   await exec.run(child);
@@ -152,7 +133,6 @@ console.log(`CPython:    ${py[0].bars} bars, ${py[0].trades} round trips; median
 console.log(`Pyodide:    ${wasm[0].bars} bars, ${wasm[0].trades} round trips; the same reference loop (no sandbox, no harness): wall ${Math.round(wasmLoopWall)} ms against native ${Math.round(pyLoopWall)} ms, ${(wasmLoopWall / pyLoopWall).toFixed(2)}×`);
 console.log(`ratio: sandbox child / CPython process ${(pgChild / pyProcess).toFixed(2)}×; child + server / CPython process ${((pgChild + pgServer) / pyProcess).toFixed(2)}×`);
 console.log(`load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
-await s.shutdown();
-db.close();
+await close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);
