@@ -120,13 +120,8 @@ function strip(d: Drawings & { updatedMs?: number }): Drawings {
 /** The drawings written, with the kinds the request left out taken from what the session kept. */
 function keptKinds(d: Drawings, kept: Drawings, omitted: readonly ('rects' | 'rays' | 'fibs' | 'texts')[]): Drawings {
   const out: Drawings = { ...d };
-  for (const k of omitted) {
-    if (k === 'rects' || k === 'fibs') out[k] = kept[k]?.length ? kept[k] : undefined;
-    else if (k === 'rays') out.rays = kept.rays?.length ? kept.rays : undefined;
-    else out.texts = kept.texts?.length ? kept.texts : undefined;
-    if (out[k] === undefined) delete out[k];
-  }
-  return out;
+  for (const k of omitted) delete out[k];
+  return { ...out, ...Object.fromEntries(omitted.filter((k) => kept[k]?.length).map((k) => [k, kept[k]])) };
 }
 
 /** The drawings in ticks, or the field holding a price or a time that is not a number that fits (or a blank or long note, or a retracement without a range). */

@@ -6,6 +6,7 @@
 // two hold for the synchronous fan-out before it too (they guard the order it must keep); the last, the
 // answer resolving before the step's first event reaches the bus, is what the deferred fan-out changed.
 
+import { postAt } from '../../support/in-process-node.ts';
 import { afterEach, expect, it } from 'bun:test';
 import { HttpTransportType, type HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { gatewayHubs } from '../../../src/http/hubs/index.ts';
@@ -33,12 +34,7 @@ async function serve() {
   const t = await replayApp(bars, { historyClose: 20000 });
   const h = await startHubServer({ hubs: gatewayHubs(t.s), t });
   servers.push(h);
-  const post = async (path: string, body: unknown) => {
-    const r = await fetch(`${h.baseUrl}/api/sim/${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${h.token}` }, body: JSON.stringify(body),
-    });
-    return (await r.json()) as any;
-  };
+  const post = async (path: string, body: unknown) => (await postAt(h.baseUrl, path, body, h.token)).body;
   return { h, post };
 }
 
