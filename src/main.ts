@@ -72,6 +72,7 @@ const server = Bun.serve({
   port: config.port,
   // Bun's own answer to an over-limit body has no envelope: createFetch enforces requestBodyBytesMax.
   maxRequestBodySize: limits.transportBodyBytesMax,
+  idleTimeout: limits.httpIdleTimeoutS,
   fetch: (request, srv) => hubs.handle(request, srv) ?? inFlight.count(() => appFetch(request, srv)),
   websocket: hubs.websocket,
   // TLS_CERT_FILE/TLS_KEY_FILE: HTTPS and WSS on the same port (other nodes trust it through NODE_CA_FILE).
