@@ -61,7 +61,11 @@ export class SessionBranching {
   /** Replay/branch: `liveSessionsMax` is the family's start policy's (a branch is a live session as a start's is). */
   async branch(userId: number, accountId: number | Invalid, time: string | Invalid, liveSessionsMax: number): Promise<Result<{ session: LiveSession }, BranchError>> {
     if (typeof accountId !== 'number' || !Number.isInteger(accountId)) return err({ kind: 'account_not_found' });
-    const account = await this.d.accounts.byId(accountId);
+    const named = await this.d.accounts.byId(accountId);
+    if (!named || named.userId !== userId) return err({ kind: 'account_not_found' });
+    // A challenge account's id stands for its live session (else its latest), as for orders and searches.
+    if (named.kind === 'challenge') accountId = await this.reads.tradingAccountOf(accountId);
+    const account = named.kind === 'challenge' ? await this.d.accounts.byId(accountId) : named;
     if (!account || account.userId !== userId || account.kind !== 'replay') return err({ kind: 'account_not_found' });
     const ms = isInvalid(time) ? undefined : parseIsoMs(time);
     if (ms === undefined || ms % 1000 !== 0) return err({ kind: 'invalid_time' });

@@ -305,4 +305,15 @@ describe('Replay/branch of a challenge session: practice, never a second attempt
     expect(b.body).toMatchObject({ practiceOf: c, account: { positions: 0 }, propFirm: { status: 'active' } });
     expect((await t.s.challenges.byId(c))?.state.status).not.toBe('active');
   });
+
+  it('the challenge account\'s id stands for its live session, as for orders: the same practice branch as its session\'s id', async () => {
+    const { t, c, x } = await challengeSession([...dayRows('2025-03-04', 20_010), ...dayRows('2025-03-05', 19_900)]);
+    await roundTrip(t, x, 1);
+    await step(t, x);
+    const viaSession = await branchOk(t, x, '2025-03-05T15:01:00Z');
+    const viaChallenge = await branchOk(t, { accountId: c, contractId: x.contractId }, '2025-03-05T15:01:00Z');
+    expect(viaChallenge.body).toMatchObject({ parentAccountId: x.accountId, practiceOf: c });
+    const strip = (b: any) => ({ ...b, accountId: 0, sessionId: '', account: { ...b.account, id: 0, name: '' } });
+    expect(strip(viaChallenge.body)).toEqual(strip(viaSession.body));
+  });
 });
