@@ -188,6 +188,8 @@ describe.skipIf(noBrowser)('console: step back and branch on the desk, and the f
     // Its rules are shown from its own state; the challenge's evaluation (GET /api/auth/challenges) is never read for it.
     await page.waitForSelector('[data-testid=challenge]', WAIT);
     expect((await page.textContent('[data-testid=challenge] .ch-sub .mono'))!.trim()).toBe(`Practice · rules of challenge ${ch.accountId}`);
+    const heads = await page.$$eval('[data-testid=challenge] h3, [data-testid=challenge-phase]', (els: any[]) => els.map((e) => e.textContent.trim()));
+    expect(heads).toEqual(['Practice rules', 'Practice of the evaluation']);
     await page.click('[data-testid=step]');
     await page.waitForSelector('[data-testid=branch-note]', { state: 'detached', ...WAIT });
     await page.waitForTimeout(1500);

@@ -108,8 +108,10 @@ function Row({ label, value, testid, cls, note, title }: { label: string; value:
   );
 }
 
-export function ChallengePanel({ name, propFirm, detail, equity, violations, error }: {
+export function ChallengePanel({ name, practice, propFirm, detail, equity, violations, error }: {
   name: string | null;
+  /** A practice branch of a challenge session: its rules are shown and applied, but it is no attempt. */
+  practice?: boolean;
   propFirm: PropFirm | null;
   detail: ChallengeDetail | null;
   /** The session's current equity (the snapshot's), for the distance to the floor. */
@@ -135,14 +137,14 @@ export function ChallengePanel({ name, propFirm, detail, equity, violations, err
   return (
     <section class={`card challenge status-${status}`} data-testid="challenge" data-detail-status={d?.status}>
       <div class="ticket-head">
-        <h3>Challenge rules</h3>
+        <h3>{practice ? 'Practice rules' : 'Challenge rules'}</h3>
         <span class={`badge badge-${status}`} data-testid="challenge-status">
           {STATUS_LABEL[status as keyof typeof STATUS_LABEL] ?? cap(status)}
         </span>
       </div>
       <p class="ch-sub small">
         <span class="mono muted">{d?.name ?? name ?? 'Challenge'}</span>
-        {phase && <span data-testid="challenge-phase">{PHASE_LABEL[phase] ?? cap(phase)}</span>}
+        {phase && <span data-testid="challenge-phase">{practice ? `Practice of the ${(PHASE_LABEL[phase] ?? cap(phase)).toLowerCase()}` : (PHASE_LABEL[phase] ?? cap(phase))}</span>}
         {d && (
           <span class="muted">
             {d.plan.size} · {d.plan.policy} · max {d.maxContracts} contracts
