@@ -45,7 +45,10 @@ export function registerReplaySessions<P extends string>(app: Elysia<P>, s: Serv
   });
   route(app, s, ep.replaySessionTrailingStops, async ({ params, user }) => {
     const r = await s.replay.live(user.id, Number(params.accountId));
-    return r.ok ? ep.replaySessionTrailingStops.ok({ trailingStops: trailingStops(s, r.value) }) : mapError(codes.replaySession, r.error);
+    if (!r.ok) return mapError(codes.replaySession, r.error);
+    // Under the session's lock: a command's change is read once committed, never half-way.
+    const x = r.value;
+    return ep.replaySessionTrailingStops.ok({ trailingStops: await x.exclusive(async () => trailingStops(s, x)) });
   });
 }
 
