@@ -29,6 +29,8 @@ export function useDrawingDrag(el: { current: HTMLElement | null } | undefined, 
     const box = el?.current;
     if (!c || !box || !ready) return;
     let hoverT: number | null = null;
+    /** The drag under way: its window listeners, removed at its end or when the chart goes (no commit then). */
+    let dropDrag: (() => void) | null = null;
     const offHover = c.onHover((row) => {
       hoverT = row ? row.time : null;
     });
@@ -56,15 +58,20 @@ export function useDrawingDrag(el: { current: HTMLElement | null } | undefined, 
         latest.current.preview(last, i);
       };
       const up = () => {
+        dropDrag?.();
+        if (last !== ds) latest.current.commit(last, i);
+      };
+      dropDrag = () => {
         removeEventListener('mousemove', move);
         removeEventListener('mouseup', up);
-        if (last !== ds) latest.current.commit(last, i);
+        dropDrag = null;
       };
       addEventListener('mousemove', move);
       addEventListener('mouseup', up);
     };
     box.addEventListener('mousedown', press, { capture: true });
     return () => {
+      dropDrag?.();
       offHover();
       box.removeEventListener('mousedown', press, { capture: true });
     };
