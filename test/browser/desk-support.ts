@@ -21,11 +21,25 @@ export async function closeClean({ errors, context }: { errors: string[]; contex
   await context.close();
 }
 
-/** Jumps to `box` (the jump box's `YYYY-MM-DD HH:MM`) and waits for the clock to read `clock`. */
+/**
+ * Jumps to `box` (the jump box's `YYYY-MM-DD HH:MM`) and waits for the clock to read `clock`. Types
+ * only once the desk holds the session's clock and its default target (an hour after it), so what is
+ * typed is never replaced by a late first load; a timeout says what the desk showed.
+ */
 export async function jumpUntilClock(page: Page, box: string, clock: string): Promise<void> {
+  await page.waitForFunction("document.querySelector('[data-testid=sim-time]')?.textContent.trim() && document.querySelector('input[name=jumpTo]')?.value", undefined, WAIT);
   await page.fill('input[name=jumpTo]', box);
   await page.click('[data-testid=jump]');
-  await page.waitForFunction(`document.querySelector('[data-testid=sim-time]').textContent.trim() === '${clock}'`, undefined, WAIT);
+  try {
+    await page.waitForFunction(`document.querySelector('[data-testid=sim-time]').textContent.trim() === '${clock}'`, undefined, WAIT);
+  } catch (e) {
+    const shown = await page.evaluate(() => ({
+      clock: document.querySelector('[data-testid=sim-time]')?.textContent?.trim(),
+      box: (document.querySelector('input[name=jumpTo]') as HTMLInputElement | null)?.value,
+      alerts: [...document.querySelectorAll('[role=alert], [data-testid=bar-note]')].map((n) => n.textContent?.trim()),
+    }));
+    throw new Error(`the clock never read ${clock} after a jump to ${box}: the desk showed ${JSON.stringify(shown)} (${String(e)})`);
+  }
 }
 
 /** Jumps to `box` and answers the replay bar's note that follows. */
