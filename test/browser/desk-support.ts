@@ -33,11 +33,11 @@ export async function jumpUntilClock(page: Page, box: string, clock: string): Pr
   try {
     await page.waitForFunction(`document.querySelector('[data-testid=sim-time]').textContent.trim() === '${clock}'`, undefined, WAIT);
   } catch (e) {
-    const shown = await page.evaluate(() => ({
-      clock: document.querySelector('[data-testid=sim-time]')?.textContent?.trim(),
-      box: (document.querySelector('input[name=jumpTo]') as HTMLInputElement | null)?.value,
-      alerts: [...document.querySelectorAll('[role=alert], [data-testid=bar-note]')].map((n) => n.textContent?.trim()),
-    }));
+    const shown = await page.evaluate(`({
+      clock: document.querySelector('[data-testid=sim-time]')?.textContent.trim(),
+      box: document.querySelector('input[name=jumpTo]')?.value,
+      alerts: [...document.querySelectorAll('[role=alert], [data-testid=bar-note]')].map((n) => n.textContent.trim()),
+    })`);
     throw new Error(`the clock never read ${clock} after a jump to ${box}: the desk showed ${JSON.stringify(shown)} (${String(e)})`);
   }
 }
