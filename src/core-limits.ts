@@ -91,4 +91,8 @@ export const coreLimits = Object.freeze({
   // Replay/branch (issue 30): how many days before a branch's time it looks for the session's last
   // bar (a time in a gap: a daily halt, a weekend, a holiday) to branch at that bar's close.
   branchGapLookbackDaysMax: 7,
+  // The fan-out's bound (issue 32): past this many events waiting, a call hands its events over by
+  // publishing the queue down to the bound first (service/events/fanout.ts), delaying its own answer
+  // instead of letting memory and every subscriber's lateness grow without end.
+  replayEventQueuedMax: 50_000,
 });

@@ -10,13 +10,13 @@ type Ev = { topic: string; n: number };
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 /** A bus with `subscribers` handlers on topic `t`, each recording what it got; a clock that moves 1 ms a reading. */
-function setup(subscribers: number, sliceMs: number) {
+function setup(subscribers: number, sliceMs: number, queuedMax?: number) {
   const bus = new LocalEventBus<Ev>();
   const got: number[][] = Array.from({ length: subscribers }, () => []);
   for (const list of got) bus.subscribe('t', (e) => list.push(e.n));
   let now = 0;
   const errors: unknown[] = [];
-  const fanout = new DeferredFanout(bus, sliceMs, (e) => errors.push(e), () => now++);
+  const fanout = new DeferredFanout(bus, sliceMs, (e) => errors.push(e), () => now++, queuedMax);
   const settled = () => new Promise<void>((r) => fanout.after(r));
   return { got, fanout, errors, settled };
 }
@@ -33,6 +33,20 @@ describe('deferred fan-out of replay events', () => {
     await settled();
     const all = Array.from({ length: 200 }, (_, k) => k);
     for (const list of got) expect(list).toEqual(all);
+    expect(fanout.idle).toBe(true);
+  });
+
+  it('is bounded: past the bound a call publishes the queue down to it before its own events wait, and order holds', async () => {
+    const { got, fanout, settled } = setup(3, 1000, 50);
+    fanout.add(batch(0, 30));
+    expect(got[0]).toEqual([]);
+    // 30 waiting + 30 more is over 50: the first 10 go out now, so 50 wait.
+    fanout.add(batch(30, 30));
+    expect(got[0]).toEqual(batch(0, 10).map((e) => e.n));
+    fanout.add(batch(60, 30));
+    expect(got[0]).toEqual(batch(0, 40).map((e) => e.n));
+    await settled();
+    for (const list of got) expect(list).toEqual(batch(0, 90).map((e) => e.n));
     expect(fanout.idle).toBe(true);
   });
 

@@ -7,6 +7,8 @@
 // every event of its topics in order; work that must come after the events already queued (a new
 // subscription's current quote) waits its turn in the same line (`after`). A batch is only ever added
 // after its call's commit (replay/commands.ts), so no event leaves before the change it reports is stored.
+// Bounded: past `queuedMax` events waiting, `add` first publishes the queue down to the bound, so a
+// producer faster than the loop is held back (its answer waits) instead of the queue growing for ever.
 
 import { asError } from '../../lib/thrown.ts';
 import type { EventBus } from './bus.ts';
@@ -16,6 +18,8 @@ type Item<E> = { events: readonly E[]; next: number; atMs: number } | { run: () 
 export class DeferredFanout<E extends { topic: string }> {
   private items: Item<E>[] = [];
   private head = 0;
+  /** Events added and not yet published. */
+  private queued = 0;
   private armed = false;
   /** While an event is being published: when its batch was queued (for the hubs' frame-latency measure). */
   publishingSinceMs: number | undefined = undefined;
@@ -25,12 +29,16 @@ export class DeferredFanout<E extends { topic: string }> {
     private readonly sliceMs: number,
     private readonly onError: (error: Error) => void = () => {},
     private readonly monoMs: () => number = () => performance.now(),
+    private readonly queuedMax = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Queues one call's events, in order, to be published after what is already queued. */
+  /** Queues one call's events, in order, to be published after what is already queued (down to the bound first). */
   add(events: readonly E[]): void {
     if (events.length === 0) return;
+    // Not from inside a publication (a handler's own call): that event's remaining subscribers come first.
+    while (this.queued + events.length > this.queuedMax && !this.idle && this.publishingSinceMs === undefined) this.publishNext();
     this.items.push({ events, next: 0, atMs: this.monoMs() });
+    this.queued += events.length;
     this.arm();
   }
 
@@ -71,17 +79,7 @@ export class DeferredFanout<E extends { topic: string }> {
     this.armed = false;
     const startMs = this.monoMs();
     while (this.head < this.items.length) {
-      const item = this.items[this.head];
-      if ('run' in item) {
-        this.head++;
-        this.attempt(item.run);
-      } else {
-        const e = item.events[item.next++];
-        if (item.next === item.events.length) this.head++;
-        this.publishingSinceMs = item.atMs;
-        this.attempt(() => this.bus.publish(e));
-        this.publishingSinceMs = undefined;
-      }
+      this.publishNext();
       if (this.monoMs() - startMs >= this.sliceMs) break;
     }
     if (this.idle) {
@@ -95,6 +93,21 @@ export class DeferredFanout<E extends { topic: string }> {
     }
     this.arm(); // the rest in the next turn: requests and timers due meanwhile run first
   };
+
+  /** Publishes the queue's next event (or runs its next `after` work). */
+  private publishNext(): void {
+    const item = this.items[this.head];
+    if ('run' in item) {
+      this.head++;
+      return this.attempt(item.run);
+    }
+    const e = item.events[item.next++];
+    if (item.next === item.events.length) this.head++;
+    this.queued--;
+    this.publishingSinceMs = item.atMs;
+    this.attempt(() => this.bus.publish(e));
+    this.publishingSinceMs = undefined;
+  }
 
   private attempt(fn: () => void): void {
     try {

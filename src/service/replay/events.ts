@@ -50,7 +50,7 @@ export class SessionEvents {
   private batch: ReplayEvent[] | null = null;
 
   constructor(private readonly d: SessionEventDeps) {
-    this.fanout = new DeferredFanout(d.bus, limits.replayEventSliceMs, d.onError);
+    this.fanout = new DeferredFanout(d.bus, limits.replayEventSliceMs, d.onError, undefined, limits.replayEventQueuedMax);
   }
 
   /**
