@@ -201,10 +201,6 @@ export const limits = Object.freeze({
   // this often), answers 503 once it lapses (a paused or dead owner), and at most forwardTimeoutMs.
   forwardLeaseCheckMs: 1_000,
   forwardTimeoutMs: 30_000,
-  // Bun.serve closes a connection whose request has not been answered for idleTimeout seconds (10 by
-  // default), which cut forwarded requests waiting out a paused owner's 10 s lease: the client saw a
-  // reset instead of the 503. Above every bounded wait of a request (the hop, a PostgreSQL transaction).
-  httpIdleTimeoutS: 60,
   // /health looks at the store itself (src/service/store-health.ts): a read, or while failures were
   // seen since its last good look a write, bounded by storeProbeTimeoutMs, at most once per interval.
   storeProbeTimeoutMs: 1_000,

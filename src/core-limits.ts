@@ -95,4 +95,8 @@ export const coreLimits = Object.freeze({
   // publishing the queue down to the bound first (service/events/fanout.ts), delaying its own answer
   // instead of letting memory and every subscriber's lateness grow without end.
   replayEventQueuedMax: 50_000,
+  // Bun.serve closes a connection whose request has not been answered for idleTimeout seconds (10 by
+  // default), which cut forwarded requests waiting out a paused owner's 10 s lease: the client saw a
+  // reset instead of the 503. Above every bounded wait of a request (the hop, a PostgreSQL transaction).
+  httpIdleTimeoutS: 60,
 });

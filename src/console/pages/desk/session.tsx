@@ -112,8 +112,7 @@ export function SessionView({ meta: initialMeta, onClose }: Props) {
             />
           )}
           <ChallengePanel
-            name={meta.challengeName}
-            practice={meta.branch?.practiceOf != null}
+            name={meta.challengeName} practice={meta.branch?.practiceOf != null}
             propFirm={session.propFirm}
             detail={core.challenge.detail}
             equity={snap?.equity ?? null}
