@@ -143,6 +143,15 @@ describe.skipIf(noBrowser)('console: the desk with two charts', () => {
     // Side by side at 1280 px: each chart keeps a readable width, the pane heads on one line.
     const widths = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) => els.map((e) => e.getBoundingClientRect().width));
     for (const w of widths) expect(w).toBeGreaterThan(380);
+    // However many rows a pane's toolbar wraps to, its legend and chart start under it (no button over the OHLC line).
+    const overlaps = await page.$$eval('[data-testid=pane] .chart-wrap', (els: any[]) =>
+      els.map((e) => {
+        const bar = e.querySelector('[data-testid=chart-toolbar]').getBoundingClientRect().bottom;
+        const top = (sel: string) => e.querySelector(sel).getBoundingClientRect().top;
+        return [top('[data-testid=legend]') >= bar, top('.chart') >= bar];
+      }),
+    );
+    expect(overlaps).toEqual(widths.map(() => [true, true]));
     const heads = await page.$$eval('[data-testid=pane-head]', (els: any[]) => els.map((e) => e.scrollWidth <= e.clientWidth + 1));
     expect(heads).toEqual([true, true]);
 

@@ -26,8 +26,9 @@ interface ToolbarProps {
 }
 
 export function ChartToolbar({ view, indicators, drawings, trading, orderCount, positionCount, blocked, rr }: ToolbarProps) {
+  const bar = useToolbarHeight();
   return (
-    <div class="chart-toolbar" data-testid="chart-toolbar">
+    <div class="chart-toolbar" data-testid="chart-toolbar" ref={bar}>
       <select name="viewWidth" value={view.width} onChange={(e) => view.setWidth((e.target as HTMLSelectElement).value)} title="Show the session's bars at another width (up to the clock)">
         {view.options.map((w) => (
           <option value={w} key={w}>
@@ -194,4 +195,23 @@ export function useChartClicks(chart: { current: PriceChart | null }, ready: boo
       if (!l.rr?.click(click) && !l.drawings.click(click)) l.trading.click(click);
     });
   }, [chart.current, ready]);
+}
+
+/**
+ * Keeps the toolbar's height in `--toolbar-h` on its chart box, so the legend and the chart start
+ * under it however many rows it wraps to (a pane beside another, a narrow window).
+ */
+function useToolbarHeight() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    const box = el?.parentElement;
+    if (!el || !box) return;
+    const put = () => box.style.setProperty('--toolbar-h', `${el.offsetHeight}px`);
+    put();
+    const watch = new ResizeObserver(put);
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+  return ref;
 }
