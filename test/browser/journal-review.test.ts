@@ -73,7 +73,10 @@ describe.skipIf(noBrowser)('console: a journal that teaches', () => {
     const before = await viewOf(page);
     await page.click('[data-testid=journal-trades] tr[data-trade="2"] td:nth-child(2)');
     await page.waitForSelector('[data-testid=journal-chart][data-picked="2"]');
-    await page.waitForFunction(`Date.parse(document.querySelector('[data-testid=journal-chart]').dataset.viewTo) >= ${Date.parse(t2.exitTime)}`);
+    // The zoom lands after the pick is marked: wait for the view to narrow (the whole span's view also reaches the exit).
+    await page.waitForFunction(
+      `(() => { const d = document.querySelector('[data-testid=journal-chart]').dataset; return Date.parse(d.viewTo) >= ${Date.parse(t2.exitTime)} && Date.parse(d.viewFrom) >= ${Date.parse(t2.entryTime) - 65 * 60_000}; })()`,
+    );
     const after = await viewOf(page);
     expect(after.from).toBeLessThanOrEqual(Date.parse(t2.entryTime));
     expect(after.to).toBeGreaterThanOrEqual(Date.parse(t2.exitTime));
