@@ -37,6 +37,9 @@ async function startSession(page: Page, date: string, account?: number): Promise
   await page.waitForSelector('[data-testid=link][data-state=up]', WAIT);
   const accountId = await current(page);
   const contractId = JSON.parse((await page.evaluate(`localStorage.getItem('rd.desk.session.${accountId}')`)) as string).contract.id;
+  // The session the desk shows is the one asked for (a start date typed and kept), at its first bar.
+  const shown = await described(page, accountId);
+  expect({ start: shown.startTime.slice(0, 10), index: shown.currentIndex }).toEqual({ start: date, index: 0 });
   return { accountId, contractId };
 }
 

@@ -61,11 +61,15 @@ export function StartPanel({ onStarted, notice }: { onStarted: (m: SessionMeta) 
 
   // The data's span for the chosen instrument, as the server states it, sets sensible default dates.
   const range = ranges?.find((r) => r.contractId === contractId) ?? null;
+  // The date as it is when the effect runs (after paint), not as this render saw it: a date typed
+  // meanwhile is kept (a stale closure put the default over it).
   useEffect(() => {
-    if (range && (!startDate || startDate < range.firstDate || startDate > range.lastDate)) {
+    if (!range) return;
+    setStartDate((typed) => {
+      if (typed && typed >= range.firstDate && typed <= range.lastDate) return typed;
       const s = addDays(range.lastDate, -7);
-      setStartDate(s < range.firstDate ? range.firstDate : s);
-    }
+      return s < range.firstDate ? range.firstDate : s;
+    });
   }, [range?.contractId, ranges]);
 
   const challenges = (accounts ?? []).filter((a) => a.name.startsWith('CHALLENGE-'));
