@@ -51,7 +51,7 @@ export function PlaygroundPage(_: PageProps) {
         <ErrorLine error={library.error} />
         <DocumentHead pg={pg} onReference={() => setReference(reference ? null : {})} />
         {pg.template && <p class="pg-desc muted">{pg.template.description}</p>}
-        <CodeEditor value={doc.code} docKey={doc.docKey} onChange={doc.setCode} error={editorError} />
+        <CodeEditor value={doc.openedCode} docKey={doc.docKey} onChange={doc.setCode} error={editorError} />
         {failure && <Traceback status={pg.run.result!.status} failure={failure} editorError={editorError} />}
         <MarketCard market={pg.market.market} onChange={pg.market.patch} speed={pg.market.speed} onSpeed={pg.changeSpeed} runError={pg.run.error} runNote={pg.run.note} />
         <div class="card pg-params-card">

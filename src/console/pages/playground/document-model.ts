@@ -33,6 +33,8 @@ export interface DocumentModel {
   setCode(v: string): void;
   /** Bumped when a new document is opened in the editor. */
   docKey: number;
+  /** The text the document at `docKey` was opened with (never an echo of the editor's own edits). */
+  openedCode: string;
   schema: TemplateParam[];
   params: ParamValues;
   setParams(v: ParamValues): void;
@@ -58,7 +60,8 @@ export function useDocument(): DocumentModel {
   const [name, setName] = useState('');
   const [code, setCode] = useState(BLANK);
   const [baseCode, setBaseCode] = useState(BLANK); // the code as opened or last saved
-  const [docKey, setDocKey] = useState(0);
+  // The opened text goes with its key: an editor loading document N always loads N's text.
+  const [opened, setOpened] = useState({ key: 0, code: BLANK });
   const [schema, setSchema] = useState<TemplateParam[]>([]);
   const [params, setParams] = useState<ParamValues>({});
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -70,7 +73,7 @@ export function useDocument(): DocumentModel {
     setName(n);
     setCode(c);
     setBaseCode(c);
-    setDocKey((k) => k + 1);
+    setOpened((o) => ({ key: o.key + 1, code: c }));
     setSchema(sch);
     setParams(p);
   };
@@ -79,7 +82,7 @@ export function useDocument(): DocumentModel {
     setSaveNote(note);
   };
   return {
-    source, strategy, name, setName, code, setCode, docKey, schema, params, setParams, dirty: code !== baseCode, saveError, saveNote, saveMessage,
+    source, strategy, name, setName, code, setCode, docKey: opened.key, openedCode: opened.code, schema, params, setParams, dirty: code !== baseCode, saveError, saveNote, saveMessage,
     openTemplate: (t) => open({ kind: 'template', id: t.id }, null, t.name, t.code, t.params, defaultsOf(t.params)),
     openStrategy: (d, templates) => open({ kind: 'strategy', id: d.id }, d, d.name, d.code, schemaFor(templates, d.params), d.params),
     openScratch: () => open({ kind: 'scratch' }, null, 'My strategy', BLANK, [], {}),

@@ -44,7 +44,7 @@ const theme = EditorView.theme({
 });
 
 interface Props {
-  /** The text to load when `docKey` changes (and at mount). */
+  /** The text document `docKey` was opened with, loaded when `docKey` changes (and at mount). */
   value: string;
   docKey: number;
   onChange: (code: string) => void;
@@ -80,9 +80,9 @@ export function CodeEditor({ value, docKey, onChange, error }: Props) {
     return () => v.destroy();
   }, []);
 
-  // A new document (a template or strategy was opened): loaded when `docKey` changes, never on a
-  // mere `value` change. Renders lag typing, so `value` can be an older echo of the editor's own
-  // text; loading it would undo keystrokes and echo back and forth.
+  // A new document (a template or strategy was opened): loaded when `docKey` changes. `value` is
+  // the text that document was opened with, never the editor's own echo: a load effect Preact drops
+  // and queues again on a later render (a re-render before paint) still loads the right text.
   useEffect(() => {
     const v = view.current;
     if (!v || v.state.doc.toString() === value) return;
