@@ -127,7 +127,8 @@ describe.skipIf(noBrowser)('console: playground for quants', () => {
     for (const m of r.monthlyReturns) expect(await text(page, `[data-testid=monthly-returns] td[data-month="${m.month}"]`)).toBe(m.returnPct.toFixed(2));
 
     // The price chart names the contract traded on the replayed dates, as the desk does.
-    await page.waitForFunction(`document.querySelector('[data-testid=price-chart-note]')?.textContent.includes('bars')`);
+    // ("Loading bars…" first: wait for the bars' own note.)
+    await page.waitForFunction(`document.querySelector('[data-testid=price-chart-note]')?.textContent.includes(' · 5m bars')`);
     expect(await text(page, '[data-testid=price-chart-note]')).toStartWith('NQH5 · 5m bars');
 
     // ctx.log lines: the time in its column, not again in the text.
