@@ -91,4 +91,9 @@ export const coreLimits = Object.freeze({
   // Replay/branch (issue 30): how many days before a branch's time it looks for the session's last
   // bar (a time in a gap: a daily halt, a weekend, a holiday) to branch at that bar's close.
   branchGapLookbackDaysMax: 7,
+  // Server CPU per request (issue 32, cpu): a serving node's WAL is checkpointed by a worker thread
+  // this often (store/wal-checkpoints.ts); its own commits checkpoint only once the WAL holds the
+  // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
+  sqliteCheckpointIntervalMs: 200,
+  sqliteWalBackstopPages: 10_000,
 });
