@@ -94,6 +94,6 @@ export const coreLimits = Object.freeze({
   // Server CPU per request (issue 32, cpu): a serving node's WAL is checkpointed by a worker thread
   // this often (store/wal-checkpoints.ts); its own commits checkpoint only once the WAL holds the
   // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
-  sqliteCheckpointIntervalMs: 200,
+  sqliteCheckpointIntervalMs: 50,
   sqliteWalBackstopPages: 10_000,
 });
