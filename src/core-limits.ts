@@ -96,4 +96,5 @@ export const coreLimits = Object.freeze({
   // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
   sqliteCheckpointIntervalMs: 50,
   sqliteWalBackstopPages: 10_000,
+  authPrincipalsKeptMax: 10_000, // bearer tokens whose user and row are kept between calls (service/auth-principals.ts)
 });
