@@ -10,9 +10,9 @@
 // the places and the cancels timed apart (their window is one: the orders phase). The load
 // generator shares the machine's 2 cores, so the requests a second say little; the CPU per request is
 // the figure (the /proc clock counts 10 ms ticks: a phase is thousands of calls). Each phase's window
-// is printed as epoch ms, to cut a server profile (BENCH_SERVER_FLAGS, as latency-under-load.bench.ts).
+// is printed as epoch ms when BENCH_SERVER_FLAGS (as latency-under-load.bench.ts) profile the server.
 // A/B: `npm run bench -- --baseline <commit> --only request-cost`.
-// Run: ./node_modules/.bin/bun bench/request-cost.bench.ts (CALLS=500 per loop by default)
+// Run: ./node_modules/.bin/bun bench/request-cost.bench.ts (CALLS=1000 per loop by default)
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ const { defaultConfig } = await load<typeof import('../src/config.ts')>('src/con
 const { openInstance } = await load<typeof import('../src/instance.ts')>('src/instance.ts');
 
 const LOOPS = 10;
-const CALLS = Number(process.env.CALLS ?? 500);
+const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = 50;
 const FAR_LIMIT_PRICE = 1000;
 const SERVER_ENV = { DATA_START_DATE: '2025-02-03', DATA_END_DATE: '2025-03-07', LOG_REQUESTS: 'false', RUNNER_POOL_SIZE: '0' };
@@ -83,7 +83,8 @@ async function timed(base: string, pid: number, loops: Loop[], kind: Kind, n: nu
 }
 
 function report(name: string, cpuMsSum: number, n: number, wallMs: number, epoch0: number): void {
-  console.log(`${name.padEnd(14)} server CPU ${((cpuMsSum * 1000) / n).toFixed(0)} µs a request  (${n} requests, ${(n / (wallMs / 1000)).toFixed(0)}/s, load ${loadavg()[0].toFixed(2)}; window epoch ms ${epoch0} ${Date.now()})`);
+  const window = process.env.BENCH_SERVER_FLAGS ? `; window epoch ms ${epoch0} ${Date.now()}` : '';
+  console.log(`${name.padEnd(14)} server CPU ${((cpuMsSum * 1000) / n).toFixed(0)} µs a request  (${n} requests, ${(n / (wallMs / 1000)).toFixed(0)}/s, load ${loadavg()[0].toFixed(2)}${window})`);
 }
 
 async function phase(base: string, pid: number, loops: Loop[], kind: Kind): Promise<void> {
