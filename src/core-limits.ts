@@ -96,5 +96,6 @@ export const coreLimits = Object.freeze({
   // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
   sqliteCheckpointIntervalMs: 50,
   sqliteWalBackstopPages: 10_000,
+  sqliteCheckpointStopWaitMs: 5_000, // a checkpointer that has not closed its connection by then is ended
   authPrincipalsKeptMax: 10_000, // bearer tokens whose user and row are kept between calls (service/auth-principals.ts)
 });

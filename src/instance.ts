@@ -55,7 +55,7 @@ export async function openInstance(
   chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
   // A serving node's WAL is checkpointed on a worker thread, not by the commit on the event loop.
-  const walCheckpoints = opts.serving ? WalCheckpoints.start(db, dbPathOf(config), { intervalMs: limits.sqliteCheckpointIntervalMs, backstopPages: limits.sqliteWalBackstopPages, logError: opts.logError }) : null;
+  const walCheckpoints = opts.serving ? WalCheckpoints.start(db, dbPathOf(config), { intervalMs: limits.sqliteCheckpointIntervalMs, backstopPages: limits.sqliteWalBackstopPages, stopWaitMs: limits.sqliteCheckpointStopWaitMs, logError: opts.logError }) : null;
   const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax, bounds: opts.serving ? SERVING_PG_BOUNDS : undefined });
   // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
   const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config);

@@ -14,10 +14,13 @@ import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-worker
 /** SQLite's own threshold (pages), which the server's connection goes back to when the worker stops. */
 export const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
+
 export interface WalCheckpointSettings {
   intervalMs: number;
   /** The server's connection checkpoints itself once the WAL holds this many pages. */
   backstopPages: number;
+  /** How long a stop waits for the worker to close its connection before ending it. */
+  stopWaitMs: number;
   /** A checkpoint the worker could not make (the backstop then does its part). */
   logError?: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -30,13 +33,14 @@ export class WalCheckpoints {
   private constructor(
     private readonly db: Db,
     private readonly worker: Worker,
+    private readonly stopWaitMs: number,
   ) {}
 
   /** Starts the worker on `path` (the file `db` is open on); null for an in-memory database. */
   static start(db: Db, path: string, settings: WalCheckpointSettings): WalCheckpoints | null {
     if (path === ':memory:') return null;
     const worker = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url).href);
-    const c = new WalCheckpoints(db, worker);
+    const c = new WalCheckpoints(db, worker, settings.stopWaitMs);
     worker.onmessage = (event: MessageEvent<CheckpointReply>) => c.received(event.data, settings);
     worker.unref();
     worker.postMessage({ kind: 'open', path, intervalMs: settings.intervalMs } satisfies CheckpointRequest);
@@ -53,10 +57,15 @@ export class WalCheckpoints {
     });
   }
 
-  /** Stops the worker (its connection closed) and gives the server's connection SQLite's own threshold back. */
+  /**
+   * Stops the worker (its connection closed) and gives the server's connection SQLite's own threshold
+   * back; a worker that does not answer within `stopWaitMs` (dead, stuck in a checkpoint) is ended.
+   */
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
       this.onStopped = resolve;
+      this.worker.addEventListener('close', () => resolve());
+      setTimeout(resolve, this.stopWaitMs).unref();
       this.worker.postMessage({ kind: 'stop' } satisfies CheckpointRequest);
     }).then(() => {
       this.worker.terminate();

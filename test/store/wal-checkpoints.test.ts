@@ -22,12 +22,13 @@ const HOUR_MS = 3_600_000;
 const BLOB = new Uint8Array(3000);
 
 function fresh(settings: { intervalMs: number; backstopPages: number }) {
+  const withStop = { ...settings, stopWaitMs: 5000 };
   const dir = mkdtempSync(join(tmpdir(), 'rd-wal-'));
   const path = join(dir, 'replaydesk.db');
   const db = openDb(path);
   db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, b BLOB)');
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const c = WalCheckpoints.start(db, path, settings);
+  const c = WalCheckpoints.start(db, path, withStop);
   open.push({ db, dir, c });
   return { db, path, c: c!, size: () => statSync(path).size };
 }
@@ -84,7 +85,7 @@ describe('WAL checkpoints on a worker thread', () => {
 
   it('an in-memory database has no worker', () => {
     const db = openDb(':memory:');
-    expect(WalCheckpoints.start(db, ':memory:', { intervalMs: 20, backstopPages: 10_000 })).toBeNull();
+    expect(WalCheckpoints.start(db, ':memory:', { intervalMs: 20, backstopPages: 10_000, stopWaitMs: 5000 })).toBeNull();
     db.close();
   });
 });
