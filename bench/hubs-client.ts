@@ -23,15 +23,22 @@ export interface BenchServer {
 
 /**
  * Starts bench/hubs-server.ts on 127.0.0.1, port 0, over `dataDir`, and waits until it listens.
- * BENCH_SERVER_FLAGS (space-separated) go to its `bun`, e.g. `--cpu-prof-md --cpu-prof-dir=prof`.
+ * BENCH_SERVER_FLAGS (space-separated) go to its `bun`, e.g. `--cpu-prof-md --cpu-prof-dir=prof`;
+ * BENCH_SERVER_ENV (space-separated NAME=value) to its environment only, e.g. `BUN_JSC_logGC=1`.
  */
+/** BENCH_SERVER_ENV's pairs. */
+function serverEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVER_ENV ?? '').split(' ').filter((x) => x.includes('='));
+  return Object.fromEntries(pairs.map((x) => [x.slice(0, x.indexOf('=')), x.slice(x.indexOf('=') + 1)]));
+}
+
 export async function startServer(dataDir: string, env: Record<string, string>): Promise<BenchServer> {
   const waiters = new Map<string, ((v: unknown) => void)[]>();
   let ready!: (m: { port: number; pid: number }) => void;
   const readyP = new Promise<{ port: number; pid: number }>((r) => (ready = r));
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((x) => x !== '');
   const proc: Subprocess = Bun.spawn([process.execPath, ...flags, join(import.meta.dir, 'hubs-server.ts')], {
-    env: { ...process.env, DATA_DIR: dataDir, DATA_START_DATE: '2020-01-06', DATA_END_DATE: '2020-01-07', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, DATA_START_DATE: '2020-01-06', DATA_END_DATE: '2020-01-07', ...env, ...serverEnv() },
     stdin: 'ignore',
     stdout: 'inherit',
     stderr: 'inherit',

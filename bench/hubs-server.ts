@@ -89,7 +89,7 @@ function reply(cmd: ServerCommand['cmd'], value: unknown): void {
 
 async function serve(): Promise<void> {
   const config = loadConfig(process.env);
-  const s = await openInstance(config, { logError: (m, f) => console.error(m, JSON.stringify(f)) });
+  const s = await openInstance(config, { serving: true, logError: (m, f) => console.error(m, JSON.stringify(f)) });
 
   // Frame latency per connection id, while measuring: [written at, latency] pairs.
   let frames: Map<string, number[]> | null = null;

@@ -23,6 +23,9 @@
 // server's event-loop lag as a client feels it (as head-of-line.bench.ts). The load average is printed
 // before and after. Prints p50, p99, max per kind of call; asserts nothing.
 // A/B: `npm run bench -- --baseline <commit> --only latency-under-load` runs this checkout and <commit> in turn.
+// BENCH_SERVER_FLAGS (as hubs.bench.ts) go to the server's `bun` through BUN_OPTIONS, so any commit's
+// server takes them, e.g. `BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=prof"`; the window's
+// start and end are printed as epoch ms, so a profile's samples can be cut to it.
 // Run: LUL_SECONDS=20 ./node_modules/.bin/bun bench/latency-under-load.bench.ts
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -247,7 +250,8 @@ async function main(): Promise<void> {
   // History allows 20 requests a minute per account; a reader here makes about 12 a second.
   const usersPerReader = Math.ceil((seconds * 25) / 20);
   const keys = await makeUsers(dir, emailsFor(usersPerReader), WEB_EMAIL);
-  const server = await spawnServer({ env: { ...SERVER_ENV, DATA_DIR: dir }, timeoutMs: 120_000 });
+  const flags = process.env.BENCH_SERVER_FLAGS ?? '';
+  const server = await spawnServer({ env: { ...SERVER_ENV, DATA_DIR: dir, ...(flags ? { BUN_OPTIONS: flags } : {}) }, timeoutMs: 120_000 });
   let conns: HubConnection[] = [];
   try {
     const base = server.base;
@@ -273,6 +277,7 @@ async function main(): Promise<void> {
       ...Array.from({ length: READERS }, (_, r) => reader(base, contractId, readerTokens(r), r, READERS, endMs)),
     ]);
     playing = false;
+    console.log(`window epoch ms ${Math.round(performance.timeOrigin + cpu0.wall)} ${Date.now()}`);
     const cpu = { server: cpuMs(server.proc.pid) - cpu0.server, self: cpuMs(process.pid) - cpu0.self, wall: performance.now() - cpu0.wall };
     const pings = JSON.parse(await new Response(ping.stdout).text()) as number[];
     await ping.exited;

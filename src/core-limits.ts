@@ -99,4 +99,11 @@ export const coreLimits = Object.freeze({
   // default), which cut forwarded requests waiting out a paused owner's 10 s lease: the client saw a
   // reset instead of the 503. Above every bounded wait of a request (the hop, a PostgreSQL transaction).
   httpIdleTimeoutS: 60,
+  // Server CPU per request (issue 32, cpu): a serving node's WAL is checkpointed by a worker thread
+  // this often (store/wal-checkpoints.ts); its own commits checkpoint only once the WAL holds the
+  // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
+  sqliteCheckpointIntervalMs: 50,
+  sqliteWalBackstopPages: 10_000,
+  sqliteCheckpointStopWaitMs: 5_000, // a checkpointer that has not closed its connection by then is ended
+  authPrincipalsKeptMax: 10_000, // bearer tokens whose user and row are kept between calls (service/auth-principals.ts)
 });

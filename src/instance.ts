@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { randomSecret } from './lib/secrets.ts';
 import { createServices, type Services } from './service/services.ts';
 import { openDb, PRIVATE_DIR_MODE } from './store/db.ts';
+import { WalCheckpoints } from './store/wal-checkpoints.ts';
 import { openPostgres } from './store/postgres.ts';
 import type { Sql } from './store/sql.ts';
 import type { PgBounds } from './store/sql-postgres.ts';
@@ -53,10 +54,23 @@ export async function openInstance(
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   chmodSync(config.dataDir, PRIVATE_DIR_MODE);
   const db = openDb(dbPathOf(config));
+  // A serving node's WAL is checkpointed on a worker thread, not by the commit on the event loop.
+  const walCheckpoints = opts.serving ? WalCheckpoints.start(db, dbPathOf(config), { intervalMs: limits.sqliteCheckpointIntervalMs, backstopPages: limits.sqliteWalBackstopPages, stopWaitMs: limits.sqliteCheckpointStopWaitMs, logError: opts.logError }) : null;
   const sql = config.databaseUrl === null ? undefined : await openPostgres(postgresUrl(config.databaseUrl), { max: config.databasePoolMax, bounds: opts.serving ? SERVING_PG_BOUNDS : undefined });
   // Every node of a cluster signs and checks tokens with one secret, kept in the shared store.
   const jwtSecret = sql ? await sharedSecret(sql) : loadOrCreateSecret(config);
-  return createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+  const s = await createServices({ config, clock: opts.clock ?? systemClock, db, sql, jwtSecret, restoreSessions: opts.restoreSessions, logError: opts.logError, logInfo: opts.logInfo });
+  return walCheckpoints ? stoppingLast(s, walCheckpoints) : s;
+}
+
+/** `s` whose shutdown stops the WAL checkpointer last (the caller closes the file after it). */
+function stoppingLast(s: Services, walCheckpoints: WalCheckpoints): Services {
+  const shutdown = s.shutdown.bind(s);
+  s.shutdown = async () => {
+    await shutdown();
+    await walCheckpoints.stop();
+  };
+  return s;
 }
 
 /** How long a serving node waits on PostgreSQL (limits.pg*; docs/decisions.md, "Cluster"). */

@@ -17,6 +17,7 @@ import type { IssuedJwtStore } from '../store/issued-jwts.ts';
 import type { ApiProfile } from '../domain/api-profile.ts';
 import type { UserRow, UserStore } from '../store/users.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { PrincipalCache } from './auth-principals.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';
 
 export type LoginError =
@@ -61,6 +62,7 @@ export class AuthService {
   private readonly throttle: LoginThrottle;
   private readonly validateByUser: RateLimiter;
   private readonly jwt: JwtKind;
+  private readonly principals: PrincipalCache<UserRow>;
 
   constructor(
     private readonly users: UserStore,
@@ -70,8 +72,14 @@ export class AuthService {
     rateLimits: RateLimits,
     /** Told when a token stops working before its expiry (logout), after the revocation is stored. */
     private readonly onRevoked: (e: Revocation) => void = () => {},
+    /**
+     * Moves with every write to a user or token row (store/auth-writes.ts); null where other nodes
+     * write them (PostgreSQL): no principal is kept between calls.
+     */
+    rowsVersion: (() => number) | null = null,
   ) {
     this.jwt = jwtKinds(jwtSecret).bearer;
+    this.principals = new PrincipalCache(rowsVersion, limits.authPrincipalsKeptMax);
     this.throttle = new LoginThrottle(rateLimits, 'api_login');
     this.validateByUser = rateLimits.limiter('validate', limits.validatePerAccountMax, limits.validateWindowMs);
   }
@@ -127,8 +135,18 @@ export class AuthService {
     return ok(principal);
   }
 
-  /** The live token row of verified claims and its user, read in one synchronous step. */
+  /** The live token row of verified claims and its user (kept: auth-principals.ts). */
   private async principalOf(claims: JwtClaims, nowMs: number): Promise<Principal | null> {
+    const kept = this.principals.get(claims.jti, nowMs);
+    if (kept) return kept;
+    const stamp = this.principals.stamp();
+    const principal = await this.readPrincipal(claims, nowMs);
+    if (principal) this.principals.keep(claims.jti, principal, stamp);
+    return principal;
+  }
+
+  /** The live token row of verified claims and its user, read in one synchronous step. */
+  private async readPrincipal(claims: JwtClaims, nowMs: number): Promise<Principal | null> {
     const jtiHash = sha256Hex(claims.jti);
     const row = await this.tokens.get(jtiHash);
     if (!row || row.revoked || row.expiresMs <= nowMs || String(row.userId) !== claims.sub) return null;

@@ -3,6 +3,7 @@
 
 import { type Config, limits } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
+import { authRowsVersion } from '../store/auth-writes.ts';
 import { type Db, failureKindOf } from '../store/db.ts';
 import { FailureLog } from '../lib/failure-log.ts';
 import { type Sql, SqliteSql } from '../store/sql.ts';
@@ -164,7 +165,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     db,
     sql,
     startedMs: clock.nowMs(),
-    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, rateLimits, revoked),
+    auth: new AuthService(userStore, tokenStore, deps.jwtSecret, clock, rateLimits, revoked, sql.dialect === 'sqlite' ? authRowsVersion(sql, db) : null),
     users: new UserService(userStore, tokenStore, clock, revoked, config.passwordHash),
     accounts: new AccountService(accountStore),
     contracts: new ContractService(clock, config.symbolIdStyle),

@@ -50,6 +50,15 @@ export function openDb(path: string): Db {
   return db;
 }
 
+/**
+ * A number that moves whenever another connection (another process: the admin CLI) commits to the
+ * file: `PRAGMA data_version`, about a microsecond a call; this connection's own commits leave it.
+ */
+export function dataVersionOf(db: Db): () => number {
+  const q = db.query('PRAGMA data_version');
+  return () => (q.get() as { data_version: number }).data_version;
+}
+
 const QUICK_CHECK_ROWS_SHOWN = 5;
 
 function quickCheck(db: Db, path: string): void {

@@ -2,6 +2,7 @@
 // bearer `tokens` and the web login's cookie `web_sessions`. The tables stay apart, so neither kind
 // of JWT resolves through the other's table; the code over them is this one class.
 
+import { countAuthWrite } from './auth-writes.ts';
 import type { Sql } from './sql.ts';
 
 /** The tables of issued JWTs (migrations.ts creates both with the same columns). */
@@ -19,8 +20,16 @@ export class IssuedJwtStore {
     readonly table: IssuedJwtTable,
   ) {}
 
+  private async write(w: Promise<number>): Promise<number> {
+    try {
+      return await w;
+    } finally {
+      countAuthWrite(this.db);
+    }
+  }
+
   async insert(jtiHash: string, userId: number, issuedMs: number, expiresMs: number): Promise<void> {
-    await this.db.run(`INSERT INTO ${this.table} (jti_hash, user_id, issued_ms, expires_ms) VALUES ($jti_hash, $user_id, $issued, $expires)`, { jti_hash: jtiHash, user_id: userId, issued: issuedMs, expires: expiresMs });
+    await this.write(this.db.run(`INSERT INTO ${this.table} (jti_hash, user_id, issued_ms, expires_ms) VALUES ($jti_hash, $user_id, $issued, $expires)`, { jti_hash: jtiHash, user_id: userId, issued: issuedMs, expires: expiresMs }));
   }
 
   async get(jtiHash: string): Promise<IssuedJwtRow | null> {
@@ -31,22 +40,22 @@ export class IssuedJwtStore {
   /** Revokes one token or session; true when it was live. */
   async revoke(jtiHash: string, nowMs: number): Promise<boolean> {
     return (
-      (await this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE jti_hash = $h AND revoked_ms IS NULL`, { h: jtiHash, now: nowMs })) === 1
+      (await this.write(this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE jti_hash = $h AND revoked_ms IS NULL`, { h: jtiHash, now: nowMs }))) === 1
     );
   }
 
   /** Revokes every live one of a user (tokens: API-key rotation; sessions: a new password). */
   async revokeAllForUser(userId: number, nowMs: number): Promise<void> {
-    await this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL`, { u: userId, now: nowMs });
+    await this.write(this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL`, { u: userId, now: nowMs }));
   }
 
   /** Revokes every live one of a user but `keepJtiHash` (a password changed from that session). */
   async revokeAllForUserExcept(userId: number, keepJtiHash: string, nowMs: number): Promise<void> {
-    await this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL AND jti_hash != $keep`, { u: userId, keep: keepJtiHash, now: nowMs });
+    await this.write(this.db.run(`UPDATE ${this.table} SET revoked_ms = $now WHERE user_id = $u AND revoked_ms IS NULL AND jti_hash != $keep`, { u: userId, keep: keepJtiHash, now: nowMs }));
   }
 
   /** Drops rows that expired more than a day ago, so the table stays bounded. */
   async prune(nowMs: number): Promise<void> {
-    await this.db.run(`DELETE FROM ${this.table} WHERE expires_ms < $cut`, { cut: nowMs - 86_400_000 });
+    await this.write(this.db.run(`DELETE FROM ${this.table} WHERE expires_ms < $cut`, { cut: nowMs - 86_400_000 }));
   }
 }

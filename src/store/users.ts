@@ -1,6 +1,7 @@
 // Users with their API-key and password hashes. Never returns a hash to callers outside the auth services.
 
 import type { ApiProfile } from '../domain/api-profile.ts';
+import { countAuthWrite } from './auth-writes.ts';
 import type { Sql } from './sql.ts';
 
 export type Plan = 'pro' | 'free';
@@ -55,8 +56,16 @@ export interface NewUser {
 export class UserStore {
   constructor(private readonly db: Sql) {}
 
+  private async write<T>(w: Promise<T>): Promise<T> {
+    try {
+      return await w;
+    } finally {
+      countAuthWrite(this.db);
+    }
+  }
+
   async insert(u: NewUser): Promise<UserRow> {
-    const r = (await this.db.get(`INSERT INTO users (email, password_hash, plan, verified, disabled, api_key_hash, api_key_created_ms, created_ms)
+    const r = (await this.write(this.db.get(`INSERT INTO users (email, password_hash, plan, verified, disabled, api_key_hash, api_key_created_ms, created_ms)
          VALUES ($email, $password_hash, $plan, $verified, $disabled, $api_key_hash, $now, $now) RETURNING *`, {
         email: u.email,
         password_hash: u.passwordHash,
@@ -65,7 +74,7 @@ export class UserStore {
         disabled: u.disabled ? 1 : 0,
         api_key_hash: u.apiKeyHash,
         now: u.nowMs,
-      })) as RawUser;
+      }))) as RawUser;
     return toUser(r);
   }
 
@@ -92,24 +101,24 @@ export class UserStore {
   }
 
   async setPasswordHash(id: number, hash: string): Promise<void> {
-    await this.db.run('UPDATE users SET password_hash = $hash WHERE id = $id', { id, hash });
+    await this.write(this.db.run('UPDATE users SET password_hash = $hash WHERE id = $id', { id, hash }));
   }
 
   async setApiKeyHash(id: number, hash: string, nowMs: number): Promise<void> {
-    await this.db.run('UPDATE users SET api_key_hash = $hash, api_key_created_ms = $now WHERE id = $id', { id, hash, now: nowMs });
+    await this.write(this.db.run('UPDATE users SET api_key_hash = $hash, api_key_created_ms = $now WHERE id = $id', { id, hash, now: nowMs }));
   }
 
   /** Sets the current key's profile (null: follow the server's default). */
   async setApiKeyProfile(id: number, profile: ApiProfile | null): Promise<void> {
-    await this.db.run('UPDATE users SET api_key_profile = $p WHERE id = $id', { id, p: profile });
+    await this.write(this.db.run('UPDATE users SET api_key_profile = $p WHERE id = $id', { id, p: profile }));
   }
 
   async update(id: number, patch: { plan?: Plan; disabled?: boolean; verified?: boolean }): Promise<void> {
-    if (patch.plan !== undefined) (await this.db.run('UPDATE users SET plan = $v WHERE id = $id', { id, v: patch.plan }));
+    if (patch.plan !== undefined) await this.write(this.db.run('UPDATE users SET plan = $v WHERE id = $id', { id, v: patch.plan }));
     if (patch.disabled !== undefined)
-      await this.db.run('UPDATE users SET disabled = $v WHERE id = $id', { id, v: patch.disabled ? 1 : 0 });
+      await this.write(this.db.run('UPDATE users SET disabled = $v WHERE id = $id', { id, v: patch.disabled ? 1 : 0 }));
     if (patch.verified !== undefined)
-      await this.db.run('UPDATE users SET verified = $v WHERE id = $id', { id, v: patch.verified ? 1 : 0 });
+      await this.write(this.db.run('UPDATE users SET verified = $v WHERE id = $id', { id, v: patch.verified ? 1 : 0 }));
   }
 
   async list(): Promise<UserRow[]> {
