@@ -17,12 +17,6 @@ export const PREFAULT_MB = 64;
  */
 export const YOUNG_SEMI_SPACE_MB = 2;
 
-/**
- * Synthetic bars a serving child runs through the harness before it says `ready` (runner/child/warm.ts),
- * so the code a run keeps calling is already optimised by V8 when it is handed out.
- */
-export const WARM_BARS = 20_000;
-
 /** A snapshot-building child's frame (the snapshot itself). */
 export const SNAPSHOT_FRAME_BYTES_MAX = 256 * 1024 * 1024;
 // Bounds on a stuck child, not estimates of speed: both must hold on a loaded machine, where a

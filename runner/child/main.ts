@@ -23,8 +23,6 @@ import { fineBars, loadBatch } from './columns.ts';
 import { checkpoint, restore } from './fresh.ts';
 import { GLUE, PY_DIR } from './glue.ts';
 import { accountState, legColumns, legEnginesOf } from './leg-bridge.ts';
-import { warmUp } from './warm.ts';
-import { WARM_BARS } from '../limits.ts';
 
 declare const Deno: {
   args: string[];
@@ -83,9 +81,6 @@ function nextCommand(): Record<string, unknown> {
  * child's first day would otherwise run entirely in baseline code. A call costs microseconds.
  */
 const SLICE_BARS = 4096;
-
-/** The warm-up before `ready`: bars run (0: none, or it failed) and milliseconds (reported with each run's timings). */
-const warmed = { warmBars: 0, warmMs: 0 };
 
 /** Runs the loaded batch's n bars (run bars from `base`) a slice a call; the strategy's error stops it. */
 function runSlices(
@@ -181,15 +176,6 @@ async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: numbe
   };
   // Taken before the prefault: the state each run starts from (fresh.ts). The prefault's pages stay mapped.
   const fresh = checkpoint(py.FS, py._module, g.get('_rd_touch'));
-  // A short built-in run, then the interpreter put back: a run starts with V8's code warm (warm.ts).
-  const w0 = performance.now();
-  try {
-    warmed.warmBars = warmUp(p, WARM_BARS);
-  } catch (e) {
-    console.error(`warm-up failed (the child starts cold): ${String((e as Error)?.stack ?? e)}`);
-  }
-  restore(py.FS, py._module, fresh);
-  warmed.warmMs = performance.now() - w0;
   if (prefaultMb > 0) g.get('_rd_prefault')(prefaultMb);
   send({ t: 'ready' });
   // An optimisation's child runs one combination after another (the server decides: it sends `run`
@@ -205,7 +191,7 @@ function runOnce(p: Python, run: Record<string, unknown>): boolean {
   const inst = findInstrument(String(run.symbol));
   if (!inst) throw new Error(`unknown instrument ${String(run.symbol)}`);
   // Where the child's time goes, reported with `finished` (diagnostics only; the server trusts none of it).
-  const spent = { batchMs: 0, convertMs: 0, needMs: 0, needs: 0, ...warmed };
+  const spent = { batchMs: 0, convertMs: 0, needMs: 0, needs: 0 };
   const bridge = new EngineBridge(inst, Number(run.startingBalanceCents), Number(run.slippageTicks), p.heap, (k, up, down) => askFine(spent, { t: 'need', k, up, down }));
   bridge.legs = legEnginesOf(run, bridge, (leg, k, up, down) => {
     const bars = askFine(spent, { t: 'need', k, up, down, leg }).get(k);

@@ -239,7 +239,7 @@ export class Execution {
   /** The child's own account of its time: diagnostics for benchmarks, never used for results. */
   private takeChildTimings(spent: Decoded): void {
     if (typeof spent !== 'object' || spent === null || Array.isArray(spent) || isInvalid(spent)) return;
-    for (const k of ['batchMs', 'convertMs', 'needMs', 'needs', 'warmBars', 'warmMs']) {
+    for (const k of ['batchMs', 'convertMs', 'needMs', 'needs']) {
       const ms = spent[k];
       if (typeof ms === 'number') this.childTimings[k] = Math.round(ms);
     }
