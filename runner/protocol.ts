@@ -11,6 +11,7 @@
 //   batch  {seq, base, time, e, o, h, l, c, v, ctx}     bars of the run's timeframe (prices in ticks)
 //   fine   {ks, offsets, time, open, high, low, close, volume}   stored bars of some run bars
 //   finish {}
+//   reset  {}                                           after a clean `finished`: put the interpreter back, say `ready`
 // Messages, child → server:
 //   ready    {}                                          Pyodide is loaded, waiting for `run`
 //   snapshot {bytes}                                     snapshot mode only

@@ -8,8 +8,9 @@
 //             snapshot and exits. Never sees user code.
 //   serve     loads Pyodide from the snapshot (mapping prefaultMb MB of memory for the run to grow
 //             into, when given), says `ready`, then runs an execution; after one that finished
-//             cleanly it puts the interpreter back as it was before (fresh.ts), says `ready` again
-//             and runs the next `run` the server sends, if any.
+//             cleanly, when the server sends `reset` (it keeps the child for another run), it puts
+//             the interpreter back as it was before (fresh.ts), says `ready` again and runs the next
+//             `run` the server sends.
 
 import harnessPy from '../python/harness.py' with { type: 'text' };
 import indicatorsPy from '../python/indicators.py' with { type: 'text' };
@@ -178,9 +179,12 @@ async function serve(pyodideDir: string, snapshotPath: string, prefaultMb: numbe
   const fresh = checkpoint(py.FS, py._module, g.get('_rd_touch'));
   if (prefaultMb > 0) g.get('_rd_prefault')(prefaultMb);
   send({ t: 'ready' });
-  // An optimisation's child runs one combination after another (the server decides: it sends `run`
-  // again, or kills the child); a run that did not finish cleanly ends the child.
+  // An optimisation's child runs one combination after another (the server decides: it sends `reset`
+  // and then `run`, or kills the child); a run that did not finish cleanly ends the child. The
+  // interpreter is put back only on `reset`: most children are killed after their one run, and
+  // never pay for it.
   while (runOnce(p, expect('run'))) {
+    expect('reset');
     restore(py.FS, py._module, fresh);
     send({ t: 'ready' });
   }

@@ -51,6 +51,7 @@ from strategy_api import (  # noqa: F401 (re-exported for the glue and the tests
     Fill,
     LOG_BYTES_MAX,
     LOG_LINES_MAX,
+    MARKET,
     NO_DOWN_TRIGGER,
     NO_RELEASE,
     NO_UP_TRIGGER,
@@ -306,6 +307,17 @@ class _Runtime:
     def apply(self, k):
         """Sends the queued requests to the engine, in order, as acting right after bar k."""
         bridge = self.bridge
+        q = self.queue
+        if len(q) == 1 and not self.legs:
+            kind, o = q[0]
+            if kind == _PLACE and o._type == MARKET and o.stop_loss is None and o.take_profit is None and o.trail is None:
+                # The commonest request, one plain market order of the main contract: what the loop
+                # below does for it, with fewer calls.
+                q.clear()
+                oid, reason = bridge.place(k, MARKET, o._side, o.size, None, None, None, None, None, None)
+                self.accepted(o, oid, reason)
+                self.sync(bridge.state(), True)
+                return
         q = self.queue[:]
         self.queue.clear()
         for kind, arg in q:

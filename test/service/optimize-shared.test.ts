@@ -1,9 +1,11 @@
 // The bars an optimisation's combinations share on a node (src/service/playground/optimize-shared.ts):
 // a span's day is aggregated once and its columns reused by every later combination of the span,
 // each in a batch of its own; another span is aggregated apart; outside an optimisation's runs
-// every call reads again.
+// every call reads again. A child kept for the next combination is told to reset (a child killed
+// after its run never is), and is taken once it says `ready` again.
 
 import { describe, expect, it } from 'bun:test';
+import type { Incoming, RunnerChild } from '../../runner/host/child.ts';
 import { findInstrument, type Instrument } from '../../src/domain/instrument.ts';
 import { parseTimeframe, type Timeframe } from '../../src/domain/timeframe.ts';
 import { OptimizationShares } from '../../src/service/playground/optimize-shared.ts';
@@ -56,6 +58,36 @@ describe('the bars of an optimisation\'s span', () => {
     const b = shares.dayBatch('opt_b', span, d);
     expect(b!.run).not.toBe(a!.run);
     expect([...b!.run.close]).toEqual([...a!.run.close]);
+    shares.close();
+  });
+});
+
+/** A runner child that records what it is sent and answers `next()` with what the test gives it. */
+function fakeChild() {
+  const sent: object[] = [];
+  const answers: ((m: Incoming) => void)[] = [];
+  let killed = false;
+  const child = {
+    send: (msg: object) => (sent.push(msg), true),
+    next: () => new Promise<Incoming>((resolve) => answers.push(resolve)),
+    kill: () => {
+      killed = true;
+    },
+  } as unknown as RunnerChild;
+  return { child, sent, killed: () => killed, say: (t: string) => answers.shift()?.({ kind: 'message', msg: { t } }) };
+}
+
+describe('a child kept for the next combination', () => {
+  it('is told to reset, and taken once it says ready again', async () => {
+    const shares = new OptimizationShares(counted().source);
+    shares.begin('opt_c');
+    const f = fakeChild();
+    shares.adopt(f.child);
+    shares.park('opt_c', f.child);
+    expect(f.sent).toEqual([{ t: 'reset' }]);
+    f.say('ready');
+    expect(await shares.take('opt_c')).toBe(f.child);
+    expect(f.killed()).toBe(false);
     shares.close();
   });
 });

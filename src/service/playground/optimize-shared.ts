@@ -1,9 +1,9 @@
 // What an optimisation's combinations share on one node (docs/decisions.md, "Optimiser in seconds"):
 //
-// - Runner children. A combination that finished cleanly leaves its child here; the child puts its
-//   interpreter back as it was before its first run (runner/child/fresh.ts) and says `ready` again,
-//   and the next combination of the same optimisation (the same user's same code) on this node takes
-//   it instead of a new child from the pool. A child is killed after `playgroundSharedChildRunsMax`
+// - Runner children. A combination that finished cleanly leaves its child here; told `reset`, the
+//   child puts its interpreter back as it was before its first run (runner/child/fresh.ts) and says
+//   `ready` again, and the next combination of the same optimisation (the same user's same code) on
+//   this node takes it instead of a new child from the pool. A child is killed after `playgroundSharedChildRunsMax`
 //   runs, when it is not ready again (a failed reset), or when no combination took it for
 //   `playgroundSharedChildIdleMs`. A combination that failed, stopped or timed out never leaves its
 //   child: the execution kills it.
@@ -84,6 +84,8 @@ export class OptimizationShares {
   park(optimizationId: string, child: RunnerChild): void {
     const e = this.entries.get(optimizationId);
     if (!e || (this.runs.get(child) ?? 1) >= limits.playgroundSharedChildRunsMax) return child.kill();
+    // Only a kept child puts its interpreter back (a single run's child is killed without it).
+    child.send({ t: 'reset' });
     const ready = readyAgain(child);
     const p: Parked = { child, ready, timer: setTimeout(() => this.drop(e, p), limits.playgroundSharedChildIdleMs) };
     e.parked.push(p);
