@@ -321,8 +321,10 @@ async function playPhase(dir: string, keys: Keys): Promise<void> {
     const endMs = performance.now();
     const played = p.tradeCounts.map((f, i) => f() - trades0[i]);
     const cpu = { server: (await srv.ask<number>({ cmd: 'cpu' })) - cpu0.server, client: cpuMs() - cpu0.client };
-    const frames = await srv.ask<FrameFigures>({ cmd: 'frames-stop' });
+    // The lag window ends first: handing over the frame samples (about 250,000 numbers over IPC) holds
+    // the server's loop for 200–270 ms, the bench's own work, which the window used to end with.
     const lags = await srv.ask<LagFigures>({ cmd: 'lag-stop' });
+    const frames = await srv.ask<FrameFigures>({ cmd: 'frames-stop' });
     const placed = await orders.stop();
     await Promise.all(everyone.map((x) => post(srv.base, 'Replay/pause', x.token, { accountId: x.accountId })));
     if (slowClosed === null) slow.kill('SIGCONT');
@@ -450,10 +452,11 @@ function kernelQueued(pid: number, srv: BenchServer): KernelQueued | null {
 function lateTicks(l: LagFigures): string {
   const cpu = l.cpuMs;
   if (!cpu) return 'stalls over 50 ms: (no CPU time per tick from this server)';
-  const late = l.lagMs.map((lag, i) => ({ gap: lag + 10, cpu: cpu[i] })).filter((x) => x.gap - 10 > 50);
+  const late = l.lagMs.map((lag, i) => ({ gap: lag + 10, cpu: cpu[i], atS: (l.atMs[i] - l.atMs[0]) / 1000 })).filter((x) => x.gap - 10 > 50);
   if (late.length === 0) return 'stalls over 50 ms: none';
   const share = quantile(late.map((x) => x.cpu / x.gap), 0.5);
-  return `stalls over 50 ms: ${late.length}; the server process was on a CPU for a median ${(share * 100).toFixed(0)}% of such a gap (below 100%: waiting for a core)`;
+  const when = late.slice(0, 5).map((x) => `${x.atS.toFixed(1)} s`).join(', ');
+  return `stalls over 50 ms: ${late.length}; the server process was on a CPU for a median ${(share * 100).toFixed(0)}% of such a gap (below 100%: waiting for a core); ending at ${when}${late.length > 5 ? ', …' : ''} into the window`;
 }
 
 function machineLoad(): string {
