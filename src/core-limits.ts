@@ -92,7 +92,7 @@ export const coreLimits = Object.freeze({
   // bar (a time in a gap: a daily halt, a weekend, a holiday) to branch at that bar's close.
   branchGapLookbackDaysMax: 7,
   // The fan-out's bound (issue 32): past this many events waiting, a call hands its events over by
-  // publishing the queue down to the bound first (service/events/fanout.ts), delaying its own answer
+  // publishing the queue down to the bound first (src/service/events/fanout.ts), delaying its own answer
   // instead of letting memory and every subscriber's lateness grow without end.
   replayEventQueuedMax: 50_000,
   // Bun.serve closes a connection whose request has not been answered for idleTimeout seconds (10 by
@@ -100,10 +100,10 @@ export const coreLimits = Object.freeze({
   // reset instead of the 503. Above every bounded wait of a request (the hop, a PostgreSQL transaction).
   httpIdleTimeoutS: 60,
   // Server CPU per request (issue 32, cpu): a serving node's WAL is checkpointed by a worker thread
-  // this often (store/wal-checkpoints.ts); its own commits checkpoint only once the WAL holds the
+  // this often (src/store/wal-checkpoints.ts); its own commits checkpoint only once the WAL holds the
   // backstop's pages (SQLite's default of 1,000 held the event loop 5–120 ms a time under load).
   sqliteCheckpointIntervalMs: 50,
   sqliteWalBackstopPages: 10_000,
   sqliteCheckpointStopWaitMs: 5_000, // a checkpointer that has not closed its connection by then is ended
-  authPrincipalsKeptMax: 10_000, // bearer tokens whose user and row are kept between calls (service/auth-principals.ts)
+  authPrincipalsKeptMax: 10_000, // bearer tokens whose user and row are kept between calls (src/service/auth-principals.ts)
 });

@@ -15,9 +15,13 @@ function countOf(sql: Sql): { n: number } {
   return c;
 }
 
-/** Counts a write through `sql` to a user or token row (after it ran, or failed). */
-export function countAuthWrite(sql: Sql): void {
-  countOf(sql).n++;
+/** Runs a write through `sql` to a user or token row and counts it (after it ran, or failed). */
+export async function countedAuthWrite<T>(sql: Sql, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } finally {
+    countOf(sql).n++;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // bearer `tokens` and the web login's cookie `web_sessions`. The tables stay apart, so neither kind
 // of JWT resolves through the other's table; the code over them is this one class.
 
-import { countAuthWrite } from './auth-writes.ts';
+import { countedAuthWrite } from './auth-writes.ts';
 import type { Sql } from './sql.ts';
 
 /** The tables of issued JWTs (migrations.ts creates both with the same columns). */
@@ -20,12 +20,8 @@ export class IssuedJwtStore {
     readonly table: IssuedJwtTable,
   ) {}
 
-  private async write(w: Promise<number>): Promise<number> {
-    try {
-      return await w;
-    } finally {
-      countAuthWrite(this.db);
-    }
+  private write(w: Promise<number>): Promise<number> {
+    return countedAuthWrite(this.db, w);
   }
 
   async insert(jtiHash: string, userId: number, issuedMs: number, expiresMs: number): Promise<void> {

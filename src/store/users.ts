@@ -1,7 +1,7 @@
 // Users with their API-key and password hashes. Never returns a hash to callers outside the auth services.
 
 import type { ApiProfile } from '../domain/api-profile.ts';
-import { countAuthWrite } from './auth-writes.ts';
+import { countedAuthWrite } from './auth-writes.ts';
 import type { Sql } from './sql.ts';
 
 export type Plan = 'pro' | 'free';
@@ -56,12 +56,8 @@ export interface NewUser {
 export class UserStore {
   constructor(private readonly db: Sql) {}
 
-  private async write<T>(w: Promise<T>): Promise<T> {
-    try {
-      return await w;
-    } finally {
-      countAuthWrite(this.db);
-    }
+  private write<T>(w: Promise<T>): Promise<T> {
+    return countedAuthWrite(this.db, w);
   }
 
   async insert(u: NewUser): Promise<UserRow> {

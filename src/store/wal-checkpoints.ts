@@ -14,7 +14,6 @@ import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-worker
 /** SQLite's own threshold (pages), which the server's connection goes back to when the worker stops. */
 export const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
-
 export interface WalCheckpointSettings {
   intervalMs: number;
   /** The server's connection checkpoints itself once the WAL holds this many pages. */
